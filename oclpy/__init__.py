@@ -1,0 +1,1 @@
+"""oclpy: OpenCL written in Python."""

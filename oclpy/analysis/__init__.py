@@ -1,0 +1,1 @@
+"""Analyses over the IR (CFG, dominators, liveness, uniformity), computed on demand."""

@@ -1,0 +1,82 @@
+"""DataLayout: what a target decides about memory.
+
+For each address space: the pointer width and the null value; the address
+space of `alloca`; the size and alignment of every type; struct layout.
+Nothing else in the compiler may assume that address space 0 or null 0 is
+special: it asks the DataLayout of the target it compiles for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .types import (
+    AddressSpace, ArrayType, FloatType, IntType, PtrType, StructType, Type, VectorType,
+)
+
+
+@dataclass(frozen=True)
+class StructLayout:
+    offsets: tuple[int, ...]
+    size: int
+    align: int
+
+
+@dataclass(frozen=True)
+class DataLayout:
+    name: str
+    pointer_bits: dict[AddressSpace, int] = field(
+        default_factory=lambda: {s: 64 for s in AddressSpace})
+    null_value: dict[AddressSpace, int] = field(
+        default_factory=lambda: {s: 0 for s in AddressSpace})
+    alloca_space: AddressSpace = AddressSpace.PRIVATE
+    little_endian: bool = True
+
+    def pointer_size(self, space: AddressSpace) -> int:
+        return self.pointer_bits[space] // 8
+
+    def size_of(self, t: Type) -> int:
+        """Allocation size in bytes (what sizeof says: rounded up to the alignment)."""
+        if isinstance(t, (IntType, FloatType)):
+            return max(1, (t.bits + 7) // 8)
+        if isinstance(t, PtrType):
+            return self.pointer_size(t.space)
+        if isinstance(t, VectorType):
+            # OpenCL: a 3-element vector occupies the space of 4.
+            count = 4 if t.count == 3 else t.count
+            return count * self.size_of(t.elem)
+        if isinstance(t, ArrayType):
+            return t.count * self.size_of(t.elem)
+        if isinstance(t, StructType):
+            return self.struct_layout(t).size
+        raise ValueError(f"type {t} has no size")
+
+    def align_of(self, t: Type) -> int:
+        if isinstance(t, (IntType, FloatType, PtrType)):
+            return self.size_of(t)
+        if isinstance(t, VectorType):
+            return self.size_of(t)  # OpenCL aligns vectors to their size
+        if isinstance(t, ArrayType):
+            return self.align_of(t.elem)
+        if isinstance(t, StructType):
+            return self.struct_layout(t).align
+        raise ValueError(f"type {t} has no alignment")
+
+    def struct_layout(self, t: StructType) -> StructLayout:
+        offsets, offset, align = [], 0, 1
+        for f in t.fields:
+            a = 1 if t.packed else self.align_of(f)
+            offset = (offset + a - 1) // a * a
+            offsets.append(offset)
+            offset += self.size_of(f)
+            align = max(align, a)
+        size = (offset + align - 1) // align * align
+        return StructLayout(tuple(offsets), size, align)
+
+
+def _uniform(bits: int) -> dict[AddressSpace, int]:
+    return {s: bits for s in AddressSpace}
+
+
+# The cpu target: one flat 64-bit address space, null 0 everywhere.
+CPU_LAYOUT = DataLayout("cpu", pointer_bits=_uniform(64), null_value=_uniform(0))

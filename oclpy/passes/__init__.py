@@ -1,0 +1,1 @@
+"""IR transforms, one per module, registered by name in `passes/manager.py`."""

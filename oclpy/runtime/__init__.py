@@ -1,0 +1,2 @@
+"""The runtime: platforms, devices, contexts, queues, events, buffers, programs,
+kernels, and one driver per device."""

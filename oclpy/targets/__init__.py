@@ -1,0 +1,1 @@
+"""Targets: one folder per code generator (`llvm/` for cpu and nvptx)."""
