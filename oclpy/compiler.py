@@ -1,0 +1,83 @@
+"""The compiler driver: "build this source for this device".
+
+This is the one door between the runtime (and the CLI) and the compiler:
+OpenCL C source -> frontend -> target-independent pipeline -> target. It
+knows which pipeline each optimisation level means and which target serves
+each device kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, TextIO
+
+from .diagnostics import CompileError
+from .frontend.driver import compile_to_ir
+from .frontend.options import parse_build_options
+from .ir.values import Module
+from .passes.manager import run_pipeline
+
+DEVICE_KINDS = ("cpu",)
+
+# Target-independent pipelines by optimisation level. Each device's target
+# appends what it needs (the cpu target forms work-groups last).
+PIPELINES = {
+    0: "",
+    1: "mem2reg,simplify",
+    2: "mem2reg,simplify,inline,mem2reg,simplify",
+}
+TARGET_PIPELINES = {"cpu": "inline,form-workgroups"}
+
+
+@dataclass
+class BuildResult:
+    program: Any  # the target's compiled program (cpu: targets.llvm.cpu.CpuProgram)
+    log: str
+    module: Module
+    stages: dict[str, str] = field(default_factory=dict)
+
+
+def opt_level(options: str) -> int:
+    """-O0 / -cl-opt-disable select level 0; the default is 2."""
+    parsed = parse_build_options(options)
+    if parsed.opt_disable:
+        return 0
+    return 2
+
+
+def optimize(module: Module, level: int, device_kind: str = "cpu", *, verify_each: bool = False,
+             print_after_all: TextIO | None = None) -> Module:
+    """Run the level's pipeline, then the target's own passes, in place."""
+    pipeline = ",".join(p for p in (PIPELINES[level], TARGET_PIPELINES[device_kind]) if p)
+    run_pipeline(module, pipeline, verify_each=verify_each, print_after_all=print_after_all)
+    return module
+
+
+def _targets() -> dict[str, Callable[[Module], Any]]:
+    from .targets.llvm.cpu import compile_cpu
+
+    return {"cpu": compile_cpu}
+
+
+def build_program(source: str, options: str = "", device_kind: str = "cpu",
+                  filename: str = "<kernel>", level: int | None = None) -> BuildResult:
+    """Compile `source` for `device_kind`.
+
+    Raises `CompileError` (its `.log` holds clang-style diagnostics) on bad
+    source and `InvalidBuildOptions` on bad options.
+    """
+    if device_kind not in DEVICE_KINDS:
+        raise ValueError(f"no compiler target for device '{device_kind}' "
+                         f"(known: {', '.join(DEVICE_KINDS)})")
+    front = compile_to_ir(source, options, filename=filename)
+    if level is None:
+        level = opt_level(options)
+    try:
+        optimize(front.module, level, device_kind)
+        program = _targets()[device_kind](front.module)
+    except CompileError:
+        raise
+    except Exception as exc:  # a bug in a pass or target: report it, never a traceback
+        log = front.log + f"{filename}: error: internal compiler error: {type(exc).__name__}: {exc}\n"
+        raise CompileError(log) from exc
+    return BuildResult(program, front.log, front.module)

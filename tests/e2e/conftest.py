@@ -1,0 +1,51 @@
+"""Fixtures for end-to-end kernel tests: a context and queue on the device
+under test (OCLPY_DEVICE, default cpu), and a helper that builds a kernel,
+runs it on NumPy inputs and returns the outputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import oclpy as cl
+
+
+@pytest.fixture(scope="session")
+def ctx():
+    return cl.create_some_context(interactive=False)
+
+
+@pytest.fixture()
+def queue(ctx):
+    return cl.CommandQueue(ctx)
+
+
+class KernelRunner:
+    """Builds `source` and runs one kernel: arrays become buffers (copied in and
+    read back), NumPy scalars and LocalMemory pass through."""
+
+    def __init__(self, ctx, queue):
+        self.ctx, self.queue = ctx, queue
+
+    def __call__(self, source, name, global_size, local_size, *args, options=""):
+        program = cl.Program(self.ctx, source).build(options=options)
+        mf = cl.mem_flags
+        buffers = []
+        call_args = []
+        for arg in args:
+            if isinstance(arg, np.ndarray):
+                buf = cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=arg)
+                buffers.append((buf, arg))
+                call_args.append(buf)
+            else:
+                call_args.append(arg)
+        getattr(program, name)(self.queue, global_size, local_size, *call_args).wait()
+        for buf, arr in buffers:
+            cl.enqueue_copy(self.queue, arr, buf)
+        self.queue.finish()
+        return [arr for _, arr in buffers]
+
+
+@pytest.fixture()
+def run_kernel(ctx, queue):
+    return KernelRunner(ctx, queue)

@@ -1,0 +1,58 @@
+"""The `oclpy` command: build diagnostics with file name, caret and exit status;
+emit kinds; devices; option splitting."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from oclpy.cli import main, split_build_args
+
+
+def test_split_build_args_keeps_opencl_options_in_order():
+    ours, cl = split_build_args(["-D", "N=4", "k.cl", "--emit", "ir", "-I", "inc", "-cl-std=CL2.0",
+                                 "-O1", "-Werror", "-DX=1"])
+    assert ours == ["k.cl", "--emit", "ir", "-O1"]
+    assert cl == ["-D", "N=4", "-I", "inc", "-cl-std=CL2.0", "-Werror", "-DX=1"]
+
+
+def test_build_error_prints_diagnostic_and_exits_1(tmp_path, capsys):
+    bad = tmp_path / "bad.cl"
+    bad.write_text("__kernel void k(__global int *out)\n{\n    out[0] = x + 1;\n}\n")
+    assert main(["build", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:3:14: error: use of undeclared identifier 'x'" in err
+    assert "    out[0] = x + 1;\n             ^\n" in err
+
+
+def test_build_emit_ir_prints_kernel(tmp_path, capsys):
+    src = tmp_path / "k.cl"
+    src.write_text("#define V 3\n__kernel void k(__global int *o) { o[0] = V; }\n")
+    assert main(["build", str(src), "--emit", "ir", "-O0"]) == 0
+    out = capsys.readouterr().out
+    assert "kernel void @k(" in out
+    assert "store i32 3" in out
+
+
+def test_build_emit_llvm(tmp_path, capsys):
+    src = tmp_path / "k.cl"
+    src.write_text("__kernel void k(__global float *o) { o[get_global_id(0)] *= 2.0f; }\n")
+    assert main(["build", str(src), "--emit", "llvm"]) == 0
+    assert "fmul" in capsys.readouterr().out
+
+
+def test_build_missing_file(capsys):
+    assert main(["build", "/nonexistent/k.cl"]) == 1
+    assert "cannot read '/nonexistent/k.cl'" in capsys.readouterr().err
+
+
+def test_devices_lists_cpu(capsys):
+    assert main(["devices"]) == 0
+    assert "cpu" in capsys.readouterr().out.lower()
+
+
+def test_console_script_runs_as_module():
+    proc = subprocess.run([sys.executable, "-m", "oclpy.cli", "devices"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
