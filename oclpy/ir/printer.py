@@ -29,6 +29,7 @@ import re
 import struct
 from typing import Any, Callable
 
+from .ops import OPS, Kind
 from .types import ArrayType, FunctionType, IntType, StructType, Type, VectorType, VOID
 from .values import (
     Argument, Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
@@ -315,11 +316,11 @@ _FORMATS: dict[str, Callable[[Instr, Names], str]] = {
     "unreachable": lambda i, n: "unreachable",
 }
 
-_CASTS = "trunc zext sext fptrunc fpext fptoui fptosi uitofp sitofp ptrtoint inttoptr bitcast addrspacecast"
-for _cast in _CASTS.split():
-    _FORMATS[_cast] = lambda i, n: f"{i.op} {_operands(i, n)} to {i.type}"
-for _bin in "add sub mul sdiv udiv srem urem shl lshr ashr and or xor fadd fsub fmul fdiv frem".split():
-    _FORMATS[_bin] = _fmt_binary
+for _name, _info in OPS.items():
+    if _info.kind is Kind.BINARY:
+        _FORMATS[_name] = _fmt_binary
+    elif _info.kind is Kind.CAST:
+        _FORMATS[_name] = lambda i, n: f"{i.op} {_operands(i, n)} to {i.type}"
 
 
 def print_instr(instr: Instr, names: Names | None = None) -> str:

@@ -1,0 +1,1000 @@
+"""The IR parser: reads the text form that `ir/printer.py` writes back into a Module.
+
+A hand-written lexer and recursive-descent parser in xDSL's style: each
+`parse_optional_x` returns None (or False) when `x` is not next and consumes
+nothing; each `parse_x` raises `IRParseError` with `file:line:col`, the
+source line and a caret. Values and blocks may be used before they are
+defined (phis, loops): a use creates a placeholder that the definition
+replaces when the function ends; `@` symbols (functions, globals) work the
+same way across the module.
+
+The parser checks syntax, names and the types that the text states; whether
+the result is well-formed IR (terminators, dominance, operand types of each
+opcode) is the verifier's job (`ir/verifier.py`), so verifier tests can be
+written as text. The grammar is in `docs/ir.md`.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..diagnostics import Diagnostic, DiagnosticEngine, SourceLocation
+from .ops import ATOMIC_BINOPS, FCMP_PREDICATES, ICMP_PREDICATES, OPS, ORDERINGS, SCOPES, Kind
+from .printer import intrinsic_base_from_name
+from .types import (
+    I1, VOID, AddressSpace, ArrayType, FloatType, FunctionType, IntType, PtrType, StructType,
+    Type, VectorType,
+)
+from .values import (
+    Argument, Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
+    GlobalVar, Instr, Module, Undef, Value,
+)
+
+
+class IRParseError(Exception):
+    """A syntax or name error in IR text; `str()` is the clang-style rendering."""
+
+    def __init__(self, loc: SourceLocation, message: str, rendered: str) -> None:
+        super().__init__(rendered)
+        self.loc = loc
+        self.message = message
+
+
+# -- lexer -----------------------------------------------------------------------
+
+_NAME = r'(?:[-A-Za-z$._][-A-Za-z$._0-9]*|\d+|"[^"\n]*")'
+_TOKEN_RE = re.compile(
+    rf"""
+    (?P<ws>[ \t\r\n]+|;[^\n]*)
+  | (?P<label>{_NAME}:)
+  | (?P<local>%{_NAME})
+  | (?P<global>@{_NAME})
+  | (?P<hex>0x[0-9A-Fa-f]+)
+  | (?P<float>-?\d+\.\d*(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+)
+  | (?P<int>-?\d+)
+  | (?P<word>[A-Za-z_$][A-Za-z0-9_$.]*)
+  | (?P<string>"[^"\n]*")
+  | (?P<punct>\.\.\.|[()\[\]{{}}<>,=\#*])
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # label, local, global, hex, float, int, word, string, punct, eof
+    text: str
+    line: int
+    col: int
+
+
+def unquote(text: str) -> str:
+    """Undo `printer.quote_string` on the text between the quotes."""
+    raw = bytearray()
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and re.fullmatch(r"[0-9A-Fa-f]{2}", text[i + 1:i + 3]):
+            raw.append(int(text[i + 1:i + 3], 16))
+            i += 3
+        else:
+            raw += text[i].encode("utf-8")
+            i += 1
+    return raw.decode("utf-8", errors="replace")
+
+
+class Lexer:
+    def __init__(self, text: str, error: Callable[[int, int, str], IRParseError]) -> None:
+        self.text = text
+        self.error = error
+
+    def tokens(self) -> list[Token]:
+        out: list[Token] = []
+        pos, line, line_start = 0, 1, 0
+        while pos < len(self.text):
+            m = _TOKEN_RE.match(self.text, pos)
+            if m is None:
+                col = pos - line_start + 1
+                if self.text[pos] == '"':
+                    raise self.error(line, col, "unterminated string")
+                raise self.error(line, col, f"unexpected character '{self.text[pos]}'")
+            kind = m.lastgroup or ""
+            if kind != "ws":
+                out.append(Token(kind, m.group(), line, pos - line_start + 1))
+            newlines = m.group().count("\n")
+            if newlines:
+                line += newlines
+                line_start = pos + m.group().rindex("\n") + 1
+            pos = m.end()
+        out.append(Token("eof", "", line, pos - line_start + 1))
+        return out
+
+
+# -- placeholders for forward references -----------------------------------------
+
+
+class _Forward(Value):
+    """A local value used before its definition; replaced when the function ends."""
+
+    def __init__(self, type: Type, name: str) -> None:
+        self.type = type
+        self.name = name
+
+
+class Parser:
+    """Recursive descent over the token list. One instance parses one module."""
+
+    def __init__(self, text: str, filename: str = "<ir>") -> None:
+        self.filename = filename
+        self.engine = DiagnosticEngine({filename: text})
+        self.toks = Lexer(text, self._error_at).tokens()
+        self.pos = 0
+        self.module = Module()
+        self.symbols: dict[str, Value] = {}  # defined @ names
+        self.sym_forward: dict[str, tuple[Value, Token]] = {}
+        self._reset_function()
+
+    # -- errors and token helpers ---------------------------------------------
+    def _error_at(self, line: int, col: int, message: str) -> IRParseError:
+        loc = SourceLocation(self.filename, line, col)
+        return IRParseError(loc, message, self.engine.render_one(Diagnostic("error", message, loc)))
+
+    def error(self, message: str, tok: Token | None = None) -> IRParseError:
+        tok = tok or self.peek()
+        return self._error_at(tok.line, tok.col, message)
+
+    def peek(self, ahead: int = 0) -> Token:
+        return self.toks[min(self.pos + ahead, len(self.toks) - 1)]
+
+    def next(self) -> Token:
+        tok = self.peek()
+        self.pos = min(self.pos + 1, len(self.toks) - 1)
+        return tok
+
+    @staticmethod
+    def _describe(tok: Token) -> str:
+        return "end of input" if tok.kind == "eof" else f"'{tok.text}'"
+
+    def parse_optional_punct(self, text: str) -> bool:
+        if self.peek().kind == "punct" and self.peek().text == text:
+            self.next()
+            return True
+        return False
+
+    def parse_punct(self, text: str, context: str = "") -> None:
+        if not self.parse_optional_punct(text):
+            where = f" {context}" if context else ""
+            raise self.error(f"expected '{text}'{where}, found {self._describe(self.peek())}")
+
+    def parse_optional_keyword(self, word: str) -> bool:
+        if self.peek().kind == "word" and self.peek().text == word:
+            self.next()
+            return True
+        return False
+
+    def parse_keyword(self, word: str) -> None:
+        if not self.parse_optional_keyword(word):
+            raise self.error(f"expected '{word}', found {self._describe(self.peek())}")
+
+    def parse_word(self, what: str) -> str:
+        if self.peek().kind != "word":
+            raise self.error(f"expected {what}, found {self._describe(self.peek())}")
+        return self.next().text
+
+    def parse_choice(self, choices: tuple[str, ...], what: str) -> str:
+        tok = self.peek()
+        word = self.parse_word(what)
+        if word not in choices:
+            raise self.error(f"unknown {what} '{word}'", tok)
+        return word
+
+    def parse_int(self, what: str = "integer") -> int:
+        if self.peek().kind != "int":
+            raise self.error(f"expected {what}, found {self._describe(self.peek())}")
+        return int(self.next().text)
+
+    def parse_comma_list(self, item: Callable[[], Any], close: str) -> list[Any]:
+        """`item, item, ... close` (the opening bracket already consumed)."""
+        items: list[Any] = []
+        if self.parse_optional_punct(close):
+            return items
+        items.append(item())
+        while self.parse_optional_punct(","):
+            items.append(item())
+        self.parse_punct(close, "to close the list")
+        return items
+
+    # -- types ------------------------------------------------------------------
+    def parse_optional_type(self) -> Type | None:
+        tok = self.peek()
+        t = self._parse_optional_base_type()
+        if t is None:
+            return None
+        while self.peek().kind == "punct" and self.peek().text == "(" and \
+                self.peek(1).text != "...":
+            self.next()
+            params = self.parse_comma_list(self.parse_type, ")")
+            t = FunctionType(t, tuple(params))
+        if isinstance(t, FunctionType) and t.ret != VOID and not _is_first_class(t.ret):
+            raise self.error(f"invalid function return type {t.ret}", tok)
+        return t
+
+    def parse_type(self) -> Type:
+        t = self.parse_optional_type()
+        if t is None:
+            raise self.error(f"expected a type, found {self._describe(self.peek())}")
+        return t
+
+    def _parse_optional_base_type(self) -> Type | None:
+        tok = self.peek()
+        if tok.kind == "word":
+            return self._parse_optional_named_type()
+        if tok.kind != "punct" or tok.text not in "<[{":
+            return None
+        self.next()
+        if tok.text == "{":
+            return StructType(tuple(self.parse_comma_list(self.parse_type, "}")))
+        if tok.text == "<" and self.parse_optional_punct("{"):
+            fields = self.parse_comma_list(self.parse_type, "}")
+            self.parse_punct(">", "after packed struct type")
+            return StructType(tuple(fields), packed=True)
+        count = self.parse_int("element count")
+        self.parse_keyword("x")
+        elem_tok = self.peek()
+        elem = self.parse_type()
+        self.parse_punct("]" if tok.text == "[" else ">", "after element type")
+        if tok.text == "[":
+            return ArrayType(elem, count)
+        if count < 1 or not isinstance(elem, (IntType, FloatType, PtrType)):
+            raise self.error(f"invalid vector type <{count} x {elem}>", elem_tok)
+        return VectorType(elem, count)
+
+    def _parse_optional_named_type(self) -> Type | None:
+        tok = self.peek()
+        word = tok.text
+        simple = {"void": VOID, "half": FloatType(16), "float": FloatType(32),
+                  "double": FloatType(64)}
+        if word in simple:
+            self.next()
+            return simple[word]
+        if re.fullmatch(r"i\d+", word):
+            self.next()
+            bits = int(word[1:])
+            if not 1 <= bits <= 1 << 23:
+                raise self.error(f"invalid integer width {bits}", tok)
+            return IntType(bits)
+        if word == "ptr":
+            self.next()
+            self.parse_punct("<", "after 'ptr'")
+            space = self.parse_address_space()
+            self.parse_punct(">", "after the address space")
+            return PtrType(space)
+        return None
+
+    def parse_address_space(self) -> AddressSpace:
+        tok = self.peek()
+        word = self.parse_word("an address space")
+        try:
+            space = AddressSpace(word)
+        except ValueError:
+            raise self.error(f"unknown address space '{word}'", tok) from None
+        return space
+
+    # -- constants and values ---------------------------------------------------
+    def parse_optional_constant(self, t: Type) -> Value | None:
+        tok = self.peek()
+        if tok.kind == "word" and tok.text in _WORD_CONSTANTS:
+            self.next()
+            return _WORD_CONSTANTS[tok.text](self, t, tok)
+        if tok.kind in ("int", "float", "hex"):
+            self.next()
+            return self._number(t, tok)
+        if tok.kind == "punct" and tok.text in "[<{":
+            return self._aggregate(t)
+        if tok.kind == "global":
+            self.next()
+            return self.use_symbol(tok, t)
+        return None
+
+    def _number(self, t: Type, tok: Token) -> Value:
+        if isinstance(t, IntType) and tok.kind in ("int", "hex"):
+            return ConstInt(t, int(tok.text, 0))
+        if isinstance(t, FloatType):
+            if tok.kind == "hex":
+                digits = tok.text[2:]
+                if len(digits) != 16:
+                    raise self.error("hexadecimal float constants need 16 digits", tok)
+                return ConstFloat(t, struct.unpack(">d", bytes.fromhex(digits))[0])
+            return ConstFloat(t, float(tok.text))
+        raise self.error(f"constant '{tok.text}' is not a valid {t}", tok)
+
+    def _aggregate(self, t: Type) -> Value:
+        tok = self.next()
+        packed = tok.text == "<" and self.parse_optional_punct("{")
+        kinds = {"[": ArrayType, "<": VectorType, "{": StructType}
+        want = StructType if packed else kinds[tok.text]
+        if not isinstance(t, want) or (isinstance(t, StructType) and t.packed != packed):
+            raise self.error(f"aggregate constant does not match type {t}", tok)
+        close = {"[": "]", "<": "}" if packed else ">", "{": "}"}[tok.text]
+        elements = self.parse_comma_list(self.parse_typed_constant, close)
+        if packed:
+            self.parse_punct(">", "after packed struct constant")
+        expected = list(t.fields) if isinstance(t, StructType) else \
+            [t.elem] * t.count  # type: ignore[attr-defined]
+        if [e.type for e in elements] != expected:
+            got = ", ".join(str(e.type) for e in elements)
+            raise self.error(f"constant elements ({got}) do not match type {t}", tok)
+        return ConstAggregate(t, elements)
+
+    def parse_typed_constant(self) -> Value:
+        t = self.parse_type()
+        c = self.parse_optional_constant(t)
+        if c is None:
+            raise self.error(f"expected a constant of type {t}, found {self._describe(self.peek())}")
+        return c
+
+    def parse_value(self, t: Type) -> Value:
+        """A value of known type `t`: `%x`, `@g`, or a constant."""
+        tok = self.peek()
+        if tok.kind == "local":
+            self.next()
+            return self.use_local(tok, t)
+        value = self.parse_optional_constant(t)
+        if value is None:
+            raise self.error(f"expected a value of type {t}, found {self._describe(tok)}")
+        return value
+
+    def parse_typed_value(self) -> Value:
+        return self.parse_value(self.parse_type())
+
+    # -- symbols (@) --------------------------------------------------------------
+    def use_symbol(self, tok: Token, t: Type) -> Value:
+        name = _name_of(tok.text)
+        sym = self.symbols.get(name)
+        if sym is None and name in self.sym_forward:
+            sym = self.sym_forward[name][0]
+        if sym is None:
+            sym = self._symbol_placeholder(name, t, tok)
+            self.sym_forward[name] = (sym, tok)
+        if sym.type != t:
+            raise self.error(f"'@{name}' has type {sym.type}, not {t}", tok)
+        return sym
+
+    def _symbol_placeholder(self, name: str, t: Type, tok: Token) -> Value:
+        if isinstance(t, PtrType):
+            return GlobalVar(name, VOID, t.space)
+        if isinstance(t, FunctionType):
+            return Function(name, t)
+        raise self.error(f"'@{name}' used with type {t}; globals are pointers", tok)
+
+    def define_symbol(self, tok: Token, make: Callable[[Value | None], Value]) -> Value:
+        name = _name_of(tok.text)
+        if name in self.symbols:
+            raise self.error(f"redefinition of '@{name}'", tok)
+        forward = self.sym_forward.pop(name, None)
+        value = make(forward[0] if forward else None)
+        self.symbols[name] = value
+        return value
+
+    # -- locals (%) ------------------------------------------------------------
+    def _reset_function(self) -> None:
+        self.locals: dict[str, Value] = {}
+        self.forward: dict[str, tuple[_Forward, Token]] = {}
+        self.blocks: dict[str, Block] = {}
+        self.pending_blocks: dict[str, Token] = {}
+        self.replacements: dict[int, Value] = {}
+
+    def use_local(self, tok: Token, t: Type) -> Value:
+        key = _key_of(tok.text)
+        value = self.locals.get(key)
+        if value is None and key in self.forward:
+            value = self.forward[key][0]
+        if value is None:
+            if key in self.blocks:
+                raise self.error(f"'{tok.text}' is a block, not a value", tok)
+            value = _Forward(t, _name_of(tok.text))
+            self.forward[key] = (value, tok)
+        if value.type != t:
+            raise self.error(f"'{tok.text}' has type {value.type}, not {t}", tok)
+        return value
+
+    def define_local(self, tok: Token, value: Value) -> None:
+        key = _key_of(tok.text)
+        if key in self.locals or key in self.blocks:
+            raise self.error(f"redefinition of '{tok.text}'", tok)
+        forward = self.forward.pop(key, None)
+        if forward is not None:
+            placeholder, use = forward
+            if placeholder.type != value.type:
+                raise self.error(
+                    f"'{tok.text}' is defined with type {value.type} but used as {placeholder.type}",
+                    use)
+            self.replacements[id(placeholder)] = value
+        self.locals[key] = value
+
+    def parse_block_ref(self) -> Block:
+        tok = self.peek()
+        if tok.kind != "local":
+            raise self.error(f"expected a block label, found {self._describe(tok)}")
+        self.next()
+        key = _key_of(tok.text)
+        if key in self.locals or key in self.forward:
+            raise self.error(f"'{tok.text}' is a value, not a block", tok)
+        block = self.blocks.get(key)
+        if block is None:
+            block = Block(_name_of(tok.text))
+            self.blocks[key] = block
+            self.pending_blocks[key] = tok
+        return block
+
+    def parse_label_ref(self) -> Block:
+        self.parse_keyword("label")
+        return self.parse_block_ref()
+
+
+def _is_first_class(t: Type) -> bool:
+    return not isinstance(t, (FunctionType,)) and t != VOID
+
+
+def _const_word(cls: type, check: Callable[[Type], bool], what: str) -> Callable[..., Value]:
+    def make(parser: Parser, t: Type, tok: Token) -> Value:
+        if not check(t):
+            raise parser.error(f"'{tok.text}' is not a valid {t} constant ({what})", tok)
+        return cls(t)
+    return make
+
+
+def _bool_word(value: int) -> Callable[..., Value]:
+    def make(parser: Parser, t: Type, tok: Token) -> Value:
+        if not isinstance(t, IntType):
+            raise parser.error(f"'{tok.text}' is not a valid {t} constant", tok)
+        return ConstInt(t, value)
+    return make
+
+
+_WORD_CONSTANTS: dict[str, Callable[[Parser, Type, Token], Value]] = {
+    "null": _const_word(ConstNull, lambda t: isinstance(t, PtrType), "null needs a pointer type"),
+    "undef": _const_word(Undef, _is_first_class, "not a value type"),
+    "zeroinitializer": _const_word(ConstZero, _is_first_class, "not a value type"),
+    "true": _bool_word(1),
+    "false": _bool_word(0),
+}
+
+
+# -- module, globals, functions, blocks ---------------------------------------------
+
+
+class ModuleParser(Parser):
+    """The top level: `module`, globals, declarations and definitions."""
+
+    # BNF: module := ['module' STRING] (global | function)* EOF
+    def parse_module(self) -> Module:
+        if self.parse_optional_keyword("module"):
+            self.module.name = self.parse_string()
+        while self.peek().kind != "eof":
+            tok = self.peek()
+            if tok.kind == "global":
+                self.parse_global()
+            elif tok.kind == "word" and tok.text in ("declare", "define", "kernel"):
+                self.parse_function()
+            else:
+                raise self.error(
+                    f"expected a global, 'define', 'kernel' or 'declare', found {self._describe(tok)}")
+        for name, (_, tok) in self.sym_forward.items():
+            raise self.error(f"use of undefined '@{name}'", tok)
+        return self.module
+
+    def parse_string(self) -> str:
+        if self.peek().kind != "string":
+            raise self.error(f"expected a string, found {self._describe(self.peek())}")
+        return unquote(self.next().text[1:-1])
+
+    # BNF: global := GLOBAL '=' 'addrspace' '(' SPACE ')' ('global'|'constant') type
+    #                [constant] [',' 'align' INT]
+    def parse_global(self) -> None:
+        name_tok = self.next()
+        self.parse_punct("=", "after the global's name")
+        self.parse_keyword("addrspace")
+        self.parse_punct("(")
+        space_tok = self.peek()
+        space = self.parse_address_space()
+        self.parse_punct(")")
+        kind = self.parse_choice(("global", "constant"), "global kind ('global' or 'constant')")
+        value_type = self.parse_type()
+        init = self.parse_optional_constant(value_type)
+        align = self.parse_int("alignment") if self._parse_optional_comma_keyword("align") else 0
+
+        def make(forward: Value | None) -> Value:
+            gv = forward if isinstance(forward, GlobalVar) else None
+            if forward is not None and gv is None:
+                raise self.error(f"'@{forward.name}' is used as a function", name_tok)
+            if gv is not None and gv.space is not space:
+                raise self.error(f"'@{gv.name}' is used as ptr<{gv.space}>", space_tok)
+            gv = gv or GlobalVar(_name_of(name_tok.text), value_type, space)
+            gv.value_type, gv.initializer = value_type, init
+            gv.constant, gv.align = kind == "constant", align
+            return gv
+        self.module.add_global(self.define_symbol(name_tok, make))  # type: ignore[arg-type]
+
+    def _parse_optional_comma_keyword(self, word: str) -> bool:
+        if self.peek().text == "," and self.peek(1).kind == "word" and self.peek(1).text == word:
+            self.pos += 2
+            return True
+        return False
+
+    # BNF: function := 'declare' ['kernel'] header
+    #                | ('define' | 'kernel') header '{' block+ '}'
+    # BNF: header := type GLOBAL '(' [param (',' param)*] [',' '...'] ')' [attrs]
+    def parse_function(self) -> None:
+        keyword = self.next().text
+        is_kernel = keyword == "kernel" or (keyword == "declare" and
+                                             self.parse_optional_keyword("kernel"))
+        ret = self.parse_type()
+        name_tok = self.peek()
+        if name_tok.kind != "global":
+            raise self.error(f"expected a function name, found {self._describe(name_tok)}")
+        self.next()
+        self._reset_function()
+        self.parse_punct("(")
+        args, variadic = self.parse_params()
+        attrs = self.parse_optional_attrs() or {}
+        if variadic:
+            attrs["variadic"] = True
+        base = intrinsic_base_from_name(_name_of(name_tok.text))
+        if keyword == "declare" and base and "intrinsic" not in attrs:
+            attrs["intrinsic"] = base
+        ftype = FunctionType(ret, tuple(a.type for a in args))
+
+        def make(forward: Value | None) -> Value:
+            if forward is not None and not isinstance(forward, Function):
+                raise self.error(f"'@{forward.name}' is used as a global variable", name_tok)
+            fn = forward or Function(_name_of(name_tok.text), ftype)
+            fn.type, fn.args, fn.is_kernel, fn.attrs = ftype, args, is_kernel, attrs
+            return fn
+        fn = self.define_symbol(name_tok, make)
+        assert isinstance(fn, Function)
+        self.module.add_function(fn)
+        if keyword != "declare":
+            self.parse_body(fn)
+
+    def parse_params(self) -> tuple[list[Argument], bool]:
+        args: list[Argument] = []
+        if self.parse_optional_punct(")"):
+            return args, False
+        while True:
+            if self.parse_optional_punct("..."):
+                self.parse_punct(")", "after '...'")
+                return args, True
+            args.append(self.parse_param(len(args)))
+            if self.parse_optional_punct(")"):
+                return args, False
+            self.parse_punct(",", "between parameters")
+
+    # BNF: param := type [LOCAL] [attrs]
+    def parse_param(self, index: int) -> Argument:
+        tok = self.peek()
+        t = self.parse_type()
+        if not _is_first_class(t):
+            raise self.error(f"invalid parameter type {t}", tok)
+        arg = Argument(t, "", index)
+        if self.peek().kind == "local":
+            name_tok = self.next()
+            arg.name = _name_of(name_tok.text)
+            self.define_local(name_tok, arg)
+        arg.attrs = self.parse_optional_attrs() or {}
+        return arg
+
+    # BNF: body := '{' [instr*] (LABEL instr*)* '}'
+    def parse_body(self, fn: Function) -> None:
+        self.parse_punct("{", "to open the function body")
+        block: Block | None = None
+        while not self.parse_optional_punct("}"):
+            tok = self.peek()
+            if tok.kind == "label":
+                block = self.start_block(fn, self.next())
+            elif tok.kind == "eof":
+                raise self.error("expected '}' at the end of the function body")
+            else:
+                if block is None:
+                    block = self.start_block(fn, None)
+                block.append(self.parse_instr())
+        if not fn.blocks:
+            raise self.error("a function body needs at least one block", self.toks[self.pos - 1])
+        self.finish_function(fn)
+
+    def start_block(self, fn: Function, tok: Token | None) -> Block:
+        if tok is None:
+            block = Block("")
+        else:
+            key = _key_of(tok.text)
+            if key in self.locals or key in self.forward or \
+                    (key in self.blocks and key not in self.pending_blocks):
+                raise self.error(f"redefinition of '%{tok.text[:-1]}'", tok)
+            self.pending_blocks.pop(key, None)
+            block = self.blocks.setdefault(key, Block(_name_of(tok.text)))
+        block.parent = fn
+        fn.blocks.append(block)
+        return block
+
+    def finish_function(self, fn: Function) -> None:
+        for key, (_, tok) in self.forward.items():
+            raise self.error(f"use of undefined value '{tok.text}'", tok)
+        for key, tok in self.pending_blocks.items():
+            raise self.error(f"use of undefined label '{tok.text}'", tok)
+        for instr in fn.instructions():
+            instr.operands = [self.replacements.get(id(v), v) for v in instr.operands]
+        self._reset_function()
+
+    # BNF: instr := [LOCAL '='] OPCODE operands...
+    def parse_instr(self) -> Instr:
+        name_tok = None
+        if self.peek().kind == "local" and self.peek(1).text == "=":
+            name_tok = self.next()
+            self.next()
+        op_tok = self.peek()
+        if op_tok.kind != "word":
+            raise self.error(f"expected an instruction, found {self._describe(op_tok)}")
+        handler = _INSTR_PARSERS.get(op_tok.text)
+        if handler is None:
+            raise self.error(f"unknown instruction '{op_tok.text}'", op_tok)
+        self.next()
+        instr = handler(self, op_tok.text)
+        if name_tok is not None:
+            if instr.type == VOID:
+                raise self.error(f"'{op_tok.text}' produces no value to name", name_tok)
+            instr.name = _name_of(name_tok.text)
+            self.define_local(name_tok, instr)
+        return instr
+
+    # BNF: attrs := '#' '{' [KEY '=' attr (',' KEY '=' attr)*] '}'
+    def parse_optional_attrs(self) -> dict[str, Any] | None:
+        if not self.parse_optional_punct("#"):
+            return None
+        self.parse_punct("{", "after '#'")
+        attrs: dict[str, Any] = {}
+        for key_tok, value in self.parse_comma_list(self._parse_attr_item, "}"):
+            key = _attr_key(key_tok)
+            if key in attrs:
+                raise self.error(f"duplicate attribute '{key}'", key_tok)
+            attrs[key] = value
+        return attrs
+
+    def _parse_attr_item(self) -> tuple[Token, Any]:
+        tok = self.peek()
+        if tok.kind not in ("word", "string"):
+            raise self.error(f"expected an attribute name, found {self._describe(tok)}")
+        self.next()
+        self.parse_punct("=", "after the attribute name")
+        return tok, self.parse_attr_value()
+
+    # BNF: attr := STRING | INT | FLOAT | HEX | 'true' | 'false' | 'none' | 'type' '(' type ')'
+    #            | '(' [attr (',' attr)* [',']] ')' | '[' attrs ']' | '{' attrs '}'
+    def parse_attr_value(self) -> Any:
+        tok = self.next()
+        scalars: dict[str, Callable[[], Any]] = {
+            "string": lambda: unquote(tok.text[1:-1]),
+            "int": lambda: int(tok.text),
+            "float": lambda: float(tok.text),
+            "hex": lambda: struct.unpack(">d", bytes.fromhex(tok.text[2:].zfill(16)))[0],
+        }
+        if tok.kind in scalars:
+            return scalars[tok.kind]()
+        words = {"true": True, "false": False, "none": None}
+        if tok.kind == "word" and tok.text in words:
+            return words[tok.text]
+        if tok.kind == "word" and tok.text == "type":
+            self.parse_punct("(", "after 'type'")
+            t = self.parse_type()
+            self.parse_punct(")", "after the type")
+            return t
+        if tok.kind == "punct" and tok.text == "(":
+            return self._parse_attr_tuple()
+        if tok.kind == "punct" and tok.text == "[":
+            return self.parse_comma_list(self.parse_attr_value, "]")
+        if tok.kind == "punct" and tok.text == "{":
+            items = self.parse_comma_list(self.parse_attr_value, "}")
+            try:
+                return set(items)
+            except TypeError:
+                raise self.error("set attribute elements must be hashable", tok) from None
+        raise self.error(f"expected an attribute value, found {self._describe(tok)}", tok)
+
+    def _parse_attr_tuple(self) -> tuple[Any, ...]:
+        items: list[Any] = []
+        while not self.parse_optional_punct(")"):
+            items.append(self.parse_attr_value())
+            if not self.parse_optional_punct(","):
+                self.parse_punct(")", "to close the tuple")
+                break
+        return tuple(items)
+
+
+def _key_of(token_text: str) -> str:
+    """The lookup key of `%x`, `%"x"`, `x:`: the unquoted name, digits kept."""
+    body = token_text[1:] if token_text[0] in "%@" else token_text[:-1]
+    return unquote(body[1:-1]) if body.startswith('"') else body
+
+
+def _name_of(token_text: str) -> str:
+    """The IR name for `%x`, `@"a b"`, `entry:`: unquoted; "" for numbered names."""
+    key = _key_of(token_text)
+    return "" if key.isdigit() else key
+
+
+def _attr_key(tok: Token) -> str:
+    return unquote(tok.text[1:-1]) if tok.kind == "string" else tok.text
+
+
+def parse_module(text: str, filename: str = "<ir>") -> Module:
+    """Parse IR text (as `print_module` writes it) into a Module; raises IRParseError."""
+    parser = ModuleParser(text, filename)
+    try:
+        return parser.parse_module()
+    except RecursionError:
+        raise parser.error("nesting too deep") from None
+
+
+# -- instructions: one parser per opcode family, in a table ---------------------------
+# Each takes the parser (positioned after the opcode) and the opcode, and returns
+# the instruction with the attrs the builder would give it.
+
+
+def _bool_like(t: Type) -> Type:
+    return VectorType(I1, t.count) if isinstance(t, VectorType) else I1
+
+
+def _p_binary(p: ModuleParser, op: str) -> Instr:
+    t = p.parse_type()
+    a = p.parse_value(t)
+    p.parse_punct(",")
+    return Instr(op, t, [a, p.parse_value(t)])
+
+
+def _p_fneg(p: ModuleParser, op: str) -> Instr:
+    a = p.parse_typed_value()
+    return Instr(op, a.type, [a])
+
+
+def _p_cmp(p: ModuleParser, op: str) -> Instr:
+    preds = ICMP_PREDICATES if op == "icmp" else FCMP_PREDICATES
+    pred = p.parse_choice(preds, f"{op} predicate")
+    t = p.parse_type()
+    a = p.parse_value(t)
+    p.parse_punct(",")
+    return Instr(op, _bool_like(t), [a, p.parse_value(t)], {"pred": pred})
+
+
+def _p_cast(p: ModuleParser, op: str) -> Instr:
+    a = p.parse_typed_value()
+    p.parse_keyword("to")
+    return Instr(op, p.parse_type(), [a])
+
+
+def _p_select(p: ModuleParser, op: str) -> Instr:
+    cond = p.parse_typed_value()
+    p.parse_punct(",")
+    a = p.parse_typed_value()
+    p.parse_punct(",")
+    return Instr(op, a.type, [cond, a, p.parse_typed_value()])
+
+
+def _p_align(p: ModuleParser) -> int:
+    return p.parse_int("alignment") if p._parse_optional_comma_keyword("align") else 0
+
+
+def _p_alloca(p: ModuleParser, op: str) -> Instr:
+    elem = p.parse_type()
+    space = AddressSpace.PRIVATE
+    if p._parse_optional_comma_keyword("addrspace"):
+        p.parse_punct("(")
+        space = p.parse_address_space()
+        p.parse_punct(")")
+    attrs = {"elem": elem, "align": _p_align(p), "space": space}
+    return Instr(op, PtrType(space), [], attrs)
+
+
+def _p_load(p: ModuleParser, op: str) -> Instr:
+    volatile = p.parse_optional_keyword("volatile")
+    t = p.parse_type()
+    p.parse_punct(",")
+    ptr_value = p.parse_typed_value()
+    return Instr(op, t, [ptr_value], {"align": _p_align(p), "volatile": volatile})
+
+
+def _p_store(p: ModuleParser, op: str) -> Instr:
+    volatile = p.parse_optional_keyword("volatile")
+    value = p.parse_typed_value()
+    p.parse_punct(",")
+    ptr_value = p.parse_typed_value()
+    return Instr(op, VOID, [value, ptr_value], {"align": _p_align(p), "volatile": volatile})
+
+
+def _p_gep(p: ModuleParser, op: str) -> Instr:
+    inbounds = p.parse_optional_keyword("inbounds")
+    elem = p.parse_type()
+    p.parse_punct(",")
+    operands = [p.parse_typed_value()]
+    while p.parse_optional_punct(","):
+        operands.append(p.parse_typed_value())
+    return Instr(op, operands[0].type, operands, {"elem": elem, "inbounds": inbounds})
+
+
+def _p_scope_ordering(p: ModuleParser) -> dict[str, str]:
+    p.parse_keyword("scope")
+    p.parse_punct("(")
+    scope = p.parse_choice(SCOPES, "memory scope")
+    p.parse_punct(")")
+    return {"ordering": p.parse_choice(ORDERINGS, "memory ordering"), "scope": scope}
+
+
+def _p_atomicrmw(p: ModuleParser, op: str) -> Instr:
+    binop = p.parse_choice(ATOMIC_BINOPS, "atomicrmw operation")
+    ptr_value = p.parse_typed_value()
+    p.parse_punct(",")
+    value = p.parse_typed_value()
+    attrs = {"binop": binop, **_p_scope_ordering(p)}
+    return Instr(op, value.type, [ptr_value, value], attrs)
+
+
+def _p_cmpxchg(p: ModuleParser, op: str) -> Instr:
+    operands = [p.parse_typed_value()]
+    for _ in range(2):
+        p.parse_punct(",")
+        operands.append(p.parse_typed_value())
+    return Instr(op, operands[2].type, operands, _p_scope_ordering(p))
+
+
+def _p_vector_operand(p: ModuleParser) -> Value:
+    tok = p.peek()
+    value = p.parse_typed_value()
+    if not isinstance(value.type, VectorType):
+        raise p.error(f"expected a vector, found {value.type}", tok)
+    return value
+
+
+def _p_extractelement(p: ModuleParser, op: str) -> Instr:
+    vec = _p_vector_operand(p)
+    p.parse_punct(",")
+    return Instr(op, vec.type.elem, [vec, p.parse_typed_value()])  # type: ignore[attr-defined]
+
+
+def _p_insertelement(p: ModuleParser, op: str) -> Instr:
+    vec = _p_vector_operand(p)
+    operands = [vec]
+    for _ in range(2):
+        p.parse_punct(",")
+        operands.append(p.parse_typed_value())
+    return Instr(op, vec.type, operands)
+
+
+def _p_shufflevector(p: ModuleParser, op: str) -> Instr:
+    a = _p_vector_operand(p)
+    p.parse_punct(",")
+    b = p.parse_typed_value()
+    p.parse_punct(",")
+    p.parse_punct("[", "to open the shuffle mask")
+    mask = tuple(p.parse_comma_list(lambda: p.parse_int("mask element"), "]"))
+    elem = a.type.elem  # type: ignore[attr-defined]
+    return Instr(op, VectorType(elem, len(mask)), [a, b], {"mask": mask})
+
+
+def _p_indices(p: ModuleParser) -> tuple[int, ...]:
+    indices = []
+    while p.parse_optional_punct(","):
+        indices.append(p.parse_int("aggregate index"))
+    if not indices:
+        raise p.error("expected ', <index>'")
+    return tuple(indices)
+
+
+def _p_extractvalue(p: ModuleParser, op: str) -> Instr:
+    tok = p.peek()
+    agg = p.parse_typed_value()
+    indices = _p_indices(p)
+    t = agg.type
+    for index in indices:
+        if isinstance(t, StructType) and 0 <= index < len(t.fields):
+            t = t.fields[index]
+        elif isinstance(t, ArrayType) and 0 <= index < t.count:
+            t = t.elem
+        else:
+            raise p.error(f"invalid index {index} into {t}", tok)
+    return Instr(op, t, [agg], {"indices": indices})
+
+
+def _p_insertvalue(p: ModuleParser, op: str) -> Instr:
+    agg = p.parse_typed_value()
+    p.parse_punct(",")
+    elt = p.parse_typed_value()
+    return Instr(op, agg.type, [agg, elt], {"indices": _p_indices(p)})
+
+
+def _p_call(p: ModuleParser, op: str) -> Instr:
+    ret = p.parse_type()
+    callee_tok = p.peek()
+    if callee_tok.kind != "global":
+        raise p.error(f"expected a function name, found {p._describe(callee_tok)}")
+    p.next()
+    p.parse_punct("(")
+    args = p.parse_comma_list(p.parse_typed_value, ")")
+    callee = _resolve_callee(p, callee_tok, ret, [a.type for a in args])
+    return Instr(op, ret, args, {"callee": callee})
+
+
+def _resolve_callee(p: ModuleParser, tok: Token, ret: Type, arg_types: list[Type]) -> Function:
+    name = _name_of(tok.text)
+    callee = p.symbols.get(name) or p.sym_forward.get(name, (None, tok))[0]
+    if callee is None:
+        callee = Function(name, FunctionType(ret, tuple(arg_types)))
+        p.sym_forward[name] = (callee, tok)
+    if not isinstance(callee, Function):
+        raise p.error(f"'@{name}' is not a function", tok)
+    if callee.type.ret != ret:
+        raise p.error(f"'@{name}' returns {callee.type.ret}, not {ret}", tok)
+    return callee
+
+
+def _p_phi(p: ModuleParser, op: str) -> Instr:
+    t = p.parse_type()
+    values: list[Value] = []
+    blocks: list[Block] = []
+    while p.parse_optional_punct("["):
+        values.append(p.parse_value(t))
+        p.parse_punct(",")
+        blocks.append(p.parse_block_ref())
+        p.parse_punct("]", "to close the incoming pair")
+        if not p.parse_optional_punct(","):
+            break
+    return Instr(op, t, values, blocks=blocks)
+
+
+def _p_br(p: ModuleParser, op: str) -> Instr:
+    return Instr(op, VOID, targets=[p.parse_label_ref()])
+
+
+def _p_condbr(p: ModuleParser, op: str) -> Instr:
+    cond = p.parse_typed_value()
+    p.parse_punct(",")
+    then = p.parse_label_ref()
+    p.parse_punct(",")
+    return Instr(op, VOID, [cond], targets=[then, p.parse_label_ref()])
+
+
+def _p_switch(p: ModuleParser, op: str) -> Instr:
+    value = p.parse_typed_value()
+    p.parse_punct(",")
+    targets = [p.parse_label_ref()]
+    cases: list[int] = []
+    p.parse_punct("[", "to open the switch cases")
+    while not p.parse_optional_punct("]"):
+        tok = p.peek()
+        if p.parse_type() != value.type:
+            raise p.error(f"switch case must have type {value.type}", tok)
+        cases.append(p.parse_int("case value"))
+        p.parse_punct(",")
+        targets.append(p.parse_label_ref())
+    return Instr(op, VOID, [value], {"cases": tuple(cases)}, targets=targets)
+
+
+def _p_ret(p: ModuleParser, op: str) -> Instr:
+    t = p.parse_type()
+    return Instr(op, VOID, [] if t == VOID else [p.parse_value(t)])
+
+
+_INSTR_PARSERS: dict[str, Callable[[ModuleParser, str], Instr]] = {
+    "fneg": _p_fneg, "icmp": _p_cmp, "fcmp": _p_cmp, "select": _p_select,
+    "alloca": _p_alloca, "load": _p_load, "store": _p_store, "getelementptr": _p_gep,
+    "atomicrmw": _p_atomicrmw, "cmpxchg": _p_cmpxchg,
+    "extractelement": _p_extractelement, "insertelement": _p_insertelement,
+    "shufflevector": _p_shufflevector, "extractvalue": _p_extractvalue,
+    "insertvalue": _p_insertvalue, "call": _p_call, "phi": _p_phi,
+    "br": _p_br, "condbr": _p_condbr, "switch": _p_switch, "ret": _p_ret,
+    "unreachable": lambda p, op: Instr(op, VOID),
+}
+for _name, _info in OPS.items():
+    if _info.kind is Kind.BINARY:
+        _INSTR_PARSERS[_name] = _p_binary
+    elif _info.kind is Kind.CAST:
+        _INSTR_PARSERS[_name] = _p_cast
