@@ -1,0 +1,81 @@
+"""Control-flow graph queries over one function: successors, predecessors,
+reverse post-order and reachability.
+
+Everything here is computed from the blocks' terminators on each call; nothing
+is cached on the IR, so a pass that edits the CFG just asks again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from oclpy.ir.values import Block, Function
+
+
+def successors(block: Block) -> list[Block]:
+    """The distinct successor blocks of `block`, in terminator order."""
+    seen: list[Block] = []
+    for succ in block.successors():
+        if not any(s is succ for s in seen):
+            seen.append(succ)
+    return seen
+
+
+def predecessors(fn: Function) -> dict[Block, list[Block]]:
+    """Every block of `fn` mapped to its distinct predecessors, in block order."""
+    preds: dict[Block, list[Block]] = {b: [] for b in fn.blocks}
+    for block in fn.blocks:
+        for succ in successors(block):
+            preds.setdefault(succ, []).append(block)
+    return preds
+
+
+def post_order(fn: Function) -> list[Block]:
+    """Blocks reachable from the entry, in depth-first post-order (iterative)."""
+    if fn.is_declaration:
+        return []
+    order: list[Block] = []
+    visited = {fn.entry}
+    stack: list[tuple[Block, list[Block]]] = [(fn.entry, successors(fn.entry))]
+    while stack:
+        block, succs = stack[-1]
+        if succs:
+            nxt = succs.pop(0)
+            if nxt not in visited:
+                visited.add(nxt)
+                stack.append((nxt, successors(nxt)))
+        else:
+            stack.pop()
+            order.append(block)
+    return order
+
+
+def reverse_post_order(fn: Function) -> list[Block]:
+    """Blocks reachable from the entry in reverse post-order (entry first)."""
+    return post_order(fn)[::-1]
+
+
+def reachable_blocks(fn: Function) -> set[Block]:
+    return set(post_order(fn))
+
+
+@dataclass
+class CFG:
+    """A snapshot of one function's CFG; recompute it after changing edges."""
+
+    fn: Function
+    preds: dict[Block, list[Block]]
+    succs: dict[Block, list[Block]]
+    rpo: list[Block]
+    rpo_index: dict[Block, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rpo_index = {b: i for i, b in enumerate(self.rpo)}
+
+    @classmethod
+    def compute(cls, fn: Function) -> CFG:
+        succs = {b: successors(b) for b in fn.blocks}
+        return cls(fn, predecessors(fn), succs, reverse_post_order(fn))
+
+    def reachable(self, block: Block) -> bool:
+        return block in self.rpo_index
