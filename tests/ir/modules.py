@@ -138,7 +138,6 @@ def all_ops_module() -> Module:
     b.select(b.icmp("sgt", a["i"], ConstInt(I32, 0)), a["f"], ConstFloat(F32, 2.0))
     slot = b.alloca(ArrayType(F32, 4), align=16, name="slot")
     b.alloca(I32)
-    b.alloca(PAIR, space=AddressSpace.LOCAL)
     b.store(a["f"], slot, align=4, volatile=True)
     b.store(ConstInt(I32, 1), a["lp"])
     b.load(F32, slot, align=4, volatile=True)
