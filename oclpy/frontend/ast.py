@@ -37,6 +37,7 @@ class Expr(Node):
 class IntLiteral(Expr):
     value: int
     suffix: str = ""  # lower-case: "", "u", "l", "ul", "ll", "ull"; char literals too
+    radix: int = 10  # 8, 10 or 16: C gives hex/octal literals unsigned types more readily
 
 
 @dataclass(eq=False)
