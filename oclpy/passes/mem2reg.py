@@ -85,11 +85,13 @@ def promote_function(fn: Function) -> bool:
     preds = predecessors(fn)
     df = dt.frontiers(preds)
     phi_of: dict[Instr, Instr] = {}  # inserted phi -> its alloca
+    placed: dict[Block, int] = {}  # phis inserted per block, to keep them in alloca order
     for alloca in promoted:
         def_blocks = {u.parent for u in users[alloca] if u.op == "store" and dt.contains(u.parent)}
         for block in iterated_frontier(df, def_blocks):  # type: ignore[arg-type]
             phi = Instr("phi", alloca.attrs["elem"], name=alloca.name)
-            block.insert(0, phi)
+            block.insert(placed.get(block, 0), phi)
+            placed[block] = placed.get(block, 0) + 1
             phi_of[phi] = alloca
     repl = _rename(fn, dt, set(promoted), phi_of)
     _finish(fn, promoted, users, phi_of, preds, repl)
