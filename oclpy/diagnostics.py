@@ -55,7 +55,7 @@ class DiagnosticEngine:
 
     @property
     def error_count(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == "error")
+        return sum(1 for d in self.diagnostics if d.severity in ("error", "fatal error"))
 
     @property
     def has_errors(self) -> bool:
@@ -66,6 +66,12 @@ class DiagnosticEngine:
         self.diagnostics.append(diag)
         if self.error_count >= self.error_limit:
             raise TooManyErrors()
+        return diag
+
+    def fatal(self, loc: SourceLocation, message: str, length: int = 1) -> Diagnostic:
+        """A `fatal error:` (clang's word for errors that stop the build, e.g. a missing #include)."""
+        diag = Diagnostic("fatal error", message, loc, length)
+        self.diagnostics.append(diag)
         return diag
 
     def warning(self, loc: SourceLocation, message: str, length: int = 1) -> Diagnostic | None:

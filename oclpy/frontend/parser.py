@@ -303,7 +303,7 @@ class Parser:
                 return
             if text in ("(", "[", "{"):
                 depth += 1
-            elif text in (")", "]", "}"):
+            elif text in (")", "]", "}") and depth > 0:
                 depth -= 1
                 if depth == 0 and text == "}":
                     self.ts.advance()
@@ -514,6 +514,8 @@ class Parser:
         longs = words.count("long")
         signs = [w for w in words if w in ("signed", "unsigned")]
         rest = [w for w in words if w not in ("signed", "unsigned", "long")]
+        if "int" in rest and len(rest) == 2 and "short" in rest:
+            rest = ["short"]
         if len(rest) > 1 or len(signs) > 1 or longs > 2:
             self.diags.error(spec.loc, f"cannot combine with previous '{words[0]}' declaration specifier")
         base = rest[0] if rest else "int"
@@ -1114,12 +1116,21 @@ class Parser:
         to = self.parse_type_name()
         self.expect_closing(")", opener)
         if isinstance(to, ct.Vector) and self.at("("):
-            paren = self.ts.advance()
-            components = self.parse_argument_list(paren)
-            return ast.VectorLiteral(opener.loc, to, components)
+            return self.parse_vector_literal(opener, to)
         if self.at("{"):
             raise self.error(self.tok.loc, "compound literals are not supported")
         return ast.Cast(opener.loc, to, self.parse_cast())
+
+    def parse_vector_literal(self, opener: Token, to: CTypeT) -> ast.Expr:
+        # BNF: vector_literal : '(' vector_type ')' '(' assignment_expression (',' assignment_expression)* ')'
+        #      (with one component, postfix operators bind to it: `(float2)(v).xy` converts `v.xy`)
+        paren = self.ts.advance()
+        components = self.parse_argument_list(paren)
+        if not components:
+            raise self.error(self.ts.prev.loc, "expected expression")
+        if len(components) == 1:
+            return ast.VectorLiteral(opener.loc, to, [self.parse_postfix(components[0])])
+        return self.parse_postfix(ast.VectorLiteral(opener.loc, to, components))
 
     def parse_unary(self) -> ast.Expr:
         # BNF: unary_expression : postfix_expression | ('++' | '--') unary_expression

@@ -1,0 +1,203 @@
+"""The C99 preprocessor for OpenCL C, on top of pcpp.
+
+`preprocess(source, filename, options, diags)` expands macros, resolves
+`#include` (the including file's folder first, then each `-I` folder), and
+returns text with `#line N "file"` markers so the lexer can place every token
+in the user's original file and line. Comments are passed through (the lexer
+skips them) so columns stay exact outside macro expansions.
+
+OpenCL's predefined macros (versions, extension macros, math constants and
+numeric limits of OpenCL C 6.15.2/6.15.3) are defined here. pcpp's own
+messages go to `diags` through its hooks: nothing is printed, and an exception
+inside pcpp becomes an error diagnostic.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from typing import Any, Optional
+
+import pcpp
+
+from ..diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
+from .options import BuildOptions, CL_STD_VERSIONS
+
+# Math constants of OpenCL C 6.15.2.1: name -> full-precision value (the _F form gets an f suffix).
+MATH_CONSTANTS = {
+    "E": "2.718281828459045235360287471352662498",
+    "LOG2E": "1.442695040888963407359924681001892137",
+    "LOG10E": "0.434294481903251827651128918916605082",
+    "LN2": "0.693147180559945309417232121458176568",
+    "LN10": "2.302585092994045684017991454684364208",
+    "PI": "3.141592653589793238462643383279502884",
+    "PI_2": "1.570796326794896619231321691639751442",
+    "PI_4": "0.785398163397448309615660845819875721",
+    "1_PI": "0.318309886183790671537767526745028724",
+    "2_PI": "0.636619772367581343075535053490057448",
+    "2_SQRTPI": "1.128379167095512573896158903121545172",
+    "SQRT2": "1.414213562373095048801688724209698079",
+    "SQRT1_2": "0.707106781186547524400844362104849039",
+}
+
+LIMITS = {
+    "CHAR_BIT": "8", "SCHAR_MAX": "127", "SCHAR_MIN": "(-127-1)", "CHAR_MAX": "SCHAR_MAX",
+    "CHAR_MIN": "SCHAR_MIN", "UCHAR_MAX": "255", "SHRT_MAX": "32767", "SHRT_MIN": "(-32767-1)",
+    "USHRT_MAX": "65535", "INT_MAX": "2147483647", "INT_MIN": "(-2147483647-1)",
+    "UINT_MAX": "0xffffffffU", "LONG_MAX": "0x7fffffffffffffffL",
+    "LONG_MIN": "(-0x7fffffffffffffffL-1)", "ULONG_MAX": "0xffffffffffffffffUL",
+    "FLT_DIG": "6", "FLT_MANT_DIG": "24", "FLT_MAX_10_EXP": "+38", "FLT_MAX_EXP": "+128",
+    "FLT_MIN_10_EXP": "-37", "FLT_MIN_EXP": "-125", "FLT_RADIX": "2", "FLT_MAX": "0x1.fffffep127f",
+    "FLT_MIN": "0x1.0p-126f", "FLT_EPSILON": "0x1.0p-23f",
+    "DBL_DIG": "15", "DBL_MANT_DIG": "53", "DBL_MAX_10_EXP": "+308", "DBL_MAX_EXP": "+1024",
+    "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021", "DBL_MAX": "0x1.fffffffffffffp1023",
+    "DBL_MIN": "0x1.0p-1022", "DBL_EPSILON": "0x1.0p-52",
+    "HALF_DIG": "3", "HALF_MANT_DIG": "11", "HALF_MAX_10_EXP": "+4", "HALF_MAX_EXP": "+16",
+    "HALF_MIN_10_EXP": "-4", "HALF_MIN_EXP": "-13", "HALF_RADIX": "2", "HALF_MAX": "0x1.ffcp15h",
+    "HALF_MIN": "0x1.0p-14h", "HALF_EPSILON": "0x1.0p-10h",
+    "MAXFLOAT": "0x1.fffffep127f", "HUGE_VALF": "__builtin_huge_valf()", "HUGE_VAL": "__builtin_huge_val()",
+    "INFINITY": "__builtin_inff()", "NAN": "__builtin_nanf(\"\")",
+    "FP_ILOGB0": "(-2147483647-1)", "FP_ILOGBNAN": "(-2147483647-1)",
+}
+
+EXTENSIONS = (
+    "cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+    "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+)
+
+FIXED_MACROS = {
+    "__ENDIAN_LITTLE__": "1", "__EMBEDDED_PROFILE__": None, "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
+    "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
+    "__OPENCL_C__": None, "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+    "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
+}
+
+
+def predefined_macros(options: BuildOptions) -> dict[str, str]:
+    """Every macro OpenCL C predefines for `options`, name (or `NAME(args)`) -> body."""
+    macros: dict[str, str] = {f"CL_VERSION_{v // 100}_{v % 100 // 10}": str(v) for v in CL_STD_VERSIONS.values()}
+    macros["__OPENCL_VERSION__"] = str(options.opencl_version)
+    macros["__OPENCL_C_VERSION__"] = str(options.opencl_c_version)
+    macros.update({name: body for name, body in FIXED_MACROS.items() if body is not None})
+    macros.update(dict.fromkeys(EXTENSIONS, "1"))
+    for name, value in MATH_CONSTANTS.items():
+        macros[f"M_{name}"] = value
+        macros[f"M_{name}_F"] = value + "f"
+    macros.update(LIMITS)
+    if options.fast_relaxed_math:
+        macros["__FAST_RELAXED_MATH__"] = "1"
+    if options.finite_math_only or options.fast_relaxed_math:
+        macros["__FINITE_MATH_ONLY__"] = "1"
+    macros.update(options.defines)
+    return macros
+
+
+class _Preprocessor(pcpp.Preprocessor):
+    """pcpp with its messages routed to our diagnostics and file names kept as the user gave them."""
+
+    def __init__(self, filename: str, diags: DiagnosticEngine) -> None:
+        super().__init__()
+        self.diags = diags
+        self.filename = filename
+        self.texts: dict[str, str] = {}  # display name -> source text, for columns and carets
+        main_abs = os.path.abspath(filename)
+        self.rewrite_paths = [(re.escape(main_abs) + "$", lambda m: filename),
+                              (re.escape(os.path.abspath("") + os.sep) + "(.*)", r"\1")]
+        self.lastdirective: Any = None
+        self.fatal = False
+
+    def display_name(self, path: str) -> str:
+        for pattern, repl in self.rewrite_paths:
+            new = re.sub(pattern, repl, path)  # type: ignore[arg-type]
+            if new != path:
+                return new
+        return path
+
+    def location(self, source: Optional[str], line: int, needle: str = "") -> SourceLocation:
+        """A location on `line` of `source`; the column of `needle` in that line when found."""
+        name = source or self.filename
+        col = 1
+        lines = self.texts.get(name, "").splitlines()
+        if needle and 1 <= line <= len(lines):
+            col = lines[line - 1].find(needle) + 1 or 1
+        return SourceLocation(name, line, col)
+
+    def on_error(self, file: str, line: int, msg: str) -> None:
+        self.return_code += 1
+        self.diags.error(self.location(file, line), msg)
+
+    def on_file_open(self, is_system_include: bool, includepath: str) -> Any:
+        handle = super().on_file_open(is_system_include, includepath)
+        text = handle.read()
+        handle.close()
+        name = self.display_name(includepath)
+        self.texts[name] = text
+        self.diags.add_source(name, text)
+        return io.StringIO(text)
+
+    def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str,
+                             includepath: str) -> Any:
+        d = self.lastdirective
+        source, line = (d.source, d.lineno) if d is not None else (self.filename, 1)
+        if is_malformed:
+            self.diags.error(self.location(source, line, "include"), "expected \"FILENAME\" or <FILENAME>")
+        else:
+            self.fatal = True
+            loc = self.location(source, line, ("<" if is_system_include else '"') + includepath)
+            self.diags.fatal(loc, f"'{includepath}' file not found")
+        raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+
+    def on_directive_handle(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
+        self.lastdirective = directive
+        if directive.value in ("define", "undef", "include", "ifdef", "ifndef", "if", "elif"):
+            if not "".join(t.value for t in toks).strip():
+                message = {"include": "expected \"FILENAME\" or <FILENAME>",
+                           "if": "#if with no expression", "elif": "#elif with no expression"}
+                self.diags.error(self.location(directive.source, directive.lineno, directive.value),
+                                 message.get(directive.value, "macro name missing"))
+                raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+        return True
+
+    def on_directive_unknown(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
+        text = "".join(t.value for t in toks).strip()
+        loc = self.location(directive.source, directive.lineno, directive.value)
+        if directive.value == "error":
+            self.diags.error(loc, text)
+            return True
+        if directive.value == "warning":
+            self.diags.warning(loc, text)
+            return True
+        if directive.value in ("pragma", "line"):
+            return None
+        self.diags.error(loc, "invalid preprocessing directive")
+        return True
+
+    def on_comment(self, tok: Any) -> bool:
+        return True
+
+
+def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
+    """Preprocess `source`; the result carries `#line` markers into the original files."""
+    diags.add_source(filename, source)
+    pp = _Preprocessor(filename, diags)
+    pp.texts[filename] = source
+    for name, body in predefined_macros(options).items():
+        pp.define(f"{name} {body}")
+    for folder in options.include_dirs:
+        pp.add_path(folder)
+    out = io.StringIO()
+    try:
+        pp.parse(source, filename)
+        pp.write(out)
+    except TooManyErrors:
+        pass
+    except Exception as exc:  # pcpp fails on some malformed input: report, never raise
+        line = getattr(pp.lastdirective, "lineno", 1) if pp.lastdirective is not None else 1
+        diags.error(SourceLocation(filename, line, 1), f"malformed preprocessing directive ({type(exc).__name__})")
+    text = out.getvalue()
+    if not text.startswith("#line"):
+        text = f'#line 1 "{filename}"\n' + text
+    return text
