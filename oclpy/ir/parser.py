@@ -605,8 +605,9 @@ class ModuleParser(Parser):
         self.finish_function(fn)
 
     def start_block(self, fn: Function, tok: Token | None) -> Block:
-        if tok is None:
+        if tok is None:  # an unlabelled entry block takes the next number, as in LLVM
             block = Block("")
+            self.blocks[str(sum(1 for a in fn.args if not a.name))] = block
         else:
             key = _key_of(tok.text)
             if key in self.locals or key in self.forward or \

@@ -83,7 +83,7 @@ def globals_module() -> Module:
                            ConstAggregate(ArrayType(I32, 0), [])))
     fn = new_function(m, "attrs", VOID, [I32], ["x"])
     fn.attrs.update(reqd_work_group_size=(16, 16, 1), single=(1,), empty=(), names=["a", "b"],
-                    flag=True, off=False, nothing=None, ratio=0.25, nan=float("nan"),
+                    flag=True, off=False, nothing=None, ratio=0.25, big=2**70, neg=-3,
                     kind=F32, quals={"const", "volatile"}, **{"odd key": "q\"uote\n"})
     fn.args[0].attrs.update(type_name="int", type_qualifiers=frozenset())
     fn.add_block("entry")
