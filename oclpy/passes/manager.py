@@ -44,7 +44,7 @@ PIPELINES: dict[str, str] = {
 }
 
 # Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
-_PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline")
+_PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups")
 
 P = TypeVar("P", bound=type)
 

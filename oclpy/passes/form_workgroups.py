@@ -1,0 +1,274 @@
+"""form-workgroups: make kernels that contain barriers resumable.
+
+Why
+---
+A cpu runs the work-items of a work-group one after another on one thread.
+`barrier()` says: no work-item of the group goes on until all have arrived.
+So a work-item that reaches a barrier must *stop*, let the others run up to
+the same barrier, and later *resume* where it stopped, with its private state
+intact. This pass turns a kernel into a function that can do that; the target's
+launcher (cpu: `targets/llvm/cpu_launcher.py`) drives it.
+
+The encoding
+------------
+The kernel keeps its arguments and its `void` result and gets one more
+argument, `%wg.frame: ptr<private>` (`attrs["hidden"] = "frame"`): a pointer
+to this work-item's *frame*, a block of private memory the launcher owns, one
+per work-item, `attrs["wg_frame_size"]` bytes aligned to
+`attrs["wg_frame_align"]`. Bytes 0..3 of the frame hold the resume state
+(an i32), read on entry and written before returning:
+
+    state 0        start at the original entry block
+    state i >= 1   resume right after barrier number i (numbered 1..n in
+                   block order; `attrs["wg_barriers"] = n`)
+    state -1       finished (the original `ret void` ran)
+
+The launcher sets every work-item's state to 0 at the start of a work-group,
+then runs rounds: each round calls every work-item whose state is not -1,
+until all are -1. Since OpenCL requires every work-item of a group to reach
+the same barrier (a mismatch is undefined behaviour), one round takes the whole
+group from one barrier to the next.
+
+The transformation (per kernel with at least one `ocl.barrier` call)
+--------------------------------------------------------------------
+1. Split: each barrier ends its block; the instructions after it move to a
+   new block `<block>.b<i>` (successor phis now name that block as their
+   incoming block), and the barrier block falls through to it with `br`.
+   On this CFG ordinary SSA liveness is exactly right: a value is "live
+   across barrier i" iff it is live-in at `<block>.b<i>`.
+2. Liveness (`analysis/liveness.py`): the demoted set is the union of the
+   live-in sets of the resume blocks, restricted to instruction results
+   (arguments are passed again on every call, so they survive by themselves).
+   Every other value stays SSA: nothing changes for a value whose whole life
+   lies between two barriers.
+3. Frame layout: the state word at offset 0, then every `alloca` of the kernel
+   (private variables must survive barriers: their memory moves into the
+   frame), then one slot per demoted value, each at its DataLayout alignment.
+4. A new entry block `wg.entry` computes each slot's address
+   (`getelementptr i8, %wg.frame, <offset>`: it dominates everything, so no
+   slot address is ever itself live across a barrier), loads the state, and
+   `switch`es to the original entry (default) or to `<block>.b<i>` (case i).
+5. Allocas are replaced by their slot addresses. Each demoted value is stored
+   to its slot right after its definition (after the phis for a phi), and every
+   use reads the slot instead: a load just before the user, or for a phi
+   operand a load at the end of the incoming block. After this, the resume
+   blocks use nothing that the `switch` edge bypasses.
+6. Each barrier and its `br` become `store i32 i, state; ret void`; each
+   original `ret void` becomes `store i32 -1, state; ret void`.
+
+LLVM (or our own mem2reg-like cleanups) later forwards a store to the loads
+that follow it on the same path, so values used near their definition cost
+nothing extra.
+
+Limits: a barrier inside a function other than a kernel cannot be split this
+way (its caller would have to be resumable too): such a call is an error
+naming both functions, "run 'inline' first". Kernels without barriers, and
+kernels already transformed (they have `wg_frame_size`), are left alone.
+
+Requires: nothing (runs after inlining). Invalidates: the CFG, dominators and
+liveness of transformed kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from oclpy.analysis.liveness import compute_liveness
+from oclpy.ir.builder import Builder, i32, i64
+from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
+from oclpy.ir.types import I8, I32, AddressSpace, FunctionType, PtrType, Type
+from oclpy.ir.values import Argument, Block, Function, Instr, Module, Undef, Value
+
+from .manager import PassError, register
+
+FRAME_ATTR = "wg_frame_size"
+FRAME_ALIGN_ATTR = "wg_frame_align"
+BARRIERS_ATTR = "wg_barriers"
+STATE_DONE = -1
+STATE_SIZE = 4
+
+
+def is_barrier(instr: Instr) -> bool:
+    return instr.op == "call" and instr.attrs["callee"].attrs.get("intrinsic") == "barrier"
+
+
+def has_barrier(fn: Function) -> bool:
+    return any(is_barrier(i) for i in fn.instructions())
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+def _calls_with_barriers(fn: Function) -> list[tuple[Instr, Function]]:
+    """Calls in `fn` to defined functions that (transitively) contain a barrier."""
+    found: list[tuple[Instr, Function]] = []
+    memo: dict[int, bool] = {}
+
+    def reaches_barrier(f: Function, stack: set[int]) -> bool:
+        if id(f) in memo:
+            return memo[id(f)]
+        if f.is_declaration or id(f) in stack:
+            return False
+        stack.add(id(f))
+        result = has_barrier(f) or any(
+            reaches_barrier(i.attrs["callee"], stack) for i in f.instructions() if i.op == "call")
+        stack.discard(id(f))
+        memo[id(f)] = result
+        return result
+
+    for instr in fn.instructions():
+        if instr.op == "call" and reaches_barrier(instr.attrs["callee"], set()):
+            found.append((instr, instr.attrs["callee"]))
+    return found
+
+
+def split_at_barriers(fn: Function) -> list[tuple[Instr, Block]]:
+    """Step 1: end a block at each barrier; return (barrier, resume block) pairs."""
+    pairs: list[tuple[Instr, Block]] = []
+    work = list(fn.blocks)
+    while work:
+        block = work.pop(0)
+        for pos, instr in enumerate(block.instrs):
+            if not is_barrier(instr):
+                continue
+            resume = Block(fn.unique_block_name(f"{block.name}.b{len(pairs) + 1}"), parent=fn)
+            fn.blocks.insert(fn.blocks.index(block) + 1, resume)
+            for moved in block.instrs[pos + 1:]:
+                resume.append(moved)
+            del block.instrs[pos + 1:]
+            _retarget_phis(resume, old=block)
+            Builder(block).br(resume)
+            pairs.append((instr, resume))
+            work.insert(0, resume)
+            break
+    return pairs
+
+
+def _retarget_phis(resume: Block, old: Block) -> None:
+    for succ in resume.successors():
+        for phi in succ.phis():
+            phi.blocks = [resume if b is old else b for b in phi.blocks]
+
+
+@dataclass
+class Frame:
+    size: int = STATE_SIZE
+    align: int = STATE_SIZE
+
+    def slot(self, size: int, align: int) -> int:
+        offset = _align(self.size, align)
+        self.size = offset + max(size, 1)
+        self.align = max(self.align, align)
+        return offset
+
+
+def _use_sites(fn: Function, value: Value) -> list[tuple[Instr, int]]:
+    return [(user, k) for user in fn.instructions()
+            for k, op in enumerate(user.operands) if op is value]
+
+
+def _demote(fn: Function, value: Instr, slot: Value) -> None:
+    """Store `value` to `slot` after its definition; make every use load it."""
+    sites = _use_sites(fn, value)
+    block = value.parent
+    assert block is not None
+    b = Builder(block)
+    after = block.instrs.index(value) + 1
+    if value.op == "phi":
+        after = len(block.phis())
+    b.index = after
+    b.store(value, slot)
+    for user, k in sites:
+        if user.op == "phi":
+            pred = user.blocks[k]
+            b.position_before(pred.instrs[-1])
+        else:
+            b.position_before(user)
+        user.operands[k] = b.load(value.type, slot, name=f"{value.name}.reload" if value.name else "")
+
+
+def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: Value) -> None:
+    """Step 6: `ret` records the finished state; barriers record their number and return."""
+    for block in fn.blocks:
+        term = block.terminator
+        if term is not None and term.op == "ret":
+            b = Builder(block)
+            b.position_before(term)
+            b.store(i32(STATE_DONE), state)
+    for number, (barrier, _) in enumerate(pairs, start=1):
+        block = barrier.parent
+        assert block is not None
+        del block.instrs[block.instrs.index(barrier):]
+        b = Builder(block)
+        b.store(i32(number), state)
+        b.ret()
+
+
+def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
+    """Make kernel `fn` resumable at its barriers (see the module docstring)."""
+    pairs = split_at_barriers(fn)
+    liveness = compute_liveness(fn)
+    demoted: list[Instr] = []
+    for _, resume in pairs:
+        for v in liveness.live_in.get(resume, set()):
+            if isinstance(v, Instr) and v.op != "alloca" and v not in demoted:
+                demoted.append(v)
+    order = {id(i): k for k, i in enumerate(fn.instructions())}
+    demoted.sort(key=lambda v: order[id(v)])
+    allocas = [i for i in fn.instructions() if i.op == "alloca"]
+    frame_arg = Argument(PtrType(AddressSpace.PRIVATE), "wg.frame", len(fn.args),
+                         attrs={"hidden": "frame"})
+    fn.args.append(frame_arg)
+    fn.type = FunctionType(fn.type.ret, (*fn.type.params, frame_arg.type))
+    old_entry = fn.entry
+    entry = Block(fn.unique_block_name("wg.entry"), parent=fn)
+    fn.blocks.insert(0, entry)
+    b = Builder(entry)
+    frame = Frame()
+    for alloca in allocas:
+        elem: Type = alloca.attrs["elem"]
+        offset = frame.slot(layout.size_of(elem), alloca.attrs.get("align") or layout.align_of(elem))
+        addr = b.gep(I8, frame_arg, [i64(offset)], inbounds=True, name=alloca.name)
+        fn.replace_all_uses(alloca, addr)
+        alloca.parent.instrs.remove(alloca)  # type: ignore[union-attr]
+    for value in demoted:
+        offset = frame.slot(layout.size_of(value.type), layout.align_of(value.type))
+        slot = b.gep(I8, frame_arg, [i64(offset)], inbounds=True,
+                     name=f"{value.name}.slot" if value.name else "")
+        _demote(fn, value, slot)
+    state = frame_arg
+    _replace_terminators(fn, pairs, state)
+    b.position_at_end(entry)
+    current = b.load(I32, state, name="wg.state")
+    b.switch(current, old_entry, [(n, resume) for n, (_, resume) in enumerate(pairs, start=1)])
+    for phi in old_entry.phis():
+        phi.operands.append(Undef(phi.type))
+        phi.blocks.append(entry)
+    fn.attrs[FRAME_ATTR] = _align(frame.size, frame.align)
+    fn.attrs[FRAME_ALIGN_ATTR] = frame.align
+    fn.attrs[BARRIERS_ATTR] = len(pairs)
+
+
+@register
+@dataclass
+class FormWorkgroups:
+    """Make kernels with barriers resumable (cpu work-group execution)."""
+
+    name: ClassVar[str] = "form-workgroups"
+
+    def run(self, module: Module) -> bool:
+        changed = False
+        for fn in module.kernels():
+            if FRAME_ATTR in fn.attrs or fn.is_declaration:
+                continue
+            calls = _calls_with_barriers(fn)
+            if calls:
+                callee = calls[0][1]
+                raise PassError(self.name, f"kernel @{fn.name} calls @{callee.name}, which "
+                                           "contains a barrier: run 'inline' first")
+            if has_barrier(fn):
+                form_workgroups(fn)
+                changed = True
+        return changed

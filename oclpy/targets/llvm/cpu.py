@@ -1,0 +1,257 @@
+"""The cpu target: IR module -> native code for the host, and the kernel ABI.
+
+`compile_cpu(module) -> CpuProgram` runs `form-workgroups` on kernels that
+contain barriers (in place: the module becomes cpu-lowered), emits LLVM IR
+through `emit.py` with `CpuTarget` deciding the target questions, adds one
+launcher per kernel (`cpu_launcher.py`), and JIT-compiles at O3 for the host
+CPU (`jit.py`).
+
+Kernel ABI (docs/ARCHITECTURE.md, "Target: IR module -> compiled program"):
+- the argument blob packs each argument at its natural alignment in our
+  DataLayout: global/constant pointers as 64-bit addresses, `__local` pointers
+  as their 64-bit byte size, the rest as their bytes;
+- local memory per work-group: every static `__local` variable of the module
+  first (at its alignment), then each local argument, 16-byte aligned;
+- work-item queries read the launch context and the hidden group/local ids
+  (`cpu_workitem.py`);
+- `CompiledKernel.launch` allocates this call's context, local memory and
+  frames (so concurrent calls share nothing), then calls the native launcher
+  through ctypes, which releases the GIL.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from llvmlite import ir as ll
+
+from ...ir.datalayout import CPU_LAYOUT, DataLayout
+from ...ir.types import AddressSpace, Type
+from ...ir.values import Function, GlobalVar, Instr, Module
+from ...passes.form_workgroups import FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups
+from . import cpu_workitem as wi
+from . import jit
+from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
+from .emit import FunctionEmitter, ModuleEmitter
+from .emit_types import EmitError
+from .mathlib import is_math, lower_math
+
+_SYNCSCOPES = {"work_item": "singlethread"}
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+class CpuTarget:
+    """The answers `emit.py` asks of a target, for the host CPU."""
+
+    def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
+        self.layout = layout
+        self.local_offsets: dict[str, int] = {}
+        offset = 0
+        for gv in module.globals:
+            if gv.space is AddressSpace.LOCAL:
+                offset = _align(offset, gv.align or layout.align_of(gv.value_type))
+                self.local_offsets[gv.name] = offset
+                offset += layout.size_of(gv.value_type)
+        self.static_local_bytes = _align(offset, LOCAL_ALIGN)
+
+    def addrspace_of(self, space: AddressSpace) -> int:
+        return 0
+
+    def syncscope(self, scope: str) -> str:
+        return _SYNCSCOPES.get(scope, "")
+
+    hidden_names = wi.HIDDEN_NAMES
+
+    def hidden_params(self) -> list[ll.Type]:
+        return wi.hidden_param_types()
+
+    def linkage(self, fn: Function) -> str:
+        return "internal"
+
+    def global_value(self, fe: FunctionEmitter, gv: GlobalVar) -> ll.Value | None:
+        if gv.space is not AddressSpace.LOCAL:
+            return None
+        b = fe.builder
+        base = wi.ctx_load(b, fe.hidden[wi.HIDDEN_CTX], wi.CTX_LOCAL_MEM)
+        addr = b.add(base, ll.Constant(wi.I64, self.local_offsets[gv.name]))
+        return b.inttoptr(addr, ll.PointerType())
+
+    def lower_intrinsic(self, fe: FunctionEmitter, instr: Instr,
+                        args: list[ll.Value]) -> ll.Value | None:
+        base = instr.attrs["callee"].attrs["intrinsic"]
+        if wi.is_query(base):
+            return wi.WorkItemQueries(fe).lower(base, args)
+        if is_math(base):
+            return lower_math(fe, base, fe.lltype(instr.type), args)
+        handler = _OTHER_INTRINSICS.get(base)
+        if handler is None:
+            raise EmitError(f"cpu target: no lowering for intrinsic 'ocl.{base}'")
+        return handler(fe, args)
+
+
+def _barrier(fe: FunctionEmitter, args: list[ll.Value]) -> None:
+    raise EmitError(f"@{fe.fn.name}: ocl.barrier left after form-workgroups")
+
+
+def _mem_fence(fe: FunctionEmitter, args: list[ll.Value]) -> None:
+    fe.builder.fence("acq_rel")
+    return None
+
+
+def _printf(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
+    b = fe.builder
+    promoted = []
+    for a in args:
+        if isinstance(a.type, (ll.FloatType, ll.HalfType)):
+            a = b.fpext(a, ll.DoubleType())
+        elif isinstance(a.type, ll.IntType) and a.type.width < 32:
+            a = b.sext(a, ll.IntType(32))
+        promoted.append(a)
+    printf = fe.me.declare_external("printf", ll.IntType(32), [ll.PointerType()], var_arg=True)
+    return b.call(printf, promoted)
+
+
+_OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf}
+
+_KINDS = {AddressSpace.GLOBAL: "global", AddressSpace.CONSTANT: "constant",
+          AddressSpace.LOCAL: "local"}
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    name: str
+    kind: str  # "global" | "constant" | "local" | "scalar"
+    size: int
+    offset: int
+    type: Type
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+_LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray, int]:
+    """A zeroed byte buffer and the address inside it aligned to `align`."""
+    raw = np.zeros(max(nbytes, 1) + align, dtype=np.uint8)
+    addr = raw.ctypes.data
+    return raw, addr + (-addr) % align
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    args: list[KernelArg]
+    blob_size: int
+    reqd_work_group_size: tuple[int, int, int] | None
+    static_local_bytes: int
+    frame_size: int  # bytes per work-item frame (0 without barriers)
+    _native: Any = field(repr=False, default=None)
+
+    def local_bytes(self, blob: bytes) -> int:
+        """The local memory one work-group of this launch needs."""
+        total = self.static_local_bytes
+        for arg in self.args:
+            if arg.kind == "local":
+                size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
+                total = _align(total, LOCAL_ALIGN) + size
+        return total
+
+    def launch(self, blob: bytes, work_dim: int, global_size: tuple[int, int, int],
+               local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+               group_begin: int, group_end: int) -> None:
+        """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
+        blob = bytes(blob)
+        if len(blob) < self.blob_size:
+            raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
+                             f"expected {self.blob_size}")
+        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
+        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
+            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
+                             f"of local size {local_size}")
+        blob_raw, blob_addr = _aligned_buffer(len(blob))
+        ctypes.memmove(blob_addr, blob, len(blob))
+        local_raw, local_addr = _aligned_buffer(self.local_bytes(blob))
+        items = local_size[0] * local_size[1] * local_size[2]
+        frames_raw, frames_addr = _aligned_buffer(self.frame_size * items)
+        ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
+        ctx[wi.CTX_WORK_DIM] = work_dim
+        ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
+        ctx[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
+        ctx[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
+        ctx[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
+        ctx[wi.CTX_LOCAL_MEM] = local_addr
+        ctx[wi.CTX_FRAMES] = frames_addr
+        ctx[wi.CTX_GROUP_BEGIN] = group_begin
+        ctx[wi.CTX_GROUP_END] = group_end
+        self._native(blob_addr, ctx.ctypes.data)
+        del blob_raw, local_raw, frames_raw
+
+
+@dataclass
+class CpuProgram:
+    kernels: dict[str, CompiledKernel]
+    llvm_ir: str
+    optimized_llvm_ir: str
+    _jit: jit.JitModule = field(repr=False)
+
+    def asm(self) -> str:
+        return self._jit.asm()
+
+
+def _kernel_args(fn: Function, layout: DataLayout) -> tuple[list[KernelArg], int]:
+    args, offset = [], 0
+    for arg in fn.args:
+        if "hidden" in arg.attrs:
+            continue
+        space = getattr(arg.type, "space", None)
+        kind = _KINDS.get(space, "scalar") if space is not None else "scalar"
+        size = 8 if kind != "scalar" else layout.size_of(arg.type)
+        align = 8 if kind != "scalar" else layout.align_of(arg.type)
+        offset = _align(offset, align)
+        args.append(KernelArg(arg.name, kind, size, offset, arg.type, dict(arg.attrs)))
+        offset += size
+    return args, _align(offset, 8) if args else 0
+
+
+def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -> list[LaunchArg]:
+    out = []
+    for a in args:
+        align = 8 if a.kind != "scalar" else layout.align_of(a.type)
+        out.append(LaunchArg(me.lltype(a.type), a.offset, align, a.kind == "local"))
+    return out
+
+
+def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
+    """Compile every kernel of `module` for the host CPU."""
+    FormWorkgroups().run(module)
+    target = CpuTarget(module)
+    me = ModuleEmitter(module, target)
+    llmod = me.emit()
+    llmod.triple = jit.host_triple()
+    llmod.data_layout = jit.host_data_layout()
+    infos = {}
+    for fn in module.kernels():
+        args, blob_size = _kernel_args(fn, target.layout)
+        frame = fn.attrs.get(FRAME_ATTR)
+        frame_size = _align(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
+        me.functions[fn.name].attributes.add("alwaysinline")
+        emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
+                      target.static_local_bytes, frame_size if frame else None)
+        infos[fn.name] = (args, blob_size, frame_size)
+    text = str(llmod)
+    native = jit.compile_ir(text, opt_level)
+    kernels = {}
+    for fn in module.kernels():
+        args, blob_size, frame_size = infos[fn.name]
+        address = native.address_of(f"{fn.name}.launch")
+        reqd = fn.attrs.get("reqd_work_group_size")
+        kernels[fn.name] = CompiledKernel(
+            fn.name, args, blob_size, tuple(reqd) if reqd else None,
+            target.static_local_bytes, frame_size, _LAUNCH_SIG(address))
+    return CpuProgram(kernels, text, native.optimized_ir, native)

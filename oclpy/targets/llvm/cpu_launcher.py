@@ -1,0 +1,150 @@
+"""The native launcher of one cpu kernel, emitted as LLVM IR next to the kernel.
+
+    void @"<kernel>.launch"(ptr blob, ptr ctx)
+
+reads the kernel's arguments out of the argument blob once, computes the
+`__local` argument pointers (static `__local` variables first, then each local
+argument at a 16-byte aligned offset in this call's local memory), then runs
+work-groups `[ctx.group_begin, ctx.group_end)` (linear ids, x fastest). Per
+work-group:
+
+- a kernel without barriers: a triple loop over local ids (x fastest) calling
+  the kernel body, which LLVM inlines;
+- a resumable kernel (made by `form-workgroups`, whose docstring defines the
+  encoding): every work-item's resume state (the first word of its frame) is
+  set to 0, then rounds run: each round calls every work-item whose state is
+  not "finished" (-1), and rounds repeat while any work-item is unfinished.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+from contextlib import contextmanager
+
+from llvmlite import ir as ll
+
+from ...passes.form_workgroups import STATE_DONE
+from . import cpu_workitem as wi
+
+I8, I32, I64 = ll.IntType(8), ll.IntType(32), ll.IntType(64)
+LOCAL_ALIGN = 16
+
+
+@dataclass(frozen=True)
+class LaunchArg:
+    """How the launcher gets one argument: loaded from the blob, or a local pointer."""
+
+    lltype: ll.Type
+    offset: int
+    align: int
+    is_local: bool
+
+
+@contextmanager
+def counted_loop(b: ll.IRBuilder, start: ll.Value, stop: ll.Value, name: str) -> Iterator[ll.Value]:
+    """for (i = start; i < stop; ++i) { body } with the builder left after the loop."""
+    fn = b.function
+    pre = b.block
+    head = fn.append_basic_block(f"{name}.head")
+    body = fn.append_basic_block(f"{name}.body")
+    done = fn.append_basic_block(f"{name}.done")
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(I64, name=name)
+    i.add_incoming(start, pre)
+    b.cbranch(b.icmp_unsigned("<", i, stop), body, done)
+    b.position_at_end(body)
+    yield i
+    i.add_incoming(b.add(i, ll.Constant(I64, 1)), b.block)
+    b.branch(head)
+    b.position_at_end(done)
+
+
+def _align_up(b: ll.IRBuilder, v: ll.Value, align: int) -> ll.Value:
+    bumped = b.add(v, ll.Constant(I64, align - 1))
+    return b.and_(bumped, ll.Constant(I64, -align))
+
+
+def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[LaunchArg],
+               static_local: int) -> list[ll.Value]:
+    local_base = b.inttoptr(wi.ctx_load(b, ctx, wi.CTX_LOCAL_MEM), ll.PointerType())
+    offset: ll.Value = ll.Constant(I64, (static_local + LOCAL_ALIGN - 1) // LOCAL_ALIGN * LOCAL_ALIGN)
+    values = []
+    for arg in args:
+        field = b.gep(blob, [ll.Constant(I64, arg.offset)], source_etype=I8)
+        if not arg.is_local:
+            values.append(b.load(field, typ=arg.lltype, align=arg.align))
+            continue
+        size = b.load(field, typ=I64, align=8)
+        offset = _align_up(b, offset, LOCAL_ALIGN)
+        values.append(b.gep(local_base, [offset], source_etype=I8))
+        offset = b.add(offset, size)
+    return values
+
+
+def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
+                  static_local: int, frame_size: int | None) -> ll.Function:
+    """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers."""
+    fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
+    fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
+    blob, ctx = fn.args
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    running = b.alloca(ll.IntType(1), name="running")
+    values = _load_args(b, blob, ctx, args, static_local)
+    frames = b.inttoptr(wi.ctx_load(b, ctx, wi.CTX_FRAMES), ll.PointerType())
+    begin, end = (wi.ctx_load(b, ctx, s) for s in (wi.CTX_GROUP_BEGIN, wi.CTX_GROUP_END))
+    ngx, ngy = (wi.ctx_load(b, ctx, wi.CTX_NUM_GROUPS + d) for d in (0, 1))
+    sizes = [wi.ctx_load(b, ctx, wi.CTX_LOCAL_SIZE + d) for d in range(3)]
+    with counted_loop(b, begin, end, "group") as g:
+        t = b.udiv(g, ngx)
+        group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
+        if frame_size is None:
+            _run_items(b, sizes, lambda lid: b.call(kernel, values + [ctx, *group, *lid]))
+        else:
+            _run_rounds(b, kernel, values, ctx, group, sizes, frames, frame_size, running)
+    b.ret_void()
+    return fn
+
+
+def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call) -> None:  # type: ignore[no-untyped-def]
+    zero = ll.Constant(I64, 0)
+    with counted_loop(b, zero, sizes[2], "lz") as lz:
+        with counted_loop(b, zero, sizes[1], "ly") as ly:
+            with counted_loop(b, zero, sizes[0], "lx") as lx:
+                call([lx, ly, lz])
+
+
+def _run_rounds(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
+                group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value,
+                frame_size: int, running: ll.Value) -> None:
+    """Reset every state to 0, then run rounds until every work-item has finished."""
+
+    def frame_of(lid: list[ll.Value]) -> ll.Value:
+        linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
+        return b.gep(frames, [b.mul(linear, ll.Constant(I64, frame_size))], source_etype=I8)
+
+    _run_items(b, sizes, lambda lid: b.store(ll.Constant(I32, 0), frame_of(lid), align=4))
+    fn = b.function
+    round_block = fn.append_basic_block("round")
+    done = fn.append_basic_block("round.done")
+    b.branch(round_block)
+    b.position_at_end(round_block)
+    b.store(ll.Constant(ll.IntType(1), 0), running)
+
+    def step(lid: list[ll.Value]) -> None:
+        frame = frame_of(lid)
+        with b.if_then(_not_done(b, frame)):
+            b.call(kernel, values + [frame, ctx, *group, *lid])
+            with b.if_then(_not_done(b, frame)):
+                b.store(ll.Constant(ll.IntType(1), 1), running)
+
+    _run_items(b, sizes, step)
+    again = b.load(running, typ=ll.IntType(1))
+    b.cbranch(again, round_block, done)
+    b.position_at_end(done)
+
+
+def _not_done(b: ll.IRBuilder, frame: ll.Value) -> ll.Value:
+    state = b.load(frame, typ=I32, align=4)
+    return b.icmp_unsigned("!=", state, ll.Constant(I32, STATE_DONE))

@@ -1,0 +1,453 @@
+"""Our IR -> `llvmlite.ir`: one module emitter, one function emitter, an opcode table.
+
+What the target decides (through the `LLVMTarget` protocol), and this module
+does not: the address-space numbers, the DataLayout used for every address
+computation, the LLVM syncscope of each OpenCL memory scope, hidden parameters
+appended to every defined function (the cpu target passes its work-item
+context that way), how intrinsics (`ocl.*`) are lowered, where globals of
+target-managed spaces (`__local`) live, and the linkage of each function.
+
+Lowering choices:
+- Blocks are emitted in reverse post-order so definitions precede uses; phis
+  are created empty first and filled once every block exists (two phases).
+  Blocks unreachable from the entry become `unreachable`.
+- `getelementptr` is lowered to byte offsets computed with *our* DataLayout
+  (`gep i8, p, off`), so 3-element vectors occupy the size of 4 in memory
+  whatever LLVM thinks. Allocas become `[size x i8]` in the entry block.
+- `addrspacecast` between spaces the target maps to one LLVM space is a no-op.
+- Atomics carry their ordering and the target's syncscope.
+- Float arithmetic gets fast-math flags when the module or function attrs ask
+  for it (`fast_math: True`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from llvmlite import ir as ll
+
+from ...ir.datalayout import DataLayout
+from ...ir.types import AddressSpace, ArrayType, StructType, Type, VectorType
+from ...ir.values import Argument, Block, ConstInt, Function, GlobalVar, Instr, Module, Value
+from .emit_types import EmitError, TypeMapper, is_constant
+
+
+class LLVMTarget(Protocol):
+    layout: DataLayout
+
+    def addrspace_of(self, space: AddressSpace) -> int: ...
+    def syncscope(self, scope: str) -> str: ...
+    def hidden_params(self) -> list[ll.Type]: ...
+    def linkage(self, fn: Function) -> str: ...
+    def global_value(self, fe: FunctionEmitter, gv: GlobalVar) -> ll.Value | None: ...
+    def lower_intrinsic(self, fe: FunctionEmitter, instr: Instr,
+                        args: list[ll.Value]) -> ll.Value | None: ...
+
+
+class AtomicRMWScoped(ll.instructions.AtomicRMW):
+    """`atomicrmw` with an optional `syncscope("...")` (llvmlite has none)."""
+
+    def __init__(self, parent, op, ptr, val, ordering, scope, name):  # type: ignore[no-untyped-def]
+        super().__init__(parent, op, ptr, val, ordering, name)
+        self.scope = scope
+
+    def descr(self, buf: list[str]) -> None:
+        ptr, val = self.operands
+        scope = f' syncscope("{self.scope}")' if self.scope else ""
+        buf.append(f"atomicrmw {self.operation} {ptr.type} {ptr.get_reference()}, "
+                   f"{val.type} {val.get_reference()}{scope} {self.ordering}\n")
+
+
+class CmpXchgScoped(ll.instructions.CmpXchg):
+    """`cmpxchg` with an optional `syncscope("...")`."""
+
+    def __init__(self, parent, ptr, cmp, val, ordering, failordering, scope, name):  # type: ignore[no-untyped-def]
+        super().__init__(parent, ptr, cmp, val, ordering, failordering, name)
+        self.scope = scope
+
+    def descr(self, buf: list[str]) -> None:
+        ptr, cmp, val = self.operands
+        scope = f' syncscope("{self.scope}")' if self.scope else ""
+        buf.append(f"cmpxchg {ptr.type} {ptr.get_reference()}, {cmp.type} "
+                   f"{cmp.get_reference()}, {val.type} {val.get_reference()}{scope} "
+                   f"{self.ordering} {self.failordering}\n")
+
+
+_FAIL_ORDERING = {"acq_rel": "acquire", "release": "monotonic"}
+
+_BINOPS: dict[str, str] = {
+    "add": "add", "sub": "sub", "mul": "mul", "sdiv": "sdiv", "udiv": "udiv", "srem": "srem",
+    "urem": "urem", "shl": "shl", "lshr": "lshr", "ashr": "ashr", "and": "and_", "or": "or_",
+    "xor": "xor", "fadd": "fadd", "fsub": "fsub", "fmul": "fmul", "fdiv": "fdiv", "frem": "frem",
+}
+
+
+class ModuleEmitter:
+    """Emits a whole IR module into one `llvmlite.ir.Module`."""
+
+    def __init__(self, module: Module, target: LLVMTarget) -> None:
+        self.module = module
+        self.target = target
+        self.types = TypeMapper(target.addrspace_of)
+        self.llmod = ll.Module(name=module.name)
+        self.functions: dict[str, ll.Function] = {}
+        self.globals: dict[str, ll.GlobalVariable] = {}
+        attrs = getattr(module, "attrs", None) or {}
+        self.fast_math = bool(attrs.get("fast_math"))
+
+    def lltype(self, t: Type) -> ll.Type:
+        return self.types.lltype(t)
+
+    def emit(self) -> ll.Module:
+        for gv in self.module.globals:
+            self._declare_global(gv)
+        for fn in self.module.functions:
+            if not fn.is_declaration:
+                self._declare_function(fn)
+        for fn in self.module.functions:
+            if not fn.is_declaration:
+                FunctionEmitter(self, fn).emit()
+        return self.llmod
+
+    def _declare_global(self, gv: GlobalVar) -> None:
+        if gv.space is AddressSpace.LOCAL:
+            return  # the target places __local variables itself
+        llgv = ll.GlobalVariable(self.llmod, self.lltype(gv.value_type), gv.name,
+                                 addrspace=self.target.addrspace_of(gv.space))
+        init = gv.initializer
+        llgv.initializer = (self.types.constant(init) if init is not None
+                            else ll.Constant(self.lltype(gv.value_type), None))
+        llgv.global_constant = gv.constant or gv.space is AddressSpace.CONSTANT
+        llgv.align = gv.align or self.target.layout.align_of(gv.value_type)
+        llgv.linkage = "internal"
+        self.globals[gv.name] = llgv
+
+    def _declare_function(self, fn: Function) -> None:
+        params = [self.lltype(p) for p in fn.type.params] + self.target.hidden_params()
+        fnty = ll.FunctionType(self.lltype(fn.type.ret), params)
+        llfn = ll.Function(self.llmod, fnty, fn.name)
+        llfn.linkage = self.target.linkage(fn)
+        names = [a.name for a in fn.args] + list(getattr(self.target, "hidden_names", ()))
+        for name, llarg in zip(names, llfn.args):
+            llarg.name = name
+        self.functions[fn.name] = llfn
+
+    def declare_external(self, name: str, ret: ll.Type, params: list[ll.Type],
+                         var_arg: bool = False) -> ll.Function:
+        """A C-level function (libm, libc) declared once in the LLVM module."""
+        existing = self.llmod.globals.get(name)
+        if isinstance(existing, ll.Function):
+            return existing
+        return ll.Function(self.llmod, ll.FunctionType(ret, params, var_arg=var_arg), name)
+
+
+def reverse_postorder(fn: Function) -> list[Block]:
+    seen: set[int] = set()
+    order: list[Block] = []
+    stack: list[tuple[Block, int]] = [(fn.entry, 0)]
+    seen.add(id(fn.entry))
+    while stack:
+        block, i = stack.pop()
+        succs = block.successors()
+        if i < len(succs):
+            stack.append((block, i + 1))
+            nxt = succs[i]
+            if id(nxt) not in seen:
+                seen.add(id(nxt))
+                stack.append((nxt, 0))
+        else:
+            order.append(block)
+    return order[::-1]
+
+
+class FunctionEmitter:
+    """Emits one defined IR function's body."""
+
+    def __init__(self, me: ModuleEmitter, fn: Function) -> None:
+        self.me = me
+        self.fn = fn
+        self.llfn = me.functions[fn.name]
+        self.layout = me.target.layout
+        nparams = len(fn.type.params)
+        self.hidden: list[ll.Argument] = list(self.llfn.args[nparams:])
+        self.values: dict[int, ll.Value] = {}
+        self.blocks: dict[int, ll.Block] = {}
+        self.alloca_builder: ll.IRBuilder
+        self.builder: ll.IRBuilder
+        fast = me.fast_math or bool(fn.attrs.get("fast_math"))
+        self.fmf: tuple[str, ...] = ("fast",) if fast else ()
+
+    def lltype(self, t: Type) -> ll.Type:
+        return self.me.lltype(t)
+
+    def emit(self) -> None:
+        alloca_block = self.llfn.append_basic_block("allocas")
+        self.alloca_builder = ll.IRBuilder(alloca_block)
+        order = reverse_postorder(self.fn)
+        reachable = {id(b) for b in order}
+        for block in self.fn.blocks:
+            self.blocks[id(block)] = self.llfn.append_basic_block(block.name)
+        self.builder = ll.IRBuilder()
+        phis: list[Instr] = []
+        for block in order:
+            self.builder.position_at_end(self.blocks[id(block)])
+            for instr in block.instrs:
+                if instr.op == "phi":
+                    phis.append(instr)
+                self.values[id(instr)] = self.emit_instr(instr)
+        for block in self.fn.blocks:
+            if id(block) not in reachable:
+                ll.IRBuilder(self.blocks[id(block)]).unreachable()
+        for phi in phis:
+            self._fill_phi(phi, reachable)
+        self.alloca_builder.branch(self.blocks[id(self.fn.entry)])
+
+    def _fill_phi(self, phi: Instr, reachable: set[int]) -> None:
+        llphi = self.values[id(phi)]
+        for value, pred in phi.incoming():
+            if id(pred) in reachable:
+                llphi.add_incoming(self.value(value), self.blocks[id(pred)])
+            else:
+                llphi.add_incoming(ll.Constant(llphi.type, ll.Undefined), self.blocks[id(pred)])
+
+    # -- operands -------------------------------------------------------------
+    def value(self, v: Value) -> ll.Value:
+        if isinstance(v, Instr):
+            found = self.values.get(id(v))
+            if found is None:
+                raise EmitError(f"@{self.fn.name}: %{v.name} used before its definition")
+            return found
+        if isinstance(v, Argument):
+            return self.llfn.args[v.index]
+        if isinstance(v, GlobalVar):
+            return self._global(v)
+        if is_constant(v):
+            return self.me.types.constant(v)
+        raise EmitError(f"@{self.fn.name}: cannot use {v!r} as an operand")
+
+    def _global(self, gv: GlobalVar) -> ll.Value:
+        placed = self.me.target.global_value(self, gv)
+        if placed is not None:
+            return placed
+        return self.me.globals[gv.name]
+
+    def block(self, b: Block) -> ll.Block:
+        return self.blocks[id(b)]
+
+    # -- instructions -----------------------------------------------------------
+    def emit_instr(self, instr: Instr) -> ll.Value | None:
+        handler = _HANDLERS.get(instr.op)
+        if handler is None:
+            raise EmitError(f"@{self.fn.name}: no LLVM lowering for '{instr.op}'")
+        return handler(self, instr)
+
+    def binary(self, instr: Instr) -> ll.Value:
+        a, b = (self.value(v) for v in instr.operands)
+        method = getattr(self.builder, _BINOPS[instr.op])
+        if instr.op.startswith("f") and self.fmf:
+            return method(a, b, name=instr.name, flags=self.fmf)
+        return method(a, b, name=instr.name)
+
+    def fneg(self, instr: Instr) -> ll.Value:
+        return self.builder.fneg(self.value(instr.operands[0]), name=instr.name, flags=self.fmf)
+
+    def cmp(self, instr: Instr) -> ll.Value:
+        a, b = (self.value(v) for v in instr.operands)
+        pred = instr.attrs["pred"]
+        if instr.op == "icmp":
+            cmp = ll.instructions.ICMPInstr(self.builder.block, pred, a, b, instr.name)
+        else:
+            cmp = ll.instructions.FCMPInstr(self.builder.block, pred, a, b, instr.name,
+                                            flags=self.fmf)
+        self.builder._insert(cmp)
+        return cmp
+
+    def cast(self, instr: Instr) -> ll.Value:
+        src = self.value(instr.operands[0])
+        to = self.lltype(instr.type)
+        if instr.op in ("addrspacecast", "bitcast") and src.type == to:
+            return src
+        return getattr(self.builder, instr.op)(src, to, name=instr.name)
+
+    def select(self, instr: Instr) -> ll.Value:
+        c, a, b = (self.value(v) for v in instr.operands)
+        return self.builder.select(c, a, b, name=instr.name)
+
+    def alloca(self, instr: Instr) -> ll.Value:
+        elem: Type = instr.attrs["elem"]
+        size = max(1, self.layout.size_of(elem))
+        slot = self.alloca_builder.alloca(ll.ArrayType(ll.IntType(8), size), name=instr.name)
+        slot.align = instr.attrs.get("align") or self.layout.align_of(elem)
+        return slot
+
+    def _align(self, instr: Instr, t: Type) -> int:
+        return instr.attrs.get("align") or self.layout.align_of(t)
+
+    def load(self, instr: Instr) -> ll.Value:
+        ptr = self.value(instr.operands[0])
+        return self.builder.load(ptr, name=instr.name, typ=self.lltype(instr.type),
+                                 align=self._align(instr, instr.type))
+
+    def store(self, instr: Instr) -> None:
+        val, ptr = (self.value(v) for v in instr.operands)
+        self.builder.store(val, ptr, align=self._align(instr, instr.operands[0].type))
+        return None
+
+    def gep(self, instr: Instr) -> ll.Value:
+        base = self.value(instr.operands[0])
+        offset = self.byte_offset(instr.attrs["elem"], instr.operands[1:])
+        if isinstance(offset, ll.Constant) and offset.constant == 0:
+            return base
+        i8 = ll.IntType(8)
+        return self.builder.gep(base, [offset], inbounds=bool(instr.attrs.get("inbounds")),
+                                name=instr.name, source_etype=i8)
+
+    def byte_offset(self, elem: Type, indices: list[Value]) -> ll.Value:
+        """sum(index * stride) with strides and field offsets from our DataLayout."""
+        i64 = ll.IntType(64)
+        const = 0
+        terms: list[ll.Value] = []
+        t = elem
+        for pos, idx in enumerate(indices):
+            if pos > 0 and isinstance(t, StructType):
+                assert isinstance(idx, ConstInt)
+                const += self.layout.struct_layout(t).offsets[idx.value]
+                t = t.fields[idx.value]
+                continue
+            if pos > 0:
+                assert isinstance(t, (ArrayType, VectorType))
+                t = t.elem
+            stride = self.layout.size_of(t)
+            if isinstance(idx, ConstInt):
+                const += idx.signed() * stride
+            else:
+                terms.append(self._scaled_index(idx, stride))
+        total: ll.Value | None = None
+        for term in terms:
+            total = term if total is None else self.builder.add(total, term)
+        if total is None:
+            return ll.Constant(i64, const)
+        return self.builder.add(total, ll.Constant(i64, const)) if const else total
+
+    def _scaled_index(self, idx: Value, stride: int) -> ll.Value:
+        i64 = ll.IntType(64)
+        v = self.value(idx)
+        if v.type.width < 64:
+            v = self.builder.sext(v, i64)
+        elif v.type.width > 64:
+            v = self.builder.trunc(v, i64)
+        return v if stride == 1 else self.builder.mul(v, ll.Constant(i64, stride))
+
+    def atomicrmw(self, instr: Instr) -> ll.Value:
+        ptr, val = (self.value(v) for v in instr.operands)
+        scope = self.me.target.syncscope(instr.attrs.get("scope", "device"))
+        rmw = AtomicRMWScoped(self.builder.block, instr.attrs["binop"], ptr, val,
+                              instr.attrs.get("ordering", "monotonic"), scope, instr.name)
+        self.builder._insert(rmw)
+        return rmw
+
+    def cmpxchg(self, instr: Instr) -> ll.Value:
+        ptr, cmp, new = (self.value(v) for v in instr.operands)
+        ordering = instr.attrs.get("ordering", "monotonic")
+        scope = self.me.target.syncscope(instr.attrs.get("scope", "device"))
+        fail = _FAIL_ORDERING.get(ordering, ordering)
+        xchg = CmpXchgScoped(self.builder.block, ptr, cmp, new, ordering, fail, scope, "")
+        self.builder._insert(xchg)
+        return self.builder.extract_value(xchg, 0, name=instr.name)
+
+    def extractelement(self, instr: Instr) -> ll.Value:
+        vec, idx = (self.value(v) for v in instr.operands)
+        return self.builder.extract_element(vec, idx, name=instr.name)
+
+    def insertelement(self, instr: Instr) -> ll.Value:
+        vec, elt, idx = (self.value(v) for v in instr.operands)
+        return self.builder.insert_element(vec, elt, idx, name=instr.name)
+
+    def shufflevector(self, instr: Instr) -> ll.Value:
+        a, b = (self.value(v) for v in instr.operands)
+        i32 = ll.IntType(32)
+        mask = ll.Constant(ll.VectorType(i32, len(instr.attrs["mask"])),
+                           [ll.Constant(i32, ll.Undefined if m < 0 else m)
+                            for m in instr.attrs["mask"]])
+        return self.builder.shuffle_vector(a, b, mask, name=instr.name)
+
+    def extractvalue(self, instr: Instr) -> ll.Value:
+        agg = self.value(instr.operands[0])
+        return self.builder.extract_value(agg, list(instr.attrs["indices"]), name=instr.name)
+
+    def insertvalue(self, instr: Instr) -> ll.Value:
+        agg, elt = (self.value(v) for v in instr.operands)
+        return self.builder.insert_value(agg, elt, list(instr.attrs["indices"]), name=instr.name)
+
+    def call(self, instr: Instr) -> ll.Value | None:
+        callee: Function = instr.attrs["callee"]
+        args = [self.value(v) for v in instr.operands]
+        if callee.attrs.get("intrinsic"):
+            result = self.me.target.lower_intrinsic(self, instr, args)
+            return result
+        llcallee = self.me.functions.get(callee.name)
+        if llcallee is None:
+            ret = self.lltype(callee.type.ret)
+            llcallee = self.me.declare_external(callee.name, ret, [a.type for a in args])
+            return self.builder.call(llcallee, args, name=instr.name)
+        return self.builder.call(llcallee, args + self.hidden, name=instr.name)
+
+    def phi(self, instr: Instr) -> ll.Value:
+        return self.builder.phi(self.lltype(instr.type), name=instr.name)
+
+    def br(self, instr: Instr) -> None:
+        self.builder.branch(self.block(instr.targets[0]))
+
+    def condbr(self, instr: Instr) -> None:
+        then, else_ = (self.block(b) for b in instr.targets)
+        self.builder.cbranch(self.value(instr.operands[0]), then, else_)
+
+    def switch(self, instr: Instr) -> None:
+        value = self.value(instr.operands[0])
+        sw = self.builder.switch(value, self.block(instr.targets[0]))
+        for case, dest in zip(instr.attrs["cases"], instr.targets[1:]):
+            sw.add_case(ll.Constant(value.type, case), self.block(dest))
+
+    def ret(self, instr: Instr) -> None:
+        if instr.operands:
+            self.builder.ret(self.value(instr.operands[0]))
+        else:
+            self.builder.ret_void()
+
+    def unreachable(self, instr: Instr) -> None:
+        self.builder.unreachable()
+
+
+_HANDLERS: dict[str, Callable[[FunctionEmitter, Instr], ll.Value | None]] = {
+    **{op: FunctionEmitter.binary for op in _BINOPS},
+    "fneg": FunctionEmitter.fneg,
+    "icmp": FunctionEmitter.cmp,
+    "fcmp": FunctionEmitter.cmp,
+    **{op: FunctionEmitter.cast for op in (
+        "trunc zext sext fptrunc fpext fptoui fptosi uitofp sitofp ptrtoint inttoptr "
+        "bitcast addrspacecast").split()},
+    "select": FunctionEmitter.select,
+    "alloca": FunctionEmitter.alloca,
+    "load": FunctionEmitter.load,
+    "store": FunctionEmitter.store,
+    "getelementptr": FunctionEmitter.gep,
+    "atomicrmw": FunctionEmitter.atomicrmw,
+    "cmpxchg": FunctionEmitter.cmpxchg,
+    "extractelement": FunctionEmitter.extractelement,
+    "insertelement": FunctionEmitter.insertelement,
+    "shufflevector": FunctionEmitter.shufflevector,
+    "extractvalue": FunctionEmitter.extractvalue,
+    "insertvalue": FunctionEmitter.insertvalue,
+    "call": FunctionEmitter.call,
+    "phi": FunctionEmitter.phi,
+    "br": FunctionEmitter.br,
+    "condbr": FunctionEmitter.condbr,
+    "switch": FunctionEmitter.switch,
+    "ret": FunctionEmitter.ret,
+    "unreachable": FunctionEmitter.unreachable,
+}
+
+
+def emit_module(module: Module, target: LLVMTarget) -> ll.Module:
+    """Lower every defined function and global of `module` to one LLVM module."""
+    return ModuleEmitter(module, target).emit()

@@ -1,0 +1,122 @@
+"""The one module that touches `llvmlite.binding`: LLVM IR text in, native code out.
+
+Everything else in the LLVM targets builds `llvmlite.ir` objects and hands their
+text here (the seam between IR building and native bindings is text, as in
+llvmlite's own split). This module owns:
+
+- the host target machine (triple, CPU name and features, data layout string),
+- parsing and verifying LLVM IR text,
+- optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3 with
+  loop and SLP vectorisation),
+- JIT compilation with MCJIT, kept alive by `JitModule`, and symbol lookup,
+- assembly emission for inspection (`oclpy build --emit asm`),
+- making the C math library's symbols visible to JIT code.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import threading
+from dataclasses import dataclass, field
+
+import llvmlite.binding as llvm
+
+
+class LLVMError(Exception):
+    """LLVM rejected the IR we generated: always a compiler bug, reported as such."""
+
+
+_lock = threading.Lock()
+_state: dict[str, object] = {}
+
+
+def _init() -> None:
+    """Initialise the native target once per process (idempotent, thread-safe)."""
+    with _lock:
+        if _state.get("ready"):
+            return
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        libm = ctypes.util.find_library("m")
+        if libm:
+            llvm.load_library_permanently(libm)
+        _state["ready"] = True
+
+
+def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
+    """A target machine for the host CPU with all its features (AVX etc.)."""
+    _init()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    features = llvm.get_host_cpu_features().flatten()
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=features,
+                                        opt=opt, reloc="default", codemodel="jitdefault",
+                                        jit=True)
+
+
+def host_triple() -> str:
+    _init()
+    return llvm.get_process_triple()
+
+
+def host_data_layout() -> str:
+    """The host's LLVM data layout string (what `llvmlite.ir.Module.data_layout` wants)."""
+    return str(host_target_machine().target_data)
+
+
+def parse_and_verify(text: str) -> llvm.ModuleRef:
+    """Parse LLVM IR text and run LLVM's verifier; raise LLVMError on failure."""
+    _init()
+    try:
+        mod = llvm.parse_assembly(text)
+        mod.verify()
+    except RuntimeError as exc:
+        raise LLVMError(f"invalid LLVM IR generated: {exc}") from exc
+    return mod
+
+
+def optimize(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int = 3) -> None:
+    """Run LLVM's default per-module pipeline at -O`level` (vectorisers on from O2)."""
+    if level <= 0:
+        return
+    pto = llvm.create_pipeline_tuning_options(speed_level=level)
+    pto.loop_vectorization = level >= 2
+    pto.slp_vectorization = level >= 2
+    pto.loop_unrolling = level >= 2
+    pb = llvm.create_pass_builder(tm, pto)
+    pm = pb.getModulePassManager()
+    pm.run(mod, pb)
+
+
+@dataclass
+class JitModule:
+    """Native code for one LLVM module, alive as long as this object is."""
+
+    engine: llvm.ExecutionEngine
+    module: llvm.ModuleRef
+    target_machine: llvm.TargetMachine
+    optimized_ir: str
+    _addresses: dict[str, int] = field(default_factory=dict)
+
+    def address_of(self, name: str) -> int:
+        """The native address of function `name` (0 when it does not exist)."""
+        if name not in self._addresses:
+            self._addresses[name] = self.engine.get_function_address(name)
+        return self._addresses[name]
+
+    def asm(self) -> str:
+        """The module's native assembly, for inspection."""
+        return self.target_machine.emit_assembly(self.module)
+
+
+def compile_ir(text: str, opt_level: int = 3) -> JitModule:
+    """Parse, verify, optimise and JIT-compile LLVM IR text for the host CPU."""
+    mod = parse_and_verify(text)
+    tm = host_target_machine(opt=min(opt_level, 3))
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    optimize(mod, tm, opt_level)
+    with _lock:
+        engine = llvm.create_mcjit_compiler(mod, tm)
+        engine.finalize_object()
+        engine.run_static_constructors()
+    return JitModule(engine, mod, tm, str(mod))
