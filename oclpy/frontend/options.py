@@ -118,7 +118,7 @@ def _apply_word(opts: BuildOptions, word: str, words: list[str], i: int) -> int:
     handler = _WITH_VALUE.get(word[:2])
     if handler is not None:
         if len(word) > 2:
-            handler(opts, word[2:])
+            handler(opts, word[2:].lstrip())
             return i + 1
         if i + 1 >= len(words):
             raise InvalidBuildOptions(f"missing argument to '{word}'")
