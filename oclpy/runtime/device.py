@@ -1,0 +1,73 @@
+"""Devices: one per available driver, with PyOpenCL's info attributes.
+
+`dev.name`, `dev.max_work_group_size`, `dev.get_info(device_info.NAME)`: every
+lower-case attribute is the matching `device_info` constant, looked up in the
+driver's info table. A device the driver does not describe answers
+INVALID_VALUE, as clGetDeviceInfo does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .constants import device_info
+from .drivers.base import Driver
+from .errors import raise_cl, status_code
+
+if TYPE_CHECKING:
+    from .platform import Platform
+
+
+class Device:
+    """A device of the oclpy platform; `driver` does its work."""
+
+    def __init__(self, driver: Driver, platform: Platform) -> None:
+        desc = driver.describe()
+        self.driver = driver
+        self.kind = desc.kind
+        self._type = desc.type
+        self._info = dict(desc.info)
+        self._platform = platform
+
+    # -- info -----------------------------------------------------------------
+
+    def get_info(self, param: int) -> Any:
+        name = device_info.to_string(param, "") if isinstance(param, int) else ""
+        if name == "TYPE":
+            return self._type
+        if name == "PLATFORM":
+            return self._platform
+        if name not in self._info:
+            raise_cl("clGetDeviceInfo", status_code.INVALID_VALUE,
+                     f"device info {param!r} is not available on {self.kind}")
+        return self._info[name]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or not name.islower():
+            raise AttributeError(name)
+        param = getattr(device_info, name.upper(), None)
+        if param is None:
+            raise AttributeError(f"'Device' object has no attribute '{name}'")
+        return self.get_info(param)
+
+    @property
+    def type(self) -> int:
+        return self._type
+
+    @property
+    def platform(self) -> Platform:
+        return self._platform
+
+    @property
+    def int_ptr(self) -> int:
+        return id(self)
+
+    @property
+    def hashable_model_and_version_identifier(self) -> tuple[Any, ...]:
+        return ("v1", self.vendor, self.vendor_id, self.name, self.version)
+
+    def _get_cl_version(self) -> tuple[int, int]:
+        return (3, 0)
+
+    def __repr__(self) -> str:
+        return f"<oclpy.Device '{self.name}' on '{self._platform.name}'>"

@@ -1,0 +1,115 @@
+"""The device-driver interface: what the runtime asks of a device.
+
+A driver owns one device's memory and execution: allocate, free, copy, fill,
+launch, synchronize, and the device's info table. The queue, scheduler,
+buffers and kernels above it never know which device they talk to, so adding
+a device ("cuda", "simt") means adding a driver module and one line in
+`drivers/__init__.py`, nothing else.
+
+Memory is addressed by `Allocation`s: `address` is the device address a
+kernel receives for byte 0 (the cpu driver's is a host pointer), `handle` is
+the driver's own object (the cpu driver's numpy array). Offsets are bytes.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Allocation:
+    nbytes: int
+    address: int
+    handle: Any
+    host_owned: bool = False  # wraps user memory (USE_HOST_PTR): never freed by the driver
+
+
+@dataclass(frozen=True)
+class NDRange:
+    """A validated launch shape; every tuple has 3 entries (unused: size 1, offset 0)."""
+
+    work_dim: int
+    global_size: tuple[int, int, int]
+    local_size: tuple[int, int, int]
+    global_offset: tuple[int, int, int] = (0, 0, 0)
+
+    @property
+    def num_groups(self) -> tuple[int, int, int]:
+        g, l = self.global_size, self.local_size
+        return (g[0] // l[0], g[1] // l[1], g[2] // l[2])
+
+    @property
+    def group_count(self) -> int:
+        n = self.num_groups
+        return n[0] * n[1] * n[2]
+
+
+@dataclass
+class DriverUnavailable:
+    """Why a device kind cannot be used here (e.g. no GPU, a missing package)."""
+
+    kind: str
+    reason: str
+
+
+@dataclass
+class DeviceDescription:
+    """What a driver tells the runtime about its device (info values by device_info name)."""
+
+    kind: str
+    type: int  # a device_type bit
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class Driver(abc.ABC):
+    """One device. Methods may be called from several threads at once."""
+
+    kind: str = ""
+
+    @abc.abstractmethod
+    def describe(self) -> DeviceDescription:
+        """The device's type and its clGetDeviceInfo values (keys: device_info names)."""
+
+    @abc.abstractmethod
+    def allocate(self, nbytes: int) -> Allocation:
+        """Fresh device memory of `nbytes` (> 0); raises MemoryError when it cannot."""
+
+    def wrap_host(self, host: memoryview) -> Allocation | None:
+        """Use writable host memory directly (USE_HOST_PTR), or None: then the runtime copies."""
+        return None
+
+    @abc.abstractmethod
+    def free(self, alloc: Allocation) -> None:
+        """Give memory back; the runtime calls it once no command uses `alloc` any more."""
+
+    @abc.abstractmethod
+    def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
+        """Host -> device: copy all of `src` (a byte view) to `dst` at `offset`."""
+
+    @abc.abstractmethod
+    def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
+        """Device -> host: fill all of `dst` (a writable byte view) from `src` at `offset`."""
+
+    @abc.abstractmethod
+    def copy(self, dst: Allocation, dst_offset: int, src: Allocation, src_offset: int,
+             nbytes: int) -> None:
+        """Device -> device copy (regions never overlap)."""
+
+    @abc.abstractmethod
+    def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
+        """Repeat `pattern` over `nbytes` bytes (a multiple of its length) at `offset`."""
+
+    @abc.abstractmethod
+    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
+        """Run all work-groups of `kernel` (a CompiledKernel) and return when they are done."""
+
+    def synchronize(self) -> None:
+        """Wait for everything this driver started (launches here are synchronous)."""
+
+    def build(self, source: str, options: str) -> Any:
+        """Compile for this device through the compiler's one entry point."""
+        from ... import compiler
+
+        return compiler.build_program(source, options, self.kind)

@@ -1,0 +1,223 @@
+"""Events: the state of one command, its profiling times, and waiting on it.
+
+Status moves QUEUED -> SUBMITTED -> RUNNING -> COMPLETE, or to a negative
+error code. `wait()` blocks until the event is done and raises RuntimeError
+(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as clWaitForEvents does) when it
+failed. Profiling times are real `time.perf_counter_ns()` stamps, readable
+through `event.profile.start` etc. when the queue was made with PROFILING_ENABLE.
+
+An event may hold objects alive until it completes (`NannyEvent`: the host
+array of a non-blocking transfer); they are dropped when it completes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable, Iterable
+
+from .constants import command_execution_status as ces
+from .constants import command_type, event_info, profiling_info
+from .errors import Error, raise_cl, status_code
+
+_STAMP_FOR_STATUS = {ces.QUEUED: "queued", ces.SUBMITTED: "submit", ces.RUNNING: "start"}
+
+
+class Event:
+    def __init__(self, queue: Any = None, command: int = command_type.MARKER,
+                 context: Any = None, keepalive: Iterable[Any] = ()) -> None:
+        self._cond = threading.Condition()
+        self._status = ces.QUEUED
+        self._queue = queue
+        self._context = context if context is not None else getattr(queue, "context", None)
+        self._command = command
+        self._times: dict[str, int] = {"queued": time.perf_counter_ns()}
+        self._callbacks: list[Callable[[Event], None]] = []
+        self._user_callbacks: list[tuple[int, Callable[[int], None]]] = []
+        self._keepalive = list(keepalive)
+        self.error: BaseException | None = None
+        self._error_reported = False
+
+    # -- state ------------------------------------------------------------------
+
+    @property
+    def command_execution_status(self) -> int:
+        return self._status
+
+    @property
+    def is_done(self) -> bool:
+        return self._status <= ces.COMPLETE
+
+    @property
+    def failed(self) -> bool:
+        return self._status < 0
+
+    def _set_status(self, status: int) -> None:
+        with self._cond:
+            if self.is_done:
+                return
+            self._status = status
+            if status in _STAMP_FOR_STATUS:
+                self._times[_STAMP_FOR_STATUS[status]] = time.perf_counter_ns()
+        self._run_user_callbacks(status)
+
+    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None) -> None:
+        """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
+        with self._cond:
+            if self.is_done:
+                return
+            now = time.perf_counter_ns()
+            for key in ("submit", "start"):
+                self._times.setdefault(key, now)
+            self._times["end"] = self._times["complete"] = now
+            self._status = status
+            self.error = error
+            self._keepalive = []
+            callbacks, self._callbacks = self._callbacks, []
+            self._cond.notify_all()
+        for cb in callbacks:
+            cb(self)
+        self._run_user_callbacks(status)
+
+    def _on_done(self, callback: Callable[[Event], None]) -> None:
+        """Call `callback(self)` once the event is done (now, if it already is)."""
+        with self._cond:
+            if not self.is_done:
+                self._callbacks.append(callback)
+                return
+        callback(self)
+
+    def set_callback(self, type: int, cb: Callable[[int], None]) -> None:
+        """PyOpenCL's set_callback: `cb(status)` when the status reaches `type` (or is done)."""
+        with self._cond:
+            if self._status > type:
+                self._user_callbacks.append((type, cb))
+                return
+        cb(self._status)
+
+    def _run_user_callbacks(self, status: int) -> None:
+        with self._cond:
+            due = [(t, cb) for t, cb in self._user_callbacks if status <= t]
+            self._user_callbacks = [(t, cb) for t, cb in self._user_callbacks if status > t]
+        for _, cb in due:
+            cb(status)
+
+    # -- waiting ----------------------------------------------------------------
+
+    def wait(self) -> None:
+        with self._cond:
+            self._cond.wait_for(lambda: self.is_done)
+        if self.failed:
+            self._error_reported = True
+            raise_cl("clWaitForEvents", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                     describe_failure(self))
+
+    # -- info -------------------------------------------------------------------
+
+    def get_info(self, param: int) -> Any:
+        table = {event_info.COMMAND_QUEUE: lambda: self._queue,
+                 event_info.COMMAND_TYPE: lambda: self._command,
+                 event_info.REFERENCE_COUNT: lambda: 1,
+                 event_info.COMMAND_EXECUTION_STATUS: lambda: self._status,
+                 event_info.CONTEXT: lambda: self._context}
+        if param not in table:
+            raise_cl("clGetEventInfo", status_code.INVALID_VALUE)
+        return table[param]()
+
+    @property
+    def command_queue(self) -> Any:
+        return self._queue
+
+    @property
+    def command_type(self) -> int:
+        return self._command
+
+    @property
+    def context(self) -> Any:
+        return self._context
+
+    def get_profiling_info(self, param: int) -> int:
+        name = profiling_info.to_string(param, "").lower() if isinstance(param, int) else ""
+        if not name:
+            raise_cl("clGetEventProfilingInfo", status_code.INVALID_VALUE)
+        profiled = self._queue is not None and getattr(self._queue, "profiling", False)
+        if not profiled or not self.is_done or name not in self._times:
+            raise_cl("clGetEventProfilingInfo", status_code.PROFILING_INFO_NOT_AVAILABLE)
+        return self._times[name]
+
+    @property
+    def profile(self) -> ProfilingInfoGetter:
+        return ProfilingInfoGetter(self)
+
+    @property
+    def int_ptr(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return (f"<oclpy.Event {command_type.to_string(self._command, '%d')} "
+                f"{ces.to_string(self._status, 'error %d')}>")
+
+
+class ProfilingInfoGetter:
+    """`event.profile.start` etc.: profiling_info names, lower case."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+
+    def __getattr__(self, name: str) -> int:
+        param = getattr(profiling_info, name.upper(), None)
+        if param is None or name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__} has no attribute '{name}'")
+        return self.event.get_profiling_info(param)
+
+
+class NannyEvent(Event):
+    """An event that keeps a host object (its 'ward') alive until it completes."""
+
+    def __init__(self, queue: Any, command: int, ward: Any, keepalive: Iterable[Any] = ()) -> None:
+        super().__init__(queue, command, keepalive=[ward, *keepalive])
+        self._ward = ward
+
+    def get_ward(self) -> Any:
+        return self._ward
+
+    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None) -> None:
+        super()._finish(status, error)
+        self._ward = None
+
+
+class UserEvent(Event):
+    """An event the host completes with `set_status(COMPLETE)` (or a negative code)."""
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(None, command_type.USER, context)
+        self._status = ces.SUBMITTED
+
+    def set_status(self, status: int) -> None:
+        if status != ces.COMPLETE and status >= 0:
+            raise_cl("clSetUserEventStatus", status_code.INVALID_VALUE,
+                     "a user event's status can only be set to COMPLETE or a negative error code")
+        if self.is_done:
+            raise_cl("clSetUserEventStatus", status_code.INVALID_OPERATION,
+                     "the user event's status was already set")
+        self._finish(status)
+
+
+def describe_failure(event: Event) -> str:
+    code = status_code.to_string(event._status, "error %d")
+    cmd = command_type.to_string(event.command_type, "command %d")
+    if event.error is None:
+        return f"{cmd} ended with status {code}"
+    detail = str(event.error) if isinstance(event.error, Error) else \
+        f"{type(event.error).__name__}: {event.error}"
+    return f"{cmd} ended with status {code}: {detail}"
+
+
+def wait_for_events(events: Iterable[Event]) -> None:
+    events = list(events)
+    for evt in events:
+        if not isinstance(evt, Event):
+            raise_cl("clWaitForEvents", status_code.INVALID_EVENT,
+                     f"expected an Event, got {type(evt).__name__}")
+    for evt in events:
+        evt.wait()

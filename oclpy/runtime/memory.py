@@ -1,0 +1,253 @@
+"""Memory objects: `Buffer` (with sub-buffers) and `LocalMemory`.
+
+A buffer's bytes live in a `Storage` shared with its sub-buffers and held by
+every command that uses them, so memory is freed (Storage.__del__) only when
+the buffer, its sub-buffers and those commands are all gone. The storage
+holds one `Allocation` per driver that has used it and remembers which copy is
+current; using it on another device of the same context first migrates the
+bytes (through the host). With one device, as is usual, there is one
+allocation, made when the buffer is created, so allocation failures surface
+there (MemoryError, MEM_OBJECT_ALLOCATION_FAILURE).
+
+Creation follows clCreateBuffer and PyOpenCL: `hostbuf` without COPY_HOST_PTR
+or USE_HOST_PTR warns (as PyOpenCL does) and then fails with INVALID_HOST_PTR
+(as the driver does); `size=0` with a hostbuf means the hostbuf's size.
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+import warnings
+from typing import Any
+
+from .constants import mem_flags, mem_info, mem_object_type
+from .drivers.base import Allocation, Driver
+from .errors import raise_cl, status_code
+
+# At most one flag of each group may be set.
+EXCLUSIVE_FLAG_GROUPS = [
+    (mem_flags.READ_WRITE, mem_flags.WRITE_ONLY, mem_flags.READ_ONLY),
+    (mem_flags.HOST_WRITE_ONLY, mem_flags.HOST_READ_ONLY, mem_flags.HOST_NO_ACCESS),
+    (mem_flags.USE_HOST_PTR, mem_flags.COPY_HOST_PTR),
+    (mem_flags.USE_HOST_PTR, mem_flags.ALLOC_HOST_PTR),
+]
+ALL_FLAGS = 0
+for _name, _bit in mem_flags.names().items():
+    ALL_FLAGS |= _bit
+HOST_PTR_FLAGS = mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR
+
+
+def check_flags(flags: Any, routine: str) -> int:
+    if not isinstance(flags, int) or flags < 0 or flags & ~ALL_FLAGS:
+        raise_cl(routine, status_code.INVALID_VALUE, f"invalid mem_flags value {flags!r}")
+    for group in EXCLUSIVE_FLAG_GROUPS:
+        set_bits = [b for b in group if flags & b]
+        if len(set_bits) > 1:
+            raise_cl(routine, status_code.INVALID_VALUE,
+                     f"mem_flags {' and '.join(mem_flags.to_string(b) for b in set_bits)} "
+                     f"are mutually exclusive")
+    return flags
+
+
+def host_view(obj: Any, writable: bool, routine: str, code: int = status_code.INVALID_HOST_PTR,
+              what: str = "host buffer") -> memoryview:
+    """A contiguous byte view of a host object (numpy array, bytes, ...), or an OpenCL error."""
+    try:
+        view = memoryview(obj)
+    except TypeError:
+        raise_cl(routine, code, f"{what} must support the buffer protocol "
+                                f"(e.g. a numpy array), got {type(obj).__name__}")
+    if not view.contiguous:
+        raise_cl(routine, code, f"{what} must be contiguous")
+    if writable and view.readonly:
+        raise_cl(routine, code, f"{what} must be writable")
+    return view.cast("B") if view.ndim != 1 or view.format != "B" else view
+
+
+class Storage:
+    """The bytes of a buffer and its sub-buffers, on each driver that used them."""
+
+    def __init__(self, nbytes: int, home: Driver) -> None:
+        self.nbytes = nbytes
+        self.home = home
+        self.allocations: dict[int, tuple[Driver, Allocation]] = {}
+        self.current: Driver | None = None
+        self.lock = threading.Lock()
+
+    def create(self, host: memoryview | None, use_host: bool) -> None:
+        alloc = self.home.wrap_host(host) if (use_host and host is not None) else None
+        try:
+            alloc = alloc or self.home.allocate(self.nbytes)
+        except MemoryError:
+            raise_cl("clCreateBuffer", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
+                     f"could not allocate {self.nbytes} bytes")
+        if host is not None and not alloc.host_owned:
+            self.home.write(alloc, 0, host[:self.nbytes])
+        self.allocations[id(self.home)] = (self.home, alloc)
+        self.current = self.home
+
+    def on(self, driver: Driver) -> Allocation:
+        """The allocation on `driver`, made current (migrating the bytes if needed)."""
+        with self.lock:
+            entry = self.allocations.get(id(driver))
+            if entry is None:
+                entry = (driver, driver.allocate(self.nbytes))
+                self.allocations[id(driver)] = entry
+            if self.current is not None and self.current is not driver:
+                src_driver, src = self.allocations[id(self.current)]
+                staging = bytearray(self.nbytes)
+                src_driver.read(src, 0, memoryview(staging))
+                driver.write(entry[1], 0, memoryview(staging))
+            self.current = driver
+            return entry[1]
+
+    def __del__(self) -> None:
+        # The last holder is gone: the buffer(s) and every command that used it.
+        for driver, alloc in self.allocations.values():
+            if not alloc.host_owned:
+                driver.free(alloc)
+
+
+class MemoryObjectHolder:
+    """PyOpenCL's base of everything a kernel takes as a memory argument."""
+
+
+class MemoryObject(MemoryObjectHolder):
+    type = mem_object_type.BUFFER
+
+
+class Buffer(MemoryObject):
+    def __init__(self, context: Any, flags: int, size: int = 0, hostbuf: Any = None,
+                 *, _parent: Buffer | None = None, _origin: int = 0) -> None:
+        self.context = context
+        self.flags = flags
+        self.parent = _parent
+        self.offset = _origin
+        self.released = False
+        if _parent is not None:
+            self.size, self.hostbuf, self.storage = size, None, _parent.storage
+            return
+        _check_context(context)
+        check_flags(flags, "clCreateBuffer")
+        size = as_size(size, "clCreateBuffer", "size", status_code.INVALID_BUFFER_SIZE)
+        host, size = _host_for_buffer(flags, size, hostbuf)
+        limit = context.devices[0].max_mem_alloc_size
+        if size <= 0 or size > limit:
+            raise_cl("clCreateBuffer", status_code.INVALID_BUFFER_SIZE,
+                     f"buffer size {size} is not in 1..{limit} bytes")
+        self.size = size
+        self.hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
+        self.storage = Storage(size, context.devices[0].driver)
+        self.storage.create(host, bool(flags & mem_flags.USE_HOST_PTR))
+
+    # -- device side --------------------------------------------------------------
+
+    def check_alive(self, routine: str) -> None:
+        if self.storage is None:
+            raise_cl(routine, status_code.INVALID_MEM_OBJECT, "the buffer was released")
+
+    def allocation(self, driver: Driver) -> tuple[Allocation, int]:
+        """(allocation on `driver`, this buffer's byte offset in it); call when enqueueing."""
+        assert self.storage is not None
+        return self.storage.on(driver), self.offset
+
+    # -- PyOpenCL API -------------------------------------------------------------
+
+    def get_sub_region(self, origin: int, size: int, flags: int = 0) -> Buffer:
+        self.check_alive("clCreateSubBuffer")
+        if self.parent is not None:
+            raise_cl("clCreateSubBuffer", status_code.INVALID_MEM_OBJECT,
+                     "cannot make a sub-buffer of a sub-buffer")
+        check_flags(flags, "clCreateSubBuffer")
+        if size <= 0:
+            raise_cl("clCreateSubBuffer", status_code.INVALID_BUFFER_SIZE, "sub-buffer size must be > 0")
+        if origin < 0 or origin + size > self.size:
+            raise_cl("clCreateSubBuffer", status_code.INVALID_VALUE,
+                     f"region [{origin}, {origin + size}) is outside the buffer's {self.size} bytes")
+        align = self.context.devices[0].mem_base_addr_align // 8
+        if origin % align:
+            raise_cl("clCreateSubBuffer", status_code.MISALIGNED_SUB_BUFFER_OFFSET,
+                     f"sub-buffer origin {origin} is not a multiple of {align} bytes")
+        return Buffer(self.context, flags or (self.flags & ~HOST_PTR_FLAGS), size,
+                      _parent=self, _origin=origin)
+
+    def __getitem__(self, index: slice) -> Buffer:
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("buffer subscript must be a slice with step 1")
+        start, stop, _ = index.indices(self.size)
+        return self.get_sub_region(start, stop - start)
+
+    def get_info(self, param: int) -> Any:
+        table = {mem_info.TYPE: lambda: self.type, mem_info.FLAGS: lambda: self.flags,
+                 mem_info.SIZE: lambda: self.size, mem_info.HOST_PTR: lambda: self.hostbuf,
+                 mem_info.MAP_COUNT: lambda: 0, mem_info.REFERENCE_COUNT: lambda: 1,
+                 mem_info.CONTEXT: lambda: self.context,
+                 mem_info.ASSOCIATED_MEMOBJECT: lambda: self.parent,
+                 mem_info.OFFSET: lambda: self.offset}
+        if param not in table:
+            raise_cl("clGetMemObjectInfo", status_code.INVALID_VALUE)
+        return table[param]()
+
+    def release(self) -> None:
+        """Drop this buffer's hold on its memory; enqueued commands and sub-buffers keep theirs."""
+        self.released = True
+        self.storage = None  # type: ignore[assignment]
+
+    @property
+    def mem_size(self) -> int:
+        return self.size
+
+    @property
+    def int_ptr(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"<oclpy.Buffer {self.size} bytes{' (released)' if self.released else ''}>"
+
+
+def as_size(value: Any, routine: str, what: str, code: int = status_code.INVALID_VALUE) -> int:
+    """A non-negative integer (Python or numpy), or an OpenCL error naming `what`."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        number = -1
+    if number < 0 or isinstance(value, bool):
+        raise_cl(routine, code, f"{what} must be a non-negative integer, got {value!r}")
+    return number
+
+
+def _check_context(context: Any) -> None:
+    from .context import Context
+
+    if not isinstance(context, Context):
+        raise_cl("clCreateBuffer", status_code.INVALID_CONTEXT,
+                 f"expected a Context, got {type(context).__name__}")
+
+
+def _host_for_buffer(flags: int, size: int, hostbuf: Any) -> tuple[memoryview | None, int]:
+    if hostbuf is not None and not flags & HOST_PTR_FLAGS:
+        warnings.warn("'hostbuf' was passed, but no memory flags to make use of it.",
+                      UserWarning, stacklevel=4)
+        raise_cl("clCreateBuffer", status_code.INVALID_HOST_PTR,
+                 "hostbuf given without COPY_HOST_PTR or USE_HOST_PTR")
+    if hostbuf is None:
+        if flags & HOST_PTR_FLAGS:
+            raise_cl("clCreateBuffer", status_code.INVALID_HOST_PTR,
+                     f"{mem_flags.to_string(flags & HOST_PTR_FLAGS)} needs a hostbuf")
+        return None, size
+    host = host_view(hostbuf, bool(flags & mem_flags.USE_HOST_PTR), "clCreateBuffer", what="hostbuf")
+    if size > host.nbytes:
+        raise_cl("Buffer", status_code.INVALID_VALUE,
+                 f"specified size is greater than host buffer size ({size} > {host.nbytes})")
+    return host, size or host.nbytes
+
+
+class LocalMemory:
+    """The size of a __local pointer argument's memory, per work-group."""
+
+    def __init__(self, size: int) -> None:
+        self.size = as_size(size, "LocalMemory", "size")
+
+    def __repr__(self) -> str:
+        return f"<oclpy.LocalMemory {self.size} bytes>"

@@ -1,0 +1,211 @@
+"""Command queues: where commands become events, in order or out of order.
+
+`CommandQueue._enqueue(command_type, action, wait_for, ...)` is the one path
+every command (copy, fill, launch, marker, barrier) takes: it checks the wait
+list, makes the event, adds the queue's ordering dependency (the previous
+command when in-order, the last barrier when out-of-order) and hands both to
+the scheduler. `finish()` waits for everything enqueued so far and reports a
+command that failed and was not waited for.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Iterable, Sequence
+
+from .constants import command_queue_info
+from .constants import command_queue_properties as cqp
+from .constants import command_type
+from .device import Device
+from .errors import raise_cl, status_code
+from .event import Event, NannyEvent, describe_failure
+from .scheduler import schedule
+
+SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
+
+
+class CommandQueue:
+    def __init__(self, context: Any, device: Device | None = None, properties: Any = None) -> None:
+        from .context import Context
+
+        if not isinstance(context, Context):
+            raise_cl("clCreateCommandQueue", status_code.INVALID_CONTEXT,
+                     f"expected a Context, got {type(context).__name__}")
+        if device is None:
+            device = context.devices[0]
+        if device not in context.devices:
+            raise_cl("clCreateCommandQueue", status_code.INVALID_DEVICE,
+                     f"{device!r} is not a device of this context")
+        props = _check_properties(properties)
+        self.context = context
+        self.device = device
+        self.properties = props
+        self._lock = threading.Lock()
+        self._last: Event | None = None  # in-order: the previous command
+        self._barrier: Event | None = None  # out-of-order: the last barrier
+        self._pending: set[Event] = set()
+        self._failed: list[Event] = []
+        self._released = False
+
+    # -- properties -----------------------------------------------------------------
+
+    @property
+    def out_of_order(self) -> bool:
+        return bool(self.properties & cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+
+    @property
+    def profiling(self) -> bool:
+        return bool(self.properties & cqp.PROFILING_ENABLE)
+
+    @property
+    def driver(self) -> Any:
+        return self.device.driver
+
+    def get_info(self, param: int) -> Any:
+        table = {command_queue_info.CONTEXT: lambda: self.context,
+                 command_queue_info.DEVICE: lambda: self.device,
+                 command_queue_info.REFERENCE_COUNT: lambda: 1,
+                 command_queue_info.PROPERTIES: lambda: self.properties}
+        if param not in table:
+            raise_cl("clGetCommandQueueInfo", status_code.INVALID_VALUE)
+        return table[param]()
+
+    @property
+    def int_ptr(self) -> int:
+        return id(self)
+
+    def _get_cl_version(self) -> tuple[int, int]:
+        return (3, 0)
+
+    # -- enqueueing -----------------------------------------------------------------
+
+    def check_wait_for(self, wait_for: Iterable[Event] | None, routine: str) -> list[Event]:
+        if self._released:
+            raise_cl(routine, status_code.INVALID_COMMAND_QUEUE, "the queue was released")
+        events = list(wait_for or [])
+        for evt in events:
+            if not isinstance(evt, Event):
+                raise_cl(routine, status_code.INVALID_EVENT_WAIT_LIST,
+                         f"wait_for holds a {type(evt).__name__}, not an Event")
+            if evt.context is not None and evt.context is not self.context:
+                raise_cl(routine, status_code.INVALID_CONTEXT,
+                         "an event in wait_for belongs to another context")
+        return events
+
+    def _enqueue(self, command: int, action: Callable[[], None], wait_for: Sequence[Event],
+                 *, blocking: bool = False, ward: Any = None, keepalive: Iterable[Any] = (),
+                 sync: str = "") -> Event:
+        """Make the command's event, order it, schedule it; wait if `blocking`.
+
+        `sync` is "marker" or "barrier" for those commands: without a wait list
+        they wait for every command before them; a barrier also holds back every
+        command after it.
+        """
+        if ward is not None:
+            evt: Event = NannyEvent(self, command, ward, keepalive)
+        else:
+            evt = Event(self, command, keepalive=keepalive)
+        with self._lock:
+            after = self._ordering(sync, bool(wait_for))
+            if not self.out_of_order:
+                self._last = evt
+            elif sync == "barrier":
+                self._barrier = evt
+            self._pending.add(evt)
+        evt._on_done(self._retire)
+        schedule(evt, action, wait_for, after, inline=blocking)
+        if blocking:
+            evt.wait()
+        return evt
+
+    def _ordering(self, sync: str, has_wait_list: bool) -> list[Event]:
+        """The implicit dependencies of the next command (call with the lock held)."""
+        if not self.out_of_order:
+            return [self._last] if self._last is not None else []
+        after = [self._barrier] if self._barrier is not None else []
+        if sync and not has_wait_list:
+            after += list(self._pending)
+        return after
+
+    def _retire(self, evt: Event) -> None:
+        with self._lock:
+            self._pending.discard(evt)
+            if evt.failed:
+                self._failed.append(evt)
+
+    def enqueue_marker(self, wait_for: Iterable[Event] | None = None) -> Event:
+        events = self.check_wait_for(wait_for, "clEnqueueMarkerWithWaitList")
+        return self._enqueue(command_type.MARKER, _nothing, events, sync="marker")
+
+    def enqueue_barrier(self, wait_for: Iterable[Event] | None = None) -> Event:
+        events = self.check_wait_for(wait_for, "clEnqueueBarrierWithWaitList")
+        return self._enqueue(command_type.BARRIER, _nothing, events, sync="barrier")
+
+    # -- synchronisation ------------------------------------------------------------
+
+    def finish(self) -> None:
+        with self._lock:
+            pending = list(self._pending)
+        for evt in pending:
+            with evt._cond:
+                evt._cond.wait_for(lambda e=evt: e.is_done)
+        self.driver.synchronize()
+        with self._lock:
+            failed = [e for e in self._failed if not e._error_reported]
+            self._failed = []
+        if failed:
+            failed[0]._error_reported = True
+            raise_cl("clFinish", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                     describe_failure(failed[0]))
+
+    def flush(self) -> None:
+        """Commands are submitted as soon as they are enqueued: nothing to do."""
+
+    def release(self) -> None:
+        self._released = True
+
+    def _finalize(self) -> None:
+        self.release()
+
+    def __enter__(self) -> CommandQueue:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.finish()
+        finally:
+            self.release()
+
+    def __repr__(self) -> str:
+        kind = "out-of-order" if self.out_of_order else "in-order"
+        return f"<oclpy.CommandQueue {kind} on {self.device!r}>"
+
+
+def _nothing() -> None:
+    return None
+
+
+def _check_properties(properties: Any) -> int:
+    if properties is None:
+        return 0
+    if isinstance(properties, (list, tuple)):  # OpenCL 2.0 style [(QUEUE_PROPERTIES, bits)]
+        bits = 0
+        for item in properties:
+            bits |= item[1] if isinstance(item, tuple) else item
+        properties = bits
+    if not isinstance(properties, int) or properties < 0:
+        raise_cl("clCreateCommandQueue", status_code.INVALID_VALUE,
+                 f"invalid queue properties {properties!r}")
+    if properties & ~SUPPORTED_PROPERTIES:
+        raise_cl("clCreateCommandQueue", status_code.INVALID_QUEUE_PROPERTIES,
+                 f"unsupported queue properties "
+                 f"{cqp.to_string(properties & ~SUPPORTED_PROPERTIES, '0x%x')}")
+    return properties
+
+
+def enqueue_marker(queue: CommandQueue, wait_for: Iterable[Event] | None = None) -> Event:
+    return queue.enqueue_marker(wait_for)
+
+
+def enqueue_barrier(queue: CommandQueue, wait_for: Iterable[Event] | None = None) -> Event:
+    return queue.enqueue_barrier(wait_for)

@@ -1,0 +1,85 @@
+"""Running commands once what they wait for is done.
+
+A command is an `Event` plus an action (a function doing the copy or launch).
+`schedule()` counts the command's unfinished dependencies and, when the last
+one completes, hands the action to a small pool of command threads, so a
+command never occupies a thread while it waits. Two kinds of dependencies:
+
+- explicit ones (`wait_for`): if one failed, the command does not run and
+  ends with EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as OpenCL says;
+- implicit ones (the previous command of an in-order queue, the last
+  barrier of an out-of-order queue): order only.
+
+Independent commands (out-of-order queues, several queues) run at the same
+time on different command threads; a kernel launch inside one of them
+spreads its work-groups over the device's own workers. A blocking command
+whose dependencies are already done runs on the calling thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Sequence
+
+from .constants import command_execution_status as ces
+from .drivers.cpu import compute_units
+from .errors import Error, status_code
+from .event import Event
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def command_threads() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=max(4, compute_units()),
+                                       thread_name_prefix="oclpy-cmd")
+        return _pool
+
+
+def run_action(event: Event, action: Callable[[], None]) -> None:
+    """Run one command's action and record how it ended on its event."""
+    event._set_status(ces.RUNNING)
+    try:
+        action()
+    except Error as exc:
+        event._finish(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
+    except BaseException as exc:  # recorded on the event; wait()/finish() report it
+        event._finish(status_code.OUT_OF_RESOURCES, exc)
+    else:
+        event._finish(ces.COMPLETE)
+
+
+def schedule(event: Event, action: Callable[[], None], wait_for: Sequence[Event] = (),
+             after: Sequence[Event] = (), inline: bool = False) -> None:
+    """Run `action` once `wait_for` and `after` are done; see the module docstring."""
+    deps = [e for e in (*wait_for, *after) if e is not None]
+    explicit = {id(e) for e in wait_for}
+    lock = threading.Lock()
+    left = [len(deps) + 1]
+    submitting_thread = threading.get_ident()
+
+    def dispatch() -> None:
+        failed = [d for d in deps if id(d) in explicit and d.failed]
+        if failed:
+            event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, failed[0].error)
+            return
+        event._set_status(ces.SUBMITTED)
+        if inline and threading.get_ident() == submitting_thread:
+            run_action(event, action)
+        else:
+            command_threads().submit(run_action, event, action)
+
+    def one_done(_: Event | None) -> None:
+        with lock:
+            left[0] -= 1
+            ready = left[0] == 0
+        if ready:
+            dispatch()
+
+    for dep in deps:
+        dep._on_done(one_done)
+    one_done(None)

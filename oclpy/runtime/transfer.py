@@ -1,0 +1,169 @@
+"""Transfers: `enqueue_copy` (host <-> buffer, buffer <-> buffer) and `enqueue_fill_buffer`.
+
+Every range is checked before anything is enqueued, so a bad call raises
+(LogicError INVALID_VALUE, MEM_COPY_OVERLAP, ...) and copies nothing. Keyword
+arguments are PyOpenCL's: `src_offset`, `dst_offset` (`dest_offset` and
+`device_offset` still accepted), `byte_count`, `is_blocking` (default True
+for host transfers), `wait_for`. A non-blocking read or write keeps its host
+array alive (the event's ward) until it completes.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .constants import command_type, mem_flags
+from .errors import raise_cl, status_code
+from .event import Event
+from .memory import Buffer, MemoryObjectHolder, as_size, host_view
+from .queue import CommandQueue
+
+HOST_NO_WRITE = mem_flags.HOST_READ_ONLY | mem_flags.HOST_NO_ACCESS
+HOST_NO_READ = mem_flags.HOST_WRITE_ONLY | mem_flags.HOST_NO_ACCESS
+
+
+def _check_queue_and_buffer(queue: Any, buf: Buffer, routine: str) -> None:
+    if not isinstance(queue, CommandQueue):
+        raise_cl(routine, status_code.INVALID_COMMAND_QUEUE,
+                 f"expected a CommandQueue, got {type(queue).__name__}")
+    buf.check_alive(routine)
+    if buf.context is not queue.context:
+        raise_cl(routine, status_code.INVALID_CONTEXT, "the buffer belongs to another context")
+
+
+def _check_range(routine: str, verb: str, offset: int, nbytes: int, size: int) -> None:
+    if offset + nbytes > size:
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"{verb} {nbytes} bytes at offset {offset} overruns the buffer's {size} bytes")
+
+
+def _pop_offset(kwargs: dict[str, Any], name: str, old_names: tuple[str, ...]) -> int:
+    for old in old_names:
+        if old in kwargs:
+            if old == "device_offset":
+                warnings.warn(f"The 'device_offset' argument of enqueue_copy is deprecated. "
+                              f"Use '{name}' instead.", DeprecationWarning, stacklevel=4)
+            kwargs.setdefault(name, kwargs.pop(old))
+    return as_size(kwargs.pop(name, 0), "enqueue_copy", name)
+
+
+def _check_no_extra(kwargs: dict[str, Any]) -> None:
+    if kwargs:
+        raise TypeError(f"enqueue_copy() got an unexpected keyword argument '{next(iter(kwargs))}'")
+
+
+def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Event:
+    """Copy between host memory and buffers, or between buffers (PyOpenCL's rules)."""
+    wait_for = kwargs.pop("wait_for", None)
+    if isinstance(dest, MemoryObjectHolder) and isinstance(src, MemoryObjectHolder):
+        return _copy_buffer(queue, dest, src, wait_for, kwargs)
+    if isinstance(dest, MemoryObjectHolder):
+        return _write_buffer(queue, dest, src, wait_for, kwargs)
+    if isinstance(src, MemoryObjectHolder):
+        return _read_buffer(queue, dest, src, wait_for, kwargs)
+    raise TypeError("enqueue_copy cannot perform host-to-host transfers")
+
+
+def _write_buffer(queue: CommandQueue, buf: Buffer, host: Any, wait_for: Any,
+                  kwargs: dict[str, Any]) -> Event:
+    routine = "clEnqueueWriteBuffer"
+    offset = _pop_offset(kwargs, "dst_offset", ("dest_offset", "device_offset"))
+    blocking = bool(kwargs.pop("is_blocking", True))
+    _check_no_extra(kwargs)
+    _check_queue_and_buffer(queue, buf, routine)
+    view = host_view(host, False, routine, status_code.INVALID_VALUE, "source host array")
+    _check_range(routine, "writing", offset, view.nbytes, buf.size)
+    if buf.flags & HOST_NO_WRITE:
+        raise_cl(routine, status_code.INVALID_OPERATION,
+                 f"the buffer was made with {mem_flags.to_string(buf.flags & HOST_NO_WRITE)}")
+    events = queue.check_wait_for(wait_for, routine)
+    driver = queue.driver
+    alloc, base = buf.allocation(driver)
+
+    def action() -> None:
+        driver.write(alloc, base + offset, view)
+
+    return queue._enqueue(command_type.WRITE_BUFFER, action, events, blocking=blocking,
+                          ward=host, keepalive=(buf.storage,))
+
+
+def _read_buffer(queue: CommandQueue, host: Any, buf: Buffer, wait_for: Any,
+                 kwargs: dict[str, Any]) -> Event:
+    routine = "clEnqueueReadBuffer"
+    offset = _pop_offset(kwargs, "src_offset", ("device_offset",))
+    blocking = bool(kwargs.pop("is_blocking", True))
+    _check_no_extra(kwargs)
+    _check_queue_and_buffer(queue, buf, routine)
+    view = host_view(host, True, routine, status_code.INVALID_VALUE, "destination host array")
+    _check_range(routine, "reading", offset, view.nbytes, buf.size)
+    if buf.flags & HOST_NO_READ:
+        raise_cl(routine, status_code.INVALID_OPERATION,
+                 f"the buffer was made with {mem_flags.to_string(buf.flags & HOST_NO_READ)}")
+    events = queue.check_wait_for(wait_for, routine)
+    driver = queue.driver
+    alloc, base = buf.allocation(driver)
+
+    def action() -> None:
+        driver.read(alloc, base + offset, view)
+
+    return queue._enqueue(command_type.READ_BUFFER, action, events, blocking=blocking,
+                          ward=host, keepalive=(buf.storage,))
+
+
+def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
+                 kwargs: dict[str, Any]) -> Event:
+    routine = "clEnqueueCopyBuffer"
+    src_offset = _pop_offset(kwargs, "src_offset", ())
+    dst_offset = _pop_offset(kwargs, "dst_offset", ("dest_offset",))
+    byte_count = kwargs.pop("byte_count", -1)
+    blocking = bool(kwargs.pop("is_blocking", False))
+    _check_no_extra(kwargs)
+    _check_queue_and_buffer(queue, src, routine)
+    _check_queue_and_buffer(queue, dst, routine)
+    if byte_count is None or byte_count < 0:
+        byte_count = min(src.size - src_offset, dst.size - dst_offset)
+    nbytes = as_size(byte_count, routine, "byte_count")
+    _check_range(routine, "reading", src_offset, nbytes, src.size)
+    _check_range(routine, "writing", dst_offset, nbytes, dst.size)
+    if src.storage is dst.storage:
+        a, b = src.offset + src_offset, dst.offset + dst_offset
+        if a < b + nbytes and b < a + nbytes:
+            raise_cl(routine, status_code.MEM_COPY_OVERLAP, "source and destination regions overlap")
+    events = queue.check_wait_for(wait_for, routine)
+    driver = queue.driver
+    s_alloc, s_base = src.allocation(driver)
+    d_alloc, d_base = dst.allocation(driver)
+
+    def action() -> None:
+        if nbytes:
+            driver.copy(d_alloc, d_base + dst_offset, s_alloc, s_base + src_offset, nbytes)
+
+    return queue._enqueue(command_type.COPY_BUFFER, action, events, blocking=blocking,
+                          keepalive=(src.storage, dst.storage))
+
+
+def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: int, size: int,
+                        wait_for: Any = None) -> Event:
+    routine = "clEnqueueFillBuffer"
+    _check_queue_and_buffer(queue, mem, routine)
+    data = bytes(host_view(pattern, False, routine, status_code.INVALID_VALUE, "pattern"))
+    plen = len(data)
+    if plen == 0 or plen > 128 or plen & (plen - 1):
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"pattern size must be a power of two from 1 to 128 bytes, got {plen}")
+    offset = as_size(offset, routine, "offset")
+    size = as_size(size, routine, "size")
+    if offset % plen or size % plen:
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"offset ({offset}) and size ({size}) must be multiples of the pattern size ({plen})")
+    _check_range(routine, "filling", offset, size, mem.size)
+    events = queue.check_wait_for(wait_for, routine)
+    driver = queue.driver
+    alloc, base = mem.allocation(driver)
+
+    def action() -> None:
+        if size:
+            driver.fill(alloc, base + offset, data, size)
+
+    return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,))
