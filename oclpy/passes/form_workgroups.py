@@ -40,7 +40,9 @@ The transformation (per kernel with at least one `ocl.barrier` call)
    live-in sets of the resume blocks, restricted to instruction results
    (arguments are passed again on every call, so they survive by themselves).
    Every other value stays SSA: nothing changes for a value whose whole life
-   lies between two barriers.
+   lies between two barriers. Work-item queries with constant operands
+   (`get_local_id(0)`) are not demoted but asked again before each use: their
+   answer cannot change, and asking is cheaper than a frame slot.
 3. Frame layout: the state word at offset 0, then every `alloca` of the kernel
    (private variables must survive barriers: their memory moves into the
    frame), then one slot per demoted value, each at its DataLayout alignment.
@@ -77,6 +79,7 @@ from typing import ClassVar
 from oclpy.analysis.liveness import compute_liveness
 from oclpy.ir.builder import Builder, i32, i64
 from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
+from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, intrinsic_info
 from oclpy.ir.types import I8, I32, AddressSpace, FunctionType, PtrType, Type
 from oclpy.ir.values import Argument, Block, Function, Instr, Module, Undef, Value
 
@@ -189,6 +192,26 @@ def _demote(fn: Function, value: Instr, slot: Value) -> None:
         user.operands[k] = b.load(value.type, slot, name=f"{value.name}.reload" if value.name else "")
 
 
+def is_rematerializable(v: Instr) -> bool:
+    """A work-item query with constant or argument operands: cheaper to ask again
+    after a barrier than to keep in the frame (its answer cannot change)."""
+    if v.op != "call":
+        return False
+    info = intrinsic_info(v.attrs["callee"])
+    return (info is not None and info.base in WORK_ITEM_QUERIES
+            and not any(isinstance(op, Instr) for op in v.operands))
+
+
+def _rematerialize(fn: Function, value: Instr) -> None:
+    """Replace every use of `value` with a fresh copy of it placed before the use."""
+    b = Builder()
+    for user, k in _use_sites(fn, value):
+        b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
+        copy = Instr(value.op, value.type, list(value.operands), dict(value.attrs), name=value.name)
+        user.operands[k] = b.insert(copy)
+    value.parent.instrs.remove(value)  # type: ignore[union-attr]
+
+
 def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: Value) -> None:
     """Step 6: `ret` records the finished state; barriers record their number and return."""
     for block in fn.blocks:
@@ -233,6 +256,9 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
         addr = b.gep(I8, frame_arg, [i64(offset)], inbounds=True, name=alloca.name)
         fn.replace_all_uses(alloca, addr)
         alloca.parent.instrs.remove(alloca)  # type: ignore[union-attr]
+    for value in [v for v in demoted if is_rematerializable(v)]:
+        _rematerialize(fn, value)
+        demoted.remove(value)
     for value in demoted:
         offset = frame.slot(layout.size_of(value.type), layout.align_of(value.type))
         slot = b.gep(I8, frame_arg, [i64(offset)], inbounds=True,

@@ -152,6 +152,7 @@ class CompiledKernel:
     static_local_bytes: int
     frame_size: int  # bytes per work-item frame (0 without barriers)
     _native: Any = field(repr=False, default=None)
+    _jit: Any = field(repr=False, default=None)  # keeps the native code alive
 
     def local_bytes(self, blob: bytes) -> int:
         """The local memory one work-group of this launch needs."""
@@ -253,5 +254,5 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         reqd = fn.attrs.get("reqd_work_group_size")
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            target.static_local_bytes, frame_size, _LAUNCH_SIG(address))
+            target.static_local_bytes, frame_size, _LAUNCH_SIG(address), native)
     return CpuProgram(kernels, text, native.optimized_ir, native)
