@@ -1,0 +1,607 @@
+"""Semantic analysis of expressions: types, lvalues, implicit casts, diagnostics.
+
+`ExprChecker.check(e)` fills `e.ctype` and `e.is_lvalue` (and `Identifier.decl`,
+`Member.swizzle`, `Call.builtin`, `Assign.compute_type`) and returns the node
+to use in its place; `value(e)` also converts the result to an rvalue. Every
+error gives the expression `ErrorType`, which later checks pass over silently.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..diagnostics import DiagnosticEngine
+from ..ir.types import AddressSpace
+from . import ast
+from . import cltypes as ct
+from . import sema_types as st
+from .cltypes import CType, ScalarKind as K
+from .sema_conv import assign_convert, convert, to_rvalue
+from .sema_calls import CallChecker
+
+ARITH_OPS = {"+", "-", "*", "/"}
+INT_OPS = {"%", "&", "|", "^"}
+SHIFT_OPS = {"<<", ">>"}
+REL_OPS = {"<", ">", "<=", ">=", "==", "!="}
+LOGIC_OPS = {"&&", "||"}
+
+_UNSIGNED_SUFFIX = {"u", "ul", "ull", "lu", "llu"}
+_LONG_SUFFIX = {"l", "ll", "ul", "ull", "lu", "llu"}
+
+
+def _swizzle_indices(name: str, count: int) -> Optional[tuple[int, ...]] | str:
+    """Element indices of a swizzle, or an error message."""
+    padded = 4 if count == 3 else count
+    half = padded // 2
+    named = {"lo": tuple(range(half)), "hi": tuple(range(half, padded)),
+             "even": tuple(range(0, padded, 2)), "odd": tuple(range(1, padded, 2))}
+    if name in named:
+        return tuple(i if i < count else -1 for i in named[name])
+    if name[0] in "sS" and len(name) > 1:
+        idx = []
+        for c in name[1:]:
+            v = int(c, 16) if c in "0123456789abcdefABCDEF" else None
+            if v is None:
+                return f"illegal vector component name '{c}'"
+            idx.append(v)
+    else:
+        idx = []
+        for c in name:
+            if c not in "xyzw":
+                return f"illegal vector component name '{c}'"
+            idx.append("xyzw".index(c))
+    if any(i >= count for i in idx):
+        return "vector component access exceeds type '{t}'"
+    return tuple(idx)
+
+
+class ExprChecker(CallChecker):
+    diags: DiagnosticEngine
+    options: object
+
+    def lookup(self, name: str) -> Optional[ast.Decl]:
+        raise NotImplementedError
+
+    # -- entry points -------------------------------------------------------
+    def check(self, e: ast.Expr) -> ast.Expr:
+        handler = self._handlers().get(type(e))
+        if handler is None:
+            self.diags.error(e.loc, f"unsupported expression '{type(e).__name__}'")
+            e.ctype = st.ERROR
+            return e
+        return handler(e)
+
+    def value(self, e: ast.Expr) -> ast.Expr:
+        return to_rvalue(self.check(e))
+
+    def condition(self, e: ast.Expr) -> ast.Expr:
+        """A controlling expression: a scalar converted to bool."""
+        e = self.value(e)
+        if st.is_error(e.ctype):
+            return e
+        if not st.is_scalar(e.ctype):  # type: ignore[arg-type]
+            self.diags.error(e.loc, f"statement requires expression of scalar type ('{e.ctype}' invalid)")
+            e.ctype = st.ERROR
+            return e
+        return convert(e, ct.BOOL)
+
+    def _handlers(self) -> dict[type, Callable[[ast.Expr], ast.Expr]]:
+        return {
+            ast.IntLiteral: self.check_int_literal, ast.FloatLiteral: self.check_float_literal,
+            ast.StringLiteral: self.check_string, ast.Identifier: self.check_identifier,
+            ast.Unary: self.check_unary, ast.Binary: self.check_binary,
+            ast.Assign: self.check_assign, ast.Conditional: self.check_conditional,
+            ast.Call: self.check_call, ast.Index: self.check_index, ast.Member: self.check_member,
+            ast.Cast: self.check_cast, ast.VectorLiteral: self.check_vector_literal,
+            ast.SizeOf: self.check_sizeof, ast.ImplicitCast: lambda e: e,
+            ast.InitList: self.check_stray_init_list,
+        }
+
+    def error(self, e: ast.Expr, message: str) -> ast.Expr:
+        self.diags.error(e.loc, message)
+        e.ctype = st.ERROR
+        return e
+
+    # -- leaves -------------------------------------------------------------
+    def check_int_literal(self, e: ast.IntLiteral) -> ast.Expr:
+        s = e.suffix.lower()
+        v = e.value
+        based = getattr(e, "radix", 10) != 10  # hex and octal literals may become unsigned
+        if s in _UNSIGNED_SUFFIX:
+            order = [K.UINT, K.ULONG] if s not in _LONG_SUFFIX else [K.ULONG]
+        elif s in _LONG_SUFFIX:
+            order = [K.LONG, K.ULONG]
+        else:
+            order = [K.INT, K.UINT, K.LONG, K.ULONG] if based else [K.INT, K.LONG, K.ULONG]
+        if not based and s not in _UNSIGNED_SUFFIX:
+            order = [k for k in order if k.signed] + [K.ULONG]
+        kind = next((k for k in order if v < 2 ** (k.size * 8 - (1 if k.signed else 0))), K.ULONG)
+        e.ctype = ct.Scalar(kind)
+        return e
+
+    def check_float_literal(self, e: ast.FloatLiteral) -> ast.Expr:
+        s = e.suffix.lower()
+        if s == "f" or (s == "" and getattr(self.options, "single_precision_constant", False)):
+            e.ctype = ct.FLOAT
+        elif s == "h":
+            e.ctype = ct.HALF
+        else:
+            e.ctype = ct.DOUBLE
+        return e
+
+    def check_string(self, e: ast.StringLiteral) -> ast.Expr:
+        e.ctype = ct.Array(ct.Scalar(K.CHAR, const=True), len(e.value) + 1, space=AddressSpace.CONSTANT)
+        e.is_lvalue = True
+        return e
+
+    def check_identifier(self, e: ast.Identifier) -> ast.Expr:
+        decl = self.lookup(e.name)
+        if decl is None:
+            return self.error(e, f"use of undeclared identifier '{e.name}'")
+        e.decl = decl
+        if isinstance(decl, ast.EnumConstant):
+            e.ctype = ct.INT
+        elif isinstance(decl, (ast.VarDecl, ast.ParamDecl)):
+            e.ctype = decl.ctype
+            e.is_lvalue = True
+        elif isinstance(decl, ast.FunctionDecl):
+            e.ctype = decl.ctype
+        else:
+            return self.error(e, f"unexpected type name '{e.name}': expected expression")
+        return e
+
+    def check_stray_init_list(self, e: ast.InitList) -> ast.Expr:
+        return self.error(e, "initializer list cannot be used here")
+
+    # -- unary --------------------------------------------------------------
+    def check_unary(self, e: ast.Unary) -> ast.Expr:
+        if e.op in ("++pre", "--pre", "++post", "--post"):
+            return self._check_incdec(e)
+        if e.op == "&":
+            return self._check_addr(e)
+        e.operand = self.value(e.operand)
+        t = e.operand.ctype
+        if st.is_error(t):
+            e.ctype = st.ERROR
+            return e
+        assert t is not None
+        if e.op == "*":
+            if not isinstance(t, ct.Pointer) or st.is_void(t.pointee):
+                return self.error(e, f"indirection requires pointer operand ('{t}' invalid)")
+            e.ctype, e.is_lvalue = t.pointee, True
+            return e
+        if e.op == "!":
+            if st.is_vector(t):
+                e.ctype = st.relational_result(t)
+                return e
+            if not st.is_scalar(t):
+                return self._bad_unary(e, t)
+            e.operand = convert(e.operand, ct.BOOL)
+            e.ctype = ct.INT
+            return e
+        ok = st.is_int_or_int_vector(t) if e.op == "~" else st.is_arith_or_vector(t)
+        if not ok:
+            return self._bad_unary(e, t)
+        res = t if st.is_vector(t) else st.promote(t)
+        e.operand = convert(e.operand, res)
+        e.ctype = res
+        return e
+
+    def _bad_unary(self, e: ast.Unary, t: CType) -> ast.Expr:
+        return self.error(e, f"invalid argument type '{t}' to unary expression")
+
+    def _check_addr(self, e: ast.Unary) -> ast.Expr:
+        e.operand = self.check(e.operand)
+        t = e.operand.ctype
+        if st.is_error(t):
+            e.ctype = st.ERROR
+            return e
+        assert t is not None
+        if self._is_vector_element(e.operand):
+            return self.error(e, "address of vector element requested")
+        if not e.operand.is_lvalue:
+            return self.error(e, f"cannot take the address of an rvalue of type '{t}'")
+        e.ctype = ct.Pointer(t.with_space(t.space or AddressSpace.PRIVATE))
+        return e
+
+    @staticmethod
+    def _is_vector_element(e: ast.Expr) -> bool:
+        if isinstance(e, ast.Member) and e.swizzle is not None:
+            return True
+        return isinstance(e, ast.Index) and st.is_vector(e.base.ctype or st.ERROR)
+
+    def modifiable(self, target: ast.Expr, loc_expr: ast.Expr) -> bool:
+        t = target.ctype
+        if st.is_error(t):
+            return False
+        assert t is not None
+        if not target.is_lvalue:
+            self.diags.error(target.loc, "expression is not assignable")
+            return False
+        if isinstance(t, ct.Array):
+            self.diags.error(target.loc, f"array type '{t}' is not assignable")
+            return False
+        if t.const or (t.space is AddressSpace.CONSTANT):
+            if isinstance(target, ast.Identifier):
+                self.diags.error(target.loc, f"cannot assign to variable '{target.name}' with "
+                                 f"const-qualified type '{t}'")
+            else:
+                self.diags.error(target.loc, f"read-only variable is not assignable")
+            return False
+        if isinstance(target, ast.Member) and target.swizzle is not None and \
+                len(set(target.swizzle)) != len(target.swizzle):
+            self.diags.error(target.loc, "vector is not assignable (contains duplicate components)")
+            return False
+        return True
+
+    def _check_incdec(self, e: ast.Unary) -> ast.Expr:
+        e.operand = self.check(e.operand)
+        t = e.operand.ctype
+        if not self.modifiable(e.operand, e):
+            e.ctype = st.ERROR
+            return e
+        assert t is not None
+        if not (st.is_arith_or_vector(t) or st.is_pointer(t)):
+            return self.error(e, f"cannot increment value of type '{t}'")
+        e.ctype = t.unqualified()
+        return e
+
+    # -- binary -------------------------------------------------------------
+    def check_binary(self, e: ast.Binary) -> ast.Expr:
+        e.lhs, e.rhs = self.value(e.lhs), self.value(e.rhs)
+        return self.type_binary(e)
+
+    def type_binary(self, e: ast.Binary) -> ast.Expr:
+        """Type a binary expression whose operands are already checked rvalues."""
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        if st.is_error(lt) or st.is_error(rt):
+            e.ctype = st.ERROR
+            return e
+        if e.op == ",":
+            e.ctype = rt
+            return e
+        if e.op in LOGIC_OPS:
+            return self._check_logic(e)
+        if e.op in REL_OPS:
+            return self._check_relational(e)
+        if e.op in ("+", "-") and (st.is_pointer(lt) or st.is_pointer(rt)):  # type: ignore[arg-type]
+            return self._check_pointer_arith(e)
+        if e.op in SHIFT_OPS:
+            return self._check_shift(e)
+        return self._check_arith(e)
+
+    def invalid_operands(self, e: ast.Expr, lt: CType, rt: CType) -> ast.Expr:
+        return self.error(e, f"invalid operands to binary expression ('{lt}' and '{rt}')")
+
+    def common_operands(self, e: ast.Binary) -> Optional[CType]:
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        assert lt is not None and rt is not None
+        if not (st.is_arith_or_vector(lt) and st.is_arith_or_vector(rt)):
+            return None
+        common = st.arith_conversion(lt, rt)
+        if common is None:
+            return None
+        e.lhs, e.rhs = convert(e.lhs, common), convert(e.rhs, common)
+        return common
+
+    def _check_arith(self, e: ast.Binary) -> ast.Expr:
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        assert lt is not None and rt is not None
+        common = self.common_operands(e)
+        if common is None or (e.op in INT_OPS and not st.is_int_or_int_vector(common)):
+            return self.invalid_operands(e, lt, rt)
+        e.ctype = common
+        return e
+
+    def _check_shift(self, e: ast.Binary) -> ast.Expr:
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        assert lt is not None and rt is not None
+        if not (st.is_int_or_int_vector(lt) and st.is_int_or_int_vector(rt)):
+            return self.invalid_operands(e, lt, rt)
+        if st.is_vector(rt) and not st.is_vector(lt):
+            return self.invalid_operands(e, lt, rt)
+        res = lt if st.is_vector(lt) else st.promote(lt)
+        if st.is_vector(rt) and st.is_vector(lt) and lt.count != rt.count:  # type: ignore[attr-defined]
+            return self.invalid_operands(e, lt, rt)
+        e.lhs = convert(e.lhs, res)
+        e.rhs = convert(e.rhs, res)
+        e.ctype = res
+        return e
+
+    def _check_relational(self, e: ast.Binary) -> ast.Expr:
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        assert lt is not None and rt is not None
+        if st.is_pointer(lt) or st.is_pointer(rt):
+            return self._check_pointer_compare(e)
+        common = self.common_operands(e)
+        if common is None:
+            return self.invalid_operands(e, lt, rt)
+        e.ctype = st.relational_result(common)
+        return e
+
+    def _check_pointer_compare(self, e: ast.Binary) -> ast.Expr:
+        from .sema_conv import is_null_constant
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        if st.is_integer(rt) and is_null_constant(e.rhs):  # type: ignore[arg-type]
+            e.rhs = convert(e.rhs, lt)  # type: ignore[arg-type]
+        elif st.is_integer(lt) and is_null_constant(e.lhs):  # type: ignore[arg-type]
+            e.lhs = convert(e.lhs, rt)  # type: ignore[arg-type]
+        elif not (isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer)):
+            return self.invalid_operands(e, lt, rt)  # type: ignore[arg-type]
+        elif st.pointee_space(lt) != st.pointee_space(rt):
+            return self.error(e, f"comparison between  ('{lt}' and '{rt}') which are pointers to "
+                              "non-overlapping address spaces")
+        e.ctype = ct.INT
+        return e
+
+    def _check_pointer_arith(self, e: ast.Binary) -> ast.Expr:
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        assert lt is not None and rt is not None
+        if isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer):
+            if e.op != "-" or not st.same_unqualified(lt.pointee, rt.pointee):
+                return self.invalid_operands(e, lt, rt)
+            e.ctype = ct.LONG
+            return e
+        if e.op == "-" and not isinstance(lt, ct.Pointer):
+            return self.invalid_operands(e, lt, rt)
+        ptr, other = (lt, rt) if isinstance(lt, ct.Pointer) else (rt, lt)
+        if not st.is_integer(other) or not st.is_complete_object(ptr.pointee):  # type: ignore[attr-defined]
+            return self.invalid_operands(e, lt, rt)
+        if isinstance(lt, ct.Pointer):
+            e.rhs = convert(e.rhs, ct.LONG)
+        else:
+            e.lhs = convert(e.lhs, ct.LONG)
+        e.ctype = ptr
+        return e
+
+    def _check_logic(self, e: ast.Binary) -> ast.Expr:
+        lt, rt = e.lhs.ctype, e.rhs.ctype
+        assert lt is not None and rt is not None
+        if st.is_vector(lt) or st.is_vector(rt):
+            common = self.common_operands(e)
+            if common is None:
+                return self.invalid_operands(e, lt, rt)
+            e.ctype = st.relational_result(common)
+            return e
+        if not (st.is_scalar(lt) and st.is_scalar(rt)):
+            return self.invalid_operands(e, lt, rt)
+        e.lhs, e.rhs = convert(e.lhs, ct.BOOL), convert(e.rhs, ct.BOOL)
+        e.ctype = ct.INT
+        return e
+
+    # -- assignment and ?: --------------------------------------------------
+    def check_assign(self, e: ast.Assign) -> ast.Expr:
+        e.target = self.check(e.target)
+        e.value = self.value(e.value)
+        t = e.target.ctype
+        if not self.modifiable(e.target, e) or st.is_error(e.value.ctype):
+            e.ctype = st.ERROR
+            return e
+        assert t is not None
+        if e.op == "=":
+            e.value = assign_convert(e.value, t, "assign", self.diags)
+            e.ctype = t.unqualified()
+            return e
+        return self._check_compound(e, t)
+
+    def _check_compound(self, e: ast.Assign, t: CType) -> ast.Expr:
+        op = e.op[:-1]
+        probe = ast.Binary(e.loc, op, ast.ImplicitCast(e.target.loc, "lvalue-to-rvalue", e.target,
+                                                       ctype=t.unqualified()), e.value)
+        probe = self.type_binary(probe)
+        if st.is_error(probe.ctype):
+            e.ctype = st.ERROR
+            return e
+        assert isinstance(probe, ast.Binary)
+        e.value = probe.rhs
+        # The operation's type: the converted left operand's (a pointer for p += n).
+        e.compute_type = probe.lhs.ctype  # type: ignore[attr-defined]
+        if st.is_vector(probe.ctype) and not st.same_unqualified(probe.ctype, t):  # type: ignore[arg-type]
+            return self.error(e, f"assigning to '{t.unqualified()}' from incompatible type '{probe.ctype}'")
+        e.ctype = t.unqualified()
+        return e
+
+    def check_conditional(self, e: ast.Conditional) -> ast.Expr:
+        e.cond = self.value(e.cond)
+        e.then, e.else_ = self.value(e.then), self.value(e.else_)
+        ct_, a, b = e.cond.ctype, e.then.ctype, e.else_.ctype
+        if st.is_error(ct_) or st.is_error(a) or st.is_error(b):
+            e.ctype = st.ERROR
+            return e
+        assert a is not None and b is not None and ct_ is not None
+        if st.is_vector(ct_):
+            return self._vector_conditional(e, ct_, a, b)
+        if not st.is_scalar(ct_):
+            return self.error(e.cond, f"used type '{ct_}' where arithmetic or pointer type is required")
+        e.cond = convert(e.cond, ct.BOOL)
+        res = self._conditional_type(e, a, b)
+        if res is None:
+            return self.error(e, f"incompatible operand types ('{a}' and '{b}')")
+        e.then, e.else_ = convert(e.then, res), convert(e.else_, res)
+        e.ctype = res
+        return e
+
+    def _conditional_type(self, e: ast.Conditional, a: CType, b: CType) -> Optional[CType]:
+        from .sema_conv import is_null_constant
+        if st.is_arith_or_vector(a) and st.is_arith_or_vector(b):
+            return st.arith_conversion(a, b)
+        if st.is_pointer(a) and st.is_integer(b) and is_null_constant(e.else_):
+            return a
+        if st.is_pointer(b) and st.is_integer(a) and is_null_constant(e.then):
+            return b
+        if st.same_unqualified(a, b):
+            return a.unqualified()
+        if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
+                st.pointee_space(a) == st.pointee_space(b) and (st.is_void(a.pointee) or st.is_void(b.pointee)):
+            return a if st.is_void(a.pointee) else b
+        return None
+
+    def _vector_conditional(self, e: ast.Conditional, c: CType, a: CType, b: CType) -> ast.Expr:
+        res = st.arith_conversion(a, b) if st.is_arith_or_vector(a) and st.is_arith_or_vector(b) else None
+        if res is None or not st.is_int_or_int_vector(c):
+            return self.error(e, f"incompatible operand types ('{a}' and '{b}')")
+        if not st.is_vector(res):
+            res = ct.Vector(st.scalar_kind(res), c.count)  # type: ignore[arg-type, attr-defined]
+        if res.count != c.count or res.elem.size != c.elem.size:  # type: ignore[attr-defined]
+            return self.error(e, f"vector condition type '{c}' and result type '{res}' do not have "
+                              "elements of the same size")
+        e.then, e.else_ = convert(e.then, res), convert(e.else_, res)
+        e.ctype = res
+        return e
+
+    # -- postfix ------------------------------------------------------------
+    def check_index(self, e: ast.Index) -> ast.Expr:
+        e.base = self.check(e.base)
+        bt = e.base.ctype
+        if st.is_vector(bt or st.ERROR):
+            e.index = self.value(e.index)
+            if not st.is_error(e.index.ctype) and not st.is_integer(e.index.ctype):  # type: ignore[arg-type]
+                return self.error(e.index, "array subscript is not an integer")
+            e.index = convert(e.index, ct.LONG)
+            e.ctype = st.object_type(st.element_type(bt), bt.space, bt.const)  # type: ignore[union-attr, arg-type]
+            e.is_lvalue = e.base.is_lvalue
+            return e
+        e.base = to_rvalue(e.base)
+        e.index = self.value(e.index)
+        bt, it = e.base.ctype, e.index.ctype
+        if st.is_error(bt) or st.is_error(it):
+            e.ctype = st.ERROR
+            return e
+        if isinstance(it, ct.Pointer) and st.is_integer(bt):  # type: ignore[arg-type]
+            e.base, e.index = e.index, e.base
+            bt, it = it, bt
+        if not isinstance(bt, ct.Pointer):
+            return self.error(e, "subscripted value is not an array, pointer, or vector")
+        if not st.is_integer(it):  # type: ignore[arg-type]
+            return self.error(e.index, "array subscript is not an integer")
+        e.index = convert(e.index, ct.LONG)
+        e.ctype, e.is_lvalue = bt.pointee, True
+        return e
+
+    def check_member(self, e: ast.Member) -> ast.Expr:
+        e.base = self.value(e.base) if e.arrow else self.check(e.base)
+        bt = e.base.ctype
+        if st.is_error(bt):
+            e.ctype = st.ERROR
+            return e
+        assert bt is not None
+        if e.arrow:
+            if not isinstance(bt, ct.Pointer):
+                return self.error(e, f"member reference type '{bt}' is not a pointer")
+            bt = bt.pointee
+            lvalue = True
+        else:
+            lvalue = e.base.is_lvalue
+        if isinstance(bt, ct.Vector) and not e.arrow:
+            return self._check_swizzle(e, bt)
+        if not isinstance(bt, ct.Struct):
+            return self.error(e, f"member reference base type '{bt}' is not a structure or union")
+        f = bt.definition.field(e.name)
+        if f is None:
+            return self.error(e, f"no member named '{e.name}' in '{bt.unqualified()}'")
+        e.ctype = st.object_type(f.type, bt.space, bt.const, bt.volatile)
+        e.is_lvalue = lvalue
+        return e
+
+    def _check_swizzle(self, e: ast.Member, bt: ct.Vector) -> ast.Expr:
+        res = _swizzle_indices(e.name, bt.count)
+        if isinstance(res, str) or res is None:
+            return self.error(e, (res or "illegal vector component name").format(t=bt.unqualified()))
+        n = len(res)
+        if n not in (1, 2, 3, 4, 8, 16):
+            return self.error(e, f"vector component access has invalid length {n}")
+        e.swizzle = res
+        elem = ct.Scalar(bt.elem) if n == 1 else ct.Vector(bt.elem, n)
+        e.ctype = st.object_type(elem, bt.space, bt.const, bt.volatile)
+        e.is_lvalue = e.base.is_lvalue
+        return e
+
+    # -- casts, vector literals, sizeof -------------------------------------
+    def check_cast(self, e: ast.Cast) -> ast.Expr:
+        e.to = st.default_spaces(e.to)
+        e.operand = self.value(e.operand)
+        frm, to = e.operand.ctype, e.to
+        if st.is_error(frm):
+            e.ctype = st.ERROR
+            return e
+        assert frm is not None
+        err = self._cast_error(frm, to)
+        if err:
+            return self.error(e, err)
+        if st.is_vector(to) and not st.is_vector(frm):
+            e.operand = convert(e.operand, to)
+        e.ctype = to.unqualified()
+        return e
+
+    @staticmethod
+    def _cast_error(frm: CType, to: CType) -> Optional[str]:
+        if st.is_void(to):
+            return None
+        if st.is_vector(frm) or st.is_vector(to):
+            if st.same_unqualified(frm, to) or (st.is_vector(to) and st.is_arith(frm)):
+                return None
+            return f"invalid conversion between vector type '{frm}' and '{to}'"
+        if isinstance(frm, ct.Pointer) and isinstance(to, ct.Pointer):
+            fs, ts = st.pointee_space(frm), st.pointee_space(to)
+            if fs != ts and AddressSpace.GENERIC not in (fs, ts):
+                return f"casting '{frm}' to type '{to}' changes address space of pointer"
+            return None
+        if st.is_scalar(frm) and st.is_scalar(to):
+            if (st.is_pointer(frm) and st.is_floating(to)) or (st.is_pointer(to) and st.is_floating(frm)):
+                return f"operand of type '{frm}' cannot be cast to a pointer type" if st.is_pointer(to) \
+                    else f"pointer cannot be cast to type '{to}'"
+            return None
+        if st.same_unqualified(frm, to):
+            return None
+        return f"used type '{to}' where arithmetic or pointer type is required"
+
+    def check_vector_literal(self, e: ast.VectorLiteral) -> ast.Expr:
+        to = e.to.unqualified()
+        if not isinstance(to, ct.Vector):
+            return self.error(e, f"'{to}' is not a vector type")
+        comps = [self.value(c) for c in e.components]
+        if any(st.is_error(c.ctype) for c in comps):
+            e.ctype = st.ERROR
+            return e
+        if len(comps) == 1 and not st.is_vector(comps[0].ctype):  # type: ignore[arg-type]
+            e.components = [convert(comps[0], ct.Scalar(to.elem))]
+            e.ctype = to
+            return e
+        total = 0
+        out = []
+        for c in comps:
+            ctp = c.ctype
+            if isinstance(ctp, ct.Vector):
+                if ctp.elem is not to.elem:
+                    return self.error(c, f"cannot convert vector of type '{ctp}' to element type '{to.elem.spelling}'")
+                total += ctp.count
+                out.append(c)
+            elif st.is_arith(ctp):  # type: ignore[arg-type]
+                total += 1
+                out.append(convert(c, ct.Scalar(to.elem)))
+            else:
+                return self.error(c, f"invalid vector element of type '{ctp}'")
+        if total != to.count:
+            word = "few" if total < to.count else "many"
+            return self.error(e, f"too {word} elements in vector initialization (expected "
+                              f"{to.count} elements, have {total})")
+        e.components = out
+        e.ctype = to
+        return e
+
+    def check_sizeof(self, e: ast.SizeOf) -> ast.Expr:
+        if isinstance(e.operand, ast.Expr):
+            e.operand = self.check(e.operand)
+            t = e.operand.ctype
+        else:
+            e.operand = st.default_spaces(e.operand)
+            t = e.operand
+        if st.is_error(t):
+            e.ctype = st.ERROR
+            return e
+        assert t is not None
+        if e.kind != "vec_step" and not st.is_complete_object(t):
+            what = "sizeof" if e.kind == "sizeof" else "alignof"
+            return self.error(e, f"invalid application of '{what}' to an incomplete type '{t}'")
+        e.ctype = ct.UINT if e.kind == "vec_step" else ct.SIZE_T
+        return e
