@@ -1,1 +1,55 @@
-"""oclpy: OpenCL written in Python."""
+"""oclpy: OpenCL written in Python, with PyOpenCL's host API.
+
+Change `import pyopencl as cl` to `import oclpy as cl`: platforms, devices,
+contexts, queues, buffers, programs, kernels, events and the constant
+classes have PyOpenCL's names and behaviour, errors included
+(`cl.LogicError`, `cl.RuntimeError`, `cl.status_code`).
+"""
+
+from __future__ import annotations
+
+from . import cltypes
+from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_execution_status,
+                                command_queue_info, command_queue_properties, command_type,
+                                context_info, context_properties, device_exec_capabilities,
+                                device_fp_config, device_info, device_local_mem_type,
+                                device_mem_cache_type, device_type, event_info, kernel_arg_access_qualifier,
+                                kernel_arg_address_qualifier, kernel_arg_info,
+                                kernel_arg_type_qualifier, kernel_info, kernel_work_group_info,
+                                map_flags, mem_flags, mem_info, mem_object_type, platform_info,
+                                profiling_info, program_build_info, program_info, program_kind,
+                                queue_properties, status_code)
+from .runtime.context import Context, create_some_context
+from .runtime.device import Device
+from .runtime.errors import Error, LogicError, MemoryError, RuntimeError, _ErrorRecord
+from .runtime.event import Event, NannyEvent, UserEvent, wait_for_events
+from .runtime.kernel import Kernel, enqueue_nd_range_kernel, enqueue_task
+from .runtime.memory import Buffer, LocalMemory, MemoryObject, MemoryObjectHolder
+from .runtime.platform import Platform, get_platforms
+from .runtime.program import CompilerWarning, Program
+from .runtime.queue import CommandQueue, enqueue_barrier, enqueue_marker
+from .runtime.transfer import enqueue_copy, enqueue_fill_buffer
+
+VERSION = (0, 1)
+VERSION_TEXT = "0.1"
+
+_csc = create_some_context
+
+
+def get_cl_header_version() -> tuple[int, int]:
+    return (3, 0)
+
+
+def have_gl() -> bool:
+    return False
+
+
+__all__ = [
+    "Buffer", "CommandQueue", "CompilerWarning", "Context", "Device", "Error", "Event", "Kernel",
+    "LocalMemory", "LogicError", "MemoryError", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
+    "Platform", "Program", "RuntimeError", "UserEvent", "VERSION", "VERSION_TEXT",
+    "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
+    "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
+    "get_platforms", "have_gl", "wait_for_events",
+    *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
+]

@@ -1,0 +1,243 @@
+"""Kernels: arguments, launches and the kernel info queries.
+
+`Kernel(prg, name)` (or `prg.name`) binds the compiled kernel of every device
+the program was built for. `knl(queue, global_size, local_size, *args)`
+checks the argument count, binds every argument and checks the launch shape
+before anything is enqueued; it works on its own snapshot of the arguments,
+so several threads may launch the same Kernel object at once.
+`enqueue_nd_range_kernel(queue, knl, ...)` launches with the arguments given
+earlier through `set_arg`/`set_args`.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Sequence
+
+import numpy as np
+
+from .constants import (command_type, kernel_arg_access_qualifier, kernel_arg_address_qualifier,
+                        kernel_arg_info, kernel_arg_type_qualifier, kernel_info,
+                        kernel_work_group_info)
+from .device import Device
+from .errors import Error, LogicError, make_error, raise_cl, status_code
+from .event import Event
+from .kernel_args import BoundArg, bind_arg, local_bytes_needed, pack_blob
+from .ndrange import make_ndrange
+from .queue import CommandQueue
+
+ADDRESS_QUALIFIERS = {"global": kernel_arg_address_qualifier.GLOBAL,
+                      "local": kernel_arg_address_qualifier.LOCAL,
+                      "constant": kernel_arg_address_qualifier.CONSTANT,
+                      "private": kernel_arg_address_qualifier.PRIVATE}
+ACCESS_QUALIFIERS = {"none": kernel_arg_access_qualifier.NONE,
+                     "read_only": kernel_arg_access_qualifier.READ_ONLY,
+                     "write_only": kernel_arg_access_qualifier.WRITE_ONLY,
+                     "read_write": kernel_arg_access_qualifier.READ_WRITE}
+TYPE_QUALIFIERS = {"const": kernel_arg_type_qualifier.CONST,
+                   "restrict": kernel_arg_type_qualifier.RESTRICT,
+                   "volatile": kernel_arg_type_qualifier.VOLATILE,
+                   "pipe": kernel_arg_type_qualifier.PIPE}
+
+
+class KernelArgCountError(LogicError, TypeError):
+    """The wrong number of kernel arguments: INVALID_KERNEL_ARGS (PyOpenCL raises a TypeError)."""
+
+
+class Kernel:
+    def __init__(self, program: Any, name: str) -> None:
+        self.program = program
+        self.context = program.context
+        self.function_name = name
+        self._compiled: dict[Device, Any] = program.compiled_kernels(name)
+        self._meta = next(iter(self._compiled.values()))
+        self._params = list(self._meta.args)
+        self._args: list[BoundArg | None] = [None] * len(self._params)
+        self._dtypes: list[np.dtype | None] | None = None
+        self._lock = threading.Lock()
+
+    # -- info -----------------------------------------------------------------------
+
+    @property
+    def num_args(self) -> int:
+        return len(self._params)
+
+    @property
+    def attributes(self) -> str:
+        reqd = self._meta.reqd_work_group_size
+        return f"reqd_work_group_size({reqd[0]},{reqd[1]},{reqd[2]})" if reqd else ""
+
+    @property
+    def int_ptr(self) -> int:
+        return id(self)
+
+    def get_info(self, param: int) -> Any:
+        table = {kernel_info.FUNCTION_NAME: lambda: self.function_name,
+                 kernel_info.NUM_ARGS: lambda: self.num_args,
+                 kernel_info.REFERENCE_COUNT: lambda: 1,
+                 kernel_info.CONTEXT: lambda: self.context,
+                 kernel_info.PROGRAM: lambda: self.program,
+                 kernel_info.ATTRIBUTES: lambda: self.attributes}
+        if param not in table:
+            raise_cl("clGetKernelInfo", status_code.INVALID_VALUE)
+        return table[param]()
+
+    def _compiled_for(self, device: Device, routine: str) -> Any:
+        if device not in self._compiled:
+            raise_cl(routine, status_code.INVALID_PROGRAM_EXECUTABLE,
+                     f"kernel '{self.function_name}' was not built for {device!r}")
+        return self._compiled[device]
+
+    def get_work_group_info(self, param: int, device: Device) -> Any:
+        ck = self._compiled_for(device, "clGetKernelWorkGroupInfo")
+        reqd = ck.reqd_work_group_size
+        with self._lock:
+            bound = [a or BoundArg("value") for a in self._args]
+        table = {
+            kernel_work_group_info.WORK_GROUP_SIZE:
+                lambda: reqd[0] * reqd[1] * reqd[2] if reqd else device.max_work_group_size,
+            kernel_work_group_info.COMPILE_WORK_GROUP_SIZE: lambda: list(reqd or (0, 0, 0)),
+            kernel_work_group_info.LOCAL_MEM_SIZE:
+                lambda: local_bytes_needed(ck.static_local_bytes, self._params, bound),
+            kernel_work_group_info.PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+                lambda: getattr(ck, "preferred_work_group_size_multiple", 1),
+            kernel_work_group_info.PRIVATE_MEM_SIZE: lambda: getattr(ck, "frame_size", 0),
+        }
+        if param not in table:
+            raise_cl("clGetKernelWorkGroupInfo", status_code.INVALID_VALUE)
+        return table[param]()
+
+    def get_arg_info(self, index: int, param: int) -> Any:
+        if not 0 <= index < self.num_args:
+            raise_cl("clGetKernelArgInfo", status_code.INVALID_ARG_INDEX,
+                     f"argument index {index} out of range (kernel has {self.num_args})")
+        arg = self._params[index]
+        attrs = getattr(arg, "attrs", None) or {}
+        space = attrs.get("address_qualifier") or ("private" if arg.kind == "scalar" else arg.kind)
+        quals = 0
+        for q in attrs.get("type_qualifiers", ()):
+            quals |= TYPE_QUALIFIERS.get(q, 0)
+        table = {
+            kernel_arg_info.ADDRESS_QUALIFIER: lambda: ADDRESS_QUALIFIERS[space],
+            kernel_arg_info.ACCESS_QUALIFIER:
+                lambda: ACCESS_QUALIFIERS.get(attrs.get("access_qualifier", "none"),
+                                              kernel_arg_access_qualifier.NONE),
+            kernel_arg_info.TYPE_NAME: lambda: attrs.get("type_name", str(arg.type)),
+            kernel_arg_info.TYPE_QUALIFIER: lambda: quals,
+            kernel_arg_info.NAME: lambda: arg.name,
+        }
+        if param not in table:
+            raise_cl("clGetKernelArgInfo", status_code.INVALID_VALUE)
+        return table[param]()
+
+    # -- arguments --------------------------------------------------------------------
+
+    def _bind(self, index: Any, value: Any) -> BoundArg:
+        if not isinstance(index, (int, np.integer)) or not 0 <= index < self.num_args:
+            raise_cl("clSetKernelArg", status_code.INVALID_ARG_INDEX,
+                     f"argument index {index!r} out of range "
+                     f"(kernel '{self.function_name}' has {self.num_args} arguments)")
+        dtype = self._dtypes[index] if self._dtypes is not None else None
+        return bind_arg(int(index), self._params[index], value, self.context, dtype)
+
+    def _bind_all(self, args: Sequence[Any]) -> list[BoundArg]:
+        if len(args) != self.num_args:
+            names = ", ".join(p.name for p in self._params)
+            raise make_error("Kernel.set_args", status_code.INVALID_KERNEL_ARGS,
+                             f"{self.function_name}: length of argument list ({len(args)}) and "
+                             f"CL-generated number of arguments ({self.num_args}) do not agree "
+                             f"(expected: {names})", KernelArgCountError)
+        return [self._bind(i, v) for i, v in enumerate(args)]
+
+    def set_arg(self, index: int, value: Any) -> None:
+        bound = self._bind(index, value)
+        with self._lock:
+            self._args[index] = bound
+
+    def set_args(self, *args: Any) -> None:
+        bound = self._bind_all(args)
+        with self._lock:
+            self._args = list(bound)
+
+    def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
+        dtypes = list(dtypes)
+        if len(dtypes) != self.num_args:
+            raise make_error("Kernel.set_scalar_arg_dtypes", status_code.INVALID_KERNEL_ARGS,
+                             f"length of argument list ({len(dtypes)}) and CL-generated number "
+                             f"of arguments ({self.num_args}) do not agree", KernelArgCountError)
+        self._dtypes = [None if t is None else np.dtype(t) for t in dtypes]
+
+    set_arg_types = set_scalar_arg_dtypes
+
+    # -- launching --------------------------------------------------------------------
+
+    def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any,
+                 global_offset: Any = None, wait_for: Any = None, g_times_l: bool = False,
+                 allow_empty_ndrange: bool = False) -> Event:
+        bound = self._bind_all(args)
+        with self._lock:
+            self._args = list(bound)
+        return self._enqueue(queue, bound, global_size, local_size, global_offset, wait_for,
+                             g_times_l, allow_empty_ndrange)
+
+    def _enqueue(self, queue: CommandQueue, bound: list[BoundArg], global_size: Any, local_size: Any,
+                 global_offset: Any, wait_for: Any, g_times_l: bool, allow_empty: bool) -> Event:
+        routine = "clEnqueueNDRangeKernel"
+        if not isinstance(queue, CommandQueue):
+            raise_cl(routine, status_code.INVALID_COMMAND_QUEUE,
+                     f"expected a CommandQueue, got {type(queue).__name__}")
+        if queue.context is not self.context:
+            raise_cl(routine, status_code.INVALID_CONTEXT,
+                     "the queue and the kernel belong to different contexts")
+        ck = self._compiled_for(queue.device, routine)
+        dev = queue.device
+        nd = make_ndrange(global_size, local_size, global_offset, max_group=dev.max_work_group_size,
+                          max_items=dev.max_work_item_sizes, units=dev.max_compute_units,
+                          reqd=ck.reqd_work_group_size, g_times_l=g_times_l)
+        events = queue.check_wait_for(wait_for, routine)
+        if 0 in nd.global_size:
+            if not allow_empty:
+                raise_cl(routine, status_code.INVALID_GLOBAL_WORK_SIZE,
+                         f"global size {nd.global_size[:nd.work_dim]} is empty "
+                         f"(pass allow_empty_ndrange=True to allow it)")
+            return queue.enqueue_marker(events)
+        self._check_local_memory(ck, bound, dev)
+        for arg in bound:
+            if arg.buffer is not None:
+                arg.buffer.check_alive(routine)
+        driver = queue.driver
+        blob, keep = pack_blob(self._params, bound, driver, ck.blob_size)
+        return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
+                              events, keepalive=(keep, bound))
+
+    def _check_local_memory(self, ck: Any, bound: list[BoundArg], dev: Device) -> None:
+        need = local_bytes_needed(ck.static_local_bytes, self._params, bound)
+        if need > dev.local_mem_size:
+            raise_cl("clEnqueueNDRangeKernel", status_code.OUT_OF_RESOURCES,
+                     f"kernel '{self.function_name}' needs {need} bytes of local memory per "
+                     f"work-group; the device has {dev.local_mem_size}")
+
+    def __repr__(self) -> str:
+        return f"<oclpy.Kernel '{self.function_name}'>"
+
+
+def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_size: Any,
+                            local_work_size: Any, global_work_offset: Any = None,
+                            wait_for: Any = None, g_times_l: bool = False,
+                            allow_empty_ndrange: bool = False) -> Event:
+    """Launch `kernel` with the arguments set earlier (set_arg / set_args)."""
+    with kernel._lock:
+        bound = list(kernel._args)
+    missing = [p.name for p, a in zip(kernel._params, bound) if a is None]
+    if missing:
+        raise_cl("clEnqueueNDRangeKernel", status_code.INVALID_KERNEL_ARGS,
+                 f"kernel '{kernel.function_name}': argument(s) {', '.join(missing)} not set")
+    return kernel._enqueue(queue, bound, global_work_size, local_work_size, global_work_offset,
+                           wait_for, g_times_l, allow_empty_ndrange)
+
+
+def enqueue_task(queue: CommandQueue, kernel: Kernel, wait_for: Any = None) -> Event:
+    return enqueue_nd_range_kernel(queue, kernel, (1,), (1,), wait_for=wait_for)
+
+
+__all__ = ["Kernel", "KernelArgCountError", "enqueue_nd_range_kernel", "enqueue_task", "Error"]

@@ -1,0 +1,162 @@
+"""Kernel arguments: checking a Python value against a parameter, and packing the blob.
+
+`bind_arg(kernel_name, index, param, value, dtype)` returns a `BoundArg` or
+raises what PyOpenCL raises, prefixed "when processing arg#N (1-based): ":
+
+- a value without the buffer protocol (a bare Python int or float) for a
+  parameter with no declared dtype: LogicError INVALID_VALUE "invalid kernel
+  argument" (routine Kernel.set_arg), as PyOpenCL does; use numpy.int32(n) or
+  `set_scalar_arg_dtypes`;
+- bytes of the wrong size for a by-value parameter: INVALID_ARG_SIZE;
+- something other than a Buffer or None for a pointer, or other than a
+  LocalMemory for a __local pointer: INVALID_ARG_VALUE;
+- a released buffer or one of another context: INVALID_MEM_OBJECT.
+
+Parameters are dispatched by their kind ("global", "constant", "local",
+"scalar") through `BINDERS`. `pack_blob` lays the bound values out at the
+offsets the target chose: buffers as 64-bit device addresses (0 for NULL),
+__local sizes as 64-bit byte counts, values as their bytes.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from .errors import raise_cl, status_code
+from .memory import Buffer, LocalMemory, MemoryObjectHolder
+
+BARE_VALUE_HINT = ("invalid kernel argument (a bare Python value has no size: "
+                   "pass a sized numpy scalar such as numpy.int32(n), "
+                   "or declare the types with set_scalar_arg_dtypes)")
+
+
+@dataclass(frozen=True)
+class BoundArg:
+    kind: str  # "mem" | "local" | "value"
+    buffer: Buffer | None = None
+    nbytes: int = 0
+    data: bytes = b""
+
+
+def describe_param(param: Any) -> str:
+    type_name = param.attrs.get("type_name") if getattr(param, "attrs", None) else None
+    space = param.kind if param.kind != "scalar" else ""
+    spelled = f"{'__' + space + ' ' if space else ''}{type_name or param.type}"
+    return f"'{param.name}' ({spelled})"
+
+
+def _type_of(value: Any) -> str:
+    cls = type(value)
+    return f"{cls.__module__}.{cls.__qualname__}" if cls.__module__ not in ("builtins",) else cls.__name__
+
+
+class _ArgError(Exception):
+    """Raised inside the binders; bind_arg adds the argument number and routine."""
+
+    def __init__(self, code: int, message: str, routine: str = "clSetKernelArg") -> None:
+        super().__init__(message)
+        self.code = code
+        self.routine = routine
+
+
+def _bind_mem(param: Any, value: Any, context: Any) -> BoundArg:
+    if value is None:
+        return BoundArg("mem")
+    if isinstance(value, Buffer):
+        if value.storage is None:
+            raise _ArgError(status_code.INVALID_MEM_OBJECT, "the buffer was released")
+        if value.context is not context:
+            raise _ArgError(status_code.INVALID_MEM_OBJECT,
+                            "the buffer belongs to another context than the kernel")
+        return BoundArg("mem", buffer=value)
+    raise _ArgError(status_code.INVALID_ARG_VALUE,
+                    f"argument {describe_param(param)} is a pointer: pass a Buffer (or None), "
+                    f"not {_type_of(value)}")
+
+
+def _bind_local(param: Any, value: Any, context: Any) -> BoundArg:
+    if not isinstance(value, LocalMemory):
+        raise _ArgError(status_code.INVALID_ARG_VALUE,
+                        f"argument {describe_param(param)} is a __local pointer: "
+                        f"pass LocalMemory(nbytes), not {_type_of(value)}")
+    if value.size == 0:
+        raise _ArgError(status_code.INVALID_ARG_SIZE,
+                        f"argument {describe_param(param)}: LocalMemory size must be > 0")
+    return BoundArg("local", nbytes=value.size)
+
+
+def _bind_value(param: Any, value: Any, context: Any) -> BoundArg:
+    if isinstance(value, (MemoryObjectHolder, LocalMemory)) or value is None:
+        raise _ArgError(status_code.INVALID_ARG_VALUE,
+                        f"argument {describe_param(param)} is passed by value: "
+                        f"pass a numpy scalar of {param.size} bytes, not {_type_of(value)}")
+    try:
+        data = memoryview(value).tobytes()
+    except TypeError:
+        raise _ArgError(status_code.INVALID_VALUE, BARE_VALUE_HINT, "Kernel.set_arg") from None
+    if len(data) != param.size:
+        raise _ArgError(status_code.INVALID_ARG_SIZE,
+                        f"argument {describe_param(param)} takes {param.size} bytes, "
+                        f"got {len(data)} ({_type_of(value)})")
+    return BoundArg("value", data=data)
+
+
+BINDERS: dict[str, Callable[[Any, Any, Any], BoundArg]] = {
+    "global": _bind_mem,
+    "constant": _bind_mem,
+    "local": _bind_local,
+    "scalar": _bind_value,
+}
+
+
+def convert_with_dtype(value: Any, dtype: np.dtype) -> Any:
+    """A value as `dtype` (set_scalar_arg_dtypes): Python numbers and tuples become numpy values."""
+    if isinstance(value, np.generic) and value.dtype == dtype:
+        return value
+    if isinstance(value, (MemoryObjectHolder, LocalMemory)) or value is None:
+        return value
+    try:
+        return np.array(value, dtype=dtype)[()]
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise _ArgError(status_code.INVALID_ARG_VALUE,
+                        f"cannot convert {value!r} to {dtype}: {exc}") from None
+
+
+def bind_arg(index: int, param: Any, value: Any, context: Any, dtype: np.dtype | None = None) -> BoundArg:
+    try:
+        if dtype is not None:
+            value = convert_with_dtype(value, dtype)
+        return BINDERS[param.kind](param, value, context)
+    except _ArgError as exc:
+        raise_cl(exc.routine, exc.code, f"when processing arg#{index + 1} (1-based): {exc}")
+
+
+def pack_blob(params: list[Any], bound: list[BoundArg], driver: Any, blob_size: int) -> tuple[bytearray, list[Any]]:
+    """The argument blob for `driver`, and the allocations it points to (keep them alive)."""
+    blob = bytearray(blob_size)
+    keep: list[Any] = []
+    for param, arg in zip(params, bound):
+        if arg.kind == "mem":
+            address = 0
+            if arg.buffer is not None:
+                alloc, base = arg.buffer.allocation(driver)
+                address = alloc.address + base
+                keep.append(alloc)
+            struct.pack_into("<Q", blob, param.offset, address)
+        elif arg.kind == "local":
+            struct.pack_into("<Q", blob, param.offset, arg.nbytes)
+        else:
+            blob[param.offset:param.offset + len(arg.data)] = arg.data
+    return blob, keep
+
+
+def local_bytes_needed(static_bytes: int, params: list[Any], bound: list[BoundArg], align: int = 16) -> int:
+    total = static_bytes
+    for param, arg in zip(params, bound):
+        if arg.kind == "local":
+            total = -(-total // align) * align + arg.nbytes
+    return total
