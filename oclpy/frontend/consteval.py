@@ -193,13 +193,16 @@ _FOLDERS: dict[type, Callable[[_Folder, ast.Expr], Optional[Value]]] = {
 
 def eval_int_const(expr: ast.Expr, diags: Optional[DiagnosticEngine] = None) -> Optional[int]:
     """The value of integer constant expression `expr`, or None if it is not one."""
-    v = _Folder(diags).fold(expr)
+    v = eval_int_const_typed(expr, diags)
     return None if v is None else v[0]
 
 
 def eval_int_const_typed(expr: ast.Expr, diags: Optional[DiagnosticEngine] = None) -> Optional[Value]:
     """Like `eval_int_const`, also returning the integer kind C gives the value."""
-    return _Folder(diags).fold(expr)
+    try:
+        return _Folder(diags).fold(expr)
+    except RecursionError:  # a pathologically deep expression: not folded
+        return None
 
 
 # -- sizes and alignments of types ----------------------------------------------

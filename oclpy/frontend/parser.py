@@ -13,8 +13,10 @@ right nesting so one build reports several errors. `parse` never raises.
 
 from __future__ import annotations
 
+import functools
+import sys
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, TypeVar, Union
 
 from ..diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ..ir.types import AddressSpace
@@ -26,6 +28,30 @@ from .lexer import Token, tokenize
 
 class ParseError(Exception):
     """Internal: a syntax error that was already reported; unwinds to a recovery point."""
+
+
+# Nesting levels (a parenthesis counts two: its expression and its operand), keeping
+# recursion well inside the interpreter's limit; clang's bracket limit is 256 too.
+MAX_NESTING = 512
+_RECURSION_LIMIT = 20000
+
+_ParseMethod = TypeVar("_ParseMethod", bound=Callable[..., Any])
+
+
+def nested(method: _ParseMethod) -> _ParseMethod:
+    """Count the nesting depth through a recursive parse method; report when it is too deep."""
+
+    @functools.wraps(method)
+    def wrapper(self: Parser, *args: Any, **kwargs: Any) -> Any:
+        if self.depth >= MAX_NESTING:
+            raise self.error(self.tok.loc, f"bracket nesting level exceeded maximum of {MAX_NESTING // 2}")
+        self.depth += 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.depth -= 1
+
+    return wrapper  # type: ignore[return-value]
 
 
 BUILTIN_TYPES = ct.builtin_type_names()
@@ -187,6 +213,7 @@ class Parser:
         self.scopes: list[dict[str, Union[CTypeT, ast.Decl]]] = [{}]
         self.tags: list[dict[str, CTypeT]] = [{}]
         self.tu = ast.TranslationUnit(self.ts.tok.loc, [])  # what was parsed so far
+        self.depth = 0  # nesting of recursive constructs, see `nested`
 
     # -- token helpers --------------------------------------------------------
 
@@ -211,6 +238,12 @@ class Parser:
             return self.ts.advance()
         loc = self.ts.prev.end if after_prev and self.ts.pos > 0 else self.tok.loc
         raise self.error(loc, message or f"expected '{text}'")
+
+    def expect_semi(self, message: str) -> None:
+        """Consume a ';' that ends a complete construct; if missing, report it just after the
+        previous token and carry on as if it were there (as clang does)."""
+        if not self.accept(";"):
+            self.diags.error(self.ts.prev.end, message)
 
     def expect_closing(self, text: str, opener: Token) -> Token:
         if self.at(text):
@@ -332,7 +365,7 @@ class Parser:
             if not self.accept(","):
                 break
         message = "expected ';' after top level declarator" if top_level else "expected ';' at end of declaration"
-        self.expect(";", message, after_prev=True)
+        self.expect_semi(message)
         return decls
 
     def tag_only_declaration(self, spec: DeclSpec) -> list[ast.Decl]:
@@ -340,7 +373,8 @@ class Parser:
         t = spec.named_type
         if isinstance(t, (ct.Struct, ct.Enum)) and not spec.storage:
             tag = t.definition.tag if isinstance(t, ct.Struct) else t.tag
-            return [ast.TagDecl(spec.loc, tag, t)]
+            if tag or isinstance(t, ct.Enum):
+                return [ast.TagDecl(spec.loc, tag, t)]
         self.diags.warning(spec.loc, "declaration does not declare anything")
         return []
 
@@ -439,7 +473,8 @@ class Parser:
             spec.named_type = named
             return True
         next_tok = self.ts.peek()
-        if in_param or not spec.empty or next_tok.kind == "id" or (next_tok.text == "*" and in_param):
+        follows_type = next_tok.kind == "id" or (next_tok.text == "*" and not spec.empty)
+        if follows_type or (in_param and next_tok.text not in (",", ")", "[")):
             self.diags.error(tok.loc, f"unknown type name '{tok.text}'")
             self.ts.advance()
             spec.named_type = ct.INT
@@ -619,7 +654,7 @@ class Parser:
             fields.append(ct.StructField(declarator.name, apply_ops(spec.ctype, declarator.ops), width))
             if not self.accept(","):
                 break
-        self.expect(";", "expected ';' at end of declaration list", after_prev=True)
+        self.expect_semi("expected ';' at end of declaration list")
         return fields
 
     def parse_enum_specifier(self, spec: DeclSpec) -> CTypeT:
@@ -696,6 +731,21 @@ class Parser:
         if value is not None:
             attrs[name] = value
 
+    def skip_past_closing(self) -> None:
+        """Recover inside a brace list: skip past its closing bracket (balanced), or up to a `;`."""
+        depth = 0
+        while self.tok.kind != "eof":
+            if depth == 0 and self.at(";"):
+                return
+            tok = self.ts.advance()
+            text = tok.text if tok.kind == "punct" else ""
+            if text in ("(", "[", "{"):
+                depth += 1
+            elif text in (")", "]", "}"):
+                if depth == 0:
+                    return
+                depth -= 1
+
     def skip_balanced_parens(self) -> None:
         if not self.at("("):
             return
@@ -709,6 +759,7 @@ class Parser:
 
     def attribute_int_args(self, name: str, tok: Token, counts: tuple[int, ...]) -> Optional[tuple[int, ...]]:
         values: list[int] = []
+        constant = True
         if self.at("("):
             opener = self.ts.advance()
             while not self.at(")"):
@@ -716,10 +767,13 @@ class Parser:
                 value = eval_int_const(expr, self.diags)
                 if value is None:
                     self.diags.error(expr.loc, f"'{name}' attribute requires an integer constant")
+                    constant = False
                 values.append(value or 0)
                 if not self.accept(","):
                     break
             self.expect_closing(")", opener)
+        if not constant:
+            return None
         if len(values) not in counts:
             n = counts[-1]
             plural = "s" if n != 1 else ""
@@ -784,6 +838,7 @@ class Parser:
             ops.append(op)
         return ops
 
+    @nested
     def parse_declarator(self, abstract: bool = False) -> Declarator:
         # BNF: declarator : pointer? direct_declarator
         #      direct_declarator : (ID | '(' declarator ')') declarator_suffix*
@@ -834,7 +889,7 @@ class Parser:
         op = TypeOp("func")
         if self.at("void") and self.ts.peek().text == ")":
             self.ts.advance()
-        while not self.at(")"):
+        while not (self.at(")") and not op.params):
             if self.accept("..."):
                 op.variadic = True
                 break
@@ -871,18 +926,23 @@ class Parser:
 
     # -- initializers ---------------------------------------------------------
 
+    @nested
     def parse_initializer(self) -> ast.Expr:
         # BNF: initializer : assignment_expression | '{' initializer_list ','? '}'
         if not self.at("{"):
             return self.parse_assignment()
         opener = self.ts.advance()
         init = ast.InitList(opener.loc, [], [])
-        while not self.at("}"):
-            init.designators.append(self.parse_designation())
-            init.items.append(self.parse_initializer())
-            if not self.accept(","):
-                break
-        self.expect_closing("}", opener)
+        try:
+            while not self.at("}"):
+                designators = self.parse_designation()
+                init.items.append(self.parse_initializer())
+                init.designators.append(designators)
+                if not self.accept(","):
+                    break
+            self.expect_closing("}", opener)
+        except ParseError:
+            self.skip_past_closing()
         if not any(init.designators):
             init.designators = [None] * len(init.items)
         return init
@@ -930,6 +990,7 @@ class Parser:
             if self.ts.mark() == start and not self.at("}"):
                 self.ts.advance()
 
+    @nested
     def parse_statement(self, allow_declaration: bool = False) -> ast.Stmt:
         # BNF: statement : labeled_statement | compound_statement | expression_statement
         #                | selection_statement | iteration_statement | jump_statement
@@ -960,7 +1021,7 @@ class Parser:
         if self.accept(";"):
             return ast.ExprStmt(tok.loc, None)
         expr = self.parse_expression()
-        self.expect(";", "expected ';' after expression", after_prev=True)
+        self.expect_semi("expected ';' after expression")
         return ast.ExprStmt(tok.loc, expr)
 
     def parse_label(self) -> ast.Label:
@@ -1025,7 +1086,7 @@ class Parser:
             raise ParseError("do")
         self.ts.advance()
         cond = self.parse_paren_condition("while")
-        self.expect(";", "expected ';' after do/while statement", after_prev=True)
+        self.expect_semi("expected ';' after do/while statement")
         return ast.DoWhile(kw.loc, body, cond)
 
     def parse_for(self) -> ast.For:
@@ -1060,7 +1121,7 @@ class Parser:
             stmt = ast.Return(kw.loc, None if self.at(";") else self.parse_expression())
         else:
             stmt = ast.Break(kw.loc) if kw.text == "break" else ast.Continue(kw.loc)
-        self.expect(";", f"expected ';' after {kw.text} statement", after_prev=True)
+        self.expect_semi(f"expected ';' after {kw.text} statement")
         return stmt
 
     # -- expressions ----------------------------------------------------------
@@ -1073,6 +1134,7 @@ class Parser:
             expr = ast.Binary(op.loc, ",", expr, self.parse_assignment())
         return expr
 
+    @nested
     def parse_assignment(self) -> ast.Expr:
         # BNF: assignment_expression : conditional_expression
         #                            | unary_expression assignment_operator assignment_expression
@@ -1132,6 +1194,7 @@ class Parser:
             return ast.VectorLiteral(opener.loc, to, [self.parse_postfix(components[0])])
         return self.parse_postfix(ast.VectorLiteral(opener.loc, to, components))
 
+    @nested
     def parse_unary(self) -> ast.Expr:
         # BNF: unary_expression : postfix_expression | ('++' | '--') unary_expression
         #                       | unary_operator cast_expression
@@ -1297,7 +1360,14 @@ def parse(text: str, filename: str, diags: DiagnosticEngine) -> ast.TranslationU
     except TooManyErrors:
         return ast.TranslationUnit(SourceLocation(filename, 1, 1), [])
     parser = Parser(tokens, diags)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:
         return parser.parse_translation_unit()
     except TooManyErrors:
         return parser.tu
+    except RecursionError:
+        diags.error(parser.tok.loc, "expression is too deeply nested")
+        return parser.tu
+    finally:
+        sys.setrecursionlimit(old_limit)
