@@ -28,7 +28,8 @@ _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "glob
 
 def _label(node: ast.Node) -> str:
     parts = [type(node).__name__, f"<{node.loc.file}:{node.loc.line}:{node.loc.col}>"]
-    for f in dataclasses.fields(node):
+    fields = sorted(dataclasses.fields(node), key=lambda f: f.name != "name")  # the name first
+    for f in fields:
         value = getattr(node, f.name)
         if f.name in _FLAGS:
             if value:
@@ -42,12 +43,12 @@ def _label(node: ast.Node) -> str:
 
 
 def _scalar(name: str, value: Any) -> str:
-    if name == "name":
+    if name in ("name", "kind"):
         return str(value)
     if name == "op":
         return f"'{value}'"
     if isinstance(value, bytes):
-        return repr(value)[1:]
+        return '"' + repr(value)[2:-1].replace('"', '\\"') + '"'
     return f"{name}={value}"
 
 
