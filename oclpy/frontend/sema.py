@@ -20,7 +20,7 @@ from . import sema_types as st
 from .cltypes import CType
 from .sema_const import fold_int
 from .sema_conv import assign_convert, convert
-from .sema_expr import ExprChecker
+from .sema_expr import ExprChecker, start_loc
 from .sema_init import InitChecker
 from .sema_flow import may_fall_through, contains_return, find_recursion
 
@@ -314,8 +314,8 @@ class Sema(InitChecker, ExprChecker):
             s.const_value = v
             prev = self.switches[-1].get(v)
             if prev is not None:
-                diag = self.diags.error(s.value.loc, f"duplicate case value '{v}'")
-                self.diags.note(diag, prev.value.loc, "previous case defined here")
+                diag = self.diags.error(start_loc(s.value), f"duplicate case value '{v}'")
+                self.diags.note(diag, start_loc(prev.value), "previous case defined here")
             else:
                 self.switches[-1][v] = s
         self.stmt(s.body)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import DiagnosticEngine
+from ..diagnostics import DiagnosticEngine, SourceLocation
 from ..ir.types import AddressSpace
 from . import ast
 from . import cltypes as ct
@@ -102,52 +102,55 @@ def is_null_constant(e: ast.Expr) -> bool:
     return isinstance(e, ast.IntLiteral) and e.value == 0
 
 
-def assign_convert(e: ast.Expr, to: CType, context: str, diags: DiagnosticEngine) -> ast.Expr:
-    """Check that rvalue `e` may be assigned to an object of type `to`; convert it."""
+def assign_convert(e: ast.Expr, to: CType, context: str, diags: DiagnosticEngine,
+                   loc: Optional[SourceLocation] = None) -> ast.Expr:
+    """Check that rvalue `e` may be assigned to an object of type `to`; convert it.
+    Diagnostics go at `loc` (an assignment's operator) or at `e`."""
     frm = e.ctype
     if st.is_error(frm) or st.is_error(to):
         return e
     assert frm is not None
     msgs = MESSAGES[context]
     names = {"to": str(to.unqualified()), "frm": str(frm)}
+    loc = loc or e.loc
     if st.is_pointer(to):
-        return _pointer_assign(e, to, msgs, names, diags)
+        return _pointer_assign(e, to, msgs, names, diags, loc)
     ok = (st.is_arith(frm) and st.is_arith_or_vector(to)) or st.same_unqualified(frm, to)
     if st.is_vector(frm) and not st.same_unqualified(frm, to):
         ok = False
     if not ok:
-        diags.error(e.loc, msgs[0].format(**names))
+        diags.error(loc, msgs[0].format(**names))
         return _poison(e)
     return convert(e, to)
 
 
 def _pointer_assign(e: ast.Expr, to: CType, msgs: tuple[str, ...], names: dict[str, str],
-                    diags: DiagnosticEngine) -> ast.Expr:
+                    diags: DiagnosticEngine, loc: SourceLocation) -> ast.Expr:
     frm = e.ctype
     assert isinstance(to, ct.Pointer) and frm is not None
     if st.is_integer(frm) and is_null_constant(e):
         return convert(e, to)
     if st.is_integer(frm):
-        diags.error(e.loc, msgs[3].format(**names))
+        diags.error(loc, msgs[3].format(**names))
         return _poison(e)
     if not isinstance(frm, ct.Pointer):
-        diags.error(e.loc, msgs[0].format(**names))
+        diags.error(loc, msgs[0].format(**names))
         return _poison(e)
     fs, ts = st.pointee_space(frm), st.pointee_space(to)
     if fs != ts and ts is not AddressSpace.GENERIC:
-        diags.error(e.loc, msgs[1].format(**names))
+        diags.error(loc, msgs[1].format(**names))
         return _poison(e)
     fp, tp = frm.pointee, to.pointee
     void = st.is_void(fp) or st.is_void(tp)
     if not void and not st.same_unqualified(fp, tp):
-        diags.warning(e.loc, msgs[2].format(**names))
+        diags.warning(loc, msgs[2].format(**names))
     elif (fp.const and not tp.const) or (fp.volatile and not tp.volatile):
         what = {"assign": "assigning to '{to}' from '{frm}'",
                 "init": "initializing '{to}' with an expression of type '{frm}'",
                 "pass": "passing '{frm}' to parameter of type '{to}'",
                 "return": "returning '{frm}' from a function with result type '{to}'"}
         ctx = next(k for k, v in MESSAGES.items() if v is msgs)
-        diags.warning(e.loc, what[ctx].format(**names) + " discards qualifiers")
+        diags.warning(loc, what[ctx].format(**names) + " discards qualifiers")
     return convert(e, to)
 
 

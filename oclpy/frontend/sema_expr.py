@@ -8,9 +8,9 @@ error gives the expression `ErrorType`, which later checks pass over silently.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
-from ..diagnostics import DiagnosticEngine
+from ..diagnostics import DiagnosticEngine, SourceLocation
 from ..ir.types import AddressSpace
 from . import ast
 from . import cltypes as ct
@@ -18,6 +18,7 @@ from . import sema_types as st
 from .cltypes import CType, ScalarKind as K
 from .sema_conv import assign_convert, convert, to_rvalue
 from .sema_calls import CallChecker
+from .sema_const import fold_int
 
 ARITH_OPS = {"+", "-", "*", "/"}
 INT_OPS = {"%", "&", "|", "^"}
@@ -53,6 +54,25 @@ def _swizzle_indices(name: str, count: int) -> Optional[tuple[int, ...]] | str:
     if any(i >= count for i in idx):
         return "vector component access exceeds type '{t}'"
     return tuple(idx)
+
+
+def start_loc(e: ast.Expr) -> SourceLocation:
+    """Where an expression's text begins (the parser places binary nodes at their operator)."""
+    while True:
+        nxt = _FIRST_CHILD.get(type(e))
+        if nxt is None:
+            return e.loc
+        child = nxt(e)
+        if child.loc.line > e.loc.line or (child.loc.line == e.loc.line and child.loc.col > e.loc.col):
+            return e.loc
+        e = child
+
+
+_FIRST_CHILD: dict[type, Callable[[Any], ast.Expr]] = {
+    ast.Binary: lambda e: e.lhs, ast.Assign: lambda e: e.target, ast.Index: lambda e: e.base,
+    ast.Member: lambda e: e.base, ast.Conditional: lambda e: e.cond, ast.Call: lambda e: e.callee,
+    ast.ImplicitCast: lambda e: e.operand, ast.Unary: lambda e: e.operand,
+}
 
 
 class ExprChecker(CallChecker):
@@ -215,22 +235,23 @@ class ExprChecker(CallChecker):
         if st.is_error(t):
             return False
         assert t is not None
+        loc = loc_expr.loc  # clang puts the caret on the assignment operator
         if not target.is_lvalue:
-            self.diags.error(target.loc, "expression is not assignable")
+            self.diags.error(loc, "expression is not assignable")
             return False
         if isinstance(t, ct.Array):
-            self.diags.error(target.loc, f"array type '{t}' is not assignable")
+            self.diags.error(loc, f"array type '{t}' is not assignable")
             return False
         if t.const or (t.space is AddressSpace.CONSTANT):
             if isinstance(target, ast.Identifier):
-                self.diags.error(target.loc, f"cannot assign to variable '{target.name}' with "
+                self.diags.error(loc, f"cannot assign to variable '{target.name}' with "
                                  f"const-qualified type '{t}'")
             else:
-                self.diags.error(target.loc, f"read-only variable is not assignable")
+                self.diags.error(loc, "read-only variable is not assignable")
             return False
         if isinstance(target, ast.Member) and target.swizzle is not None and \
                 len(set(target.swizzle)) != len(target.swizzle):
-            self.diags.error(target.loc, "vector is not assignable (contains duplicate components)")
+            self.diags.error(loc, "vector is not assignable (contains duplicate components)")
             return False
         return True
 
@@ -290,6 +311,8 @@ class ExprChecker(CallChecker):
         common = self.common_operands(e)
         if common is None or (e.op in INT_OPS and not st.is_int_or_int_vector(common)):
             return self.invalid_operands(e, lt, rt)
+        if e.op in ("/", "%") and st.is_integer(common) and fold_int(e.rhs) == 0:
+            self.diags.warning(start_loc(e.rhs), f"{'division' if e.op == '/' else 'remainder'} by zero is undefined")
         e.ctype = common
         return e
 
@@ -379,7 +402,7 @@ class ExprChecker(CallChecker):
             return e
         assert t is not None
         if e.op == "=":
-            e.value = assign_convert(e.value, t, "assign", self.diags)
+            e.value = assign_convert(e.value, t, "assign", self.diags, e.loc)
             e.ctype = t.unqualified()
             return e
         return self._check_compound(e, t)
@@ -471,7 +494,9 @@ class ExprChecker(CallChecker):
             e.base, e.index = e.index, e.base
             bt, it = it, bt
         if not isinstance(bt, ct.Pointer):
-            return self.error(e, "subscripted value is not an array, pointer, or vector")
+            self.diags.error(start_loc(e.base), "subscripted value is not an array, pointer, or vector")
+            e.ctype = st.ERROR
+            return e
         if not st.is_integer(it):  # type: ignore[arg-type]
             return self.error(e.index, "array subscript is not an integer")
         e.index = convert(e.index, ct.LONG)

@@ -60,7 +60,8 @@ class InitChecker:
 
     def _require_constant(self, e: ast.Expr) -> None:
         if fold(e) is None and not isinstance(e, ast.VectorLiteral) and not self._const_vector(e):
-            self.diags.error(e.loc, "initializer element is not a compile-time constant")
+            from .sema_expr import start_loc
+            self.diags.error(start_loc(e), "initializer element is not a compile-time constant")
 
     @staticmethod
     def _const_vector(e: ast.Expr) -> bool:

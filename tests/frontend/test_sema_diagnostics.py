@@ -1,0 +1,189 @@
+"""Sema diagnostics: each message, in clang's words, at its exact line and column."""
+
+import pytest
+
+from .sema_helpers import check, messages
+
+CASES = [
+    ("undeclared",
+     "__kernel void k(__global int *p) {\n  p[0] = x;\n}",
+     ["2:10: use of undeclared identifier 'x'"]),
+    ("incompatible assignment",
+     "void f(int4 a, float4 b) {\n  a = b;\n}",
+     ["2:5: assigning to 'int4' from incompatible type 'float4'"]),
+    ("incompatible vector operands",
+     "void f(int4 a, float4 b) {\n  a + b;\n}",
+     ["2:5: invalid operands to binary expression ('int4' and 'float4')"]),
+    ("float remainder",
+     "void f(float a) { a % a; }",
+     ["1:21: invalid operands to binary expression ('float' and 'float')"]),
+    ("too few arguments",
+     "int g(int a, int b) { return a; }\nvoid f() { g(1); }",
+     ["2:12: too few arguments to function call, expected 2, have 1"]),
+    ("too many arguments",
+     "int g(int a) { return a; }\nvoid f() { g(1, 2, 3); }",
+     ["2:12: too many arguments to function call, expected 1, have 3"]),
+    ("no matching builtin",
+     "void f(__global float *p) { sqrt(p); }",
+     ["1:29: no matching function for call to 'sqrt'"]),
+    ("const assignment",
+     "void f() {\n  const int c = 1;\n  c = 2;\n}",
+     ["3:5: cannot assign to variable 'c' with const-qualified type 'const int'"]),
+    ("const increment",
+     "void f() { const int c = 1; c++; }",
+     ["1:30: cannot assign to variable 'c' with const-qualified type 'const int'"]),
+    ("constant space store",
+     "void f(__constant float *p) { p[0] = 1.0f; }",
+     ["1:36: read-only variable is not assignable"]),
+    ("address space assignment",
+     "void f(__global float *g, __local float *l) {\n  l = g;\n}",
+     ["2:5: assigning '__global float *' to '__local float *' changes address space of pointer"]),
+    ("address space initialization",
+     "void f(__global float *g) { __local float *l = g; }",
+     ["1:48: initializing '__local float *' with an expression of type '__global float *' "
+      "changes address space of pointer"]),
+    ("address space argument",
+     "void g(__local float *l) {}\nvoid f(__global float *p) { g(p); }",
+     ["2:31: passing '__global float *' to parameter of type '__local float *' changes address "
+      "space of pointer"]),
+    ("address space cast",
+     "void f(__global float *g) { (__local float *)g; }",
+     ["1:29: casting '__global float *' to type '__local float *' changes address space of pointer"]),
+    ("kernel return type",
+     "__kernel int k() { return 0; }",
+     ["1:14: kernel must have void return type"]),
+    ("kernel private pointer",
+     "__kernel void k(float *p) {}",
+     ["1:24: kernel parameter cannot be declared as a pointer to the __private address space"]),
+    ("local outside kernel",
+     "void f() {\n  __local int x;\n}",
+     ["2:15: non-kernel function variable cannot be declared in local address space"]),
+    ("local with initializer",
+     "__kernel void k() { __local int x = 1; }",
+     ["1:33: '__local' variable cannot have an initializer"]),
+    ("invalid swizzle name",
+     "void f(float4 v) { v.xq; }",
+     ["1:22: illegal vector component name 'q'"]),
+    ("swizzle out of range",
+     "void f(float2 v) { v.z; }",
+     ["1:22: vector component access exceeds type 'float2'"]),
+    ("duplicate swizzle store",
+     "void f(float4 v) { v.xx = (float2)(1.0f); }",
+     ["1:25: vector is not assignable (contains duplicate components)"]),
+    ("vector literal size",
+     "void f() { (float4)(1.0f, 2.0f); }",
+     ["1:12: too few elements in vector initialization (expected 4 elements, have 2)"]),
+    ("vector cast",
+     "void f(int4 v) { (float4)v; }",
+     ["1:18: invalid conversion between vector type 'int4' and 'float4'"]),
+    ("break outside loop",
+     "void f() {\n  break;\n}",
+     ["2:3: 'break' statement not in loop or switch statement"]),
+    ("continue outside loop",
+     "void f(int n) { switch (n) { case 0: continue; } }",
+     ["1:38: 'continue' statement not in loop statement"]),
+    ("duplicate case",
+     "void f(int n) {\n  switch (n) {\n  case 1: break;\n  case 0+1: break;\n  }\n}",
+     ["4:8: duplicate case value '1'"]),
+    ("recursion",
+     "int f(int n) { return n ? f(n - 1) : 0; }",
+     ["1:27: recursive call to 'f' (f -> f): recursion is not supported in OpenCL"]),
+    ("mutual recursion",
+     "int g(int n);\nint f(int n) { return g(n); }\nint g(int n) { return f(n); }",
+     ["3:23: recursive call to 'f' (f -> g -> f): recursion is not supported in OpenCL"]),
+    ("implicit declaration",
+     "void f() { foo(1); }",
+     ["1:12: implicit declaration of function 'foo' is invalid in OpenCL"]),
+    ("images",
+     "void f() { read_imagef(1); }",
+     ["1:12: image functions are not supported yet ('read_imagef')"]),
+    ("program scope non-constant",
+     "float g = 1.0f;",
+     ["1:7: program scope variable must reside in constant address space"]),
+    ("constant without initializer",
+     "__constant float g;",
+     ["1:18: variable in constant address space must be initialized"]),
+    ("not constant initializer",
+     "float h(void) { return 1.0f; }\n__constant float g = h();",
+     ["2:22: initializer element is not a compile-time constant"]),
+    ("deref non-pointer",
+     "void f(int a) { *a; }",
+     ["1:17: indirection requires pointer operand ('int' invalid)"]),
+    ("subscript non-array",
+     "void f(int a) { a[0]; }",
+     ["1:17: subscripted value is not an array, pointer, or vector"]),
+    ("no member",
+     "struct S { int a; };\nvoid f(struct S s) { s.b; }",
+     ["2:24: no member named 'b' in 'struct S'"]),
+    ("void return value",
+     "void f() { return 1; }",
+     ["1:19: void function 'f' should not return a value"]),
+    ("missing return value",
+     "int f() { return; }",
+     ["1:11: non-void function 'f' should return a value"]),
+    ("redefinition",
+     "void f() { int a; float a; }",
+     ["1:25: redefinition of 'a'"]),
+    ("undeclared label",
+     "void f() { goto out; }",
+     ["1:12: use of undeclared label 'out'"]),
+    ("returning incompatible",
+     "int f(float4 v) { return v; }",
+     ["1:26: returning 'float4' from a function with incompatible result type 'int'"]),
+    ("int to pointer",
+     "void f(__global int *p, int a) { p = a; }",
+     ["1:36: incompatible integer to pointer conversion assigning to '__global int *' from 'int'"]),
+]
+
+
+@pytest.mark.parametrize("name, src, want", CASES, ids=[c[0] for c in CASES])
+def test_error(name: str, src: str, want: list[str]) -> None:
+    assert messages(src) == want
+
+
+def test_several_errors_in_one_build() -> None:
+    src = "void f(int4 a, float4 b) {\n  a = b;\n  x = 1;\n  a + b;\n}"
+    assert messages(src) == [
+        "2:5: assigning to 'int4' from incompatible type 'float4'",
+        "3:3: use of undeclared identifier 'x'",
+        "4:5: invalid operands to binary expression ('int4' and 'float4')",
+    ]
+
+
+def test_error_expression_does_not_cascade() -> None:
+    src = "void f(float4 v) { float x = (y + 1) * v.x + sqrt(z); }"
+    assert messages(src) == ["1:31: use of undeclared identifier 'y'",
+                             "1:51: use of undeclared identifier 'z'"]
+
+
+def test_no_matching_function_lists_candidates() -> None:
+    _, diags = check("void f(int2 a) { dot(a, a); }")
+    (err,) = diags.diagnostics
+    assert err.message == "no matching function for call to 'dot'"
+    assert err.notes[0].message == ("candidate function not viable: no known conversion from 'int2' "
+                                    "to 'float' for 1st argument (float dot(float, float))")
+    assert all(n.severity == "note" for n in err.notes)
+
+
+def test_duplicate_case_note_points_at_previous() -> None:
+    _, diags = check("void f(int n) { switch (n) { case 2: case 2: ; } }")
+    (err,) = diags.diagnostics
+    assert [(n.loc.col, n.message) for n in err.notes] == [(35, "previous case defined here")]
+
+
+@pytest.mark.parametrize("src, want", [
+    ("int f(int a) { if (a) return 1; }",
+     ["1:14: non-void function does not return a value in all control paths"]),
+    ("int f(void) { }", ["1:13: non-void function does not return a value"]),
+    ("int f(int a) { if (a) return 1; else return 2; }", []),
+    ("int f(int a) { while (1) { } }", []),
+    ("int f(int a) { for (;;) { if (a) break; } }",
+     ["1:14: non-void function does not return a value"]),
+    ("int f(int a) { switch (a) { case 0: return 1; default: return 2; } }", []),
+    ("void f(int a) { a / 0; }", ["1:21: division by zero is undefined"]),
+    ("void f(__global float *g, __global int *i) { g = i; }",
+     ["1:48: incompatible pointer types assigning to '__global float *' from '__global int *'"]),
+])
+def test_warnings(src: str, want: list[str]) -> None:
+    assert messages(src, severity="warning") == want
+    assert messages(src) == []
