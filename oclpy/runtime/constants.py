@@ -34,7 +34,7 @@ class _ConstantClass:
                 return " | ".join(name for _, name in parts)
         if default_format is None:
             raise ValueError(f"a name for value {value} was not found in {cls.__name__}")
-        return default_format % value
+        return default_format % value if "%" in default_format else default_format
 
 
 def _covers(value: int, bits: list[int]) -> bool:

@@ -51,7 +51,8 @@ def describe_param(param: Any) -> str:
 
 def _type_of(value: Any) -> str:
     cls = type(value)
-    return f"{cls.__module__}.{cls.__qualname__}" if cls.__module__ not in ("builtins",) else cls.__name__
+    package = cls.__module__.split(".")[0]
+    return cls.__name__ if package == "builtins" else f"{package}.{cls.__name__}"
 
 
 class _ArgError(Exception):
