@@ -330,21 +330,24 @@ class ExprLowering(ValueOps):
         if e.swizzle is not None:
             base = self.lv(e.base)
             if base.swizzle is not None:
-                return LValue(base.addr, e.ctype, tuple(base.swizzle[i] for i in e.swizzle), base.vec_type)
-            return LValue(base.addr, e.ctype, e.swizzle, base.ctype)
+                return LValue(base.addr, e.ctype, tuple(base.swizzle[i] for i in e.swizzle), base.vec_type,
+                              base.align)
+            return LValue(base.addr, e.ctype, e.swizzle, base.ctype, base.align)
         if e.arrow:
-            addr = self.rv(e.base)
+            addr, outer_align = self.rv(e.base), 0
             st_t = e.base.ctype.pointee  # type: ignore[union-attr]
         else:
-            addr = self.lv(e.base).addr
+            outer = self.lv(e.base)
+            addr, outer_align = outer.addr, outer.align
             st_t = e.base.ctype
         assert isinstance(st_t, ct.Struct)
         info = struct_info(st_t.definition)
+        align = 1 if st_t.definition.packed else outer_align
         if st_t.definition.is_union:
-            return LValue(addr, e.ctype)
+            return LValue(addr, e.ctype, align=align)
         idx = info.field_index[e.name]
         gep = self.b.gep(info.ir_type, addr, [ConstInt(ir.I32, 0), ConstInt(ir.I32, idx)])
-        return LValue(gep, e.ctype)
+        return LValue(gep, e.ctype, align=align)
 
     def rv_member(self, e: ast.Member) -> Value:
         if e.base.is_lvalue or e.arrow:

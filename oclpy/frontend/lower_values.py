@@ -26,6 +26,10 @@ class LValue:
     ctype: CType
     swizzle: Optional[tuple[int, ...]] = None
     vec_type: Optional[CType] = None
+    align: int = 0  # 0: the natural alignment of `ctype` (members of packed structs use 1)
+
+    def alignment(self) -> int:
+        return self.align or align_of(self.vec_type if self.swizzle is not None else self.ctype)  # type: ignore[arg-type]
 
 
 def is_bool(t: CType) -> bool:
@@ -54,12 +58,12 @@ class ValueOps:
     def load(self, lv: LValue) -> Value:
         if lv.swizzle is not None:
             assert lv.vec_type is not None
-            vec = self.b.load(mem_type(lv.vec_type), lv.addr, align_of(lv.vec_type))
+            vec = self.b.load(mem_type(lv.vec_type), lv.addr, lv.alignment())
             if len(lv.swizzle) == 1:
                 return self.b.extractelement(vec, ConstInt(ir.I32, lv.swizzle[0]))
             return self.b.shufflevector(vec, vec, lv.swizzle)
         volatile = lv.ctype.volatile
-        v = self.b.load(mem_type(lv.ctype), lv.addr, align_of(lv.ctype), volatile=volatile)
+        v = self.b.load(mem_type(lv.ctype), lv.addr, lv.alignment(), volatile=volatile)
         if is_bool(lv.ctype):
             return self.b.icmp("ne", v, ConstInt(ir.I8, 0))
         return v
@@ -68,17 +72,17 @@ class ValueOps:
         if lv.swizzle is not None:
             assert lv.vec_type is not None
             vt = mem_type(lv.vec_type)
-            vec = self.b.load(vt, lv.addr, align_of(lv.vec_type))
+            vec = self.b.load(vt, lv.addr, lv.alignment())
             for i, idx in enumerate(lv.swizzle):
                 if idx < 0:
                     continue
                 elt = value if len(lv.swizzle) == 1 else self.b.extractelement(value, ConstInt(ir.I32, i))
                 vec = self.b.insertelement(vec, elt, ConstInt(ir.I32, idx))
-            self.b.store(vec, lv.addr, align_of(lv.vec_type))
+            self.b.store(vec, lv.addr, lv.alignment())
             return
         if is_bool(lv.ctype) and value.type == ir.I1:
             value = self.b.cast("zext", value, ir.I8)
-        self.b.store(value, lv.addr, align_of(lv.ctype), volatile=lv.ctype.volatile)
+        self.b.store(value, lv.addr, lv.alignment(), volatile=lv.ctype.volatile)
 
     # -- conversions --------------------------------------------------------
     def convert(self, v: Value, frm: CType, to: CType) -> Value:
