@@ -8,8 +8,8 @@ raises what PyOpenCL raises, prefixed "when processing arg#N (1-based): ":
   argument" (routine Kernel.set_arg), as PyOpenCL does; use numpy.int32(n) or
   `set_scalar_arg_dtypes`;
 - bytes of the wrong size for a by-value parameter: INVALID_ARG_SIZE;
-- something other than a Buffer or None for a pointer, or other than a
-  LocalMemory for a __local pointer: INVALID_ARG_VALUE;
+- something other than a Buffer or None for a pointer (a numpy array, say),
+  or other than a LocalMemory for a __local pointer: INVALID_ARG_VALUE;
 - a released buffer or one of another context: INVALID_MEM_OBJECT.
 
 Parameters are dispatched by their kind ("global", "constant", "local",
@@ -74,9 +74,18 @@ def _bind_mem(param: Any, value: Any, context: Any) -> BoundArg:
             raise _ArgError(status_code.INVALID_MEM_OBJECT,
                             "the buffer belongs to another context than the kernel")
         return BoundArg("mem", buffer=value)
-    raise _ArgError(status_code.INVALID_ARG_VALUE,
-                    f"argument {describe_param(param)} is a pointer: pass a Buffer (or None), "
-                    f"not {_type_of(value)}")
+    advice = f"argument {describe_param(param)} is a pointer: pass a Buffer (or None), not {_type_of(value)}"
+    if not isinstance(value, LocalMemory) and not _has_buffer_protocol(value):  # PyOpenCL's answer to a bare Python value
+        raise _ArgError(status_code.INVALID_VALUE, f"invalid kernel argument ({advice})", "Kernel.set_arg")
+    raise _ArgError(status_code.INVALID_ARG_VALUE, advice)
+
+
+def _has_buffer_protocol(value: Any) -> bool:
+    try:
+        memoryview(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _bind_local(param: Any, value: Any, context: Any) -> BoundArg:
