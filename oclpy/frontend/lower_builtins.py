@@ -247,7 +247,29 @@ class BuiltinLowering:
         return self.b.binop("add", hi, c)  # type: ignore[attr-defined]
 
     def b_bitcount(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-        return self.math(sig.name, args)
+        x = args[0]
+        if sig.name == "popcount":
+            return self.popcount(x)
+        if sig.name == "ctz":  # popcount of the trailing zeros turned to ones; ctz(0) is the width
+            low = self.b.binop("and", x, self.b.binop("sub", const_of(x.type, 0), x))  # type: ignore[attr-defined]
+            return self.popcount(self.b.binop("sub", low, const_of(x.type, 1)))  # type: ignore[attr-defined]
+        shift = 1
+        while shift < _bits(x.type):  # smear the highest set bit rightwards
+            x = self.b.binop("or", x, self.b.binop("lshr", x, const_of(x.type, shift)))  # type: ignore[attr-defined]
+            shift *= 2
+        return self.b.binop("sub", const_of(x.type, _bits(x.type)), self.popcount(x))  # type: ignore[attr-defined]
+
+    def popcount(self, x: Value) -> Value:
+        """The SWAR population count, for 8-, 16-, 32- and 64-bit lanes."""
+        t, bits = x.type, _bits(x.type)
+        rep = lambda byte: int.from_bytes(bytes([byte]) * (bits // 8), "little")  # noqa: E731
+        op = self.b.binop  # type: ignore[attr-defined]
+        x = op("sub", x, op("and", op("lshr", x, const_of(t, 1)), const_of(t, rep(0x55))))
+        x = op("add", op("and", x, const_of(t, rep(0x33))), op("and", op("lshr", x, const_of(t, 2)), const_of(t, rep(0x33))))
+        x = op("and", op("add", x, op("lshr", x, const_of(t, 4))), const_of(t, rep(0x0F)))
+        if bits == 8:
+            return x
+        return op("lshr", op("mul", x, const_of(t, rep(0x01))), const_of(t, bits - 8))
 
     def b_upsample(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         hi, lo = args

@@ -36,8 +36,6 @@ MATH_FUNCTIONS = (
     "rint", "fmin", "fmax", "fma", "fmod", "copysign", "hypot", "erf", "erfc",
     "tgamma", "lgamma", "logb", "sinpi", "cospi", "tanpi", "asinpi", "acospi", "atanpi",
     "atan2pi", "powr", "pown", "rootn", "ldexp", "nextafter", "fdim", "remainder",
-    # integer bit counts (on integer types: ocl.clz.i32, ocl.popcount.v4i8)
-    "clz", "ctz", "popcount",
 )
 
 INTRINSICS: dict[str, IntrinsicInfo] = {
