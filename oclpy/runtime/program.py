@@ -87,6 +87,7 @@ class Program:
               cache_dir: Any = None) -> Program:
         opts = normalize_options(options)
         targets = self._check_devices(devices)
+        _check_options(opts)
         failed = []
         for dev in targets:
             build = self._build_one(dev, opts)
@@ -240,6 +241,16 @@ class Program:
 
     def __repr__(self) -> str:
         return f"<oclpy.Program on {self.context!r}>"
+
+
+def _check_options(opts: str) -> None:
+    """clBuildProgram's INVALID_BUILD_OPTIONS, raised before any device builds."""
+    from ..frontend.options import InvalidBuildOptions, parse_build_options
+
+    try:
+        parse_build_options(opts)
+    except InvalidBuildOptions as exc:
+        raise_cl("clBuildProgram", status_code.INVALID_BUILD_OPTIONS, str(exc))
 
 
 def _save_source(source: str) -> str | None:
