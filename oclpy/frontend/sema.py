@@ -58,6 +58,10 @@ class Sema(InitChecker, ExprChecker):
     def run(self, tu: ast.TranslationUnit) -> None:
         for decl in tu.decls:
             self.top_level(decl)
+        for (caller, callee), site in self.call_sites.items():
+            decl = self.scopes[0].get(callee)
+            if isinstance(decl, ast.FunctionDecl) and decl.body is None:
+                self.diags.error(site.loc, f"function '{callee}' is used but not defined in this program")
         for fn_name, callee, chain in find_recursion(self.calls):
             site = self.call_sites.get((fn_name, callee))
             loc = site.loc if site is not None else tu.loc

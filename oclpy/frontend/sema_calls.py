@@ -173,7 +173,7 @@ class CallChecker:
         frm = e.args[0].ctype
         assert frm is not None
         width = lambda t: t.count if isinstance(t, ct.Vector) else 1  # noqa: E731
-        if not st.is_arith_or_vector(frm) or width(frm) != width(to):
+        if not st.is_arith_or_vector(frm) or (impl == "convert" and width(frm) != width(to)):
             diag = self.diags.error(e.loc, f"no matching function for call to '{name}'")
             self.diags.note(diag, e.loc, f"candidate function not viable: no known conversion from "
                             f"'{frm}' to a {width(to)}-element type for 1st argument")

@@ -1,0 +1,141 @@
+"""The builtin table: expansion of generic types, overload resolution, lowering targets."""
+
+import pytest
+
+from oclpy.frontend import builtins as bi
+from oclpy.frontend import cltypes as ct
+from oclpy.frontend.driver import compile_to_ir
+from oclpy.ir.printer import print_module
+
+from .sema_helpers import body_exprs, messages
+
+
+def sigs(name: str) -> set[str]:
+    return {b.signature() for b in bi.overloads(name)}
+
+
+def test_gentype_expansion() -> None:
+    s = sigs("sqrt")
+    assert {"float sqrt(float)", "float4 sqrt(float4)", "double16 sqrt(double16)"} <= s
+    assert len(s) == 12  # float and double, widths 1, 2, 3, 4, 8, 16
+
+
+def test_scalar_second_argument_forms() -> None:
+    assert "float4 fmax(float4, float)" in sigs("fmax")
+    assert "int8 min(int8, int)" in sigs("min")
+    assert "float4 clamp(float4, float, float)" in sigs("clamp")
+
+
+def test_pattern_types() -> None:
+    assert "uint abs(int)" in sigs("abs")
+    assert "uchar4 abs_diff(char4, char4)" in sigs("abs_diff")
+    assert "int4 isnan(float4)" in sigs("isnan")
+    assert "long2 isless(double2, double2)" in sigs("isless")
+    assert "int isnan(double)" in sigs("isnan")
+    assert "short upsample(char, uchar)" in sigs("upsample")
+    assert "float4 ldexp(float4, int4)" in sigs("ldexp")
+    assert "float dot(float4, float4)" in sigs("dot")
+
+
+def test_memory_and_atomic_signatures() -> None:
+    assert "float4 vload4(ulong, __global const float *)" in sigs("vload4")
+    assert "void vstore2(int2, ulong, __local int *)" in sigs("vstore2")
+    assert not any("__constant" in s for s in sigs("vstore4"))
+    assert "int atomic_add(__global volatile int *, int)" in sigs("atomic_add")
+    assert "float atomic_xchg(__local volatile float *, float)" in sigs("atomic_xchg")
+    assert "ulong atom_cmpxchg(__global volatile ulong *, ulong, ulong)" in sigs("atom_cmpxchg")
+
+
+@pytest.mark.parametrize("name, want", [
+    ("convert_int4", (ct.Vector(ct.ScalarKind.INT, 4), "convert")),
+    ("convert_uchar_sat_rte", (ct.UCHAR, "convert")),
+    ("convert_float2_rtz", (ct.Vector(ct.ScalarKind.FLOAT, 2), "convert")),
+    ("as_float", (ct.FLOAT, "as")),
+    ("as_ulong16", (ct.Vector(ct.ScalarKind.ULONG, 16), "as")),
+    ("convert_bool", None), ("convert_int5", None), ("as_half", None), ("convert_int_rtq", None),
+])
+def test_conversion_names(name: str, want: object) -> None:
+    assert bi.conversion_target(name) == want
+
+
+def test_math_base_maps_native_and_half_forms() -> None:
+    assert bi.math_base("native_sqrt") == "sqrt"
+    assert bi.math_base("half_exp") == "exp"
+    assert bi.math_base("mad") == "fma"
+
+
+@pytest.mark.parametrize("decls, call, ret, params", [
+    ("float4 a, float b", "fmax(a, b)", "float4", "float4, float"),
+    ("float4 a", "fmax(a, a)", "float4", "float4, float4"),
+    ("int x", "sqrt(x)", "float", "float"),
+    ("uint a", "min(a, 0)", "uint", "uint, uint"),
+    ("double d", "sin(d)", "double", "double"),
+    ("__global float *p", "vload4(0, p)", "float4", "ulong, __global const float *"),
+    ("__local int *p", "atomic_inc(p)", "int", "__local volatile int *"),
+    ("short2 h, ushort2 l", "upsample(h, l)", "int2", "short2, ushort2"),
+])
+def test_overload_resolution(decls: str, call: str, ret: str, params: str) -> None:
+    e = body_exprs(f"void f({decls}) {{ {call}; }}")[0]
+    assert str(e.ctype) == ret
+    assert ", ".join(str(p) for p in e.builtin.params) == params  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("src, want", [
+    ("void f(int2 a) { dot(a, a); }", "1:18: no matching function for call to 'dot'"),
+    ("void f(__constant float *p) { vstore4((float4)(1.0f), 0, p); }",
+     "1:31: no matching function for call to 'vstore4'"),
+    ("void f(__global float *p) { atomic_add(p, 1); }", "1:29: no matching function for call to 'atomic_add'"),
+    ("void f(float4 v) { convert_int2(v); }", "1:20: no matching function for call to 'convert_int2'"),
+    ("void f(float4 v) { as_int2(v); }", "1:20: invalid reinterpretation: sizes of 'int2' and 'float4' must match"),
+    ("void f(int v) { as_char4(v); as_float(v); }", None),
+    ("void f() { printf(\"x\"); }", "1:12: printf is not supported yet"),
+    ("void f() { get_global_id(); }", "1:12: no matching function for call to 'get_global_id'"),
+])
+def test_builtin_errors(src: str, want: str | None) -> None:
+    assert messages(src) == ([want] if want else [])
+
+
+def test_candidate_note_for_wrong_arity() -> None:
+    from .sema_helpers import check
+    _, diags = check("void f() { get_global_id(); }")
+    (err,) = diags.diagnostics
+    assert err.notes[0].message == ("candidate function not viable: requires 1 argument, but 0 were "
+                                    "provided (ulong get_global_id(uint))")
+
+
+@pytest.mark.parametrize("call, intrinsic", [
+    ("sqrt(x)", "@ocl.sqrt.f32"), ("native_sqrt(x)", "@ocl.sqrt.f32"), ("half_cos(v)", "@ocl.cos.v4f32"),
+    ("pow(v, v)", "@ocl.pow.v4f32"), ("mad(x, x, x)", "@ocl.fma.f32"), ("fmin(v, x)", "@ocl.fmin.v4f32"),
+    ("pown(x, 2)", "@ocl.pown.f32"), ("ldexp(v, 3)", "@ocl.ldexp.v4f32"), ("exp10(d)", "@ocl.exp10.f64"),
+    ("length(v)", "@ocl.sqrt.f32"), ("normalize(v)", "@ocl.rsqrt.f32"), ("fabs(d)", "@ocl.fabs.f64"),
+])
+def test_math_builtins_become_overloaded_intrinsics(call: str, intrinsic: str) -> None:
+    src = f"__kernel void k(__global float *p, float x, float4 v, double d) {{ {call}; }}"
+    text = print_module(compile_to_ir(src).module)
+    assert f"declare" in text and intrinsic in text
+
+
+@pytest.mark.parametrize("call, op", [
+    ("atomic_add(p, 1)", "atomicrmw add"), ("atomic_sub(p, 1)", "atomicrmw sub"),
+    ("atomic_xchg(p, 1)", "atomicrmw xchg"), ("atomic_min(p, 1)", "atomicrmw min"),
+    ("atomic_max(u, 1u)", "atomicrmw umax"), ("atomic_and(p, 1)", "atomicrmw and"),
+    ("atomic_or(p, 1)", "atomicrmw or"), ("atomic_xor(p, 1)", "atomicrmw xor"),
+    ("atomic_inc(p)", "atomicrmw add"), ("atomic_dec(u)", "atomicrmw sub"),
+    ("atomic_cmpxchg(p, 0, 1)", "cmpxchg"), ("atom_add(l, 2l)", "atomicrmw add"),
+    ("atomic_xchg(f, 1.0f)", "atomicrmw xchg"),
+])
+def test_atomics_lower_to_ir_atomics(call: str, op: str) -> None:
+    src = (f"__kernel void k(__global int *p, __global uint *u, __global long *l, __global float *f) "
+           f"{{ {call}; }}")
+    text = print_module(compile_to_ir(src).module)
+    assert op in text
+
+
+def test_image_functions_are_diagnosed() -> None:
+    assert messages("void f() { write_imagef(0, 0, 0); }") == [
+        "1:12: image functions are not supported yet ('write_imagef')"]
+
+
+def test_undefined_function_is_diagnosed() -> None:
+    assert messages("int g(int);\n__kernel void k(__global int *p) { p[0] = g(1); }") == [
+        "2:43: function 'g' is used but not defined in this program"]
