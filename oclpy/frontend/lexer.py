@@ -10,6 +10,7 @@ starts no token is reported and skipped.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Optional, Union
@@ -81,7 +82,10 @@ def decode_escapes(body: str, loc: SourceLocation, diags: Optional[DiagnosticEng
         out += body[pos:m.start()].encode("utf-8")
         pos = m.end()
         esc = m.group(1)
-        if esc[0] == "x":
+        if esc == "x":
+            if diags is not None:
+                diags.error(loc, "\\x used with no following hex digits")
+        elif esc[0] == "x":
             value = int(esc[1:], 16)
             if value > 0xFF and diags is not None:
                 diags.error(loc, "hex escape sequence out of range")
@@ -171,11 +175,18 @@ class Lexer:
             return Token("int", text, loc, int(digits, base), m.group("suffix").lower())
         m = _FLOAT_RE.fullmatch(text)
         if m is not None:
-            body = m.group("body")
-            value = float.fromhex(body) if body[:2] in ("0x", "0X") else float(body)
-            return Token("float", text, loc, value, m.group("suffix").lower())
+            return Token("float", text, loc, self._float_value(m.group("body"), loc), m.group("suffix").lower())
         self._bad_number(text, loc)
         return Token("int", text, loc, 0, "")
+
+    def _float_value(self, body: str, loc: SourceLocation) -> float:
+        try:
+            value = float.fromhex(body) if body[:2] in ("0x", "0X") else float(body)
+        except OverflowError:
+            value = math.inf
+        if math.isinf(value):
+            self.diags.warning(loc, "magnitude of floating-point constant too large for type 'double'")
+        return value
 
     def _bad_number(self, text: str, loc: SourceLocation) -> None:
         m = re.match(r"0[xX][0-9a-fA-F]*|[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?", text)

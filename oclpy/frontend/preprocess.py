@@ -95,6 +95,34 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     return macros
 
 
+# pcpp's messages (regex) -> clang's wording.
+_PCPP_MESSAGES = [
+    (re.compile(r"Could not evaluate expression due to ZeroDivisionError"), "division by zero in preprocessor expression"),
+    (re.compile(r"Could not evaluate expression"), "invalid expression in preprocessor conditional"),
+    (re.compile(r"Misplaced #(elif|else|endif)"), r"#\1 without #if"),
+    (re.compile(r"Unterminated #.*"), "unterminated conditional directive"),
+    (re.compile(r"Macro \S+ requires (\d+) arguments but was passed (\d+)"), None),
+    (re.compile(r"Macro \S+ must have at least"), "too few arguments provided to function-like macro invocation"),
+    (re.compile(r"Missing '\(' in macro arguments"), "missing '(' in macro invocation"),
+    (re.compile(r"Missing '\)' in macro arguments"), "unterminated function-like macro invocation"),
+    (re.compile(r"No more arguments may follow a variadic argument"), "missing ')' in macro parameter list"),
+    (re.compile(r"Invalid macro argument|Bad macro definition"), "invalid macro definition"),
+]
+
+
+def clang_wording(message: str) -> str:
+    """pcpp's message for a preprocessing error, in the words clang uses."""
+    for pattern, replacement in _PCPP_MESSAGES:
+        m = pattern.match(message)
+        if m is None:
+            continue
+        if replacement is None:  # argument count: too many or too few
+            few = int(m.group(2)) < int(m.group(1))
+            return f"too {'few' if few else 'many'} arguments provided to function-like macro invocation"
+        return m.expand(replacement)
+    return message
+
+
 class _Preprocessor(pcpp.Preprocessor):
     """pcpp with its messages routed to our diagnostics and file names kept as the user gave them."""
 
@@ -127,7 +155,12 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def on_error(self, file: str, line: int, msg: str) -> None:
         self.return_code += 1
-        self.diags.error(self.location(file, line), msg)
+        message = clang_wording(msg)
+        d = self.lastdirective
+        in_define = d is not None and d.value == "define" and d.lineno == line and d.source == file
+        if in_define and msg.startswith("Missing ')'"):
+            message = "missing ')' in macro parameter list"
+        self.diags.error(self.location(file, line), message)
 
     def on_file_open(self, is_system_include: bool, includepath: str) -> Any:
         handle = super().on_file_open(is_system_include, includepath)
@@ -170,8 +203,11 @@ class _Preprocessor(pcpp.Preprocessor):
         if directive.value == "warning":
             self.diags.warning(loc, text)
             return True
-        if directive.value in ("pragma", "line"):
-            return None
+        if directive.value == "line" and not re.fullmatch(r'\s*[0-9]+(\s+"[^"]*")?\s*', text):
+            self.diags.error(loc, "#line directive requires a positive integer argument")
+            return True
+        if directive.value in ("pragma", "line") or directive.value.isdigit():
+            return None  # the lexer reads line markers; pragmas are ignored
         self.diags.error(loc, "invalid preprocessing directive")
         return True
 

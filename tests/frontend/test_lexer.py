@@ -92,6 +92,7 @@ def test_token_end():
     ("a /* never closed", "k.cl:1:3: error: unterminated /* comment"),
     ("''", "k.cl:1:1: error: empty character constant"),
     (r"'\x1ff'", "k.cl:1:1: error: hex escape sequence out of range"),
+    (r"'\x'", "k.cl:1:1: error: \\x used with no following hex digits"),
 ])
 def test_errors(text, message):
     toks, diags = lex(text)
@@ -102,6 +103,8 @@ def test_errors(text, message):
 @pytest.mark.parametrize("text,message", [
     ("'ab'", "k.cl:1:1: warning: multi-character character constant"),
     (r'"\q"', "k.cl:1:1: warning: unknown escape sequence '\\q'"),
+    ("0x1p99999", "k.cl:1:1: warning: magnitude of floating-point constant too large for type 'double'"),
+    ("1e999", "k.cl:1:1: warning: magnitude of floating-point constant too large for type 'double'"),
 ])
 def test_warnings(text, message):
     _, diags = lex(text)

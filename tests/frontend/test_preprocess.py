@@ -126,9 +126,16 @@ def test_missing_system_include():
     ("#define\n", "k.cl:1:2: error: macro name missing"),
     ("#frobnicate\n", "k.cl:1:2: error: invalid preprocessing directive"),
     ("#include\n", 'k.cl:1:2: error: expected "FILENAME" or <FILENAME>'),
-    ("#if 1\nint x;\n", "k.cl:1:1: error: Unterminated #if 1"),
-    ("#endif\n", "k.cl:1:1: error: Misplaced #endif"),
-    ("#define F(a) a\nF(1, 2)\n", "k.cl:2:1: error: Macro F requires 1 arguments but was passed 2"),
+    ("#if 1\nint x;\n", "k.cl:1:1: error: unterminated conditional directive"),
+    ("#endif\n", "k.cl:1:1: error: #endif without #if"),
+    ("#else\n", "k.cl:1:1: error: #else without #if"),
+    ("#elif 1\n", "k.cl:1:1: error: #elif without #if"),
+    ("#define F(a) a\nF(1, 2)\n", "k.cl:2:1: error: too many arguments provided to function-like macro invocation"),
+    ("#define F(a, b) a\nF(1)\n", "k.cl:2:1: error: too few arguments provided to function-like macro invocation"),
+    ("#define F(a\n", "k.cl:1:1: error: missing ')' in macro parameter list"),
+    ("#if 1 +\n#endif\n", "k.cl:1:1: error: invalid expression in preprocessor conditional"),
+    ("#if 1 / 0\n#endif\n", "k.cl:1:1: error: division by zero in preprocessor expression"),
+    ("#line abc\n", "k.cl:1:2: error: #line directive requires a positive integer argument"),
 ])
 def test_directive_errors(source, rendered, capsys):
     _, diags = pp(source)
@@ -156,3 +163,10 @@ def test_columns_kept_outside_macros():
 
 def test_file_macro_uses_given_name():
     assert expand("__FILE__") == '"k.cl"'
+
+
+def test_line_directive_and_gnu_line_marker_in_source():
+    out, diags = pp('#line 50 "other.cl"\nint a;\n# 7 "third.cl"\nint b;\n')
+    tu = parse(out, "k.cl", diags)
+    assert not diags.diagnostics
+    assert [str(d.loc) for d in tu.decls] == ["other.cl:50:5", "third.cl:7:5"]
