@@ -201,7 +201,10 @@ class ExprLowering(ValueOps):
         opcode = _BINOPS[(op, is_float, is_unsigned(t))]
         if op in ("<<", ">>"):
             bits = a.type.scalar().bits  # type: ignore[attr-defined]
-            b = self.b.binop("and", b, const_of(b.type, bits - 1))
+            if isinstance(b, ConstInt):
+                b = ConstInt(b.type, b.value & (bits - 1))
+            else:
+                b = self.b.binop("and", b, const_of(b.type, bits - 1))
         elif opcode in ("sdiv", "udiv", "srem", "urem"):
             b = self._nonzero(b)
         return self.b.binop(opcode, a, b)

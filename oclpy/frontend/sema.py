@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ..diagnostics import DiagnosticEngine
+from ..diagnostics import UNKNOWN_LOCATION, DiagnosticEngine, SourceLocation
 from ..ir.types import AddressSpace
 from . import ast
 from . import cltypes as ct
@@ -38,6 +38,7 @@ class Sema(InitChecker, ExprChecker):
         self.labels: dict[str, ast.Label] = {}
         self.gotos: list[ast.Goto] = []
         self.block_depth = 0
+        self.checked_structs: set[int] = set()
 
     # -- scopes -------------------------------------------------------------
     def lookup(self, name: str) -> Optional[ast.Decl]:
@@ -80,28 +81,31 @@ class Sema(InitChecker, ExprChecker):
         if isinstance(decl, ast.EnumConstant):
             self.declare(decl)
         elif isinstance(decl, ast.TagDecl):
-            self.tag(decl.ctype)
+            self.tag(decl.ctype, decl.loc)
         elif isinstance(decl, ast.TypedefDecl):
             decl.ctype = st.default_spaces(decl.ctype)
-            self.tag(decl.ctype)
+            self.tag(decl.ctype, decl.loc)
 
-    def tag(self, t: CType) -> None:
-        """Give the pointer fields of a struct definition their default address space."""
-        if isinstance(t, ct.Struct) and t.definition.fields:
-            for f in t.definition.fields:
-                f.type = st.default_spaces(f.type)
-                if f.bit_width is not None:
-                    self.diags.error(getattr(t, "loc", None) or self._loc0(), "bit-fields are not supported")
-                    f.bit_width = None
-
-    def _loc0(self):  # type: ignore[no-untyped-def]
-        from ..diagnostics import UNKNOWN_LOCATION
-        return UNKNOWN_LOCATION
+    def tag(self, t: CType, loc: Optional[SourceLocation] = None) -> None:
+        """Check a struct definition once: pointer fields get their default address
+        space; bit-fields are reported (OpenCL C does not have them)."""
+        while isinstance(t, (ct.Pointer, ct.Array)):
+            t = t.pointee if isinstance(t, ct.Pointer) else t.elem
+        if not isinstance(t, ct.Struct) or not t.definition.fields or id(t.definition) in self.checked_structs:
+            return
+        self.checked_structs.add(id(t.definition))
+        for f in t.definition.fields:
+            f.type = st.default_spaces(f.type)
+            if f.bit_width is not None:
+                self.diags.error(loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
+                                 f"(field '{f.name}')")
+                f.bit_width = None
+            self.tag(f.type, loc)
 
     def program_scope_var(self, d: ast.VarDecl) -> None:
         d.is_global_scope = True
         d.ctype = st.default_spaces(d.ctype)
-        self.tag(d.ctype)
+        self.tag(d.ctype, d.loc)
         cl2 = getattr(self.options, "opencl_c_version", 120) >= 200
         allowed = (AddressSpace.CONSTANT, AddressSpace.GLOBAL) if cl2 else (AddressSpace.CONSTANT,)
         if d.ctype.space not in allowed:
@@ -123,10 +127,10 @@ class Sema(InitChecker, ExprChecker):
             p.ctype = st.default_spaces(p.ctype)
             if isinstance(p.ctype, ct.Array):
                 p.ctype = st.decay(p.ctype)
-            self.tag(p.ctype)
+            self.tag(p.ctype, p.loc)
             params.append(p.ctype)
         fn.ctype = ct.FunctionType(st.default_spaces(ftype.ret), tuple(params), ftype.variadic)
-        self.tag(fn.ctype.ret)
+        self.tag(fn.ctype.ret, fn.loc)
         if fn.is_kernel:
             self.kernel_checks(fn)
         prev = self.scopes[0].get(fn.name)
@@ -212,7 +216,7 @@ class Sema(InitChecker, ExprChecker):
 
     def local_var(self, d: ast.VarDecl) -> None:
         d.ctype = st.default_spaces(d.ctype)
-        self.tag(d.ctype)
+        self.tag(d.ctype, d.loc)
         fn = self.current_function
         space = d.ctype.space
         if space is AddressSpace.LOCAL:
