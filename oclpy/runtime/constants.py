@@ -19,15 +19,23 @@ class _ConstantClass:
 
     @classmethod
     def names(cls) -> dict[str, int]:
-        return {name: value for name in dir(cls)
-                if not name.startswith("_") and isinstance(value := getattr(cls, name), int)}
+        """{name: value}, computed once per class."""
+        cached = _NAMES.get(cls)
+        if cached is None:
+            cached = {name: value for name in dir(cls)
+                      if not name.startswith("_") and isinstance(value := getattr(cls, name), int)}
+            _NAMES[cls] = cached
+            _BY_VALUE[cls] = {}
+            for name, value in sorted(cached.items()):
+                _BY_VALUE[cls].setdefault(value, name)
+        return cached
 
     @classmethod
     def to_string(cls, value: int, default_format: str | None = None) -> str:
         names = cls.names()
-        exact = [name for name, v in names.items() if v == value]
-        if exact:
-            return exact[0]
+        exact = _BY_VALUE[cls].get(value)
+        if exact is not None:
+            return exact
         if cls._is_bitfield and value:
             parts = sorted((v, name) for name, v in names.items() if v and v & value == v)
             if parts and _covers(value, [v for v, _ in parts]):
@@ -35,6 +43,10 @@ class _ConstantClass:
         if default_format is None:
             raise ValueError(f"a name for value {value} was not found in {cls.__name__}")
         return default_format % value if "%" in default_format else default_format
+
+
+_NAMES: dict[type, dict[str, int]] = {}
+_BY_VALUE: dict[type, dict[int, str]] = {}
 
 
 def _covers(value: int, bits: list[int]) -> bool:

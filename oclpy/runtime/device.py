@@ -45,7 +45,10 @@ class Device:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or not name.islower():
             raise AttributeError(name)
-        param = getattr(device_info, name.upper(), None)
+        key = name.upper()
+        if key in self._info:
+            return self._info[key]
+        param = getattr(device_info, key, None)
         if param is None:
             raise AttributeError(f"'Device' object has no attribute '{name}'")
         return self.get_info(param)

@@ -6,6 +6,12 @@ list, makes the event, adds the queue's ordering dependency (the previous
 command when in-order, the last barrier when out-of-order) and hands both to
 the scheduler. `finish()` waits for everything enqueued so far and reports a
 command that failed and was not waited for.
+
+On an in-order queue of an `eager` driver (the cpu: its launches are
+synchronous and a hand-off to another thread costs more than a small
+kernel), a command whose dependencies are already done runs at once on the
+calling thread; a command that must wait still waits, so the order and
+wait_for semantics do not change.
 """
 
 from __future__ import annotations
@@ -113,7 +119,8 @@ class CommandQueue:
                 self._barrier = evt
             self._pending.add(evt)
         evt._on_done(self._retire)
-        schedule(evt, action, wait_for, after, inline=blocking)
+        eager = not self.out_of_order and getattr(self.driver, "eager", False)
+        schedule(evt, action, wait_for, after, inline=blocking or eager)
         if blocking:
             evt.wait()
         return evt

@@ -51,17 +51,23 @@ def test_vadd_runs_and_packs_the_blob(ctx, queue, vadd, args):
 def test_groups_are_spread_and_each_runs_once(ctx, queue, fake_program):
     fake = FakeKernel("k", [("x", "scalar", 4, "int")])
     prg = fake_program(fake)
-    prg.k(queue, (8, 6, 4), (2, 3, 2), np.int32(0), global_offset=(1, 2, 3)).wait()
-    assert sorted(fake.groups_run) == sorted((x, y, z) for x in range(4) for y in range(2)
-                                             for z in range(2))
+    prg.k(queue, (128, 64, 8), (8, 8, 2), np.int32(0), global_offset=(1, 2, 3)).wait()
+    assert sorted(fake.groups_run) == sorted((x, y, z) for x in range(16) for y in range(8)
+                                             for z in range(4))
     first = fake.launches[0]
-    assert first.work_dim == 3 and first.global_size == (8, 6, 4)
-    assert first.local_size == (2, 3, 2) and first.global_offset == (1, 2, 3)
+    assert first.work_dim == 3 and first.global_size == (128, 64, 8)
+    assert first.local_size == (8, 8, 2) and first.global_offset == (1, 2, 3)
     units = ctx.devices[0].max_compute_units
-    assert len(fake.launches) == (1 if units == 1 else min(16, units * 4))
+    assert len(fake.launches) == min(units * 4, 65536 // 8192)
     spans = sorted((l.begin, l.end) for l in fake.launches)
-    assert spans[0][0] == 0 and spans[-1][1] == 16
+    assert spans[0][0] == 0 and spans[-1][1] == 512
     assert all(e1 == b2 for (_, e1), (b2, _) in zip(spans, spans[1:]))
+
+
+def test_small_launches_are_not_split(queue, fake_program):
+    fake = FakeKernel("k", [("x", "scalar", 4, "int")])
+    fake_program(fake).k(queue, (8, 6, 4), (2, 3, 2), np.int32(0)).wait()
+    assert [(l.begin, l.end) for l in fake.launches] == [(0, 16)]
 
 
 def test_one_dimensional_sizes_are_padded(queue, fake_program):

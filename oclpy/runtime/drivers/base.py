@@ -67,6 +67,9 @@ class Driver(abc.ABC):
     """One device. Methods may be called from several threads at once."""
 
     kind: str = ""
+    # True when launches and copies are synchronous host work: an in-order
+    # queue then runs a ready command on the calling thread (see queue.py).
+    eager: bool = False
 
     @abc.abstractmethod
     def describe(self) -> DeviceDescription:

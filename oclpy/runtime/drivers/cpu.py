@@ -27,6 +27,7 @@ from .base import Allocation, DeviceDescription, Driver, NDRange
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 CHUNKS_PER_WORKER = 4
+MIN_ITEMS_PER_CHUNK = 8192  # below this, handing a chunk to another thread costs more than it saves
 
 
 def compute_units() -> int:
@@ -114,6 +115,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
 
 class CpuDriver(Driver):
     kind = "cpu"
+    eager = True
 
     def __init__(self, workers: int | None = None) -> None:
         self.units = workers or compute_units()
@@ -167,8 +169,7 @@ class CpuDriver(Driver):
         total = ndrange.group_count
         if total == 0:
             return
-        chunk = max(1, -(-total // (self.units * CHUNKS_PER_WORKER)))
-        chunks = [(b, min(b + chunk, total)) for b in range(0, total, chunk)]
+        chunks = split_groups(total, ndrange, self.units)
 
         def run(begin: int, end: int) -> None:
             kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
@@ -179,6 +180,15 @@ class CpuDriver(Driver):
                 run(begin, end)
             return
         run_chunks(chunks, run, self._workers(), min(self.units, len(chunks)))
+
+
+def split_groups(total: int, ndrange: NDRange, units: int) -> list[tuple[int, int]]:
+    """[begin, end) chunks of linear group ids: a few per worker, none too small."""
+    l = ndrange.local_size
+    items = total * l[0] * l[1] * l[2]
+    count = max(1, min(total, units * CHUNKS_PER_WORKER, items // MIN_ITEMS_PER_CHUNK))
+    size = -(-total // count)
+    return [(b, min(b + size, total)) for b in range(0, total, size)]
 
 
 def run_chunks(chunks: list[tuple[int, int]], run: Callable[[int, int], None],
