@@ -132,8 +132,7 @@ class Lexer:
                 break
             self._token(m)
             pos = m.end()
-        end = self.tokens[-1].end if self.tokens else self.loc(pos)
-        self.tokens.append(Token("eof", "", end))
+        self.tokens.append(Token("eof", "", self.loc(len(text))))  # clang's end-of-file location
         return self.tokens
 
     def _newlines(self, start: int, end: int) -> None:

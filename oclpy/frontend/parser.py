@@ -109,6 +109,7 @@ class DeclSpec:
     side_decls: list[ast.Decl] = field(default_factory=list)  # enum constants, tag declarations
     ctype: CTypeT = ct.INT
     defines_tag: bool = False
+    missing_semi: bool = False  # `struct S {...}` followed by a new declaration: ';' forgotten
 
     @property
     def has_type(self) -> bool:
@@ -352,7 +353,7 @@ class Parser:
         if spec.empty:
             raise self.error(self.tok.loc, "expected identifier or '('")
         decls = list(spec.side_decls)
-        if self.accept(";"):
+        if spec.missing_semi or self.accept(";"):
             return decls + self.tag_only_declaration(spec)
         while True:
             declarator = self.parse_declarator()
@@ -445,9 +446,22 @@ class Parser:
         #                                | function_specifier | attribute)+
         spec = DeclSpec(self.tok.loc)
         while self.parse_one_specifier(spec, in_param):
-            pass
+            if spec.defines_tag and self.ts.prev.text == "}" and self.starts_new_declaration():
+                kind = "enum" if isinstance(spec.named_type, ct.Enum) else "struct"
+                self.diags.error(self.ts.prev.end, f"expected ';' after {kind}")
+                spec.missing_semi = True
+                break
         spec.ctype = self.resolve_type(spec)
         return spec
+
+    def starts_new_declaration(self) -> bool:
+        """After `struct S { ... }`: does a new declaration start on the next line?"""
+        tok = self.tok
+        if tok.loc.line == self.ts.prev.loc.line:
+            return False
+        if tok.kind == "kw":
+            return tok.text in STORAGE_CLASSES | TYPE_WORDS | FUNCTION_SPECIFIERS | {"struct", "union", "enum"}
+        return tok.kind == "id" and self.typedef_type(tok.text) is not None
 
     def parse_one_specifier(self, spec: DeclSpec, in_param: bool) -> bool:
         """Consume one declaration specifier into `spec`; False when none is next."""

@@ -358,7 +358,7 @@ def test_statement_attribute_is_accepted():
     ("void f() { while (1) { continue } }", ["1:32: error: expected ';' after continue statement"]),
     ("void f() { goto x }", ["1:18: error: expected ';' after goto statement"]),
     ("void f() { goto ; }", ["1:17: error: expected identifier"]),
-    ("void f() {\n  int x = 1;\n", ["2:13: error: expected '}'"]),
+    ("void f() {\n  int x = 1;\n", ["3:1: error: expected '}'"]),  # at the end of the file
     ("int x\nint y;", ["1:6: error: expected ';' after top level declarator"]),
     ("void f() { for (int i = 0; i < 3 i++) {} }", ["1:33: error: expected ';' in 'for' statement specifier"]),
     ("void f() { do {} (1); }", ["1:18: error: expected 'while' in do/while loop"]),
@@ -410,7 +410,9 @@ def test_statement_attribute_is_accepted():
     ("void f() { struct { int a; } s = { . 1 }; }",
      ["1:38: error: expected a field designator, such as '.field = 4'"]),
     ("void f(int a, ) {}", ["1:15: error: expected parameter declarator"]),
-    ("enum { A, B", ["1:12: error: expected '}'"]),
+    ("enum { A, B", ["2:1: error: expected '}'"]),
+    ("struct S { int a; }\nint x;", ["1:20: error: expected ';' after struct"]),
+    ("enum E { A }\nstatic int x;", ["1:13: error: expected ';' after enum"]),
     ("enum;", ["1:5: error: expected identifier or '{'"]),
     ("void f() { x = (float4)(); }", ["1:25: error: expected expression"]),
     ("void f() { int x = sizeof(int; }", ["1:30: error: expected ')'"]),
@@ -460,3 +462,9 @@ def test_deep_nesting_is_an_error_not_a_crash():
 def test_long_flat_expressions_parse():
     tu = parse_ok("int x[" + " + ".join(["1"] * 3000) + "];")
     assert tu.decls[0].ctype == ct.Array(ct.INT, 3000)
+
+
+def test_missing_semicolon_after_struct_keeps_both_declarations():
+    tu, diags = parse_src("typedef int T;\nstruct Q { int b; }\nT z;")
+    assert [(d.message, d.loc.line, d.loc.col) for d in diags.diagnostics] == [("expected ';' after struct", 2, 20)]
+    assert [type(d).__name__ for d in tu.decls] == ["TypedefDecl", "TagDecl", "VarDecl"]
