@@ -28,7 +28,7 @@ from .irtypes import align_of, mem_type, reg_type, struct_info
 from .lower_builtins import BuiltinLowering
 from .lower_expr import ExprLowering
 from .lower_stmt import StmtLowering
-from .lower_values import LValue
+from .lower_values import LValue, const_float
 from .sema_const import fold
 
 
@@ -204,7 +204,7 @@ def constant_value(init: ast.Expr, t: CType) -> Value:
     if isinstance(t, ct.Vector):
         return ConstAggregate(mt, [constant_value(init, ct.Scalar(t.elem))] * t.count)
     if isinstance(mt, ir.FloatType):
-        return ConstFloat(mt, float(v or 0.0))
+        return const_float(mt, float(v or 0.0))
     if isinstance(mt, ir.IntType):
         return ConstInt(mt, int(v or 0))
     return ConstZero(mt)

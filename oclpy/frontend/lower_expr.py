@@ -18,7 +18,7 @@ from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
 from .irtypes import mem_type, reg_type, struct_info
-from .lower_values import LValue, ValueOps, const_of, is_unsigned
+from .lower_values import LValue, ValueOps, const_float, const_of, is_unsigned
 from .sema_const import fold
 
 # (op, is_float, is_unsigned) -> IR opcode
@@ -81,7 +81,7 @@ class ExprLowering(ValueOps):
         return ConstInt(reg_type(e.ctype), e.value)  # type: ignore[arg-type]
 
     def rv_float(self, e: ast.FloatLiteral) -> Value:
-        return ConstFloat(reg_type(e.ctype), e.value)  # type: ignore[arg-type]
+        return const_float(reg_type(e.ctype), e.value)  # type: ignore[arg-type]
 
     def rv_identifier(self, e: ast.Identifier) -> Value:
         if isinstance(e.decl, ast.EnumConstant):

@@ -15,6 +15,7 @@ from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
 from .irtypes import align_of, mem_type, reg_type
+from .sema_const import round_float
 
 
 @dataclass
@@ -41,13 +42,17 @@ def is_unsigned(t: CType) -> bool:
     return k is not None and not k.is_float and not k.signed
 
 
+def const_float(t: ir.Type, value: float) -> ConstFloat:
+    return ConstFloat(t, round_float(value, t.bits))  # type: ignore[attr-defined]
+
+
 def const_of(t: ir.Type, value: float | int) -> Value:
     """A constant of IR type `t` (splatted for vectors)."""
     from ..ir.values import ConstAggregate
     if isinstance(t, ir.VectorType):
         return ConstAggregate(t, [const_of(t.elem, value) for _ in range(t.count)])
     if isinstance(t, ir.FloatType):
-        return ConstFloat(t, float(value))
+        return const_float(t, float(value))
     return ConstInt(t, int(value))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+import struct
 from typing import Callable, Optional, Union
 
 from . import ast
@@ -29,6 +30,17 @@ def wrap(value: int, t: Optional[ct.CType]) -> int:
     if k.signed and value >> (bits - 1):
         value -= 1 << bits
     return value
+
+
+def round_float(value: float, bits: int) -> float:
+    """`value` rounded to the nearest float of `bits` bits (what a C constant of that type holds)."""
+    if bits == 64:
+        return float(value)
+    fmt = "<f" if bits == 32 else "<e"
+    try:
+        return struct.unpack(fmt, struct.pack(fmt, value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def _div(a: Number, b: Number) -> Optional[Number]:
@@ -71,7 +83,7 @@ def fold(e: ast.Expr) -> Optional[Number]:
     if v is None:
         return None
     if t is not None and st.is_floating(t):
-        return float(v)
+        return round_float(float(v), st.scalar_kind(t).size * 8)  # type: ignore[union-attr]
     if t is not None and st.is_integer(t):
         return wrap(int(v), t)
     return v
