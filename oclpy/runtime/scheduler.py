@@ -59,27 +59,28 @@ def schedule(event: Event, action: Callable[[], None], wait_for: Sequence[Event]
     deps = [e for e in (*wait_for, *after) if e is not None]
     explicit = {id(e) for e in wait_for}
     lock = threading.Lock()
-    left = [len(deps) + 1]
-    submitting_thread = threading.get_ident()
+    left = [len(deps) + 1]  # the +1 is schedule()'s own, released last
 
-    def dispatch() -> None:
+    def dispatch(here: bool) -> None:
         failed = [d for d in deps if id(d) in explicit and d.failed]
         if failed:
             event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, failed[0].error)
             return
         event._set_status(ces.SUBMITTED)
-        if inline and threading.get_ident() == submitting_thread:
+        if here:
             run_action(event, action)
         else:
             command_threads().submit(run_action, event, action)
 
-    def one_done(_: Event | None) -> None:
+    def release(here: bool) -> None:
         with lock:
             left[0] -= 1
             ready = left[0] == 0
         if ready:
-            dispatch()
+            dispatch(here)
 
     for dep in deps:
-        dep._on_done(one_done)
-    one_done(None)
+        # a dependency finishing later dispatches to a command thread: running it
+        # there, inside the finishing thread's call chain, could recurse without end
+        dep._on_done(lambda _evt: release(False))
+    release(inline)

@@ -232,3 +232,23 @@ def test_threads_enqueueing_on_one_out_of_order_queue(ctx, ooo_queue, fake_progr
     assert len(results) == threads
     for out, want in results.values():
         assert (out == want).all()
+
+
+def test_a_long_chain_behind_a_user_event_does_not_recurse(ctx, queue, fake_program):
+    """Commands queued behind a user event run on command threads once it completes,
+    not nested inside set_status (which would overflow the stack)."""
+    count = []
+    prg = fake_program(tiny("a", lambda *a: count.append(1)))
+    gate = cl.UserEvent(ctx)
+    prg.a(queue, (1,), (1,), np.int32(0), wait_for=[gate])
+    for _ in range(1500):
+        prg.a(queue, (1,), (1,), np.int32(0))
+    gate.set_status(CES.COMPLETE)
+    queue.finish()
+    assert len(count) == 1501
+
+
+def test_eager_in_order_commands_complete_on_return(ctx, queue, fake_program):
+    prg = fake_program(tiny("a"))
+    evt = prg.a(queue, (1,), (1,), np.int32(0))
+    assert evt.command_execution_status == CES.COMPLETE
