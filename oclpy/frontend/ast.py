@@ -263,6 +263,7 @@ class VarDecl(Decl):
 @dataclass(eq=False)
 class ParamDecl(Decl):
     ctype: CType
+    access: Optional[str] = None  # "read_only", "write_only", "read_write" when written (images, pipes)
 
 
 @dataclass(eq=False)

@@ -919,16 +919,11 @@ class Parser:
         if spec.empty:
             raise self.error(self.tok.loc, "expected parameter declarator")
         abstract = not (self.tok.kind == "id" or self.at("*", "("))
-        mark = self.ts.mark()
-        try:
-            declarator = self.parse_declarator(abstract=abstract)
-        except ParseError:
-            raise
-        if not declarator.name and self.ts.mark() == mark:
-            declarator = Declarator("", spec.loc)
+        declarator = self.parse_declarator(abstract=abstract)
         self.parse_attributes_into(declarator.attributes)
         ctype = _adjust_param_type(apply_ops(spec.ctype, declarator.ops))
-        return ast.ParamDecl(declarator.loc if declarator.name else spec.loc, declarator.name, ctype)
+        loc = declarator.loc if declarator.name else spec.loc
+        return ast.ParamDecl(loc, declarator.name, ctype, access=spec.access)
 
     def parse_type_name(self) -> CTypeT:
         # BNF: type_name : specifier_qualifier_list abstract_declarator?

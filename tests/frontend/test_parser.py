@@ -468,3 +468,8 @@ def test_missing_semicolon_after_struct_keeps_both_declarations():
     tu, diags = parse_src("typedef int T;\nstruct Q { int b; }\nT z;")
     assert [(d.message, d.loc.line, d.loc.col) for d in diags.diagnostics] == [("expected ';' after struct", 2, 20)]
     assert [type(d).__name__ for d in tu.decls] == ["TypedefDecl", "TagDecl", "VarDecl"]
+
+
+def test_access_qualifiers_on_parameters():
+    f = parse_ok("void f(__read_only int a, write_only int b, read_write int c, int d);").decls[0]
+    assert [p.access for p in f.params] == ["read_only", "write_only", "read_write", None]
