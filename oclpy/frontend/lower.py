@@ -80,6 +80,9 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
     def alloca(self, t: CType, name: str) -> Value:
         return self.allocas.alloca(mem_type(t), align_of(t), name=self._unique(name))
 
+    def temporary(self, t: CType) -> Value:
+        return self.alloca(t, "tmp")
+
     def _unique(self, name: str) -> str:
         base, n = name, 1
         while name in self.local_names:

@@ -337,19 +337,20 @@ class ExprLowering(ValueOps):
                               base.align)
             return LValue(base.addr, e.ctype, e.swizzle, base.ctype, base.align)
         if e.arrow:
-            addr, outer_align = self.rv(e.base), 0
             st_t = e.base.ctype.pointee  # type: ignore[union-attr]
-        else:
-            outer = self.lv(e.base)
-            addr, outer_align = outer.addr, outer.align
-            st_t = e.base.ctype
-        assert isinstance(st_t, ct.Struct)
+            return self.member_of(LValue(self.rv(e.base), st_t), e)
+        return self.member_of(self.lv(e.base), e)
+
+    def member_of(self, outer: LValue, e: ast.Member) -> LValue:
+        """The lvalue of field `e.name` of the struct or union object `outer`."""
+        st_t = outer.ctype
+        assert isinstance(st_t, ct.Struct) and e.ctype is not None
         info = struct_info(st_t.definition)
-        align = 1 if st_t.definition.packed else outer_align
+        align = 1 if st_t.definition.packed else outer.align
         if st_t.definition.is_union:
-            return LValue(addr, e.ctype, align=align)
+            return LValue(outer.addr, e.ctype, align=align)
         idx = info.field_index[e.name]
-        gep = self.b.gep(info.ir_type, addr, [ConstInt(ir.I32, 0), ConstInt(ir.I32, idx)])
+        gep = self.b.gep(info.ir_type, outer.addr, [ConstInt(ir.I32, 0), ConstInt(ir.I32, idx)])
         return LValue(gep, e.ctype, align=align)
 
     def rv_member(self, e: ast.Member) -> Value:
@@ -360,15 +361,14 @@ class ExprLowering(ValueOps):
             if len(e.swizzle) == 1:
                 return self.b.extractelement(base, ConstInt(ir.I32, e.swizzle[0]))
             return self.b.shufflevector(base, Undef(base.type), e.swizzle)
-        bt = e.base.ctype
-        assert isinstance(bt, ct.Struct)
-        info = struct_info(bt.definition)
-        v = self.b.extractvalue(base, [info.field_index[e.name]])
-        if bt.definition.is_union:
-            raise NotImplementedError("member of a union rvalue")
-        if isinstance(e.ctype, ct.Scalar) and e.ctype.kind is ct.ScalarKind.BOOL:
-            return self.b.icmp("ne", v, ConstInt(ir.I8, 0))
-        return v
+        # A member of a struct or union value (`f().x`): spill it and read the member.
+        assert e.base.ctype is not None
+        tmp = self.temporary(e.base.ctype)
+        self.store(LValue(tmp, e.base.ctype), base)
+        return self.load(self.member_of(LValue(tmp, e.base.ctype), e))
+
+    def temporary(self, t: CType) -> Value:
+        raise NotImplementedError
 
     # -- vector literals ----------------------------------------------------
     def rv_vector_literal(self, e: ast.VectorLiteral) -> Value:

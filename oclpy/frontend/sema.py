@@ -225,6 +225,9 @@ class Sema(InitChecker, ExprChecker):
             elif d.init is not None:
                 self.diags.error(d.loc, "'__local' variable cannot have an initializer")
                 d.init = None
+        elif space is AddressSpace.CONSTANT and fn is not None and fn.is_kernel:
+            if d.init is None:
+                self.diags.error(d.loc, "variable in constant address space must be initialized")
         elif space in (AddressSpace.GLOBAL, AddressSpace.CONSTANT) and d.storage != "static":
             name = space.value
             self.diags.error(d.loc, f"function scope variable cannot be declared in {name} address space")
@@ -235,7 +238,8 @@ class Sema(InitChecker, ExprChecker):
             d.ctype = st.ERROR
         self.declare(d)
         if d.init is not None:
-            d.init = self.initializer(d.init, d.ctype, constant=d.storage == "static")
+            static = d.storage == "static" or space is AddressSpace.CONSTANT
+            d.init = self.initializer(d.init, d.ctype, constant=static)
 
     def if_stmt(self, s: ast.If) -> None:
         s.cond = self.condition(s.cond)

@@ -26,6 +26,7 @@ SHIFT_OPS = {"<<", ">>"}
 REL_OPS = {"<", ">", "<=", ">=", "==", "!="}
 LOGIC_OPS = {"&&", "||"}
 
+_BOOL_CONSTANTS = {"true": 1, "false": 0}
 _UNSIGNED_SUFFIX = {"u", "ul", "ull", "lu", "llu"}
 _LONG_SUFFIX = {"l", "ll", "ul", "ull", "lu", "llu"}
 
@@ -156,6 +157,8 @@ class ExprChecker(CallChecker):
 
     def check_identifier(self, e: ast.Identifier) -> ast.Expr:
         decl = self.lookup(e.name)
+        if decl is None and e.name in _BOOL_CONSTANTS:  # OpenCL C's true and false are the ints 1 and 0
+            decl = ast.EnumConstant(e.loc, e.name, _BOOL_CONSTANTS[e.name])
         if decl is None:
             return self.error(e, f"use of undeclared identifier '{e.name}'")
         e.decl = decl

@@ -253,3 +253,23 @@ def test_address_of_local_is_private_pointer() -> None:
     text = ir_of("void k() { int a = 1; int *p = &a; *p = 2; }")
     assert_in_order(text, r"store ptr<private> %a, ptr<private> %p", r"load ptr<private>, ptr<private> %p",
                     r"store i32 2, ptr<private>")
+
+
+def test_member_of_struct_and_union_values() -> None:
+    text = ir_of("typedef union { int i; float f; } U;\nU mk(float f) { U u; u.f = f; return u; }\n"
+                 "typedef struct { int a; U u; } S;\nS ms(void) { S s; s.a = 1; return s; }\n"
+                 "__kernel void k(__global int *o) { o[0] = mk(1.0f).i + ms().u.i; }")
+    assert_in_order(text, r"call \{i32\} @mk", r"store \{i32\} %\d+, ptr<private> %tmp", r"load i32, ptr<private> %tmp",
+                    r"call \{i32, \{i32\}\} @ms", r"getelementptr \{i32, \{i32\}\}, ptr<private> %tmp.1, i32 0, i32 1")
+
+
+def test_kernel_scope_constant_variable() -> None:
+    m = module_of("__kernel void k(__global int *o) { __constant int tab[3] = {1, 2, 3}; o[0] = tab[o[1]]; }")
+    gv = m.get_global("k.tab")
+    assert gv is not None and gv.space is ir.AddressSpace.CONSTANT and gv.constant
+    assert [e.value for e in gv.initializer.elements] == [1, 2, 3]  # type: ignore[union-attr]
+
+
+def test_true_and_false() -> None:
+    text = ir_of("void k(__global int *o) { bool b = true; o[0] = b + false; }")
+    assert "store i8 1, ptr<private> %b" in text
