@@ -24,6 +24,7 @@ from .runtime.device import Device
 from .runtime.errors import Error, LogicError, MemoryError, RuntimeError, _ErrorRecord
 from .runtime.event import Event, NannyEvent, UserEvent, wait_for_events
 from .runtime.kernel import Kernel, enqueue_nd_range_kernel, enqueue_task
+from .runtime.mapping import MemoryMap, enqueue_map_buffer
 from .runtime.memory import Buffer, LocalMemory, MemoryObject, MemoryObjectHolder
 from .runtime.platform import Platform, get_platforms
 from .runtime.program import CompilerWarning, Program
@@ -46,7 +47,7 @@ def have_gl() -> bool:
 
 __all__ = [
     "Buffer", "CommandQueue", "CompilerWarning", "Context", "Device", "Error", "Event", "Kernel",
-    "LocalMemory", "LogicError", "MemoryError", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
+    "LocalMemory", "LogicError", "MemoryError", "MemoryMap", "enqueue_map_buffer", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
     "Platform", "Program", "RuntimeError", "UserEvent", "VERSION", "VERSION_TEXT",
     "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
     "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",

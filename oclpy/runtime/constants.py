@@ -406,6 +406,8 @@ class command_type(_ConstantClass):
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    MAP_BUFFER = 0x11FB
+    UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
     USER = 0x1204
     BARRIER = 0x1205

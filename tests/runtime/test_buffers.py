@@ -177,3 +177,20 @@ def test_local_memory():
     assert cl.LocalMemory(np.int64(16)).size == 16
     _raises(cl.LogicError, cl.status_code.INVALID_VALUE, "size must be a non-negative integer, got -1",
             cl.LocalMemory, -1)
+
+
+def test_storage_migrates_between_drivers():
+    """A context with two devices: the bytes follow the buffer to the device that uses it."""
+    from oclpy.runtime.drivers.cpu import CpuDriver
+    from oclpy.runtime.memory import Storage
+
+    first, second = CpuDriver(workers=1), CpuDriver(workers=1)
+    storage = Storage(16, first)
+    storage.create(memoryview(np.arange(4, dtype=np.int32)).cast("B"), use_host=False)
+    on_second = storage.on(second)
+    assert on_second is not storage.on(first)
+    storage.on(second)
+    assert list(on_second.handle.view(np.int32)) == [0, 1, 2, 3]
+    on_second.handle.view(np.int32)[:] = 9
+    assert list(storage.on(first).handle.view(np.int32)) == [9, 9, 9, 9]
+    assert storage.current is first

@@ -83,6 +83,10 @@ class Driver(abc.ABC):
         """Use writable host memory directly (USE_HOST_PTR), or None: then the runtime copies."""
         return None
 
+    def host_address(self, alloc: Allocation) -> int | None:
+        """The host address of `alloc` when the host can use it directly (maps), else None."""
+        return None
+
     @abc.abstractmethod
     def free(self, alloc: Allocation) -> None:
         """Give memory back; the runtime calls it once no command uses `alloc` any more."""

@@ -137,6 +137,9 @@ class CpuDriver(Driver):
         array = np.frombuffer(host.cast("B"), dtype=np.uint8)
         return Allocation(array.nbytes, array.ctypes.data, array, host_owned=True)
 
+    def host_address(self, alloc: Allocation) -> int | None:
+        return alloc.address
+
     def free(self, alloc: Allocation) -> None:
         """Nothing to do: the numpy array goes with the last reference to `alloc`."""
 
