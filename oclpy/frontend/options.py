@@ -7,6 +7,7 @@ returns a `BuildOptions`; an option we do not know raises `InvalidBuildOptions`
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -34,6 +35,8 @@ class BuildOptions:
     opt_disable: bool = False
     single_precision_constant: bool = False
     kernel_arg_info: bool = False
+    correctly_rounded_divide_sqrt: bool = False
+    uniform_work_group_size: bool = False
     suppress_warnings: bool = False  # -w
     warnings_as_errors: bool = False  # -Werror
     debug_info: bool = False  # -g
@@ -62,6 +65,8 @@ _FLAGS = {
     "-cl-opt-disable": "opt_disable",
     "-cl-single-precision-constant": "single_precision_constant",
     "-cl-kernel-arg-info": "kernel_arg_info",
+    "-cl-fp32-correctly-rounded-divide-sqrt": "correctly_rounded_divide_sqrt",
+    "-cl-uniform-work-group-size": "uniform_work_group_size",
     "-w": "suppress_warnings",
     "-Werror": "warnings_as_errors",
     "-g": "debug_info",
@@ -80,9 +85,16 @@ def _split(options: str | Sequence[str]) -> list[str]:
     return words
 
 
+# Options the spec defines that change nothing here (accepted for portability).
+_IGNORED = frozenset(["-cl-no-subgroup-ifp", "-cl-strict-aliasing"])
+
+_MACRO_NAME = re.compile(r"[A-Za-z_]\w*(\(\s*(?:[A-Za-z_]\w*\s*(?:,\s*[A-Za-z_]\w*\s*)*(?:,\s*\.\.\.\s*)?|\.\.\.\s*)?\))?")
+
+
 def _add_define(opts: BuildOptions, text: str) -> None:
+    """`-D NAME`, `-D NAME=VALUE` or `-D 'F(x)=VALUE'` (a function-like macro)."""
     name, sep, value = text.partition("=")
-    if not name or not (name[0].isalpha() or name[0] == "_") or not name.replace("_", "a").isalnum():
+    if not _MACRO_NAME.fullmatch(name):
         raise InvalidBuildOptions(f"invalid macro name in build option '-D {text}'")
     opts.defines[name] = value if sep else "1"
 
@@ -97,9 +109,9 @@ _WITH_VALUE: dict[str, Callable[[BuildOptions, str], None]] = {"-D": _add_define
 
 def _set_std(opts: BuildOptions, word: str) -> None:
     value = word.split("=", 1)[1]
-    if value not in CL_STD_VERSIONS:
+    if value.upper() not in CL_STD_VERSIONS:
         raise InvalidBuildOptions(f"invalid value '{value}' in '{word}'")
-    opts.cl_std = value
+    opts.cl_std = value.upper()
 
 
 def _apply_word(opts: BuildOptions, word: str, words: list[str], i: int) -> int:
@@ -108,6 +120,8 @@ def _apply_word(opts: BuildOptions, word: str, words: list[str], i: int) -> int:
         setattr(opts, _FLAGS[word], True)
         if word == "-cl-opt-disable":
             opts.opt_level = 0
+        return i + 1
+    if word in _IGNORED:
         return i + 1
     if word.startswith("-cl-std="):
         _set_std(opts, word)

@@ -71,3 +71,14 @@ def test_errors(text, message):
     with pytest.raises(InvalidBuildOptions, match=message.replace("(", r"\(").replace(")", r"\)")) as exc:
         parse_build_options(text)
     assert isinstance(exc.value, ValueError)
+
+
+def test_spec_options_accepted():
+    opts = parse_build_options("-cl-fp32-correctly-rounded-divide-sqrt -cl-uniform-work-group-size "
+                               "-cl-no-subgroup-ifp -cl-strict-aliasing -cl-std=cl2.0")
+    assert opts.correctly_rounded_divide_sqrt and opts.uniform_work_group_size and opts.cl_std == "CL2.0"
+
+
+def test_function_like_define():
+    opts = parse_build_options(["-D", "SQ(x)=((x)*(x))", "-DV(...)=__VA_ARGS__", "-D", "Z()=0"])
+    assert opts.defines == {"SQ(x)": "((x)*(x))", "V(...)": "__VA_ARGS__", "Z()": "0"}

@@ -170,3 +170,7 @@ def test_line_directive_and_gnu_line_marker_in_source():
     tu = parse(out, "k.cl", diags)
     assert not diags.diagnostics
     assert [str(d.loc) for d in tu.decls] == ["other.cl:50:5", "third.cl:7:5"]
+
+
+def test_function_like_define_from_options():
+    assert expand("SQ(3)", ["-D", "SQ(x)=((x)*(x))"]) == "( ( 3 ) * ( 3 ) )"
