@@ -86,7 +86,8 @@ class ValueOps:
             self.b.store(vec, lv.addr, lv.alignment())
             return
         if is_bool(lv.ctype) and value.type == ir.I1:
-            value = self.b.cast("zext", value, ir.I8)
+            value = ConstInt(ir.I8, value.value) if isinstance(value, ConstInt) else \
+                self.b.cast("zext", value, ir.I8)
         self.b.store(value, lv.addr, lv.alignment(), volatile=lv.ctype.volatile)
 
     # -- conversions --------------------------------------------------------
@@ -106,6 +107,8 @@ class ValueOps:
     def to_bool(self, v: Value, frm: CType) -> Value:
         if v.type == ir.I1:
             return v
+        if isinstance(v, (ConstInt, ConstFloat)):
+            return ConstInt(ir.I1, int(v.value != 0))
         if isinstance(v.type, ir.PtrType):
             return self.b.icmp("ne", v, ConstNull(v.type))
         if v.type.is_float():
