@@ -20,7 +20,7 @@ from .constants import device_type as _device_type
 from .device import Device
 from .drivers import load_driver
 from .drivers.base import DriverUnavailable
-from .errors import LogicError, raise_cl, status_code
+from .errors import LogicError, as_list, raise_cl, status_code
 from .platform import Platform, get_platforms, preferred_kind
 
 
@@ -33,7 +33,7 @@ class Context:
                      "one of 'devices' or 'dev_type' must be None")
         if devices is None:
             devices = platform.get_devices(_device_type.DEFAULT if dev_type is None else dev_type)
-        devices = list(devices)
+        devices = as_list(devices, "clCreateContext", status_code.INVALID_VALUE, "devices")
         if not devices:
             raise_cl("clCreateContext", status_code.INVALID_VALUE, "no devices given")
         for dev in devices:
@@ -69,7 +69,7 @@ class Context:
 
 def _check_properties(properties: Any) -> Platform:
     platform = get_platforms()[0]
-    for prop in properties or []:
+    for prop in as_list(properties, "Context", status_code.INVALID_PROPERTY, "properties"):
         try:
             key, value = prop
         except (TypeError, ValueError):

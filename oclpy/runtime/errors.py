@@ -14,7 +14,7 @@ code, message) and is raised as the class PyOpenCL would pick for that code:
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .constants import status_code
 
@@ -125,3 +125,15 @@ def make_error(routine: str, code: int, what: str = "", cls: type[Error] | None 
 def raise_cl(routine: str, code: int, what: str = "") -> NoReturn:
     """Raise the error PyOpenCL would raise for `code` in `routine`."""
     raise make_error(routine, code, what)
+
+
+def as_list(value: Any, routine: str, code: int, what: str) -> list[Any]:
+    """`value` (any iterable, None meaning empty) as a list, or the OpenCL error `code`."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)):
+        raise_cl(routine, code, f"{what} must be a sequence, got {type(value).__name__}")
+    try:
+        return list(value)
+    except TypeError:
+        raise_cl(routine, code, f"{what} must be a sequence, got {type(value).__name__}")

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 
 from .constants import command_execution_status as ces
 from .constants import command_type, event_info, profiling_info
-from .errors import Error, raise_cl, status_code
+from .errors import Error, as_list, raise_cl, status_code
 
 _STAMP_FOR_STATUS = {ces.QUEUED: "queued", ces.SUBMITTED: "submit", ces.RUNNING: "start"}
 
@@ -214,7 +214,7 @@ def describe_failure(event: Event) -> str:
 
 
 def wait_for_events(events: Iterable[Event]) -> None:
-    events = list(events)
+    events = as_list(events, "clWaitForEvents", status_code.INVALID_VALUE, "events")
     for evt in events:
         if not isinstance(evt, Event):
             raise_cl("clWaitForEvents", status_code.INVALID_EVENT,

@@ -20,7 +20,7 @@ from .constants import (command_type, kernel_arg_access_qualifier, kernel_arg_ad
                         kernel_arg_info, kernel_arg_type_qualifier, kernel_info,
                         kernel_work_group_info)
 from .device import Device
-from .errors import Error, LogicError, make_error, raise_cl, status_code
+from .errors import Error, LogicError, as_list, make_error, raise_cl, status_code
 from .event import Event
 from .kernel_args import BoundArg, bind_arg, local_bytes_needed, pack_blob
 from .ndrange import make_ndrange
@@ -160,12 +160,15 @@ class Kernel:
             self._args = list(bound)
 
     def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
-        dtypes = list(dtypes)
+        dtypes = as_list(dtypes, "Kernel.set_scalar_arg_dtypes", status_code.INVALID_VALUE, "dtypes")
         if len(dtypes) != self.num_args:
             raise make_error("Kernel.set_scalar_arg_dtypes", status_code.INVALID_KERNEL_ARGS,
                              f"length of argument list ({len(dtypes)}) and CL-generated number "
                              f"of arguments ({self.num_args}) do not agree", KernelArgCountError)
-        self._dtypes = [None if t is None else np.dtype(t) for t in dtypes]
+        try:
+            self._dtypes = [None if t is None else np.dtype(t) for t in dtypes]
+        except TypeError as exc:
+            raise_cl("Kernel.set_scalar_arg_dtypes", status_code.INVALID_VALUE, f"invalid dtype: {exc}")
 
     set_arg_types = set_scalar_arg_dtypes
 

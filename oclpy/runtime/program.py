@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from .constants import build_status, program_build_info, program_info, program_kind
 from .device import Device
-from .errors import KernelNameError, make_error, raise_cl, status_code
+from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
 
 _cache_lock = threading.Lock()
 _build_cache: dict[tuple[int, str, str], Any] = {}
@@ -44,13 +44,15 @@ class DeviceBuild:
 
 
 def normalize_options(options: Any) -> str:
+    """PyOpenCL accepts a str, bytes, or a sequence of them."""
     if options is None:
         return ""
     if isinstance(options, bytes):
-        return options.decode()
+        return options.decode(errors="replace")
     if isinstance(options, str):
         return options
-    return " ".join(o.decode() if isinstance(o, bytes) else str(o) for o in options)
+    words = as_list(options, "clBuildProgram", status_code.INVALID_BUILD_OPTIONS, "build options")
+    return " ".join(o.decode(errors="replace") if isinstance(o, bytes) else str(o) for o in words)
 
 
 def _compile(device: Device, source: str, options: str) -> tuple[Any, str]:
@@ -99,7 +101,8 @@ class Program:
         return self
 
     def _check_devices(self, devices: Sequence[Device] | None) -> list[Device]:
-        targets = list(devices) if devices is not None else list(self.context.devices)
+        targets = as_list(devices, "clBuildProgram", status_code.INVALID_DEVICE, "devices") \
+            if devices is not None else list(self.context.devices)
         for dev in targets:
             if dev not in self.context.devices:
                 raise_cl("clBuildProgram", status_code.INVALID_DEVICE,

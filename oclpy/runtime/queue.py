@@ -23,7 +23,7 @@ from .constants import command_queue_info
 from .constants import command_queue_properties as cqp
 from .constants import command_type
 from .device import Device
-from .errors import raise_cl, status_code
+from .errors import as_list, raise_cl, status_code
 from .event import Event, NannyEvent, describe_failure
 from .scheduler import schedule
 
@@ -88,7 +88,7 @@ class CommandQueue:
     def check_wait_for(self, wait_for: Iterable[Event] | None, routine: str) -> list[Event]:
         if self._released:
             raise_cl(routine, status_code.INVALID_COMMAND_QUEUE, "the queue was released")
-        events = list(wait_for or [])
+        events = as_list(wait_for, routine, status_code.INVALID_EVENT_WAIT_LIST, "wait_for")
         for evt in events:
             if not isinstance(evt, Event):
                 raise_cl(routine, status_code.INVALID_EVENT_WAIT_LIST,

@@ -121,7 +121,7 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
     _check_no_extra(kwargs)
     _check_queue_and_buffer(queue, src, routine)
     _check_queue_and_buffer(queue, dst, routine)
-    if byte_count is None or byte_count < 0:
+    if byte_count is None or (isinstance(byte_count, int) and byte_count < 0):
         byte_count = min(src.size - src_offset, dst.size - dst_offset)
     nbytes = as_size(byte_count, routine, "byte_count")
     _check_range(routine, "reading", src_offset, nbytes, src.size)

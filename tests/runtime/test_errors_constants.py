@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import oclpy as cl
@@ -72,3 +73,30 @@ def test_constant_values_are_the_khronos_ones():
     assert cl.command_execution_status.COMPLETE == 0 and cl.command_execution_status.QUEUED == 3
     with pytest.raises(TypeError):
         cl.mem_flags()
+
+
+def test_bad_host_values_are_opencl_errors_not_tracebacks(ctx):
+    queue = cl.CommandQueue(ctx)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    cases = [
+        (lambda: cl.Context(devices=5), cl.status_code.INVALID_VALUE, "devices must be a sequence, got int"),
+        (lambda: cl.Context(properties=7), cl.status_code.INVALID_PROPERTY, "properties must be a sequence"),
+        (lambda: cl.Program(ctx, "// x\n").build(options=5), cl.status_code.INVALID_BUILD_OPTIONS,
+         "build options must be a sequence, got int"),
+        (lambda: cl.Program(ctx, "// x\n").build(devices=3), cl.status_code.INVALID_DEVICE,
+         "devices must be a sequence"),
+        (lambda: cl.enqueue_marker(queue, wait_for=3), cl.status_code.INVALID_EVENT_WAIT_LIST,
+         "wait_for must be a sequence, got int"),
+        (lambda: cl.wait_for_events(None), None, None),
+        (lambda: cl.enqueue_copy(queue, buf, buf, byte_count="8"), cl.status_code.INVALID_VALUE,
+         "byte_count must be a non-negative integer, got '8'"),
+        (lambda: cl.enqueue_copy(queue, buf, np.zeros(2), dst_offset=-1), cl.status_code.INVALID_VALUE,
+         "dst_offset must be a non-negative integer, got -1"),
+    ]
+    for call, code, text in cases:
+        if code is None:
+            call()
+            continue
+        with pytest.raises(cl.LogicError) as info:
+            call()
+        assert info.value.code == code and text in str(info.value), str(info.value)
