@@ -80,6 +80,9 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
     def alloca(self, t: CType, name: str) -> Value:
         return self.allocas.alloca(mem_type(t), align_of(t), name=self._unique(name))
 
+    def string_constant(self, data: bytes) -> Value:
+        return self.unit.string_global(data)
+
     def temporary(self, t: CType) -> Value:
         return self.alloca(t, "tmp")
 
@@ -143,6 +146,7 @@ class UnitLowering:
         self.module = Module("program")
         self.functions: dict[str, Function] = {}
         self.globals: dict[int, Value] = {}
+        self.strings: dict[bytes, GlobalVar] = {}
 
     def run(self) -> Module:
         decls = [d for d in self.tu.decls if isinstance(d, ast.FunctionDecl)]
@@ -173,6 +177,17 @@ class UnitLowering:
                     fn.attrs[key] = tuple(d.attributes[key])
         self.functions[d.name] = fn
         return self.module.add_function(fn)
+
+    def string_global(self, data: bytes) -> GlobalVar:
+        """A NUL-terminated string literal as constant data, one global per distinct text."""
+        gv = self.strings.get(data)
+        if gv is None:
+            body = data + b"\0"
+            t = ir.ArrayType(ir.I8, len(body))
+            init = ConstAggregate(t, [ConstInt(ir.I8, c) for c in body])
+            gv = GlobalVar(f".str.{len(self.strings)}", t, ir.AddressSpace.CONSTANT, init, constant=True, align=1)
+            self.strings[data] = self.module.add_global(gv)
+        return gv
 
     def local_global(self, kernel: str, d: ast.VarDecl) -> GlobalVar:
         name = f"{kernel}.{d.name}"

@@ -404,6 +404,12 @@ class BuiltinLowering:
         h = self.b.cast("fptrunc", data, ir.F16)  # type: ignore[attr-defined]
         return self.b.store(h, self.b.gep(ir.F16, p, [offset]), 2)  # type: ignore[attr-defined]
 
+    # -- printf -------------------------------------------------------------
+    def b_printf(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+        fn = declare_intrinsic(self.module, "printf", ir.I32, [args[0].type])  # type: ignore[arg-type]
+        fn.attrs["variadic"] = True
+        return self.b.call(fn, args)  # type: ignore[attr-defined]
+
     # -- atomics ------------------------------------------------------------
     def b_atomic(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         op = sig.impl[len("atomic_"):]
@@ -435,7 +441,7 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
     "anyall": BuiltinLowering.b_anyall, "bitselect": BuiltinLowering.b_bitselect,
     "select": BuiltinLowering.b_select, "convert": BuiltinLowering.b_convert,
     "as": BuiltinLowering.b_as, "vload": BuiltinLowering.b_vload, "vstore": BuiltinLowering.b_vstore,
-    "vload_half": BuiltinLowering.b_vload_half, "vstore_half": BuiltinLowering.b_vstore_half,
+    "printf": BuiltinLowering.b_printf, "vload_half": BuiltinLowering.b_vload_half, "vstore_half": BuiltinLowering.b_vstore_half,
     **{f"atomic_{op}": BuiltinLowering.b_atomic
        for op in "add sub xchg min max and or xor inc dec cmpxchg".split()},
 }

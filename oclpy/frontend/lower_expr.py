@@ -97,7 +97,11 @@ class ExprLowering(ValueOps):
         return LValue(self.storage(e.decl), e.ctype)
 
     def lv_string(self, e: ast.StringLiteral) -> LValue:
-        raise NotImplementedError("string literals are only supported as printf formats")
+        assert e.ctype is not None
+        return LValue(self.string_constant(e.value), e.ctype)
+
+    def string_constant(self, data: bytes) -> Value:
+        raise NotImplementedError
 
     # -- casts --------------------------------------------------------------
     def rv_implicit(self, e: ast.ImplicitCast) -> Value:

@@ -118,7 +118,7 @@ class CallChecker:
         if name in bi.IMAGE_FUNCTIONS:
             return self.error(e, f"image functions are not supported yet ('{name}')")
         if name == "printf":
-            return self.error(e, "printf is not supported yet")
+            return self._printf(e)
         nan = bi.nan_builtin(name)
         if nan is not None:
             e.builtin = bi.Builtin(name, nan, tuple(a.ctype for a in e.args), "const_nan")  # type: ignore[misc]
@@ -136,6 +136,20 @@ class CallChecker:
         e.args = [self._convert_arg(a, p) for a, p in zip(e.args, chosen.params)]
         e.builtin = chosen
         e.ctype = chosen.ret
+        return e
+
+    def _printf(self, e: ast.Call) -> ast.Expr:
+        fmt = e.args[0] if e.args else None
+        while isinstance(fmt, ast.ImplicitCast):
+            fmt = fmt.operand
+        if not isinstance(fmt, ast.StringLiteral):
+            return self.error(e.args[0] if e.args else e, "format string argument to printf must be a "
+                              "string literal")
+        bad = next((a for a in e.args[1:] if not (st.is_arith_or_vector(a.ctype) or st.is_pointer(a.ctype))), None)  # type: ignore[arg-type]
+        if bad is not None:
+            return self.error(bad, f"cannot pass an argument of type '{bad.ctype}' to printf")
+        e.builtin = bi.Builtin("printf", ct.INT, tuple(a.ctype for a in e.args), "printf")  # type: ignore[misc]
+        e.ctype = ct.INT
         return e
 
     @staticmethod

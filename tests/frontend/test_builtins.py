@@ -88,7 +88,8 @@ def test_overload_resolution(decls: str, call: str, ret: str, params: str) -> No
     ("void f(float4 v) { convert_int2(v); }", "1:20: no matching function for call to 'convert_int2'"),
     ("void f(float4 v) { as_int2(v); }", "1:20: invalid reinterpretation: sizes of 'int2' and 'float4' must match"),
     ("void f(int v) { as_char4(v); as_float(v); }", None),
-    ("void f() { printf(\"x\"); }", "1:12: printf is not supported yet"),
+    ("void f(__constant char *s) { printf(s); }", "1:37: format string argument to printf must be a string literal"),
+    ("void f() { printf(\"%d\", 1); }", None),
     ("void f() { get_global_id(); }", "1:12: no matching function for call to 'get_global_id'"),
 ])
 def test_builtin_errors(src: str, want: str | None) -> None:
@@ -139,3 +140,13 @@ def test_image_functions_are_diagnosed() -> None:
 def test_undefined_function_is_diagnosed() -> None:
     assert messages("int g(int);\n__kernel void k(__global int *p) { p[0] = g(1); }") == [
         "2:43: function 'g' is used but not defined in this program"]
+
+
+def test_printf_lowers_to_variadic_intrinsic_with_constant_string() -> None:
+    m = compile_to_ir('__kernel void k() { printf("%d %f\\n", 1, 2.0f); printf("%d %f\\n", 3, 4.0f); }').module
+    text = print_module(m)
+    assert "call i32 @ocl.printf(ptr<constant> @.str.0, i32 1, float 2.0)" in text
+    assert "call i32 @ocl.printf(ptr<constant> @.str.0, i32 3, float 4.0)" in text  # one global per text
+    gv = m.get_global(".str.0")
+    assert gv is not None and str(gv.value_type) == "[7 x i8]"
+    assert m.get_function("ocl.printf").attrs["variadic"] is True  # type: ignore[union-attr]
