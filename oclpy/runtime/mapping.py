@@ -20,7 +20,7 @@ from .errors import raise_cl, status_code
 from .event import Event
 from .memory import Buffer
 from .queue import CommandQueue
-from .transfer import HOST_NO_READ, HOST_NO_WRITE, _check_queue_and_buffer, _check_range
+from .transfer import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
 ALL_MAP_FLAGS = map_flags.READ | map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
 WRITE_FLAGS = map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
@@ -91,7 +91,7 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
                        dtype: Any, order: str = "C", strides: Any = None, wait_for: Any = None,
                        is_blocking: bool = True) -> tuple[np.ndarray, Event]:
     routine = "clEnqueueMapBuffer"
-    _check_queue_and_buffer(queue, buf, routine)
+    check_queue_and_buffer(queue, buf, routine)
     if not isinstance(flags, int) or flags & ~ALL_MAP_FLAGS:
         raise_cl(routine, status_code.INVALID_VALUE, f"invalid map_flags value {flags!r}")
     if flags & map_flags.READ and buf.flags & HOST_NO_READ or flags & WRITE_FLAGS and buf.flags & HOST_NO_WRITE:
@@ -102,7 +102,7 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
     address = driver.host_address(alloc)
     staging = None
     iface, nbytes = _layout(shape, dtype, order, strides)
-    _check_range(routine, "mapping", offset, nbytes, buf.size)
+    check_range(routine, "mapping", offset, nbytes, buf.size)
     if address is None:
         staging = np.empty(max(nbytes, 1), np.uint8)
         address = staging.ctypes.data

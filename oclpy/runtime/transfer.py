@@ -4,7 +4,8 @@ Every range is checked before anything is enqueued, so a bad call raises
 (LogicError INVALID_VALUE, MEM_COPY_OVERLAP, ...) and copies nothing. Keyword
 arguments are PyOpenCL's: `src_offset`, `dst_offset` (`dest_offset` and
 `device_offset` still accepted), `byte_count`, `is_blocking` (default True
-for host transfers), `wait_for`. A non-blocking read or write keeps its host
+for host transfers), `wait_for`; with `buffer_origin` / `src_origin` the copy
+is rectangular (see rect.py). A non-blocking read or write keeps its host
 array alive (the event's ward) until it completes.
 """
 
@@ -23,7 +24,7 @@ HOST_NO_WRITE = mem_flags.HOST_READ_ONLY | mem_flags.HOST_NO_ACCESS
 HOST_NO_READ = mem_flags.HOST_WRITE_ONLY | mem_flags.HOST_NO_ACCESS
 
 
-def _check_queue_and_buffer(queue: Any, buf: Buffer, routine: str) -> None:
+def check_queue_and_buffer(queue: Any, buf: Buffer, routine: str) -> None:
     if not isinstance(queue, CommandQueue):
         raise_cl(routine, status_code.INVALID_COMMAND_QUEUE,
                  f"expected a CommandQueue, got {type(queue).__name__}")
@@ -32,7 +33,7 @@ def _check_queue_and_buffer(queue: Any, buf: Buffer, routine: str) -> None:
         raise_cl(routine, status_code.INVALID_CONTEXT, "the buffer belongs to another context")
 
 
-def _check_range(routine: str, verb: str, offset: int, nbytes: int, size: int) -> None:
+def check_range(routine: str, verb: str, offset: int, nbytes: int, size: int) -> None:
     if offset + nbytes > size:
         raise_cl(routine, status_code.INVALID_VALUE,
                  f"{verb} {nbytes} bytes at offset {offset} overruns the buffer's {size} bytes")
@@ -55,13 +56,20 @@ def _check_no_extra(kwargs: dict[str, Any]) -> None:
 
 def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Event:
     """Copy between host memory and buffers, or between buffers (PyOpenCL's rules)."""
-    wait_for = kwargs.pop("wait_for", None)
+    from . import rect
+
     if isinstance(dest, MemoryObjectHolder) and isinstance(src, MemoryObjectHolder):
-        return _copy_buffer(queue, dest, src, wait_for, kwargs)
+        if "src_origin" in kwargs:
+            return rect.buffer_rect(queue, dest, src, kwargs)
+        return _copy_buffer(queue, dest, src, kwargs.pop("wait_for", None), kwargs)
     if isinstance(dest, MemoryObjectHolder):
-        return _write_buffer(queue, dest, src, wait_for, kwargs)
+        if "buffer_origin" in kwargs:
+            return rect.host_rect(queue, dest, src, True, kwargs)
+        return _write_buffer(queue, dest, src, kwargs.pop("wait_for", None), kwargs)
     if isinstance(src, MemoryObjectHolder):
-        return _read_buffer(queue, dest, src, wait_for, kwargs)
+        if "buffer_origin" in kwargs:
+            return rect.host_rect(queue, src, dest, False, kwargs)
+        return _read_buffer(queue, dest, src, kwargs.pop("wait_for", None), kwargs)
     raise TypeError("enqueue_copy cannot perform host-to-host transfers")
 
 
@@ -71,9 +79,9 @@ def _write_buffer(queue: CommandQueue, buf: Buffer, host: Any, wait_for: Any,
     offset = _pop_offset(kwargs, "dst_offset", ("dest_offset", "device_offset"))
     blocking = bool(kwargs.pop("is_blocking", True))
     _check_no_extra(kwargs)
-    _check_queue_and_buffer(queue, buf, routine)
+    check_queue_and_buffer(queue, buf, routine)
     view = host_view(host, False, routine, status_code.INVALID_VALUE, "source host array")
-    _check_range(routine, "writing", offset, view.nbytes, buf.size)
+    check_range(routine, "writing", offset, view.nbytes, buf.size)
     if buf.flags & HOST_NO_WRITE:
         raise_cl(routine, status_code.INVALID_OPERATION,
                  f"the buffer was made with {mem_flags.to_string(buf.flags & HOST_NO_WRITE)}")
@@ -94,9 +102,9 @@ def _read_buffer(queue: CommandQueue, host: Any, buf: Buffer, wait_for: Any,
     offset = _pop_offset(kwargs, "src_offset", ("device_offset",))
     blocking = bool(kwargs.pop("is_blocking", True))
     _check_no_extra(kwargs)
-    _check_queue_and_buffer(queue, buf, routine)
+    check_queue_and_buffer(queue, buf, routine)
     view = host_view(host, True, routine, status_code.INVALID_VALUE, "destination host array")
-    _check_range(routine, "reading", offset, view.nbytes, buf.size)
+    check_range(routine, "reading", offset, view.nbytes, buf.size)
     if buf.flags & HOST_NO_READ:
         raise_cl(routine, status_code.INVALID_OPERATION,
                  f"the buffer was made with {mem_flags.to_string(buf.flags & HOST_NO_READ)}")
@@ -119,13 +127,13 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
     byte_count = kwargs.pop("byte_count", -1)
     blocking = bool(kwargs.pop("is_blocking", False))
     _check_no_extra(kwargs)
-    _check_queue_and_buffer(queue, src, routine)
-    _check_queue_and_buffer(queue, dst, routine)
+    check_queue_and_buffer(queue, src, routine)
+    check_queue_and_buffer(queue, dst, routine)
     if byte_count is None or (isinstance(byte_count, int) and byte_count < 0):
         byte_count = min(src.size - src_offset, dst.size - dst_offset)
     nbytes = as_size(byte_count, routine, "byte_count")
-    _check_range(routine, "reading", src_offset, nbytes, src.size)
-    _check_range(routine, "writing", dst_offset, nbytes, dst.size)
+    check_range(routine, "reading", src_offset, nbytes, src.size)
+    check_range(routine, "writing", dst_offset, nbytes, dst.size)
     if src.storage is dst.storage:
         a, b = src.offset + src_offset, dst.offset + dst_offset
         if a < b + nbytes and b < a + nbytes:
@@ -146,7 +154,7 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
 def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: int, size: int,
                         wait_for: Any = None) -> Event:
     routine = "clEnqueueFillBuffer"
-    _check_queue_and_buffer(queue, mem, routine)
+    check_queue_and_buffer(queue, mem, routine)
     data = bytes(host_view(pattern, False, routine, status_code.INVALID_VALUE, "pattern"))
     plen = len(data)
     if plen == 0 or plen > 128 or plen & (plen - 1):
@@ -157,7 +165,7 @@ def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: 
     if offset % plen or size % plen:
         raise_cl(routine, status_code.INVALID_VALUE,
                  f"offset ({offset}) and size ({size}) must be multiples of the pattern size ({plen})")
-    _check_range(routine, "filling", offset, size, mem.size)
+    check_range(routine, "filling", offset, size, mem.size)
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
     alloc, base = mem.allocation(driver)

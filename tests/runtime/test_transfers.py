@@ -162,3 +162,43 @@ def test_fill_errors(queue, buf, pattern, offset, size, text):
         cl.enqueue_fill_buffer(queue, buf, pattern, offset, size)
     assert info.value.code == cl.status_code.INVALID_VALUE and text in str(info.value)
     assert unchanged(queue, buf)
+
+
+def test_rect_write_and_read(ctx, queue):
+    grid = np.zeros((4, 6), np.int32)  # 4 rows of 24 bytes
+    buf = buffer_of(ctx, grid)
+    patch = np.array([[1, 2], [3, 4]], np.int32)
+    cl.enqueue_copy(queue, buf, patch, buffer_origin=(8, 1), host_origin=(0, 0), region=(8, 2),
+                    buffer_pitches=(24,))
+    out = read(queue, buf, grid)
+    assert out[1, 2:4].tolist() == [1, 2] and out[2, 2:4].tolist() == [3, 4]
+    assert out.sum() == 10
+    back = np.zeros((2, 2), np.int32)
+    cl.enqueue_copy(queue, back, buf, buffer_origin=(8, 1), host_origin=(0, 0), region=(8, 2),
+                    buffer_pitches=(24,))
+    assert (back == patch).all()
+
+
+def test_rect_buffer_to_buffer(ctx, queue):
+    src = buffer_of(ctx, np.arange(24, dtype=np.int32))  # 4 rows of 6 ints
+    dst = buffer_of(ctx, np.zeros(24, np.int32))
+    cl.enqueue_copy(queue, dst, src, src_origin=(4, 1), dst_origin=(0, 2), region=(12, 2),
+                    src_pitches=(24,), dst_pitches=(24,))
+    out = read(queue, dst, np.zeros(24, np.int32)).reshape(4, 6)
+    assert out[2, :3].tolist() == [7, 8, 9] and out[3, :3].tolist() == [13, 14, 15]
+    assert out.sum() == 7 + 8 + 9 + 13 + 14 + 15
+
+
+def test_rect_errors(ctx, queue, buf):
+    host = np.zeros(16, np.int32)
+    with pytest.raises(cl.LogicError) as info:
+        cl.enqueue_copy(queue, host, buf, buffer_origin=(0, 3), host_origin=(0,), region=(16, 2),
+                        buffer_pitches=(16,))
+    assert info.value.code == cl.status_code.INVALID_VALUE
+    assert "the buffer region ends at byte 80, past the buffer's 64 bytes" in str(info.value)
+    with pytest.raises(cl.LogicError, match=r"buffer_pitches \(4, 4\) are smaller than the region \(8, 1, 1\)"):
+        cl.enqueue_copy(queue, host, buf, buffer_origin=(0,), host_origin=(0,), region=(8, 1),
+                        buffer_pitches=(4,))
+    with pytest.raises(cl.LogicError, match="region must be 1 to 3 non-negative integers"):
+        cl.enqueue_copy(queue, host, buf, buffer_origin=(0,), host_origin=(0,), region=(1, 1, 1, 1))
+    assert (host == 0).all() and unchanged(queue, buf)
