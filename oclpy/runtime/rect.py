@@ -10,7 +10,7 @@ row (region[0] bytes) at a time through the driver, so it works on any device.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .constants import command_type
 from .errors import as_list, raise_cl, status_code
@@ -44,19 +44,21 @@ def _pitches(value: Any, region: Triple, routine: str, what: str) -> tuple[int, 
     return row, slab
 
 
-def _rows(origin: Triple, region: Triple, row: int, slab: int) -> Iterator[int]:
+def _start(origin: Triple, row: int, slab: int) -> int:
+    return origin[2] * slab + origin[1] * row + origin[0]
+
+
+def _rows(origin: Triple, region: Triple, row: int, slab: int) -> list[int]:
     """The byte offset of each row of the region, slices outermost."""
-    start = origin[2] * slab + origin[1] * row + origin[0]
-    for z in range(region[2]):
-        for y in range(region[1]):
-            yield start + z * slab + y * row
+    start = _start(origin, row, slab)
+    return [start + z * slab + y * row for z in range(region[2]) for y in range(region[1])]
 
 
 def _extent(origin: Triple, region: Triple, row: int, slab: int) -> int:
+    """One past the last byte the region touches (0 for an empty region)."""
     if 0 in region:
         return 0
-    return max(_rows(origin, (region[0], 1, 1), row, slab)) + \
-        (region[2] - 1) * slab + (region[1] - 1) * row + region[0]
+    return _start(origin, row, slab) + (region[2] - 1) * slab + (region[1] - 1) * row + region[0]
 
 
 def _side(origin: Any, pitches: Any, region: Triple, size: int, routine: str, name: str) -> list[int]:
@@ -66,7 +68,7 @@ def _side(origin: Any, pitches: Any, region: Triple, size: int, routine: str, na
     if end > size:
         raise_cl(routine, status_code.INVALID_VALUE,
                  f"the {name} region ends at byte {end}, past the {name}'s {size} bytes")
-    return list(_rows(org, region, row, slab))
+    return _rows(org, region, row, slab)
 
 
 def host_rect(queue: CommandQueue, buf: Buffer, host: Any, to_device: bool, kw: dict[str, Any]) -> Event:
@@ -114,11 +116,10 @@ def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any
     s_alloc, s_base = src.allocation(driver)
     d_alloc, d_base = dst.allocation(driver)
     width = region[0]
-    copy: Callable[[int, int], None] = lambda d, s: driver.copy(d_alloc, d_base + d, s_alloc, s_base + s, width)
 
     def action() -> None:
         for d, s in zip(dst_rows, src_rows):
-            copy(d, s)
+            driver.copy(d_alloc, d_base + d, s_alloc, s_base + s, width)
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events,
                           keepalive=(src.storage, dst.storage))
