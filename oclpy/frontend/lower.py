@@ -17,7 +17,7 @@ from typing import Any, Optional
 from ..ir import types as ir
 from ..ir.builder import Builder
 from ..ir.values import (
-    Argument, ConstAggregate, ConstFloat, ConstInt, ConstZero, Function, GlobalVar, Module,
+    Argument, ConstAggregate, ConstInt, ConstZero, Function, GlobalVar, Module,
     Undef, Value,
 )
 from . import ast

@@ -20,7 +20,7 @@ from . import builtins as bi
 from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
-from .irtypes import align_of, mem_type, reg_type
+from .irtypes import reg_type
 from .lower_values import const_of, is_unsigned
 
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from ..ir import types as ir
 from ..ir.builder import add_incoming
-from ..ir.values import ConstFloat, ConstInt, ConstNull, Function, Undef, Value
+from ..ir.values import ConstInt, Function, Undef, Value
 from . import ast
 from . import cltypes as ct
 from . import sema_types as st

@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Callable, Optional, Union
 
 from ..ir import types as ir
-from ..ir.values import Block, ConstInt, ConstZero, Undef, Value
+from ..ir.values import Block, ConstInt, ConstZero
 from . import ast
 from . import cltypes as ct
 from . import sema_types as st
-from .cltypes import CType
-from .irtypes import align_of, mem_type, reg_type, struct_info
+from .irtypes import align_of, mem_type, struct_info
 from .lower_values import LValue
 
 
@@ -169,7 +168,6 @@ class StmtLowering:
         self.start(block)
         assert s.const_value is not None
         cases, _ = self.switch_stack[-1]
-        t = s.value.ctype
         cases.append((s.const_value, block))
         self.stmt(s.body)
 

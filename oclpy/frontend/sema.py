@@ -37,7 +37,6 @@ class Sema(InitChecker, ExprChecker):
         self.switches: list[dict[int, ast.Case]] = []
         self.labels: dict[str, ast.Label] = {}
         self.gotos: list[ast.Goto] = []
-        self.block_depth = 0
         self.checked_structs: set[int] = set()
 
     # -- scopes -------------------------------------------------------------
@@ -164,7 +163,6 @@ class Sema(InitChecker, ExprChecker):
         for p in fn.params:
             if p.name:
                 self.declare(p)
-        self.block_depth = 0
         self.compound(fn.body, new_scope=False)
         self.scopes.pop()
         for g in self.gotos:
@@ -199,10 +197,8 @@ class Sema(InitChecker, ExprChecker):
     def compound(self, s: ast.Compound, new_scope: bool = True) -> None:
         if new_scope:
             self.scopes.append({})
-        self.block_depth += 1
         for item in s.items:
             self.stmt(item)
-        self.block_depth -= 1
         if new_scope:
             self.scopes.pop()
 
@@ -307,9 +303,7 @@ class Sema(InitChecker, ExprChecker):
         elif not st.is_error(t):
             s.cond = convert(s.cond, st.promote(t))  # type: ignore[arg-type]
         self.switches.append({})
-        saved_loops, self.loop_depth = self.loop_depth, self.loop_depth
         self.scoped(s.body)
-        self.loop_depth = saved_loops
         self.switches.pop()
 
     def case_stmt(self, s: ast.Case) -> None:

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ..diagnostics import DiagnosticEngine
-from ..ir.types import AddressSpace
 from . import ast
 from . import builtins as bi
 from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
-from .sema_conv import assign_convert, convert, is_null_constant
+from .sema_conv import assign_convert, convert
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -98,8 +97,6 @@ class CallChecker:
         assert isinstance(ftype, ct.FunctionType)
         e.callee.ctype = ftype
         n, have = len(ftype.params), len(e.args)
-        if decl.is_kernel and self.current_function is not None:
-            pass  # calling a kernel from a kernel is allowed (it is an ordinary function call)
         if have != n and not (ftype.variadic and have > n):
             word = "few" if have < n else "many"
             self.diags.error(e.loc, f"too {word} arguments to function call, expected {n}, have {have}")
