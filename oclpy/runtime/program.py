@@ -16,6 +16,7 @@ import os
 import tempfile
 import threading
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -23,8 +24,9 @@ from .constants import build_status, program_build_info, program_info, program_k
 from .device import Device
 from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
 
+BUILD_CACHE_SIZE = 256  # compiled programs kept for the process, least recently used dropped
 _cache_lock = threading.Lock()
-_build_cache: dict[tuple[int, str, str], Any] = {}
+_build_cache: OrderedDict[tuple[int, str, str], Any] = OrderedDict()
 
 
 class CompilerWarning(UserWarning):
@@ -60,10 +62,14 @@ def _compile(device: Device, source: str, options: str) -> tuple[Any, str]:
     key = (id(device.driver), options, source)
     with _cache_lock:
         hit = _build_cache.get(key)
+        if hit is not None:
+            _build_cache.move_to_end(key)
     if hit is None:
         result = device.driver.build(source, options)
         with _cache_lock:
             hit = _build_cache.setdefault(key, result)
+            while len(_build_cache) > BUILD_CACHE_SIZE:
+                _build_cache.popitem(last=False)
     return hit.program, hit.log
 
 

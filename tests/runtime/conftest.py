@@ -4,6 +4,7 @@ which builds a Program whose compiled kernels are `fakes.FakeKernel`s."""
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
@@ -44,7 +45,7 @@ def fake_program(ctx, monkeypatch):
         return real_build(source, options)
 
     monkeypatch.setattr(driver, "build", build)
-    monkeypatch.setattr(program_module, "_build_cache", {})
+    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
 
     def make(*kernels: FakeKernel) -> cl.Program:
         source = f"// fake program {next(counter)}\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 import warnings
 
 import numpy as np
@@ -90,7 +91,7 @@ def test_internal_compiler_error_is_a_build_failure(ctx, monkeypatch):
         raise KeyError("oops")
 
     monkeypatch.setattr(driver, "build", explode)
-    monkeypatch.setattr(program_module, "_build_cache", {})
+    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
     with pytest.raises(cl.RuntimeError) as info:
         cl.Program(ctx, "// ice\n").build()
     assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
@@ -103,7 +104,7 @@ def test_non_empty_log_warns(ctx, monkeypatch):
     driver = ctx.devices[0].driver
     monkeypatch.setattr(driver, "build", lambda s, o: SimpleNamespace(
         program=SimpleNamespace(kernels={}), log="<kernel>:1:1: warning: something\n"))
-    monkeypatch.setattr(program_module, "_build_cache", {})
+    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
     monkeypatch.delenv("PYOPENCL_COMPILER_OUTPUT", raising=False)
     with pytest.warns(cl.CompilerWarning, match="Non-empty compiler output encountered"):
         cl.Program(ctx, "// w1\n").build()
@@ -123,3 +124,17 @@ def test_program_argument_errors(ctx):
         cl.Program(ctx, VADD).build(devices=["gpu"])
     assert info.value.code == cl.status_code.INVALID_DEVICE
     assert cl.Program(ctx, VADD.encode()).build().vadd.num_args == 4
+
+
+def test_build_cache_is_bounded(ctx, monkeypatch):
+    from types import SimpleNamespace
+
+    driver = ctx.devices[0].driver
+    calls = []
+    monkeypatch.setattr(driver, "build", lambda s, o: calls.append(s) or SimpleNamespace(
+        program=SimpleNamespace(kernels={}), log=""))
+    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
+    monkeypatch.setattr(program_module, "BUILD_CACHE_SIZE", 2)
+    for src in ("// a\n", "// b\n", "// a\n", "// c\n", "// a\n", "// b\n"):
+        cl.Program(ctx, src).build()
+    assert calls == ["// a\n", "// b\n", "// c\n", "// b\n"]  # a stayed (recently used), b was dropped
