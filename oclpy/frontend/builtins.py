@@ -195,7 +195,8 @@ def _expand() -> dict[str, list[Builtin]]:
     return table
 
 
-_SPACES = (AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.PRIVATE, AddressSpace.CONSTANT)
+_SPACES = (AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.PRIVATE, AddressSpace.CONSTANT,
+           AddressSpace.GENERIC)
 
 
 def _ptr(k: K, space: AddressSpace, const: bool = False, volatile: bool = False) -> CType:

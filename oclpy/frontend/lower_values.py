@@ -139,8 +139,9 @@ class ValueOps:
         if ft == tt:
             return v
         fs, ts = ft.scalar(), tt.scalar()
-        if isinstance(v, ConstInt) and isinstance(ts, ir.IntType):
-            return ConstInt(tt, v.value if is_unsigned(frm) or fs.bits == 1 else v.signed())
+        folded = self._fold_convert(v, frm, tt)
+        if folded is not None:
+            return folded
         if isinstance(fs, ir.IntType) and isinstance(ts, ir.IntType):
             if fs.bits > ts.bits:
                 return self.b.cast("trunc", v, tt)
@@ -153,6 +154,17 @@ class ValueOps:
             return self.b.cast("fptoui" if is_unsigned(to) else "fptosi", v, tt)
         assert isinstance(fs, ir.FloatType) and isinstance(ts, ir.FloatType)
         return self.b.cast("fpext" if fs.bits < ts.bits else "fptrunc", v, tt)
+
+    @staticmethod
+    def _fold_convert(v: Value, frm: CType, tt: ir.Type) -> Optional[Value]:
+        """Convert a scalar constant at compile time (None when it cannot)."""
+        if isinstance(v, ConstInt):
+            n = v.value if is_unsigned(frm) or v.type == ir.I1 else v.signed()
+            return ConstInt(tt, n) if isinstance(tt, ir.IntType) else \
+                const_float(tt, float(n)) if isinstance(tt, ir.FloatType) else None
+        if isinstance(v, ConstFloat) and isinstance(tt, ir.FloatType):
+            return const_float(tt, v.value)
+        return None
 
     def bool_to_int(self, c: Value, to: CType) -> Value:
         """An i1 (or vector of i1) as C's 0/1 int, or OpenCL's 0/-1 vector."""

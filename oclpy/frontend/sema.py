@@ -82,7 +82,7 @@ class Sema(InitChecker, ExprChecker):
         elif isinstance(decl, ast.TagDecl):
             self.tag(decl.ctype, decl.loc)
         elif isinstance(decl, ast.TypedefDecl):
-            decl.ctype = st.default_spaces(decl.ctype)
+            decl.ctype = self.spaces(decl.ctype)
             self.tag(decl.ctype, decl.loc)
 
     def tag(self, t: CType, loc: Optional[SourceLocation] = None) -> None:
@@ -94,7 +94,7 @@ class Sema(InitChecker, ExprChecker):
             return
         self.checked_structs.add(id(t.definition))
         for f in t.definition.fields:
-            f.type = st.default_spaces(f.type)
+            f.type = self.spaces(f.type)
             if f.bit_width is not None:
                 self.diags.error(loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
                                  f"(field '{f.name}')")
@@ -103,7 +103,7 @@ class Sema(InitChecker, ExprChecker):
 
     def program_scope_var(self, d: ast.VarDecl) -> None:
         d.is_global_scope = True
-        d.ctype = st.default_spaces(d.ctype)
+        d.ctype = self.spaces(d.ctype)
         self.tag(d.ctype, d.loc)
         cl2 = getattr(self.options, "opencl_c_version", 120) >= 200
         allowed = (AddressSpace.CONSTANT, AddressSpace.GLOBAL) if cl2 else (AddressSpace.CONSTANT,)
@@ -123,12 +123,12 @@ class Sema(InitChecker, ExprChecker):
         assert isinstance(ftype, ct.FunctionType)
         params = []
         for p in fn.params:
-            p.ctype = st.default_spaces(p.ctype)
+            p.ctype = self.spaces(p.ctype)
             if isinstance(p.ctype, ct.Array):
                 p.ctype = st.decay(p.ctype)
             self.tag(p.ctype, p.loc)
             params.append(p.ctype)
-        fn.ctype = ct.FunctionType(st.default_spaces(ftype.ret), tuple(params), ftype.variadic)
+        fn.ctype = ct.FunctionType(self.spaces(ftype.ret), tuple(params), ftype.variadic)
         self.tag(fn.ctype.ret, fn.loc)
         if fn.is_kernel:
             self.kernel_checks(fn)
@@ -147,9 +147,10 @@ class Sema(InitChecker, ExprChecker):
             self.diags.error(fn.loc, "kernel must have void return type")
         for p in fn.params:
             t = p.ctype
-            if isinstance(t, ct.Pointer) and st.pointee_space(t) is AddressSpace.PRIVATE:
+            space = st.pointee_space(t) if isinstance(t, ct.Pointer) else None
+            if space in (AddressSpace.PRIVATE, AddressSpace.GENERIC):
                 self.diags.error(p.loc, "kernel parameter cannot be declared as a pointer to the "
-                                 "__private address space")
+                                 f"__{space.value} address space")  # type: ignore[union-attr]
             elif isinstance(t, ct.Scalar) and t.kind is ct.ScalarKind.BOOL:
                 self.diags.error(p.loc, f"'bool' cannot be used as the type of a kernel parameter")
             elif isinstance(t, ct.Pointer) and isinstance(t.pointee, ct.Pointer):
@@ -211,7 +212,7 @@ class Sema(InitChecker, ExprChecker):
             self.stmt(d)
 
     def local_var(self, d: ast.VarDecl) -> None:
-        d.ctype = st.default_spaces(d.ctype)
+        d.ctype = self.spaces(d.ctype)
         self.tag(d.ctype, d.loc)
         fn = self.current_function
         space = d.ctype.space

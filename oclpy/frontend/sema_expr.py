@@ -84,6 +84,15 @@ class ExprChecker(CallChecker):
         raise NotImplementedError
 
     # -- entry points -------------------------------------------------------
+    @property
+    def default_space(self) -> AddressSpace:
+        """Where an unqualified pointer points: private in OpenCL C 1.x, generic from 2.0."""
+        return AddressSpace.GENERIC if getattr(self.options, "opencl_c_version", 120) >= 200 \
+            else AddressSpace.PRIVATE
+
+    def spaces(self, t: CType) -> CType:
+        return st.default_spaces(t, self.default_space)
+
     def check(self, e: ast.Expr) -> ast.Expr:
         handler = self._handlers().get(type(e))
         if handler is None:
@@ -355,8 +364,13 @@ class ExprChecker(CallChecker):
         elif not (isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer)):
             return self.invalid_operands(e, lt, rt)  # type: ignore[arg-type]
         elif st.pointee_space(lt) != st.pointee_space(rt):
-            return self.error(e, f"comparison between  ('{lt}' and '{rt}') which are pointers to "
-                              "non-overlapping address spaces")
+            if st.pointee_space(lt) is AddressSpace.GENERIC:
+                e.rhs = convert(e.rhs, lt)
+            elif st.pointee_space(rt) is AddressSpace.GENERIC:
+                e.lhs = convert(e.lhs, rt)
+            else:
+                return self.error(e, f"comparison between  ('{lt}' and '{rt}') which are pointers to "
+                                  "non-overlapping address spaces")
         e.ctype = ct.INT
         return e
 
@@ -546,7 +560,7 @@ class ExprChecker(CallChecker):
 
     # -- casts, vector literals, sizeof -------------------------------------
     def check_cast(self, e: ast.Cast) -> ast.Expr:
-        e.to = st.default_spaces(e.to)
+        e.to = self.spaces(e.to)
         e.operand = self.value(e.operand)
         frm, to = e.operand.ctype, e.to
         if st.is_error(frm):
@@ -622,7 +636,7 @@ class ExprChecker(CallChecker):
             e.operand = self.check(e.operand)
             t = e.operand.ctype
         else:
-            e.operand = st.default_spaces(e.operand)
+            e.operand = self.spaces(e.operand)
             t = e.operand
         if st.is_error(t):
             e.ctype = st.ERROR

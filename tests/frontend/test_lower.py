@@ -273,3 +273,21 @@ def test_kernel_scope_constant_variable() -> None:
 def test_true_and_false() -> None:
     text = ir_of("void k(__global int *o) { bool b = true; o[0] = b + false; }")
     assert "store i8 1, ptr<private> %b" in text
+
+
+def test_cl20_unqualified_pointers_are_generic() -> None:
+    src = ("float first(float *p) { return p[0]; }\n"
+           "__kernel void k(__global float *g) { float x = 1.0f; float *p = &x; "
+           "g[0] = first(g) + first(p); __global float *back = (__global float *)p; }")
+    m = module_of(src, "-cl-std=CL2.0")
+    first = m.get_function("first")
+    assert first is not None and str(first.args[0].type) == "ptr<generic>"
+    text = print_function(m.get_function("k"))  # type: ignore[arg-type]
+    assert_in_order(text, r"addrspacecast ptr<private> %x to ptr<generic>",
+                    r"addrspacecast ptr<global> %\d+ to ptr<generic>", r"call float @first\(ptr<generic>",
+                    r"addrspacecast ptr<generic> %\d+ to ptr<global>")
+
+
+def test_constants_are_folded_in_conversions() -> None:
+    text = ir_of("void k(__global float *p) { p[0] = 1; p[1] = (float)2.5; }")
+    assert "store float 1.0" in text and "store float 2.5" in text and "sitofp" not in text

@@ -187,3 +187,9 @@ def test_duplicate_case_note_points_at_previous() -> None:
 def test_warnings(src: str, want: list[str]) -> None:
     assert messages(src, severity="warning") == want
     assert messages(src) == []
+
+
+def test_cl20_generic_kernel_pointer_parameter() -> None:
+    assert messages("__kernel void k(float *p) {}", "-cl-std=CL2.0") == [
+        "1:24: kernel parameter cannot be declared as a pointer to the __generic address space"]
+    assert messages("void f(__global float *g, __local float *l) { float *p = g; p = l; }", "-cl-std=CL2.0") == []
