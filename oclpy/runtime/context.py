@@ -20,7 +20,7 @@ from .constants import device_type as _device_type
 from .device import Device
 from .drivers import load_driver
 from .drivers.base import DriverUnavailable
-from .errors import LogicError, as_list, raise_cl, status_code
+from .errors import as_list, raise_cl, status_code
 from .platform import Platform, get_platforms, preferred_kind
 
 
@@ -145,4 +145,4 @@ def create_some_context(interactive: bool | None = None,
 
 _csc = create_some_context
 
-__all__ = ["Context", "create_some_context", "LogicError"]
+__all__ = ["Context", "create_some_context"]

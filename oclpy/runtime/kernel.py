@@ -20,7 +20,7 @@ from .constants import (command_type, kernel_arg_access_qualifier, kernel_arg_ad
                         kernel_arg_info, kernel_arg_type_qualifier, kernel_info,
                         kernel_work_group_info)
 from .device import Device
-from .errors import Error, LogicError, as_list, make_error, raise_cl, status_code
+from .errors import LogicError, as_list, make_error, raise_cl, status_code
 from .event import Event
 from .kernel_args import BoundArg, bind_arg, local_bytes_needed, pack_blob
 from .ndrange import make_ndrange
@@ -243,4 +243,4 @@ def enqueue_task(queue: CommandQueue, kernel: Kernel, wait_for: Any = None) -> E
     return enqueue_nd_range_kernel(queue, kernel, (1,), (1,), wait_for=wait_for)
 
 
-__all__ = ["Kernel", "KernelArgCountError", "enqueue_nd_range_kernel", "enqueue_task", "Error"]
+__all__ = ["Kernel", "KernelArgCountError", "enqueue_nd_range_kernel", "enqueue_task"]

@@ -13,11 +13,9 @@ import itertools
 import struct
 import threading
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
-import pytest
 
 import oclpy as cl
 

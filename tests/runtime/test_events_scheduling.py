@@ -11,7 +11,7 @@ import pytest
 
 import oclpy as cl
 
-from .fakes import FakeKernel, buffer_of, make_vadd, read
+from .fakes import FakeKernel, buffer_of, make_vadd
 
 CES = cl.command_execution_status
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-import warnings
 
 import numpy as np
 import pytest
