@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from typing import Any, Callable, Iterable
 
 from .constants import command_execution_status as ces
@@ -100,7 +101,11 @@ class Event:
             due = [(t, cb) for t, cb in self._user_callbacks if status <= t]
             self._user_callbacks = [(t, cb) for t, cb in self._user_callbacks if status > t]
         for _, cb in due:
-            cb(status)
+            try:
+                cb(status)
+            except Exception as exc:  # a user callback must not stop the commands waiting here
+                warnings.warn(f"exception in an event callback ignored: {type(exc).__name__}: {exc}",
+                              RuntimeWarning, stacklevel=2)
 
     # -- waiting ----------------------------------------------------------------
 

@@ -252,3 +252,19 @@ def test_eager_in_order_commands_complete_on_return(ctx, queue, fake_program):
     prg = fake_program(tiny("a"))
     evt = prg.a(queue, (1,), (1,), np.int32(0))
     assert evt.command_execution_status == CES.COMPLETE
+
+
+def test_a_raising_user_callback_does_not_block_dependents(ctx, queue, fake_program):
+    ran = []
+    prg = fake_program(tiny("a", lambda *a: ran.append(1)))
+    gate = cl.UserEvent(ctx)
+
+    def bad(status):
+        raise KeyError("callback bug")
+
+    gate.set_callback(CES.COMPLETE, bad)
+    evt = prg.a(queue, (1,), (1,), np.int32(0), wait_for=[gate])
+    with pytest.warns(RuntimeWarning, match="exception in an event callback ignored: KeyError"):
+        gate.set_status(CES.COMPLETE)
+    evt.wait()
+    assert ran == [1]
