@@ -222,7 +222,30 @@ def _add_memory_builtins(table: dict[str, list[Builtin]]) -> None:
                     table.setdefault(name, []).append(
                         Builtin(name, ct.VOID, (ct.Scalar(f), ct.SIZE_T, _ptr(K.HALF, sp)),
                                 "vstore_half"))
+    for n in (2, 3, 4, 8, 16):
+        fvec = ct.Vector(K.FLOAT, n)
+        for sp in _SPACES:
+            for name in (f"vload_half{n}", f"vloada_half{n}"):
+                table.setdefault(name, []).append(
+                    Builtin(name, fvec, (ct.SIZE_T, _ptr(K.HALF, sp, const=True)), "vload_half"))
+            if sp is AddressSpace.CONSTANT:
+                continue
+            for base in (f"vstore_half{n}", f"vstorea_half{n}"):
+                for name in (base, base + "_rte", base + "_rtz", base + "_rtp", base + "_rtn"):
+                    table.setdefault(name, []).append(
+                        Builtin(name, ct.VOID, (fvec, ct.SIZE_T, _ptr(K.HALF, sp)), "vstore_half"))
+    _add_shuffles(table)
     _add_atomics(table)
+
+
+def _add_shuffles(table: dict[str, list[Builtin]]) -> None:
+    for k in _INTS + _FLOATS:
+        mask_kind = st.unsigned_of(st.signed_int_of_size(k.size))
+        for m in (2, 4, 8, 16):
+            for n in (2, 4, 8, 16):
+                src, res, mask = ct.Vector(k, m), ct.Vector(k, n), ct.Vector(mask_kind, n)
+                table.setdefault("shuffle", []).append(Builtin("shuffle", res, (src, mask), "shuffle"))
+                table.setdefault("shuffle2", []).append(Builtin("shuffle2", res, (src, src, mask), "shuffle"))
 
 
 _ATOMIC2 = "add sub xchg min max and or xor"

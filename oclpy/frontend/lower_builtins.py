@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from ..ir import types as ir
 from ..ir.intrinsics import declare_intrinsic
-from ..ir.values import ConstFloat, ConstInt, Value
+from ..ir.values import ConstFloat, ConstInt, Undef, Value
 from . import ast
 from . import builtins as bi
 from . import cltypes as ct
@@ -394,15 +394,42 @@ class BuiltinLowering:
         addr = self._vaddr(p, offset, vt.elem, vt.count)
         return self.b.store(data, addr, _bits(vt) // 8)  # type: ignore[attr-defined]
 
+    def _half_stride(self, name: str, n: int) -> int:
+        return 4 if n == 3 and name.startswith(("vloada", "vstorea")) else n
+
     def b_vload_half(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         offset, p = args
-        h = self.b.load(ir.F16, self.b.gep(ir.F16, p, [offset]), 2)  # type: ignore[attr-defined]
-        return self.b.cast("fpext", h, ir.F32)  # type: ignore[attr-defined]
+        rt = reg_type(sig.ret)
+        n = rt.count if isinstance(rt, ir.VectorType) else 1
+        ht: ir.Type = ir.VectorType(ir.F16, n) if n > 1 else ir.F16
+        addr = self._vaddr(p, offset, ir.F16, self._half_stride(sig.name, n))
+        h = self.b.load(ht, addr, 2)  # type: ignore[attr-defined]
+        return self.b.cast("fpext", h, rt)  # type: ignore[attr-defined]
 
     def b_vstore_half(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         data, offset, p = args
-        h = self.b.cast("fptrunc", data, ir.F16)  # type: ignore[attr-defined]
-        return self.b.store(h, self.b.gep(ir.F16, p, [offset]), 2)  # type: ignore[attr-defined]
+        n = data.type.count if isinstance(data.type, ir.VectorType) else 1
+        ht: ir.Type = ir.VectorType(ir.F16, n) if n > 1 else ir.F16
+        h = self.b.cast("fptrunc", data, ht)  # type: ignore[attr-defined]
+        addr = self._vaddr(p, offset, ir.F16, self._half_stride(sig.name, n))
+        return self.b.store(h, addr, 2)  # type: ignore[attr-defined]
+
+    def b_shuffle(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+        """shuffle(x, mask) / shuffle2(x, y, mask): element i is x[mask[i]] (or y[mask[i] - m])."""
+        *srcs, mask = args
+        m = srcs[0].type.count  # type: ignore[attr-defined]
+        limit = m * len(srcs)
+        out: Value = Undef(reg_type(sig.ret))
+        for i in range(mask.type.count):  # type: ignore[attr-defined]
+            sel = self.b.binop("and", self.b.extractelement(mask, ConstInt(ir.I32, i)),  # type: ignore[attr-defined]
+                               const_of(mask.type.elem, limit - 1))  # type: ignore[attr-defined]
+            idx = self.b.binop("and", sel, const_of(sel.type, m - 1))  # type: ignore[attr-defined]
+            elt = self.b.extractelement(srcs[0], idx)  # type: ignore[attr-defined]
+            if len(srcs) == 2:
+                second = self.b.icmp("uge", sel, const_of(sel.type, m))  # type: ignore[attr-defined]
+                elt = self.b.select(second, self.b.extractelement(srcs[1], idx), elt)  # type: ignore[attr-defined]
+            out = self.b.insertelement(out, elt, ConstInt(ir.I32, i))  # type: ignore[attr-defined]
+        return out
 
     # -- printf -------------------------------------------------------------
     def b_printf(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
@@ -441,7 +468,7 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
     "anyall": BuiltinLowering.b_anyall, "bitselect": BuiltinLowering.b_bitselect,
     "select": BuiltinLowering.b_select, "convert": BuiltinLowering.b_convert,
     "as": BuiltinLowering.b_as, "vload": BuiltinLowering.b_vload, "vstore": BuiltinLowering.b_vstore,
-    "printf": BuiltinLowering.b_printf, "vload_half": BuiltinLowering.b_vload_half, "vstore_half": BuiltinLowering.b_vstore_half,
+    "printf": BuiltinLowering.b_printf, "shuffle": BuiltinLowering.b_shuffle, "vload_half": BuiltinLowering.b_vload_half, "vstore_half": BuiltinLowering.b_vstore_half,
     **{f"atomic_{op}": BuiltinLowering.b_atomic
        for op in "add sub xchg min max and or xor inc dec cmpxchg".split()},
 }

@@ -85,3 +85,29 @@ def test_builtin_values(queue, body: str, ins: dict, out_dtype: tuple, want: lis
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
     else:
         np.testing.assert_array_equal(got, expected)
+
+
+def test_half_vectors_and_shuffles(queue) -> None:  # type: ignore[no-untyped-def]
+    ctx, q = queue
+    src = """__kernel void k(__global float *out, __global half *h) {
+      vstore_half4((float4)(1.5f, -2.0f, 0.25f, 65504.0f), 0, h);
+      float4 back = vload_half4(0, h);
+      vstorea_half3((float3)(3.0f, 4.0f, 5.0f), 1, h);
+      float3 b3 = vloada_half3(1, h);
+      int4 v = (int4)(10, 20, 30, 40);
+      int4 s = shuffle(v, (uint4)(3, 2, 1, 0));
+      int8 t = shuffle2(v, v * 2, (uint8)(0, 4, 1, 5, 2, 6, 3, 7));
+      out[0] = back.x; out[1] = back.y; out[2] = back.z; out[3] = back.w;
+      out[4] = b3.x + b3.y + b3.z; out[5] = h[4];
+      out[6] = s.x * 1000 + s.w; out[7] = t.s1 + t.s6 * 1000;
+    }"""
+    prg = cl.Program(ctx, src).build()
+    out = np.zeros(8, np.float32)
+    ob = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, out.nbytes)
+    hb = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 32)
+    prg.k(q, (1,), None, ob, hb)
+    cl.enqueue_copy(q, out, ob)
+    halves = np.empty(16, np.float16)
+    cl.enqueue_copy(q, halves, hb)
+    assert out[:5].tolist() == [1.5, -2.0, 0.25, 65504.0, 12.0]
+    assert halves[4] == 3.0 and out[6] == 40 * 1000 + 10 and out[7] == 20 + 40 * 1000
