@@ -1,9 +1,11 @@
 """OpenCL C parser: preprocessed text -> `ast.TranslationUnit`.
 
 A recursive-descent parser in the pycparser manner: every parse method carries
-a `# BNF:` comment, binary operators are driven by one precedence table, the
-token stream offers `mark()`/`reset()` for the cast-or-parenthesis question,
-and a scope stack tells typedef names from ordinary identifiers.
+a `# BNF:` comment, binary operators are driven by one precedence table, and a
+scope stack tells typedef names from ordinary identifiers, so one token of
+lookahead settles the cast-or-parenthesis question (`(T)x` vs `(x)`). The
+token stream offers `mark()`/`reset()`; recovery uses marks to make sure every
+error consumes input.
 
 Types are resolved while parsing (declarators become `cltypes` values, array
 sizes are folded by `consteval`). Syntax errors are reported the way clang
@@ -98,7 +100,7 @@ class DeclSpec:
     loc: SourceLocation
     storage: Optional[str] = None
     words: list[str] = field(default_factory=list)  # C type-specifier words
-    named_type: Optional[CTypeT] = None  # typedef, struct/enum or OpenCL type name
+    named_type: Optional[ct.CType] = None  # typedef, struct/enum or OpenCL type name
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
@@ -107,7 +109,7 @@ class DeclSpec:
     is_inline: bool = False
     attributes: dict[str, Any] = field(default_factory=dict)
     side_decls: list[ast.Decl] = field(default_factory=list)  # enum constants, tag declarations
-    ctype: CTypeT = ct.INT
+    ctype: ct.CType = ct.INT
     defines_tag: bool = False
     missing_semi: bool = False  # `struct S {...}` followed by a new declaration: ';' forgotten
 
@@ -119,9 +121,6 @@ class DeclSpec:
     def empty(self) -> bool:
         return not (self.has_type or self.storage or self.const or self.volatile or self.space
                     or self.access or self.is_kernel or self.is_inline or self.attributes)
-
-
-CTypeT = ct.CType
 
 
 @dataclass
@@ -154,7 +153,7 @@ class Declarator:
         return self.ops[-1].params if self.is_function else []
 
 
-def _adjust_param_type(t: CTypeT) -> CTypeT:
+def _adjust_param_type(t: ct.CType) -> ct.CType:
     """C99 6.7.5.3: array and function parameters are adjusted to pointers."""
     if isinstance(t, ct.Array):
         return ct.Pointer(t.elem, const=False)
@@ -163,7 +162,7 @@ def _adjust_param_type(t: CTypeT) -> CTypeT:
     return t
 
 
-def apply_ops(base: CTypeT, ops: list[TypeOp]) -> CTypeT:
+def apply_ops(base: ct.CType, ops: list[TypeOp]) -> ct.CType:
     """Build the declared type from the base type and the declarator's steps."""
     t = base
     for op in ops:
@@ -211,8 +210,8 @@ class Parser:
     def __init__(self, tokens: list[Token], diags: DiagnosticEngine) -> None:
         self.ts = TokenStream(tokens)
         self.diags = diags
-        self.scopes: list[dict[str, Union[CTypeT, ast.Decl]]] = [{}]
-        self.tags: list[dict[str, CTypeT]] = [{}]
+        self.scopes: list[dict[str, Union[ct.CType, ast.Decl]]] = [{}]
+        self.tags: list[dict[str, ct.CType]] = [{}]
         self.tu = ast.TranslationUnit(self.ts.tok.loc, [])  # what was parsed so far
         self.depth = 0  # nesting of recursive constructs, see `nested`
 
@@ -268,17 +267,17 @@ class Parser:
         self.scopes.pop()
         self.tags.pop()
 
-    def declare(self, name: str, what: Union[CTypeT, ast.Decl]) -> None:
+    def declare(self, name: str, what: Union[ct.CType, ast.Decl]) -> None:
         if name:
             self.scopes[-1][name] = what
 
-    def lookup(self, name: str) -> Optional[Union[CTypeT, ast.Decl]]:
+    def lookup(self, name: str) -> Optional[Union[ct.CType, ast.Decl]]:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
         return None
 
-    def typedef_type(self, name: str) -> Optional[CTypeT]:
+    def typedef_type(self, name: str) -> Optional[ct.CType]:
         found = self.lookup(name)
         if isinstance(found, ct.CType):
             return found
@@ -403,7 +402,7 @@ class Parser:
         return var
 
     @staticmethod
-    def complete_array_from_init(ctype: CTypeT, init: ast.Expr) -> CTypeT:
+    def complete_array_from_init(ctype: ct.CType, init: ast.Expr) -> ct.CType:
         """`int a[] = {1, 2, 3}` / `char s[] = "ab"` get their size from the initializer."""
         if not isinstance(ctype, ct.Array) or ctype.count is not None:
             return ctype
@@ -547,13 +546,13 @@ class Parser:
     def spec_attribute(self, spec: DeclSpec) -> None:
         self.parse_attributes_into(spec.attributes)
 
-    def resolve_type(self, spec: DeclSpec) -> CTypeT:
+    def resolve_type(self, spec: DeclSpec) -> ct.CType:
         """The base type the specifiers name, with their qualifiers."""
         base = spec.named_type if spec.named_type is not None else self.resolve_words(spec)
         return replace(base, const=spec.const or base.const, volatile=spec.volatile or base.volatile,
                        space=spec.space or base.space)
 
-    def resolve_words(self, spec: DeclSpec) -> CTypeT:
+    def resolve_words(self, spec: DeclSpec) -> ct.CType:
         """`unsigned long int` and friends -> a scalar type (C's long long is OpenCL's long)."""
         words = spec.words
         if not words:
@@ -583,13 +582,13 @@ class Parser:
 
     # -- struct, union, enum --------------------------------------------------
 
-    def lookup_tag(self, name: str) -> Optional[CTypeT]:
+    def lookup_tag(self, name: str) -> Optional[ct.CType]:
         for scope in reversed(self.tags):
             if name in scope:
                 return scope[name]
         return None
 
-    def parse_struct_specifier(self, spec: DeclSpec) -> CTypeT:
+    def parse_struct_specifier(self, spec: DeclSpec) -> ct.CType:
         # BNF: struct_or_union_specifier : ('struct' | 'union') attribute* ID? ('{' struct_declaration* '}')?
         #                                  attribute*
         kw = self.ts.advance()
@@ -610,7 +609,7 @@ class Parser:
         spec.defines_tag = True
         return t
 
-    def struct_reference(self, kw: Token, name_tok: Token) -> CTypeT:
+    def struct_reference(self, kw: Token, name_tok: Token) -> ct.CType:
         found = self.lookup_tag(name_tok.text)
         if isinstance(found, ct.Struct) and found.definition.is_union == (kw.text == "union"):
             return found
@@ -671,7 +670,7 @@ class Parser:
         self.expect_semi("expected ';' at end of declaration list")
         return fields
 
-    def parse_enum_specifier(self, spec: DeclSpec) -> CTypeT:
+    def parse_enum_specifier(self, spec: DeclSpec) -> ct.CType:
         # BNF: enum_specifier : 'enum' attribute* ID? ('{' enumerator (',' enumerator)* ','? '}')?
         self.ts.advance()
         self.parse_attributes_into({})
@@ -925,7 +924,7 @@ class Parser:
         loc = declarator.loc if declarator.name else spec.loc
         return ast.ParamDecl(loc, declarator.name, ctype, access=spec.access)
 
-    def parse_type_name(self) -> CTypeT:
+    def parse_type_name(self) -> ct.CType:
         # BNF: type_name : specifier_qualifier_list abstract_declarator?
         spec = self.parse_declaration_specifiers()
         if not spec.has_type:
@@ -1192,7 +1191,7 @@ class Parser:
             raise self.error(self.tok.loc, "compound literals are not supported")
         return ast.Cast(opener.loc, to, self.parse_cast())
 
-    def parse_vector_literal(self, opener: Token, to: CTypeT) -> ast.Expr:
+    def parse_vector_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: vector_literal : '(' vector_type ')' '(' assignment_expression (',' assignment_expression)* ')'
         #      (with one component, postfix operators bind to it: `(float2)(v).xy` converts `v.xy`)
         paren = self.ts.advance()

@@ -1,12 +1,18 @@
 """The AST dump: exact tree shape, scalar fields, declared and sema-filled types, references."""
 
+import re
 import textwrap
+from pathlib import Path
+
+import pytest
 
 from oclpy.diagnostics import DiagnosticEngine, SourceLocation
 from oclpy.frontend import ast
 from oclpy.frontend import cltypes as ct
-from oclpy.frontend.ast_printer import dump
+from oclpy.frontend.ast_printer import dump, to_source
+from oclpy.frontend.options import parse_build_options
 from oclpy.frontend.parser import parse
+from oclpy.frontend.preprocess import preprocess
 
 
 def parse_ok(source):
@@ -126,3 +132,58 @@ def test_every_node_kind_prints():
                  "Return", "SizeOf <k.cl:2:84> vec_step 'int4'", "Binary <k.cl:2:103> ','",
                  "designators=[['a']]"):
         assert kind in text, kind
+
+
+# -- to_source: parse -> print -> parse gives the same tree -----------------------
+
+KERNELS = sorted((Path(__file__).parent / "kernels").glob("*.cl"))
+
+ROUNDTRIP_SOURCES = [
+    "typedef struct { float x; int a[3]; } P;\nP g = { .a[1] = 2, .x = 1.5f, 7 };",
+    "enum E { A, B = 7 };\ntypedef enum E E2;\nenum { LONE = 3 };\nint arr[B] = { [2] = 1, 2 };",
+    "struct S; struct S { struct S *next; char tag; } __attribute__((aligned(8)));\nunion U { int i; float f; };",
+    "int (*fp)(int, float); int *ptrs[4]; int (*pa)[4]; const char *const names[2] = {\"a\\n\\\"b\", \"\\x01?\"};",
+    "static __constant float k[2][2] = {{1, 2}, {3, 4}};\nextern int e; static int s, *ps, as[3];",
+    "__kernel __attribute__((reqd_work_group_size(8, 8, 1), vec_type_hint(float4))) "
+    "void k(__global const float *restrict a, __local int *l, __read_only int img, unsigned n, ...) {}",
+    "inline long f(long x) { return x ? -x : ~x; }\nvoid g(void);\nint h(int a[], int m[][3]);",
+    "void st() { int i, j = 0x1F, k = 017; for (i = 0, j = 1; i < 3; i++, --j) { if (i) continue; else break; } "
+    "for (int q = 0, r = 1;;) ; while (j) j >>= 1; do { j++; } while (j < 3); "
+    "switch (i) { case 1: case 2: i = 3; break; default: goto end; } end: return; }",
+    "void ex(float4 v, __global int *p) { float2 w = (float2)(v).xy + (float2)(1.0f, 2.5e-3f); "
+    "int s = sizeof(int) + sizeof p + vec_step(float3) + __alignof__(double) + (int)3.0 * (p[0]++ - ++p[1]); "
+    "uchar c = 'a'; ulong big = 18446744073709551615UL; half h = 0.5h; *p = (s, c) && !s || s & 1 ^ 2 | 3; "
+    "p[1] = s << 2 >= 1 ? s : s != 2; w.x /= 2; s %= 3; s <<= 1; s &= 1; s |= 2; s ^= 4; s -= 1; s *= 2; }",
+]
+
+
+def _no_locations(text):
+    return re.sub(r" <[^>]*>", "", text)
+
+
+def assert_roundtrip(source, filename="k.cl"):
+    tu = parse_ok(source)
+    printed = to_source(tu)
+    diags = DiagnosticEngine({"printed.cl": printed})
+    again = parse(printed, "printed.cl", diags)
+    assert not diags.diagnostics, diags.render() + printed
+    assert _no_locations(dump(again)) == _no_locations(dump(tu)), printed
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda p: p.name)
+def test_roundtrip_kernels(kernel):
+    diags = DiagnosticEngine()
+    assert_roundtrip(preprocess(kernel.read_text(), kernel.name, parse_build_options(""), diags))
+
+
+@pytest.mark.parametrize("source", ROUNDTRIP_SOURCES)
+def test_roundtrip_constructs(source):
+    assert_roundtrip(source)
+
+
+def test_to_source_of_expression_and_statement():
+    f = parse_ok("void f() { x = a + b * -c; }").decls[0]
+    stmt = f.body.items[0]
+    assert to_source(stmt) == "(x = (a + (b * (- c))));"
+    assert to_source(stmt.expr.value) == "(a + (b * (- c)))"
+    assert to_source(f) == "void f(void) { (x = (a + (b * (- c)))); }"

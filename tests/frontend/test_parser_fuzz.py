@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oclpy.diagnostics import DiagnosticEngine
-from oclpy.frontend.ast_printer import dump
+from oclpy.frontend.ast_printer import dump, to_source
 from oclpy.frontend.options import parse_build_options
 from oclpy.frontend.parser import parse
 from oclpy.frontend.preprocess import preprocess
@@ -73,6 +73,29 @@ def test_mutated_kernels_never_raise(capsys):
         except Exception as exc:  # pragma: no cover - the failure message shows the input
             raise AssertionError(f"case {case} raised {exc!r} on:\n{source}") from exc
     assert capsys.readouterr() == ("", "")
+
+
+def test_mutants_that_parse_cleanly_print_back_to_the_same_tree():
+    rng = random.Random(7)
+    sources = [k.read_text() for k in KERNELS]
+    checked = 0
+    for _ in range(300):
+        diags = DiagnosticEngine()
+        text = preprocess(mutate(rng, rng.choice(sources)), "fuzz.cl", parse_build_options(""), diags)
+        tu = parse(text, "fuzz.cl", diags)
+        if diags.diagnostics:
+            continue
+        printed = to_source(tu)
+        again_diags = DiagnosticEngine()
+        again = parse(printed, "printed.cl", again_diags)
+        assert not again_diags.diagnostics, again_diags.render() + printed
+        assert _no_locations(dump(again)) == _no_locations(dump(tu)), printed
+        checked += 1
+    assert checked >= 20  # enough mutants survive to make this a test
+
+
+def _no_locations(text):
+    return re.sub(r" <[^>]*>", "", text)
 
 
 def test_unmutated_kernels_are_clean():
