@@ -159,7 +159,7 @@ class Buffer(MemoryObject):
         if self.parent is not None:
             raise_cl("clCreateSubBuffer", status_code.INVALID_MEM_OBJECT,
                      "cannot make a sub-buffer of a sub-buffer")
-        check_flags(flags, "clCreateSubBuffer")
+        _check_sub_flags(check_flags(flags, "clCreateSubBuffer"), self.flags)
         if size <= 0:
             raise_cl("clCreateSubBuffer", status_code.INVALID_BUFFER_SIZE, "sub-buffer size must be > 0")
         if origin < 0 or origin + size > self.size:
@@ -215,6 +215,24 @@ def as_size(value: Any, routine: str, what: str, code: int = status_code.INVALID
     if number < 0 or isinstance(value, bool):
         raise_cl(routine, code, f"{what} must be a non-negative integer, got {value!r}")
     return number
+
+
+# parent access flag -> sub-buffer access flags it forbids (clCreateSubBuffer)
+_SUB_ACCESS_CONFLICTS = {
+    mem_flags.WRITE_ONLY: mem_flags.READ_WRITE | mem_flags.READ_ONLY,
+    mem_flags.READ_ONLY: mem_flags.READ_WRITE | mem_flags.WRITE_ONLY,
+}
+
+
+def _check_sub_flags(flags: int, parent: int) -> None:
+    if flags & (HOST_PTR_FLAGS | mem_flags.ALLOC_HOST_PTR):
+        raise_cl("clCreateSubBuffer", status_code.INVALID_VALUE,
+                 "sub-buffer flags may not contain USE_HOST_PTR, ALLOC_HOST_PTR or COPY_HOST_PTR")
+    for access, forbidden in _SUB_ACCESS_CONFLICTS.items():
+        if parent & access and flags & forbidden:
+            raise_cl("clCreateSubBuffer", status_code.INVALID_VALUE,
+                     f"a sub-buffer of a {mem_flags.to_string(access)} buffer cannot be "
+                     f"{mem_flags.to_string(flags & forbidden)}")
 
 
 def _check_context(context: Any) -> None:

@@ -194,3 +194,12 @@ def test_storage_migrates_between_drivers():
     on_second.handle.view(np.int32)[:] = 9
     assert list(storage.on(first).handle.view(np.int32)) == [9, 9, 9, 9]
     assert storage.current is first
+
+
+def test_sub_region_flags(ctx):
+    ro = cl.Buffer(ctx, mf.READ_ONLY, 1024)
+    assert ro.get_sub_region(0, 128).flags == mf.READ_ONLY
+    with pytest.raises(cl.LogicError, match="a sub-buffer of a READ_ONLY buffer cannot be WRITE_ONLY"):
+        ro.get_sub_region(0, 128, mf.WRITE_ONLY)
+    with pytest.raises(cl.LogicError, match="sub-buffer flags may not contain USE_HOST_PTR"):
+        ro.get_sub_region(0, 128, mf.COPY_HOST_PTR)
