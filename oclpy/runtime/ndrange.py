@@ -7,9 +7,11 @@ global size, over the device or kernel maximum, or against
 reqd_work_group_size), INVALID_WORK_ITEM_SIZE, INVALID_VALUE (dimensions
 that differ), INVALID_GLOBAL_OFFSET.
 
-With `local_size=None` the runtime picks one: per dimension the largest
-divisor of the global size that fits what is left of the work-group limit,
-with the limit first lowered so that every compute unit gets work-groups.
+With `local_size=None` the runtime picks one: the kernel's
+reqd_work_group_size when it has one (as PoCL does; OpenCL 1.2 would refuse),
+else per dimension the largest divisor of the global size that fits what is
+left of the work-group limit, the limit first lowered so that every compute
+unit gets work-groups.
 """
 
 from __future__ import annotations
