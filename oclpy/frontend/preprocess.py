@@ -69,9 +69,9 @@ EXTENSIONS = (
 )
 
 FIXED_MACROS = {
-    "__ENDIAN_LITTLE__": "1", "__EMBEDDED_PROFILE__": None, "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
+    "__ENDIAN_LITTLE__": "1", "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
     "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
-    "__OPENCL_C__": None, "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+    "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
     "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
 }
 
@@ -81,7 +81,7 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     macros: dict[str, str] = {f"CL_VERSION_{v // 100}_{v % 100 // 10}": str(v) for v in CL_STD_VERSIONS.values()}
     macros["__OPENCL_VERSION__"] = str(options.opencl_version)
     macros["__OPENCL_C_VERSION__"] = str(options.opencl_c_version)
-    macros.update({name: body for name, body in FIXED_MACROS.items() if body is not None})
+    macros.update(FIXED_MACROS)
     macros.update(dict.fromkeys(EXTENSIONS, "1"))
     for name, value in MATH_CONSTANTS.items():
         macros[f"M_{name}"] = value
@@ -217,6 +217,7 @@ class _Preprocessor(pcpp.Preprocessor):
 
 def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
     """Preprocess `source`; the result carries `#line` markers into the original files."""
+    source = source.removeprefix("\ufeff")  # a byte-order mark is not part of the program
     diags.add_source(filename, source)
     pp = _Preprocessor(filename, diags)
     pp.texts[filename] = source

@@ -174,3 +174,11 @@ def test_line_directive_and_gnu_line_marker_in_source():
 
 def test_function_like_define_from_options():
     assert expand("SQ(3)", ["-D", "SQ(x)=((x)*(x))"]) == "( ( 3 ) * ( 3 ) )"
+
+
+def test_bom_and_crlf_line_endings():
+    out, diags = pp("\ufeffint a;\r\n#define X 1\r\nint  b = X\r\nint c;\r\n")
+    tu = parse(out, "k.cl", diags)
+    assert [d.message for d in diags.diagnostics] == ["expected ';' after top level declarator"]
+    assert str(diags.diagnostics[0].loc) == "k.cl:3:11"
+    assert [str(d.loc) for d in tu.decls] == ["k.cl:1:5", "k.cl:3:6", "k.cl:4:5"]
