@@ -148,13 +148,13 @@ class Sema(InitChecker, ExprChecker):
         for p in fn.params:
             t = p.ctype
             space = st.pointee_space(t) if isinstance(t, ct.Pointer) else None
-            if space in (AddressSpace.PRIVATE, AddressSpace.GENERIC):
+            if isinstance(t, ct.Pointer) and isinstance(t.pointee, ct.Pointer):
+                self.diags.error(p.loc, "kernel parameter cannot be declared as a pointer to a pointer")
+            elif space in (AddressSpace.PRIVATE, AddressSpace.GENERIC):
                 self.diags.error(p.loc, "kernel parameter cannot be declared as a pointer to the "
                                  f"__{space.value} address space")  # type: ignore[union-attr]
             elif isinstance(t, ct.Scalar) and t.kind is ct.ScalarKind.BOOL:
-                self.diags.error(p.loc, f"'bool' cannot be used as the type of a kernel parameter")
-            elif isinstance(t, ct.Pointer) and isinstance(t.pointee, ct.Pointer):
-                self.diags.error(p.loc, "kernel parameter cannot be declared as a pointer to a pointer")
+                self.diags.error(p.loc, "'bool' cannot be used as the type of a kernel parameter")
 
     def function_body(self, fn: ast.FunctionDecl) -> None:
         assert fn.body is not None and isinstance(fn.ctype, ct.FunctionType)
@@ -230,7 +230,11 @@ class Sema(InitChecker, ExprChecker):
             self.diags.error(d.loc, f"function scope variable cannot be declared in {name} address space")
         if isinstance(d.ctype, ct.Array) and d.ctype.count is None and isinstance(d.init, ast.InitList):
             d.ctype = ct.Array(d.ctype.elem, len(d.init.items), d.ctype.const, d.ctype.volatile, d.ctype.space)
-        if not st.is_complete_object(d.ctype) or (isinstance(d.ctype, ct.Array) and d.ctype.count is None):
+        if isinstance(d.ctype, ct.Array) and d.ctype.count is None:
+            self.diags.error(d.loc, f"definition of variable with array type needs an explicit size "
+                             "or an initializer")
+            d.ctype = st.ERROR
+        elif not st.is_complete_object(d.ctype):
             self.diags.error(d.loc, f"variable has incomplete type '{d.ctype}'")
             d.ctype = st.ERROR
         self.declare(d)

@@ -369,7 +369,7 @@ class ExprChecker(CallChecker):
             elif st.pointee_space(rt) is AddressSpace.GENERIC:
                 e.lhs = convert(e.lhs, rt)
             else:
-                return self.error(e, f"comparison between  ('{lt}' and '{rt}') which are pointers to "
+                return self.error(e, f"comparison between ('{lt}' and '{rt}') which are pointers to "
                                   "non-overlapping address spaces")
         e.ctype = ct.INT
         return e
