@@ -24,7 +24,7 @@ import pcpp
 from ..diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from .options import BuildOptions, CL_STD_VERSIONS
 
-# Math constants of OpenCL C 6.15.2.1: name -> full-precision value (the _F form gets an f suffix).
+# Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
 MATH_CONSTANTS = {
     "E": "2.718281828459045235360287471352662498",
     "LOG2E": "1.442695040888963407359924681001892137",
@@ -86,6 +86,7 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     for name, value in MATH_CONSTANTS.items():
         macros[f"M_{name}"] = value
         macros[f"M_{name}_F"] = value + "f"
+        macros[f"M_{name}_H"] = value + "h"
     macros.update(LIMITS)
     if options.fast_relaxed_math:
         macros["__FAST_RELAXED_MATH__"] = "1"

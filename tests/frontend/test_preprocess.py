@@ -57,6 +57,7 @@ def test_undefined_macros():
 def test_math_constants(name, value):
     assert float(expand(name)) == value
     assert expand(name + "_F") == expand(name) + "f"
+    assert expand(name + "_H") == expand(name) + "h"
 
 
 def test_every_math_constant_has_both_forms():
