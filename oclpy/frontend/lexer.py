@@ -171,7 +171,9 @@ class Lexer:
         if m is not None:
             digits = m.group("digits")
             base = 16 if digits[:2] in ("0x", "0X") else 8 if digits.startswith("0") else 10
-            return Token("int", text, loc, int(digits, base), m.group("suffix").lower())
+            suffix = m.group("suffix").lower()
+            suffix = ("u" if "u" in suffix else "") + suffix.replace("u", "")  # canonical: "lu" -> "ul"
+            return Token("int", text, loc, int(digits, base), suffix)
         m = _FLOAT_RE.fullmatch(text)
         if m is not None:
             return Token("float", text, loc, self._float_value(m.group("body"), loc), m.group("suffix").lower())

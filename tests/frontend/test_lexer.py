@@ -17,7 +17,7 @@ def kinds(text):
 
 @pytest.mark.parametrize("text,value,suffix", [
     ("42", 42, ""), ("0x1F", 31, ""), ("0X1fu", 31, "u"), ("017", 15, ""), ("0", 0, ""),
-    ("10UL", 10, "ul"), ("10lu", 10, "lu"), ("7ll", 7, "ll"), ("7ULL", 7, "ull"), ("3L", 3, "l"),
+    ("10UL", 10, "ul"), ("10lu", 10, "ul"), ("5LLu", 5, "ull"), ("7ll", 7, "ll"), ("7ULL", 7, "ull"), ("3L", 3, "l"),
 ])
 def test_integer_literals(text, value, suffix):
     (tok, _), diags = lex(text)
