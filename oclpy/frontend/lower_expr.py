@@ -210,15 +210,24 @@ class ExprLowering(ValueOps):
             else:
                 b = self.b.binop("and", b, const_of(b.type, bits - 1))
         elif opcode in ("sdiv", "udiv", "srem", "urem"):
-            b = self._nonzero(b)
+            b = self._safe_divisor(a, b, opcode.startswith("s"))
         return self.b.binop(opcode, a, b)
 
-    def _nonzero(self, d: Value) -> Value:
-        """An integer divisor with 0 replaced by 1 (division by zero is undefined, never a trap)."""
-        if isinstance(d, ConstInt) and d.value != 0:
+    def _safe_divisor(self, a: Value, d: Value, signed: bool) -> Value:
+        """The divisor with the cases that trap on some machines replaced by 1: zero, and -1
+        when the dividend is the most negative value (the result then wraps, as the
+        hardware-independent answer would). Both are undefined in OpenCL C; a kernel must
+        not kill the process that runs it."""
+        bits = d.type.scalar().bits  # type: ignore[attr-defined]
+        minus_one = (1 << bits) - 1
+        if isinstance(d, ConstInt) and d.value != 0 and not (signed and d.value == minus_one):
             return d
-        zero = self.b.icmp("eq", d, const_of(d.type, 0))
-        return self.b.select(zero, const_of(d.type, 1), d)
+        bad = self.b.icmp("eq", d, const_of(d.type, 0))
+        if signed:
+            overflow = self.b.binop("and", self.b.icmp("eq", d, const_of(d.type, -1)),
+                                    self.b.icmp("eq", a, const_of(a.type, 1 << (bits - 1))))
+            bad = self.b.binop("or", bad, overflow)
+        return self.b.select(bad, const_of(d.type, 1), d)
 
     def compare(self, op: str, a: Value, b: Value, t: CType) -> Value:
         if a.type.is_float_or_float_vector():

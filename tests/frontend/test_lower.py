@@ -131,9 +131,14 @@ def test_shift_count_is_masked() -> None:
     assert_in_order(ir_of("void k(uchar4 a, uchar4 b) { a << b; }"), r"and <4 x i8> .*7", r"shl <4 x i8>")
 
 
-def test_integer_division_guards_zero() -> None:
+def test_integer_division_guards_zero_and_overflow() -> None:
     text = ir_of("void k(int a, int b) { a / b; }")
-    assert_in_order(text, r"icmp eq i32 %\d+, 0", r"select i1 %\d+, i32 1, i32", r"sdiv i32")
+    assert_in_order(text, r"icmp eq i32 %\d+, 0", r"icmp eq i32 %\d+, -1", r"icmp eq i32 %\d+, -2147483648",
+                    r"select i1 %\d+, i32 1, i32", r"sdiv i32")
+    unsigned = ir_of("void k(uint a, uint b) { a % b; }")
+    assert "-1" not in unsigned and "urem i32" in unsigned
+    constant = ir_of("void k(int a) { a / 7; }")
+    assert "select" not in constant and "sdiv i32 %0, 7" in constant
     ir_of("void k(int a) { a / 0; a % 0; }")  # constant zero: compiles, no crash
 
 
