@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 from typing import Any, Optional
 
 import pcpp
@@ -124,6 +125,10 @@ def clang_wording(message: str) -> str:
     return message
 
 
+MAX_INCLUDE_DEPTH = 200  # as clang
+_RECURSION_LIMIT = 20000  # pcpp recurses per nested #include
+
+
 class _Preprocessor(pcpp.Preprocessor):
     """pcpp with its messages routed to our diagnostics and file names kept as the user gave them."""
 
@@ -186,6 +191,10 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def on_directive_handle(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
         self.lastdirective = directive
+        if directive.value == "include" and self.include_depth > MAX_INCLUDE_DEPTH:
+            self.diags.error(self.location(directive.source, directive.lineno, "include"),
+                             f"#include nested depth {self.include_depth} exceeds maximum of {MAX_INCLUDE_DEPTH}")
+            raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
         if directive.value in ("define", "undef", "include", "ifdef", "ifndef", "if", "elif"):
             if not "".join(t.value for t in toks).strip():
                 message = {"include": "expected \"FILENAME\" or <FILENAME>",
@@ -227,6 +236,8 @@ def preprocess(source: str, filename: str, options: BuildOptions, diags: Diagnos
     for folder in options.include_dirs:
         pp.add_path(folder)
     out = io.StringIO()
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:
         pp.parse(source, filename)
         pp.write(out)
@@ -235,6 +246,8 @@ def preprocess(source: str, filename: str, options: BuildOptions, diags: Diagnos
     except Exception as exc:  # pcpp fails on some malformed input: report, never raise
         line = getattr(pp.lastdirective, "lineno", 1) if pp.lastdirective is not None else 1
         diags.error(SourceLocation(filename, line, 1), f"malformed preprocessing directive ({type(exc).__name__})")
+    finally:
+        sys.setrecursionlimit(old_limit)
     text = out.getvalue()
     if not text.startswith("#line"):
         text = f'#line 1 "{filename}"\n' + text

@@ -183,3 +183,11 @@ def test_bom_and_crlf_line_endings():
     assert [d.message for d in diags.diagnostics] == ["expected ';' after top level declarator"]
     assert str(diags.diagnostics[0].loc) == "k.cl:3:11"
     assert [str(d.loc) for d in tu.decls] == ["k.cl:1:5", "k.cl:3:6", "k.cl:4:5"]
+
+
+def test_recursive_include_stops_at_depth_limit(tmp_path, capsys):
+    (tmp_path / "self.h").write_text('#include "self.h"\nint x;\n')
+    _, diags = pp('#include "self.h"\n', filename=str(tmp_path / "k.cl"))
+    assert [d.message for d in diags.diagnostics] == ["#include nested depth 201 exceeds maximum of 200"]
+    assert diags.diagnostics[0].loc.file.endswith("self.h")
+    assert capsys.readouterr() == ("", "")
