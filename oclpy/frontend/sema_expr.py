@@ -94,6 +94,8 @@ class ExprChecker(CallChecker):
         return st.default_spaces(t, self.default_space)
 
     def check(self, e: ast.Expr) -> ast.Expr:
+        if e.ctype is not None:  # already checked (initializers may look at an item twice)
+            return e
         handler = self._handlers().get(type(e))
         if handler is None:
             self.diags.error(e.loc, f"unsupported expression '{type(e).__name__}'")

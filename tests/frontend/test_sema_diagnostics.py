@@ -289,3 +289,8 @@ MORE_CASES = [
 @pytest.mark.parametrize("name, src, want", MORE_CASES, ids=[c[0] for c in MORE_CASES])
 def test_more_errors(name: str, src: str, want: list[str]) -> None:
     assert messages(src) == want
+
+
+def test_initializer_item_is_checked_once() -> None:
+    src = "struct I { int a; };\nstruct O { struct I i; };\nvoid f() { struct O o = { bad }; }"
+    assert messages(src) == ["3:27: use of undeclared identifier 'bad'"]
