@@ -143,3 +143,54 @@ def test_float_literal_precision_option(queue) -> None:  # type: ignore[no-untyp
     src = """__kernel void k(__global int *out) { float x = 0.1f; out[get_global_id(0)] = (x == 0.1); }"""
     assert run_int(queue, src, 1) == [0]  # 0.1 is a double: 0.1f != 0.1
     assert run_int(queue, src, 1, "-cl-single-precision-constant") == [1]
+
+
+def test_local_histogram_with_atomics(queue) -> None:  # type: ignore[no-untyped-def]
+    ctx, q = queue
+    src = """__kernel void k(__global const uchar *data, __global uint *hist) {
+      __local uint local_hist[16];
+      uint l = get_local_id(0);
+      if (l < 16) local_hist[l] = 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      atomic_inc(&local_hist[data[get_global_id(0)] & 15]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (l < 16) atomic_add(&hist[l], local_hist[l]);
+    }"""
+    data = (np.arange(256) * 7 % 251).astype(np.uint8)
+    prg = cl.Program(ctx, src).build()
+    mf = cl.mem_flags
+    db = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=data)
+    hist = np.zeros(16, np.uint32)
+    hb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=hist)
+    prg.k(q, (256,), (64,), db, hb)
+    cl.enqueue_copy(q, hist, hb)
+    assert hist.tolist() == np.bincount(data & 15, minlength=16).tolist()
+
+
+def test_float4_nbody_step(queue) -> None:  # type: ignore[no-untyped-def]
+    ctx, q = queue
+    src = """__kernel void k(__global const float4 *pos, __global float4 *acc, int n) {
+      int i = get_global_id(0);
+      float4 p = pos[i], a = (float4)(0.0f);
+      for (int j = 0; j < n; j++) {
+        float4 d = pos[j] - p;
+        d.w = 0.0f;
+        float r2 = dot(d, d) + 0.01f;
+        a += d * (pos[j].w * rsqrt(r2 * r2 * r2));
+      }
+      acc[i] = a;
+    }"""
+    rng = np.random.default_rng(1)
+    pos = rng.random((32, 4), dtype=np.float32)
+    prg = cl.Program(ctx, src).build()
+    mf = cl.mem_flags
+    pb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=pos)
+    ab = cl.Buffer(ctx, mf.WRITE_ONLY, pos.nbytes)
+    prg.k(q, (32,), None, pb, ab, np.int32(32))
+    acc = np.empty_like(pos)
+    cl.enqueue_copy(q, acc, ab)
+    d = pos[None, :, :3] - pos[:, None, :3]
+    r2 = (d * d).sum(-1) + 0.01
+    want = (d * (pos[None, :, 3] / r2 ** 1.5)[..., None]).sum(1)
+    np.testing.assert_allclose(acc[:, :3], want, rtol=1e-4, atol=1e-5)
+    assert (acc[:, 3] == 0).all()
