@@ -105,18 +105,17 @@ def _children(node: ast.Node) -> list[ast.Node]:
     return out
 
 
-def _dump(node: ast.Node, prefix: str, lines: list[str], first: str) -> None:
-    lines.append(first + _label(node))
-    children = _children(node)
-    for i, child in enumerate(children):
-        last = i == len(children) - 1
-        _dump(child, prefix + ("  " if last else "| "), lines, prefix + ("`-" if last else "|-"))
-
-
 def dump(node: ast.Node) -> str:
-    """The tree under `node`, one node per line."""
+    """The tree under `node`, one node per line (iterative: deep trees are fine)."""
     lines: list[str] = []
-    _dump(node, "", lines, "")
+    stack: list[tuple[ast.Node, str, str]] = [(node, "", "")]  # node, child prefix, own line prefix
+    while stack:
+        current, prefix, first = stack.pop()
+        lines.append(first + _label(current))
+        children = _children(current)
+        for i in reversed(range(len(children))):
+            last = i == len(children) - 1
+            stack.append((children[i], prefix + ("  " if last else "| "), prefix + ("`-" if last else "|-")))
     return "\n".join(lines) + "\n"
 
 

@@ -187,3 +187,10 @@ def test_to_source_of_expression_and_statement():
     assert to_source(stmt) == "(x = (a + (b * (- c))));"
     assert to_source(stmt.expr.value) == "(a + (b * (- c)))"
     assert to_source(f) == "void f(void) { (x = (a + (b * (- c)))); }"
+
+
+def test_dump_of_a_very_deep_tree():
+    tu = parse_ok("int x[" + " + ".join(["1"] * 5000) + "];\nint y = " + " + ".join(["x[0]"] * 3000) + ";")
+    text = dump(tu)
+    assert "VarDecl <k.cl:1:5> x global 'int [5000]'" in text  # the size was folded
+    assert text.count("IntLiteral") == 3000 and text.count("Binary") == 2999
