@@ -77,8 +77,8 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
             raise KeyError(f"no storage for '{decl.name}'")
         return addr
 
-    def alloca(self, t: CType, name: str) -> Value:
-        return self.allocas.alloca(mem_type(t), align_of(t), name=self._unique(name))
+    def alloca(self, t: CType, name: str, align: int = 0) -> Value:
+        return self.allocas.alloca(mem_type(t), max(align, align_of(t)), name=self._unique(name))
 
     def string_constant(self, data: bytes) -> Value:
         return self.unit.string_global(data)
@@ -102,7 +102,7 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
             gv = self.unit.constant_global(d, f"{self.decl.name}.{d.name}")
             self.locals[id(d)] = gv
             return None
-        addr = self.alloca(d.ctype, d.name)
+        addr = self.alloca(d.ctype, d.name, int(d.attributes.get("aligned", 0) or 0))
         self.locals[id(d)] = addr
         return addr
 

@@ -296,3 +296,10 @@ def test_cl20_unqualified_pointers_are_generic() -> None:
 def test_constants_are_folded_in_conversions() -> None:
     text = ir_of("void k(__global float *p) { p[0] = 1; p[1] = (float)2.5; }")
     assert "store float 1.0" in text and "store float 2.5" in text and "sitofp" not in text
+
+
+def test_aligned_attribute_on_variables() -> None:
+    m = module_of("__kernel void k() { __attribute__((aligned(32))) float a[4]; "
+                  "__local float c[4] __attribute__((aligned(128))); }")
+    assert m.get_global("k.c").align == 128  # type: ignore[union-attr]
+    assert "%a = alloca [4 x float], align 32" in print_function(m.get_function("k"))  # type: ignore[arg-type]
