@@ -216,6 +216,9 @@ class Sema(InitChecker, ExprChecker):
         self.tag(d.ctype, d.loc)
         fn = self.current_function
         space = d.ctype.space
+        if d.storage == "static" and space is not AddressSpace.CONSTANT:
+            self.diags.error(d.loc, "variables in function scope cannot be declared static")
+            d.storage = None
         if space is AddressSpace.LOCAL:
             if fn is None or not fn.is_kernel:
                 self.diags.error(d.loc, "non-kernel function variable cannot be declared in local address space")

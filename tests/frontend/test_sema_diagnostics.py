@@ -294,3 +294,8 @@ def test_more_errors(name: str, src: str, want: list[str]) -> None:
 def test_initializer_item_is_checked_once() -> None:
     src = "struct I { int a; };\nstruct O { struct I i; };\nvoid f() { struct O o = { bad }; }"
     assert messages(src) == ["3:27: use of undeclared identifier 'bad'"]
+
+
+def test_static_local_variable() -> None:
+    assert messages("void f() { static int n = 0; }") == [
+        "1:23: variables in function scope cannot be declared static"]
