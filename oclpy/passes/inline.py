@@ -13,7 +13,7 @@ graph), and either has a single call site in the module or has fewer than
    single returned value, or a phi of the returned values;
 4. moves the clone's allocas to the top of the caller's entry block.
 
-Helper functions (not kernels) left without callers are deleted.
+Helper functions (not kernels) whose calls were all inlined are deleted.
 
 Requires: nothing. Invalidates: the CFG of callers, the call graph.
 """
@@ -39,14 +39,15 @@ class Inline:
     threshold: int = 50
 
     def run(self, module: Module) -> bool:
-        changed = False
+        inlined: set[Function] = set()
         while True:
             site = self._next_site(module)
             if site is None:
                 break
+            inlined.add(site.attrs["callee"])
             inline_call(site)
-            changed = True
-        return remove_dead_helpers(module) or changed
+        remove_dead_helpers(module, inlined)
+        return bool(inlined)
 
     def _next_site(self, module: Module) -> Instr | None:
         graph = call_graph(module)
@@ -56,7 +57,7 @@ class Inline:
                 callee = instr.attrs.get("callee") if instr.op == "call" else None
                 if callee is None or callee.is_declaration or "intrinsic" in callee.attrs:
                     continue
-                if _reaches(graph, callee, caller):
+                if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
                     continue  # recursive
                 if counts.get(callee, 0) == 1 or instruction_count(callee) < self.threshold:
                     return instr
@@ -99,17 +100,13 @@ def _reaches(graph: dict[Function, set[Function]], start: Function, goal: Functi
     return False
 
 
-def remove_dead_helpers(module: Module) -> bool:
-    """Delete defined non-kernel functions that no remaining function calls."""
-    changed = False
-    while True:
-        counts = call_counts(module)
-        dead = [f for f in module.functions
-                if not f.is_kernel and not f.is_declaration and counts.get(f, 0) == 0]
-        if not dead:
-            return changed
-        module.functions = [f for f in module.functions if f not in dead]
-        changed = True
+def remove_dead_helpers(module: Module, candidates: set[Function]) -> bool:
+    """Delete the non-kernel functions among `candidates` (those whose calls were
+    inlined) that nothing calls any more."""
+    counts = call_counts(module)
+    dead = {f for f in candidates if not f.is_kernel and counts.get(f, 0) == 0}
+    module.functions = [f for f in module.functions if f not in dead]
+    return bool(dead)
 
 
 # -- the transformation ------------------------------------------------------------------
