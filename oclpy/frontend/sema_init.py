@@ -44,6 +44,9 @@ class InitChecker:
     def initializer(self, init: ast.Expr, t: CType, constant: bool) -> ast.Expr:
         if st.is_error(t):
             return init
+        if isinstance(init, ast.StringLiteral) and isinstance(t, ct.Array) and \
+                st.scalar_kind(t.elem) in (ct.ScalarKind.CHAR, ct.ScalarKind.UCHAR):
+            init = self._string_items(init, t)
         if isinstance(init, ast.InitList):
             if not _is_aggregate(t):
                 if len(init.items) != 1 or isinstance(init.items[0], ast.InitList):
@@ -57,6 +60,14 @@ class InitChecker:
         if constant and not st.is_error(e.ctype):
             self._require_constant(e)
         return e
+
+    def _string_items(self, s: ast.StringLiteral, t: ct.Array) -> ast.Expr:
+        """`char a[] = "ab"` initializes like `{'a', 'b', 0}` (the NUL only when it fits)."""
+        data = s.value + b"\0"
+        if t.count is not None and len(s.value) > t.count:
+            self.diags.error(s.loc, "initializer-string for char array is too long")
+        data = data[: t.count] if t.count is not None else data
+        return ast.InitList(s.loc, [ast.IntLiteral(s.loc, b) for b in data], [None] * len(data))
 
     def _require_constant(self, e: ast.Expr) -> None:
         if fold(e) is None and not isinstance(e, ast.VectorLiteral) and not self._const_vector(e):

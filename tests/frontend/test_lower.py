@@ -303,3 +303,10 @@ def test_aligned_attribute_on_variables() -> None:
                   "__local float c[4] __attribute__((aligned(128))); }")
     assert m.get_global("k.c").align == 128  # type: ignore[union-attr]
     assert "%a = alloca [4 x float], align 32" in print_function(m.get_function("k"))  # type: ignore[arg-type]
+
+
+def test_char_array_from_string_literal() -> None:
+    m = module_of('__constant char MSG[] = "hi";\n__kernel void k(__global char *o) { char s[4] = "ab"; o[0] = s[1] + MSG[0]; }')
+    assert [e.value for e in m.get_global("MSG").initializer.elements] == [104, 105, 0]  # type: ignore[union-attr]
+    text = print_function(m.get_function("k"))  # type: ignore[arg-type]
+    assert_in_order(text, r"store \[4 x i8\] zeroinitializer", r"store i8 97", r"store i8 98", r"store i8 0")

@@ -299,3 +299,8 @@ def test_initializer_item_is_checked_once() -> None:
 def test_static_local_variable() -> None:
     assert messages("void f() { static int n = 0; }") == [
         "1:23: variables in function scope cannot be declared static"]
+
+
+def test_string_too_long_for_array() -> None:
+    assert messages('void f() { char s[2] = "abc"; }') == [
+        "1:24: initializer-string for char array is too long"]
