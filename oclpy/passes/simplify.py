@@ -28,7 +28,6 @@ from typing import ClassVar
 from oclpy.analysis.cfg import predecessors, reachable_blocks
 from oclpy.ir.values import Block, ConstInt, Function, Instr, Module, Value
 
-from .dce import eliminate_dead_code
 from .fold import simplify_instr
 from .manager import defined_functions, register
 
@@ -49,6 +48,9 @@ class Simplify:
 
 
 def simplify_function(fn: Function) -> bool:
+    # Imported here: pass modules load each other through the registry in manager.py.
+    from .dce import eliminate_dead_code
+
     changed_any = False
     while True:
         changed = simplify_instructions(fn)
