@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from ..ir import types as ir
 from ..ir.builder import add_incoming
-from ..ir.values import ConstInt, Function, Undef, Value
+from ..ir.values import ConstAggregate, ConstInt, Function, Undef, Value
 from . import ast
 from . import cltypes as ct
 from . import sema_types as st
@@ -324,17 +324,19 @@ class ExprLowering(ValueOps):
         bt = e.base.ctype
         if isinstance(bt, ct.Vector):
             base = self.lv(e.base)
-            base = self._plain(base)
-            addr = self.b.gep(mem_type(bt), base.addr, [ConstInt(ir.I64, 0), self.rv(e.index)])
+            idx = self.rv(e.index)
+            vec_t = bt
+            if base.swizzle is not None:  # v.zyx[i]: map i through the swizzle's indices
+                assert base.vec_type is not None
+                table = ConstAggregate(ir.VectorType(ir.I64, len(base.swizzle)),
+                                       [ConstInt(ir.I64, max(i, 0)) for i in base.swizzle])
+                idx = self.b.extractelement(table, idx)
+                vec_t = base.vec_type
+            addr = self.b.gep(mem_type(vec_t), base.addr, [ConstInt(ir.I64, 0), idx])
             return LValue(addr, e.ctype)
         assert isinstance(bt, ct.Pointer)
         addr = self.b.gep(mem_type(bt.pointee), self.rv(e.base), [self.rv(e.index)])
         return LValue(addr, e.ctype)
-
-    def _plain(self, lv: LValue) -> LValue:
-        if lv.swizzle is None:
-            return lv
-        raise NotImplementedError("indexing a swizzle")
 
     def rv_index(self, e: ast.Index) -> Value:
         if isinstance(e.base.ctype, ct.Vector) and not e.base.is_lvalue:

@@ -310,3 +310,9 @@ def test_char_array_from_string_literal() -> None:
     assert [e.value for e in m.get_global("MSG").initializer.elements] == [104, 105, 0]  # type: ignore[union-attr]
     text = print_function(m.get_function("k"))  # type: ignore[arg-type]
     assert_in_order(text, r"store \[4 x i8\] zeroinitializer", r"store i8 97", r"store i8 98", r"store i8 0")
+
+
+def test_subscripted_swizzle_maps_the_index() -> None:
+    text = ir_of("void k(int4 v, int i) { v.wzyx[i] = 7; }")
+    assert_in_order(text, r"extractelement <4 x i64> <i64 3, i64 2, i64 1, i64 0>, i64 %\d+",
+                    r"getelementptr <4 x i32>, ptr<private> %v.addr, i64 0, i64 %\d+", r"store i32 7")
