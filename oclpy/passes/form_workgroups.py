@@ -203,13 +203,16 @@ def is_rematerializable(v: Instr) -> bool:
 
 
 def _rematerialize(fn: Function, value: Instr) -> None:
-    """Replace every use of `value` with a fresh copy of it placed before the use."""
+    """Give every use of `value` outside its own block a fresh copy placed before it."""
     b = Builder()
     for user, k in _use_sites(fn, value):
+        if user.parent is value.parent and user.op != "phi":
+            continue  # after the definition, before any barrier: keep it
         b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
         copy = Instr(value.op, value.type, list(value.operands), dict(value.attrs), name=value.name)
         user.operands[k] = b.insert(copy)
-    value.parent.instrs.remove(value)  # type: ignore[union-attr]
+    if not _use_sites(fn, value):
+        value.parent.instrs.remove(value)  # type: ignore[union-attr]
 
 
 def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: Value) -> None:
