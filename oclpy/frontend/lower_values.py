@@ -123,6 +123,8 @@ class ValueOps:
 
     def _pointer_convert(self, v: Value, frm: CType, to: CType) -> Value:
         tt = reg_type(to)
+        if isinstance(tt, ir.PtrType) and isinstance(v, ConstNull):
+            return ConstNull(tt)
         if isinstance(tt, ir.PtrType) and isinstance(v.type, ir.PtrType):
             return v if v.type == tt else self.b.cast("addrspacecast", v, tt)
         if isinstance(tt, ir.PtrType):

@@ -128,7 +128,7 @@ def _pointer_assign(e: ast.Expr, to: CType, msgs: tuple[str, ...], names: dict[s
                     diags: DiagnosticEngine, loc: SourceLocation) -> ast.Expr:
     frm = e.ctype
     assert isinstance(to, ct.Pointer) and frm is not None
-    if st.is_integer(frm) and is_null_constant(e):
+    if is_null_constant(e):  # 0 or (void *)0 converts to a pointer into any address space
         return convert(e, to)
     if st.is_integer(frm):
         diags.error(loc, msgs[3].format(**names))

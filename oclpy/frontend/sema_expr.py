@@ -79,7 +79,10 @@ class ExprChecker(CastChecker, CallChecker):
         return handler(e)
 
     def value(self, e: ast.Expr) -> ast.Expr:
-        return to_rvalue(self.check(e))
+        e = self.check(e)
+        if isinstance(e.ctype, ct.FunctionType):  # a function used other than by calling it
+            return self.error(e, "function pointers are not supported in OpenCL")
+        return to_rvalue(e)
 
     def condition(self, e: ast.Expr) -> ast.Expr:
         """A controlling expression: a scalar converted to bool."""

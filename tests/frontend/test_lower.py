@@ -316,3 +316,9 @@ def test_subscripted_swizzle_maps_the_index() -> None:
     text = ir_of("void k(int4 v, int i) { v.wzyx[i] = 7; }")
     assert_in_order(text, r"extractelement <4 x i64> <i64 3, i64 2, i64 1, i64 0>, i64 %\d+",
                     r"getelementptr <4 x i32>, ptr<private> %v.addr, i64 0, i64 %\d+", r"store i32 7")
+
+
+def test_null_pointer_constants() -> None:
+    text = ir_of("void k(__global int *q) { __global int *p = (void *)0; p = 0; if (q != 0) p = q; }")
+    assert text.count("store ptr<global> null, ptr<private> %p") == 2
+    assert "icmp ne ptr<global> %" in text and "addrspacecast" not in text

@@ -304,3 +304,12 @@ def test_static_local_variable() -> None:
 def test_string_too_long_for_array() -> None:
     assert messages('void f() { char s[2] = "abc"; }') == [
         "1:24: initializer-string for char array is too long"]
+
+
+def test_function_used_as_value() -> None:
+    assert messages("int g(int x) { return x; }\nvoid f() { g; }") == [
+        "2:12: function pointers are not supported in OpenCL"]
+
+
+def test_void_pointer_null_constant_converts_to_any_space() -> None:
+    assert messages("void f() { __global int *p = (void *)0; __local float *l = 0; p = (__global int *)0; }") == []
