@@ -148,7 +148,9 @@ class DomTree:
         df: dict[Block, set[Block]] = {b: set() for b in self._pre}
         for block in self._pre:
             ps = [p for p in preds.get(block, []) if p in self._pre]
-            if len(ps) < 2:
+            # A join point; a root is one as soon as it has any predecessor (the other
+            # is the function's start).
+            if len(ps) < 2 and not (ps and self.idom[block] is None):
                 continue
             for p in ps:
                 runner: Block | None = p
