@@ -97,6 +97,11 @@ def run(fn: Function, arg: int) -> int | None:
                 env[instr] = BINARY[instr.op](ops[0], ops[1])
             elif instr.op == "icmp":
                 env[instr] = int((ops[0] ^ 0x80000000) < (ops[1] ^ 0x80000000))
+            elif instr.op == "call":
+                result = run(instr.attrs["callee"], ops[0])  # type: ignore[arg-type]
+                if result is None:
+                    return None
+                env[instr] = result
             elif instr.op == "ret":
                 return ops[0]
             elif instr.op == "br":
@@ -120,3 +125,26 @@ def test_mem2reg_simplify_preserve_results(module: Module, arg: int) -> None:
     assert not any(i.op in ("alloca", "load", "store") for i in fn.instructions())
     if before is not None:
         assert run(fn, arg & MASK) == before
+
+
+def with_caller(module: Module) -> Function:
+    """Add `@main(a) = f(a) + f(a + 1)`; return it."""
+    helper = module.functions[0]
+    main = Function("main", FunctionType(I32, (I32,)), [Argument(I32, "a", 0)])
+    b = Builder(main.add_block("entry"))
+    x = b.call(helper, [main.args[0]])
+    y = b.call(helper, [b.binop("add", main.args[0], i32(1))])
+    b.ret(b.binop("add", x, y))
+    module.add_function(main)
+    return main
+
+
+@settings(max_examples=150, deadline=None)
+@given(programs(), st.integers(-3, 3), st.integers(0, 60))
+def test_inline_preserves_results(module: Module, arg: int, threshold: int) -> None:
+    main = with_caller(module)
+    before = run(main, arg & MASK)
+    run_pipeline(module, f"inline{{threshold={threshold}}},mem2reg,simplify", verify_each=True)
+    assert module.functions[-1] is main
+    if before is not None:
+        assert run(main, arg & MASK) == before
