@@ -300,14 +300,10 @@ class Parser:
 
     def _number(self, t: Type, tok: Token) -> Value:
         if isinstance(t, IntType) and tok.kind in ("int", "hex"):
-            return ConstInt(t, int(tok.text, 0))
+            return ConstInt(t, int(tok.text, 16 if tok.kind == "hex" else 10))
         if isinstance(t, FloatType):
-            if tok.kind == "hex":
-                digits = tok.text[2:]
-                if len(digits) != 16:
-                    raise self.error("hexadecimal float constants need 16 digits", tok)
-                return ConstFloat(t, struct.unpack(">d", bytes.fromhex(digits))[0])
-            return ConstFloat(t, float(tok.text))
+            value = self.hex_double(tok) if tok.kind == "hex" else float(tok.text)
+            return ConstFloat(t, value)
         raise self.error(f"constant '{tok.text}' is not a valid {t}", tok)
 
     def _aggregate(self, t: Type) -> Value:
@@ -327,6 +323,13 @@ class Parser:
             got = ", ".join(str(e.type) for e in elements)
             raise self.error(f"constant elements ({got}) do not match type {t}", tok)
         return ConstAggregate(t, elements)
+
+    def hex_double(self, tok: Token) -> float:
+        """`0x` and 16 hex digits: the bits of an IEEE double (how inf and NaN print)."""
+        digits = tok.text[2:]
+        if len(digits) != 16:
+            raise self.error("hexadecimal float constants need 16 digits", tok)
+        return struct.unpack(">d", bytes.fromhex(digits))[0]
 
     def parse_typed_constant(self) -> Value:
         t = self.parse_type()
@@ -503,7 +506,8 @@ class ModuleParser(Parser):
         self.parse_punct(")")
         kind = self.parse_choice(("global", "constant"), "global kind ('global' or 'constant')")
         value_type = self.parse_type()
-        init = self.parse_optional_constant(value_type)
+        next_is_global = self.peek().kind == "global" and self.peek(1).text == "="
+        init = None if next_is_global else self.parse_optional_constant(value_type)
         align = self.parse_int("alignment") if self._parse_optional_comma_keyword("align") else 0
 
         def make(forward: Value | None) -> Value:
@@ -678,7 +682,7 @@ class ModuleParser(Parser):
             "string": lambda: unquote(tok.text[1:-1]),
             "int": lambda: int(tok.text),
             "float": lambda: float(tok.text),
-            "hex": lambda: struct.unpack(">d", bytes.fromhex(tok.text[2:].zfill(16)))[0],
+            "hex": lambda: self.hex_double(tok),
         }
         if tok.kind in scalars:
             return scalars[tok.kind]()

@@ -138,6 +138,10 @@ def function_problems(fn: Function, module: Module | None = None,
     problems = [f"{where}: {p}" for p in _signature_problems(fn)]
     if fn.is_declaration:
         return problems
+    unknown = [(b, i) for b in fn.blocks for i in b.instrs if i.op not in OPS]
+    if unknown:  # nothing else can be checked without knowing what each instruction is
+        return problems + [f"{where}, block {names.local(b)}: instruction '{print_instr(i, names)}': "
+                           f"unknown opcode '{i.op}'" for b, i in unknown]
     ctx = _Ctx(module, fn, layout, names, predecessors(fn))
     structural: list[str] = []
     for block in fn.blocks:

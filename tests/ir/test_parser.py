@@ -138,6 +138,14 @@ def test_constants():
     assert b.initializer.value == 255 and c.align == 8 and d.initializer is b
 
 
+def test_global_without_initializer_before_another_global():
+    text = ("@a = addrspace(local) global i32\n@b = addrspace(global) global ptr<local> @a\n"
+            "@c = addrspace(local) global i8\n")
+    m = parse_module(text)
+    assert m.globals[0].initializer is None and m.globals[1].initializer is m.globals[0]
+    assert print_module(m) == text
+
+
 def test_module_name_and_quoted_names():
     m = parse_module('module "my mod"\ndefine void @"a b"() {\n"x y":\n  ret void\n}')
     assert m.name == "my mod"
@@ -214,3 +222,32 @@ def test_deep_nesting_is_an_error_not_a_crash():
     with pytest.raises(IRParseError) as info:
         parse_module(text)
     assert info.value.message == "nesting too deep"
+
+
+def test_mutated_text_gives_parse_errors_never_crashes():
+    """Random edits of valid text either parse (and then verify and print without
+    crashing) or raise IRParseError; no other exception escapes."""
+    import random
+
+    from irmodules import ALL_MODULES
+    from oclpy.ir.verifier import module_problems
+
+    texts = [print_module(make()) for make in ALL_MODULES.values()]
+    pieces = ["%x", "@g", "i32", "[", "]", "{", "}", "<", ">", ",", "0", "-1", "1.5", "label",
+              "0x7FF0000000000000", "0x1", "007", "ptr<global>", "void", "(", ")", "#{", "...",
+              '"s"', "phi", "entry:", "undef", "null", "true", "%0", "type(i32)"]
+    rng = random.Random(1234)
+    parsed = 0
+    for _ in range(1500):
+        text = rng.choice(texts)
+        i = rng.randrange(len(text))
+        j = min(len(text), i + rng.randint(0, 10))
+        text = text[:i] + rng.choice(pieces + [""]) + text[j:]
+        try:
+            module = parse_module(text)
+        except IRParseError:
+            continue
+        parsed += 1
+        module_problems(module)
+        print_module(module)
+    assert parsed > 0
