@@ -133,6 +133,7 @@ class KernelArg:
     attrs: dict[str, Any] = field(default_factory=dict)
 
 
+_LIBC = ctypes.CDLL(None)
 _LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
 
@@ -151,6 +152,7 @@ class CompiledKernel:
     reqd_work_group_size: tuple[int, int, int] | None
     static_local_bytes: int
     frame_size: int  # bytes per work-item frame (0 without barriers)
+    uses_printf: bool = False
     _native: Any = field(repr=False, default=None)
     _jit: Any = field(repr=False, default=None)  # keeps the native code alive
 
@@ -179,7 +181,7 @@ class CompiledKernel:
         ctypes.memmove(blob_addr, blob, len(blob))
         local_raw, local_addr = _aligned_buffer(self.local_bytes(blob))
         items = local_size[0] * local_size[1] * local_size[2]
-        frames_raw, frames_addr = _aligned_buffer(self.frame_size * items)
+        frames_raw, frames_addr = _aligned_buffer(self.frame_size * items, 128)
         ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
         ctx[wi.CTX_WORK_DIM] = work_dim
         ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
@@ -191,6 +193,8 @@ class CompiledKernel:
         ctx[wi.CTX_GROUP_BEGIN] = group_begin
         ctx[wi.CTX_GROUP_END] = group_end
         self._native(blob_addr, ctx.ctypes.data)
+        if self.uses_printf:
+            _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
         del blob_raw, local_raw, frames_raw
 
 
@@ -228,6 +232,10 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     return out
 
 
+def _uses_printf(module: Module) -> bool:
+    return any(f.attrs.get("intrinsic") == "printf" for f in module.functions)
+
+
 def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
     """Compile every kernel of `module` for the host CPU."""
     FormWorkgroups().run(module)
@@ -254,5 +262,6 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         reqd = fn.attrs.get("reqd_work_group_size")
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            target.static_local_bytes, frame_size, _LAUNCH_SIG(address), native)
+            target.static_local_bytes, frame_size, _uses_printf(module), _LAUNCH_SIG(address),
+            native)
     return CpuProgram(kernels, text, native.optimized_ir, native)

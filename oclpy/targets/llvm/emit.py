@@ -28,7 +28,9 @@ from llvmlite import ir as ll
 
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, ArrayType, StructType, Type, VectorType
-from ...ir.values import Argument, Block, ConstInt, Function, GlobalVar, Instr, Module, Value
+from ...ir.values import (
+    Argument, Block, ConstAggregate, ConstInt, Function, GlobalVar, Instr, Module, Value,
+)
 from .emit_types import EmitError, TypeMapper, is_constant
 
 
@@ -73,6 +75,24 @@ class CmpXchgScoped(ll.instructions.CmpXchg):
                    f"{self.ordering} {self.failordering}\n")
 
 
+class VolatileLoad(ll.instructions.LoadInstr):
+    """`load volatile` (llvmlite's LoadInstr has no volatile flag)."""
+
+    def descr(self, buf: list[str]) -> None:
+        inner: list[str] = []
+        super().descr(inner)
+        buf.append(inner[0].replace("load ", "load volatile ", 1))
+
+
+class VolatileStore(ll.instructions.StoreInstr):
+    """`store volatile`."""
+
+    def descr(self, buf: list[str]) -> None:
+        inner: list[str] = []
+        super().descr(inner)
+        buf.append(inner[0].replace("store ", "store volatile ", 1))
+
+
 _FAIL_ORDERING = {"acq_rel": "acquire", "release": "monotonic"}
 
 _BINOPS: dict[str, str] = {
@@ -101,6 +121,8 @@ class ModuleEmitter:
     def emit(self) -> ll.Module:
         for gv in self.module.globals:
             self._declare_global(gv)
+        for gv in self.module.globals:
+            self._init_global(gv)
         for fn in self.module.functions:
             if not fn.is_declaration:
                 self._declare_function(fn)
@@ -114,13 +136,30 @@ class ModuleEmitter:
             return  # the target places __local variables itself
         llgv = ll.GlobalVariable(self.llmod, self.lltype(gv.value_type), gv.name,
                                  addrspace=self.target.addrspace_of(gv.space))
-        init = gv.initializer
-        llgv.initializer = (self.types.constant(init) if init is not None
-                            else ll.Constant(self.lltype(gv.value_type), None))
         llgv.global_constant = gv.constant or gv.space is AddressSpace.CONSTANT
         llgv.align = gv.align or self.target.layout.align_of(gv.value_type)
         llgv.linkage = "internal"
+        llgv.type = ll.PointerType(addrspace=llgv.type.addrspace)  # opaque, as all our pointers
         self.globals[gv.name] = llgv
+
+    def _init_global(self, gv: GlobalVar) -> None:
+        llgv = self.globals.get(gv.name)
+        if llgv is None:
+            return
+        init = gv.initializer
+        llgv.initializer = (self.constant(init) if init is not None
+                            else ll.Constant(self.lltype(gv.value_type), None))
+
+    def constant(self, v: Value) -> ll.Constant:
+        """An IR constant, where globals (and aggregates holding them) may appear."""
+        if isinstance(v, GlobalVar):
+            llgv = self.globals.get(v.name)
+            if llgv is None:
+                raise EmitError(f"@{v.name} in address space {v.space} cannot be a constant")
+            return llgv
+        if isinstance(v, ConstAggregate):
+            return ll.Constant(self.lltype(v.type), [self.constant(e) for e in v.elements])
+        return self.types.constant(v)
 
     def _declare_function(self, fn: Function) -> None:
         params = [self.lltype(p) for p in fn.type.params] + self.target.hidden_params()
@@ -203,12 +242,11 @@ class FunctionEmitter:
         self.alloca_builder.branch(self.blocks[id(self.fn.entry)])
 
     def _fill_phi(self, phi: Instr, reachable: set[int]) -> None:
+        """Incoming edges from unreachable blocks are dropped: those became `unreachable`."""
         llphi = self.values[id(phi)]
         for value, pred in phi.incoming():
             if id(pred) in reachable:
                 llphi.add_incoming(self.value(value), self.blocks[id(pred)])
-            else:
-                llphi.add_incoming(ll.Constant(llphi.type, ll.Undefined), self.blocks[id(pred)])
 
     # -- operands -------------------------------------------------------------
     def value(self, v: Value) -> ll.Value:
@@ -222,7 +260,7 @@ class FunctionEmitter:
         if isinstance(v, GlobalVar):
             return self._global(v)
         if is_constant(v):
-            return self.me.types.constant(v)
+            return self.me.constant(v)
         raise EmitError(f"@{self.fn.name}: cannot use {v!r} as an operand")
 
     def _global(self, gv: GlobalVar) -> ll.Value:
@@ -278,6 +316,7 @@ class FunctionEmitter:
         size = max(1, self.layout.size_of(elem))
         slot = self.alloca_builder.alloca(ll.ArrayType(ll.IntType(8), size), name=instr.name)
         slot.align = instr.attrs.get("align") or self.layout.align_of(elem)
+        slot.type = ll.PointerType(addrspace=self.me.target.addrspace_of(self.layout.alloca_space))
         return slot
 
     def _align(self, instr: Instr, t: Type) -> int:
@@ -285,12 +324,23 @@ class FunctionEmitter:
 
     def load(self, instr: Instr) -> ll.Value:
         ptr = self.value(instr.operands[0])
-        return self.builder.load(ptr, name=instr.name, typ=self.lltype(instr.type),
-                                 align=self._align(instr, instr.type))
+        align = self._align(instr, instr.type)
+        if instr.attrs.get("volatile"):
+            ld = VolatileLoad(self.builder.block, ptr, instr.name, typ=self.lltype(instr.type))
+            ld.align = align
+            self.builder._insert(ld)
+            return ld
+        return self.builder.load(ptr, name=instr.name, typ=self.lltype(instr.type), align=align)
 
     def store(self, instr: Instr) -> None:
         val, ptr = (self.value(v) for v in instr.operands)
-        self.builder.store(val, ptr, align=self._align(instr, instr.operands[0].type))
+        align = self._align(instr, instr.operands[0].type)
+        if instr.attrs.get("volatile"):
+            st = VolatileStore(self.builder.block, val, ptr)
+            st.align = align
+            self.builder._insert(st)
+        else:
+            self.builder.store(val, ptr, align=align)
         return None
 
     def gep(self, instr: Instr) -> ll.Value:
@@ -366,9 +416,9 @@ class FunctionEmitter:
     def shufflevector(self, instr: Instr) -> ll.Value:
         a, b = (self.value(v) for v in instr.operands)
         i32 = ll.IntType(32)
+        # An undefined lane (-1) may hold anything: llvmlite only takes lane numbers, so 0.
         mask = ll.Constant(ll.VectorType(i32, len(instr.attrs["mask"])),
-                           [ll.Constant(i32, ll.Undefined if m < 0 else m)
-                            for m in instr.attrs["mask"]])
+                           [ll.Constant(i32, max(m, 0)) for m in instr.attrs["mask"]])
         return self.builder.shuffle_vector(a, b, mask, name=instr.name)
 
     def extractvalue(self, instr: Instr) -> ll.Value:

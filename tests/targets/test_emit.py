@@ -1,0 +1,221 @@
+"""The LLVM emitter on its own: every opcode and global kind lowers to IR that LLVM
+verifies, the target (not the emitter) decides address spaces, and error paths."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cpu_harness import compile_text, run
+from oclpy.ir.builder import Builder
+from oclpy.ir.parser import parse_module
+from oclpy.ir.types import F32, I32, VOID, AddressSpace, FunctionType, ptr
+from oclpy.ir.values import Argument, Function, Module
+from oclpy.targets.llvm import jit
+from oclpy.targets.llvm.cpu import CpuTarget, compile_cpu
+from oclpy.targets.llvm.emit import emit_module
+from oclpy.targets.llvm.emit_types import EmitError
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "ir"))
+import irmodules  # noqa: E402
+
+
+def _without_barriers(m: Module) -> Module:
+    for fn in m.functions:
+        for block in fn.blocks:
+            block.instrs = [i for i in block.instrs
+                            if not (i.op == "call" and i.attrs["callee"].name == "ocl.barrier")]
+    return m
+
+
+@pytest.mark.parametrize("name", sorted(irmodules.ALL_MODULES))
+def test_every_shared_test_module_lowers_to_valid_llvm(name: str) -> None:
+    m = _without_barriers(irmodules.ALL_MODULES[name]())
+    text = str(emit_module(m, CpuTarget(m)))
+    jit.parse_and_verify(text)
+
+
+def test_all_ops_lowering_details() -> None:
+    m = _without_barriers(irmodules.all_ops_module())
+    text = str(emit_module(m, CpuTarget(m)))
+    assert 'syncscope("singlethread") monotonic monotonic' in text  # work_item scope
+    assert "cmpxchg ptr %\"gp\", i32 %\"i\", i32 5 acq_rel acquire" in text
+    assert "atomicrmw fadd ptr %\"lp\", float %\"f\" seq_cst" in text
+    assert "store volatile float" in text and "load volatile float" in text
+    assert "addrspacecast" not in text  # every space is LLVM's 0 on cpu
+    assert 'alloca [16 x i8], align 16' in text  # [4 x float] by our DataLayout
+    assert "<8 x i32> <i32 3, i32 2, i32 0, i32 0, i32 1, i32 1, i32 7, i32 4>" in text
+    assert 'call i32 (ptr, ...) @"printf"(ptr @"fmt", i32 %"i", double %"d")' in text
+
+
+def test_global_initializers_may_name_other_globals() -> None:
+    m = irmodules.globals_module()
+    text = str(emit_module(m, CpuTarget(m)))
+    assert '@"self_ref" = internal global ptr @"counter"' in text
+    assert '@"lut" = internal constant [3 x float]' in text
+    assert "k.tile" not in text  # __local variables live in each group's local memory
+
+
+def test_barrier_left_in_a_function_is_an_emit_error() -> None:
+    m = irmodules.all_ops_module()
+    with pytest.raises(EmitError, match="@everything: ocl.barrier left after form-workgroups"):
+        emit_module(m, CpuTarget(m))
+
+
+def test_unknown_intrinsic_is_an_emit_error() -> None:
+    m = Module()
+    weird = m.add_function(Function("ocl.frobnicate", FunctionType(VOID, ()), [],
+                                    attrs={"intrinsic": "frobnicate"}))
+    k = m.add_function(Function("k", FunctionType(VOID, ()), [], is_kernel=True))
+    b = Builder(k.add_block("entry"))
+    b.call(weird, [])
+    b.ret()
+    with pytest.raises(EmitError, match="cpu target: no lowering for intrinsic 'ocl.frobnicate'"):
+        compile_cpu(m)
+
+
+class _NumberedSpaces(CpuTarget):
+    """A target with NVPTX-like numbers, to show the emitter only asks."""
+
+    NUMBERS = {AddressSpace.GENERIC: 0, AddressSpace.GLOBAL: 1, AddressSpace.LOCAL: 3,
+               AddressSpace.CONSTANT: 4, AddressSpace.PRIVATE: 5}
+
+    def addrspace_of(self, space: AddressSpace) -> int:
+        return self.NUMBERS[space]
+
+
+def test_address_space_numbers_come_from_the_target() -> None:
+    m = parse_module("""
+define void @f(ptr<global> %g, ptr<generic> %p) {
+entry:
+  %x = alloca i32
+  %c = addrspacecast ptr<global> %g to ptr<generic>
+  %v = load i32, ptr<global> %g
+  store i32 %v, ptr<private> %x
+  ret void
+}
+""")
+    text = str(emit_module(m, _NumberedSpaces(m)))
+    assert 'ptr addrspace(1) %"g", ptr %"p"' in text
+    assert "addrspacecast ptr addrspace(1) %\"g\" to ptr" in text
+    assert 'store i32 %"v", ptr addrspace(5) %"x"' in text
+
+
+FAST = """
+define float @f(float %a, float %b) #{fast_math = true} {
+entry:
+  %s = fadd float %a, %b
+  %c = fcmp olt float %s, %a
+  %r = select i1 %c, float %s, float %b
+  ret float %r
+}
+define float @g(float %a, float %b) {
+entry:
+  %s = fmul float %a, %b
+  ret float %s
+}
+"""
+
+
+def test_fast_math_flags_follow_the_attribute() -> None:
+    m = parse_module(FAST)
+    text = str(emit_module(m, CpuTarget(m)))
+    assert 'fadd fast float %"a", %"b"' in text
+    assert "fcmp fast olt" in text
+    assert 'fmul float %"a", %"b"' in text
+
+
+UNREACHABLE = """
+declare i64 @ocl.get_global_id(i32)
+kernel void @k(ptr<global> %a) {
+entry:
+  %i = call i64 @ocl.get_global_id(i32 0)
+  br label %join
+dead:
+  %z = add i64 %i, 5
+  br label %join
+join:
+  %v = phi i64 [%i, %entry], [%z, %dead]
+  %p = getelementptr i64, ptr<global> %a, i64 %v
+  store i64 %v, ptr<global> %p
+  ret void
+}
+"""
+
+
+def test_unreachable_blocks_and_their_phi_edges() -> None:
+    k = compile_text(UNREACHABLE).kernels["k"]
+    a = np.zeros(16, np.int64)
+    run(k, [a], (16,), (4,))
+    np.testing.assert_array_equal(a, np.arange(16))
+
+
+HALF = """
+declare i64 @ocl.get_global_id(i32)
+declare half @ocl.sqrt.f16(half)
+declare half @ocl.tan.f16(half)
+kernel void @h(ptr<global> %a, ptr<global> %o) {
+entry:
+  %i = call i64 @ocl.get_global_id(i32 0)
+  %p = getelementptr half, ptr<global> %a, i64 %i
+  %x = load half, ptr<global> %p
+  %s = call half @ocl.sqrt.f16(half %x)
+  %t = call half @ocl.tan.f16(half %x)
+  %r = fadd half %s, %t
+  %q = getelementptr half, ptr<global> %o, i64 %i
+  store half %r, ptr<global> %q
+  ret void
+}
+"""
+
+
+def test_half_precision_arithmetic_and_math() -> None:
+    a = np.linspace(0.1, 1.2, 32).astype(np.float16)
+    o = np.zeros(32, np.float16)
+    run(compile_text(HALF).kernels["h"], [a, o], (32,), (8,))
+    x = a.astype(np.float64)
+    ref = (np.sqrt(x).astype(np.float16).astype(np.float64) + np.tan(x).astype(np.float16))
+    np.testing.assert_allclose(o.astype(np.float64), ref, rtol=2e-3)
+
+
+PRINTF = """
+@fmt = addrspace(constant) constant [7 x i8] [i8 37, i8 100, i8 32, i8 37, i8 102, i8 10, i8 0]
+declare i64 @ocl.get_global_id(i32)
+declare i32 @ocl.printf(ptr<constant>, ...)
+declare void @ocl.mem_fence(i32)
+kernel void @say(float %x) {
+entry:
+  %i = call i64 @ocl.get_global_id(i32 0)
+  %t = trunc i64 %i to i32
+  call void @ocl.mem_fence(i32 2)
+  %n = call i32 @ocl.printf(ptr<constant> @fmt, i32 %t, float %x)
+  ret void
+}
+"""
+
+
+def test_printf_and_mem_fence(capfd: pytest.CaptureFixture[str]) -> None:
+    prog = compile_text(PRINTF)
+    assert "fence acq_rel" in prog.llvm_ir
+    run(prog.kernels["say"], [np.float32(1.5)], (2,), (1,))
+    out = capfd.readouterr().out
+    assert out.splitlines() == ["0 1.500000", "1 1.500000"]
+
+
+def test_kernel_abi_reports_args_for_the_runtime() -> None:
+    m = Module()
+    g = ptr("global")
+    k = m.add_function(Function("k", FunctionType(VOID, (I32, g, ptr("local"), F32)),
+                                [Argument(I32, "n", 0), Argument(g, "p", 1),
+                                 Argument(ptr("local"), "l", 2), Argument(F32, "f", 3)],
+                                is_kernel=True, attrs={"reqd_work_group_size": (8, 1, 1)}))
+    k.args[1].attrs["type_name"] = "float*"
+    Builder(k.add_block("entry")).ret()
+    ck = compile_cpu(m).kernels["k"]
+    assert [(a.name, a.kind, a.size, a.offset) for a in ck.args] == [
+        ("n", "scalar", 4, 0), ("p", "global", 8, 8), ("l", "local", 8, 16), ("f", "scalar", 4, 24)]
+    assert ck.blob_size == 32 and ck.reqd_work_group_size == (8, 1, 1)
+    assert ck.args[1].attrs == {"type_name": "float*"}
