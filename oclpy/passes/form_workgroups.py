@@ -183,13 +183,17 @@ def _demote(fn: Function, value: Instr, slot: Value) -> None:
         after = len(block.phis())
     b.index = after
     b.store(value, slot)
+    name = f"{value.name}.reload" if value.name else ""
+    reloads: dict[int, Instr] = {}  # one load per (non-phi) user, however many operands
     for user, k in sites:
         if user.op == "phi":
-            pred = user.blocks[k]
-            b.position_before(pred.instrs[-1])
-        else:
+            b.position_before(user.blocks[k].instrs[-1])
+            user.operands[k] = b.load(value.type, slot, name=name)
+            continue
+        if id(user) not in reloads:
             b.position_before(user)
-        user.operands[k] = b.load(value.type, slot, name=f"{value.name}.reload" if value.name else "")
+            reloads[id(user)] = b.load(value.type, slot, name=name)
+        user.operands[k] = reloads[id(user)]
 
 
 def is_rematerializable(v: Instr) -> bool:
