@@ -45,6 +45,7 @@ class IRParseError(Exception):
 
 # -- lexer -----------------------------------------------------------------------
 
+_INT_TYPE = re.compile(r"i\d+\Z")
 _NAME = r'(?:[-A-Za-z$._][-A-Za-z$._0-9]*|\d+|"[^"\n]*")'
 _TOKEN_RE = re.compile(
     rf"""
@@ -259,7 +260,7 @@ class Parser:
         if word in simple:
             self.next()
             return simple[word]
-        if re.fullmatch(r"i\d+", word):
+        if _INT_TYPE.match(word):
             self.next()
             bits = int(word[1:])
             if not 1 <= bits <= 1 << 23:

@@ -64,6 +64,13 @@ class _Ctx:
     layout: DataLayout
     names: Names
     preds: dict[Block, list[Block]] = field(default_factory=dict)
+    position: dict[int, int] = field(default_factory=dict)  # id(instr) -> index in its block
+    arg_ids: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        for block in self.fn.blocks:
+            self.position.update((id(instr), k) for k, instr in enumerate(block.instrs))
+        self.arg_ids = {id(a) for a in self.fn.args}
 
 
 Check = Callable[[Instr, _Ctx], Iterator[str]]
@@ -202,8 +209,9 @@ def _instr_problems(fn: Function, ctx: _Ctx, where: str, dominance: bool) -> lis
             found = list(_check_instr(instr, block, ctx))
             if dom is not None:
                 found += _dominance_problems(instr, block, dom, ctx)
-            text = print_instr(instr, ctx.names)
-            problems += [f"{label}: instruction '{text}': {p}" for p in found]
+            if found:
+                text = print_instr(instr, ctx.names)
+                problems += [f"{label}: instruction '{text}': {p}" for p in found]
     return problems
 
 
@@ -228,13 +236,16 @@ def _check_instr(instr: Instr, block: Block, ctx: _Ctx) -> Iterator[str]:
 def _operand_problems(value: Value, ctx: _Ctx) -> Iterator[str]:
     shown = format_operand(value, ctx)
     if isinstance(value, Instr):
+        if id(value) in ctx.position and value.parent is not None and \
+                value.parent.parent is ctx.fn:
+            return
         owner = value.parent.parent if value.parent is not None else None
         if owner is None or not any(i is value for i in value.parent.instrs):  # type: ignore[union-attr]
             yield f"operand {shown} is an instruction that is not in any block"
         elif owner is not ctx.fn:
             yield f"operand {shown} is an instruction of function @{format_name(owner.name)}"
     elif isinstance(value, Argument):
-        if not any(a is value for a in ctx.fn.args):
+        if id(value) not in ctx.arg_ids:
             yield f"operand {shown} is an argument of another function"
     elif isinstance(value, (GlobalVar, Function)) and ctx.module is not None:
         pool = ctx.module.globals if isinstance(value, GlobalVar) else ctx.module.functions
@@ -256,7 +267,8 @@ def format_operand(value: Value, ctx: _Ctx) -> str:
 
 def _dominance_problems(instr: Instr, block: Block, dom: DomTree, ctx: _Ctx) -> Iterator[str]:
     for index, value in enumerate(instr.operands):
-        if not isinstance(value, Instr) or value.parent is None or value.parent.parent is not ctx.fn:
+        if not isinstance(value, Instr) or id(value) not in ctx.position or \
+                value.parent is None or value.parent.parent is not ctx.fn:
             continue
         shown = ctx.names.local(value)
         if instr.op == "phi":
@@ -265,7 +277,7 @@ def _dominance_problems(instr: Instr, block: Block, dom: DomTree, ctx: _Ctx) -> 
                 yield (f"operand {shown} does not dominate the end of incoming block "
                        f"{ctx.names.local(incoming)}")
         elif value.parent is block:
-            if block.instrs.index(value) >= block.instrs.index(instr):
+            if ctx.position[id(value)] >= ctx.position[id(instr)]:
                 yield f"operand {shown} is used before it is defined"
         elif not dom.block_dominates(value.parent, block):
             yield f"operand {shown} does not dominate this use"
