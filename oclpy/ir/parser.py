@@ -58,7 +58,7 @@ _TOKEN_RE = re.compile(
   | (?P<int>-?\d+)
   | (?P<word>[A-Za-z_$][A-Za-z0-9_$.]*)
   | (?P<string>"[^"\n]*")
-  | (?P<punct>\.\.\.|[()\[\]{{}}<>,=\#*])
+  | (?P<punct>\.\.\.|[()\[\]{{}}<>,=\#])
     """,
     re.VERBOSE,
 )

@@ -331,7 +331,7 @@ def print_instr(instr: Instr, names: Names | None = None) -> str:
     fmt = _FORMATS.get(instr.op)
     try:
         body = fmt(instr, names) if fmt else f"<unknown op {instr.op}>"
-    except (KeyError, ValueError, IndexError, AttributeError) as exc:
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError) as exc:
         # Malformed instructions (missing attrs or operands) still print, for the verifier.
         body = f"{instr.op} <malformed: {type(exc).__name__} {exc}>"
     if instr.type == VOID:

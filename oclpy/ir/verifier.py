@@ -496,6 +496,9 @@ def _check_shufflevector(i: Instr, c: _Ctx) -> Iterator[str]:
         yield f"operands must be vectors of one type ({a.type} vs {b.type})"
         return
     mask = i.attrs.get("mask", ())
+    if not isinstance(mask, tuple):
+        yield f"mask must be a tuple of integers, not {mask!r}"
+        return
     for m in mask:
         if not isinstance(m, int) or not -1 <= m < 2 * a.type.count:
             yield f"mask element {m!r} out of range for two {a.type}"
@@ -576,6 +579,9 @@ def _check_condbr(i: Instr, c: _Ctx) -> Iterator[str]:
 def _check_switch(i: Instr, c: _Ctx) -> Iterator[str]:
     value = i.operands[0]
     cases = i.attrs.get("cases", ())
+    if not isinstance(cases, tuple) or not all(isinstance(c, int) for c in cases):
+        yield f"switch cases must be a tuple of integers, not {cases!r}"
+        return
     if not isinstance(value.type, IntType):
         yield f"switch value must be an integer, not {value.type}"
         return

@@ -362,3 +362,15 @@ def test_alloca_space_comes_from_the_data_layout():
         "in function @f, block %entry: instruction '%r = alloca i32': "
         "alloca in address space private; the gpu target allocates in generic"]
     verify_module(parse_module(SPACES.format(line="%r = alloca i32, addrspace(generic)")), layout)
+
+
+def test_malformed_attributes_are_reported_not_crashed_on():
+    m = parse_module("define void @f(i32 %i, <2 x i32> %v) {\nentry:\n"
+                     "  %s = shufflevector <2 x i32> %v, <2 x i32> %v, [0]\n"
+                     "  switch i32 %i, label %entry [\n  ]\n}")
+    shuffle, switch = m.functions[0].blocks[0].instrs
+    shuffle.attrs["mask"] = None
+    switch.attrs["cases"] = ("one",)
+    found = module_problems(m)
+    assert found[-2].endswith("mask must be a tuple of integers, not None")
+    assert found[-1].endswith("switch cases must be a tuple of integers, not ('one',)")
