@@ -350,3 +350,46 @@ def test_launch_rejects_a_short_blob_and_uneven_sizes() -> None:
         k.launch(bytes(8), 1, (64, 1, 1), (64, 1, 1), (0, 0, 0), 0, 1)
     with pytest.raises(ValueError, match=r"global size \(100, 1, 1\) is not a multiple"):
         k.launch(bytes(32), 1, (100, 1, 1), (64, 1, 1), (0, 0, 0), 0, 1)
+
+
+TWO_KERNELS = QUERIES + """
+@first.big = addrspace(local) global [64 x i32], align 4
+@second.small = addrspace(local) global [4 x i32], align 4
+
+define void @touch_small(i64 %l) {
+entry:
+  %p = getelementptr [4 x i32], ptr<local> @second.small, i64 0, i64 %l
+  store i32 1, ptr<local> %p
+  ret void
+}
+
+kernel void @first(ptr<global> %a) {
+entry:
+  %p = getelementptr [64 x i32], ptr<local> @first.big, i64 0, i64 0
+  store i32 1, ptr<local> %p
+  ret void
+}
+
+kernel void @second(ptr<global> %a, ptr<local> %scratch) {
+entry:
+  %l = call i64 @ocl.get_local_id(i32 0)
+  call void @touch_small(i64 %l)
+  %q = getelementptr i32, ptr<local> %scratch, i64 %l
+  store i32 7, ptr<local> %q
+  %g = call i64 @ocl.get_global_id(i32 0)
+  %o = getelementptr i32, ptr<global> %a, i64 %g
+  %v = load i32, ptr<local> %q
+  store i32 %v, ptr<global> %o
+  ret void
+}
+"""
+
+
+def test_static_local_bytes_count_what_a_kernel_reaches() -> None:
+    prog = compile_text(TWO_KERNELS)
+    assert prog.kernels["first"].static_local_bytes == 256
+    # @second.small sits after @first.big in the module-wide layout, reached through a helper
+    assert prog.kernels["second"].static_local_bytes == 272
+    a = np.zeros(8, np.int32)
+    run(prog.kernels["second"], [a, 16], (8,), (4,))
+    assert (a == 7).all()

@@ -59,6 +59,18 @@ class CpuTarget:
                 self.local_offsets[gv.name] = offset
                 offset += layout.size_of(gv.value_type)
         self.static_local_bytes = _align(offset, LOCAL_ALIGN)
+        self._sizes = {gv.name: layout.size_of(gv.value_type) for gv in module.globals
+                       if gv.space is AddressSpace.LOCAL}
+
+    def kernel_static_local_bytes(self, kernel: Function) -> int:
+        """The static local memory `kernel` (with the helpers it calls) uses.
+
+        Offsets are module-wide, so a helper sees each variable at one offset
+        whichever kernel calls it; a kernel's share ends at its last variable."""
+        end = 0
+        for gv in _locals_reached(kernel):
+            end = max(end, self.local_offsets[gv.name] + self._sizes[gv.name])
+        return _align(end, LOCAL_ALIGN)
 
     def addrspace_of(self, space: AddressSpace) -> int:
         return 0
@@ -93,6 +105,25 @@ class CpuTarget:
         if handler is None:
             raise EmitError(f"cpu target: no lowering for intrinsic 'ocl.{base}'")
         return handler(fe, args)
+
+
+def _locals_reached(kernel: Function) -> list[GlobalVar]:
+    """The `__local` variables used by `kernel` or any function it calls."""
+    seen: set[int] = set()
+    found: dict[str, GlobalVar] = {}
+    work = [kernel]
+    while work:
+        fn = work.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        for instr in fn.instructions():
+            for op in instr.operands:
+                if isinstance(op, GlobalVar) and op.space is AddressSpace.LOCAL:
+                    found[op.name] = op
+            if instr.op == "call":
+                work.append(instr.attrs["callee"])
+    return list(found.values())
 
 
 def _barrier(fe: FunctionEmitter, args: list[ll.Value]) -> None:
@@ -250,18 +281,19 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         frame = fn.attrs.get(FRAME_ATTR)
         frame_size = _align(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
+        static_local = target.kernel_static_local_bytes(fn)
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
-                      target.static_local_bytes, frame_size if frame else None)
-        infos[fn.name] = (args, blob_size, frame_size)
+                      static_local, frame_size if frame else None)
+        infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = str(llmod)
     native = jit.compile_ir(text, opt_level)
     kernels = {}
     for fn in module.kernels():
-        args, blob_size, frame_size = infos[fn.name]
+        args, blob_size, frame_size, static_local = infos[fn.name]
         address = native.address_of(f"{fn.name}.launch")
         reqd = fn.attrs.get("reqd_work_group_size")
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            target.static_local_bytes, frame_size, _uses_printf(module), _LAUNCH_SIG(address),
+            static_local, frame_size, _uses_printf(module), _LAUNCH_SIG(address),
             native)
     return CpuProgram(kernels, text, native.optimized_ir, native)
