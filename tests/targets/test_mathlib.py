@@ -285,3 +285,41 @@ def test_vector_forms_are_element_wise() -> None:
     assert ulp_error(o3[:, :3], ref3, np.float32).max() <= 16
     ref2 = _sinpi_ref(a64[:, [0, 3]])
     assert ulp_error(o2, ref2, np.float64).max() <= 6
+
+
+def test_every_math_intrinsic_and_query_has_a_cpu_lowering() -> None:
+    from oclpy.ir.intrinsics import MATH_FUNCTIONS, WORK_ITEM_QUERIES
+    from oclpy.targets.llvm.cpu_workitem import is_query
+    from oclpy.targets.llvm.mathlib import is_math
+
+    assert [m for m in MATH_FUNCTIONS if not is_math(m)] == []
+    assert [q for q in WORK_ITEM_QUERIES if not is_query(q)] == []
+    assert set(CASES) == set(MATH_FUNCTIONS) - {"fma"}
+
+
+FMA = """
+declare i64 @ocl.get_global_id(i32)
+declare <2 x float> @ocl.fma.v2f32(<2 x float>, <2 x float>, <2 x float>)
+kernel void @f(ptr<global> %a, ptr<global> %b, ptr<global> %c) {
+entry:
+  %i = call i64 @ocl.get_global_id(i32 0)
+  %pa = getelementptr <2 x float>, ptr<global> %a, i64 %i
+  %pb = getelementptr <2 x float>, ptr<global> %b, i64 %i
+  %pc = getelementptr <2 x float>, ptr<global> %c, i64 %i
+  %x = load <2 x float>, ptr<global> %pa
+  %y = load <2 x float>, ptr<global> %pb
+  %z = load <2 x float>, ptr<global> %pc
+  %r = call <2 x float> @ocl.fma.v2f32(<2 x float> %x, <2 x float> %y, <2 x float> %z)
+  store <2 x float> %r, ptr<global> %pa
+  ret void
+}
+"""
+
+
+def test_fma_is_fused() -> None:
+    a, b = rng.uniform(-2, 2, (64, 2)).astype(np.float32), rng.uniform(-2, 2, (64, 2)).astype(np.float32)
+    c = (-(a.astype(np.float64) * b)).astype(np.float32)  # a*b + c: only the product's rounding error
+    ref = a.astype(np.float64) * b + c  # exact in double: the product has 48 bits
+    run(compile_text(FMA).kernels["f"], [a, b, c], (64,), (8,))
+    assert ulp_error(a, ref, np.float32).max() <= 0.5
+    assert np.any(a != 0)  # an unfused a*b+c would give exactly 0 for many of these

@@ -26,7 +26,8 @@ class LLVMError(Exception):
     """LLVM rejected the IR we generated: always a compiler bug, reported as such."""
 
 
-_lock = threading.Lock()
+# LLVM's global context is not thread-safe: every use of it holds this lock.
+_lock = threading.RLock()
 _state: dict[str, object] = {}
 
 
@@ -105,18 +106,28 @@ class JitModule:
 
     def asm(self) -> str:
         """The module's native assembly, for inspection."""
-        return self.target_machine.emit_assembly(self.module)
+        with _lock:
+            return self.target_machine.emit_assembly(self.module)
 
 
 def compile_ir(text: str, opt_level: int = 3) -> JitModule:
-    """Parse, verify, optimise and JIT-compile LLVM IR text for the host CPU."""
-    mod = parse_and_verify(text)
-    tm = host_target_machine(opt=min(opt_level, 3))
-    mod.triple = tm.triple
-    mod.data_layout = str(tm.target_data)
-    optimize(mod, tm, opt_level)
+    """Parse, verify, optimise and JIT-compile LLVM IR text for the host CPU.
+
+    Serialised process-wide (LLVM's global context is shared); the native code
+    it returns may be run from any number of threads at once."""
     with _lock:
+        mod = parse_and_verify(text)
+        tm = host_target_machine(opt=min(opt_level, 3))
+        mod.triple = tm.triple
+        mod.data_layout = str(tm.target_data)
+        optimize(mod, tm, opt_level)
         engine = llvm.create_mcjit_compiler(mod, tm)
         engine.finalize_object()
         engine.run_static_constructors()
-    return JitModule(engine, mod, tm, str(mod))
+        return JitModule(engine, mod, tm, str(mod))
+
+
+def host_cpu() -> tuple[str, str]:
+    """The host CPU's LLVM name and feature string (`znver4`, `+avx2,+fma,...`)."""
+    _init()
+    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()

@@ -1,0 +1,52 @@
+"""jit.py: the llvmlite.binding seam (verify errors, optimisation, host CPU, threads)."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import pytest
+
+from oclpy.targets.llvm import jit
+
+ADD = """
+define i64 @add(i64 %a, i64 %b) {
+  %s = add i64 %a, %b
+  ret i64 %s
+}
+"""
+
+
+def test_compile_and_call() -> None:
+    native = jit.compile_ir(ADD)
+    add = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(native.address_of("add"))
+    assert add(40, 2) == 42
+    assert "add" in native.asm()
+
+
+def test_invalid_ir_is_reported_as_an_llvm_error() -> None:
+    with pytest.raises(jit.LLVMError, match="invalid LLVM IR generated"):
+        jit.compile_ir("define i32 @f() {\n  ret i64 0\n}\n")
+
+
+def test_host_cpu_and_layout() -> None:
+    name, features = jit.host_cpu()
+    assert name and ("+" in features or features == "")
+    assert jit.host_data_layout().startswith(("e-", "E-"))
+
+
+def test_compiles_from_threads_at_once() -> None:
+    results: list[int] = []
+
+    def build(k: int) -> None:
+        native = jit.compile_ir(ADD.replace("@add", f"@add{k}"))
+        fn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(
+            native.address_of(f"add{k}"))
+        results.append(fn(k, 1))
+
+    threads = [threading.Thread(target=build, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [1, 2, 3, 4]
