@@ -167,14 +167,22 @@ class Frame:
         return offset
 
 
-def _use_sites(fn: Function, value: Value) -> list[tuple[Instr, int]]:
-    return [(user, k) for user in fn.instructions()
-            for k, op in enumerate(user.operands) if op is value]
+UseMap = dict[int, list[tuple[Instr, int]]]
 
 
-def _demote(fn: Function, value: Instr, slot: Value) -> None:
+def use_map(fn: Function) -> UseMap:
+    """Every instruction result's uses as (user, operand index), computed once."""
+    uses: UseMap = {}
+    for user in fn.instructions():
+        for k, op in enumerate(user.operands):
+            if isinstance(op, Instr):
+                uses.setdefault(id(op), []).append((user, k))
+    return uses
+
+
+def _demote(value: Instr, slot: Value, uses: UseMap) -> None:
     """Store `value` to `slot` after its definition; make every use load it."""
-    sites = _use_sites(fn, value)
+    sites = uses.get(id(value), [])
     block = value.parent
     assert block is not None
     b = Builder(block)
@@ -206,16 +214,18 @@ def is_rematerializable(v: Instr) -> bool:
             and not any(isinstance(op, Instr) for op in v.operands))
 
 
-def _rematerialize(fn: Function, value: Instr) -> None:
+def _rematerialize(value: Instr, uses: UseMap) -> None:
     """Give every use of `value` outside its own block a fresh copy placed before it."""
     b = Builder()
-    for user, k in _use_sites(fn, value):
+    kept = 0
+    for user, k in uses.get(id(value), []):
         if user.parent is value.parent and user.op != "phi":
-            continue  # after the definition, before any barrier: keep it
+            kept += 1  # after the definition, before any barrier: keep it
+            continue
         b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
         copy = Instr(value.op, value.type, list(value.operands), dict(value.attrs), name=value.name)
         user.operands[k] = b.insert(copy)
-    if not _use_sites(fn, value):
+    if not kept:
         value.parent.instrs.remove(value)  # type: ignore[union-attr]
 
 
@@ -263,14 +273,15 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
         addr = b.gep(I8, frame_arg, [i64(offset)], inbounds=True, name=alloca.name)
         fn.replace_all_uses(alloca, addr)
         alloca.parent.instrs.remove(alloca)  # type: ignore[union-attr]
+    uses = use_map(fn)
     for value in [v for v in demoted if is_rematerializable(v)]:
-        _rematerialize(fn, value)
+        _rematerialize(value, uses)
         demoted.remove(value)
     for value in demoted:
         offset = frame.slot(layout.size_of(value.type), layout.align_of(value.type))
         slot = b.gep(I8, frame_arg, [i64(offset)], inbounds=True,
                      name=f"{value.name}.slot" if value.name else "")
-        _demote(fn, value, slot)
+        _demote(value, slot, uses)
     state = frame_arg
     _replace_terminators(fn, pairs, state)
     b.position_at_end(entry)

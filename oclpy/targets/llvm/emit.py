@@ -26,6 +26,7 @@ from typing import Callable, Protocol
 
 from llvmlite import ir as ll
 
+from ...analysis.cfg import reverse_post_order
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, ArrayType, StructType, Type, VectorType
 from ...ir.values import (
@@ -180,25 +181,6 @@ class ModuleEmitter:
         return ll.Function(self.llmod, ll.FunctionType(ret, params, var_arg=var_arg), name)
 
 
-def reverse_postorder(fn: Function) -> list[Block]:
-    seen: set[int] = set()
-    order: list[Block] = []
-    stack: list[tuple[Block, int]] = [(fn.entry, 0)]
-    seen.add(id(fn.entry))
-    while stack:
-        block, i = stack.pop()
-        succs = block.successors()
-        if i < len(succs):
-            stack.append((block, i + 1))
-            nxt = succs[i]
-            if id(nxt) not in seen:
-                seen.add(id(nxt))
-                stack.append((nxt, 0))
-        else:
-            order.append(block)
-    return order[::-1]
-
-
 class FunctionEmitter:
     """Emits one defined IR function's body."""
 
@@ -222,7 +204,7 @@ class FunctionEmitter:
     def emit(self) -> None:
         alloca_block = self.llfn.append_basic_block("allocas")
         self.alloca_builder = ll.IRBuilder(alloca_block)
-        order = reverse_postorder(self.fn)
+        order = reverse_post_order(self.fn)
         reachable = {id(b) for b in order}
         for block in self.fn.blocks:
             self.blocks[id(block)] = self.llfn.append_basic_block(block.name)
