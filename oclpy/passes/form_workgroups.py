@@ -76,6 +76,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from oclpy.analysis.cfg import reachable_blocks
 from oclpy.analysis.liveness import compute_liveness
 from oclpy.ir.builder import Builder, i32, i64
 from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
@@ -130,7 +131,11 @@ def _calls_with_barriers(fn: Function) -> list[tuple[Instr, Function]]:
 def split_at_barriers(fn: Function) -> list[tuple[Instr, Block]]:
     """Step 1: end a block at each barrier; return (barrier, resume block) pairs."""
     pairs: list[tuple[Instr, Block]] = []
-    work = list(fn.blocks)
+    reachable = reachable_blocks(fn)
+    for block in fn.blocks:
+        if block not in reachable:  # never runs: a resume edge would make it run
+            block.instrs = [i for i in block.instrs if not is_barrier(i)]
+    work = [b for b in fn.blocks if b in reachable]
     while work:
         block = work.pop(0)
         for pos, instr in enumerate(block.instrs):
