@@ -53,7 +53,7 @@ def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace
 
 
 def _emit_ir(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
-    from .compiler import PIPELINES, opt_level
+    from .compiler import opt_level, pipeline_for
     from .frontend.driver import compile_to_ir
     from .ir.printer import print_module
     from .passes.manager import run_pipeline
@@ -61,7 +61,7 @@ def _emit_ir(source: str, options: str, filename: str, args: argparse.Namespace)
     front = compile_to_ir(source, options, filename=filename)
     level = args.opt if args.opt is not None else opt_level(options)
     trace = sys.stdout if args.print_after_all else None
-    run_pipeline(front.module, PIPELINES[level], verify_each=args.verify_each,
+    run_pipeline(front.module, pipeline_for(level), verify_each=args.verify_each,
                  print_after_all=trace)
     sys.stderr.write(front.log)
     return print_module(front.module)

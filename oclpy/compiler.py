@@ -15,17 +15,12 @@ from .diagnostics import CompileError
 from .frontend.driver import compile_to_ir
 from .frontend.options import parse_build_options
 from .ir.values import Module
-from .passes.manager import run_pipeline
+from .passes.manager import PIPELINES, run_pipeline
 
 DEVICE_KINDS = ("cpu",)
 
-# Target-independent pipelines by optimisation level. Each device's target
-# appends what it needs (the cpu target forms work-groups last).
-PIPELINES = {
-    0: "",
-    1: "mem2reg,simplify",
-    2: "mem2reg,simplify,inline,mem2reg,simplify",
-}
+# What each device's target runs after the level's target-independent pipeline
+# (`passes.manager.PIPELINES`): the cpu target forms work-groups last.
 TARGET_PIPELINES = {"cpu": "inline,form-workgroups"}
 
 
@@ -38,17 +33,20 @@ class BuildResult:
 
 
 def opt_level(options: str) -> int:
-    """-O0 / -cl-opt-disable select level 0; the default is 2."""
+    """The pipeline level the build options ask for: -cl-opt-disable or -O0 give 0,
+    -O1 gives 1, anything else 2 (the highest we have)."""
     parsed = parse_build_options(options)
-    if parsed.opt_disable:
-        return 0
-    return 2
+    return 0 if parsed.opt_disable else min(parsed.opt_level, 2)
+
+
+def pipeline_for(level: int) -> str:
+    return PIPELINES[f"O{level}"]
 
 
 def optimize(module: Module, level: int, device_kind: str = "cpu", *, verify_each: bool = False,
              print_after_all: TextIO | None = None) -> Module:
     """Run the level's pipeline, then the target's own passes, in place."""
-    pipeline = ",".join(p for p in (PIPELINES[level], TARGET_PIPELINES[device_kind]) if p)
+    pipeline = ",".join(p for p in (pipeline_for(level), TARGET_PIPELINES[device_kind]) if p)
     run_pipeline(module, pipeline, verify_each=verify_each, print_after_all=print_after_all)
     return module
 
