@@ -219,3 +219,10 @@ def test_kernel_abi_reports_args_for_the_runtime() -> None:
         ("n", "scalar", 4, 0), ("p", "global", 8, 8), ("l", "local", 8, 16), ("f", "scalar", 4, 24)]
     assert ck.blob_size == 32 and ck.reqd_work_group_size == (8, 1, 1)
     assert ck.args[1].attrs == {"type_name": "float*"}
+
+
+def test_declared_kernels_are_skipped() -> None:
+    m = irmodules.naming_module()  # holds a kernel declaration, @ext_kernel
+    prog = compile_cpu(m)
+    assert prog.kernels == {}
+    assert '@"1st fn"' in prog.llvm_ir

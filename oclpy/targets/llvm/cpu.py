@@ -175,6 +175,22 @@ def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray, int]:
     return raw, addr + (-addr) % align
 
 
+def _launch_context(work_dim: int, global_size: tuple[int, int, int],
+                    local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+                    groups: list[int], call: tuple[int, int, int, int]) -> np.ndarray:
+    """The context array of one `launch` call (see cpu_workitem.py for the slots)."""
+    ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
+    ctx[wi.CTX_WORK_DIM] = work_dim
+    ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
+    ctx[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
+    ctx[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
+    ctx[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
+    local_mem, frames, group_begin, group_end = call
+    ctx[wi.CTX_LOCAL_MEM], ctx[wi.CTX_FRAMES] = local_mem, frames
+    ctx[wi.CTX_GROUP_BEGIN], ctx[wi.CTX_GROUP_END] = group_begin, group_end
+    return ctx
+
+
 @dataclass
 class CompiledKernel:
     name: str
@@ -213,16 +229,8 @@ class CompiledKernel:
         local_raw, local_addr = _aligned_buffer(self.local_bytes(blob))
         items = local_size[0] * local_size[1] * local_size[2]
         frames_raw, frames_addr = _aligned_buffer(self.frame_size * items, 128)
-        ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
-        ctx[wi.CTX_WORK_DIM] = work_dim
-        ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
-        ctx[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
-        ctx[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
-        ctx[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
-        ctx[wi.CTX_LOCAL_MEM] = local_addr
-        ctx[wi.CTX_FRAMES] = frames_addr
-        ctx[wi.CTX_GROUP_BEGIN] = group_begin
-        ctx[wi.CTX_GROUP_END] = group_end
+        ctx = _launch_context(work_dim, global_size, local_size, global_offset, groups,
+                              (local_addr, frames_addr, group_begin, group_end))
         self._native(blob_addr, ctx.ctypes.data)
         if self.uses_printf:
             _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
@@ -268,7 +276,10 @@ def _uses_printf(module: Module) -> bool:
 
 
 def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
-    """Compile every kernel of `module` for the host CPU."""
+    """Compile every kernel defined in `module` for the host CPU (LLVM at -O`opt_level`).
+
+    Kernels with barriers are made resumable first (`form-workgroups`, in place,
+    a no-op when the pipeline already ran it)."""
     FormWorkgroups().run(module)
     target = CpuTarget(module)
     me = ModuleEmitter(module, target)
@@ -276,7 +287,8 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
     llmod.triple = jit.host_triple()
     llmod.data_layout = jit.host_data_layout()
     infos = {}
-    for fn in module.kernels():
+    kernels_defined = [fn for fn in module.kernels() if not fn.is_declaration]
+    for fn in kernels_defined:
         args, blob_size = _kernel_args(fn, target.layout)
         frame = fn.attrs.get(FRAME_ATTR)
         frame_size = _align(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
@@ -288,7 +300,7 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
     text = str(llmod)
     native = jit.compile_ir(text, opt_level)
     kernels = {}
-    for fn in module.kernels():
+    for fn in kernels_defined:
         args, blob_size, frame_size, static_local = infos[fn.name]
         address = native.address_of(f"{fn.name}.launch")
         reqd = fn.attrs.get("reqd_work_group_size")
