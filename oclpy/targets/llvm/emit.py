@@ -178,11 +178,17 @@ class FunctionEmitter:
         self.alloca_builder.branch(self.blocks[id(self.fn.entry)])
 
     def _fill_phi(self, phi: Instr, reachable: set[int]) -> None:
-        """Incoming edges from unreachable blocks are dropped: those became `unreachable`."""
+        """Our phis have one entry per predecessor block; LLVM wants one per edge, so
+        a predecessor whose terminator reaches this block twice (a switch with two
+        cases to it) gets its entry repeated. Entries from unreachable blocks are
+        dropped: those blocks became `unreachable`."""
         llphi = self.values[id(phi)]
+        here = phi.parent
         for value, pred in phi.incoming():
             if id(pred) in reachable:
-                llphi.add_incoming(self.value(value), self.blocks[id(pred)])
+                edges = sum(1 for t in pred.successors() if t is here)
+                for _ in range(max(1, edges)):
+                    llphi.add_incoming(self.value(value), self.blocks[id(pred)])
 
     # -- operands -------------------------------------------------------------
     def value(self, v: Value) -> ll.Value:
