@@ -10,13 +10,73 @@ exception escaping a stage is a compiler bug, reported as
 
 from __future__ import annotations
 
+import sys
+import threading
 import traceback
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from ..diagnostics import CompileError, DiagnosticEngine, SourceLocation, TooManyErrors
 from ..ir.values import Module
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
+
+
+# The frontend's walkers recurse over the AST; a kernel with a 1,500-term
+# expression is a left-deep tree 1,500 levels down. The stages run in a worker
+# thread with a large stack and a raised recursion limit, so such kernels build;
+# the parser bounds nesting (brackets, operand chains) well inside these limits.
+_WORKER_STACK_BYTES = 512 * 1024 * 1024
+_WORKER_RECURSION_LIMIT = 200_000
+_limit_lock = threading.Lock()
+_limit_users = 0
+_saved_limit = 0
+
+_T = TypeVar("_T")
+
+
+def _raise_recursion_limit() -> None:
+    global _limit_users, _saved_limit
+    with _limit_lock:
+        if _limit_users == 0:
+            _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, _WORKER_RECURSION_LIMIT))
+        _limit_users += 1
+
+
+def _restore_recursion_limit() -> None:
+    global _limit_users
+    with _limit_lock:
+        _limit_users -= 1
+        if _limit_users == 0:
+            sys.setrecursionlimit(_saved_limit)
+
+
+def run_with_deep_stack(fn: Callable[[], _T]) -> _T:
+    """Run `fn()` in a thread with a large stack and a raised recursion limit;
+    return its result or re-raise its exception in the caller."""
+    result: list[_T] = []
+    error: list[BaseException] = []
+
+    def work() -> None:
+        _raise_recursion_limit()
+        try:
+            result.append(fn())
+        except BaseException as exc:  # handed back to the caller below
+            error.append(exc)
+        finally:
+            _restore_recursion_limit()
+
+    with _limit_lock:
+        old_size = threading.stack_size(_WORKER_STACK_BYTES)
+        try:
+            worker = threading.Thread(target=work, name="oclpy-frontend", daemon=True)
+            worker.start()
+        finally:
+            threading.stack_size(old_size)
+    worker.join()
+    if error:
+        raise error[0]
+    return result[0]
 
 
 @dataclass
@@ -58,7 +118,7 @@ def compile_to_ir(source: str, options: Union[str, Sequence[str], BuildOptions, 
     diags.suppress_warnings = opts.suppress_warnings
     module: Optional[Module] = None
     try:
-        module = _front(source, filename, opts, diags)
+        module = run_with_deep_stack(lambda: _front(source, filename, opts, diags))
     except TooManyErrors:
         pass
     except CompileError:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..ir import types as ir
 from ..ir.datalayout import CPU_LAYOUT
 from . import cltypes as ct
+from .opaque_types import Opaque
 
 _SCALAR_IR: dict[ct.ScalarKind, ir.Type] = {
     ct.ScalarKind.BOOL: ir.I1,
@@ -51,7 +52,7 @@ def mem_type(t: ct.CType) -> ir.Type:
     """The IR type of an object of C type `t` in memory."""
     if isinstance(t, ct.Scalar):
         return scalar_ir(t.kind, memory=True)
-    if isinstance(t, ct.Enum):
+    if isinstance(t, (ct.Enum, Opaque)):
         return ir.I32
     if isinstance(t, ct.Vector):
         return ir.VectorType(scalar_ir(t.elem, memory=True), t.count)
@@ -69,7 +70,7 @@ def mem_type(t: ct.CType) -> ir.Type:
 def size_of(t: ct.CType) -> int:
     if isinstance(t, ct.Scalar):
         return t.kind.size
-    if isinstance(t, ct.Enum):
+    if isinstance(t, (ct.Enum, Opaque)):
         return 4
     if isinstance(t, ct.Vector):
         return t.elem.size * (4 if t.count == 3 else t.count)

@@ -20,6 +20,7 @@ from . import builtins as bi
 from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
+from .async_copy import ASYNC_IMPLS
 from .irtypes import reg_type
 from .lower_values import const_of, is_unsigned
 
@@ -472,3 +473,4 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
     **{f"atomic_{op}": BuiltinLowering.b_atomic
        for op in "add sub xchg min max and or xor inc dec cmpxchg".split()},
 }
+IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)

@@ -26,6 +26,7 @@ from . import ast
 from . import cltypes as ct
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
+from .opaque_types import opaque_type_names
 
 
 class ParseError(Exception):
@@ -35,6 +36,9 @@ class ParseError(Exception):
 # Nesting levels (a parenthesis counts two: its expression and its operand), keeping
 # recursion well inside the interpreter's limit; clang's bracket limit is 256 too.
 MAX_NESTING = 512
+# Operands in one chain of binary operators (`a + b + ... + z` is a left-deep tree
+# this deep); sema and lowering walk it recursively in the driver's deep-stack thread.
+MAX_OPERANDS = 10_000
 _RECURSION_LIMIT = 20000
 
 _ParseMethod = TypeVar("_ParseMethod", bound=Callable[..., Any])
@@ -56,7 +60,7 @@ def nested(method: _ParseMethod) -> _ParseMethod:
     return wrapper  # type: ignore[return-value]
 
 
-BUILTIN_TYPES = ct.builtin_type_names()
+BUILTIN_TYPES = {**ct.builtin_type_names(), **opaque_type_names()}
 
 # Binary operator -> precedence (higher binds tighter).
 BINARY_PRECEDENCE = {
@@ -1170,8 +1174,12 @@ class Parser:
         # BNF: binary_expression : cast_expression (binary_operator cast_expression)*
         #      (operators from BINARY_PRECEDENCE, left-associative, higher binds tighter)
         lhs = self.parse_cast()
+        operands = 1
         while self.tok.kind == "punct" and BINARY_PRECEDENCE.get(self.tok.text, 0) >= min_precedence:
             op = self.ts.advance()
+            operands += 1
+            if operands > MAX_OPERANDS:
+                raise self.error(op.loc, f"expression is too complex (more than {MAX_OPERANDS} operands)")
             rhs = self.parse_binary(BINARY_PRECEDENCE[op.text] + 1)
             lhs = ast.Binary(op.loc, op.text, lhs, rhs)
         return lhs

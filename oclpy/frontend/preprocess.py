@@ -76,6 +76,14 @@ FIXED_MACROS = {
     "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
 }
 
+# OpenCL C 2.0's memory_order and memory_scope enumerators (values as clang's opencl-c-base.h).
+CL20_MACROS = {
+    "memory_order_relaxed": "0", "memory_order_acquire": "2", "memory_order_release": "3",
+    "memory_order_acq_rel": "4", "memory_order_seq_cst": "5",
+    "memory_scope_work_item": "0", "memory_scope_work_group": "1", "memory_scope_device": "2",
+    "memory_scope_all_svm_devices": "3", "memory_scope_all_devices": "3", "memory_scope_sub_group": "4",
+}
+
 
 def predefined_macros(options: BuildOptions) -> dict[str, str]:
     """Every macro OpenCL C predefines for `options`, name (or `NAME(args)`) -> body."""
@@ -89,6 +97,8 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
         macros[f"M_{name}_F"] = value + "f"
         macros[f"M_{name}_H"] = value + "h"
     macros.update(LIMITS)
+    if options.opencl_c_version >= 200:
+        macros.update(CL20_MACROS)
     if options.fast_relaxed_math:
         macros["__FAST_RELAXED_MATH__"] = "1"
     if options.finite_math_only or options.fast_relaxed_math:

@@ -23,6 +23,7 @@ from .sema_conv import assign_convert, convert
 from .sema_expr import ExprChecker, start_loc
 from .sema_init import InitChecker
 from .sema_flow import may_fall_through, contains_return, find_recursion
+from .opaque_types import image_type_in
 
 
 class Sema(InitChecker, ExprChecker):
@@ -53,6 +54,14 @@ class Sema(InitChecker, ExprChecker):
             diag = self.diags.error(decl.loc, f"redefinition of '{decl.name}'")
             self.diags.note(diag, prev.loc, "previous definition is here")
         scope[decl.name] = decl
+
+    def no_images(self, t: CType, loc: SourceLocation) -> CType:
+        """Report a use of an image or sampler type; the declaration gets the error type."""
+        image = image_type_in(t)
+        if image is None:
+            return t
+        self.diags.error(loc, f"images are not supported yet (type '{image.name}')")
+        return st.ERROR
 
     # -- translation unit ---------------------------------------------------
     def run(self, tu: ast.TranslationUnit) -> None:
@@ -103,7 +112,7 @@ class Sema(InitChecker, ExprChecker):
 
     def program_scope_var(self, d: ast.VarDecl) -> None:
         d.is_global_scope = True
-        d.ctype = self.spaces(d.ctype)
+        d.ctype = self.no_images(self.spaces(d.ctype), d.loc)
         self.tag(d.ctype, d.loc)
         cl2 = getattr(self.options, "opencl_c_version", 120) >= 200
         allowed = (AddressSpace.CONSTANT, AddressSpace.GLOBAL) if cl2 else (AddressSpace.CONSTANT,)
@@ -123,7 +132,7 @@ class Sema(InitChecker, ExprChecker):
         assert isinstance(ftype, ct.FunctionType)
         params = []
         for p in fn.params:
-            p.ctype = self.spaces(p.ctype)
+            p.ctype = self.no_images(self.spaces(p.ctype), p.loc)
             if isinstance(p.ctype, ct.Array):
                 p.ctype = st.decay(p.ctype)
             self.tag(p.ctype, p.loc)
@@ -212,7 +221,7 @@ class Sema(InitChecker, ExprChecker):
             self.stmt(d)
 
     def local_var(self, d: ast.VarDecl) -> None:
-        d.ctype = self.spaces(d.ctype)
+        d.ctype = self.no_images(self.spaces(d.ctype), d.loc)
         self.tag(d.ctype, d.loc)
         fn = self.current_function
         space = d.ctype.space

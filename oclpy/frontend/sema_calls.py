@@ -17,7 +17,9 @@ from . import ast
 from . import builtins as bi
 from . import cltypes as ct
 from . import sema_types as st
+from .async_copy import async_overloads
 from .cltypes import CType
+from .opaque_types import is_event
 from .sema_conv import assign_convert, convert
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -33,6 +35,8 @@ def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
     assert a is not None
     if st.same_unqualified(a, param):
         return 0
+    if is_event(param):  # a null event: the literal 0 (an event_t is an i32 handle)
+        return 1 if isinstance(arg, ast.IntLiteral) and arg.value == 0 else None
     if st.is_arith(a) and st.is_arith(param):
         return 1
     if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
@@ -124,7 +128,7 @@ class CallChecker:
         conv = bi.conversion_target(name)
         if conv is not None:
             return self._conversion_call(e, name, *conv)
-        cands = bi.overloads(name)
+        cands = bi.overloads(name) or async_overloads(name)
         if not cands:
             return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
         chosen = _best(e.args, cands)
@@ -151,7 +155,7 @@ class CallChecker:
 
     @staticmethod
     def _convert_arg(a: ast.Expr, p: CType) -> ast.Expr:
-        if isinstance(p, ct.Pointer):
+        if isinstance(p, ct.Pointer) or is_event(p):
             return a
         return convert(a, p)
 

@@ -1,0 +1,99 @@
+"""Language-core gaps closed in issue 3: deep expressions, opaque types
+(event_t, images, samplers), async copies, CL2.0 enums, typedef names in
+kernel-argument info, kernel attributes, recursion, switch and goto."""
+
+from __future__ import annotations
+
+import pytest
+
+from oclpy.diagnostics import CompileError
+from oclpy.frontend.driver import compile_to_ir
+from oclpy.ir.printer import print_module
+from oclpy.ir.verifier import module_problems
+
+
+def build(src: str, options: str = ""):
+    result = compile_to_ir(src, options)
+    assert module_problems(result.module) == []
+    return result
+
+
+def errors(src: str, options: str = "") -> str:
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(src, options)
+    return info.value.log
+
+
+def test_1500_term_expression_builds() -> None:
+    src = "kernel void k(global int *a) { a[0] = " + " + ".join(["a[1]"] * 1500) + "; }"
+    assert build(src).log == ""
+
+
+def test_operand_chain_beyond_limit_is_a_diagnostic() -> None:
+    src = "kernel void k(global int *a) { a[0] = " + " + ".join(["1"] * 10_001) + "; }"
+    log = errors(src)
+    assert "error: expression is too complex (more than 10000 operands)" in log
+    assert "internal compiler error" not in log
+
+
+def test_deep_unary_nesting_is_a_diagnostic() -> None:
+    log = errors("kernel void k(global int *a) { a[0] = " + "-" * 3000 + "1; }")
+    assert "bracket nesting level exceeded maximum of 256" in log
+
+
+@pytest.mark.parametrize("name", ["image2d_t", "image3d_t", "image1d_t", "image2d_array_t", "sampler_t"])
+def test_image_types_parse_and_are_not_supported_yet(name: str) -> None:
+    log = errors(f"kernel void k({name} img, global float *o) {{ o[0] = 1; }}")
+    assert f"error: images are not supported yet (type '{name}')" in log
+
+
+def test_image_local_variable_is_reported_at_its_name() -> None:
+    log = errors("kernel void k(global float *o) {\n  sampler_t s;\n  o[0] = 1;\n}")
+    assert log.startswith("<kernel>:2:13: error: images are not supported yet (type 'sampler_t')\n")
+
+
+def test_cl_mem_fence_flags_and_event_t() -> None:
+    src = """kernel void k(global float *a, local float *l) {
+        cl_mem_fence_flags f = CLK_LOCAL_MEM_FENCE;
+        event_t e = async_work_group_copy(l, a, 16, 0);
+        e = async_work_group_strided_copy(a, l, 16, 2, e);
+        wait_group_events(1, &e);
+        prefetch(a, 16);
+        barrier(f);
+    }"""
+    text = print_module(build(src).module)
+    assert "ocl.barrier" in text and "async.body" in text
+
+
+def test_async_copy_wrong_direction_lists_candidates() -> None:
+    log = errors("kernel void k(global float *a, global float *b) { async_work_group_copy(a, b, 4, 0); }")
+    assert "error: no matching function for call to 'async_work_group_copy'" in log
+    assert "note: candidate function not viable" in log
+
+
+def test_async_copy_nonzero_integer_event_is_rejected() -> None:
+    log = errors("kernel void k(global float *a, local float *l) { async_work_group_copy(l, a, 4, 7); }")
+    assert "no matching function for call to 'async_work_group_copy'" in log
+
+
+def test_memory_order_and_scope_in_cl20() -> None:
+    src = """kernel void k(global int *o) {
+        memory_order m = memory_order_seq_cst; memory_scope s = memory_scope_work_group;
+        o[0] = m + s;
+    }"""
+    build(src, "-cl-std=CL2.0")
+    assert "memory_order_seq_cst" in errors(src)  # not predefined before 2.0
+
+
+def test_reqd_work_group_size_reaches_function_attrs() -> None:
+    src = "__attribute__((reqd_work_group_size(8, 4, 1))) kernel void k(global int *o) { o[0] = 1; }"
+    k = build(src).module.get_function("k")
+    assert k.attrs["reqd_work_group_size"] == (8, 4, 1)
+
+
+def test_direct_and_mutual_recursion_are_diagnosed() -> None:
+    log = errors("int f(int x) { return f(x); }\nkernel void k(global int *o) { o[0] = f(1); }")
+    assert "<kernel>:1:23: error: recursive call to 'f' (f -> f): recursion is not supported in OpenCL" in log
+    log = errors("int g(int);\nint f(int x) { return g(x); }\nint g(int x) { return f(x); }\n"
+                 "kernel void k(global int *o) { o[0] = f(1); }")
+    assert "recursion is not supported in OpenCL" in log and "f -> g -> f" in log
