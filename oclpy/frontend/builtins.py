@@ -123,6 +123,9 @@ TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     ("pown rootn", "math", "F", "T", ("T", "I")),
     ("ldexp", "math", "F", "T", ("T", "I")),
     ("ldexp", "math_splat", "Fv", "T", ("T", "int")),
+    ("maxmag minmag", "magnitude", "F", "T", ("T", "T")),
+    ("ilogb", "ilogb", "F", "I", ("T",)),
+    ("nan", "nan", "F", "T", ("U",)),
     # common
     ("clamp", "clamp", "F", "T", ("T", "T", "T")),
     ("clamp", "clamp", "Fv", "T", ("T", "S", "S")),
@@ -236,6 +239,23 @@ def _add_memory_builtins(table: dict[str, list[Builtin]]) -> None:
                         Builtin(name, ct.VOID, (fvec, ct.SIZE_T, _ptr(K.HALF, sp)), "vstore_half"))
     _add_shuffles(table)
     _add_atomics(table)
+    _add_pointer_math(table)
+
+
+# math functions with an output pointer: (name, impl, params after x, pointee of the out pointer)
+_POINTER_MATH = (("fract", "fract", (), "T"), ("modf", "modf", (), "T"), ("sincos", "sincos", (), "T"),
+                 ("frexp", "frexp", (), "I"), ("lgamma_r", "lgamma_r", (), "I"),
+                 ("remquo", "remquo", ("T",), "I"))
+
+
+def _add_pointer_math(table: dict[str, list[Builtin]]) -> None:
+    for name, impl, extra, out in _POINTER_MATH:
+        for t in FAMILIES["F"]:
+            pointee = _resolve(out, t)
+            for sp in (AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.PRIVATE, AddressSpace.GENERIC):
+                p = ct.Pointer(st.object_type(pointee, sp, const=False))
+                params = (t,) + tuple(_resolve(x, t) for x in extra) + (p,)
+                table.setdefault(name, []).append(Builtin(name, t, params, impl))
 
 
 def _add_shuffles(table: dict[str, list[Builtin]]) -> None:

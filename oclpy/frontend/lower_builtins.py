@@ -22,6 +22,7 @@ from . import sema_types as st
 from .cltypes import CType
 from .async_copy import ASYNC_IMPLS
 from .irtypes import reg_type
+from .lower_builtins_math import MATH_IMPLS
 from .lower_values import const_of, is_unsigned
 
 
@@ -474,3 +475,4 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
        for op in "add sub xchg min max and or xor inc dec cmpxchg".split()},
 }
 IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)
+IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)

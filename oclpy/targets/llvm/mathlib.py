@@ -127,8 +127,24 @@ class MathLowering:
     def rsqrt(self, x: ll.Value) -> ll.Value:
         return self.b.fdiv(self.const(x.type, 1.0), self.intrinsic("sqrt", x.type, [x]))
 
+    def cbrt_refined(self, x: ll.Value) -> ll.Value:
+        """libm's cbrt (glibc: up to 4 ulp) plus one Newton step on the exact
+        residual y^3 - x (two fmas), which brings it within 1 ulp."""
+        ty = x.type
+        y = self.libm("cbrt", ty, [x])
+        yy = self.b.fmul(y, y)
+        yy_lo = self.intrinsic("fma", ty, [y, y, self.b.fneg(yy)])
+        resid = self.intrinsic("fma", ty, [yy, y, self.b.fneg(x)])
+        resid = self.intrinsic("fma", ty, [yy_lo, y, resid])
+        step = self.b.fdiv(resid, self.b.fmul(self.const(ty, 3.0), yy))
+        ok = self.b.fcmp_ordered("<", self.intrinsic("fabs", ty, [step]),
+                                 self.intrinsic("fabs", ty, [y]))  # false for 0, inf, NaN
+        return self.b.select(ok, self.b.fsub(y, step), y)
+
     def scalar(self, base: str, ty: ll.Type, args: Args) -> ll.Value:
         """One element of math builtin `base` on scalar operands of float type `ty`."""
+        if base == "cbrt" and ty == F64:
+            return self.cbrt_refined(args[0])
         if base in LLVM_INTRINSICS:
             return self.intrinsic(LLVM_INTRINSICS[base], ty, args)
         if base in LIBM:
