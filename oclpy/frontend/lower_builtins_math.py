@@ -103,7 +103,7 @@ def b_frexp(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
 
 
 def b_fract(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-    """fract: min(x - floor(x), 0x1.fffffep-1f); *iptr = floor(x); ±inf gives ±0."""
+    """fract: min(x - floor(x), 0x1.fffffep-1f); *iptr = floor(x); ±inf gives ±0, ±0 gives ±0."""
     x, p = args
     b, t = self.b, args[0].type
     fl = self.math("floor", [x])
@@ -112,7 +112,8 @@ def b_fract(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
     r = self.math("fmin", [b.binop("fsub", x, fl), const_of(t, 1.0 - 2.0 ** -(mant + 1))])
     inf = b.fcmp("oeq", self.math("fabs", [x]), const_of(t, math.inf))
     r = b.select(inf, self.math("copysign", [const_of(t, 0.0), x]), r)
-    return b.select(b.fcmp("uno", x, x), x, r)
+    keep_x = b.binop("or", b.fcmp("uno", x, x), b.fcmp("oeq", x, const_of(t, 0.0)))  # NaN, ±0
+    return b.select(keep_x, x, r)
 
 
 def b_modf(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
