@@ -161,6 +161,7 @@ class Stmt(Node):
 @dataclass(eq=False)
 class Compound(Stmt):
     items: list[Union[Stmt, Decl]]
+    end_loc: Optional[SourceLocation] = None  # the closing '}' (missing-return warnings point there)
 
 
 @dataclass(eq=False)
@@ -264,6 +265,7 @@ class VarDecl(Decl):
 class ParamDecl(Decl):
     ctype: CType
     access: Optional[str] = None  # "read_only", "write_only", "read_write" when written (images, pipes)
+    type_name: Optional[str] = None  # the type as written with typedef names ("my_struct_t*"), if one was used
 
 
 @dataclass(eq=False)

@@ -27,7 +27,8 @@ from . import cltypes as ct
 from .cltypes import CType
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
-_HIDDEN = frozenset(["loc", "ctype", "is_lvalue", "decl", "builtin", "to", "operand", "attributes", "params"])
+_HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
+                     "attributes", "params"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
           "is_lvalue": "lvalue"}

@@ -151,6 +151,7 @@ class StructField:
     name: str
     type: CType
     bit_width: Optional[int] = None
+    align: int = 0  # from __attribute__((aligned(N))) on the field, 0 if none
 
 
 @dataclass(eq=False)

@@ -123,7 +123,7 @@ def _struct_layout(d: ct.StructDef) -> StructInfo:
     offset, align = 0, 1
     c_offsets: list[int] = []
     for f in d.fields or []:
-        a = 1 if d.packed else align_of(f.type)
+        a = max(1 if d.packed else align_of(f.type), f.align)
         offset = _round_up(offset, a)
         offsets[f.name] = offset
         c_offsets.append(offset)
@@ -158,7 +158,7 @@ def _padded(d: ct.StructDef, members: list[ir.Type], c_offsets: list[int], size:
 
 def _union_layout(d: ct.StructDef) -> StructInfo:
     fields = d.fields or []
-    align = max([1 if d.packed else align_of(f.type) for f in fields] + [d.align or 1])
+    align = max([max(1 if d.packed else align_of(f.type), f.align) for f in fields] + [d.align or 1])
     size = _round_up(max([size_of(f.type) for f in fields] + [0]), align)
     offsets = {f.name: 0 for f in fields}
     index = {f.name: 0 for f in fields}

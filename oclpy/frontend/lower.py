@@ -47,6 +47,8 @@ def kernel_arg_attrs(p: ast.ParamDecl) -> dict[str, Any]:
             quals.add("restrict")
     else:
         space, name = "private", _type_name(t.unqualified())
+    if p.type_name is not None:
+        name = p.type_name
     return {"type_name": name, "address_qualifier": space, "access_qualifier": "none",
             "type_qualifiers": quals, "name": p.name}
 

@@ -105,6 +105,7 @@ class DeclSpec:
     storage: Optional[str] = None
     words: list[str] = field(default_factory=list)  # C type-specifier words
     named_type: Optional[ct.CType] = None  # typedef, struct/enum or OpenCL type name
+    type_spelling: Optional[str] = None  # the typedef or OpenCL type name as written
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
@@ -155,6 +156,14 @@ class Declarator:
     @property
     def params(self) -> list[ast.ParamDecl]:
         return self.ops[-1].params if self.is_function else []
+
+
+def _written_type_name(spec: DeclSpec, d: Declarator) -> Optional[str]:
+    """`my_struct_t*` for a parameter written with a type name and plain pointers
+    (what clGetKernelArgInfo reports); None when no type name was used."""
+    if spec.type_spelling is None or any(op.kind != "ptr" for op in d.ops):
+        return None
+    return spec.type_spelling + "*" * len(d.ops)
 
 
 def _adjust_param_type(t: ct.CType) -> ct.CType:
@@ -488,6 +497,7 @@ class Parser:
         if named is not None:
             self.ts.advance()
             spec.named_type = named
+            spec.type_spelling = tok.text
             return True
         next_tok = self.ts.peek()
         follows_type = next_tok.kind == "id" or (next_tok.text == "*" and not spec.empty)
@@ -668,7 +678,9 @@ class Parser:
             if self.accept(":"):
                 width = self.parse_int_constant("bit-field width")
             self.parse_attributes_into(declarator.attributes)
-            fields.append(ct.StructField(declarator.name, apply_ops(spec.ctype, declarator.ops), width))
+            align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
+            fields.append(ct.StructField(declarator.name, apply_ops(spec.ctype, declarator.ops), width,
+                                         align=align))
             if not self.accept(","):
                 break
         self.expect_semi("expected ';' at end of declaration list")
@@ -926,7 +938,8 @@ class Parser:
         self.parse_attributes_into(declarator.attributes)
         ctype = _adjust_param_type(apply_ops(spec.ctype, declarator.ops))
         loc = declarator.loc if declarator.name else spec.loc
-        return ast.ParamDecl(loc, declarator.name, ctype, access=spec.access)
+        return ast.ParamDecl(loc, declarator.name, ctype, access=spec.access,
+                             type_name=_written_type_name(spec, declarator))
 
     def parse_type_name(self) -> ct.CType:
         # BNF: type_name : specifier_qualifier_list abstract_declarator?
@@ -986,7 +999,7 @@ class Parser:
                 if self.tok.kind == "eof":
                     self.expect_closing("}", opener)
                 self.parse_block_item_into(block.items)
-            self.ts.advance()
+            block.end_loc = self.ts.advance().loc
         finally:
             if new_scope:
                 self.pop_scope()

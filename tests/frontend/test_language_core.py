@@ -97,3 +97,41 @@ def test_direct_and_mutual_recursion_are_diagnosed() -> None:
     log = errors("int g(int);\nint f(int x) { return g(x); }\nint g(int x) { return f(x); }\n"
                  "kernel void k(global int *o) { o[0] = f(1); }")
     assert "recursion is not supported in OpenCL" in log and "f -> g -> f" in log
+
+
+def test_kernel_arg_type_names_keep_typedef_names() -> None:
+    src = """typedef struct { float x; } my_struct_t;
+    typedef global float *fptr;
+    kernel void k(global my_struct_t *s, global float4 *v, global const uint *u, fptr f, my_struct_t by_value) {
+        s[0].x = v[0].x + u[0] + f[0] + by_value.x;
+    }"""
+    args = build(src).module.get_function("k").args
+    assert [a.attrs["type_name"] for a in args] == ["my_struct_t*", "float4*", "uint*", "fptr", "my_struct_t"]
+    assert args[2].attrs["type_qualifiers"] == {"const"}
+
+
+def test_aligned_attribute_on_struct_fields_sets_the_layout() -> None:
+    from oclpy.frontend.irtypes import struct_info
+    from tests.frontend.sema_helpers import check
+    tu, _ = check("typedef struct { char c; float x __attribute__((aligned(16)));"
+                  " __attribute__((aligned(8))) char d; } S;")
+    info = struct_info(tu.decls[-1].ctype.definition)
+    assert (info.offsets, info.size, info.align) == ({"c": 0, "x": 16, "d": 24}, 32, 16)
+
+
+def test_missing_return_points_at_closing_brace() -> None:
+    log = build("int f(int x) {\n  if (x) return 1;\n}\nkernel void k(global int *o) { o[0] = f(1); }").log
+    assert log.startswith("<kernel>:3:1: warning: non-void function does not return a value "
+                          "in all control paths\n}\n^\n")
+
+
+def test_switch_fallthrough_and_goto_lower_and_verify() -> None:
+    src = """kernel void k(global int *o) {
+        int x = 0;
+        switch (o[0]) { case 0: x++; case 1: x++; break; default: x = 5; }
+        if (x) goto done;
+        x = 3;
+    done:
+        o[0] = x;
+    }"""
+    build(src)

@@ -173,12 +173,12 @@ def test_duplicate_case_note_points_at_previous() -> None:
 
 @pytest.mark.parametrize("src, want", [
     ("int f(int a) { if (a) return 1; }",
-     ["1:14: non-void function does not return a value in all control paths"]),
-    ("int f(void) { }", ["1:13: non-void function does not return a value"]),
+     ["1:33: non-void function does not return a value in all control paths"]),
+    ("int f(void) { }", ["1:15: non-void function does not return a value"]),
     ("int f(int a) { if (a) return 1; else return 2; }", []),
     ("int f(int a) { while (1) { } }", []),
     ("int f(int a) { for (;;) { if (a) break; } }",
-     ["1:14: non-void function does not return a value"]),
+     ["1:43: non-void function does not return a value"]),
     ("int f(int a) { switch (a) { case 0: return 1; default: return 2; } }", []),
     ("void f(int a) { a / 0; }", ["1:21: division by zero is undefined"]),
     ("void f(__global float *g, __global int *i) { g = i; }",
