@@ -22,6 +22,7 @@ from . import sema_types as st
 from .cltypes import CType
 from .async_copy import ASYNC_IMPLS
 from .irtypes import reg_type
+from .lower_builtins_convert import directed_round, needs_directed
 from .lower_builtins_math import MATH_IMPLS
 from .lower_values import const_of, is_unsigned
 
@@ -347,7 +348,10 @@ class BuiltinLowering:
                 return self._sat_float_to_int(x, frm, to)
         elif sat and not st.is_floating(st.element_type(to)):
             return self._sat_int(x, frm, to)
-        return self.convert(x, frm, to)  # type: ignore[attr-defined]
+        r = self.convert(x, frm, to)  # type: ignore[attr-defined]
+        if rnd in ("rtz", "rtp", "rtn") and st.is_floating(st.element_type(to)) and needs_directed(x.type, r.type):
+            return directed_round(self, x, r, rnd, is_unsigned(frm))
+        return r
 
     def _sat_float_to_int(self, x: Value, frm: CType, to: CType) -> Value:
         tt = reg_type(to)

@@ -105,7 +105,7 @@ def kernel_source(elem: str, ops: list[Op], pre: str = "") -> tuple[str, dict[tu
             ot = out_type(op, elem, n)
             layout[(op.key, n)] = (offset, ot)
             expr = op.expr.replace("$T", _vt(elem, n)).replace("$U", _vt(unsigned(elem), n))
-            expr = expr.replace("$I", _vt("int", n)).replace("$L", _vt(SIGNED_OF_SIZE[np.dtype(DTYPES[elem]).itemsize], n))
+            expr = expr.replace("$n", str(n) if n > 1 else "").replace("$I", _vt("int", n)).replace("$L", _vt(SIGNED_OF_SIZE[np.dtype(DTYPES[elem]).itemsize], n))
             body.append("    " + _store(f"({_vt(ot, n)})({expr})", ot, n, offset))
             offset += -(-G * n * np.dtype(DTYPES[ot]).itemsize // 64) * 64
         if body:
