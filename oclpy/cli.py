@@ -1,7 +1,7 @@
 """The `oclpy` command: devices, build, opt, demo.
 
     oclpy devices
-    oclpy build FILE.cl [OpenCL build options] [--device cpu] [--emit ast|ir|llvm|asm]
+    oclpy build FILE.cl [OpenCL build options] [--device cpu|cuda] [--emit ast|ir|llvm|asm|ptx]
                         [-O0|-O1|-O2] [--print-after-all] [--verify-each]
     oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--verify-each]
     oclpy demo [--device cpu] [--quick]
@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Callable, Sequence
 
+from .compiler import DEVICE_KINDS
 from .diagnostics import CompileError
 
 
@@ -78,11 +79,21 @@ def _emit_target(kind: str) -> Callable[[str, str, str, argparse.Namespace], str
     return emit
 
 
+def _emit_ptx(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
+    """The cuda device's PTX (whatever --device says; no GPU is needed to make it)."""
+    from .compiler import build_program
+
+    result = build_program(source, options, "cuda", filename=filename, level=args.opt)
+    sys.stderr.write(result.log)
+    return result.program.ptx
+
+
 EMITTERS: dict[str, Callable[[str, str, str, argparse.Namespace], str]] = {
     "ast": _emit_ast,
     "ir": _emit_ir,
     "llvm": _emit_target("llvm"),
     "asm": _emit_target("asm"),
+    "ptx": _emit_ptx,
 }
 
 
@@ -153,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
 
     build = sub.add_parser("build", help="compile an OpenCL C file; other options are OpenCL build options")
     build.add_argument("file")
-    build.add_argument("--device", default="cpu", choices=["cpu"])
+    build.add_argument("--device", default="cpu", choices=list(DEVICE_KINDS))
     build.add_argument("--emit", choices=sorted(EMITTERS), default=None)
     for level in (0, 1, 2):
         build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level)

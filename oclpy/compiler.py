@@ -17,11 +17,12 @@ from .frontend.options import parse_build_options
 from .ir.values import Module
 from .passes.manager import PIPELINES, run_pipeline
 
-DEVICE_KINDS = ("cpu",)
+DEVICE_KINDS = ("cpu", "cuda")
 
 # What each device's target runs after the level's target-independent pipeline
-# (`passes.manager.PIPELINES`): the cpu target forms work-groups last.
-TARGET_PIPELINES = {"cpu": "inline,form-workgroups"}
+# (`passes.manager.PIPELINES`): the cpu target forms work-groups last; on cuda
+# the GPU runs work-items as threads, so barriers stay barriers.
+TARGET_PIPELINES = {"cpu": "inline,form-workgroups", "cuda": "inline"}
 
 
 @dataclass
@@ -53,8 +54,9 @@ def optimize(module: Module, level: int, device_kind: str = "cpu", *, verify_eac
 
 def _targets() -> dict[str, Callable[[Module], Any]]:
     from .targets.llvm.cpu import compile_cpu
+    from .targets.llvm.nvptx import compile_nvptx
 
-    return {"cpu": compile_cpu}
+    return {"cpu": compile_cpu, "cuda": compile_nvptx}
 
 
 def build_program(source: str, options: str = "", device_kind: str = "cpu",

@@ -89,8 +89,10 @@ class ModuleEmitter:
     def _declare_global(self, gv: GlobalVar) -> None:
         if gv.space is AddressSpace.LOCAL:
             return  # the target places __local variables itself
+        # a target may place program-scope variables apart from its pointers' space
+        placed = getattr(self.target, "global_addrspace", self.target.addrspace_of)
         llgv = ll.GlobalVariable(self.llmod, self.lltype(gv.value_type), gv.name,
-                                 addrspace=self.target.addrspace_of(gv.space))
+                                 addrspace=placed(gv.space))
         llgv.global_constant = gv.constant or gv.space is AddressSpace.CONSTANT
         llgv.align = gv.align or self.target.layout.align_of(gv.value_type)
         llgv.linkage = "internal"

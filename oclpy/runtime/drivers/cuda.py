@@ -1,0 +1,277 @@
+"""The cuda device: an NVIDIA GPU driven through `cuda-bindings`, kernels as PTX.
+
+Context: the device's primary context (one per device, shared with other CUDA
+users of the process), made current on each thread that calls the driver.
+
+Memory: `cuMemAlloc`; an allocation's address is the device pointer a kernel
+receives. Copies to and from the host go through the driver on the calling
+thread's stream.
+
+Streams: each thread that issues commands has its own non-blocking stream, so
+commands of out-of-order queues (and of several queues), which the runtime's
+scheduler hands to different command threads once their `wait_for` events are
+complete, run concurrently on the GPU. Every command waits for its stream
+before it returns (the runtime's contract: an action returns when its work is
+done, so an event is COMPLETE only when the GPU is). With OCLPY_CUDA_ASYNC=1
+launches return as soon as they are queued on one stream shared by all
+threads; every copy to the host and `finish()` still wait for them, but an
+event then completes when its launch was queued.
+
+Launches: the kernel's module is loaded once per program (cubin cached on
+disk, `cuda_api.load_module`), the argument blob plus the hidden global
+offset and work dimension become `cuLaunchKernel`'s parameter list, and
+`__local` arguments become dynamic shared memory. With `timing` set the
+driver records CUDA events around each launch (`last_kernel_seconds()`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+import threading
+from typing import Any
+
+import numpy as np
+
+from ...targets.llvm import nvptx_codegen as codegen
+from ..constants import (command_queue_properties, device_local_mem_type,
+                         device_mem_cache_type, device_type)
+from . import cuda_api as api
+from .base import Allocation, DeviceDescription, Driver, NDRange
+from .cpu import cpu_device_info
+
+ALIGNMENT = 256  # cuMemAlloc's alignment; CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
+DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting in
+_HIDDEN = struct.Struct("<qqqi")  # global offset x, y, z; work dimension
+
+
+def _host_address(view: memoryview) -> tuple[np.ndarray, int]:
+    array = np.frombuffer(view.cast("B") if view.format != "B" or view.ndim != 1 else view,
+                          dtype=np.uint8)
+    return array, array.ctypes.data
+
+
+class CudaDriver(Driver):
+    kind = "cuda"
+    eager = True  # an in-order queue issues its commands on the calling thread
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return api.why_unavailable()
+
+    def __init__(self, ordinal: int | None = None) -> None:
+        drv = api._driver()
+        self.drv = drv
+        api.call(drv.cuInit, 0)
+        index = ordinal if ordinal is not None else int(os.environ.get("OCLPY_CUDA_DEVICE", 0))
+        self.device = api.call(drv.cuDeviceGet, index)
+        self.context = api.call(drv.cuDevicePrimaryCtxRetain, self.device)
+        self.arch = api.arch_of(self.device)
+        self.driver_version = int(api.call(drv.cuDriverGetVersion))
+        self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "") not in ("", "0")
+        self.timing = False
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._modules: dict[str, Any] = {}
+        self._functions: dict[tuple[str, str], Any] = {}
+        self._shared_optin: dict[tuple[str, str], int] = {}
+        self._enter()
+        self._shared_stream = self._new_stream()
+
+    # -- threads, streams --------------------------------------------------------------
+
+    def _enter(self) -> None:
+        if getattr(self._local, "entered", False):
+            return
+        api.call(self.drv.cuCtxSetCurrent, self.context)
+        self._local.entered = True
+
+    def _new_stream(self) -> Any:
+        return api.call(self.drv.cuStreamCreate, self.drv.CUstream_flags.CU_STREAM_NON_BLOCKING)
+
+    def _stream(self) -> Any:
+        self._enter()
+        if self.asynchronous:
+            return self._shared_stream
+        stream = getattr(self._local, "stream", None)
+        if stream is None:
+            stream = self._local.stream = self._new_stream()
+        return stream
+
+    def _wait(self, stream: Any) -> None:
+        api.call(self.drv.cuStreamSynchronize, stream)
+
+    def synchronize(self) -> None:
+        self._enter()
+        api.call(self.drv.cuCtxSynchronize)
+
+    # -- description ---------------------------------------------------------------------
+
+    def describe(self) -> DeviceDescription:
+        return DeviceDescription("cuda", device_type.GPU, self._info())
+
+    def _info(self) -> dict[str, Any]:
+        a = lambda name: api.attribute(self.device, name)  # noqa: E731
+        name = api.call(self.drv.cuDeviceGetName, 256, self.device)
+        name = name.split(b"\0")[0].decode() if isinstance(name, bytes) else str(name)
+        total = int(api.call(self.drv.cuDeviceTotalMem, self.device))
+        info = cpu_device_info(a("MULTIPROCESSOR_COUNT"))
+        info.update({
+            "NAME": name, "VENDOR": "NVIDIA Corporation (oclpy)", "VENDOR_ID": 0x10DE,
+            "VERSION": "OpenCL 3.0 oclpy cuda", "DRIVER_VERSION": str(self.driver_version),
+            "MAX_CLOCK_FREQUENCY": a("CLOCK_RATE") // 1000,
+            "MAX_WORK_GROUP_SIZE": a("MAX_THREADS_PER_BLOCK"),
+            "MAX_WORK_ITEM_SIZES": [a("MAX_BLOCK_DIM_X"), a("MAX_BLOCK_DIM_Y"),
+                                    a("MAX_BLOCK_DIM_Z")],
+            "GLOBAL_MEM_SIZE": total, "MAX_MEM_ALLOC_SIZE": total // 4,
+            "LOCAL_MEM_SIZE": a("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"),
+            "LOCAL_MEM_TYPE": device_local_mem_type.LOCAL,
+            "MAX_CONSTANT_BUFFER_SIZE": a("TOTAL_CONSTANT_MEMORY"),
+            "MEM_BASE_ADDR_ALIGN": ALIGNMENT * 8, "MIN_DATA_TYPE_ALIGN_SIZE": ALIGNMENT,
+            "GLOBAL_MEM_CACHE_TYPE": device_mem_cache_type.READ_WRITE_CACHE,
+            "GLOBAL_MEM_CACHELINE_SIZE": 128, "GLOBAL_MEM_CACHE_SIZE": a("L2_CACHE_SIZE"),
+            "HOST_UNIFIED_MEMORY": False, "ARCH": self.arch,
+            "QUEUE_PROPERTIES": (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+                                 | command_queue_properties.PROFILING_ENABLE),
+        })
+        for t in ("CHAR", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"):
+            info[f"PREFERRED_VECTOR_WIDTH_{t}"] = info[f"NATIVE_VECTOR_WIDTH_{t}"] = 1
+        return info
+
+    # -- memory --------------------------------------------------------------------------
+
+    def allocate(self, nbytes: int) -> Allocation:
+        self._enter()
+        try:
+            ptr = api.call(self.drv.cuMemAlloc, nbytes)
+        except api.CudaError as exc:
+            raise MemoryError(f"cuda: cannot allocate {nbytes} bytes: {exc}") from None
+        return Allocation(nbytes, int(ptr), ptr)
+
+    def free(self, alloc: Allocation) -> None:
+        self._enter()
+        api.call(self.drv.cuMemFree, alloc.handle)
+
+    def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
+        keep, host = _host_address(src)
+        stream = self._stream()
+        api.call(self.drv.cuMemcpyHtoDAsync, dst.address + offset, host, keep.nbytes, stream)
+        self._wait(stream)
+
+    def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
+        keep, host = _host_address(dst)
+        stream = self._stream()
+        api.call(self.drv.cuMemcpyDtoHAsync, host, src.address + offset, keep.nbytes, stream)
+        self._wait(stream)
+
+    def copy(self, dst: Allocation, dst_offset: int, src: Allocation, src_offset: int,
+             nbytes: int) -> None:
+        stream = self._stream()
+        api.call(self.drv.cuMemcpyDtoDAsync, dst.address + dst_offset,
+                 src.address + src_offset, nbytes, stream)
+        self._end(stream)
+
+    def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
+        stream = self._stream()
+        address, n = dst.address + offset, len(pattern)
+        setters = {1: ("cuMemsetD8Async", "<B"), 2: ("cuMemsetD16Async", "<H"),
+                   4: ("cuMemsetD32Async", "<I")}
+        if n in setters and address % n == 0:
+            fn, fmt = setters[n]
+            value = struct.unpack(fmt, pattern)[0]
+            api.call(getattr(self.drv, fn), address, value, nbytes // n, stream)
+            self._end(stream)
+            return
+        tiled = np.tile(np.frombuffer(pattern, dtype=np.uint8), nbytes // n)
+        self.write(dst, offset, memoryview(tiled))
+
+    def _end(self, stream: Any) -> None:
+        """A device-side command is done: wait for it unless launches are asynchronous."""
+        if not self.asynchronous:
+            self._wait(stream)
+
+    # -- execution -------------------------------------------------------------------------
+
+    def build(self, source: str, options: str) -> Any:
+        codegen.set_default_arch(self.arch)
+        return super().build(source, options)
+
+    def _function(self, kernel: Any) -> Any:
+        program = kernel.program
+        key = (program.key, kernel.name)
+        found = self._functions.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            module = self._modules.get(program.key)
+            if module is None:
+                module = self._modules[program.key] = api.load_module(
+                    program.ptx, program.key, self.driver_version)
+            found = api.call(self.drv.cuModuleGetFunction, module, kernel.name.encode())
+            self._functions[key] = found
+        return found
+
+    def _allow_shared(self, kernel: Any, fn: Any, dynamic: int) -> None:
+        key = (kernel.program.key, kernel.name)
+        if dynamic + kernel.static_local_bytes <= DEFAULT_SHARED:
+            return
+        if self._shared_optin.get(key, 0) >= dynamic:
+            return
+        attr = self.drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        api.call(self.drv.cuFuncSetAttribute, fn, attr, dynamic)
+        self._shared_optin[key] = dynamic
+
+    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
+        stream = self._stream()
+        fn = self._function(kernel)
+        blob = bytes(blob)
+        dynamic = kernel.dynamic_local_bytes(blob)
+        self._allow_shared(kernel, fn, dynamic)
+        params = ParamBuffer(kernel, blob, ndrange)
+        grid, block = ndrange.num_groups, ndrange.local_size
+        timer = self._timer(stream) if self.timing else None
+        api.call(self.drv.cuLaunchKernel, fn, *grid, *block, dynamic, stream,
+                 params.pointers_address, 0)
+        if timer is not None:
+            api.call(self.drv.cuEventRecord, timer[1], stream)
+        self._end(stream)
+        if timer is not None:
+            self._wait(stream)
+            ms = api.call(self.drv.cuEventElapsedTime, timer[0], timer[1])
+            self._local.kernel_seconds = float(ms) / 1e3
+        params.release()
+
+    def _timer(self, stream: Any) -> tuple[Any, Any]:
+        events = getattr(self._local, "events", None)
+        if events is None:
+            flags = self.drv.CUevent_flags.CU_EVENT_DEFAULT
+            events = self._local.events = (api.call(self.drv.cuEventCreate, flags),
+                                           api.call(self.drv.cuEventCreate, flags))
+        api.call(self.drv.cuEventRecord, events[0], stream)
+        return events
+
+    def last_kernel_seconds(self) -> float | None:
+        """GPU time of this thread's last launch (CUDA events; needs `timing`)."""
+        return getattr(self._local, "kernel_seconds", None)
+
+
+class ParamBuffer:
+    """`cuLaunchKernel`'s kernelParams: one pointer per parameter into a copy of the
+    argument blob followed by the hidden parameters (see targets/llvm/nvptx.py)."""
+
+    def __init__(self, kernel: Any, blob: bytes, ndrange: NDRange) -> None:
+        hidden_at = -(-max(len(blob), kernel.blob_size) // 8) * 8
+        data = bytearray(hidden_at + _HIDDEN.size)
+        data[:len(blob)] = blob
+        _HIDDEN.pack_into(data, hidden_at, *ndrange.global_offset, ndrange.work_dim)
+        self.data = (ctypes.c_char * len(data)).from_buffer(data)
+        self._bytes = data
+        base = ctypes.addressof(self.data)
+        offsets = [a.offset for a in kernel.args] + [hidden_at + o for o in (0, 8, 16, 24)]
+        self.pointers = (ctypes.c_void_p * len(offsets))(*[base + o for o in offsets])
+        self.pointers_address = ctypes.addressof(self.pointers)
+
+    def release(self) -> None:
+        """The driver copied the parameters at launch: the buffers may go."""
+        del self.pointers, self.data
