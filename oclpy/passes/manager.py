@@ -39,12 +39,13 @@ PASSES: dict[str, type] = {}
 
 PIPELINES: dict[str, str] = {
     "O0": "",
-    "O1": "mem2reg,simplify",
-    "O2": "mem2reg,simplify,inline,mem2reg,simplify",
+    "O1": "mem2reg,simplify,infer-address-spaces",
+    "O2": "mem2reg,simplify,inline,mem2reg,simplify,infer-address-spaces,simplify",
 }
 
 # Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
-_PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups")
+_PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
+                                  "infer_address_spaces", "print_uniformity")
 
 P = TypeVar("P", bound=type)
 
@@ -170,6 +171,8 @@ def run_pipeline(module: Module, pipeline: str, verify_each: bool = False,
     timings: list[tuple[str, float]] = []
     changed = False
     for p in passes:
+        if hasattr(p, "out") and p.out is None:  # analysis printers write to the print stream
+            p.out = print_stream or print_after_all
         start = time.perf_counter()
         changed |= _run_one(p, module)
         timings.append((p.name, time.perf_counter() - start))
@@ -205,13 +208,17 @@ def _report_times(timings: list[tuple[str, float]], out: TextIO) -> None:
 
 
 def opt_text(text: str, pipeline: str, verify_each: bool = False) -> str:
-    """Parse IR text, run `pipeline`, print the result (what `oclpy opt` does)."""
+    """Parse IR text, run `pipeline`, print the result (what `oclpy opt` does):
+    what analysis printers wrote, then the module."""
+    import io
+
     from oclpy.ir.parser import parse_module
     from oclpy.ir.printer import print_module
 
     module = parse_module(text)
-    run_pipeline(module, pipeline, verify_each=verify_each)
-    return print_module(module)
+    printed = io.StringIO()
+    run_pipeline(module, pipeline, verify_each=verify_each, print_stream=printed)
+    return printed.getvalue() + print_module(module)
 
 
 def defined_functions(module: Module) -> list[Function]:

@@ -35,12 +35,12 @@ def test_registry_has_the_passes():
 def test_named_pipelines():
     assert PIPELINES["O0"] == ""
     assert parse_pipeline("O0") == []
-    assert [p.name for p in parse_pipeline("O1")] == ["mem2reg", "simplify"]
+    assert [p.name for p in parse_pipeline("O1")] == ["mem2reg", "simplify", "infer-address-spaces"]
     assert [p.name for p in parse_pipeline("O2,dce")][-1] == "dce"
 
 
 def test_unknown_pass_lists_known_ones():
-    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, .*inline.*mem2reg, simplify, O0, O1, O2"):
+    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, .*inline.*mem2reg, print-uniformity, simplify, O0, O1, O2"):
         parse_pipeline("mem2reg,nope")
 
 
