@@ -10,6 +10,10 @@ chunks; the calling thread and the driver's worker threads (one per compute
 unit) take chunks until none are left, each calling
 `CompiledKernel.launch(blob, work_dim, global, local, offset, begin, end)`,
 which releases the GIL while native code runs.
+
+Builds go through the cpu build cache (`targets.llvm.buildcache`: in memory,
+then on disk), so a program built once is not compiled again, even by a new
+process.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import numpy as np
 
 from ..constants import (command_queue_properties, device_exec_capabilities, device_fp_config,
                          device_local_mem_type, device_mem_cache_type, device_type)
+from ...targets.llvm.buildcache import cached_build, prepare
 from .base import Allocation, DeviceDescription, Driver, NDRange
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
@@ -121,6 +126,7 @@ class CpuDriver(Driver):
         self.units = workers or compute_units()
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        prepare()
 
     def describe(self) -> DeviceDescription:
         return DeviceDescription("cpu", device_type.CPU, cpu_device_info(self.units))
@@ -158,6 +164,9 @@ class CpuDriver(Driver):
     def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
         region = dst.handle[offset:offset + nbytes].reshape(-1, len(pattern))
         region[...] = np.frombuffer(pattern, dtype=np.uint8)
+
+    def build(self, source: str, options: str) -> Any:
+        return cached_build(source, options, lambda: super(CpuDriver, self).build(source, options))
 
     # -- execution ------------------------------------------------------------
 

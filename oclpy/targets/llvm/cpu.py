@@ -21,20 +21,17 @@ Kernel ABI (docs/ARCHITECTURE.md, "Target: IR module -> compiled program"):
 
 from __future__ import annotations
 
-import ctypes
-from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
 from llvmlite import ir as ll
 
 from ...ir.datalayout import CPU_LAYOUT, DataLayout
-from ...ir.types import AddressSpace, Type
+from ...ir.types import AddressSpace
 from ...ir.values import Function, GlobalVar, Instr, Module
 from ...passes.form_workgroups import FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups
 from . import cpu_workitem as wi
 from . import jit
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
+from .cpu_program import (_LAUNCH_SIG, CompiledKernel, CpuProgram, KernelArg,  # noqa: F401 (re-exported)
+                          program_from_record, program_record)
 from .emit import FunctionEmitter, ModuleEmitter
 from .emit_types import EmitError
 from .mathlib import is_math, lower_math
@@ -152,100 +149,6 @@ _OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _pr
 
 _KINDS = {AddressSpace.GLOBAL: "global", AddressSpace.CONSTANT: "constant",
           AddressSpace.LOCAL: "local"}
-
-
-@dataclass(frozen=True)
-class KernelArg:
-    name: str
-    kind: str  # "global" | "constant" | "local" | "scalar"
-    size: int
-    offset: int
-    type: Type
-    attrs: dict[str, Any] = field(default_factory=dict)
-
-
-_LIBC = ctypes.CDLL(None)
-_LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
-
-
-def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray, int]:
-    """A zeroed byte buffer and the address inside it aligned to `align`."""
-    raw = np.zeros(max(nbytes, 1) + align, dtype=np.uint8)
-    addr = raw.ctypes.data
-    return raw, addr + (-addr) % align
-
-
-def _launch_context(work_dim: int, global_size: tuple[int, int, int],
-                    local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
-                    groups: list[int], call: tuple[int, int, int, int]) -> np.ndarray:
-    """The context array of one `launch` call (see cpu_workitem.py for the slots)."""
-    ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
-    ctx[wi.CTX_WORK_DIM] = work_dim
-    ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
-    ctx[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
-    ctx[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
-    ctx[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
-    local_mem, frames, group_begin, group_end = call
-    ctx[wi.CTX_LOCAL_MEM], ctx[wi.CTX_FRAMES] = local_mem, frames
-    ctx[wi.CTX_GROUP_BEGIN], ctx[wi.CTX_GROUP_END] = group_begin, group_end
-    return ctx
-
-
-@dataclass
-class CompiledKernel:
-    name: str
-    args: list[KernelArg]
-    blob_size: int
-    reqd_work_group_size: tuple[int, int, int] | None
-    static_local_bytes: int
-    frame_size: int  # bytes per work-item frame (0 without barriers)
-    uses_printf: bool = False
-    _native: Any = field(repr=False, default=None)
-    _jit: Any = field(repr=False, default=None)  # keeps the native code alive
-
-    def local_bytes(self, blob: bytes) -> int:
-        """The local memory one work-group of this launch needs."""
-        total = self.static_local_bytes
-        for arg in self.args:
-            if arg.kind == "local":
-                size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
-                total = _align(total, LOCAL_ALIGN) + size
-        return total
-
-    def launch(self, blob: bytes, work_dim: int, global_size: tuple[int, int, int],
-               local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
-               group_begin: int, group_end: int) -> None:
-        """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
-        blob = bytes(blob)
-        if len(blob) < self.blob_size:
-            raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
-                             f"expected {self.blob_size}")
-        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
-        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
-            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
-                             f"of local size {local_size}")
-        blob_raw, blob_addr = _aligned_buffer(len(blob))
-        ctypes.memmove(blob_addr, blob, len(blob))
-        local_raw, local_addr = _aligned_buffer(self.local_bytes(blob))
-        items = local_size[0] * local_size[1] * local_size[2]
-        frames_raw, frames_addr = _aligned_buffer(self.frame_size * items, 128)
-        ctx = _launch_context(work_dim, global_size, local_size, global_offset, groups,
-                              (local_addr, frames_addr, group_begin, group_end))
-        self._native(blob_addr, ctx.ctypes.data)
-        if self.uses_printf:
-            _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
-        del blob_raw, local_raw, frames_raw
-
-
-@dataclass
-class CpuProgram:
-    kernels: dict[str, CompiledKernel]
-    llvm_ir: str
-    optimized_llvm_ir: str
-    _jit: jit.JitModule = field(repr=False)
-
-    def asm(self) -> str:
-        return self._jit.asm()
 
 
 def _kernel_args(fn: Function, layout: DataLayout) -> tuple[list[KernelArg], int]:

@@ -26,9 +26,9 @@ from llvmlite import ir as ll
 
 from ...passes.form_workgroups import STATE_DONE
 from . import cpu_workitem as wi
+from .cpu_program import LOCAL_ALIGN
 
 I8, I32, I64 = ll.IntType(8), ll.IntType(32), ll.IntType(64)
-LOCAL_ALIGN = 16
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ llvmlite's own split). This module owns:
 - optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3 with
   loop and SLP vectorisation),
 - JIT compilation with MCJIT, kept alive by `JitModule`, and symbol lookup,
+- the object code MCJIT produced (`JitModule.object_code`), and loading such
+  object code back into a fresh MCJIT engine (`load_object`, the disk cache),
 - assembly emission for inspection (`oclpy build --emit asm`),
 - making the C math library's symbols visible to JIT code.
 """
@@ -38,18 +40,29 @@ def _init() -> None:
             return
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
-        libm = ctypes.util.find_library("m")
-        if libm:
-            llvm.load_library_permanently(libm)
+        _load_libm()
         _state["ready"] = True
+
+
+def _load_libm() -> None:
+    """Make the C math library's symbols visible to JIT code."""
+    for name in ("libm.so.6", "libm.dylib"):
+        try:
+            llvm.load_library_permanently(name)
+            return
+        except RuntimeError:
+            continue
+    libm = ctypes.util.find_library("m")  # slow (may run a subprocess): only as a fallback
+    if libm:
+        llvm.load_library_permanently(libm)
 
 
 def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
     """A target machine for the host CPU with all its features (AVX etc.)."""
     _init()
     target = llvm.Target.from_triple(llvm.get_process_triple())
-    features = llvm.get_host_cpu_features().flatten()
-    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=features,
+    cpu, features = host_cpu()
+    return target.create_target_machine(cpu=cpu, features=features,
                                         opt=opt, reloc="default", codemodel="jitdefault",
                                         jit=True)
 
@@ -93,9 +106,10 @@ class JitModule:
     """Native code for one LLVM module, alive as long as this object is."""
 
     engine: llvm.ExecutionEngine
-    module: llvm.ModuleRef
+    module: llvm.ModuleRef | None  # None when loaded from object code
     target_machine: llvm.TargetMachine
     optimized_ir: str
+    object_code: bytes = b""
     _addresses: dict[str, int] = field(default_factory=dict)
 
     def address_of(self, name: str) -> int:
@@ -107,7 +121,8 @@ class JitModule:
     def asm(self) -> str:
         """The module's native assembly, for inspection."""
         with _lock:
-            return self.target_machine.emit_assembly(self.module)
+            module = self.module or parse_and_verify(self.optimized_ir)
+            return self.target_machine.emit_assembly(module)
 
 
 def compile_ir(text: str, opt_level: int = 3) -> JitModule:
@@ -122,12 +137,34 @@ def compile_ir(text: str, opt_level: int = 3) -> JitModule:
         mod.data_layout = str(tm.target_data)
         optimize(mod, tm, opt_level)
         engine = llvm.create_mcjit_compiler(mod, tm)
+        objects: list[bytes] = []
+        engine.set_object_cache(lambda _mod, data: objects.append(bytes(data)), lambda _mod: None)
         engine.finalize_object()
         engine.run_static_constructors()
-        return JitModule(engine, mod, tm, str(mod))
+        return JitModule(engine, mod, tm, str(mod), b"".join(objects))
+
+
+def load_object(object_code: bytes, optimized_ir: str = "") -> JitModule:
+    """Native code from object code that `compile_ir` produced in this or another process.
+
+    Raises LLVMError when LLVM cannot load it (a corrupt or foreign object)."""
+    with _lock:
+        tm = host_target_machine()
+        empty = llvm.parse_assembly("")
+        empty.triple = tm.triple
+        empty.data_layout = str(tm.target_data)
+        engine = llvm.create_mcjit_compiler(empty, tm)
+        try:
+            engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
+            engine.finalize_object()
+        except RuntimeError as exc:
+            raise LLVMError(f"cannot load cached object code: {exc}") from exc
+        return JitModule(engine, None, tm, optimized_ir, object_code)
 
 
 def host_cpu() -> tuple[str, str]:
-    """The host CPU's LLVM name and feature string (`znver4`, `+avx2,+fma,...`)."""
-    _init()
-    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    """The host CPU's LLVM name and feature string (`znver4`, `+avx2,+fma,...`), cached."""
+    if "host_cpu" not in _state:
+        _init()
+        _state["host_cpu"] = (llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten())
+    return _state["host_cpu"]  # type: ignore[return-value]

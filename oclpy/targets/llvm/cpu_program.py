@@ -1,0 +1,195 @@
+"""What a compiled cpu program is at run time: kernels, their ABI facts, native code.
+
+`CompiledKernel.launch` allocates one call's context, local memory and frames
+(so concurrent calls share nothing) and calls the native launcher through
+ctypes, which releases the GIL. `program_record` / `program_from_record` turn
+a `CpuProgram` into JSON data plus object code and back (the build cache,
+`buildcache.py`). Kept apart from `cpu.py` so that loading a cached program
+imports no part of the compiler.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...ir import types as irt
+from ...ir.types import Type
+from . import cpu_workitem as wi
+from . import jit
+
+LOCAL_ALIGN = 16
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    name: str
+    kind: str  # "global" | "constant" | "local" | "scalar"
+    size: int
+    offset: int
+    type: Type
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+_LIBC = ctypes.CDLL(None)
+_LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray, int]:
+    """A zeroed byte buffer and the address inside it aligned to `align`."""
+    raw = np.zeros(max(nbytes, 1) + align, dtype=np.uint8)
+    addr = raw.ctypes.data
+    return raw, addr + (-addr) % align
+
+
+def _launch_context(work_dim: int, global_size: tuple[int, int, int],
+                    local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+                    groups: list[int], call: tuple[int, int, int, int]) -> np.ndarray:
+    """The context array of one `launch` call (see cpu_workitem.py for the slots)."""
+    ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
+    ctx[wi.CTX_WORK_DIM] = work_dim
+    ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
+    ctx[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
+    ctx[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
+    ctx[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
+    local_mem, frames, group_begin, group_end = call
+    ctx[wi.CTX_LOCAL_MEM], ctx[wi.CTX_FRAMES] = local_mem, frames
+    ctx[wi.CTX_GROUP_BEGIN], ctx[wi.CTX_GROUP_END] = group_begin, group_end
+    return ctx
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    args: list[KernelArg]
+    blob_size: int
+    reqd_work_group_size: tuple[int, int, int] | None
+    static_local_bytes: int
+    frame_size: int  # bytes per work-item frame (0 without barriers)
+    uses_printf: bool = False
+    _native: Any = field(repr=False, default=None)
+    _jit: Any = field(repr=False, default=None)  # keeps the native code alive
+
+    def local_bytes(self, blob: bytes) -> int:
+        """The local memory one work-group of this launch needs."""
+        total = self.static_local_bytes
+        for arg in self.args:
+            if arg.kind == "local":
+                size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
+                total = _align(total, LOCAL_ALIGN) + size
+        return total
+
+    def launch(self, blob: bytes, work_dim: int, global_size: tuple[int, int, int],
+               local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+               group_begin: int, group_end: int) -> None:
+        """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
+        blob = bytes(blob)
+        if len(blob) < self.blob_size:
+            raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
+                             f"expected {self.blob_size}")
+        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
+        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
+            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
+                             f"of local size {local_size}")
+        blob_raw, blob_addr = _aligned_buffer(len(blob))
+        ctypes.memmove(blob_addr, blob, len(blob))
+        local_raw, local_addr = _aligned_buffer(self.local_bytes(blob))
+        items = local_size[0] * local_size[1] * local_size[2]
+        frames_raw, frames_addr = _aligned_buffer(self.frame_size * items, 128)
+        ctx = _launch_context(work_dim, global_size, local_size, global_offset, groups,
+                              (local_addr, frames_addr, group_begin, group_end))
+        self._native(blob_addr, ctx.ctypes.data)
+        if self.uses_printf:
+            _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
+        del blob_raw, local_raw, frames_raw
+
+
+@dataclass
+class CpuProgram:
+    kernels: dict[str, CompiledKernel]
+    llvm_ir: str
+    optimized_llvm_ir: str
+    _jit: jit.JitModule = field(repr=False)
+
+    def asm(self) -> str:
+        return self._jit.asm()
+
+
+# -- the disk cache's view of a program (see buildcache.py) ------------------------
+
+def program_record(program: CpuProgram) -> dict[str, Any]:
+    """Everything but the object code needed to rebuild `program`, as JSON data."""
+    kernels = {}
+    for name, k in program.kernels.items():
+        kernels[name] = {
+            "args": [{"name": a.name, "kind": a.kind, "size": a.size, "offset": a.offset,
+                      "type": type_to_json(a.type), "attrs": _json_attrs(a.attrs)} for a in k.args],
+            "blob_size": k.blob_size, "reqd": list(k.reqd_work_group_size or ()) or None,
+            "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
+            "uses_printf": k.uses_printf}
+    return {"kernels": kernels, "optimized_ir": program.optimized_llvm_ir}
+
+
+def _json_attrs(attrs: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in attrs.items():
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            out[key] = value
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) for v in value):
+            out[key] = list(value)
+    return out
+
+
+def program_from_record(record: dict[str, Any], object_code: bytes) -> CpuProgram:
+    """The program `program_record` described, its native code loaded from `object_code`.
+
+    Raises KeyError/TypeError/ValueError on a malformed record, jit.LLVMError on
+    object code LLVM refuses."""
+    native = jit.load_object(object_code, record["optimized_ir"])
+    kernels = {}
+    for name, k in record["kernels"].items():
+        args = [KernelArg(a["name"], a["kind"], int(a["size"]), int(a["offset"]),
+                          type_from_json(a["type"]), dict(a["attrs"])) for a in k["args"]]
+        address = native.address_of(f"{name}.launch")
+        if not address:
+            raise ValueError(f"cached object code has no launcher for '{name}'")
+        kernels[name] = CompiledKernel(
+            name, args, int(k["blob_size"]), tuple(k["reqd"]) if k["reqd"] else None,
+            int(k["static_local_bytes"]), int(k["frame_size"]), bool(k["uses_printf"]),
+            _LAUNCH_SIG(address), native)
+    return CpuProgram(kernels, "", record["optimized_ir"], native)
+
+
+def type_to_json(t: Type) -> Any:
+    """An IR type of a kernel parameter as JSON data (`type_from_json` reverses it)."""
+    if isinstance(t, (irt.IntType, irt.FloatType)):
+        return [type(t).__name__, t.bits]
+    if isinstance(t, irt.PtrType):
+        return ["PtrType", t.space.value]
+    if isinstance(t, (irt.VectorType, irt.ArrayType)):
+        return [type(t).__name__, type_to_json(t.elem), t.count]
+    if isinstance(t, irt.StructType):
+        return ["StructType", [type_to_json(f) for f in t.fields], t.packed]
+    raise ValueError(f"no JSON form for a kernel parameter of type {t}")
+
+
+_FROM_JSON = {
+    "IntType": lambda d: irt.IntType(int(d[1])),
+    "FloatType": lambda d: irt.FloatType(int(d[1])),
+    "PtrType": lambda d: irt.PtrType(irt.AddressSpace(d[1])),
+    "VectorType": lambda d: irt.VectorType(type_from_json(d[1]), int(d[2])),
+    "ArrayType": lambda d: irt.ArrayType(type_from_json(d[1]), int(d[2])),
+    "StructType": lambda d: irt.StructType(tuple(type_from_json(f) for f in d[1]), bool(d[2])),
+}
+
+
+def type_from_json(data: Any) -> Type:
+    """The IR type `type_to_json` wrote; KeyError/TypeError/ValueError on bad data."""
+    return _FROM_JSON[data[0]](data)
