@@ -9,6 +9,8 @@ type `T` ranges over, and the return and parameter patterns:
     R   relational result: int for scalars, a signed integer vector of T's
         element size for vectors            W   T with twice the element size (upsample)
     N   unsigned of half the element size (upsample's low half)
+    SE, UE  the signed / unsigned integer type of T's element size and width
+        (select's igentype and ugentype: long for double, uint for float)
     B   a byte-wise unsigned-int vector matching T (unused)
     any name in `cltypes.builtin_type_names()` (int, float, size_t, ...)
 
@@ -96,6 +98,8 @@ _PATTERNS: dict[str, Callable[[CType], CType]] = {
     "R": lambda t: st.relational_result(t),
     "W": lambda t: _shape(t, _wider(st.scalar_kind(t))),  # type: ignore[arg-type]
     "N": lambda t: _shape(t, st.unsigned_of(st.scalar_kind(t))),  # type: ignore[arg-type]
+    "SE": lambda t: _shape(t, st.signed_int_of_size(st.scalar_kind(t).size)),  # type: ignore[union-attr]
+    "UE": lambda t: _shape(t, st.unsigned_of(st.signed_int_of_size(st.scalar_kind(t).size))),  # type: ignore[union-attr]
 }
 
 
@@ -164,8 +168,8 @@ TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     ("isnan isinf isfinite isnormal signbit", "fclass", "F", "R", ("T",)),
     ("any all", "anyall", "SI", "int", ("T",)),
     ("bitselect", "bitselect", "A", "T", ("T", "T", "T")),
-    ("select", "select", "A", "T", ("T", "T", "R")),
-    ("select", "select", "A", "T", ("T", "T", "U")),
+    ("select", "select", "A", "T", ("T", "T", "SE")),
+    ("select", "select", "A", "T", ("T", "T", "UE")),
     # work-items and synchronisation
     ("get_global_id get_local_id get_group_id get_global_size get_local_size "
      "get_num_groups get_global_offset get_enqueued_local_size", "workitem", "X", "size_t",
