@@ -1,0 +1,1 @@
+"""The benchmark suite on the cuda device against NVIDIA's own OpenCL (PyOpenCL)."""
