@@ -188,7 +188,7 @@ def test_transpose(run_kernel) -> None:
 def test_reduce_float4(run_kernel) -> None:
     x = np.random.default_rng(12).random(4096, dtype=np.float32)
     partial = np.zeros(4, np.float32)
-    _, partial = run_kernel(source("reduce_float4.cl"), "reduce_sum", (256,), (64,), x, partial,
+    _, partial = run_kernel(source("reduce_float4.cl"), "reduce_sum4", (256,), (64,), x, partial,
                             cl.LocalMemory(64 * 4), np.uint32(1024))
     assert partial.sum() == pytest.approx(float(x.sum()), rel=1e-5)
 

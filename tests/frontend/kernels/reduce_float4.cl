@@ -1,6 +1,6 @@
 // Sum reduction reading float4 with vload4, a tree in local memory and one
 // partial sum per work-group.
-__kernel void reduce_sum(__global const float *in, __global float *partial, __local float *scratch, const uint n4)
+__kernel void reduce_sum4(__global const float *in, __global float *partial, __local float *scratch, const uint n4)
 {
     uint gid = get_global_id(0);
     uint lid = get_local_id(0);
