@@ -23,6 +23,7 @@ from .cltypes import CType
 from .async_copy import ASYNC_IMPLS
 from .irtypes import reg_type
 from .lower_builtins_convert import directed_round, needs_directed
+from .lower_builtins_geometric import GEOMETRIC_IMPLS, splat_value
 from .lower_builtins_math import MATH_IMPLS
 from .lower_values import const_of, is_unsigned
 
@@ -47,6 +48,7 @@ class BuiltinLowering:
         return impl(self, sig, args, e)
 
     # -- helpers ------------------------------------------------------------
+    splat_value = splat_value  # a scalar IR value repeated in every lane
     def intrinsic(self, base: str, ret: ir.Type, args: list[Value], overload: Optional[ir.Type]) -> Value:
         fn = declare_intrinsic(self.module, base, ret, [a.type for a in args], overload)  # type: ignore[arg-type]
         return self.b.call(fn, args)  # type: ignore[attr-defined]
@@ -480,3 +482,4 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
 }
 IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
+IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)

@@ -1,0 +1,90 @@
+"""Lowering of `length`, `distance` and `normalize` (and their fast_ forms)
+without undue overflow or underflow (OpenCL C 6.15.5).
+
+The vector is scaled by an exact power of two that brings its largest
+element's magnitude into [1, 2) before the sum of squares (two steps of
+2^-e/2, so the scale itself never overflows), and the length is scaled back.
+A zero vector normalizes to itself; infinities and NaNs take the unscaled path.
+`GEOMETRIC_IMPLS` replaces the plain implementations in `lower_builtins.IMPLS`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional
+
+from ..ir import types as ir
+from ..ir.values import ConstInt, Value
+from . import ast
+from . import builtins as bi
+from .lower_values import const_of
+
+
+def _max_abs(self, v: Value) -> Value:
+    ax = self.math("fabs", [v])
+    if not isinstance(ax.type, ir.VectorType):
+        return ax
+    acc = self.b.extractelement(ax, ConstInt(ir.I32, 0))
+    for i in range(1, ax.type.count):
+        acc = self.math("fmax", [acc, self.b.extractelement(ax, ConstInt(ir.I32, i))])
+    return acc
+
+
+def _scaled(self, v: Value) -> tuple[Value, Value, Value]:
+    """(v * 2^-e exactly, 2^e, whether m = max|v_i| is finite and nonzero)."""
+    b = self.b
+    m = _max_abs(self, v)
+    t = m.type
+    ok = b.binop("and", b.fcmp("one", m, const_of(t, 0.0)), b.fcmp("olt", m, const_of(t, math.inf)))
+    e = b.select(ok, self.math("logb", [m]), const_of(t, 0.0))
+    e1 = self.math("floor", [b.binop("fmul", e, const_of(t, 0.5))])
+    e2 = b.binop("fsub", e, e1)
+    neg = lambda x: b.binop("fsub", const_of(t, 0.0), x)  # noqa: E731
+    h1, h2 = self.math("exp2", [neg(e1)]), self.math("exp2", [neg(e2)])
+    if isinstance(v.type, ir.VectorType):
+        h1, h2 = self.splat_value(h1, v.type), self.splat_value(h2, v.type)
+    scaled = b.binop("fmul", b.binop("fmul", v, h1), h2)
+    back = b.binop("fmul", self.math("exp2", [e1]), self.math("exp2", [e2]))
+    return scaled, back, ok
+
+
+def safe_length(self, v: Value) -> Value:
+    if not isinstance(v.type, ir.VectorType):
+        return self.math("fabs", [v])
+    s, back, ok = _scaled(self, v)
+    scaled_len = self.b.binop("fmul", self.math("sqrt", [self.dot(s, s)]), back)
+    return self.b.select(ok, scaled_len, self.math("sqrt", [self.dot(v, v)]))
+
+
+def b_length(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+    return safe_length(self, args[0])
+
+
+def b_distance(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+    return safe_length(self, self.b.binop("fsub", args[0], args[1]))
+
+
+def b_normalize(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+    """v / |v|; normalize(0) = 0; scalars give ±1 (0 and NaN unchanged)."""
+    v, b = args[0], self.b
+    if not isinstance(v.type, ir.VectorType):
+        one = self.math("copysign", [const_of(v.type, 1.0), v])
+        keep = b.binop("or", b.fcmp("oeq", v, const_of(v.type, 0.0)), b.fcmp("uno", v, v))
+        return b.select(keep, v, one)
+    s, _, ok = _scaled(self, v)
+    inv = self.math("rsqrt", [self.dot(s, s)])
+    res = b.binop("fmul", s, self.splat_value(inv, v.type))
+    zero = b.fcmp("oeq", _max_abs(self, v), const_of(inv.type, 0.0))
+    plain = b.binop("fmul", v, self.splat_value(self.math("rsqrt", [self.dot(v, v)]), v.type))
+    return b.select(zero, v, b.select(ok, res, plain))
+
+
+def splat_value(self, x: Value, vt: ir.VectorType) -> Value:
+    """x repeated in every lane of vector type vt."""
+    out: Value = self.b.insertelement(const_of(vt, 0.0), x, ConstInt(ir.I32, 0))
+    return self.b.shufflevector(out, out, [0] * vt.count)
+
+
+GEOMETRIC_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+    "length": b_length, "distance": b_distance, "normalize": b_normalize,
+}
