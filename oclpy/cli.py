@@ -2,12 +2,14 @@
 
     oclpy devices
     oclpy build FILE.cl [OpenCL build options] [--device cpu|cuda] [--emit ast|ir|llvm|asm|ptx]
-                        [-O0|-O1|-O2] [--print-after-all] [--verify-each]
-    oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--verify-each]
+                        [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes]
+    oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--verify-each] [--time-passes]
     oclpy demo [--device cpu] [--quick]
 
 Each subcommand is one function taking the parsed arguments and returning the
-exit status; `main` only dispatches. Emit kinds are a table, so a target adds
+exit status; `main` only dispatches. `--stats` prints `oclpy.stats`'s per-kernel
+table of the IR after the level's target-independent pipeline; `--time-passes`
+reports each pass's time on stderr. Emit kinds are a table, so a target adds
 its own (`ptx`, `simt`) by adding a row.
 """
 
@@ -107,8 +109,12 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
         print(f"oclpy build: error: cannot read '{args.file}': {exc.strerror}", file=sys.stderr)
         return 1
     options = " ".join(_quote(o) for o in cl_options)
+    from .passes.manager import pass_timing
+
     try:
-        out = EMITTERS[args.emit or "ir"](source, options, args.file, args)
+        with pass_timing(sys.stderr if args.time_passes else None):
+            out = EMITTERS[args.emit or "ir"](source, options, args.file, args)
+        stats = _stats_table(source, options, args) if args.stats else ""
     except CompileError as exc:
         sys.stderr.write(exc.log)
         return 1
@@ -119,7 +125,21 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
         print(f"{args.file}: built for {args.device}", file=sys.stderr)
     else:
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    sys.stdout.write(stats)
     return 0
+
+
+def _stats_table(source: str, options: str, args: argparse.Namespace) -> str:
+    """Per-kernel counts of the IR every target starts from (after the level's pipeline)."""
+    from .compiler import opt_level, pipeline_for
+    from .frontend.driver import compile_to_ir
+    from .passes.manager import run_pipeline
+    from .stats import format_stats, kernel_stats
+
+    module = compile_to_ir(source, options, filename=args.file).module
+    level = args.opt if args.opt is not None else opt_level(options)
+    run_pipeline(module, pipeline_for(level))
+    return format_stats(kernel_stats(module))
 
 
 def _quote(option: str) -> str:
@@ -140,7 +160,8 @@ def _cmd_opt(args: argparse.Namespace) -> int:
         module = parse_module(text, args.file)
         verify_module(module)
         trace = sys.stdout if args.print_after_all else None
-        run_pipeline(module, args.passes, verify_each=args.verify_each, print_after_all=trace)
+        run_pipeline(module, args.passes, verify_each=args.verify_each, print_after_all=trace,
+                     time_passes=sys.stderr if args.time_passes else None)
     except OSError as exc:
         print(f"oclpy opt: error: cannot read '{args.file}': {exc.strerror}", file=sys.stderr)
         return 1
@@ -170,12 +191,15 @@ def _parser() -> argparse.ArgumentParser:
         build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level)
     build.add_argument("--print-after-all", action="store_true")
     build.add_argument("--verify-each", action="store_true")
+    build.add_argument("--stats", action="store_true", help="per-kernel IR statistics")
+    build.add_argument("--time-passes", action="store_true", help="time each pass (stderr)")
 
     opt = sub.add_parser("opt", help="run IR passes over a .oir file")
     opt.add_argument("file")
     opt.add_argument("--passes", default="")
     opt.add_argument("--print-after-all", action="store_true")
     opt.add_argument("--verify-each", action="store_true")
+    opt.add_argument("--time-passes", action="store_true", help="time each pass (stderr)")
 
     demo = sub.add_parser("demo", help="run real kernels, check them against NumPy, time them")
     demo.add_argument("--device", default=None, help="cpu (default: OCLPY_DEVICE or cpu)")
@@ -184,7 +208,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 _OURS_WITH_VALUE = ("--device", "--emit")
-_OURS_FLAGS = ("-O0", "-O1", "-O2", "--print-after-all", "--verify-each", "-h", "--help")
+_OURS_FLAGS = ("-O0", "-O1", "-O2", "--print-after-all", "--verify-each", "--stats", "--time-passes",
+               "-h", "--help")
 _CL_WITH_VALUE = ("-D", "-I")
 
 

@@ -13,10 +13,12 @@ for FileCheck tests and `oclpy opt`.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import importlib
 import time
-from typing import Any, ClassVar, Iterable, Protocol, TextIO, TypeVar
+from typing import Any, ClassVar, Iterable, Iterator, Protocol, TextIO, TypeVar
 
 from oclpy.ir.values import Function, Module
 
@@ -184,8 +186,9 @@ def run_pipeline(module: Module, pipeline: str, verify_each: bool = False,
             import sys
 
             _print(module, p.name, print_stream or sys.stdout)
-    if time_passes is not None:
-        _report_times(timings, time_passes)
+    report_to = time_passes if time_passes is not None else _TIMING_STREAM.get()
+    if report_to is not None:
+        _report_times(timings, report_to)
     return changed
 
 
@@ -196,6 +199,23 @@ def _run_one(p: Any, module: Module) -> bool:
         raise
     except Exception as exc:  # an internal error: say which pass, keep the cause chained
         raise PassError(p.name, f"internal error: {type(exc).__name__}: {exc}") from exc
+
+
+# Where run_pipeline reports pass times when its caller did not say (set by `pass_timing`).
+_TIMING_STREAM: contextvars.ContextVar[TextIO | None] = contextvars.ContextVar(
+    "oclpy_pass_timing", default=None)
+
+
+@contextlib.contextmanager
+def pass_timing(stream: TextIO | None) -> Iterator[None]:
+    """Within the block, every `run_pipeline` without its own `time_passes` reports
+    its pass times to `stream` (None: no report). For drivers that call the pass
+    manager through other layers (`oclpy build --time-passes`)."""
+    token = _TIMING_STREAM.set(stream)
+    try:
+        yield
+    finally:
+        _TIMING_STREAM.reset(token)
 
 
 def _report_times(timings: list[tuple[str, float]], out: TextIO) -> None:

@@ -148,7 +148,10 @@ def test_the_level_option_reaches_the_compiler(ctx, monkeypatch) -> None:
         return original(module, level, *args, **kwargs)
 
     monkeypatch.setattr(compiler, "optimize", spy)
-    src = "__kernel void k(__global int *o) { int x = 3; o[get_global_id(0)] = x; }"
+    import uuid
+
+    # A fresh comment: build caches (in memory or on disk) must not answer for the compiler.
+    src = f"// {uuid.uuid4()}\n__kernel void k(__global int *o) {{ int x = 3; o[get_global_id(0)] = x; }}"
     recorder = Recorder(monkeypatch)
     for option in (LEVELS["O0"], LEVELS["O2"]):
         recorder.run(option, lambda: cl.Program(ctx, src).build())
