@@ -52,11 +52,13 @@ def optimize(module: Module, level: int, device_kind: str = "cpu", *, verify_eac
     return module
 
 
-def _targets() -> dict[str, Callable[[Module], Any]]:
+def _targets() -> dict[str, Callable[[Module, str], Any]]:
+    """device kind -> compile(module, build options)."""
     from .targets.llvm.cpu import compile_cpu
     from .targets.llvm.nvptx import compile_nvptx
 
-    return {"cpu": compile_cpu, "cuda": compile_nvptx}
+    return {"cpu": lambda module, options: compile_cpu(module),
+            "cuda": lambda module, options: compile_nvptx(module, options=options)}
 
 
 def build_program(source: str, options: str = "", device_kind: str = "cpu",
@@ -74,7 +76,7 @@ def build_program(source: str, options: str = "", device_kind: str = "cpu",
         level = opt_level(options)
     try:
         optimize(front.module, level, device_kind)
-        program = _targets()[device_kind](front.module)
+        program = _targets()[device_kind](front.module, options)
     except CompileError:
         raise
     except Exception as exc:  # a bug in a pass or target: report it, never a traceback

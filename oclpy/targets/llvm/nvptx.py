@@ -38,6 +38,7 @@ from typing import Any
 from llvmlite import ir as ll
 
 from ...diagnostics import CompileError
+from ...frontend.options import BuildOptions, parse_build_options
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, ArrayType, PtrType, StructType, Type, VectorType
 from ...ir.values import Function, GlobalVar, Instr, Module
@@ -241,10 +242,27 @@ class EntryBuilder:
         return found
 
 
-def _static_shared_bytes(target: NvptxTarget, module: Module, kernel: Function) -> int:
-    """Bytes of the static `__local` variables `kernel` (or a function it calls) uses."""
-    from .cpu import _locals_reached
+def _locals_reached(kernel: Function) -> list[GlobalVar]:
+    """The `__local` variables used by `kernel` or any function it calls."""
+    seen: set[int] = set()
+    found: dict[str, GlobalVar] = {}
+    work = [kernel]
+    while work:
+        fn = work.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        for instr in fn.instructions():
+            for op in instr.operands:
+                if isinstance(op, GlobalVar) and op.space is AddressSpace.LOCAL:
+                    found[op.name] = op
+            if instr.op == "call":
+                work.append(instr.attrs["callee"])
+    return list(found.values())
 
+
+def _static_shared_bytes(target: NvptxTarget, kernel: Function) -> int:
+    """Bytes of the static `__local` variables `kernel` (or a function it calls) uses."""
     total = 0
     for gv in _locals_reached(kernel):
         total = _align(total, gv.align or target.layout.align_of(gv.value_type))
@@ -252,7 +270,16 @@ def _static_shared_bytes(target: NvptxTarget, module: Module, kernel: Function) 
     return total
 
 
-def emit_llvm(module: Module, target: NvptxTarget | None = None) -> tuple[ll.Module, dict]:
+def precision_for(opts: BuildOptions) -> codegen.Precision:
+    if opts.fast_relaxed_math or opts.unsafe_math_optimizations:
+        return codegen.Precision(div_f32=0, sqrt_f32=0)
+    if opts.correctly_rounded_divide_sqrt:
+        return codegen.Precision(div_f32=2)
+    return codegen.Precision()
+
+
+def emit_llvm(module: Module, target: NvptxTarget | None = None,
+              fast_math: bool = False) -> tuple[ll.Module, dict]:
     """The LLVM module (bodies and entries) and each kernel's (args, blob size)."""
     target = target or NvptxTarget()
     kernels = [fn for fn in module.kernels() if not fn.is_declaration]
@@ -261,6 +288,7 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None) -> tuple[ll.Mod
         fn.name = fn.name + BODY_SUFFIX
     try:
         me = ModuleEmitter(module, target)
+        me.fast_math = me.fast_math or fast_math
         llmod = me.emit()
     finally:
         for fn in kernels:
@@ -277,15 +305,20 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None) -> tuple[ll.Mod
     return llmod, infos
 
 
-def compile_nvptx(module: Module, arch: str | None = None, opt_level: int = 3) -> PtxProgram:
+def compile_nvptx(module: Module, arch: str | None = None, opt_level: int = 3,
+                  options: str = "") -> PtxProgram:
     """Compile every kernel defined in `module` to PTX for `arch` (sm_XY; default:
-    the cuda driver's GPU, else sm_90)."""
+    the cuda driver's GPU, else sm_90); `options` are the OpenCL build options
+    (their float-precision choices: `precision_for`)."""
     arch = arch or codegen.default_arch()
+    opts = parse_build_options(options)
     target = NvptxTarget()
-    llmod, infos = emit_llvm(module, target)
+    fast = opts.fast_relaxed_math or opts.unsafe_math_optimizations
+    llmod, infos = emit_llvm(module, target, fast_math=fast)
     text = str(llmod)
     try:
-        ptx, optimized = codegen.compile_ptx(text, set(infos), arch, opt_level)
+        ptx, optimized = codegen.compile_ptx(text, set(infos), arch, opt_level,
+                                             precision_for(opts))
     except codegen.LibdeviceMissing as exc:
         raise CompileError(f"{module.name}: error: {exc}\n") from None
     key = codegen.cache_key("cubin", ptx, arch)
@@ -297,5 +330,5 @@ def compile_nvptx(module: Module, arch: str | None = None, opt_level: int = 3) -
         reqd = fn.attrs.get("reqd_work_group_size")
         program.kernels[fn.name] = PtxKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            _static_shared_bytes(target, module, fn), program)
+            _static_shared_bytes(target, fn), program)
     return program

@@ -15,6 +15,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import llvmlite
@@ -26,6 +27,32 @@ TRIPLE = "nvptx64-nvidia-cuda"
 DEFAULT_ARCH = "sm_90"
 PTX_FEATURES = "+ptx80"
 LIBDEVICE_PREFIX = "__nv_"
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How NVPTX lowers float division, sqrt and a*b+c (LLVM's NVPTX options).
+
+    The default meets OpenCL's bounds as NVIDIA's OpenCL does: division
+    `div.full.f32` (2 ulp; OpenCL allows 2.5), sqrt `sqrt.rn.f32` (exact), and
+    contraction of a*b+c into fma (OpenCL C's FP_CONTRACT is on by default).
+    -cl-fp32-correctly-rounded-divide-sqrt gives `div.rn.f32`;
+    -cl-fast-relaxed-math (or -cl-unsafe-math-optimizations) the approximate
+    `div.approx.f32` and `sqrt.approx.f32`."""
+
+    div_f32: int = 1   # 0 approx, 1 full (2 ulp), 2 IEEE
+    sqrt_f32: int = 1  # 0 approx, 1 IEEE
+    fma_level: int = 1  # 0 never fuse, 1 fuse a*b+c
+
+    def llvm_options(self) -> list[str]:
+        return [f"-nvptx-prec-divf32={self.div_f32}", f"-nvptx-prec-sqrtf32={self.sqrt_f32}",
+                f"-nvptx-fma-level={self.fma_level}"]
+
+
+def _set_options(precision: Precision) -> None:
+    """LLVM's NVPTX options are process-wide: set before each emission, lock held."""
+    for option in precision.llvm_options():
+        llvm.set_option("oclpy", option)
 
 
 _arch = {"default": DEFAULT_ARCH}
@@ -165,11 +192,11 @@ def cache_put(key: str, suffix: str, data: bytes) -> None:
 
 
 def compile_ptx(text: str, kernels: set[str], arch: str = DEFAULT_ARCH,
-                opt_level: int = 3) -> tuple[str, str]:
+                opt_level: int = 3, precision: Precision = Precision()) -> tuple[str, str]:
     """(PTX, optimised LLVM IR) for LLVM IR `text`; the PTX comes from the disk
     cache when this IR was compiled before (the optimised IR is then "")."""
     key = cache_key("ptx", text, arch, str(opt_level), llvmlite.__version__,
-                    ",".join(sorted(kernels)))
+                    ",".join(sorted(kernels)), " ".join(precision.llvm_options()))
     hit = cache_get(key, "ptx")
     if hit is not None:
         return hit.decode(), ""
@@ -181,6 +208,7 @@ def compile_ptx(text: str, kernels: set[str], arch: str = DEFAULT_ARCH,
         if _needs_libdevice(text):
             _link_libdevice(mod, kernels)
         _optimize(mod, tm, opt_level)
+        _set_options(precision)
         ptx = tm.emit_assembly(mod)
         optimized = str(mod)
     cache_put(key, "ptx", ptx.encode())

@@ -12,6 +12,9 @@ fabs, copysign) stays an LLVM intrinsic; everything else calls NVIDIA's
 libdevice (`__nv_sinf`, `__nv_pow`), linked in by `nvptx_codegen`. The
 OpenCL functions libdevice lacks (asinpi, rootn, powr, ...) reuse the cpu
 target's formulas (`mathlib.py`), whose C-library calls become libdevice calls.
+libdevice's float functions meet OpenCL's bounds (CUDA documents them: sinf 2
+ulp, rsqrtf 2 ulp, powf 4 ulp, ...); under -cl-fast-relaxed-math the float
+sin/cos/exp/log/pow family uses libdevice's `__nv_fast_*` approximations.
 """
 
 from __future__ import annotations
@@ -177,6 +180,8 @@ LIBDEVICE = {
     "nextafter": "nextafter", "fdim": "fdim", "remainder": "remainder", "ldexp": "ldexp",
     "round": "round", "rsqrt": "rsqrt", "sinpi": "sinpi", "cospi": "cospi",
 }
+# libdevice's approximate float versions (`__nv_fast_sinf`), for -cl-fast-relaxed-math.
+FAST_F32 = {"sin", "cos", "tan", "exp", "exp10", "log", "log2", "log10", "pow"}
 # Builtins whose OpenCL name is an LLVM intrinsic NVPTX selects exactly.
 _DIRECT = {"sqrt": "sqrt", "fabs": "fabs", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
            "rint": "rint", "fma": "fma", "fmin": "minnum", "fmax": "maxnum",
@@ -205,8 +210,8 @@ class NvMath(MathLowering):
     def scalar(self, base: str, ty: ll.Type, args: list[ll.Value]) -> ll.Value:
         if base in _DIRECT:
             return self.intrinsic(_DIRECT[base], ty, args)
-        if base == "rsqrt" and ty == F32:  # __nv_rsqrtf is approximate: 1/sqrt.rn is within 1 ulp
-            return self.b.fdiv(ll.Constant(ty, 1.0), self.intrinsic("sqrt", ty, args))
+        if self.fe.fmf and ty == F32 and base in FAST_F32:  # -cl-fast-relaxed-math
+            return self.libm(f"fast_{base}", ty, args)
         if base in LIBDEVICE:
             return self.libm(LIBDEVICE[base], ty, args)
         return super().scalar(base, ty, args)
