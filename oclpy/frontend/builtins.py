@@ -225,7 +225,8 @@ def _add_memory_builtins(table: dict[str, list[Builtin]]) -> None:
             Builtin("vload_half", ct.FLOAT, (ct.SIZE_T, _ptr(K.HALF, sp, const=True)), "vload_half"))
         if sp is not AddressSpace.CONSTANT:
             for f in _FLOATS:
-                for name in ("vstore_half", "vstore_half_rte", "vstore_half_rtz"):
+                for name in ("vstore_half", "vstore_half_rte", "vstore_half_rtz", "vstore_half_rtp",
+                             "vstore_half_rtn"):
                     table.setdefault(name, []).append(
                         Builtin(name, ct.VOID, (ct.Scalar(f), ct.SIZE_T, _ptr(K.HALF, sp)),
                                 "vstore_half"))
@@ -239,8 +240,9 @@ def _add_memory_builtins(table: dict[str, list[Builtin]]) -> None:
                 continue
             for base in (f"vstore_half{n}", f"vstorea_half{n}"):
                 for name in (base, base + "_rte", base + "_rtz", base + "_rtp", base + "_rtn"):
-                    table.setdefault(name, []).append(
-                        Builtin(name, ct.VOID, (fvec, ct.SIZE_T, _ptr(K.HALF, sp)), "vstore_half"))
+                    for f in _FLOATS:
+                        table.setdefault(name, []).append(
+                            Builtin(name, ct.VOID, (ct.Vector(f, n), ct.SIZE_T, _ptr(K.HALF, sp)), "vstore_half"))
     _add_shuffles(table)
     _add_atomics(table)
     _add_pointer_math(table)

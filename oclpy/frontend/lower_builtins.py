@@ -21,8 +21,9 @@ from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
 from .async_copy import ASYNC_IMPLS
+from .generic_space import GENERIC_IMPLS
 from .irtypes import reg_type
-from .lower_builtins_convert import directed_round, needs_directed
+from .lower_builtins_convert import directed_round, needs_directed, round_to_odd_float
 from .lower_builtins_geometric import GEOMETRIC_IMPLS, splat_value
 from .lower_builtins_math import MATH_IMPLS
 from .lower_values import const_of, is_unsigned
@@ -418,7 +419,12 @@ class BuiltinLowering:
         data, offset, p = args
         n = data.type.count if isinstance(data.type, ir.VectorType) else 1
         ht: ir.Type = ir.VectorType(ir.F16, n) if n > 1 else ir.F16
+        if _bits(data.type) == 64:
+            data = round_to_odd_float(self, data)
         h = self.b.cast("fptrunc", data, ht)  # type: ignore[attr-defined]
+        mode = sig.name.rsplit("_", 1)[-1]
+        if mode in ("rtz", "rtp", "rtn"):
+            h = directed_round(self, data, h, mode, False)
         addr = self._vaddr(p, offset, ir.F16, self._half_stride(sig.name, n))
         return self.b.store(h, addr, 2)  # type: ignore[attr-defined]
 
@@ -481,5 +487,6 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
        for op in "add sub xchg min max and or xor inc dec cmpxchg".split()},
 }
 IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)
+IMPLS.update(GENERIC_IMPLS)  # to_global, to_local, to_private, get_fence (generic_space.py)
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
