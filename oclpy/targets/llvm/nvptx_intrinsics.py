@@ -152,12 +152,26 @@ def _printf(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
     vprintf = fe.me.declare_external("vprintf", I32, [GENERIC_PTR, GENERIC_PTR])
     if not rest:
         return b.call(vprintf, [fmt, ll.Constant(GENERIC_PTR, None)])
-    packed = ll.LiteralStructType([a.type for a in rest])
-    buf = fe.alloca_builder.alloca(packed)
+    offsets, end = [], 0
+    for a in rest:
+        size = _printf_size(a.type)
+        offsets.append(-(-end // size) * size)
+        end = offsets[-1] + size
+    buf = fe.alloca_builder.alloca(ll.ArrayType(I8, max(end, 8)))
     buf.align = 8
-    for i, a in enumerate(rest):
-        b.store(a, b.gep(buf, [ll.Constant(I32, 0), ll.Constant(I32, i)], source_etype=packed))
+    buf.type = GENERIC_PTR
+    for a, off in zip(rest, offsets):
+        b.store(a, b.gep(buf, [ll.Constant(I64, off)], source_etype=I8))
     return b.call(vprintf, [fmt, buf])
+
+
+def _printf_size(t: ll.Type) -> int:
+    """Bytes (and alignment) of one promoted printf argument in vprintf's buffer."""
+    if isinstance(t, ll.IntType):
+        return max(4, t.width // 8)
+    if isinstance(t, ll.VectorType):
+        return t.count * _printf_size(t.element)
+    return 8  # double, pointers
 
 
 _OTHER: dict[str, Callable[[FunctionEmitter, list[ll.Value]], ll.Value | None]] = {

@@ -1,0 +1,224 @@
+"""FileCheck tests of the PTX the nvptx target emits (no GPU needed), and ptxas on it.
+
+Each case is OpenCL C with `// CHECK` lines, built for the cuda device with
+the given options; the PTX is matched with the `filecheck` package. Where
+`ptxas` is installed (CUDA toolkit or the nvidia-cuda-nvcc wheel), every
+case's PTX is also assembled for sm_90.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from filecheck.matcher import Matcher
+from filecheck.options import parse_argv_options
+
+from oclpy.compiler import build_program
+from oclpy.targets.llvm import nvptx_codegen
+
+CASES: dict[str, tuple[str, str]] = {
+    "address_spaces": ("", """
+__kernel void vadd(__global const float *a, __global float *c, float s) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] * s;
+}
+// CHECK: .visible .entry vadd(
+// CHECK: .param .u64 .ptr .global .align 1 vadd_param_0
+// CHECK: .param .f32 vadd_param_2
+// CHECK-DAG: ld.param.b64 {{.*}}[vadd_param_0]
+// CHECK-DAG: mov.u32 {{.*}}%ctaid.x
+// CHECK-DAG: mov.u32 {{.*}}%ntid.x
+// CHECK-DAG: mov.u32 {{.*}}%tid.x
+// CHECK: ld.global.b32
+// CHECK: st.global.b32
+"""),
+    "shared_memory_and_barrier": ("", """
+__kernel void red(__global const float *in, __global float *out, __local float *tmp) {
+  __local float tile[64];
+  size_t l = get_local_id(0);
+  tmp[l] = in[get_global_id(0)];
+  tile[l] = tmp[l] * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[63 - l];
+}
+// CHECK: .extern .shared .align 16 .b8 __oclpy_dynamic_shared[];
+// CHECK: .entry red(
+// CHECK: .shared .align 4 .b8 red_$_tile[256];
+// CHECK: st.shared.b32
+// CHECK: st.shared.b32
+// CHECK: bar.sync 0;
+// CHECK: ld.shared.b32
+"""),
+    "atomics": ("", """
+__kernel void atoms(__global int *g, __global float *f) {
+  __local int l[4];
+  if (get_local_id(0) == 0) l[0] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_add(g, 1);
+  atomic_inc(&l[0]);
+  atomic_cmpxchg(g + 1, 0, 5);
+  atomic_max(g + 2, (int)get_global_id(0));
+  atomic_xchg(f, 1.0f);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) g[3] = l[0];
+}
+// CHECK: atom.global.add.u32
+// CHECK: atom.shared.add.u32
+// CHECK: atom.relaxed.gpu.global.cas.b32
+// CHECK: atom.global.max.s32
+// CHECK: atom.global.exch.b32
+"""),
+    "constant_memory": ("", """
+__constant float coef[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+__kernel void k(__constant float *c, __global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = coef[i & 3] + c[i];
+}
+// CHECK: .const .align 4 .b8 coef[16] = {0, 0, 128, 63,
+// CHECK: .entry k(
+// CHECK: ld.const.b32
+// CHECK: ld.global.b32
+"""),
+    "struct_argument": ("", """
+typedef struct { float3 v; int k; } P;
+__kernel void k(P p, __global float *out) { out[get_global_id(0)] = p.v.y * p.k; }
+// CHECK: .param .align 1 .b8 k_param_0[32]
+// CHECK: ld.param
+"""),
+    "precision_default": ("", """
+__kernel void f(__global float *a, float b) {
+  size_t i = get_global_id(0);
+  a[i] = a[i] * b + sqrt(b) / a[i];
+}
+// CHECK-DAG: sqrt.rn.f32
+// CHECK-DAG: div.full.f32
+// CHECK-DAG: fma.rn.f32
+"""),
+    "precision_correctly_rounded": ("-cl-fp32-correctly-rounded-divide-sqrt", """
+__kernel void f(__global float *a, float b) { a[get_global_id(0)] = sqrt(b) / a[get_global_id(0)]; }
+// CHECK-DAG: sqrt.rn.f32
+// CHECK-DAG: div.rn.f32
+"""),
+    "precision_fast": ("-cl-fast-relaxed-math", """
+__kernel void f(__global float *a, float b) { a[get_global_id(0)] = sqrt(b) / a[get_global_id(0)] + sin(b); }
+// CHECK-DAG: sqrt.approx
+// CHECK-DAG: div.approx
+// CHECK-DAG: sin.approx
+"""),
+    "printf": ("", """
+__kernel void p(void) { printf("%d %f\\n", (int)get_global_id(0), 1.5f); }
+// CHECK: .extern .func (.param .b32 func_retval0) vprintf
+// CHECK: st.local.b32
+// CHECK: st.local.b64
+// CHECK: call.uni (retval0), vprintf,
+"""),
+    "generic_pointers": ("-cl-std=CL2.0", """
+float first(float *p) { return p[0]; }
+__kernel void g(__global float *a, __local float *l) {
+  l[get_local_id(0)] = a[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[get_global_id(0)] = first(a) + first(l);
+}
+// CHECK: ld.global.b32
+// CHECK: ld.shared.b32
+// CHECK-NOT: cvta
+"""),
+    "offset_and_work_dim": ("", """
+__kernel void q(__global long *o) {
+  o[0] = get_global_offset(0) + get_work_dim() + get_num_groups(1) + get_local_size(2);
+}
+// CHECK-DAG: ld.param.b64 {{.*}}[q_param_1]
+// CHECK-DAG: ld.param.b32 {{.*}}[q_param_4]
+// CHECK-DAG: %nctaid.y
+// CHECK-DAG: %ntid.z
+"""),
+}
+
+_MATH = """
+__kernel void m(__global float *a, __global double *d) {
+  size_t i = get_global_id(0);
+  a[i] = sin(a[i]) + exp(a[i]) + pow(a[i], 2.5f) + rsqrt(a[i]) + asinpi(a[i]);
+  d[i] = cos(d[i]) + log1p(d[i]) + rootn(d[i], 3);
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def ptx_of(source: str, options: str = "") -> str:
+    return build_program(source, options, "cuda").program.ptx
+
+
+def filecheck(check_text: str, output: str, tmp_path: Path) -> int:
+    check_file, input_file = tmp_path / "check.cl", tmp_path / "out.ptx"
+    check_file.write_text(check_text)
+    input_file.write_text(output)
+    opts = parse_argv_options(["filecheck", str(check_file), "--input-file", str(input_file)])
+    return Matcher.from_opts(opts).run()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ptx(name: str, tmp_path: Path) -> None:
+    options, source = CASES[name]
+    ptx = ptx_of(source, options)
+    print(ptx)
+    assert filecheck(source, ptx, tmp_path) == 0
+
+
+def test_filecheck_detects_a_mismatch(tmp_path: Path) -> None:
+    ptx = ptx_of(CASES["address_spaces"][1])
+    assert filecheck("// CHECK: st.shared.b32\n", ptx, tmp_path) != 0
+
+
+@pytest.mark.skipif(nvptx_codegen.find_libdevice() is None, reason="libdevice.10.bc not installed")
+def test_libdevice_math_is_linked_and_inlined() -> None:
+    ptx = ptx_of(_MATH)
+    assert "__nv_" not in ptx and ".extern .func" not in ptx  # linked, nothing left to resolve
+    assert "rsqrt.approx.f32" in ptx
+
+
+def test_missing_libdevice_is_a_build_error(monkeypatch) -> None:
+    from oclpy.diagnostics import CompileError
+
+    monkeypatch.setattr(nvptx_codegen, "find_libdevice", lambda: None)
+    with pytest.raises(CompileError, match="libdevice.10.bc.*nvidia-cuda-nvcc"):
+        ptx_of(_MATH)
+
+
+def test_ptx_is_cached_on_disk(tmp_path: Path) -> None:
+    ptx = ptx_of(CASES["address_spaces"][1])
+    cached = list((tmp_path / "cache" / "cuda").glob("*.ptx"))
+    assert len(cached) == 1 and cached[0].read_text() == ptx
+    cached[0].write_text(ptx + "// from the cache\n")
+    assert ptx_of(CASES["address_spaces"][1]).endswith("// from the cache\n")
+
+
+def _ptxas() -> str | None:
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    for cand in Path("/usr/local").glob("cuda*/bin/ptxas"):
+        return str(cand)
+    return None
+
+
+PTXAS = _ptxas()
+
+
+@pytest.mark.skipif(PTXAS is None, reason="ptxas not installed (CUDA toolkit or nvidia-cuda-nvcc)")
+@pytest.mark.parametrize("name", sorted(CASES) + ["math"])
+def test_ptxas_assembles(name: str, tmp_path: Path) -> None:
+    if name == "math" and nvptx_codegen.find_libdevice() is None:
+        pytest.skip("libdevice.10.bc not installed")
+    options, source = CASES[name] if name != "math" else ("", _MATH)
+    ptx_file = tmp_path / "k.ptx"
+    ptx_file.write_text(ptx_of(source, options))
+    done = subprocess.run([PTXAS, "-arch=sm_90", str(ptx_file), "-o", str(tmp_path / "k.cubin")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
