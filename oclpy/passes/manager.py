@@ -45,6 +45,16 @@ PIPELINES: dict[str, str] = {
     "O2": "mem2reg,simplify,inline,mem2reg,simplify,infer-address-spaces,simplify",
 }
 
+# Ordering constraints (Go's passOrder): (before, after, why). When a pipeline
+# holds both passes, each run of `after` must follow some run of `before`.
+# Checked once at import over the named pipelines (the compiler's target
+# pipelines are checked by a test); ad-hoc pipelines (`oclpy opt`) may break them
+# on purpose, so run_pipeline does not enforce them.
+PASS_ORDER: tuple[tuple[str, str, str], ...] = (
+    ("inline", "form-workgroups", "barriers inside helper functions must be inlined into the kernel first"),
+    ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
+)
+
 # Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
 _PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
                                   "infer_address_spaces", "print_uniformity")
@@ -130,6 +140,26 @@ def parse_pipeline(pipeline: str) -> list[Any]:
         else:
             passes.append(_make_pass(item))
     return passes
+
+
+def order_problems(names: list[str]) -> list[str]:
+    """The PASS_ORDER constraints a sequence of pass names breaks, as messages."""
+    problems = []
+    for before, after, why in PASS_ORDER:
+        if before not in names:
+            continue
+        first_before = names.index(before)
+        for k, name in enumerate(names):
+            if name == after and k < first_before:
+                problems.append(f"'{after}' (pass {k + 1}) runs before '{before}': {why}")
+    return problems
+
+
+def check_pass_order(pipeline: str) -> None:
+    """Raise ValueError if `pipeline` breaks a PASS_ORDER constraint."""
+    problems = order_problems([p.name for p in parse_pipeline(pipeline)])
+    if problems:
+        raise ValueError(f"pipeline '{pipeline}': " + "; ".join(problems))
 
 
 def known_passes() -> list[str]:
@@ -248,3 +278,5 @@ def defined_functions(module: Module) -> list[Function]:
 
 for _module_name in _PASS_MODULES:
     importlib.import_module(f"{__package__}.{_module_name}")
+for _pipeline in PIPELINES.values():
+    check_pass_order(_pipeline)

@@ -132,3 +132,19 @@ def test_known_passes_lists_pipelines_too():
     names = known_passes()
     assert "O2" in names and "mem2reg" in names
     assert manager.defined_functions(parse_module(SIMPLE))[0].name == "f"
+
+
+def test_pass_order_constraints():
+    from oclpy.compiler import TARGET_PIPELINES
+    from oclpy.passes.manager import PASS_ORDER, check_pass_order, order_problems
+
+    assert all(b in PASSES and a in PASSES for a, b, _ in PASS_ORDER)
+    for level in PIPELINES:
+        for target in TARGET_PIPELINES.values():
+            check_pass_order(",".join(p for p in (PIPELINES[level], target) if p))
+    check_pass_order("form-workgroups")  # constraints bind only when both passes are there
+    assert order_problems(["mem2reg", "infer-address-spaces", "inline"]) == []
+    with pytest.raises(ValueError, match="'form-workgroups' \\(pass 1\\) runs before 'inline': barriers"):
+        check_pass_order("form-workgroups,inline")
+    with pytest.raises(ValueError, match="'infer-address-spaces' \\(pass 1\\) runs before 'mem2reg'"):
+        check_pass_order("infer-address-spaces,mem2reg,infer-address-spaces")
