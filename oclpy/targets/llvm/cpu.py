@@ -30,6 +30,8 @@ from ...passes.form_workgroups import FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgrou
 from . import cpu_workitem as wi
 from . import jit
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
+from .cpu_loopmd import LoopMetadata
+from .cpu_loopmd import finalize as finalize_loop_metadata
 from .cpu_program import (_LAUNCH_SIG, CompiledKernel, CpuProgram, KernelArg,  # noqa: F401 (re-exported)
                           program_from_record, program_record)
 from .emit import FunctionEmitter, ModuleEmitter
@@ -48,6 +50,7 @@ class CpuTarget:
 
     def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
         self.layout = layout
+        self.loop_md: LoopMetadata | None = None
         self.local_offsets: dict[str, int] = {}
         offset = 0
         for gv in module.globals:
@@ -71,6 +74,10 @@ class CpuTarget:
 
     def addrspace_of(self, space: AddressSpace) -> int:
         return 0
+
+    def annotate_access(self, fe: FunctionEmitter, instr: Instr, access: ll.Instruction) -> None:
+        if self.loop_md is not None:
+            self.loop_md.annotate(instr, access)
 
     def syncscope(self, scope: str) -> str:
         return _SYNCSCOPES.get(scope, "")
@@ -186,6 +193,7 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
     FormWorkgroups().run(module)
     target = CpuTarget(module)
     me = ModuleEmitter(module, target)
+    target.loop_md = LoopMetadata(me.llmod)
     llmod = me.emit()
     llmod.triple = jit.host_triple()
     llmod.data_layout = jit.host_data_layout()
@@ -198,9 +206,9 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = target.kernel_static_local_bytes(fn)
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
-                      static_local, frame_size if frame else None)
+                      static_local, frame_size if frame else None, target.loop_md)
         infos[fn.name] = (args, blob_size, frame_size, static_local)
-    text = str(llmod)
+    text = finalize_loop_metadata(str(llmod))
     native = jit.compile_ir(text, opt_level)
     kernels = {}
     for fn in kernels_defined:

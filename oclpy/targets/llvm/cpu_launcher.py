@@ -9,7 +9,8 @@ work-groups `[ctx.group_begin, ctx.group_end)` (linear ids, x fastest). Per
 work-group:
 
 - a kernel without barriers: a triple loop over local ids (x fastest) calling
-  the kernel body, which LLVM inlines;
+  the kernel body, which LLVM inlines; the x loop is marked parallel
+  (`cpu_loopmd.py`);
 - a resumable kernel (made by `form-workgroups`, whose docstring defines the
   encoding): every work-item's resume state (the first word of its frame) is
   set to 0, then rounds run: each round calls every work-item whose state is
@@ -19,13 +20,14 @@ work-group:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 from contextlib import contextmanager
 
 from llvmlite import ir as ll
 
 from ...passes.form_workgroups import STATE_DONE
 from . import cpu_workitem as wi
+from .cpu_loopmd import LoopMetadata
 from .cpu_program import LOCAL_ALIGN
 
 I8, I32, I64 = ll.IntType(8), ll.IntType(32), ll.IntType(64)
@@ -42,8 +44,10 @@ class LaunchArg:
 
 
 @contextmanager
-def counted_loop(b: ll.IRBuilder, start: ll.Value, stop: ll.Value, name: str) -> Iterator[ll.Value]:
-    """for (i = start; i < stop; ++i) { body } with the builder left after the loop."""
+def counted_loop(b: ll.IRBuilder, start: ll.Value, stop: ll.Value, name: str,
+                 on_latch: Callable[[ll.Instruction], None] | None = None) -> Iterator[ll.Value]:
+    """for (i = start; i < stop; ++i) { body } with the builder left after the loop;
+    `on_latch` sees the back-edge branch (to attach loop metadata)."""
     fn = b.function
     pre = b.block
     head = fn.append_basic_block(f"{name}.head")
@@ -57,7 +61,9 @@ def counted_loop(b: ll.IRBuilder, start: ll.Value, stop: ll.Value, name: str) ->
     b.position_at_end(body)
     yield i
     i.add_incoming(b.add(i, ll.Constant(I64, 1)), b.block)
-    b.branch(head)
+    latch = b.branch(head)
+    if on_latch is not None:
+        on_latch(latch)
     b.position_at_end(done)
 
 
@@ -84,8 +90,11 @@ def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[Launch
 
 
 def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
-                  static_local: int, frame_size: int | None) -> ll.Function:
-    """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers."""
+                  static_local: int, frame_size: int | None,
+                  loop_md: LoopMetadata | None = None) -> ll.Function:
+    """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers.
+
+    Without barriers the x loop over work-items is marked parallel (`loop_md`)."""
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
     fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
     blob, ctx = fn.args
@@ -100,18 +109,21 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
         t = b.udiv(g, ngx)
         group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
         if frame_size is None:
-            _run_items(b, sizes, lambda lid: b.call(kernel, values + [ctx, *group, *lid]))
+            on_latch = loop_md.mark_parallel if loop_md is not None else None
+            run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
+            _run_items(b, sizes, run, on_latch)
         else:
             _run_rounds(b, kernel, values, ctx, group, sizes, frames, frame_size, running)
     b.ret_void()
     return fn
 
 
-def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call) -> None:  # type: ignore[no-untyped-def]
+def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-untyped-def]
+               on_x_latch: Callable[[ll.Instruction], None] | None = None) -> None:
     zero = ll.Constant(I64, 0)
     with counted_loop(b, zero, sizes[2], "lz") as lz:
         with counted_loop(b, zero, sizes[1], "ly") as ly:
-            with counted_loop(b, zero, sizes[0], "lx") as lx:
+            with counted_loop(b, zero, sizes[0], "lx", on_x_latch) as lx:
                 call([lx, ly, lz])
 
 

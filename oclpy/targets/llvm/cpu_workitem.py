@@ -50,6 +50,12 @@ def ctx_load(b: ll.IRBuilder, ctx: ll.Value, slot: ll.Value | int) -> ll.Value:
     return value
 
 
+def global_id_of(b: ll.IRBuilder, group: ll.Value, local: ll.Value, local_size: ll.Value,
+                 offset: ll.Value) -> ll.Value:
+    """group * local_size + local + offset, always built in this order (so CSE merges copies)."""
+    return b.add(b.add(b.mul(group, local_size), local), offset)
+
+
 def _dim(value: ll.Value) -> int | None:
     return value.constant if isinstance(value, ll.Constant) else None
 
@@ -85,9 +91,8 @@ class WorkItemQueries:
         return _per_dim(self.b, dim, lambda i: self.hidden[HIDDEN_GROUP + i], 0)
 
     def global_id(self, dim: ll.Value) -> ll.Value:
-        b = self.b
-        scaled = b.mul(self.group_id(dim), self.slot(CTX_LOCAL_SIZE, dim, 1))
-        return b.add(b.add(scaled, self.local_id(dim)), self.slot(CTX_GLOBAL_OFFSET, dim, 0))
+        return global_id_of(self.b, self.group_id(dim), self.local_id(dim),
+                            self.slot(CTX_LOCAL_SIZE, dim, 1), self.slot(CTX_GLOBAL_OFFSET, dim, 0))
 
     def global_linear_id(self) -> ll.Value:
         b, d = self.b, [ll.Constant(I32, i) for i in range(3)]

@@ -274,7 +274,15 @@ class FunctionEmitter:
             ld.align = align
             self.builder._insert(ld)
             return ld
-        return self.builder.load(ptr, name=instr.name, typ=self.lltype(instr.type), align=align)
+        ld = self.builder.load(ptr, name=instr.name, typ=self.lltype(instr.type), align=align)
+        self._annotate(instr, ld)
+        return ld
+
+    def _annotate(self, instr: Instr, access: ll.Instruction) -> None:
+        """Let the target attach metadata to a plain load or store (optional hook)."""
+        hook = getattr(self.me.target, "annotate_access", None)
+        if hook is not None:
+            hook(self, instr, access)
 
     def store(self, instr: Instr) -> None:
         val, ptr = (self.value(v) for v in instr.operands)
@@ -284,7 +292,7 @@ class FunctionEmitter:
             st.align = align
             self.builder._insert(st)
         else:
-            self.builder.store(val, ptr, align=align)
+            self._annotate(instr, self.builder.store(val, ptr, align=align))
         return None
 
     def gep(self, instr: Instr) -> ll.Value:

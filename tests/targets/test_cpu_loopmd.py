@@ -1,0 +1,65 @@
+"""Work-item loops marked parallel: metadata form, vectorisation, and results."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from oclpy.compiler import build_program
+from oclpy.targets.llvm.cpu_loopmd import GROUP_MARK, LOOP_MARK, finalize
+from tests.targets.cpu_harness import run
+
+
+def test_finalize_makes_distinct_group_and_self_referencing_loop_ids() -> None:
+    text = (f'!3 = !{{ !"{GROUP_MARK}" }}\n!4 = !{{ !"llvm.loop.parallel_accesses", !3 }}\n'
+            f'!5 = !{{ !"{LOOP_MARK}.1", !4 }}\n!6 = !{{  }}\n')
+    out = finalize(text)
+    assert "!3 = distinct !{}" in out
+    assert "!5 = distinct !{!5, !4}" in out
+    assert "!6 = !{  }" in out  # other empty nodes (invariant.load) untouched
+
+
+def _build(src: str):  # type: ignore[no-untyped-def]
+    return build_program(src).program
+
+
+def test_elementwise_kernel_is_vectorised_across_work_items() -> None:
+    prog = _build("__kernel void axpy(float a, __global const float *x, __global float *y) {"
+                  " size_t i = get_global_id(0); y[i] = a * x[i] + y[i]; }")
+    ir = prog.optimized_llvm_ir
+    assert "llvm.loop.parallel_accesses" in ir
+    assert "load <" in ir and "store <" in ir
+
+
+def test_barrier_kernels_have_no_parallel_loop() -> None:
+    prog = _build("__kernel void k(__global int *x, __local int *t) { int l = get_local_id(0);"
+                  " t[l] = x[l]; barrier(CLK_LOCAL_MEM_FENCE); x[l] = t[(l + 1) % 4]; }")
+    assert "parallel_accesses" not in prog.llvm_ir
+
+
+def test_private_arrays_stay_per_work_item_when_vectorised() -> None:
+    src = """__kernel void k(__global const int *x, __global int *y) {
+        size_t i = get_global_id(0);
+        int tmp[4];
+        for (int j = 0; j < 4; ++j) tmp[j] = x[i] + j;
+        y[i] = tmp[x[i] & 3] * 10 + tmp[(x[i] + 1) & 3];
+    }"""
+    prog = _build(src)
+    assert "oclpy.access.group" not in prog.llvm_ir  # markers never reach LLVM
+    x = np.arange(64, dtype=np.int32)
+    y = np.zeros(64, dtype=np.int32)
+    run(prog.kernels["k"], [x, y], (64,), (16,))
+    t = x[:, None] + np.arange(4)
+    want = t[np.arange(64), x & 3] * 10 + t[np.arange(64), (x + 1) & 3]
+    assert y.tolist() == want.tolist()
+
+
+def test_local_memory_without_barriers_keeps_its_results() -> None:
+    src = """__kernel void k(__global int *y, __local int *t) {
+        size_t l = get_local_id(0);
+        t[l] = (int)l * 3;
+        y[get_global_id(0)] = t[l] + 1;
+    }"""
+    prog = _build(src)
+    y = np.zeros(32, dtype=np.int32)
+    run(prog.kernels["k"], [y, 16 * 4], (32,), (16,))
+    assert y.tolist() == [3 * (i % 16) + 1 for i in range(32)]
