@@ -261,17 +261,25 @@ class ParamBuffer:
     argument blob followed by the hidden parameters (see targets/llvm/nvptx.py)."""
 
     def __init__(self, kernel: Any, blob: bytes, ndrange: NDRange) -> None:
-        hidden_at = -(-max(len(blob), kernel.blob_size) // 8) * 8
-        data = bytearray(hidden_at + _HIDDEN.size)
-        data[:len(blob)] = blob
+        hidden_at, offsets = kernel.hidden_offset, kernel.param_offsets
+        data = ctypes.create_string_buffer(hidden_at + _HIDDEN.size)
+        ctypes.memmove(data, blob, min(len(blob), hidden_at))
         _HIDDEN.pack_into(data, hidden_at, *ndrange.global_offset, ndrange.work_dim)
-        self.data = (ctypes.c_char * len(data)).from_buffer(data)
-        self._bytes = data
-        base = ctypes.addressof(self.data)
-        offsets = [a.offset for a in kernel.args] + [hidden_at + o for o in (0, 8, 16, 24)]
-        self.pointers = (ctypes.c_void_p * len(offsets))(*[base + o for o in offsets])
+        base = ctypes.addressof(data)
+        self.data = data
+        self.pointers = _pointer_array(len(offsets))(*[base + o for o in offsets])
         self.pointers_address = ctypes.addressof(self.pointers)
 
     def release(self) -> None:
         """The driver copied the parameters at launch: the buffers may go."""
         del self.pointers, self.data
+
+
+_ARRAY_TYPES: dict[int, Any] = {}
+
+
+def _pointer_array(n: int) -> Any:
+    found = _ARRAY_TYPES.get(n)
+    if found is None:
+        found = _ARRAY_TYPES[n] = ctypes.c_void_p * n
+    return found

@@ -33,6 +33,7 @@ shared arrays, one per variable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from llvmlite import ir as ll
@@ -137,6 +138,18 @@ class PtxKernel:
     reqd_work_group_size: tuple[int, int, int] | None
     static_local_bytes: int
     program: PtxProgram = field(repr=False, default=None)  # type: ignore[assignment]
+
+    @cached_property
+    def hidden_offset(self) -> int:
+        """Where the hidden parameters follow the blob in the launch's parameter copy."""
+        return _align(self.blob_size, 8)
+
+    @cached_property
+    def param_offsets(self) -> tuple[int, ...]:
+        """Each entry parameter's offset: the arguments', then the hidden ones
+        (global offset x, y, z as i64, work dimension as i32)."""
+        h = self.hidden_offset
+        return tuple(a.offset for a in self.args) + (h, h + 8, h + 16, h + 24)
 
     def dynamic_local_bytes(self, blob: bytes) -> int:
         """The dynamic shared memory a launch with argument blob `blob` needs."""

@@ -1,0 +1,159 @@
+"""The cuda driver's logic on a fake `cuda.bindings.driver` (tests/runtime/cuda_fake.py):
+availability messages, device info, memory, launches, streams, timing, caches."""
+
+from __future__ import annotations
+
+import struct
+import sys
+
+import numpy as np
+import pytest
+
+from oclpy.compiler import build_program
+from oclpy.runtime.constants import device_type
+from oclpy.runtime.drivers import cuda_api
+from oclpy.runtime.drivers.base import NDRange
+
+from .cuda_fake import install, make_fake
+
+SRC = """
+__kernel void red(__global const float *in, __global float *out, __local float *tmp) {
+  __local float tile[64];
+  size_t l = get_local_id(0);
+  tmp[l] = in[get_global_id(0)];
+  tile[l] = tmp[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[63 - l];
+}
+"""
+
+
+@pytest.fixture()
+def fake(monkeypatch, tmp_path):
+    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("OCLPY_CUDA_ASYNC", raising=False)
+    drv = make_fake()
+    install(monkeypatch, drv)
+    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
+    return drv
+
+
+@pytest.fixture()
+def driver(fake):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    return CudaDriver()
+
+
+def test_without_bindings_says_pip_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cuda", None)
+    monkeypatch.setitem(sys.modules, "cuda.bindings", None)
+    assert "pip install oclpy[cuda]" in cuda_api.why_unavailable()
+
+
+def test_without_libcuda_says_so(fake, monkeypatch):
+    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(cuda_api, "_can_load", lambda name: False)
+    assert cuda_api.why_unavailable() == ("no CUDA driver (libcuda.so) found: the 'cuda' "
+                                          "device needs an NVIDIA GPU driver")
+
+
+def test_no_gpu_and_failing_init(monkeypatch, fake):
+    assert cuda_api.why_unavailable() is None
+    install(monkeypatch, make_fake(devices=0))
+    assert cuda_api.why_unavailable() == "the CUDA driver found no GPU"
+    install(monkeypatch, make_fake(fail={"cuInit": 100}))
+    assert cuda_api.why_unavailable() == ("the CUDA driver did not start: cuInit failed: "
+                                          "CUDA_ERROR_FAKE: a fake failure")
+
+
+def test_describe(driver):
+    desc = driver.describe()
+    assert desc.kind == "cuda" and desc.type == device_type.GPU
+    assert desc.info["NAME"] == "Fake H200" and desc.info["MAX_COMPUTE_UNITS"] == 132
+    assert desc.info["LOCAL_MEM_SIZE"] == 232448 and desc.info["ARCH"] == "sm_90"
+    assert desc.info["MAX_WORK_ITEM_SIZES"] == [1024, 1024, 64]
+
+
+def test_memory_round_trip_copy_and_fill(driver):
+    a = np.arange(64, dtype=np.uint8)
+    src, dst = driver.allocate(64), driver.allocate(64)
+    driver.write(src, 0, memoryview(a))
+    driver.copy(dst, 8, src, 0, 32)
+    out = np.zeros(64, np.uint8)
+    driver.read(dst, 0, memoryview(out))
+    assert out[8:40].tolist() == a[:32].tolist()
+    for pattern in (b"\x07", b"\x01\x02", b"\x01\x02\x03\x04", b"abc"):
+        driver.fill(dst, 4, pattern, 12)
+        driver.read(dst, 4, memoryview(out[:12]))
+        assert bytes(out[:12]) == (pattern * 12)[:12]
+    driver.free(src)
+    assert src.address not in driver.drv.memory
+
+
+def test_out_of_memory_is_memory_error(monkeypatch, fake):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    install(monkeypatch, make_fake(fail={"cuMemAlloc": 2}))
+    with pytest.raises(MemoryError, match="cannot allocate 64 bytes: cuMemAlloc failed"):
+        CudaDriver().allocate(64)
+
+
+def _red_launch(driver, fake, local_bytes: int = 512):
+    kernel = build_program(SRC, "", "cuda").program.kernels["red"]
+    a, b = driver.allocate(4096), driver.allocate(4096)
+    blob = struct.pack("<QQQ", a.address, b.address, local_bytes)
+    fake.param_count = len(kernel.param_offsets)
+    nd = NDRange(1, (1024, 1, 1), (128, 1, 1), (256, 0, 0))
+    driver.launch(kernel, blob, nd)
+    return kernel, a, b
+
+
+def test_launch_parameters_shared_memory_and_streams(driver, fake):
+    kernel, a, b = _red_launch(driver, fake)
+    launch = fake.launches[-1]
+    assert launch["fn"] == "red" and launch["grid"] == (8, 1, 1) and launch["block"] == (128, 1, 1)
+    assert launch["shared"] == 512 and kernel.static_local_bytes == 256
+    p = [int.from_bytes(v, "little") for v in launch["params"]]
+    assert p[:3] == [a.address, b.address, 512]
+    assert p[3:6] == [256, 0, 0] and p[6] & 0xFFFFFFFF == 1
+    assert fake.calls[-1] == "cuStreamSynchronize"  # synchronous by default
+    assert fake.calls.count("cuLinkCreate") == 1
+
+
+def test_large_dynamic_shared_memory_opts_in(driver, fake):
+    _red_launch(driver, fake, local_bytes=100_000)
+    assert "cuFuncSetAttribute" in fake.calls
+
+
+def test_cubin_cache_skips_the_jit(driver, fake):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    _red_launch(driver, fake)
+    again = CudaDriver()
+    _red_launch(again, fake)
+    assert fake.calls.count("cuLinkCreate") == 1 and fake.calls.count("cuModuleLoadData") == 2
+
+
+def test_timing_and_async(monkeypatch, driver, fake):
+    driver.timing = True
+    _red_launch(driver, fake)
+    assert driver.last_kernel_seconds() == pytest.approx(0.25e-3)
+    monkeypatch.setenv("OCLPY_CUDA_ASYNC", "1")
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    lazy = CudaDriver()
+    before = fake.calls.count("cuStreamSynchronize")
+    _red_launch(lazy, fake)
+    assert fake.calls.count("cuStreamSynchronize") == before
+    lazy.read(lazy.allocate(4), 0, memoryview(bytearray(4)))
+    assert fake.calls.count("cuStreamSynchronize") == before + 1
+
+
+def test_driver_error_names_the_call(monkeypatch, fake):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    install(monkeypatch, make_fake(fail={"cuLinkCreate": 218}))
+    d = CudaDriver()
+    with pytest.raises(cuda_api.CudaError, match="rejected the PTX: cuLinkCreate failed: CUDA_ERROR_FAKE"):
+        _red_launch(d, d.drv)
