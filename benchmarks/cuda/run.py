@@ -32,9 +32,10 @@ H200_PEAK_BYTES_PER_S = 4.8e12
 # bytes each bandwidth-bound case moves per launch, from its arguments
 TRAFFIC = {
     "saxpy": lambda c: 3 * _nbytes(c, "x"),
-    "transpose": lambda c: 2 * _nbytes(c, "src"),
-    "stencil2d": lambda c: 2 * _nbytes(c, "src"),
-    "reduce": lambda c: _nbytes(c, "src"),
+    "transpose": lambda c: 2 * _nbytes(c, "in"),
+    "stencil2d": lambda c: 2 * _nbytes(c, "in"),
+    "stencil3d": lambda c: 2 * _nbytes(c, "in"),
+    "reduce": lambda c: _nbytes(c, "in"),
 }
 EMPTY = "__kernel void empty(__global int *p) { if (p[0] == 12345) p[0] = 0; }"
 
@@ -134,6 +135,7 @@ def run_case(case: Case, sides: list[Side], repeat: int, warmup: int) -> dict[st
 
 
 def launch_overhead(side: Side, batch: int = 200, rounds: int = 5) -> float:
+    """Seconds per launch of a one-work-group kernel: `batch` launches, then finish()."""
     cl, impl = side.impl.cl, side.impl
     prg = cl.Program(impl.ctx, EMPTY).build()
     buf = cl.Buffer(impl.ctx, cl.mem_flags.READ_WRITE, 4)
@@ -148,6 +150,43 @@ def launch_overhead(side: Side, batch: int = 200, rounds: int = 5) -> float:
         impl.queue.finish()
         best = min(best, (time.perf_counter() - t0) / batch)
     return best
+
+
+def overheads(sides: list[Side]) -> dict[str, float]:
+    """Launch overhead of each side; oclpy both synchronous (default) and asynchronous."""
+    out = {}
+    for s in sides:
+        driver = getattr(s.impl.device, "driver", None)
+        if driver is None:
+            out[s.name] = launch_overhead(s)
+            continue
+        driver.timing = False
+        out[s.name] = launch_overhead(s)
+        driver.synchronize()
+        driver.asynchronous = True
+        out[s.name + "_async"] = launch_overhead(s)
+        driver.synchronize()
+        driver.asynchronous = False
+        driver.timing = True
+    return out
+
+
+def transfer_bandwidth(side: Side, nbytes: int = 256 << 20) -> dict[str, float]:
+    """Host->device and device->host bytes per second of one blocking enqueue_copy."""
+    cl, impl = side.impl.cl, side.impl
+    host = np.ones(nbytes, np.uint8)
+    buf = cl.Buffer(impl.ctx, cl.mem_flags.READ_WRITE, nbytes)
+    best = {"h2d": math.inf, "d2h": math.inf}
+    for _ in range(3):
+        t0 = time.perf_counter()
+        cl.enqueue_copy(impl.queue, buf, host)
+        impl.queue.finish()
+        t1 = time.perf_counter()
+        cl.enqueue_copy(impl.queue, host, buf)
+        impl.queue.finish()
+        t2 = time.perf_counter()
+        best = {"h2d": min(best["h2d"], t1 - t0), "d2h": min(best["d2h"], t2 - t1)}
+    return {k: nbytes / v for k, v in best.items()}
 
 
 def bigger_cases() -> list[Case]:
@@ -192,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         "geomean_ratio": math.exp(statistics.fmean(math.log(x) for x in ratios)) if ratios else None,
         "worst": max(rows, key=lambda r: r.get("ratio", 0))["name"] if ratios else None,
         "worst_ratio": max(ratios) if ratios else None,
-        "launch_overhead_s": {s.name: launch_overhead(s) for s in sides},
+        "launch_overhead_s": overheads(sides),
+        "transfer_Bps": {s.name: transfer_bandwidth(s) for s in sides},
         "device": sides[0].impl.device.name,
         "nvidia_platform": nv.impl.device.platform.version if nv else None,
     }

@@ -49,3 +49,10 @@ class KernelRunner:
 @pytest.fixture()
 def run_kernel(ctx, queue):
     return KernelRunner(ctx, queue)
+
+
+def pytest_report_header(config):
+    """Say which device the end-to-end kernels run on (OCLPY_DEVICE, default cpu)."""
+    import os
+
+    return f"oclpy e2e device: {os.environ.get('OCLPY_DEVICE') or 'cpu'}"
