@@ -26,6 +26,7 @@ from .irtypes import reg_type
 from .lower_builtins_convert import directed_round, needs_directed, round_to_odd_float
 from .lower_builtins_geometric import GEOMETRIC_IMPLS, splat_value
 from .lower_builtins_math import MATH_IMPLS
+from .lower_builtins_printf import PRINTF_IMPLS
 from .lower_values import const_of, is_unsigned
 
 
@@ -490,3 +491,4 @@ IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)
 IMPLS.update(GENERIC_IMPLS)  # to_global, to_local, to_private, get_fence (generic_space.py)
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
+IMPLS.update(PRINTF_IMPLS)  # OpenCL printf formats: vector conversions (lower_builtins_printf.py)

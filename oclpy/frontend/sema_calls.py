@@ -20,6 +20,7 @@ from . import sema_types as st
 from .async_copy import async_overloads
 from .cltypes import CType
 from .opaque_types import is_event
+from .lower_builtins_printf import format_problem
 from .sema_conv import assign_convert, convert
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -149,6 +150,9 @@ class CallChecker:
         bad = next((a for a in e.args[1:] if not (st.is_arith_or_vector(a.ctype) or st.is_pointer(a.ctype))), None)  # type: ignore[arg-type]
         if bad is not None:
             return self.error(bad, f"cannot pass an argument of type '{bad.ctype}' to printf")
+        problem = format_problem(fmt.value, [a.ctype for a in e.args[1:]])  # type: ignore[misc]
+        if problem is not None:
+            return self.error(fmt, problem)
         e.builtin = bi.Builtin("printf", ct.INT, tuple(a.ctype for a in e.args), "printf")  # type: ignore[misc]
         e.ctype = ct.INT
         return e

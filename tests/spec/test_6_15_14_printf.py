@@ -1,0 +1,60 @@
+"""OpenCL C 6.15.14 printf: output reaches stdout, in order per work-item, with
+C99 conversions and OpenCL's vector conversions (%v4f, %v2hlx, %v3hhd ...);
+malformed formats are diagnosed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import oclpy as cl
+
+SRC = r"""
+__kernel void p(__global const float *X) {
+    size_t i = get_global_id(0);
+    float4 f = vload4(i, X);
+    int2 v = (int2)((int)i, -(int)i);
+    printf("item %u: %d %5.2f %s|", (uint)i, (int)i * 10, X[i], "ok");
+    printf("v4f=%v4f|", f);
+    printf("v2hlx=%#v2hlx|", (uint2)(255u, 16u * (uint)i));
+    printf("v3hhd=%v3hhd|", (char3)(-1, 2, (char)i));
+    printf("v2hd=%v2hd|", (short2)(-300, 7));
+    printf("v2ld=%v2ld|", (long2)(-5000000000L, (long)i));
+    printf("v2i=%v2hli %%|", v);
+    printf("c=%c e=%.3e g=%g x=%08X o=%o\n", 'A' + (int)i, 1234.5f, 0.5, 48879u, 8u);
+}"""
+
+
+def _line(i: int, x: np.ndarray) -> str:
+    f = x[4 * i:4 * i + 4]
+    return (f"item {i}: {i * 10} {x[i]:5.2f} ok|v4f={','.join(f'{v:f}' for v in f)}|"
+            f"v2hlx=0xff,{'0x' + format(16 * i, 'x') if i else '0'}|v3hhd=-1,2,{i}|v2hd=-300,7|"
+            f"v2ld=-5000000000,{i}|v2i={i},{-i} %|c={chr(65 + i)} e=1.234e+03 g=0.5 x=0000BEEF o=10")
+
+
+def test_printf_formats_and_order(ctx, capfd) -> None:
+    x = np.linspace(-2, 3, 16).astype(np.float32)
+    prg = cl.Program(ctx, SRC).build()
+    q = cl.CommandQueue(ctx)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=x)
+    capfd.readouterr()
+    prg.p(q, (4,), (1,), buf).wait()
+    q.finish()
+    out = capfd.readouterr().out
+    lines = out.splitlines()
+    assert sorted(lines) == sorted(_line(i, x) for i in range(4))
+
+
+@pytest.mark.parametrize("call,message", [
+    ('printf("%v4f", 1.0f)', "'%v4f' expects a vector of 4 elements, argument 1 has type 'float'"),
+    ('printf("%f", (float2)(1.0f))', "argument 1 of type 'float2' needs a vector conversion such as '%v2...'"),
+    ('printf("%v2d", (int2)(1))', "vector conversion '%v2d' needs a length modifier (hh, h, hl or l)"),
+    ('printf("%hld", 1)', "the 'hl' length modifier is only valid with a vector conversion ('%hld')"),
+    ('printf("%d %d", 1)', "format string has 2 conversion(s) but 1 argument(s) follow it"),
+    ('printf("%*d", 3, 1)', "'*' field widths and precisions are not supported in OpenCL printf"),
+])
+def test_printf_format_diagnostics(ctx, call: str, message: str) -> None:
+    src = f"__kernel void k(void) {{ {call}; }}"
+    with pytest.raises(cl.RuntimeError) as info:
+        cl.Program(ctx, src).build()
+    assert message in str(info.value)
