@@ -8,6 +8,8 @@ classes have PyOpenCL's names and behaviour, errors included
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from . import cltypes
 from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_execution_status,
                                 command_queue_info, command_queue_properties, command_type,
@@ -27,9 +29,14 @@ from .runtime.kernel import Kernel, enqueue_nd_range_kernel, enqueue_task
 from .runtime.mapping import MemoryMap, enqueue_map_buffer
 from .runtime.memory import Buffer, LocalMemory, MemoryObject, MemoryObjectHolder
 from .runtime.platform import Platform, get_platforms
-from .runtime.program import CompilerWarning, Program
-from .runtime.queue import CommandQueue, enqueue_barrier, enqueue_marker
+from .runtime.program import CompilerWarning, Program, link_program, unload_platform_compiler
+from .runtime.queue import (CommandQueue, CommandQueueUsedAfterExit, enqueue_barrier,
+                            enqueue_marker)
 from .runtime.transfer import enqueue_copy, enqueue_fill_buffer
+
+from .runtime.unsupported import UNSUPPORTED_NAMES, get_supported_image_formats, unsupported
+
+CtxFactory = Callable[[], Context]
 
 VERSION = (0, 1)
 VERSION_TEXT = "0.1"
@@ -45,12 +52,19 @@ def have_gl() -> bool:
     return False
 
 
+def __getattr__(name: str) -> Any:
+    """Images, samplers, pipes, SVM and GL interop: a clear error, not an AttributeError."""
+    if name in UNSUPPORTED_NAMES:
+        return unsupported(name)
+    raise AttributeError(f"module 'oclpy' has no attribute '{name}'")
+
+
 __all__ = [
-    "Buffer", "CommandQueue", "CompilerWarning", "Context", "Device", "Error", "Event", "Kernel",
+    "Buffer", "CommandQueue", "CommandQueueUsedAfterExit", "CompilerWarning", "CtxFactory", "Context", "Device", "Error", "Event", "Kernel",
     "LocalMemory", "LogicError", "MemoryError", "MemoryMap", "enqueue_map_buffer", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
     "Platform", "Program", "RuntimeError", "UserEvent", "VERSION", "VERSION_TEXT",
     "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
     "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
-    "get_platforms", "have_gl", "wait_for_events",
+    "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "unload_platform_compiler", "wait_for_events",
     *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
 ]

@@ -1,11 +1,25 @@
-"""Small helpers from `pyopencl.tools` that host code commonly uses."""
+"""Helpers from `pyopencl.tools` that host code and PyOpenCL's own tests use.
+
+- dtypes: `dtype_to_ctype`, `get_or_register_dtype`, `match_dtype_to_c_struct`
+  (asks the device for sizeof and offsetof, as PyOpenCL does), `dtype_to_c_struct`;
+- memory: `ImmediateAllocator`, `DeferredAllocator`, `MemoryPool` (mempool.py);
+- memoizing per context: `context_dependent_memoize`, `first_arg_dependent_memoize`;
+- pytest: `pytest_generate_tests_for_pyopencl` gives tests `ctx_factory`,
+  `device` and `platform` arguments, one run per device (PYOPENCL_TEST or
+  OCLPY_DEVICE narrow the choice).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import os
+import threading
+import weakref
+from typing import Any, Callable
 
 import numpy as np
 
+from .mempool import DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer
 from .runtime.context import Context, create_some_context
 
 _DTYPE_TO_C = {np.dtype(np.int8): "char", np.dtype(np.uint8): "unsigned char",
@@ -14,13 +28,33 @@ _DTYPE_TO_C = {np.dtype(np.int8): "char", np.dtype(np.uint8): "unsigned char",
                np.dtype(np.int64): "long", np.dtype(np.uint64): "unsigned long",
                np.dtype(np.float16): "half", np.dtype(np.float32): "float",
                np.dtype(np.float64): "double", np.dtype(np.bool_): "bool"}
+_registered: dict[np.dtype, str] = {}
+_registry_lock = threading.Lock()
+
+
+# -- dtypes -------------------------------------------------------------------
+
+def get_or_register_dtype(c_names: str | list[str], dtype: Any = None) -> np.dtype:
+    """Register `dtype` under C name(s); with no dtype, look the name up."""
+    names = [c_names] if isinstance(c_names, str) else list(c_names)
+    if dtype is None:
+        for known, name in _registered.items():
+            if name in names:
+                return known
+        raise TypeError(f"unknown type name {names[0]!r}")
+    dtype = np.dtype(dtype)
+    with _registry_lock:
+        _registered.setdefault(dtype, names[0])
+    return dtype
 
 
 def dtype_to_ctype(dtype: Any) -> str:
-    """The OpenCL C spelling of a numpy scalar or cltypes vector dtype."""
+    """The OpenCL C spelling of a numpy scalar, cltypes vector or registered dtype."""
     from . import cltypes
 
     dtype = np.dtype(dtype)
+    if dtype in _registered:
+        return _registered[dtype]
     if dtype in _DTYPE_TO_C:
         return _DTYPE_TO_C[dtype]
     if dtype in cltypes.vec_type_to_scalar_and_count:
@@ -29,15 +63,149 @@ def dtype_to_ctype(dtype: Any) -> str:
     raise ValueError(f"unable to map dtype '{dtype}'")
 
 
-def get_test_platforms_and_devices() -> list[tuple[Any, list[Any]]]:
-    from .runtime.platform import get_platforms
+def _c_field(name: str, dtype: np.dtype) -> str:
+    if dtype.subdtype is not None:
+        base, dims = dtype.subdtype
+        return f"  {dtype_to_ctype(base)} {name}{''.join(f'[{d}]' for d in dims)};"
+    return f"  {dtype_to_ctype(dtype)} {name};"
 
-    return [(p, p.get_devices()) for p in get_platforms()]
+
+def match_dtype_to_c_struct(device: Any, name: str, dtype: Any, context: Any = None
+                            ) -> tuple[np.dtype, str]:
+    """(dtype laid out as the device lays out the C struct, the struct's C declaration).
+
+    A kernel on `device` reports sizeof and each field's offset; the dtype is
+    rebuilt with those offsets and that size, and registered under `name`.
+    """
+    from .runtime.constants import mem_flags
+    from .runtime.memory import Buffer
+    from .runtime.program import Program
+    from .runtime.queue import CommandQueue
+    from .runtime.transfer import enqueue_copy
+
+    dtype = np.dtype(dtype)
+    fields = sorted(dtype.fields.items(), key=lambda item: item[1][1])
+    c_decl = "typedef struct {\n" + "\n".join(_c_field(n, f[0]) for n, f in fields) + f"\n}} {name};\n\n"
+    offsets = "\n".join(f"  result[{i + 1}] = (uint) ((char *) &dummy.{n} - (char *) &dummy);"
+                        for i, (n, _) in enumerate(fields))
+    src = (f"{c_decl}__kernel void get_size_and_offsets(__global uint *result)\n{{\n"
+           f"  {name} dummy;\n  result[0] = sizeof({name});\n{offsets}\n}}\n")
+    context = context or Context([device])
+    queue = CommandQueue(context, device)
+    knl = Program(context, src).build(devices=[device]).get_size_and_offsets
+    result = np.empty(1 + len(fields), np.uint32)
+    buf = Buffer(context, mem_flags.WRITE_ONLY, result.nbytes)
+    knl(queue, (1,), (1,), buf)
+    enqueue_copy(queue, result, buf)
+    size, offs = int(result[0]), [int(o) for o in result[1:]]
+    matched = np.dtype({"names": [n for n, _ in fields], "formats": [f[0] for _, f in fields],
+                        "offsets": offs, "itemsize": size})
+    get_or_register_dtype(name, matched)
+    return matched, c_decl
+
+
+def dtype_to_c_struct(device: Any, dtype: Any) -> str:
+    dtype = np.dtype(dtype)
+    matched, c_decl = match_dtype_to_c_struct(device, dtype_to_ctype(dtype), dtype)
+    if matched != dtype:
+        raise ValueError("the dtype's layout does not match the device's layout of the struct")
+    return c_decl
+
+
+# -- memoizing per context ----------------------------------------------------
+
+_first_arg_caches: list[weakref.WeakKeyDictionary] = []
+
+
+def first_arg_dependent_memoize(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Cache func(first, *rest) per `first` (held weakly) and per `rest`."""
+    cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    _first_arg_caches.append(cache)
+    lock = threading.Lock()
+
+    @functools.wraps(func)
+    def wrapper(first: Any, *args: Any, **kwargs: Any) -> Any:
+        key = (args, tuple(sorted(kwargs.items())))
+        with lock:
+            per_first = cache.setdefault(first, {})
+            if key in per_first:
+                return per_first[key]
+        value = func(first, *args, **kwargs)
+        with lock:
+            return per_first.setdefault(key, value)
+
+    return wrapper
+
+
+context_dependent_memoize = first_arg_dependent_memoize
 
 
 def clear_first_arg_caches() -> None:
-    """PyOpenCL clears its per-context caches here; oclpy keeps none tied to contexts."""
+    for cache in _first_arg_caches:
+        cache.clear()
 
 
-__all__ = ["Context", "create_some_context", "dtype_to_ctype", "get_test_platforms_and_devices",
-           "clear_first_arg_caches"]
+# -- pytest -------------------------------------------------------------------
+
+def get_test_platforms_and_devices(plat_dev_string: str | None = None) -> list[tuple[Any, list[Any]]]:
+    """[(platform, devices)], narrowed by PYOPENCL_TEST ("0:1", "oclpy:cpu", ...)."""
+    from .runtime.platform import get_platforms
+
+    spec = plat_dev_string if plat_dev_string is not None else os.environ.get("PYOPENCL_TEST", "")
+    result = []
+    for p_index, platform in enumerate(get_platforms()):
+        devices = platform.get_devices()
+        if spec.strip():
+            devices = [d for d in devices if _matches(spec, p_index, platform, devices.index(d), d)]
+        if devices:
+            result.append((platform, devices))
+    return result
+
+
+def _matches(spec: str, p_index: int, platform: Any, d_index: int, device: Any) -> bool:
+    for entry in spec.split(";"):
+        plat, _, devs = entry.partition(":")
+        plat_ok = not plat or plat == str(p_index) or plat.lower() in platform.name.lower()
+        dev_ok = not devs or any(d == str(d_index) or d.lower() in device.name.lower()
+                                 or d.lower() == device.kind for d in devs.split(","))
+        if plat_ok and dev_ok:
+            return True
+    return False
+
+
+class ContextFactory:
+    """A callable making a fresh Context on one device (PyOpenCL's ctx_factory)."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+
+    def __call__(self) -> Context:
+        return Context([self.device])
+
+    def __str__(self) -> str:
+        return f"<context factory for {self.device!r}>"
+
+
+def pytest_generate_tests_for_pyopencl(metafunc: Any) -> None:
+    """Parametrize `ctx_factory`, `device` and `platform` arguments over the devices."""
+    names = [n for n in ("platform", "device", "ctx_factory", "ctx_getter")
+             if n in metafunc.fixturenames]
+    if not names:
+        return
+    values, ids = [], []
+    for platform, devices in get_test_platforms_and_devices():
+        for device in devices:
+            row = {"platform": platform, "device": device, "ctx_factory": ContextFactory(device),
+                   "ctx_getter": ContextFactory(device)}
+            values.append(tuple(row[n] for n in names))
+            ids.append(str(row["ctx_factory"]) if "platform" not in names or len(names) > 1
+                       else repr(platform))
+    metafunc.parametrize(names, values, ids=ids)
+
+
+__all__ = ["Context", "ContextFactory", "DeferredAllocator", "ImmediateAllocator", "MemoryPool",
+           "PooledBuffer", "clear_first_arg_caches", "context_dependent_memoize",
+           "create_some_context", "dtype_to_c_struct", "dtype_to_ctype",
+           "first_arg_dependent_memoize", "get_or_register_dtype",
+           "get_test_platforms_and_devices", "match_dtype_to_c_struct",
+           "pytest_generate_tests_for_pyopencl"]

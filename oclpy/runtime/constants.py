@@ -8,6 +8,8 @@ those of the Khronos headers, so code that stores or compares them keeps working
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class _ConstantClass:
     """A namespace of named integer constants with PyOpenCL's `to_string`."""
@@ -18,7 +20,7 @@ class _ConstantClass:
         raise TypeError(f"{type(self).__name__} is a namespace of constants")
 
     @classmethod
-    def names(cls) -> dict[str, int]:
+    def _names(cls) -> dict[str, int]:
         """{name: value}, computed once per class."""
         cached = _NAMES.get(cls)
         if cached is None:
@@ -32,7 +34,7 @@ class _ConstantClass:
 
     @classmethod
     def to_string(cls, value: int, default_format: str | None = None) -> str:
-        names = cls.names()
+        names = cls._names()
         exact = _BY_VALUE[cls].get(value)
         if exact is not None:
             return exact
@@ -438,3 +440,11 @@ ALL_CONSTANT_CLASSES = [
     kernel_arg_address_qualifier, kernel_arg_access_qualifier, kernel_arg_type_qualifier,
     kernel_work_group_info, event_info, command_type, command_execution_status, profiling_info,
 ]
+
+
+def info_attribute(obj: Any, name: str, info_cls: type) -> Any:
+    """PyOpenCL's attribute form of get_info: `buf.size` is `buf.get_info(mem_info.SIZE)`."""
+    param = getattr(info_cls, name.upper(), None) if name.islower() and not name.startswith("_") else None
+    if not isinstance(param, int):
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+    return obj.get_info(param)

@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any, Sequence
 
-from .constants import context_info, context_properties
+from .constants import context_info, context_properties, info_attribute
 from .constants import device_type as _device_type
 from .device import Device
 from .drivers import load_driver
@@ -51,6 +51,9 @@ class Context:
         if param not in table:
             raise_cl("clGetContextInfo", status_code.INVALID_VALUE)
         return table[param]()
+
+    def __getattr__(self, name: str) -> Any:
+        return info_attribute(self, name, context_info)
 
     @property
     def num_devices(self) -> int:

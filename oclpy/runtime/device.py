@@ -8,6 +8,7 @@ INVALID_VALUE, as clGetDeviceInfo does.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from .constants import device_info
@@ -37,6 +38,8 @@ class Device:
             return self._type
         if name == "PLATFORM":
             return self._platform
+        if name == "PARENT_DEVICE":
+            return None  # oclpy devices are never sub-devices
         if name not in self._info:
             raise_cl("clGetDeviceInfo", status_code.INVALID_VALUE,
                      f"device info {param!r} is not available on {self.kind}")
@@ -64,6 +67,13 @@ class Device:
     @property
     def int_ptr(self) -> int:
         return id(self)
+
+    @property
+    def persistent_unique_id(self) -> tuple[Any, ...]:
+        warnings.warn("Device.persistent_unique_id is deprecated. Use "
+                      "Device.hashable_model_and_version_identifier instead.",
+                      DeprecationWarning, stacklevel=2)
+        return self.hashable_model_and_version_identifier
 
     @property
     def hashable_model_and_version_identifier(self) -> tuple[Any, ...]:

@@ -18,6 +18,7 @@ import warnings
 from typing import Any, Callable, Iterable
 
 from .constants import command_execution_status as ces
+from .constants import info_attribute
 from .constants import command_type, event_info, profiling_info
 from .errors import Error, as_list, raise_cl, status_code
 
@@ -128,6 +129,9 @@ class Event:
         if param not in table:
             raise_cl("clGetEventInfo", status_code.INVALID_VALUE)
         return table[param]()
+
+    def __getattr__(self, name: str) -> Any:
+        return info_attribute(self, name, event_info)
 
     @property
     def command_queue(self) -> Any:

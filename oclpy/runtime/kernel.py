@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .constants import (command_type, kernel_arg_access_qualifier, kernel_arg_address_qualifier,
+from .constants import (info_attribute, command_type, kernel_arg_access_qualifier, kernel_arg_address_qualifier,
                         kernel_arg_info, kernel_arg_type_qualifier, kernel_info,
                         kernel_work_group_info)
 from .device import Device
@@ -81,6 +81,9 @@ class Kernel:
         if param not in table:
             raise_cl("clGetKernelInfo", status_code.INVALID_VALUE)
         return table[param]()
+
+    def __getattr__(self, name: str) -> Any:
+        return info_attribute(self, name, kernel_info)
 
     def _compiled_for(self, device: Device, routine: str) -> Any:
         if device not in self._compiled:

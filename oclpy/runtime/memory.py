@@ -21,7 +21,7 @@ import threading
 import warnings
 from typing import Any
 
-from .constants import mem_flags, mem_info, mem_object_type
+from .constants import mem_flags, mem_info, mem_object_type, info_attribute
 from .drivers.base import Allocation, Driver
 from .errors import raise_cl, status_code
 
@@ -33,7 +33,7 @@ EXCLUSIVE_FLAG_GROUPS = [
     (mem_flags.USE_HOST_PTR, mem_flags.ALLOC_HOST_PTR),
 ]
 ALL_FLAGS = 0
-for _name, _bit in mem_flags.names().items():
+for _name, _bit in mem_flags._names().items():
     ALL_FLAGS |= _bit
 HOST_PTR_FLAGS = mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR
 
@@ -188,6 +188,9 @@ class Buffer(MemoryObject):
         if param not in table:
             raise_cl("clGetMemObjectInfo", status_code.INVALID_VALUE)
         return table[param]()
+
+    def __getattr__(self, name: str) -> Any:
+        return info_attribute(self, name, mem_info)
 
     def release(self) -> None:
         """Drop this buffer's hold on its memory; enqueued commands and sub-buffers keep theirs."""

@@ -23,10 +23,13 @@ from typing import Any, Sequence
 from .constants import build_status, program_build_info, program_info, program_kind
 from .device import Device
 from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
+from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, parse_binary,
+                      preprocess_unit, strip_source_options)
 
 BUILD_CACHE_SIZE = 256  # compiled programs kept for the process, least recently used dropped
 _cache_lock = threading.Lock()
 _build_cache: OrderedDict[tuple[int, str, str], Any] = OrderedDict()
+_in_flight: dict[tuple[int, str, str], threading.Event] = {}
 
 
 class CompilerWarning(UserWarning):
@@ -39,6 +42,7 @@ class DeviceBuild:
     log: str = ""
     options: str = ""
     compiled: Any = None  # the target's program (cpu: CpuProgram with .kernels)
+    binary_type: str = EXECUTABLE
 
     @property
     def kernels(self) -> dict[str, Any]:
@@ -58,47 +62,82 @@ def normalize_options(options: Any) -> str:
 
 
 def _compile(device: Device, source: str, options: str) -> tuple[Any, str]:
-    """(compiled program, log) from the cache or the compiler; raises the compiler's errors."""
+    """(compiled program, log) from the cache or the compiler; raises the compiler's errors.
+
+    Threads building the same (device, options, source) at once share one
+    compilation: the first compiles, the others wait for its result.
+    """
     key = (id(device.driver), options, source)
-    with _cache_lock:
-        hit = _build_cache.get(key)
-        if hit is not None:
-            _build_cache.move_to_end(key)
-    if hit is None:
+    while True:
+        with _cache_lock:
+            hit = _build_cache.get(key)
+            if hit is not None:
+                _build_cache.move_to_end(key)
+                return hit.program, hit.log
+            pending = _in_flight.get(key)
+            if pending is None:
+                pending = _in_flight[key] = threading.Event()
+                break
+        pending.wait()
+        with _cache_lock:
+            if key not in _build_cache:  # the other thread's build failed: report ours
+                break
+    try:
         result = device.driver.build(source, options)
         with _cache_lock:
-            hit = _build_cache.setdefault(key, result)
+            _build_cache[key] = result
             while len(_build_cache) > BUILD_CACHE_SIZE:
                 _build_cache.popitem(last=False)
-    return hit.program, hit.log
+    finally:
+        with _cache_lock:
+            if _in_flight.get(key) is pending:
+                del _in_flight[key]
+        pending.set()
+    return result.program, result.log
+
+
+def forget_builds(driver: Any, source: str) -> None:
+    """Drop the cached builds of `source` on `driver` (Program.release)."""
+    with _cache_lock:
+        for key in [k for k in _build_cache if k[0] == id(driver) and k[2] == source]:
+            del _build_cache[key]
 
 
 class Program:
+    """`Program(ctx, source)`, or `Program(ctx, devices, binaries)` from earlier builds' binaries."""
+
     def __init__(self, context: Any, src: Any, binaries: Any = None) -> None:
+        self.context = context
+        self._builds: dict[Device, DeviceBuild] = {}
+        self._kernels: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._binaries: dict[Device, ProgramBinary] = {}
+        self._object: str | None = None  # preprocessed text after compile()
+        self._released = False
         if binaries is not None:
-            raise_cl("clCreateProgramWithBinary", status_code.INVALID_BINARY,
-                     "oclpy builds programs from OpenCL C source only")
+            self._binaries = _check_binaries(context, src, binaries)
+            first = next(iter(self._binaries.values()))
+            self._source = first.text
+            if first.type == OBJECT:
+                self._object = first.text
+            return
         if isinstance(src, bytes):
             src = src.decode()
         if not isinstance(src, str):
             raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
                      f"program source must be a str, got {type(src).__name__}")
-        self.context = context
         self._source = src
-        self._builds: dict[Device, DeviceBuild] = {}
-        self._kernels: dict[str, Any] = {}
-        self._lock = threading.Lock()
 
     # -- building -------------------------------------------------------------------
 
     def build(self, options: Any = "", devices: Sequence[Device] | None = None,
               cache_dir: Any = None) -> Program:
         opts = normalize_options(options)
-        targets = self._check_devices(devices)
-        _check_options(opts)
+        targets = self._check_devices(devices, "clBuildProgram")
+        _check_options(opts, "clBuildProgram")
         failed = []
         for dev in targets:
-            build = self._build_one(dev, opts)
+            build = self._build_one(dev, self._options_for(dev, opts))
             if build.status != build_status.SUCCESS:
                 failed.append((dev, build))
         if failed:
@@ -106,21 +145,58 @@ class Program:
         self._report_warnings(targets)
         return self
 
-    def _check_devices(self, devices: Sequence[Device] | None) -> list[Device]:
-        targets = as_list(devices, "clBuildProgram", status_code.INVALID_DEVICE, "devices") \
-            if devices is not None else list(self.context.devices)
+    def _check_devices(self, devices: Sequence[Device] | None, routine: str) -> list[Device]:
+        if self._released:
+            raise_cl(routine, status_code.INVALID_PROGRAM, "the program was released")
+        targets = as_list(devices, routine, status_code.INVALID_DEVICE, "devices") \
+            if devices is not None else list(self._binaries or self.context.devices)
         for dev in targets:
             if dev not in self.context.devices:
-                raise_cl("clBuildProgram", status_code.INVALID_DEVICE,
+                raise_cl(routine, status_code.INVALID_DEVICE,
                          f"{dev!r} is not a device of the program's context")
+            if self._binaries and dev not in self._binaries:
+                raise_cl(routine, status_code.INVALID_DEVICE,
+                         f"the program has no binary for {dev!r}")
         return targets
+
+    def _options_for(self, dev: Device, opts: str) -> str:
+        """A binary rebuilds with the options it was built with (then the ones given now)."""
+        binary = self._binaries.get(dev)
+        if binary is None:
+            return opts
+        return " ".join(o for o in (strip_source_options(binary.options), opts) if o)
+
+    def compile(self, options: Any = "", devices: Sequence[Device] | None = None,
+                headers: Any = None) -> Program:
+        """clCompileProgram: preprocess and parse this unit for a later link_program."""
+        from ..diagnostics import CompileError
+
+        opts = normalize_options(options)
+        targets = self._check_devices(devices, "clCompileProgram")
+        _check_options(opts, "clCompileProgram")
+        try:
+            text, log = preprocess_unit(self._source, opts, headers, parse=True)
+        except CompileError as exc:
+            for dev in targets:
+                self._builds[dev] = DeviceBuild(build_status.ERROR, exc.log, opts)
+            what = f"clCompileProgram failed: COMPILE_PROGRAM_FAILURE\n\n{exc.log}\n(options: {opts})"
+            raise make_error("clCompileProgram", status_code.COMPILE_PROGRAM_FAILURE, what) from None
+        self._object = text
+        for dev in targets:
+            self._builds[dev] = DeviceBuild(build_status.SUCCESS, log, opts, None, OBJECT)
+        return self
+
+    def object_text(self) -> str | None:
+        """The preprocessed unit after compile() (or from an object binary), for linking."""
+        return self._object
 
     def _build_one(self, dev: Device, opts: str) -> DeviceBuild:
         from ..diagnostics import CompileError
         from ..frontend.options import InvalidBuildOptions
 
         build = DeviceBuild(build_status.IN_PROGRESS, "", opts)
-        self._builds[dev] = build
+        with self._lock:
+            self._builds[dev] = build
         try:
             build.compiled, build.log = _compile(dev, self._source, opts)
             build.status = build_status.SUCCESS
@@ -183,6 +259,8 @@ class Program:
             program_info.SOURCE: lambda: self._source,
             program_info.NUM_KERNELS: lambda: len(self.kernel_names_list()),
             program_info.KERNEL_NAMES: lambda: ";".join(self.kernel_names_list()),
+            program_info.BINARIES: lambda: [self.binary(d) for d in self.context.devices],
+            program_info.BINARY_SIZES: lambda: [len(self.binary(d)) for d in self.context.devices],
         }
         if param not in table:
             raise_cl("clGetProgramInfo", status_code.INVALID_VALUE)
@@ -194,7 +272,8 @@ class Program:
         build = self._builds.get(device, DeviceBuild())
         table = {program_build_info.STATUS: build.status, program_build_info.LOG: build.log,
                  program_build_info.OPTIONS: build.options,
-                 program_build_info.BINARY_TYPE: 4 if build.status == build_status.SUCCESS else 0}
+                 program_build_info.BINARY_TYPE:
+                     BINARY_TYPES[build.binary_type] if build.status == build_status.SUCCESS else 0}
         if param not in table:
             raise_cl("clGetProgramBuildInfo", status_code.INVALID_VALUE)
         return table[param]
@@ -202,8 +281,31 @@ class Program:
     def _get_build_logs(self) -> list[tuple[Device, str]]:
         return [(d, b.log) for d, b in self._builds.items()]
 
+    def binary(self, device: Device) -> bytes:
+        """This program's binary for `device` (empty when it was not built there)."""
+        build = self._builds.get(device)
+        if build is None or build.status != build_status.SUCCESS:
+            return b""
+        if build.binary_type == OBJECT:
+            assert self._object is not None
+            return ProgramBinary(OBJECT, device.kind, build.options, self._object).to_bytes()
+        binary = self._binaries.get(device)
+        if binary is not None and binary.type == EXECUTABLE:
+            return binary.to_bytes()
+        text, _ = preprocess_unit(self._source, build.options)
+        return ProgramBinary(EXECUTABLE, device.kind, build.options, text).to_bytes()
+
     def kind(self) -> int:
-        return program_kind.SOURCE
+        return program_kind.BINARY if self._binaries else program_kind.SOURCE
+
+    def release(self) -> None:
+        """Drop every kernel and compiled module this program holds (and its cached builds)."""
+        with self._lock:
+            self._released = True
+            builds, self._builds = self._builds, {}
+            self._kernels = {}
+        for dev in builds:
+            forget_builds(dev.driver, self._source)
 
     @property
     def source(self) -> str:
@@ -252,14 +354,35 @@ class Program:
         return f"<oclpy.Program on {self.context!r}>"
 
 
-def _check_options(opts: str) -> None:
-    """clBuildProgram's INVALID_BUILD_OPTIONS, raised before any device builds."""
+def _check_options(opts: str, routine: str) -> None:
+    """INVALID_BUILD_OPTIONS, raised before any device builds (the frontend never sees them)."""
     from ..frontend.options import InvalidBuildOptions, parse_build_options
 
     try:
         parse_build_options(opts)
     except InvalidBuildOptions as exc:
-        raise_cl("clBuildProgram", status_code.INVALID_BUILD_OPTIONS, str(exc))
+        raise_cl(routine, status_code.INVALID_BUILD_OPTIONS, str(exc))
+
+
+def _check_binaries(context: Any, devices: Any, binaries: Any) -> dict[Device, ProgramBinary]:
+    routine = "clCreateProgramWithBinary"
+    devs = as_list(devices, routine, status_code.INVALID_VALUE, "devices")
+    bins = as_list(binaries, routine, status_code.INVALID_VALUE, "binaries")
+    if not devs or len(devs) != len(bins):
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"{len(devs)} devices and {len(bins)} binaries: one binary per device is needed")
+    result = {}
+    for dev, data in zip(devs, bins):
+        if dev not in context.devices:
+            raise_cl(routine, status_code.INVALID_DEVICE, f"{dev!r} is not a device of the context")
+        binary = parse_binary(data, routine)
+        if binary.device != dev.kind:
+            raise_cl(routine, status_code.INVALID_BINARY,
+                     f"the binary was built for a '{binary.device}' device, not {dev!r}")
+        result[dev] = binary
+    if len({b.text for b in result.values()}) > 1:
+        raise_cl(routine, status_code.INVALID_BINARY, "the binaries hold different programs")
+    return result
 
 
 def _save_source(source: str) -> str | None:
@@ -274,3 +397,14 @@ def _save_source(source: str) -> str | None:
 def create_program_with_built_in_kernels(context: Any, devices: Any, kernel_names: Any) -> Program:
     raise_cl("clCreateProgramWithBuiltInKernels", status_code.INVALID_VALUE,
              "oclpy devices have no built-in kernels")
+
+
+def link_program(context: Any, programs: Sequence[Program], options: Any = "",
+                 devices: Sequence[Device] | None = None) -> Program:
+    from .linking import link_programs
+
+    return link_programs(context, programs, options, devices)
+
+
+def unload_platform_compiler(platform: Any) -> None:
+    """clUnloadPlatformCompiler: a hint that oclpy's in-process compiler has no use for."""

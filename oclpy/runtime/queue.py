@@ -17,9 +17,10 @@ wait_for semantics do not change.
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any, Callable, Iterable, Sequence
 
-from .constants import command_queue_info
+from .constants import command_queue_info, info_attribute
 from .constants import command_queue_properties as cqp
 from .constants import command_type
 from .device import Device
@@ -28,6 +29,10 @@ from .event import Event, NannyEvent, describe_failure
 from .scheduler import schedule
 
 SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
+
+
+class CommandQueueUsedAfterExit(UserWarning):
+    """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
 
 class CommandQueue:
@@ -52,6 +57,7 @@ class CommandQueue:
         self._pending: set[Event] = set()
         self._failed: list[Event] = []
         self._released = False
+        self._exited = False  # left its `with` block: still works, but warns
 
     # -- properties -----------------------------------------------------------------
 
@@ -76,6 +82,9 @@ class CommandQueue:
             raise_cl("clGetCommandQueueInfo", status_code.INVALID_VALUE)
         return table[param]()
 
+    def __getattr__(self, name: str) -> Any:
+        return info_attribute(self, name, command_queue_info)
+
     @property
     def int_ptr(self) -> int:
         return id(self)
@@ -85,7 +94,13 @@ class CommandQueue:
 
     # -- enqueueing -----------------------------------------------------------------
 
+    def _warn_if_exited(self) -> None:
+        if self._exited:
+            warnings.warn("Command queue used after exit of context manager. This is deprecated "
+                          "and will stop working in 2023.", CommandQueueUsedAfterExit, stacklevel=3)
+
     def check_wait_for(self, wait_for: Iterable[Event] | None, routine: str) -> list[Event]:
+        self._warn_if_exited()
         if self._released:
             raise_cl(routine, status_code.INVALID_COMMAND_QUEUE, "the queue was released")
         events = as_list(wait_for, routine, status_code.INVALID_EVENT_WAIT_LIST, "wait_for")
@@ -166,10 +181,12 @@ class CommandQueue:
                      describe_failure(failed[0]))
 
     def flush(self) -> None:
-        """Commands are submitted as soon as they are enqueued: nothing to do."""
+        """Commands are submitted as soon as they are enqueued: nothing more to do."""
+        self._warn_if_exited()
 
     def release(self) -> None:
         self._released = True
+        self._exited = False
 
     def _finalize(self) -> None:
         self.release()
@@ -178,10 +195,8 @@ class CommandQueue:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        try:
-            self.finish()
-        finally:
-            self.release()
+        self.finish()
+        self._exited = True
 
     def __repr__(self) -> str:
         kind = "out-of-order" if self.out_of_order else "in-order"
