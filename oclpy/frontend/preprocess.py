@@ -72,6 +72,7 @@ EXTENSIONS = (
 FIXED_MACROS = {
     "__ENDIAN_LITTLE__": "1", "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
     "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
+    "NULL": "((void*)0)",
     "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
     "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
 }

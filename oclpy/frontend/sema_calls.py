@@ -19,6 +19,7 @@ from . import cltypes as ct
 from . import sema_types as st
 from .async_copy import async_overloads
 from .cltypes import CType
+from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from .opaque_types import is_event
 from .lower_builtins_printf import format_problem
 from .sema_conv import assign_convert, convert
@@ -121,6 +122,9 @@ class CallChecker:
             return self.error(e, f"image functions are not supported yet ('{name}')")
         if name == "printf":
             return self._printf(e)
+        if name in GENERIC_BUILTINS and getattr(self, "options", None) is not None and \
+                getattr(self.options, "opencl_c_version", 120) >= 200:
+            return check_generic_builtin(e, name, self.diags)
         nan = bi.nan_builtin(name)
         if nan is not None:
             e.builtin = bi.Builtin(name, nan, tuple(a.ctype for a in e.args), "const_nan")  # type: ignore[misc]

@@ -337,9 +337,9 @@ class ExprChecker(CastChecker, CallChecker):
     def _check_pointer_compare(self, e: ast.Binary) -> ast.Expr:
         from .sema_conv import is_null_constant
         lt, rt = e.lhs.ctype, e.rhs.ctype
-        if st.is_integer(rt) and is_null_constant(e.rhs):  # type: ignore[arg-type]
+        if is_null_constant(e.rhs):  # `0`, or `(void *)0` (NULL) in any space
             e.rhs = convert(e.rhs, lt)  # type: ignore[arg-type]
-        elif st.is_integer(lt) and is_null_constant(e.lhs):  # type: ignore[arg-type]
+        elif is_null_constant(e.lhs):
             e.lhs = convert(e.lhs, rt)  # type: ignore[arg-type]
         elif not (isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer)):
             return self.invalid_operands(e, lt, rt)  # type: ignore[arg-type]

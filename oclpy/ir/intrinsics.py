@@ -28,6 +28,8 @@ WORK_ITEM_QUERIES = (
     "get_enqueued_local_size", "get_global_linear_id", "get_local_linear_id",
 )
 
+GENERIC_SPACE_TESTS = ("to_global", "to_local", "to_private")
+
 # Float math the targets implement (LLVM intrinsics, libm, libdevice or our own code).
 MATH_FUNCTIONS = (
     "sqrt", "rsqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
@@ -44,6 +46,8 @@ INTRINSICS: dict[str, IntrinsicInfo] = {
     "barrier": IntrinsicInfo("barrier", pure=False, convergent=True),
     "mem_fence": IntrinsicInfo("mem_fence", pure=False),
     "printf": IntrinsicInfo("printf", pure=False),
+    # Generic-space tests (OpenCL 2.0): ptr<space> (ptr<generic>), NULL when not in that space.
+    **{q: IntrinsicInfo(q) for q in GENERIC_SPACE_TESTS},
 }
 
 
