@@ -20,6 +20,7 @@ from ...ir import types as irt
 from ...ir.types import Type
 from . import cpu_workitem as wi
 from . import jit
+from .cpu_generic import fill_context
 
 LOCAL_ALIGN = 16
 
@@ -105,6 +106,7 @@ class CompiledKernel:
         frames_raw, frames_addr = _aligned_buffer(self.frame_size * items, 128)
         ctx = _launch_context(work_dim, global_size, local_size, global_offset, groups,
                               (local_addr, frames_addr, group_begin, group_end))
+        ctx = fill_context(ctx, local_addr + self.local_bytes(blob), frames_addr + self.frame_size * items)
         self._native(blob_addr, ctx.ctypes.data)
         if self.uses_printf:
             _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
