@@ -35,7 +35,9 @@ that still needs a generic pointer (a store of the pointer, `ptrtoint`, a
 call of a declaration, a phi that stays generic) gets a cast back, made once,
 right after the definition. `addrspacecast generic -> S` of a pointer now in
 S disappears, and so do the casts this made dead. `icmp` of two pointers
-inferred into the same space compares them there.
+inferred into the same space compares them there. The OpenCL 2.0 tests
+`ocl.to_global/to_local/to_private(p)` of a pointer inferred into a named space
+fold: to the pointer itself when the spaces agree, to null otherwise.
 
 The whole thing repeats while it changes something (a rewrite can turn an
 escaping alloca into a pointer slot).
@@ -49,11 +51,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar
 
+from oclpy.ir.intrinsics import GENERIC_SPACE_TESTS
 from oclpy.ir.types import AddressSpace, FunctionType, PtrType, Type
 from oclpy.ir.values import (
     Argument, Block, ConstNull, Function, Instr, Module, Undef, Value,
 )
 
+from .dce import is_removable
 from .manager import defined_functions, register
 
 GENERIC = AddressSpace.GENERIC
@@ -286,6 +290,7 @@ class _Rewriter:
     new: dict[Value, Value] = field(default_factory=dict)  # inferred value -> its named form
     back: dict[Value, Instr] = field(default_factory=dict)  # mutated value -> cast back to generic
     made: set[Instr] = field(default_factory=set)  # casts this rewrite inserted
+    alias: dict[Value, Value] = field(default_factory=dict)  # folded cast or test -> its answer
     dead: list[Instr] = field(default_factory=list)  # casts that may have become unused
 
     def named(self, value: Value) -> Value | None:
@@ -315,8 +320,11 @@ def rewrite(module: Module, inference: Inference) -> bool:
         rw.new[value] = _named_form(value, space, rw)
     _update_signatures(module, inference)
     for fn in defined_functions(module):
+        for instr in fn.instructions():
+            _fold(instr, rw)
+    for fn in defined_functions(module):
         for instr in list(fn.instructions()):
-            if instr not in rw.made:
+            if instr not in rw.made and instr not in rw.alias:
                 _fix_operands(instr, rw)
     for fn in defined_functions(module):
         _remove_dead(fn, rw.dead)
@@ -361,18 +369,36 @@ def _insert_after_definition(value: Value, cast: Instr, inference: Inference) ->
     block.insert(at, cast)
 
 
-def _fix_operands(instr: Instr, rw: _Rewriter) -> None:
-    """Give each operand of `instr` the named form where `instr` accepts it, else a generic one."""
-    if instr.op == "icmp":
-        _fix_icmp(instr, rw)
+def _fold(instr: Instr, rw: _Rewriter) -> None:
+    """Record what a cast `generic -> S` or a test `ocl.to_<S>` of an inferred pointer
+    answers: the pointer in S, or (a test of another space) null."""
+    if not instr.operands or rw.named(instr.operands[0]) is None:
         return
-    if instr.op == "addrspacecast" and instr.type != GENERIC_PTR:
-        named = rw.named(instr.operands[0])
-        if named is not None and named.type == instr.type:
-            _replace_everywhere(instr, named, rw)
-            rw.dead.append(instr)
-            return
+    named = rw.named(instr.operands[0])
+    assert named is not None
+    if instr.op == "addrspacecast" and instr.type == named.type:
+        rw.alias[instr] = named
+    elif instr.op == "call" and \
+            instr.attrs["callee"].attrs.get("intrinsic") in GENERIC_SPACE_TESTS:
+        rw.alias[instr] = named if named.type == instr.type else ConstNull(instr.type)
+    else:
+        return
+    rw.dead.append(instr)
+
+
+def _fix_operands(instr: Instr, rw: _Rewriter) -> None:
+    """Give each operand of `instr` the named form where `instr` accepts it, else a generic
+    one; operands that were folded casts or tests take their answer (same type)."""
+    aliased = {k for k, op in enumerate(instr.operands) if op in rw.alias}
+    for k in aliased:
+        instr.operands[k] = rw.alias[instr.operands[k]]
+    if instr.op == "icmp":
+        if not aliased:  # else both sides had the aliased one's named type already
+            _fix_icmp(instr, rw)
+        return
     for k, op in enumerate(instr.operands):
+        if k in aliased:
+            continue
         want = _wanted_type(instr, k)
         named = rw.named(op)
         if named is not None:
@@ -413,12 +439,6 @@ def _fix_icmp(instr: Instr, rw: _Rewriter) -> None:
         instr.operands = [rw.generic(a) if a in rw.new else a, rw.generic(b) if b in rw.new else b]
 
 
-def _replace_everywhere(old: Instr, new: Value, rw: _Rewriter) -> None:
-    fn = old.parent.parent if old.parent is not None else None
-    if fn is not None:
-        fn.replace_all_uses(old, new)
-
-
 def _remove_dead(fn: Function, candidates: list[Instr]) -> None:
     """Delete the candidates (and pure operands they kept alive) that nothing uses."""
     mine = [c for c in candidates if c.parent is not None and c.parent.parent is fn]
@@ -432,7 +452,7 @@ def _remove_dead(fn: Function, candidates: list[Instr]) -> None:
     while work:
         instr = work.pop()
         block: Block | None = instr.parent
-        if block is None or used.get(instr, 0) or not instr.info.pure:
+        if block is None or used.get(instr, 0) or not is_removable(instr):
             continue
         block.instrs.remove(instr)
         instr.parent = None
