@@ -120,3 +120,19 @@ def test_native_and_half_forms(run_kernel, record_property, t: str, name: str, p
     worst = _max_ulp(res, prefix + name, want, "float")
     record_property("max_ulp", worst)
     assert worst <= 8192, f"{prefix}{name}({t}): {worst:.1f} ulp"
+
+
+@pytest.mark.parametrize("t", FLOATS)
+def test_scalar_operand_forms(run_kernel, t: str) -> None:
+    """fmin/fmax(gentype, scalar) and ldexp(gentype, int) at every vector width."""
+    ops = [Op("fmin", "fmin(a, sb)", "T", WIDTHS[1:]), Op("fmax", "fmax(a, sb)", "T", WIDTHS[1:]),
+           Op("ldexp", "ldexp(a, (int)sb)", "T", WIDTHS[1:])]
+    a, b, _ = _inputs(t)
+    a[:3] = np.nan
+    res, envs = evaluate(run_kernel, t, ops, a, b, b, pre="#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+    for n in WIDTHS[1:]:
+        env = envs[n]
+        assert np.array_equal(res[("fmin", n)], np.fmin(env.a, env.sb), equal_nan=True), f"fmin {t}{n}"
+        assert np.array_equal(res[("fmax", n)], np.fmax(env.a, env.sb), equal_nan=True), f"fmax {t}{n}"
+        want = np.ldexp(env.a, np.trunc(env.sb).astype(int))
+        assert np.array_equal(res[("ldexp", n)], want, equal_nan=True), f"ldexp {t}{n}"

@@ -13,7 +13,7 @@ from .elementwise import DTYPES, WIDTHS
 from .harness import ulp_error
 from .mathref import mp, reference
 
-SPECIAL = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -2.5, 3.75, 7.0, -7.0,
+SPECIAL = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -2.5, 3.75, 7.0, -7.0, 5e-324, -1e-310,
            1e-40, -1e-42, 1e30, -1e30, 1e10, 123456.75, -0.25, 2.0 ** -126]
 
 # name: (OpenCL expression on x, reference on a Python float, bound in ulp)

@@ -134,3 +134,16 @@ def test_upsample(run_kernel, t: str) -> None:
         env = envs[n]
         want = [wrap((x << bits(t)) | (y & ((1 << bits(t)) - 1)), w) for x, y in zip(env.a.tolist(), env.b.tolist())]
         assert res[("up", n)].tolist() == want, f"upsample {t}{n}"
+
+
+@pytest.mark.parametrize("t", ["char", "short", "int"])
+def test_abs_and_abs_diff_return_unsigned(run_kernel, t: str) -> None:
+    """abs(INT_MIN) is 2^31 as uint: widening the result must not sign-extend."""
+    w = WIDER[t]
+    ops = [Op("abs", f"convert_{w}$n(abs(a))", w), Op("abs_diff", f"convert_{w}$n(abs_diff(a, b))", w)]
+    a, b = int_values(t, 1), int_values(t, 2)
+    res, envs = evaluate(run_kernel, t, ops, a, b, b)
+    for n in WIDTHS:
+        env = envs[n]
+        assert res[("abs", n)].tolist() == [abs(x) for x in env.a.tolist()], f"abs {t}{n}"
+        assert res[("abs_diff", n)].tolist() == [abs(x - y) for x, y in zip(env.a.tolist(), env.b.tolist())]

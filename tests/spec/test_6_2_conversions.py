@@ -193,3 +193,32 @@ def test_reinterpretation(run_kernel) -> None:
     assert f4[:2].tolist() == [1.0, 2.0]
     assert b.tolist() == f.view(np.uint8).tolist()
     assert l[0] == f[:2].view(np.uint64)[0] and l[1:].tolist() == f.view(np.uint64).tolist()
+
+
+def test_implicit_and_cast_conversions(run_kernel) -> None:
+    """6.2.1 implicit conversions between scalars (C99 rules: float -> int
+    truncates, int -> float rounds to nearest), scalar -> vector widening,
+    usual arithmetic conversions, and explicit scalar casts."""
+    src = """
+    __kernel void k(__global const float *F, __global const int *I, __global int *oi, __global float *of,
+                    __global uint *ou, __global long *ol) {
+        size_t i = get_global_id(0);
+        int t = F[i];                  /* truncation toward zero */
+        oi[i] = t;
+        float f = I[i];                /* round to nearest even */
+        of[i] = f;
+        float4 v = 2;                  /* scalar widened to every element */
+        float4 w = v * F[i] + 1;       /* scalar operands widened; int 1 -> float */
+        vstore4(w, i, of + 64);
+        ou[i] = (uint)(I[i] < 0u);     /* usual arithmetic conversions: int -> uint */
+        ol[i] = (long)I[i] * 3000000000L + (char)(I[i]);   /* cast to char wraps */
+    }"""
+    F = np.array([1.9, -1.9, 2.5, -0.5, 1e9, -7.99, 0.0, 100.25] * 2, np.float32)
+    I = np.array([16777217, -16777217, 3, -1, 2147483647, 255, 128, -129] * 2, np.int32)
+    oi, of, ou, ol = np.zeros(16, np.int32), np.zeros(128, np.float32), np.zeros(16, np.uint32), np.zeros(16, np.int64)
+    *_, oi, of, ou, ol = run_kernel(src, "k", (16,), None, F, I, oi, of, ou, ol)
+    assert oi.tolist() == [math.trunc(v) for v in F.tolist()]
+    assert of[:16].tolist() == I.astype(np.float32).tolist()
+    assert of[64:128].tolist() == np.repeat(F * np.float32(2) + np.float32(1), 4).tolist()
+    assert ou.tolist() == [0] * 16  # I[i] converted to uint is never < 0u
+    assert ol.tolist() == [v * 3000000000 + ((v + 128) % 256 - 128) for v in I.tolist()]
