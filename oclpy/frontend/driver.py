@@ -99,11 +99,26 @@ def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticE
         return None
     tu = parse(text, filename, diags)
     if diags.has_errors:
+        _check_after_syntax_errors(tu, options, diags)
         return None
     analyze(tu, options, diags)
     if diags.has_errors:
         return None
     return lower(tu, options)
+
+
+def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: DiagnosticEngine) -> None:
+    """Semantic checks of what the parser recovered, as clang does after a syntax
+    error, so one build reports the later errors too. The build has failed
+    already: should sema trip over a half-parsed construct, the syntax errors
+    stand alone (they are the cause) rather than an internal error."""
+    from .sema import analyze
+    try:
+        analyze(tu, options, diags)  # type: ignore[arg-type]
+    except TooManyErrors:
+        raise
+    except Exception:  # a consequence of the recovered syntax error, not news to the user
+        pass
 
 
 def compile_to_ir(source: str, options: Union[str, Sequence[str], BuildOptions, None] = "",

@@ -39,6 +39,8 @@ MAX_NESTING = 512
 # Operands in one chain of binary operators (`a + b + ... + z` is a left-deep tree
 # this deep); sema and lowering walk it recursively in the driver's deep-stack thread.
 MAX_OPERANDS = 10_000
+# Elements in one array dimension (far beyond any device's private, local or constant memory).
+MAX_ARRAY_ELEMENTS = 1 << 24
 _RECURSION_LIMIT = 20000
 
 _ParseMethod = TypeVar("_ParseMethod", bound=Callable[..., Any])
@@ -904,9 +906,13 @@ class Parser:
             if opener.text == "[":
                 count = None
                 if not self.at("]"):
+                    size_loc = self.tok.loc
                     count = self.parse_int_constant("array size")
                     if count < 0:
                         self.diags.error(opener.loc, "array has negative size")
+                    elif count > MAX_ARRAY_ELEMENTS:
+                        self.diags.error(size_loc, f"array is too large ({count} elements)")
+                        count = 1
                 self.expect_closing("]", opener)
                 ops.append(TypeOp("array", count=count))
             else:

@@ -135,3 +135,15 @@ def test_switch_fallthrough_and_goto_lower_and_verify() -> None:
         o[0] = x;
     }"""
     build(src)
+
+
+def test_huge_array_is_a_diagnostic() -> None:
+    log = errors("__constant float t[5879935262397101833391] = { 1.0f };\nkernel void k(global float *o) { o[0] = t[0]; }")
+    assert log.startswith("<kernel>:1:20: error: array is too large (5879935262397101833391 elements)\n")
+
+
+def test_sema_errors_after_a_syntax_error_are_reported() -> None:
+    log = errors("kernel void k(global int *o) {\n  int x = 1\n  o[0] = y;\n}")
+    assert log == ("<kernel>:2:12: error: expected ';' at end of declaration\n  int x = 1\n           ^\n"
+                   "<kernel>:3:10: error: use of undeclared identifier 'y'\n  o[0] = y;\n         ^\n"
+                   "2 errors generated.\n")
