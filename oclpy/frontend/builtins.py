@@ -129,7 +129,7 @@ TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     ("ldexp", "math_splat", "Fv", "T", ("T", "int")),
     ("maxmag minmag", "magnitude", "F", "T", ("T", "T")),
     ("ilogb", "ilogb", "F", "I", ("T",)),
-    ("nan", "nan", "F", "T", ("U",)),
+    ("nan", "nan", "F", "T", ("UE",)),
     # common
     ("clamp", "clamp", "F", "T", ("T", "T", "T")),
     ("clamp", "clamp", "Fv", "T", ("T", "S", "S")),
