@@ -57,7 +57,6 @@ from oclpy.ir.values import (
     Argument, Block, ConstNull, Function, Instr, Module, Undef, Value,
 )
 
-from .dce import is_removable
 from .manager import defined_functions, register
 
 GENERIC = AddressSpace.GENERIC
@@ -441,6 +440,9 @@ def _fix_icmp(instr: Instr, rw: _Rewriter) -> None:
 
 def _remove_dead(fn: Function, candidates: list[Instr]) -> None:
     """Delete the candidates (and pure operands they kept alive) that nothing uses."""
+    # Imported here: pass modules load each other through the registry in manager.py.
+    from .dce import is_removable
+
     mine = [c for c in candidates if c.parent is not None and c.parent.parent is fn]
     if not mine:
         return

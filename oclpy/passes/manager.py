@@ -156,10 +156,20 @@ def order_problems(names: list[str]) -> list[str]:
 
 
 def check_pass_order(pipeline: str) -> None:
-    """Raise ValueError if `pipeline` breaks a PASS_ORDER constraint."""
-    problems = order_problems([p.name for p in parse_pipeline(pipeline)])
+    """Raise ValueError if `pipeline` breaks a PASS_ORDER constraint. Works on the
+    names alone (no pass is made), so it can run while pass modules are still loading."""
+    problems = order_problems(pipeline_names(pipeline))
     if problems:
         raise ValueError(f"pipeline '{pipeline}': " + "; ".join(problems))
+
+
+def pipeline_names(pipeline: str) -> list[str]:
+    """The pass names of a pipeline string, named pipelines expanded, options dropped."""
+    names: list[str] = []
+    for item in _split_top_level(pipeline):
+        name = item.partition("{")[0].strip()
+        names += pipeline_names(PIPELINES[name]) if name in PIPELINES else [name]
+    return names
 
 
 def known_passes() -> list[str]:

@@ -148,3 +148,27 @@ def test_pass_order_constraints():
         check_pass_order("form-workgroups,inline")
     with pytest.raises(ValueError, match="'infer-address-spaces' \\(pass 1\\) runs before 'mem2reg'"):
         check_pass_order("infer-address-spaces,mem2reg,infer-address-spaces")
+
+
+def test_pipeline_names_expand_and_drop_options():
+    from oclpy.passes.manager import pipeline_names
+
+    assert pipeline_names("O1,inline{threshold=3},dce") == \
+        ["mem2reg", "simplify", "infer-address-spaces", "inline", "dce"]
+
+
+def test_each_pass_module_can_be_imported_first():
+    import subprocess
+    import sys
+
+    code = """
+import importlib, sys
+for module in ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
+               "infer_address_spaces", "print_uniformity"):
+    for name in [n for n in sys.modules if n.startswith("oclpy.passes")]:
+        del sys.modules[name]
+    importlib.import_module("oclpy.passes." + module)
+    importlib.import_module("oclpy.passes.manager").parse_pipeline("O2")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-800:]
