@@ -113,12 +113,16 @@ def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: Diagnos
     already: should sema trip over a half-parsed construct, the syntax errors
     stand alone (they are the cause) rather than an internal error."""
     from .sema import analyze
+    parse_diags = len(diags.diagnostics)
     try:
         analyze(tu, options, diags)  # type: ignore[arg-type]
     except TooManyErrors:
         raise
     except Exception:  # a consequence of the recovered syntax error, not news to the user
         pass
+    finally:
+        if len(diags.diagnostics) > parse_diags:  # report in source order, as clang does
+            diags.diagnostics.sort(key=lambda d: (d.loc.file, d.loc.line, d.loc.col))
 
 
 def compile_to_ir(source: str, options: Union[str, Sequence[str], BuildOptions, None] = "",
