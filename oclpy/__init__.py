@@ -20,7 +20,7 @@ from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_exec
                                 kernel_arg_type_qualifier, kernel_info, kernel_work_group_info,
                                 map_flags, mem_flags, mem_info, mem_object_type, platform_info,
                                 profiling_info, program_build_info, program_info, program_kind,
-                                queue_properties, status_code)
+                                queue_properties, status_code, channel_order, channel_type)
 from .runtime.context import Context, create_some_context
 from .runtime.device import Device
 from .runtime.errors import Error, LogicError, MemoryError, RuntimeError, _ErrorRecord
@@ -34,9 +34,12 @@ from .runtime.queue import (CommandQueue, CommandQueueUsedAfterExit, enqueue_bar
                             enqueue_marker)
 from .runtime.transfer import enqueue_copy, enqueue_fill_buffer
 
+from .runtime.structs import DeviceTopologyAmd, ImageFormat
 from .runtime.unsupported import UNSUPPORTED_NAMES, get_supported_image_formats, unsupported
 
 CtxFactory = Callable[[], Context]
+
+_PYPY = False  # PyOpenCL's flag for running on PyPy
 
 VERSION = (0, 1)
 VERSION_TEXT = "0.1"
@@ -60,7 +63,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Buffer", "CommandQueue", "CommandQueueUsedAfterExit", "CompilerWarning", "CtxFactory", "Context", "Device", "Error", "Event", "Kernel",
+    "Buffer", "CommandQueue", "DeviceTopologyAmd", "ImageFormat", "CommandQueueUsedAfterExit", "CompilerWarning", "CtxFactory", "Context", "Device", "Error", "Event", "Kernel",
     "LocalMemory", "LogicError", "MemoryError", "MemoryMap", "enqueue_map_buffer", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
     "Platform", "Program", "RuntimeError", "UserEvent", "VERSION", "VERSION_TEXT",
     "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",

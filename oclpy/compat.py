@@ -29,6 +29,7 @@ from pathlib import Path
 EXAMPLES = ("examples/demo.py", "examples/narray.py", "examples/transpose.py",
             "examples/dump-properties.py")
 TEST_FILES = ("test/test_wrapper.py", "test/test_enqueue_copy.py", "test/test_arrays_in_structs.py")
+SUPPORT_FILES = ("test/empty-header.h", "test/add-vectors-32.spv", "test/add-vectors-64.spv")
 PYPI_HOST = ("pypi.org", 443)
 _WORD = re.compile(r"\bpyopencl\b")
 _COUNT = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?|deselected)")
@@ -113,7 +114,11 @@ def unpack(sdist: Path, dest: Path, names: tuple[str, ...]) -> dict[str, Path]:
             assert data is not None
             target = dest / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(rewrite(data.read().decode("utf-8")), encoding="utf-8")
+            raw = data.read()
+            if name.endswith(".spv"):
+                target.write_bytes(raw)  # binary data: nothing to rename
+            else:
+                target.write_text(rewrite(raw.decode("utf-8")), encoding="utf-8")
             out[name] = target
     return out
 
@@ -122,7 +127,6 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-    env.setdefault("PYOPENCL_TEST", "0")
     env.pop("PYOPENCL_CTX", None)
     return env
 
@@ -148,6 +152,7 @@ def run_all(workdir: Path, files: tuple[str, ...] = EXAMPLES + TEST_FILES,
             verbose: bool = False) -> list[FileResult]:
     sdist = download_sdist(workdir / "download")
     paths = unpack(sdist, workdir / "src", files)
+    unpack(sdist, workdir / "src", SUPPORT_FILES)
     results = []
     for name, path in paths.items():
         result = run_example(path) if name.startswith("examples/") else run_tests(path)

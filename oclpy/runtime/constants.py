@@ -431,6 +431,37 @@ class profiling_info(_ConstantClass):
     COMPLETE = 0x1284
 
 
+class channel_order(_ConstantClass):
+    R = 0x10B0
+    A = 0x10B1
+    RG = 0x10B2
+    RA = 0x10B3
+    RGB = 0x10B4
+    RGBA = 0x10B5
+    BGRA = 0x10B6
+    ARGB = 0x10B7
+    INTENSITY = 0x10B8
+    LUMINANCE = 0x10B9
+
+
+class channel_type(_ConstantClass):
+    SNORM_INT8 = 0x10D0
+    SNORM_INT16 = 0x10D1
+    UNORM_INT8 = 0x10D2
+    UNORM_INT16 = 0x10D3
+    UNORM_SHORT_565 = 0x10D4
+    UNORM_SHORT_555 = 0x10D5
+    UNORM_INT_101010 = 0x10D6
+    SIGNED_INT8 = 0x10D7
+    SIGNED_INT16 = 0x10D8
+    SIGNED_INT32 = 0x10D9
+    UNSIGNED_INT8 = 0x10DA
+    UNSIGNED_INT16 = 0x10DB
+    UNSIGNED_INT32 = 0x10DC
+    HALF_FLOAT = 0x10DD
+    FLOAT = 0x10DE
+
+
 ALL_CONSTANT_CLASSES = [
     status_code, platform_info, device_type, device_info, device_fp_config,
     device_mem_cache_type, device_local_mem_type, device_exec_capabilities,
@@ -439,6 +470,7 @@ ALL_CONSTANT_CLASSES = [
     program_build_info, build_status, program_kind, kernel_info, kernel_arg_info,
     kernel_arg_address_qualifier, kernel_arg_access_qualifier, kernel_arg_type_qualifier,
     kernel_work_group_info, event_info, command_type, command_execution_status, profiling_info,
+    channel_order, channel_type,
 ]
 
 

@@ -21,10 +21,11 @@ from .device import Device
 from .drivers import load_driver
 from .drivers.base import DriverUnavailable
 from .errors import as_list, raise_cl, status_code
+from .handles import Handle
 from .platform import Platform, get_platforms, preferred_kind
 
 
-class Context:
+class Context(Handle):
     def __init__(self, devices: Sequence[Device] | None = None, properties: Any = None,
                  dev_type: int | None = None) -> None:
         platform = _check_properties(properties)
@@ -32,7 +33,11 @@ class Context:
             raise_cl("Context", status_code.INVALID_VALUE,
                      "one of 'devices' or 'dev_type' must be None")
         if devices is None:
-            devices = platform.get_devices(_device_type.DEFAULT if dev_type is None else dev_type)
+            wanted = _device_type.DEFAULT if dev_type is None else dev_type
+            devices = platform.get_devices(wanted)
+            if not devices:
+                raise_cl("clCreateContextFromType", status_code.DEVICE_NOT_FOUND,
+                         f"no device of type {_device_type.to_string(wanted, '%d')} on platform 'oclpy'")
         devices = as_list(devices, "clCreateContext", status_code.INVALID_VALUE, "devices")
         if not devices:
             raise_cl("clCreateContext", status_code.INVALID_VALUE, "no devices given")
@@ -59,9 +64,6 @@ class Context:
     def num_devices(self) -> int:
         return len(self.devices)
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     def _get_cl_version(self) -> tuple[int, int]:
         return (3, 0)

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 from .constants import device_info
 from .drivers.base import Driver
 from .errors import raise_cl, status_code
+from .handles import Handle
 
 if TYPE_CHECKING:
     from .platform import Platform
 
 
-class Device:
+class Device(Handle):
     """A device of the oclpy platform; `driver` does its work."""
 
     def __init__(self, driver: Driver, platform: Platform) -> None:
@@ -64,9 +65,6 @@ class Device:
     def platform(self) -> Platform:
         return self._platform
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     @property
     def persistent_unique_id(self) -> tuple[Any, ...]:

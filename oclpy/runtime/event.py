@@ -21,11 +21,12 @@ from .constants import command_execution_status as ces
 from .constants import info_attribute
 from .constants import command_type, event_info, profiling_info
 from .errors import Error, as_list, raise_cl, status_code
+from .handles import Handle
 
 _STAMP_FOR_STATUS = {ces.QUEUED: "queued", ces.SUBMITTED: "submit", ces.RUNNING: "start"}
 
 
-class Event:
+class Event(Handle):
     def __init__(self, queue: Any = None, command: int = command_type.MARKER,
                  context: Any = None, keepalive: Iterable[Any] = ()) -> None:
         self._cond = threading.Condition()
@@ -158,9 +159,6 @@ class Event:
     def profile(self) -> ProfilingInfoGetter:
         return ProfilingInfoGetter(self)
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     def __repr__(self) -> str:
         return (f"<oclpy.Event {command_type.to_string(self._command, '%d')} "

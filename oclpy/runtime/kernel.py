@@ -21,6 +21,7 @@ from .constants import (info_attribute, command_type, kernel_arg_access_qualifie
                         kernel_work_group_info)
 from .device import Device
 from .errors import LogicError, as_list, make_error, raise_cl, status_code
+from .handles import Handle
 from .event import Event
 from .kernel_args import BoundArg, bind_arg, local_bytes_needed, pack_blob
 from .ndrange import make_ndrange
@@ -44,7 +45,7 @@ class KernelArgCountError(LogicError, TypeError):
     """The wrong number of kernel arguments: INVALID_KERNEL_ARGS (PyOpenCL raises a TypeError)."""
 
 
-class Kernel:
+class Kernel(Handle):
     def __init__(self, program: Any, name: str) -> None:
         self.program = program
         self.context = program.context
@@ -67,9 +68,6 @@ class Kernel:
         reqd = self._meta.reqd_work_group_size
         return f"reqd_work_group_size({reqd[0]},{reqd[1]},{reqd[2]})" if reqd else ""
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     def get_info(self, param: int) -> Any:
         table = {kernel_info.FUNCTION_NAME: lambda: self.function_name,
@@ -215,6 +213,13 @@ class Kernel:
         blob, keep = pack_blob(self._params, bound, driver, ck.blob_size)
         return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
                               events, keepalive=(keep, bound))
+
+    def capture_call(self, output_file: Any, queue: CommandQueue, global_size: Any,
+                     local_size: Any, *args: Any, **kwargs: Any) -> None:
+        """Write this call as a stand-alone script (see capture.py)."""
+        from .capture import capture_call
+
+        capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
     def _check_local_memory(self, ck: Any, bound: list[BoundArg], dev: Device) -> None:
         need = local_bytes_needed(ck.static_local_bytes, self._params, bound)

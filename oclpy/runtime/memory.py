@@ -24,6 +24,7 @@ from typing import Any
 from .constants import mem_flags, mem_info, mem_object_type, info_attribute
 from .drivers.base import Allocation, Driver
 from .errors import raise_cl, status_code
+from .handles import Handle
 
 # At most one flag of each group may be set.
 EXCLUSIVE_FLAG_GROUPS = [
@@ -109,7 +110,18 @@ class Storage:
                 driver.free(alloc)
 
 
-class MemoryObjectHolder:
+_interface_lock = threading.Lock()
+
+
+def _fortran_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    strides, step = [], itemsize
+    for n in shape:
+        strides.append(step)
+        step *= n
+    return tuple(strides)
+
+
+class MemoryObjectHolder(Handle):
     """PyOpenCL's base of everything a kernel takes as a memory argument."""
 
 
@@ -192,6 +204,40 @@ class Buffer(MemoryObject):
     def __getattr__(self, name: str) -> Any:
         return info_attribute(self, name, mem_info)
 
+    def get_host_array(self, shape: Any, dtype: Any, order: str = "C") -> Any:
+        """A numpy array over a USE_HOST_PTR buffer's host memory; its `.base` is this buffer."""
+        import numpy as np
+
+        if not self.flags & mem_flags.USE_HOST_PTR or self.hostbuf is None:
+            raise_cl("MemoryObject.get_host_array", status_code.INVALID_VALUE,
+                     "only buffers made with USE_HOST_PTR have a host array")
+        host = host_view(self.hostbuf, False, "MemoryObject.get_host_array")
+        dtype = np.dtype(dtype)
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        count = 1
+        for n in shape:
+            count *= n
+        if count * dtype.itemsize > host.nbytes:
+            raise_cl("MemoryObject.get_host_array", status_code.INVALID_VALUE,
+                     f"{shape} of {dtype} does not fit the buffer's {host.nbytes} host bytes")
+        address = np.frombuffer(host, np.uint8).ctypes.data
+        layout = {"shape": shape, "typestr": dtype.str, "descr": dtype.descr,
+                  "data": (address, host.readonly), "version": 3,
+                  "strides": None if order in ("C", "c") else _fortran_strides(shape, dtype.itemsize)}
+        with _interface_lock:
+            self._array_layout = layout
+            try:
+                return np.asarray(self)  # numpy makes this buffer the array's base
+            finally:
+                del self._array_layout
+
+    @property
+    def __array_interface__(self) -> dict[str, Any]:
+        layout = self.__dict__.get("_array_layout")
+        if layout is None:
+            raise AttributeError("__array_interface__")
+        return layout
+
     def release(self) -> None:
         """Drop this buffer's hold on its memory; enqueued commands and sub-buffers keep theirs."""
         self.released = True
@@ -201,9 +247,6 @@ class Buffer(MemoryObject):
     def mem_size(self) -> int:
         return self.size
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     def __repr__(self) -> str:
         return f"<oclpy.Buffer {self.size} bytes{' (released)' if self.released else ''}>"

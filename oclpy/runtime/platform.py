@@ -17,6 +17,7 @@ from .constants import platform_info
 from .device import Device
 from .drivers import DRIVER_TABLE, available_drivers
 from .errors import raise_cl, status_code
+from .handles import Handle
 
 PLATFORM_INFO = {
     "NAME": "oclpy", "VENDOR": "oclpy", "VERSION": "OpenCL 3.0 oclpy",
@@ -25,7 +26,7 @@ PLATFORM_INFO = {
 }
 
 
-class Platform:
+class Platform(Handle):
     def __init__(self) -> None:
         self._devices: list[Device] | None = None
         self._lock = threading.Lock()
@@ -37,16 +38,13 @@ class Platform:
             return self._devices
 
     def get_devices(self, device_type: int = _device_type.ALL) -> list[Device]:
+        """The devices of that type; an empty list when there are none (as PyOpenCL answers)."""
         devices = self._all_devices()
         if device_type != _device_type.ALL:
             if device_type == _device_type.DEFAULT:
                 devices = devices[:1]
             else:
                 devices = [d for d in devices if d.type & device_type]
-        if not devices:
-            raise_cl("clGetDeviceIDs", status_code.DEVICE_NOT_FOUND,
-                     f"no device of type {_device_type.to_string(device_type, '%d')} "
-                     f"on platform 'oclpy'")
         return order_devices(devices)
 
     def get_info(self, param: int) -> Any:
@@ -60,9 +58,6 @@ class Platform:
             raise AttributeError(name)
         return PLATFORM_INFO[name.upper()]
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     def _get_cl_version(self) -> tuple[int, int]:
         return (3, 0)

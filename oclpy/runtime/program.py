@@ -23,6 +23,7 @@ from typing import Any, Sequence
 from .constants import build_status, program_build_info, program_info, program_kind
 from .device import Device
 from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
+from .handles import Handle
 from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, parse_binary,
                       preprocess_unit, strip_source_options)
 
@@ -103,7 +104,7 @@ def forget_builds(driver: Any, source: str) -> None:
             del _build_cache[key]
 
 
-class Program:
+class Program(Handle):
     """`Program(ctx, source)`, or `Program(ctx, devices, binaries)` from earlier builds' binaries."""
 
     def __init__(self, context: Any, src: Any, binaries: Any = None) -> None:
@@ -311,9 +312,6 @@ class Program:
     def source(self) -> str:
         return self._source
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     # -- kernels --------------------------------------------------------------------
 

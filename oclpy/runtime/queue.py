@@ -25,6 +25,7 @@ from .constants import command_queue_properties as cqp
 from .constants import command_type
 from .device import Device
 from .errors import as_list, raise_cl, status_code
+from .handles import Handle
 from .event import Event, NannyEvent, describe_failure
 from .scheduler import schedule
 
@@ -35,7 +36,7 @@ class CommandQueueUsedAfterExit(UserWarning):
     """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
 
-class CommandQueue:
+class CommandQueue(Handle):
     def __init__(self, context: Any, device: Device | None = None, properties: Any = None) -> None:
         from .context import Context
 
@@ -85,9 +86,6 @@ class CommandQueue:
     def __getattr__(self, name: str) -> Any:
         return info_attribute(self, name, command_queue_info)
 
-    @property
-    def int_ptr(self) -> int:
-        return id(self)
 
     def _get_cl_version(self) -> tuple[int, int]:
         return (3, 0)

@@ -15,7 +15,7 @@ from .errors import raise_cl, status_code
 
 # name -> the feature it belongs to
 UNSUPPORTED_NAMES: dict[str, str] = {
-    **dict.fromkeys(("Image", "ImageFormat", "image_from_array", "enqueue_read_image",
+    **dict.fromkeys(("Image", "image_from_array", "enqueue_read_image",
                      "enqueue_write_image", "enqueue_copy_image", "enqueue_fill_image",
                      "enqueue_copy_image_to_buffer", "enqueue_copy_buffer_to_image",
                      "create_image", "Sampler", "_enqueue_copy_image",

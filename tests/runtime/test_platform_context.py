@@ -52,10 +52,8 @@ def test_device_info_errors():
 
 
 def test_no_device_of_a_type():
-    with pytest.raises(cl.RuntimeError) as info:
-        cl.get_platforms()[0].get_devices(cl.device_type.CUSTOM)
-    assert info.value.code == cl.status_code.DEVICE_NOT_FOUND
-    assert "no device of type CUSTOM" in str(info.value)
+    # PyOpenCL answers CL_DEVICE_NOT_FOUND from clGetDeviceIDs with an empty list
+    assert cl.get_platforms()[0].get_devices(cl.device_type.CUSTOM) == []
 
 
 def test_context_constructors(ctx):

@@ -115,6 +115,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "PRINTF_BUFFER_SIZE": 1 << 20, "PREFERRED_INTEROP_USER_SYNC": True,
         "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 0,
         "NUMERIC_VERSION": (3 << 22), "HOST_CPU_MODEL": model,
+        "IL_VERSION": "",  # no SPIR-V: programs are built from OpenCL C source
     }
 
 
