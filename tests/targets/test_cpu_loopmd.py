@@ -30,10 +30,35 @@ def test_elementwise_kernel_is_vectorised_across_work_items() -> None:
     assert "load <" in ir and "store <" in ir
 
 
-def test_barrier_kernels_have_no_parallel_loop() -> None:
+def test_barrier_kernels_get_one_parallel_loop_per_region() -> None:
     prog = _build("__kernel void k(__global int *x, __local int *t) { int l = get_local_id(0);"
                   " t[l] = x[l]; barrier(CLK_LOCAL_MEM_FENCE); x[l] = t[(l + 1) % 4]; }")
-    assert "parallel_accesses" not in prog.llvm_ir
+    ir = prog.llvm_ir
+    assert "region.0" in ir and "region.1" in ir and "region.2" not in ir
+    assert ir.count("llvm.loop.parallel_accesses") == 1 and ir.count("= distinct !{!") == 2
+    x = np.arange(8, dtype=np.int32)
+    run(prog.kernels["k"], [x, 16], (8,), (4,))
+    assert x.tolist() == [2, 3, 0, 1, 4, 5, 6, 7]  # both groups work on x[0:4], in order
+
+
+def test_barrier_in_uniform_loop_with_private_state_across_regions() -> None:
+    src = """__kernel void k(__global float *x, __local float *t) {
+        int l = get_local_id(0), n = get_local_size(0);
+        float mine[2] = {x[get_global_id(0)], 0.0f};
+        for (int s = 1; s < n; s <<= 1) {
+            t[l] = mine[0];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (l >= s) mine[0] += t[l - s];
+            mine[1] += 1.0f;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        x[get_global_id(0)] = mine[0] + 100.0f * mine[1];
+    }"""
+    prog = _build(src)
+    x = np.arange(1, 33, dtype=np.float32)
+    run(prog.kernels["k"], [x, 16 * 4], (32,), (16,))
+    want = np.cumsum(np.arange(1, 33, dtype=np.float32).reshape(2, 16), 1).ravel() + 400.0
+    assert x.tolist() == want.tolist()
 
 
 def test_private_arrays_stay_per_work_item_when_vectorised() -> None:

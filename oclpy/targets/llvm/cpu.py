@@ -26,10 +26,9 @@ from llvmlite import ir as ll
 from ...ir.datalayout import CPU_LAYOUT, DataLayout
 from ...ir.types import AddressSpace
 from ...ir.values import Function, GlobalVar, Instr, Module
-from ...passes.form_workgroups import FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups
+from ...passes.form_workgroups import BARRIERS_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups
 from . import cpu_workitem as wi
 from . import jit
-from .cpu_generic import SPACE_TESTS, lower_space_test
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
 from .cpu_loopmd import LoopMetadata
 from .cpu_loopmd import finalize as finalize_loop_metadata
@@ -78,7 +77,7 @@ class CpuTarget:
 
     def annotate_access(self, fe: FunctionEmitter, instr: Instr, access: ll.Instruction) -> None:
         if self.loop_md is not None:
-            self.loop_md.annotate(instr, access)
+            self.loop_md.annotate(instr, access, FRAME_ATTR in fe.fn.attrs)
 
     def syncscope(self, scope: str) -> str:
         return _SYNCSCOPES.get(scope, "")
@@ -104,8 +103,6 @@ class CpuTarget:
         base = instr.attrs["callee"].attrs["intrinsic"]
         if wi.is_query(base):
             return wi.WorkItemQueries(fe).lower(base, args)
-        if base in SPACE_TESTS:
-            return lower_space_test(fe, base, args)
         if is_math(base):
             return lower_math(fe, base, fe.lltype(instr.type), args)
         handler = _OTHER_INTRINSICS.get(base)
@@ -209,7 +206,8 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = target.kernel_static_local_bytes(fn)
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
-                      static_local, frame_size if frame else None, target.loop_md)
+                      static_local, frame_size if frame else None, target.loop_md,
+                      fn.attrs.get(BARRIERS_ATTR, 0))
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
     native = jit.compile_ir(text, opt_level)

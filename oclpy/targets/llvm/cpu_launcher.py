@@ -12,9 +12,11 @@ work-group:
   the kernel body, which LLVM inlines; the x loop is marked parallel
   (`cpu_loopmd.py`);
 - a resumable kernel (made by `form-workgroups`, whose docstring defines the
-  encoding): every work-item's resume state (the first word of its frame) is
-  set to 0, then rounds run: each round calls every work-item whose state is
-  not "finished" (-1), and rounds repeat while any work-item is unfinished.
+  encoding): rounds, one per region between barriers; the group's state
+  (0 at the start, then what work-item 0's frame says after each round;
+  OpenCL makes it the same for every work-item) picks which of the
+  specialised work-item loops runs next, until it is "finished" (-1); see
+  `_run_regions`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from contextlib import contextmanager
 
 from llvmlite import ir as ll
 
-from ...passes.form_workgroups import STATE_DONE
 from . import cpu_workitem as wi
 from .cpu_loopmd import LoopMetadata
 from .cpu_program import LOCAL_ALIGN
@@ -91,7 +92,7 @@ def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[Launch
 
 def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   static_local: int, frame_size: int | None,
-                  loop_md: LoopMetadata | None = None) -> ll.Function:
+                  loop_md: LoopMetadata | None = None, barriers: int = 0) -> ll.Function:
     """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers.
 
     Without barriers the x loop over work-items is marked parallel (`loop_md`)."""
@@ -99,21 +100,22 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
     blob, ctx = fn.args
     b = ll.IRBuilder(fn.append_basic_block("entry"))
-    running = b.alloca(ll.IntType(1), name="running")
+    state = b.alloca(I32, name="state")
     values = _load_args(b, blob, ctx, args, static_local)
     frames = b.inttoptr(wi.ctx_load(b, ctx, wi.CTX_FRAMES), ll.PointerType())
     begin, end = (wi.ctx_load(b, ctx, s) for s in (wi.CTX_GROUP_BEGIN, wi.CTX_GROUP_END))
     ngx, ngy = (wi.ctx_load(b, ctx, wi.CTX_NUM_GROUPS + d) for d in (0, 1))
     sizes = [wi.ctx_load(b, ctx, wi.CTX_LOCAL_SIZE + d) for d in range(3)]
+    on_latch = loop_md.mark_parallel if loop_md is not None else None
     with counted_loop(b, begin, end, "group") as g:
         t = b.udiv(g, ngx)
         group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
         if frame_size is None:
-            on_latch = loop_md.mark_parallel if loop_md is not None else None
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch)
         else:
-            _run_rounds(b, kernel, values, ctx, group, sizes, frames, frame_size, running)
+            _run_regions(b, kernel, values, ctx, group, sizes, frames, frame_size, barriers, state,
+                         on_latch)
     b.ret_void()
     return fn
 
@@ -127,36 +129,43 @@ def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-
                 call([lx, ly, lz])
 
 
-def _run_rounds(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
-                group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value,
-                frame_size: int, running: ll.Value) -> None:
-    """Reset every state to 0, then run rounds until every work-item has finished."""
+def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
+                 group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value,
+                 frame_size: int, barriers: int, state: ll.Value,
+                 on_x_latch: Callable[[ll.Instruction], None] | None) -> None:
+    """Run the group region by region: one loop over all work-items per resume state.
+
+    OpenCL makes every work-item of a group reach the same barriers in the same
+    order, so all work-items are in the same state between rounds. The launcher
+    keeps that state (`state`, read back from work-item 0's frame after each
+    round) and switches on it *outside* the work-item loops; each case stores
+    its constant state into the frame right before calling the kernel, so once
+    LLVM inlines the kernel the resume `switch` folds away and each loop holds
+    exactly one barrier-free region (PoCL's work-item loops, by specialisation)."""
 
     def frame_of(lid: list[ll.Value]) -> ll.Value:
         linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
         return b.gep(frames, [b.mul(linear, ll.Constant(I64, frame_size))], source_etype=I8)
 
-    _run_items(b, sizes, lambda lid: b.store(ll.Constant(I32, 0), frame_of(lid), align=4))
     fn = b.function
     round_block = fn.append_basic_block("round")
     done = fn.append_basic_block("round.done")
+    first = b.gep(frames, [ll.Constant(I64, 0)], source_etype=I8)  # work-item 0's frame
+    b.store(ll.Constant(I32, 0), state)
     b.branch(round_block)
     b.position_at_end(round_block)
-    b.store(ll.Constant(ll.IntType(1), 0), running)
+    dispatch = b.switch(b.load(state, typ=I32), done)  # default: finished (-1)
+    for k in range(barriers + 1):
+        region = fn.append_basic_block(f"region.{k}")
+        dispatch.add_case(ll.Constant(I32, k), region)
+        b.position_at_end(region)
 
-    def step(lid: list[ll.Value]) -> None:
-        frame = frame_of(lid)
-        with b.if_then(_not_done(b, frame)):
+        def step(lid: list[ll.Value], k: int = k) -> None:
+            frame = frame_of(lid)
+            b.store(ll.Constant(I32, k), frame, align=4)
             b.call(kernel, values + [frame, ctx, *group, *lid])
-            with b.if_then(_not_done(b, frame)):
-                b.store(ll.Constant(ll.IntType(1), 1), running)
 
-    _run_items(b, sizes, step)
-    again = b.load(running, typ=ll.IntType(1))
-    b.cbranch(again, round_block, done)
+        _run_items(b, sizes, step, on_x_latch)
+        b.store(b.load(first, typ=I32, align=4), state)
+        b.branch(round_block)
     b.position_at_end(done)
-
-
-def _not_done(b: ll.IRBuilder, frame: ll.Value) -> ll.Value:
-    state = b.load(frame, typ=I32, align=4)
-    return b.icmp_unsigned("!=", state, ll.Constant(I32, STATE_DONE))

@@ -7,7 +7,10 @@ constant or local memory. `LoopMetadata` tells LLVM so, the way PoCL does:
 - every plain load and store through a global, constant or local pointer
   (never private memory: after inlining, a work-item's private arrays live in
   one alloca that all iterations reuse) joins one access group;
-- the work-item x loop of each barrier-free launcher gets a loop ID with
+- so does private memory in kernels made resumable by form-workgroups: all
+  of it lives in the work-item's own frame;
+- the work-item x loop of each launcher (for resumable kernels, of each
+  region) gets a loop ID with
   `llvm.loop.parallel_accesses` naming that group, so the loop vectoriser
   needs no run-time alias checks and may vectorise across work-items.
 
@@ -39,10 +42,14 @@ class LoopMetadata:
         self.used = False
         self.loops = 0
 
-    def annotate(self, instr: Instr, access: ll.Instruction) -> None:
-        """Put `access` in the access group when `instr` goes through shared memory."""
+    def annotate(self, instr: Instr, access: ll.Instruction, private_is_frame: bool = False) -> None:
+        """Put `access` in the access group when `instr` goes through shared memory,
+        or through private memory in a kernel whose private memory is all in its
+        per-work-item frame (`private_is_frame`: made resumable by form-workgroups)."""
         ptr = instr.operands[0] if instr.op == "load" else instr.operands[1]
-        if getattr(ptr.type, "space", None) in PARALLEL_SPACES and not instr.attrs.get("volatile"):
+        space = getattr(ptr.type, "space", None)
+        ok = space in PARALLEL_SPACES or (private_is_frame and space is AddressSpace.PRIVATE)
+        if ok and not instr.attrs.get("volatile"):
             access.set_metadata("llvm.access.group", self.group)
             self.used = True
 
