@@ -29,6 +29,7 @@ from ...ir.values import Function, GlobalVar, Instr, Module
 from ...passes.form_workgroups import BARRIERS_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups
 from . import cpu_workitem as wi
 from . import jit
+from .cpu_generic import SPACE_TESTS, lower_space_test
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
 from .cpu_loopmd import LoopMetadata
 from .cpu_loopmd import finalize as finalize_loop_metadata
@@ -103,6 +104,8 @@ class CpuTarget:
         base = instr.attrs["callee"].attrs["intrinsic"]
         if wi.is_query(base):
             return wi.WorkItemQueries(fe).lower(base, args)
+        if base in SPACE_TESTS:
+            return lower_space_test(fe, base, args)
         if is_math(base):
             return lower_math(fe, base, fe.lltype(instr.type), args)
         handler = _OTHER_INTRINSICS.get(base)
