@@ -10,16 +10,12 @@ import pytest
 
 import oclpy as cl
 from oclpy.frontend.driver import compile_to_ir
-from oclpy.ir.parser import parse_module
 from oclpy.ir.types import AddressSpace
 from oclpy.ir.values import Module
-from oclpy.passes.infer_address_spaces import Inference, meet
 from oclpy.passes.manager import PIPELINES, run_pipeline
 from oclpy.stats import kernel_stats, memory_space
 
 GENERIC = AddressSpace.GENERIC
-GLOBAL = AddressSpace.GLOBAL
-LOCAL = AddressSpace.LOCAL
 
 HELPERS = r"""
 float sum_range(const float *p, int n) { float s = 0; for (int i = 0; i < n; i++) s += p[i]; return s; }
@@ -131,55 +127,6 @@ def test_o0_and_o2_agree_on_generic_kernels():
                for opt in ("-cl-opt-disable", "")]
     assert results[0].tobytes() == results[1].tobytes()
     np.testing.assert_allclose(results[1], data.reshape(n, 4).sum(1), rtol=1e-6)
-
-
-# -- the analysis alone ------------------------------------------------------------------
-
-
-def test_meet():
-    assert meet(None, GLOBAL) is GLOBAL and meet(LOCAL, None) is LOCAL
-    assert meet(GLOBAL, GLOBAL) is GLOBAL
-    assert meet(GLOBAL, LOCAL) is GENERIC and meet(GENERIC, GLOBAL) is GENERIC
-    assert meet(None, None) is None
-
-
-def _solve(text: str) -> tuple[Module, Inference]:
-    module = parse_module(text)
-    inference = Inference(module)
-    inference.solve()
-    return module, inference
-
-
-def _named(module: Module, fn: str) -> dict[str, AddressSpace | None]:
-    f = module.get_function(fn)
-    assert f is not None
-    return {i.name: i for i in f.instructions() if i.name}  # type: ignore[misc]
-
-
-def test_inference_of_a_cycle_without_a_root_is_unknown():
-    module, inf = _solve("""define void @f(i1 %c) {
-entry:
-  br label %loop
-loop:
-  %p = phi ptr<generic> [ null, %entry ], [ %q, %loop ]
-  %q = getelementptr float, ptr<generic> %p, i64 1
-  condbr i1 %c, label %loop, label %exit
-exit:
-  ret void
-}""")
-    values = _named(module, "f")
-    assert inf.spaces[values["p"]] is None and inf.spaces[values["q"]] is None
-
-
-def test_inference_through_inttoptr_is_generic():
-    module, inf = _solve("""define void @f(i64 %a) {
-entry:
-  %p = inttoptr i64 %a to ptr<generic>
-  %q = getelementptr float, ptr<generic> %p, i64 1
-  ret void
-}""")
-    values = _named(module, "f")
-    assert inf.spaces[values["q"]] is GENERIC
 
 
 def test_a_kernel_has_no_address_space_left_to_infer_after_o2():
