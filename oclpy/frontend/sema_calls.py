@@ -18,6 +18,7 @@ from . import builtins as bi
 from . import cltypes as ct
 from . import sema_types as st
 from .async_copy import async_overloads
+from .cl20_sync import sync_overloads
 from .cltypes import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from .opaque_types import is_event
@@ -133,7 +134,7 @@ class CallChecker:
         conv = bi.conversion_target(name)
         if conv is not None:
             return self._conversion_call(e, name, *conv)
-        cands = bi.overloads(name) or async_overloads(name)
+        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name)
         if not cands:
             return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
         chosen = _best(e.args, cands)

@@ -147,3 +147,14 @@ def test_sema_errors_after_a_syntax_error_are_reported() -> None:
     assert log == ("<kernel>:2:12: error: expected ';' at end of declaration\n  int x = 1\n           ^\n"
                    "<kernel>:3:10: error: use of undeclared identifier 'y'\n  o[0] = y;\n         ^\n"
                    "2 errors generated.\n")
+
+
+def test_cl20_scoped_barrier_and_fence() -> None:
+    text = print_module(build("""kernel void k(global int *o, local int *l) {
+        l[get_local_id(0)] = o[0];
+        work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
+        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
+        work_group_barrier(CLK_GLOBAL_MEM_FENCE);
+        o[1] = l[0];
+    }""", "-cl-std=CL2.0").module)
+    assert text.count("call void @ocl.barrier(i32 ") == 2 and "call void @ocl.mem_fence(i32 2)" in text
