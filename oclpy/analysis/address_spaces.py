@@ -135,14 +135,18 @@ class Inference:
         nodes = self._nodes()
         for node in nodes:
             self.spaces[node] = None
+        slot_stores: dict[Instr, list[Instr]] = {}
+        for address, alloca in self.slots.items():
+            slot_stores.setdefault(alloca, []).extend(
+                user for user, k in self.uses.get(address, []) if user.op == "store" and k == 1)
         changed = True
         while changed:
             changed = False
             for fn in self.sites:
                 if fn.type.ret == GENERIC_PTR:
                     changed |= self._update_return(fn)
-            for alloca in set(self.slots.values()):
-                changed |= self._update_slot(alloca)
+            for alloca, stores in slot_stores.items():
+                changed |= self._update_slot(alloca, stores)
             for node in nodes:
                 new = meet(self.spaces[node], self._transfer(node))
                 if new is not self.spaces[node]:
@@ -165,13 +169,10 @@ class Inference:
         self.returns[fn] = space
         return changed
 
-    def _update_slot(self, alloca: Instr) -> bool:
+    def _update_slot(self, alloca: Instr, stores: list[Instr]) -> bool:
         space = self.slot_spaces.get(alloca)
-        for address, slot in self.slots.items():
-            if slot is alloca:
-                for user, k in self.uses.get(address, []):
-                    if user.op == "store" and k == 1:
-                        space = meet(space, self.space_of(user.operands[0]))
+        for store in stores:
+            space = meet(space, self.space_of(store.operands[0]))
         changed = space is not self.slot_spaces.get(alloca)
         self.slot_spaces[alloca] = space
         return changed
