@@ -11,8 +11,11 @@ PyOpenCL, `Context(devices=...)` or `Context(dev_type=...)` (not both), and
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
+import threading
+import weakref
 from typing import Any, Sequence
 
 from .constants import context_info, context_properties, info_attribute
@@ -47,6 +50,28 @@ class Context(Handle):
                          f"expected an oclpy Device, got {type(dev).__name__}")
         self.devices: list[Device] = list(dict.fromkeys(devices))
         self.properties = properties or []
+        self._owned: weakref.WeakSet[Any] = weakref.WeakSet()  # programs, buffers, queues
+        self._owned_lock = threading.Lock()
+        self.released = False
+        _live_contexts.add(self)
+
+    # -- ownership and release ------------------------------------------------------
+
+    def own(self, obj: Any, routine: str) -> None:
+        """Record `obj` (a Program, Buffer or CommandQueue) as made in this context."""
+        if self.released:
+            raise_cl(routine, status_code.INVALID_CONTEXT, "the context was released")
+        with self._owned_lock:
+            self._owned.add(obj)
+
+    def release(self) -> None:
+        """Release every queue, program (kernels, compiled modules) and buffer made in it."""
+        with self._owned_lock:
+            self.released = True
+            owned = list(self._owned)
+            self._owned = weakref.WeakSet()
+        for obj in owned:
+            obj.release()
 
     def get_info(self, param: int) -> Any:
         table = {context_info.DEVICES: lambda: list(self.devices),
@@ -70,6 +95,19 @@ class Context(Handle):
 
     def __repr__(self) -> str:
         return f"<oclpy.Context on {', '.join(repr(d) for d in self.devices)}>"
+
+
+_live_contexts: weakref.WeakSet[Context] = weakref.WeakSet()
+
+
+@atexit.register
+def release_all_contexts() -> None:
+    """At interpreter exit: release what every live context still holds."""
+    for context in list(_live_contexts):
+        try:
+            context.release()
+        except Exception:  # exit goes on; one object that fails to release must not stop it
+            pass
 
 
 def _check_properties(properties: Any) -> Platform:

@@ -152,6 +152,7 @@ class Buffer(MemoryObject):
         self.hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
         self.storage = Storage(size, context.devices[0].driver)
         self.storage.create(host, bool(flags & mem_flags.USE_HOST_PTR))
+        context.own(self, "clCreateBuffer")
 
     # -- device side --------------------------------------------------------------
 

@@ -97,13 +97,6 @@ def _compile(device: Device, source: str, options: str) -> tuple[Any, str]:
     return result.program, result.log
 
 
-def forget_builds(driver: Any, source: str) -> None:
-    """Drop the cached builds of `source` on `driver` (Program.release)."""
-    with _cache_lock:
-        for key in [k for k in _build_cache if k[0] == id(driver) and k[2] == source]:
-            del _build_cache[key]
-
-
 class Program(Handle):
     """`Program(ctx, source)`, or `Program(ctx, devices, binaries)` from earlier builds' binaries."""
 
@@ -112,9 +105,12 @@ class Program(Handle):
         self._builds: dict[Device, DeviceBuild] = {}
         self._kernels: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self._build_lock = threading.Lock()
         self._binaries: dict[Device, ProgramBinary] = {}
         self._object: str | None = None  # preprocessed text after compile()
         self._released = False
+        _check_context(context)
+        context.own(self, "clCreateProgram")
         if binaries is not None:
             self._binaries = _check_binaries(context, src, binaries)
             first = next(iter(self._binaries.values()))
@@ -137,10 +133,11 @@ class Program(Handle):
         targets = self._check_devices(devices, "clBuildProgram")
         _check_options(opts, "clBuildProgram")
         failed = []
-        for dev in targets:
-            build = self._build_one(dev, self._options_for(dev, opts))
-            if build.status != build_status.SUCCESS:
-                failed.append((dev, build))
+        with self._build_lock:  # threads building one Program take turns (the cache makes it cheap)
+            for dev in targets:
+                build = self._build_one(dev, self._options_for(dev, opts))
+                if build.status != build_status.SUCCESS:
+                    failed.append((dev, build))
         if failed:
             raise self._build_failure(failed, opts)
         self._report_warnings(targets)
@@ -300,13 +297,17 @@ class Program(Handle):
         return program_kind.BINARY if self._binaries else program_kind.SOURCE
 
     def release(self) -> None:
-        """Drop every kernel and compiled module this program holds (and its cached builds)."""
+        """Drop every kernel and compiled module this program holds.
+
+        A compiled module lives on only while a Kernel the caller still holds
+        uses it, or in the process-wide build cache (at most BUILD_CACHE_SIZE
+        entries, least recently used dropped first), which makes building the
+        same source again cheap, as PyOpenCL's binary cache does.
+        """
         with self._lock:
             self._released = True
-            builds, self._builds = self._builds, {}
+            self._builds = {}
             self._kernels = {}
-        for dev in builds:
-            forget_builds(dev.driver, self._source)
 
     @property
     def source(self) -> str:
@@ -360,6 +361,14 @@ def _check_options(opts: str, routine: str) -> None:
         parse_build_options(opts)
     except InvalidBuildOptions as exc:
         raise_cl(routine, status_code.INVALID_BUILD_OPTIONS, str(exc))
+
+
+def _check_context(context: Any) -> None:
+    from .context import Context
+
+    if not isinstance(context, Context):
+        raise_cl("clCreateProgram", status_code.INVALID_CONTEXT,
+                 f"expected a Context, got {type(context).__name__}")
 
 
 def _check_binaries(context: Any, devices: Any, binaries: Any) -> dict[Device, ProgramBinary]:

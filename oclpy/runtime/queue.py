@@ -49,6 +49,7 @@ class CommandQueue(Handle):
             raise_cl("clCreateCommandQueue", status_code.INVALID_DEVICE,
                      f"{device!r} is not a device of this context")
         props = _check_properties(properties)
+        context.own(self, "clCreateCommandQueue")
         self.context = context
         self.device = device
         self.properties = props
