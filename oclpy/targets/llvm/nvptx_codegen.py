@@ -123,18 +123,28 @@ def find_libdevice() -> str | None:
 _libdevice_cache: dict[str, bytes] = {}
 
 
+def _libdevice_bitcode(path: str) -> bytes:
+    """libdevice with every function `linkonce_odr`, so linking brings in only what
+    the kernel calls (parsed and rewritten once per process)."""
+    data = _libdevice_cache.get(path)
+    if data is None:
+        lib = llvm.parse_bitcode(Path(path).read_bytes())
+        for fn in lib.functions:
+            if not fn.is_declaration:
+                fn.linkage = llvm.Linkage.linkonce_odr
+        data = _libdevice_cache[path] = lib.as_bitcode()
+    return data
+
+
 def _link_libdevice(mod: llvm.ModuleRef, keep: set[str]) -> None:
-    """Link libdevice into `mod` and make everything but `keep` internal."""
+    """Link the libdevice functions `mod` calls and make everything but `keep` internal."""
     path = find_libdevice()
     if path is None:
         raise LibdeviceMissing(
             "the kernel uses math functions that need NVIDIA's libdevice (libdevice.10.bc), "
             "which was not found: install the CUDA toolkit or 'pip install nvidia-cuda-nvcc', "
             "or point OCLPY_LIBDEVICE at the file")
-    data = _libdevice_cache.get(path)
-    if data is None:
-        data = _libdevice_cache[path] = Path(path).read_bytes()
-    lib = llvm.parse_bitcode(data)
+    lib = llvm.parse_bitcode(_libdevice_bitcode(path))
     lib.triple = mod.triple
     lib.data_layout = mod.data_layout
     mod.link_in(lib)

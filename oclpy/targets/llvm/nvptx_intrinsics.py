@@ -5,7 +5,9 @@ tid, ntid, ctaid, nctaid); the global offset and the work dimension come from
 the hidden parameters every function receives (`HIDDEN_*`). `barrier` is
 `bar.sync 0` (`llvm.nvvm.barrier0`, which orders the CTA's memory accesses);
 `mem_fence` is a work-group-scope fence; `printf` is CUDA's `vprintf` with the
-arguments packed, each at its natural alignment, in a private buffer.
+arguments packed, each at its natural alignment, in a private buffer;
+`to_global`/`to_local`/`to_private` test a generic pointer with PTX's
+`isspacep` (`llvm.nvvm.isspacep.*`).
 
 Math: what PTX does natively and exactly (sqrt.rn, fma, min/max, rounding,
 fabs, copysign) stays an LLVM intrinsic; everything else calls NVIDIA's
@@ -174,6 +176,21 @@ def _printf_size(t: ll.Type) -> int:
     return 8  # double, pointers
 
 
+# OpenCL 2.0's to_global/to_local/to_private on a generic pointer: PTX's isspacep.
+_SPACE_TESTS = {"to_global": "global", "to_local": "shared", "to_private": "local"}
+
+
+def _space_test(fe: FunctionEmitter, base: str, ret: ll.Type, args: list[ll.Value]) -> ll.Value:
+    """The pointer in the named space when it points there, else NULL."""
+    b = fe.builder
+    test = fe.me.declare_external(f"llvm.nvvm.isspacep.{_SPACE_TESTS[base]}",
+                                  ll.IntType(1), [GENERIC_PTR])
+    p = args[0] if args[0].type == GENERIC_PTR else b.addrspacecast(args[0], GENERIC_PTR)
+    inside = b.call(test, [p])
+    cast = p if ret == p.type else b.addrspacecast(p, ret)
+    return b.select(inside, cast, ll.Constant(ret, None))
+
+
 _OTHER: dict[str, Callable[[FunctionEmitter, list[ll.Value]], ll.Value | None]] = {
     "barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf,
 }
@@ -251,6 +268,8 @@ def lower_intrinsic(fe: FunctionEmitter, base: str, ret: ll.Type,
         return _QUERIES[base](Queries(fe), args)
     if base in _OTHER:
         return _OTHER[base](fe, args)
+    if base in _SPACE_TESTS:
+        return _space_test(fe, base, ret, args)
     if is_math(base) or base in LIBDEVICE:
         return lower_math(fe, base, ret, args)
     raise EmitError(f"nvptx target: no lowering for intrinsic 'ocl.{base}'")
