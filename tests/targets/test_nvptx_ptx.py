@@ -135,6 +135,17 @@ __kernel void q(__global long *o) {
 // CHECK-DAG: %nctaid.y
 // CHECK-DAG: %ntid.z
 """),
+    "generic_space_tests": ("-cl-std=CL2.0", """
+__kernel void k(__global int *g, __local int *l, __global int *out) {
+  int priv = 3;
+  int *ps[3] = {g, l, &priv};
+  int *p = ps[get_global_id(0) % 3];
+  out[get_global_id(0)] = (to_global(p) != 0) + 2 * (to_local(p) != 0) + 4 * (to_private(p) != 0);
+}
+// CHECK-DAG: isspacep.global
+// CHECK-DAG: isspacep.shared
+// CHECK-DAG: isspacep.local
+"""),
 }
 
 _MATH = """
@@ -222,3 +233,4 @@ def test_ptxas_assembles(name: str, tmp_path: Path) -> None:
     done = subprocess.run([PTXAS, "-arch=sm_90", str(ptx_file), "-o", str(tmp_path / "k.cubin")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
