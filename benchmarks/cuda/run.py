@@ -189,6 +189,23 @@ def transfer_bandwidth(side: Side, nbytes: int = 256 << 20) -> dict[str, float]:
     return {k: nbytes / v for k, v in best.items()}
 
 
+def dump_ptx(all_cases: list[Case], nv: Side | None) -> dict[str, dict[str, str]]:
+    """Each case's PTX from oclpy and, where it runs, from NVIDIA's OpenCL compiler."""
+    from oclpy.compiler import build_program
+
+    out: dict[str, dict[str, str]] = {}
+    for case in all_cases:
+        entry = out.setdefault(case.name, {})
+        try:
+            entry["oclpy"] = build_program(case.source, "", "cuda").program.ptx
+            if nv is not None:
+                prg = nv.impl.cl.Program(nv.impl.ctx, case.source).build()
+                entry["nvidia"] = prg.binaries[0].decode(errors="replace")
+        except Exception as exc:  # a diagnostic aid: record what failed
+            entry["error"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
 def bigger_cases() -> list[Case]:
     """Bandwidth-bound cases at sizes where a GPU reaches its memory bandwidth."""
     from .. import cases_dense as d
@@ -216,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--dump-ptx", type=Path, help="write both sides' PTX of every case here (JSON)")
     opts = ap.parse_args(argv)
     sides = [oclpy_side()]
     nv = nvidia_side()
@@ -236,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         "device": sides[0].impl.device.name,
         "nvidia_platform": nv.impl.device.platform.version if nv else None,
     }
+    if opts.dump_ptx:
+        opts.dump_ptx.write_text(json.dumps(dump_ptx(all_cases, nv), indent=1))
     print(table(rows))
     print(json.dumps(summary, indent=1))
     out = opts.out or Path(__file__).resolve().parent.parent / "results" / time.strftime(
