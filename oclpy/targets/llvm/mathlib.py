@@ -112,14 +112,22 @@ class MathLowering:
         nan = self.const(ty, math.nan)
         odd = self.b.trunc(n, ll.IntType(1))
         neg = self.b.fcmp_ordered("<", x, self.const(ty, 0.0))
-        neg_res = self.b.select(odd, self.b.fneg(r), nan)
-        res = self.b.select(neg, neg_res, r)
+        even_res = self.b.select(neg, nan, r)
+        res = self.b.select(odd, self.intrinsic("copysign", ty, [r, x]), even_res)  # rootn(-0, odd) = -0 / -inf
         n_zero = self.b.icmp_signed("==", n, ll.Constant(n.type, 0))
         return self.b.select(n_zero, nan, res)
 
     def powr(self, ty: ll.Type, x: ll.Value, y: ll.Value) -> ll.Value:
-        neg = self.b.fcmp_ordered("<", x, self.const(ty, 0.0))
-        return self.b.select(neg, self.const(ty, math.nan), self.intrinsic("pow", ty, [x, y]))
+        """pow for x >= 0 (with +0 for -0); NaN for x < 0, 0^0, inf^0, 1^inf and NaN operands."""
+        b, c = self.b, lambda v: self.const(ty, v)
+        ax = self.intrinsic("fabs", ty, [x])
+        ay = self.intrinsic("fabs", ty, [y])
+        y_zero = b.fcmp_ordered("==", y, c(0.0))
+        bad = b.or_(b.fcmp_ordered("<", x, c(0.0)), b.fcmp_unordered("uno", x, y))
+        bad = b.or_(bad, b.and_(b.fcmp_ordered("==", x, c(0.0)), y_zero))
+        bad = b.or_(bad, b.and_(b.fcmp_ordered("==", x, c(math.inf)), y_zero))
+        bad = b.or_(bad, b.and_(b.fcmp_ordered("==", x, c(1.0)), b.fcmp_ordered("==", ay, c(math.inf))))
+        return b.select(bad, c(math.nan), self.intrinsic("pow", ty, [ax, y]))
 
     def pown(self, x: ll.Value, n: ll.Value) -> ll.Value:
         return self.intrinsic("pow", x.type, [x, self.b.sitofp(n, x.type)])
