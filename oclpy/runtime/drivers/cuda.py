@@ -225,10 +225,11 @@ class CudaDriver(Driver):
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
         stream = self._stream()
         fn = self._function(kernel)
-        blob = bytes(blob)
         dynamic = kernel.dynamic_local_bytes(blob)
-        self._allow_shared(kernel, fn, dynamic)
-        params = ParamBuffer(kernel, blob, ndrange)
+        if dynamic:
+            self._allow_shared(kernel, fn, dynamic)
+        params = self._params(kernel)
+        params.fill(blob, ndrange)
         grid, block = ndrange.num_groups, ndrange.local_size
         timer = self._timer(stream) if self.timing else None
         api.call(self.drv.cuLaunchKernel, fn, *grid, *block, dynamic, stream,
@@ -240,7 +241,16 @@ class CudaDriver(Driver):
             self._wait(stream)
             ms = api.call(self.drv.cuEventElapsedTime, timer[0], timer[1])
             self._local.kernel_seconds = float(ms) / 1e3
-        params.release()
+
+    def _params(self, kernel: Any) -> ParamBuffer:
+        """This thread's parameter buffer for `kernel`."""
+        buffers = getattr(self._local, "params", None)
+        if buffers is None:
+            buffers = self._local.params = {}
+        found = buffers.get(id(kernel))
+        if found is None or found.kernel is not kernel:
+            found = buffers[id(kernel)] = ParamBuffer(kernel)
+        return found
 
     def _timer(self, stream: Any) -> tuple[Any, Any]:
         events = getattr(self._local, "events", None)
@@ -257,29 +267,22 @@ class CudaDriver(Driver):
 
 
 class ParamBuffer:
-    """`cuLaunchKernel`'s kernelParams: one pointer per parameter into a copy of the
-    argument blob followed by the hidden parameters (see targets/llvm/nvptx.py)."""
+    """`cuLaunchKernel`'s kernelParams for one kernel on one thread: one pointer per
+    parameter into a copy of the argument blob followed by the hidden parameters
+    (see targets/llvm/nvptx.py). The driver copies the parameters at launch, so
+    the buffer is reused by the thread's next launch of the kernel."""
 
-    def __init__(self, kernel: Any, blob: bytes, ndrange: NDRange) -> None:
-        hidden_at, offsets = kernel.hidden_offset, kernel.param_offsets
-        data = ctypes.create_string_buffer(hidden_at + _HIDDEN.size)
-        ctypes.memmove(data, blob, min(len(blob), hidden_at))
-        _HIDDEN.pack_into(data, hidden_at, *ndrange.global_offset, ndrange.work_dim)
-        base = ctypes.addressof(data)
-        self.data = data
-        self.pointers = _pointer_array(len(offsets))(*[base + o for o in offsets])
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel  # held, so the id keying this buffer is not reused
+        self.hidden_at = kernel.hidden_offset
+        self.data = ctypes.create_string_buffer(self.hidden_at + _HIDDEN.size)
+        self.view = memoryview(self.data).cast("B")
+        base = ctypes.addressof(self.data)
+        offsets = kernel.param_offsets
+        self.pointers = (ctypes.c_void_p * len(offsets))(*[base + o for o in offsets])
         self.pointers_address = ctypes.addressof(self.pointers)
 
-    def release(self) -> None:
-        """The driver copied the parameters at launch: the buffers may go."""
-        del self.pointers, self.data
-
-
-_ARRAY_TYPES: dict[int, Any] = {}
-
-
-def _pointer_array(n: int) -> Any:
-    found = _ARRAY_TYPES.get(n)
-    if found is None:
-        found = _ARRAY_TYPES[n] = ctypes.c_void_p * n
-    return found
+    def fill(self, blob: bytes, ndrange: NDRange) -> None:
+        n = min(len(blob), self.hidden_at)
+        self.view[:n] = blob[:n]
+        _HIDDEN.pack_into(self.view, self.hidden_at, *ndrange.global_offset, ndrange.work_dim)
