@@ -85,7 +85,7 @@ __kernel void k(__constant float *c, __global float *out) {
     "struct_argument": ("", """
 typedef struct { float3 v; int k; } P;
 __kernel void k(P p, __global float *out) { out[get_global_id(0)] = p.v.y * p.k; }
-// CHECK: .param .align 1 .b8 k_param_0[32]
+// CHECK: .param .align 8 .b8 k_param_0[32]
 // CHECK: ld.param
 """),
     "precision_default": ("", """

@@ -22,7 +22,8 @@ registers in kernels that keep many `__local` pointers live (addresses of
 Kernel entry (`<kernel>`, calling convention `ptx_kernel`): each argument in
 the order of `PtxKernel.args` (global/constant buffers as `ptr addrspace(1)`,
 `__local` arguments as their i64 byte size, scalars by value, aggregates and
-3-vectors as byte arrays of their size in our DataLayout), then the hidden
+3-vectors as arrays of their size in our DataLayout, in units of their
+alignment up to 8 bytes), then the hidden
 global offset (3 x i64) and work dimension (i32). The entry computes each
 `__local` argument's place in the dynamic shared memory (16-byte aligned, in
 argument order), converts the other arguments and calls the kernel's body
@@ -197,8 +198,9 @@ def _entry_param(me: ModuleEmitter, arg: KernelArg) -> ll.Type:
         return ll.PointerType(addrspace=1)
     if arg.kind == "local":
         return ll.IntType(64)
-    if _is_aggregate(arg.type):
-        return ll.ArrayType(ll.IntType(8), arg.size)
+    if _is_aggregate(arg.type):  # its bytes, in units of its alignment (up to 8 bytes)
+        unit = min(me.target.layout.align_of(arg.type), 8)
+        return ll.ArrayType(ll.IntType(unit * 8), arg.size // unit)
     return me.lltype(arg.type)
 
 
