@@ -3,7 +3,8 @@
 As clEnqueue{Read,Write,Copy}BufferRect: origins and region are up to three
 entries (x in bytes, then rows, then slices), pitches are (row_pitch,
 slice_pitch) in bytes and default to a tightly packed region. Every row is
-checked against both sides before anything is enqueued; the copy moves one
+checked against both sides before anything is enqueued (and, within one
+buffer, against the other side's rows: MEM_COPY_OVERLAP); the copy moves one
 row (region[0] bytes) at a time through the driver, so it works on any device.
 """
 
@@ -71,6 +72,19 @@ def _side(origin: Any, pitches: Any, region: Triple, size: int, routine: str, na
     return _rows(org, region, row, slab)
 
 
+def rows_overlap(a_rows: list[int], b_rows: list[int], width: int) -> bool:
+    """Whether any row [a, a + width) meets any row [b, b + width) (a sweep over sorted starts)."""
+    if width == 0:
+        return False
+    marks = sorted([(r, 0) for r in a_rows] + [(r, 1) for r in b_rows])
+    last_end = [-1, -1]  # the furthest end seen so far, per side
+    for start, side in marks:
+        if start < last_end[1 - side]:
+            return True
+        last_end[side] = max(last_end[side], start + width)
+    return False
+
+
 def host_rect(queue: CommandQueue, buf: Buffer, host: Any, to_device: bool, kw: dict[str, Any]) -> Event:
     """enqueue_copy between a buffer and host memory with buffer_origin/host_origin/region."""
     routine = "clEnqueueWriteBufferRect" if to_device else "clEnqueueReadBufferRect"
@@ -109,6 +123,10 @@ def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any
     src_rows = _side(kw.pop("src_origin"), kw.pop("src_pitches", None), region, src.size, routine, "src")
     dst_rows = _side(kw.pop("dst_origin", (0, 0, 0)), kw.pop("dst_pitches", None), region, dst.size,
                      routine, "dst")
+    if src.storage is dst.storage and rows_overlap([src.offset + r for r in src_rows],
+                                                   [dst.offset + r for r in dst_rows], region[0]):
+        raise_cl(routine, status_code.MEM_COPY_OVERLAP,
+                 "the source and destination regions overlap in the same buffer")
     events = queue.check_wait_for(kw.pop("wait_for", None), routine)
     if kw:
         raise TypeError(f"enqueue_copy() got an unexpected keyword argument '{next(iter(kw))}'")

@@ -202,3 +202,40 @@ def test_rect_errors(ctx, queue, buf):
     with pytest.raises(cl.LogicError, match="region must be 1 to 3 non-negative integers"):
         cl.enqueue_copy(queue, host, buf, buffer_origin=(0,), host_origin=(0,), region=(1, 1, 1, 1))
     assert (host == 0).all() and unchanged(queue, buf)
+
+
+def test_rect_copy_within_one_buffer(ctx, queue):
+    host = np.arange(64, dtype=np.uint8)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+    # 4x4 block at rows 0..3, columns 0..3 -> columns 8..11 of the same rows: no overlap
+    cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=(8, 0), region=(4, 4),
+                    src_pitches=(16,), dst_pitches=(16,)).wait()
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, buf)
+    expect = host.copy().reshape(4, 16)
+    expect[:, 8:12] = expect[:, 0:4]
+    assert (out.reshape(4, 16) == expect).all()
+    before = out.copy()
+    for dst_origin in [(2, 0), (0, 1), (3, 3)]:  # each meets a source row
+        with pytest.raises(cl.LogicError, match="overlap in the same buffer") as info:
+            cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=dst_origin,
+                            region=(4, 2), src_pitches=(16,), dst_pitches=(16,))
+        assert info.value.code == cl.status_code.MEM_COPY_OVERLAP
+    # interleaved rows never meet: bytes 0-15, 32-47 -> 16-31, 48-63 (a 32-byte pitch)
+    cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=(16, 0), region=(16, 2),
+                    src_pitches=(32,), dst_pitches=(32,)).wait()
+    sub = buf.get_sub_region(0, 32)
+    with pytest.raises(cl.LogicError) as info:  # a sub-buffer shares the parent's bytes
+        cl.enqueue_copy(queue, sub, buf, src_origin=(0, 0), dst_origin=(0, 0), region=(4, 1))
+    assert info.value.code == cl.status_code.MEM_COPY_OVERLAP
+    cl.enqueue_copy(queue, out, buf)
+    assert (out[16:32] == before[0:16]).all() and (out[48:64] == before[32:48]).all()
+
+
+def test_rows_overlap_sweep():
+    from oclpy.runtime.rect import rows_overlap
+
+    assert not rows_overlap([0, 32], [16, 48], 16)
+    assert rows_overlap([0, 32], [16, 47], 16)
+    assert rows_overlap([10], [0, 100], 11)
+    assert not rows_overlap([5], [5], 0)
