@@ -4,7 +4,11 @@
 Math functions become overloaded intrinsics (`ocl.sqrt.v4f32`); work-item
 queries and barriers become `ocl.*` intrinsics; integer, common, geometric,
 relational, conversion, vector load/store and atomic builtins become IR
-instruction sequences here.
+instruction sequences here. Companion modules add to `IMPLS`:
+`lower_builtins_math` (maxmag, ilogb, nan, frexp, fract, modf, sincos,
+lgamma_r, remquo), `lower_builtins_geometric` (length, distance, normalize
+without overflow), `lower_builtins_convert` (directed rounding to floating
+types), `lower_builtins_printf` (OpenCL printf formats) and `async_copy`.
 """
 
 from __future__ import annotations
@@ -169,21 +173,6 @@ class BuiltinLowering:
 
     def b_dot(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         return self.dot(args[0], args[1])
-
-    def b_length(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-        d = self.dot(args[0], args[0])
-        return self.math("sqrt", [d])
-
-    def b_distance(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-        diff = self.fbin("fsub", args[0], args[1])
-        return self.math("sqrt", [self.dot(diff, diff)])
-
-    def b_normalize(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-        x = args[0]
-        inv = self.math("rsqrt", [self.dot(x, x)])
-        if isinstance(x.type, ir.VectorType):
-            inv = self.splat(inv, sig.ret)  # type: ignore[attr-defined]
-        return self.fbin("fmul", x, inv)
 
     def b_cross(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         a, b = args
@@ -447,12 +436,6 @@ class BuiltinLowering:
             out = self.b.insertelement(out, elt, ConstInt(ir.I32, i))  # type: ignore[attr-defined]
         return out
 
-    # -- printf -------------------------------------------------------------
-    def b_printf(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-        fn = declare_intrinsic(self.module, "printf", ir.I32, [args[0].type])  # type: ignore[arg-type]
-        fn.attrs["variadic"] = True
-        return self.b.call(fn, args)  # type: ignore[attr-defined]
-
     # -- atomics ------------------------------------------------------------
     def b_atomic(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
         op = sig.impl[len("atomic_"):]
@@ -475,8 +458,7 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
     "minmax": BuiltinLowering.b_minmax, "clamp": BuiltinLowering.b_clamp,
     "common": BuiltinLowering.b_common, "mix": BuiltinLowering.b_mix, "step": BuiltinLowering.b_step,
     "smoothstep": BuiltinLowering.b_smoothstep, "dot": BuiltinLowering.b_dot,
-    "length": BuiltinLowering.b_length, "distance": BuiltinLowering.b_distance,
-    "normalize": BuiltinLowering.b_normalize, "cross": BuiltinLowering.b_cross,
+    "cross": BuiltinLowering.b_cross,
     "abs": BuiltinLowering.b_abs, "abs_diff": BuiltinLowering.b_abs_diff,
     "intop": BuiltinLowering.b_intop, "intop3": BuiltinLowering.b_intop3,
     "bitcount": BuiltinLowering.b_bitcount, "upsample": BuiltinLowering.b_upsample,
@@ -484,7 +466,7 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
     "anyall": BuiltinLowering.b_anyall, "bitselect": BuiltinLowering.b_bitselect,
     "select": BuiltinLowering.b_select, "convert": BuiltinLowering.b_convert,
     "as": BuiltinLowering.b_as, "vload": BuiltinLowering.b_vload, "vstore": BuiltinLowering.b_vstore,
-    "printf": BuiltinLowering.b_printf, "shuffle": BuiltinLowering.b_shuffle, "vload_half": BuiltinLowering.b_vload_half, "vstore_half": BuiltinLowering.b_vstore_half,
+    "shuffle": BuiltinLowering.b_shuffle, "vload_half": BuiltinLowering.b_vload_half, "vstore_half": BuiltinLowering.b_vstore_half,
     **{f"atomic_{op}": BuiltinLowering.b_atomic
        for op in "add sub xchg min max and or xor inc dec cmpxchg".split()},
 }
