@@ -217,7 +217,7 @@ def test_rect_copy_within_one_buffer(ctx, queue):
     assert (out.reshape(4, 16) == expect).all()
     before = out.copy()
     for dst_origin in [(2, 0), (0, 1), (3, 3)]:  # each meets a source row
-        with pytest.raises(cl.LogicError, match="overlap in the same buffer") as info:
+        with pytest.raises(cl.RuntimeError, match="overlap in the same buffer") as info:
             cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=dst_origin,
                             region=(4, 2), src_pitches=(16,), dst_pitches=(16,))
         assert info.value.code == cl.status_code.MEM_COPY_OVERLAP
@@ -225,7 +225,7 @@ def test_rect_copy_within_one_buffer(ctx, queue):
     cl.enqueue_copy(queue, buf, buf, src_origin=(0, 0), dst_origin=(16, 0), region=(16, 2),
                     src_pitches=(32,), dst_pitches=(32,)).wait()
     sub = buf.get_sub_region(0, 32)
-    with pytest.raises(cl.LogicError) as info:  # a sub-buffer shares the parent's bytes
+    with pytest.raises(cl.RuntimeError) as info:  # a sub-buffer shares the parent's bytes
         cl.enqueue_copy(queue, sub, buf, src_origin=(0, 0), dst_origin=(0, 0), region=(4, 1))
     assert info.value.code == cl.status_code.MEM_COPY_OVERLAP
     cl.enqueue_copy(queue, out, buf)
