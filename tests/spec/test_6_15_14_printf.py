@@ -58,3 +58,12 @@ def test_printf_format_diagnostics(ctx, call: str, message: str) -> None:
     with pytest.raises(cl.RuntimeError) as info:
         cl.Program(ctx, src).build()
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("fmt,want", [
+    (b"%v4f", b"%f,%f,%f,%f"), (b"%#v2hlx|", b"%#x,%#x|"), (b"%-5.2v3hhd", b"%-5.2hhd,%-5.2hhd,%-5.2hhd"),
+    (b"%v2ld %%", b"%ld,%ld %%"), (b"%d %s", b"%d %s"), (b"%v16hu", b",".join([b"%hu"] * 16)),
+])
+def test_expand_format(fmt: bytes, want: bytes) -> None:
+    from oclpy.frontend.lower_builtins_printf import expand_format
+    assert expand_format(fmt) == want

@@ -65,6 +65,7 @@ def _rel(got, want):
 
 
 @pytest.mark.parametrize("n", WIDTHS)
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # huge inputs, on purpose
 def test_geometric(geometry, n: int) -> None:
     t, a, b, S, O = geometry
     eps = np.finfo(DTYPES[t]).eps
