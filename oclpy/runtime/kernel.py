@@ -211,8 +211,9 @@ class Kernel(Handle):
                 arg.buffer.check_alive(routine)
         driver = queue.driver
         blob, keep = pack_blob(self._params, bound, driver, ck.blob_size)
+        storages = [arg.buffer.storage for arg in bound if arg.buffer is not None]
         return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
-                              events, keepalive=(keep, bound))
+                              events, keepalive=(keep, bound), storages=storages)
 
     def capture_call(self, output_file: Any, queue: CommandQueue, global_size: Any,
                      local_size: Any, *args: Any, **kwargs: Any) -> None:

@@ -56,7 +56,7 @@ class MemoryMap:
                 driver.write(alloc, base, memoryview(staging).cast("B"))
 
         return queue._enqueue(command_type.UNMAP_MEM_OBJECT, action, events,
-                              keepalive=(self._storage, staging))
+                              keepalive=(self._storage, staging), storages=(self._storage,))
 
     def __enter__(self) -> MemoryMap:
         return self
@@ -117,5 +117,5 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
 
     mmap = MemoryMap(queue, buf, flags, offset, iface, alloc, staging)
     evt = queue._enqueue(command_type.MAP_BUFFER, action, events, blocking=is_blocking,
-                         keepalive=(buf.storage,))
+                         keepalive=(buf.storage,), storages=(buf.storage,))
     return np.asarray(mmap), evt

@@ -4,8 +4,9 @@ A buffer's bytes live in a `Storage` shared with its sub-buffers and held by
 every command that uses them, so memory is freed (Storage.__del__) only when
 the buffer, its sub-buffers and those commands are all gone. The storage
 holds one `Allocation` per driver that has used it and remembers which copy is
-current; using it on another device of the same context first migrates the
-bytes (through the host). With one device, as is usual, there is one
+current; a command using it on another device of the same context waits for
+the commands still using it and then migrates the bytes (through the host),
+so several devices see each other's writes in enqueue order (`Storage.claim`). With one device, as is usual, there is one
 allocation, made when the buffer is created, so allocation failures surface
 there (MemoryError, MEM_OBJECT_ALLOCATION_FAILURE).
 
@@ -16,10 +17,11 @@ or USE_HOST_PTR warns (as PyOpenCL does) and then fails with INVALID_HOST_PTR
 
 from __future__ import annotations
 
+import functools
 import operator
 import threading
 import warnings
-from typing import Any
+from typing import Any, Callable
 
 from .constants import mem_flags, mem_info, mem_object_type, info_attribute
 from .drivers.base import Allocation, Driver
@@ -73,7 +75,8 @@ class Storage:
         self.nbytes = nbytes
         self.home = home
         self.allocations: dict[int, tuple[Driver, Allocation]] = {}
-        self.current: Driver | None = None
+        self.current: Driver | None = None  # whose copy the last enqueued command leaves current
+        self.users: set[Any] = set()  # enqueued commands using the bytes, not yet done
         self.lock = threading.Lock()
 
     def create(self, host: memoryview | None, use_host: bool) -> None:
@@ -89,19 +92,49 @@ class Storage:
         self.current = self.home
 
     def on(self, driver: Driver) -> Allocation:
-        """The allocation on `driver`, made current (migrating the bytes if needed)."""
+        """The allocation on `driver` (made on first use); its bytes may be stale until
+        a command using it is enqueued (see `claim`)."""
         with self.lock:
             entry = self.allocations.get(id(driver))
             if entry is None:
-                entry = (driver, driver.allocate(self.nbytes))
+                try:
+                    entry = (driver, driver.allocate(self.nbytes))
+                except MemoryError:
+                    raise_cl("clEnqueueMigrateMemObjects", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
+                             f"could not allocate {self.nbytes} bytes on the {driver.kind} device")
                 self.allocations[id(driver)] = entry
-            if self.current is not None and self.current is not driver:
-                src_driver, src = self.allocations[id(self.current)]
-                staging = bytearray(self.nbytes)
-                src_driver.read(src, 0, memoryview(staging))
-                driver.write(entry[1], 0, memoryview(staging))
-            self.current = driver
             return entry[1]
+
+    def claim(self, driver: Driver, event: Any) -> tuple[list[Any], Callable[[], None] | None]:
+        """Record that the command `event` uses these bytes on `driver`.
+
+        Returns (events it must wait for, migration to run first or None). When
+        the current copy lives on another device, the command waits for every
+        command still using the bytes and starts by copying them over, so
+        commands on several devices see each other's writes in enqueue order.
+        """
+        with self.lock:
+            source = self.current
+            self.current = driver
+            waits: list[Any] = []
+            migrate = None
+            if source is not None and source is not driver:
+                waits = list(self.users)
+                migrate = functools.partial(self._copy, source, driver)
+            self.users.add(event)
+        event._on_done(self._done_with)
+        return waits, migrate
+
+    def _done_with(self, event: Any) -> None:
+        with self.lock:
+            self.users.discard(event)
+
+    def _copy(self, source: Driver, target: Driver) -> None:
+        src = self.allocations[id(source)][1]
+        dst = self.on(target)
+        staging = bytearray(self.nbytes)
+        source.read(src, 0, memoryview(staging))
+        target.write(dst, 0, memoryview(staging))
 
     def __del__(self) -> None:
         # The last holder is gone: the buffer(s) and every command that used it.

@@ -114,7 +114,7 @@ class CommandQueue(Handle):
 
     def _enqueue(self, command: int, action: Callable[[], None], wait_for: Sequence[Event],
                  *, blocking: bool = False, ward: Any = None, keepalive: Iterable[Any] = (),
-                 sync: str = "") -> Event:
+                 sync: str = "", storages: Iterable[Any] = ()) -> Event:
         """Make the command's event, order it, schedule it; wait if `blocking`.
 
         `sync` is "marker" or "barrier" for those commands: without a wait list
@@ -125,8 +125,9 @@ class CommandQueue(Handle):
             evt: Event = NannyEvent(self, command, ward, keepalive)
         else:
             evt = Event(self, command, keepalive=keepalive)
+        action, migration_waits = _claim_storages(storages, self.driver, evt, action)
         with self._lock:
-            after = self._ordering(sync, bool(wait_for))
+            after = self._ordering(sync, bool(wait_for)) + migration_waits
             if not self.out_of_order:
                 self._last = evt
             elif sync == "barrier":
@@ -204,6 +205,27 @@ class CommandQueue(Handle):
 
 def _nothing() -> None:
     return None
+
+
+def _claim_storages(storages: Iterable[Any], driver: Any, evt: Event,
+                    action: Callable[[], None]) -> tuple[Callable[[], None], list[Event]]:
+    """The action preceded by any migration its buffers need, and what it must wait for."""
+    waits: list[Event] = []
+    migrations = []
+    for storage in {id(s): s for s in storages if s is not None}.values():
+        more, migrate = storage.claim(driver, evt)
+        waits += [e for e in more if e is not evt]
+        if migrate is not None:
+            migrations.append(migrate)
+    if not migrations:
+        return action, waits
+
+    def migrate_then_run() -> None:
+        for migrate in migrations:
+            migrate()
+        action()
+
+    return migrate_then_run, waits
 
 
 def _check_properties(properties: Any) -> int:

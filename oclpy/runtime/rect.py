@@ -111,7 +111,8 @@ def host_rect(queue: CommandQueue, buf: Buffer, host: Any, to_device: bool, kw: 
                 driver.read(alloc, base + b, view[h:h + width])
 
     kind = command_type.WRITE_BUFFER if to_device else command_type.READ_BUFFER
-    return queue._enqueue(kind, action, events, blocking=blocking, ward=host, keepalive=(buf.storage,))
+    return queue._enqueue(kind, action, events, blocking=blocking, ward=host, keepalive=(buf.storage,),
+                          storages=(buf.storage,))
 
 
 def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any]) -> Event:
@@ -140,4 +141,4 @@ def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any
             driver.copy(d_alloc, d_base + d, s_alloc, s_base + s, width)
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events,
-                          keepalive=(src.storage, dst.storage))
+                          keepalive=(src.storage, dst.storage), storages=(src.storage, dst.storage))

@@ -93,7 +93,7 @@ def _write_buffer(queue: CommandQueue, buf: Buffer, host: Any, wait_for: Any,
         driver.write(alloc, base + offset, view)
 
     return queue._enqueue(command_type.WRITE_BUFFER, action, events, blocking=blocking,
-                          ward=host, keepalive=(buf.storage,))
+                          ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
 
 
 def _read_buffer(queue: CommandQueue, host: Any, buf: Buffer, wait_for: Any,
@@ -116,7 +116,7 @@ def _read_buffer(queue: CommandQueue, host: Any, buf: Buffer, wait_for: Any,
         driver.read(alloc, base + offset, view)
 
     return queue._enqueue(command_type.READ_BUFFER, action, events, blocking=blocking,
-                          ward=host, keepalive=(buf.storage,))
+                          ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
 
 
 def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
@@ -148,7 +148,7 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
             driver.copy(d_alloc, d_base + dst_offset, s_alloc, s_base + src_offset, nbytes)
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events, blocking=blocking,
-                          keepalive=(src.storage, dst.storage))
+                          keepalive=(src.storage, dst.storage), storages=(src.storage, dst.storage))
 
 
 def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: int, size: int,
@@ -174,4 +174,5 @@ def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: 
         if size:
             driver.fill(alloc, base + offset, data, size)
 
-    return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,))
+    return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,),
+                          storages=(mem.storage,))

@@ -179,21 +179,32 @@ def test_local_memory():
             cl.LocalMemory, -1)
 
 
-def test_storage_migrates_between_drivers():
-    """A context with two devices: the bytes follow the buffer to the device that uses it."""
-    from oclpy.runtime.drivers.cpu import CpuDriver
-    from oclpy.runtime.memory import Storage
+def test_buffers_migrate_between_devices_in_enqueue_order(ctx):
+    """A context with two devices: a command on the second device waits for the first
+    device's pending commands on the buffer, then copies the bytes over."""
+    import threading
 
-    first, second = CpuDriver(workers=1), CpuDriver(workers=1)
-    storage = Storage(16, first)
-    storage.create(memoryview(np.arange(4, dtype=np.int32)).cast("B"), use_host=False)
-    on_second = storage.on(second)
-    assert on_second is not storage.on(first)
-    storage.on(second)
-    assert list(on_second.handle.view(np.int32)) == [0, 1, 2, 3]
-    on_second.handle.view(np.int32)[:] = 9
-    assert list(storage.on(first).handle.view(np.int32)) == [9, 9, 9, 9]
-    assert storage.current is first
+    from oclpy.runtime.device import Device
+    from oclpy.runtime.drivers.cpu import CpuDriver
+
+    first, second = ctx.devices[0], Device(CpuDriver(workers=1), ctx.devices[0].platform)
+    both = cl.Context([first, second])
+    q1 = cl.CommandQueue(both, first, properties=cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    q2 = cl.CommandQueue(both, second)
+    buf = cl.Buffer(both, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.arange(4, dtype=np.int32))
+    gate = cl.UserEvent(both)
+    # held back by the gate: a write on the first device
+    cl.enqueue_copy(q1, buf, np.full(4, 7, np.int32), is_blocking=False, wait_for=[gate])
+    out = np.zeros(4, np.int32)
+    read = cl.enqueue_copy(q2, out, buf, is_blocking=False)  # on the second device
+    threading.Timer(0.05, gate.set_status, [cl.command_execution_status.COMPLETE]).start()
+    read.wait()
+    assert out.tolist() == [7, 7, 7, 7]  # saw the first device's write
+    cl.enqueue_copy(q2, buf, np.full(4, 9, np.int32))
+    cl.enqueue_copy(q1, out, buf)  # and back again
+    assert out.tolist() == [9, 9, 9, 9]
+    assert buf.storage.current is first.driver
+    both.release()
 
 
 def test_sub_region_flags(ctx):
