@@ -28,7 +28,7 @@ from llvmlite import ir as ll
 
 from ...analysis.cfg import reverse_post_order
 from ...ir.datalayout import DataLayout
-from ...ir.types import AddressSpace, ArrayType, StructType, Type, VectorType
+from ...ir.types import AddressSpace, ArrayType, FloatType, IntType, StructType, Type, VectorType
 from ...ir.values import (
     Argument, Block, ConstAggregate, ConstInt, Function, GlobalVar, Instr, Module, Value,
 )
@@ -297,12 +297,31 @@ class FunctionEmitter:
 
     def gep(self, instr: Instr) -> ll.Value:
         base = self.value(instr.operands[0])
+        typed = self._typed_gep(instr, base)
+        if typed is not None:
+            return typed
         offset = self.byte_offset(instr.attrs["elem"], instr.operands[1:])
         if isinstance(offset, ll.Constant) and offset.constant == 0:
             return base
         i8 = ll.IntType(8)
         return self.builder.gep(base, [offset], inbounds=bool(instr.attrs.get("inbounds")),
                                 name=instr.name, source_etype=i8)
+
+    def _typed_gep(self, instr: Instr, base: ll.Value) -> ll.Value | None:
+        """`gep <scalar type>, base, i` for one variable index over an int or float
+        element: SCEV keeps `zext(trunc(id))` indices in this form recognisable
+        (InstCombine turns the scaled byte form into a mask it cannot read), so
+        the loop vectoriser sees consecutive accesses."""
+        elem, indices = instr.attrs["elem"], instr.operands[1:]
+        if len(indices) != 1 or isinstance(indices[0], ConstInt):
+            return None
+        if not isinstance(elem, (IntType, FloatType)) or elem.bits not in (8, 16, 32, 64):
+            return None
+        if self.layout.size_of(elem) * 8 != elem.bits:
+            return None
+        idx = self._scaled_index(indices[0], 1)
+        return self.builder.gep(base, [idx], inbounds=bool(instr.attrs.get("inbounds")),
+                                name=instr.name, source_etype=self.lltype(elem))
 
     def byte_offset(self, elem: Type, indices: list[Value]) -> ll.Value:
         """sum(index * stride) with strides and field offsets from our DataLayout."""
