@@ -3,7 +3,8 @@
     oclpy devices
     oclpy build FILE.cl [OpenCL build options] [--device cpu|cuda] [--emit ast|ir|llvm|asm|ptx]
                         [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes]
-    oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--verify-each] [--time-passes]
+    oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--print-after=PASS]
+                       [--verify-each] [--time-passes]
     oclpy demo [--device cpu] [--quick]
 
 Each subcommand is one function taking the parsed arguments and returning the
@@ -161,6 +162,7 @@ def _cmd_opt(args: argparse.Namespace) -> int:
         verify_module(module)
         trace = sys.stdout if args.print_after_all else None
         run_pipeline(module, args.passes, verify_each=args.verify_each, print_after_all=trace,
+                     print_after=args.print_after,
                      time_passes=sys.stderr if args.time_passes else None)
     except OSError as exc:
         print(f"oclpy opt: error: cannot read '{args.file}': {exc.strerror}", file=sys.stderr)
@@ -198,6 +200,8 @@ def _parser() -> argparse.ArgumentParser:
     opt.add_argument("file")
     opt.add_argument("--passes", default="")
     opt.add_argument("--print-after-all", action="store_true")
+    opt.add_argument("--print-after", action="append", default=[], metavar="PASS",
+                     help="print the module after each run of PASS (repeatable)")
     opt.add_argument("--verify-each", action="store_true")
     opt.add_argument("--time-passes", action="store_true", help="time each pass (stderr)")
 

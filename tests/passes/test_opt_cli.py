@@ -128,3 +128,13 @@ def test_pass_timing_applies_only_inside_the_block():
     run_pipeline(module, "simplify")
     assert stream.getvalue().count("pass execution timing report") == 1
     assert "simplify" in stream.getvalue()
+
+
+def test_opt_print_after_one_pass(tmp_path, capsys):
+    oir = tmp_path / "k.oir"
+    oir.write_text(_build_ir(KERNELS[0], "-O0", capsys))
+    assert main(["opt", str(oir), "--passes=O2", "--print-after=infer-address-spaces"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("; *** IR after ") == 1 and "; *** IR after infer-address-spaces ***" in out
+    assert main(["opt", str(oir), "--passes=O2", "--print-after=nope"]) == 1
+    assert "print-after: unknown pass 'nope'" in capsys.readouterr().err
