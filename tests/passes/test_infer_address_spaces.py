@@ -158,3 +158,37 @@ def test_every_test_kernel_as_opencl_2_0_through_the_cpu_pipeline():
         if name.startswith(("kernels/", "demo.py")):
             assert sum(s.generic_memory_ops for s in kernel_stats(module)) == 0, name
     assert built >= 75
+
+
+BIG_HELPER = r"""
+float *bump(float *p) {
+    p[0] += 1.0f; p[1] += 2.0f; p[2] += 3.0f; p[3] += 4.0f; p[4] += 5.0f; p[5] += 6.0f;
+    p[6] += 7.0f; p[7] += 8.0f; p[8] += 9.0f; p[9] += 10.0f; p[10] += 11.0f; p[11] += 12.0f;
+    return p + 1;
+}
+kernel void k(global float *a) {
+    int i = get_global_id(0) * 16;
+    float *q = bump(a + i);
+    *q += 100.0f;
+    q = bump(q);
+    *bump(q) += 1000.0f;
+}
+"""
+
+
+def test_helper_kept_as_a_call_gets_a_named_signature_and_runs():
+    module = _optimised(BIG_HELPER, 2)
+    helper = module.get_function("bump")
+    assert helper is not None and str(helper.type) == "ptr<global> (ptr<global>)"
+    assert sum(s.generic_memory_ops for s in kernel_stats(module)) == 0
+    n = 4
+    data = np.arange(16 * n, dtype=np.float32)
+    results = [_run(BIG_HELPER, f"-cl-std=CL2.0 {opt}", "k", n, 1, data.copy())[0]
+               for opt in ("-cl-opt-disable", "")]
+    assert results[0].tobytes() == results[1].tobytes()
+    want = data.reshape(n, 16).copy()
+    for start in (0, 1, 2):
+        want[:, start:start + 12] += np.arange(1, 13, dtype=np.float32)
+    want[:, 1] += 100.0
+    want[:, 3] += 1000.0
+    np.testing.assert_array_equal(results[1], want.reshape(-1))
