@@ -34,6 +34,9 @@ loop with a divergent exit and used outside the loop is divergent at that use
 divergent.
 
 Everything propagates to a fixpoint (values only move from uniform to divergent).
+`Uniformity.divergent_blocks` then holds the blocks that only some work-items
+of a group may run (those a divergent branch controls, up to its immediate
+post-dominator): where a SIMT target needs an execution mask.
 
 Requires: nothing (computes dominators, post-dominators and loops itself).
 """
@@ -69,6 +72,9 @@ class Uniformity:
     fn: Function
     divergent: set[Value] = field(default_factory=set)
     divergent_branches: set[Block] = field(default_factory=set)  # blocks whose terminator diverges
+    # Blocks some work-items of a group may skip while others run them: those
+    # reachable from a divergent branch before its immediate post-dominator.
+    divergent_blocks: set[Block] = field(default_factory=set)
 
     def is_divergent(self, value: Value) -> bool:
         """Whether `value` may differ between work-items of a group (constants never do)."""
@@ -80,6 +86,10 @@ class Uniformity:
     def is_divergent_branch(self, block: Block) -> bool:
         """Whether `block`'s terminator sends work-items of one group different ways."""
         return block in self.divergent_branches
+
+    def runs_divergently(self, block: Block) -> bool:
+        """Whether only some work-items of a group may execute `block`."""
+        return block in self.divergent_blocks
 
 
 def analyze_uniformity(fn: Function, uniform_args: bool | None = None) -> Uniformity:
@@ -122,6 +132,8 @@ class _Analysis:
                     self._mark_joins(joins.joins(block))
                     self._mark_loop_exits(block, loops, escaping)
                     changed = True
+        for block in self.result.divergent_branches:
+            self.result.divergent_blocks |= joins.region(block)
         return self.result
 
     def _diverges(self, instr: Instr, escaping: dict[Instr, set[Instr]]) -> bool:
@@ -203,8 +215,21 @@ class _JoinFinder:
         self.pdom = post_dominators(fn)
         self.preds = predecessors(fn)
 
+    def region(self, block: Block) -> set[Block]:
+        """The blocks a branch in `block` controls: reachable from its successors
+        without reaching its immediate post-dominator."""
+        stop = self._stop(block)
+        found: set[Block] = set()
+        for succ in successors(block):
+            found |= self._region(succ, stop)
+        found.discard(stop)  # type: ignore[arg-type]
+        return found
+
+    def _stop(self, block: Block) -> Block | None:
+        return self.pdom.idom.get(block) if self.pdom.contains(block) else None
+
     def joins(self, block: Block) -> set[Block]:
-        stop = self.pdom.idom.get(block) if self.pdom.contains(block) else None
+        stop = self._stop(block)
         reached: dict[Block, set[int]] = {}
         for k, succ in enumerate(successors(block)):
             for b in self._region(succ, stop):

@@ -236,3 +236,30 @@ def test_frontend_kernel_at_o2():
 def test_declaration_has_nothing_to_analyse():
     fn = parse_module(QUERIES).get_function("ocl.get_local_id")
     assert fn is not None and not analyze_uniformity(fn, uniform_args=True).divergent
+
+
+def test_blocks_under_divergent_control():
+    fn = _fn(DIAMOND.format(cond="%l"))
+    info = analyze_uniformity(fn)
+    entry, left, right, join = fn.blocks
+    assert info.runs_divergently(left) and info.runs_divergently(right)
+    assert not info.runs_divergently(entry) and not info.runs_divergently(join)
+    assert not analyze_uniformity(_fn(DIAMOND.format(cond="%g"))).divergent_blocks
+
+
+def test_divergent_loop_body_runs_divergently():
+    fn = _fn("""kernel void @k() {
+entry:
+  %l = call i64 @ocl.get_local_id(i32 0)
+  br label %head
+head:
+  %i = phi i64 [ 0, %entry ], [ %i1, %head ]
+  %i1 = add i64 %i, 1
+  %c = icmp ult i64 %i1, %l
+  condbr i1 %c, label %head, label %exit
+exit:
+  ret void
+}""")
+    info = analyze_uniformity(fn)
+    entry, head, exit_ = fn.blocks
+    assert info.runs_divergently(head) and not info.runs_divergently(exit_)
