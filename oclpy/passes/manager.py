@@ -121,7 +121,8 @@ def _make_pass(item: str) -> Any:
     if rest:
         if not rest.endswith("}"):
             raise ValueError(f"pass '{name}': options must end with '}}'")
-        fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init} \
+            if dataclasses.is_dataclass(cls) else {}
         for opt in filter(None, (o.strip() for o in rest[:-1].split(","))):
             key, eq, raw = (s.strip() for s in opt.partition("="))
             if not eq or key not in fields:

@@ -17,7 +17,7 @@ Requires: nothing. Invalidates: nothing.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, TextIO
 
 from oclpy.analysis.uniformity import Uniformity, analyze_uniformity
@@ -34,7 +34,7 @@ class PrintUniformity:
     """Print which values and branches are uniform. Requires: nothing. Invalidates: nothing."""
 
     name: ClassVar[str] = "print-uniformity"
-    out: TextIO | None = None  # set by the pass manager; stdout when None
+    out: TextIO | None = field(default=None, init=False)  # set by the pass manager; None: stdout
 
     def run(self, module: Module) -> bool:
         out = self.out or sys.stdout

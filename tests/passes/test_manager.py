@@ -172,3 +172,8 @@ for module in ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-800:]
+
+
+def test_an_analysis_printer_stream_is_not_a_pipeline_option():
+    with pytest.raises(ValueError, match="unknown option 'out' \\(options: none\\)"):
+        parse_pipeline("print-uniformity{out=x}")
