@@ -11,6 +11,8 @@ imports no part of the compiler.
 from __future__ import annotations
 
 import ctypes
+import functools
+import struct
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +22,7 @@ from ...ir import types as irt
 from ...ir.types import Type
 from . import cpu_workitem as wi
 from . import jit
-from .cpu_generic import fill_context
+from .cpu_generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
 
 LOCAL_ALIGN = 16
 
@@ -43,27 +45,40 @@ _LIBC = ctypes.CDLL(None)
 _LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
 
-def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray, int]:
-    """A zeroed byte buffer and the address inside it aligned to `align`."""
-    raw = np.zeros(max(nbytes, 1) + align, dtype=np.uint8)
+def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray | None, int]:
+    """A zeroed byte buffer and the address inside it aligned to `align` (none for 0 bytes)."""
+    if nbytes <= 0:
+        return None, 0
+    raw = np.zeros(nbytes + align, dtype=np.uint8)
     addr = raw.ctypes.data
     return raw, addr + (-addr) % align
 
 
-def _launch_context(work_dim: int, global_size: tuple[int, int, int],
-                    local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
-                    groups: list[int], call: tuple[int, int, int, int]) -> np.ndarray:
-    """The context array of one `launch` call (see cpu_workitem.py for the slots)."""
-    ctx = np.zeros(wi.CTX_SLOTS, dtype=np.int64)
-    ctx[wi.CTX_WORK_DIM] = work_dim
-    ctx[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
-    ctx[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
-    ctx[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
-    ctx[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
-    local_mem, frames, group_begin, group_end = call
-    ctx[wi.CTX_LOCAL_MEM], ctx[wi.CTX_FRAMES] = local_mem, frames
-    ctx[wi.CTX_GROUP_BEGIN], ctx[wi.CTX_GROUP_END] = group_begin, group_end
-    return ctx
+# The launch context (cpu_workitem.py's slots, then cpu_generic.py's two) and the
+# argument blob after it (at a 64-byte offset), packed into one bytes object per call.
+_CTX = struct.Struct(f"<{CTX_SLOTS}q{-CTX_SLOTS * 8 % 64}x")
+
+
+def _launch_words(work_dim: int, global_size: tuple[int, int, int],
+                  local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+                  groups: list[int], call: tuple[int, int, int, int, int, int]) -> bytes:
+    """The context of one `launch` call (see cpu_workitem.py and cpu_generic.py for the slots)."""
+    words = [0] * CTX_SLOTS
+    words[wi.CTX_WORK_DIM] = work_dim
+    words[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
+    words[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
+    words[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
+    words[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
+    local_mem, frames, begin, end, local_end, frames_end = call
+    words[wi.CTX_LOCAL_MEM], words[wi.CTX_FRAMES] = local_mem, frames
+    words[wi.CTX_GROUP_BEGIN], words[wi.CTX_GROUP_END] = begin, end
+    words[LOCAL_END_SLOT], words[FRAMES_END_SLOT] = local_end, frames_end
+    return _CTX.pack(*words)
+
+
+def _address(data: bytes) -> int:
+    """Where the bytes of `data` start (the object must outlive every use)."""
+    return ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0
 
 
 @dataclass
@@ -91,7 +106,7 @@ class CompiledKernel:
                local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
                group_begin: int, group_end: int) -> None:
         """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
-        blob = bytes(blob)
+        blob = bytes(blob)  # immutable: the native code reads it in place
         if len(blob) < self.blob_size:
             raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
                              f"expected {self.blob_size}")
@@ -99,18 +114,31 @@ class CompiledKernel:
         if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
             raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
                              f"of local size {local_size}")
-        blob_raw, blob_addr = _aligned_buffer(len(blob))
-        ctypes.memmove(blob_addr, blob, len(blob))
-        local_raw, local_addr = _aligned_buffer(self.local_bytes(blob))
-        items = local_size[0] * local_size[1] * local_size[2]
-        frames_raw, frames_addr = _aligned_buffer(self.frame_size * items, 128)
-        ctx = _launch_context(work_dim, global_size, local_size, global_offset, groups,
-                              (local_addr, frames_addr, group_begin, group_end))
-        ctx = fill_context(ctx, local_addr + self.local_bytes(blob), frames_addr + self.frame_size * items)
-        self._native(blob_addr, ctx.ctypes.data)
+        local_n = self.local_bytes(blob) if self._has_local_args else self.static_local_bytes
+        local_raw, local_addr = _aligned_buffer(local_n)
+        frames_n = self.frame_size * local_size[0] * local_size[1] * local_size[2]
+        frames_raw, frames_addr = _aligned_buffer(frames_n, 128)
+        data = _launch_words(work_dim, global_size, local_size, global_offset, groups,
+                             (local_addr, frames_addr, group_begin, group_end,
+                              local_addr + local_n, frames_addr + frames_n)) + blob
+        base = _address(data)
+        if base % self._blob_align:  # CPython's bytes data is 16-aligned; more needs a copy
+            raw, base = _aligned_buffer(len(data), max(self._blob_align, 64))
+            ctypes.memmove(base, data, len(data))
+        self._native(base + _CTX.size, base)
         if self.uses_printf:
             _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
-        del blob_raw, local_raw, frames_raw
+        del local_raw, frames_raw, data
+
+    @functools.cached_property
+    def _has_local_args(self) -> bool:
+        return any(a.kind == "local" for a in self.args)
+
+    @functools.cached_property
+    def _blob_align(self) -> int:
+        """The alignment the blob needs: 8, or a by-value argument's own (float4: 16)."""
+        sizes = [a.size for a in self.args if a.kind == "scalar"]
+        return max([8] + [min(1 << (n - 1).bit_length(), 128) for n in sizes if n > 8])
 
 
 @dataclass
