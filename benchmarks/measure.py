@@ -4,7 +4,8 @@ The protocol: build (cold, with a per-run nonce in the source so no cache
 answers), one launch on fresh buffers checked against NumPy (its time is the
 "first launch"), `warmup` more launches each, then `repeat` rounds in which each
 implementation runs once, the order flipping every round; the kernel time is
-the median. Launch overhead: a one-work-group launch through
+the fastest round (other processes on a shared machine only ever add time;
+the median is kept too). Launch overhead: a one-work-group launch through
 `kernel(queue, g, l, *args)` plus `queue.finish()`, best mean of a few batches.
 """
 
@@ -21,6 +22,7 @@ from .impl import Impl, Prepared
 @dataclass
 class ImplResult:
     kernel_s: float = float("nan")
+    median_s: float = float("nan")
     samples: list[float] = field(default_factory=list)
     cold_build_s: float = float("nan")
     warm_build_s: float = float("nan")
@@ -79,4 +81,5 @@ def time_kernels(runs: list[tuple[Impl, Prepared, ImplResult]], case: Case, warm
         for impl, p, res in order:
             res.samples.append(timed(lambda: (impl.launch(case, p), impl.finish())))
     for _, _, res in runs:
-        res.kernel_s = statistics.median(res.samples)
+        res.kernel_s = min(res.samples)
+        res.median_s = statistics.median(res.samples)

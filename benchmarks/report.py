@@ -14,7 +14,8 @@ from typing import Any
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 COLUMNS = ("kernel", "size", "oclpy ms", "PoCL ms", "ratio", "build cold oclpy/PoCL s",
-           "build warm oclpy/PoCL ms", "launch oclpy/PoCL us", "check")
+           "1st launch oclpy/PoCL ms", "build warm oclpy/PoCL ms", "launch oclpy/PoCL us",
+           "check")
 
 
 def _ms(s: float) -> str:
@@ -35,10 +36,16 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     ratios = [(r["name"], ratio(r)) for r in rows if not math.isnan(ratio(r))]
     if not ratios:
         return {}
+    builds = {}
+    for impl in ("oclpy", "pocl"):
+        for key in ("cold_build_s", "warm_build_s", "first_launch_s", "launch_overhead_s"):
+            vals = sorted(r[impl][key] for r in rows if impl in r and not math.isnan(r[impl][key]))
+            if vals:
+                builds[f"{impl}_median_{key}"] = vals[len(vals) // 2]
     geo = math.exp(sum(math.log(x) for _, x in ratios) / len(ratios))
     worst = max(ratios, key=lambda t: t[1])
     return {"geomean_ratio": geo, "worst_kernel": worst[0], "worst_ratio": worst[1],
-            "kernels_compared": len(ratios)}
+            "kernels_compared": len(ratios), **builds}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -50,6 +57,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         lines.append((r["name"], r["size"], _ms(o["kernel_s"]), _ms(p.get("kernel_s", nan)),
                       "-" if math.isnan(ratio(r)) else f"{ratio(r):.2f}",
                       _pair(o["cold_build_s"], p.get("cold_build_s", nan), 1, ".3f"),
+                      _pair(o["first_launch_s"], p.get("first_launch_s", nan), 1e3, ".0f"),
                       _pair(o["warm_build_s"], p.get("warm_build_s", nan), 1e3, ".1f"),
                       _pair(o["launch_overhead_s"], p.get("launch_overhead_s", nan), 1e6, ".0f"),
                       "; ".join(status) or "ok"))
@@ -61,6 +69,14 @@ def table(rows: list[dict[str, Any]]) -> str:
         out.append(f"\ngeomean oclpy/PoCL kernel-time ratio: {s['geomean_ratio']:.3f} over "
                    f"{s['kernels_compared']} kernels; worst: {s['worst_kernel']} "
                    f"({s['worst_ratio']:.2f})")
+        for key, label, scale, unit in (("cold_build_s", "cold build", 1e3, "ms"),
+                                        ("first_launch_s", "first launch", 1e3, "ms"),
+                                        ("warm_build_s", "warm build", 1e3, "ms"),
+                                        ("launch_overhead_s", "one-group launch", 1e6, "us")):
+            o, p = s.get(f"oclpy_median_{key}"), s.get(f"pocl_median_{key}")
+            if o is not None:
+                other = f", PoCL {p * scale:.1f} {unit}" if p is not None else ""
+                out.append(f"median {label}: oclpy {o * scale:.1f} {unit}{other}")
     return "\n".join(out)
 
 

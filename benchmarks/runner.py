@@ -1,9 +1,10 @@
 """`python -m benchmarks [names...]`: the suite on oclpy and PoCL, side by side.
 
 For each case (`cases.py`): cold build and first launch, checked against
-NumPy, on each implementation; then the alternating timing of `measure.py`;
-then launch overhead. After all cases, warm build times in a fresh process
-(`warmbuild.py`). Prints the table (`report.py`) and writes the JSON record.
+NumPy, on each implementation; the warm build of the same source in a fresh
+process right away (`warmbuild.py`: its disk caches answer); then the
+alternating timing of `measure.py` and launch overhead. Prints the table
+(`report.py`) and writes the JSON record.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def run_case(case: Case, impls: list[Impl], opts: argparse.Namespace,
-             progress: Progress, nonce: str) -> tuple[dict[str, Any], str]:
+             progress: Progress, nonce: str) -> dict[str, Any]:
     source = f"{case.source}\n// benchmark run {nonce}\n"
     row: dict[str, Any] = {"name": case.name, "size": case.size, "kernel": case.kernel,
                            "global_size": list(case.global_size),
@@ -46,6 +47,10 @@ def run_case(case: Case, impls: list[Impl], opts: argparse.Namespace,
         row[impl.name] = res
         if p is not None and res.error is None:
             runs.append((impl, p, res))
+    if opts.warm_build:
+        progress.show(f"{case.name}: warm builds")
+        row["oclpy"].warm_build_s = warmbuild.in_process(impls[0], source)
+        add_warm_builds(row, source, len(impls) > 1)
     progress.show(f"{case.name}: timing")
     measure.time_kernels(runs, case, opts.warmup, opts.repeat)
     for impl, p, res in runs:
@@ -53,15 +58,13 @@ def run_case(case: Case, impls: list[Impl], opts: argparse.Namespace,
         res.launch_overhead_s = measure.launch_overhead(impl, case, p)
     for impl in impls:
         row[impl.name] = dataclasses.asdict(row[impl.name])
-    return row, source
+    return row
 
 
-def add_warm_builds(rows: list[dict[str, Any]], sources: list[str], with_pocl: bool) -> None:
-    times = warmbuild.measure(sources, with_pocl)
-    for name, values in times.items():
-        for row, t in zip(rows, values):
-            if name in row:
-                row[name]["warm_build_s"] = t
+def add_warm_builds(row: dict[str, Any], source: str, with_pocl: bool) -> None:
+    for name, values in warmbuild.measure([source], with_pocl).items():
+        if name in row and values:
+            row[name].warm_build_s = values[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,19 +86,14 @@ def main(argv: list[str] | None = None) -> int:
             print(why, file=sys.stderr)
         else:
             impls.append(pocl)
-    progress = Progress(len(makers) + 1)
+    progress = Progress(len(makers))
     nonce = uuid.uuid4().hex
-    rows, sources = [], []
+    opts.warm_build = not opts.no_warm_build
+    rows = []
     for make in makers:
         progress.show("making inputs")
-        row, source = run_case(make(), impls, opts, progress, nonce)
-        rows.append(row)
-        sources.append(source)
+        rows.append(run_case(make(), impls, opts, progress, nonce))
         progress.step()
-    if not opts.no_warm_build:
-        progress.show("warm builds in a new process")
-        add_warm_builds(rows, sources, len(impls) > 1)
-    progress.step()
     progress.close()
     print(report.table(rows))
     for note in notes:
