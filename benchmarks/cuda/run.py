@@ -189,6 +189,19 @@ def transfer_bandwidth(side: Side, nbytes: int = 256 << 20) -> dict[str, float]:
     return {k: nbytes / v for k, v in best.items()}
 
 
+def transfers(sides: list[Side]) -> dict[str, dict[str, float]]:
+    """Copy bandwidth of each side; oclpy with pinned staging (default) and without."""
+    out = {}
+    for s in sides:
+        out[s.name] = transfer_bandwidth(s)
+        driver = getattr(s.impl.device, "driver", None)
+        if driver is not None:
+            driver.pinned_staging = False
+            out[s.name + "_pageable"] = transfer_bandwidth(s)
+            driver.pinned_staging = True
+    return out
+
+
 def dump_ptx(all_cases: list[Case], nv: Side | None) -> dict[str, dict[str, str]]:
     """Each case's PTX from oclpy and, where it runs, from NVIDIA's OpenCL compiler."""
     from oclpy.compiler import build_program
@@ -250,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "worst": max(rows, key=lambda r: r.get("ratio", 0))["name"] if ratios else None,
         "worst_ratio": max(ratios) if ratios else None,
         "launch_overhead_s": overheads(sides),
-        "transfer_Bps": {s.name: transfer_bandwidth(s) for s in sides},
+        "transfer_Bps": transfers(sides),
         "device": sides[0].impl.device.name,
         "nvidia_platform": nv.impl.device.platform.version if nv else None,
     }

@@ -34,6 +34,7 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     drv.launches = []
     drv.calls = []
     drv.param_count = 0
+    drv.pinned = {}
     fail = fail or {}
 
     def api(fn):  # type: ignore[no-untyped-def]
@@ -101,6 +102,15 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
         f.__name__ = f"cuMemsetD{bits}Async"
         api(f)
 
+    @api
+    def cuMemHostAlloc(n, flags):
+        buf = ctypes.create_string_buffer(n)
+        drv.pinned[ctypes.addressof(buf)] = buf
+        return ctypes.addressof(buf)
+    @api
+    def cuMemFreeHost(ptr): drv.pinned.pop(int(ptr)); return ()
+    @api
+    def cuEventSynchronize(event): return ()
     @api
     def cuLinkCreate(n, opts, vals): return "link"
     @api

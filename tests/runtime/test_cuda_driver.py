@@ -157,3 +157,30 @@ def test_driver_error_names_the_call(monkeypatch, fake):
     d = CudaDriver()
     with pytest.raises(cuda_api.CudaError, match="rejected the PTX: cuLinkCreate failed: CUDA_ERROR_FAKE"):
         _red_launch(d, d.drv)
+
+
+def test_large_copies_go_through_pinned_staging(monkeypatch, driver, fake):
+    from oclpy.runtime.drivers import cuda_staging
+
+    monkeypatch.setattr(cuda_staging, "CHUNK", 1024)
+    monkeypatch.setattr("oclpy.runtime.drivers.cuda.STAGING_THRESHOLD", 2048)
+    data = np.random.default_rng(1).integers(0, 255, 5000, dtype=np.uint8)
+    buf = driver.allocate(5000)
+    driver.write(buf, 0, memoryview(data))
+    assert len(fake.pinned) == 2 and fake.calls.count("cuMemcpyHtoDAsync") == 5
+    out = np.zeros(5000, np.uint8)
+    driver.read(buf, 0, memoryview(out))
+    assert fake.calls.count("cuMemcpyDtoHAsync") == 5 and (out == data).all()
+    small = np.zeros(16, np.uint8)
+    driver.read(buf, 100, memoryview(small))
+    assert (small == data[100:116]).all() and fake.calls.count("cuMemcpyDtoHAsync") == 6
+
+
+def test_staging_can_be_turned_off(monkeypatch, fake):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    monkeypatch.setenv("OCLPY_CUDA_PINNED", "0")
+    monkeypatch.setattr("oclpy.runtime.drivers.cuda.STAGING_THRESHOLD", 16)
+    d = CudaDriver()
+    d.write(d.allocate(64), 0, memoryview(np.ones(64, np.uint8)))
+    assert not fake.pinned and fake.calls.count("cuMemcpyHtoDAsync") == 1

@@ -5,7 +5,8 @@ users of the process), made current on each thread that calls the driver.
 
 Memory: `cuMemAlloc`; an allocation's address is the device pointer a kernel
 receives. Copies to and from the host go through the driver on the calling
-thread's stream.
+thread's stream; large ones through pinned staging buffers whose host copy
+overlaps the DMA (`cuda_staging.py`; OCLPY_CUDA_PINNED=0 turns that off).
 
 Streams: each thread that issues commands has its own non-blocking stream, so
 commands of out-of-order queues (and of several queues), which the runtime's
@@ -40,6 +41,8 @@ from ..constants import (command_queue_properties, device_local_mem_type,
 from . import cuda_api as api
 from .base import Allocation, DeviceDescription, Driver, NDRange
 from .cpu import cpu_device_info
+from .cuda_staging import THRESHOLD as STAGING_THRESHOLD
+from .cuda_staging import Staging
 
 ALIGNMENT = 256  # cuMemAlloc's alignment; CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting in
@@ -71,6 +74,7 @@ class CudaDriver(Driver):
         self.driver_version = int(api.call(drv.cuDriverGetVersion))
         self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "") not in ("", "0")
         self.timing = False
+        self.pinned_staging = os.environ.get("OCLPY_CUDA_PINNED", "1") != "0"
         self._local = threading.local()
         self._lock = threading.Lock()
         self._modules: dict[str, Any] = {}
@@ -150,18 +154,37 @@ class CudaDriver(Driver):
         return Allocation(nbytes, int(ptr), ptr)
 
     def free(self, alloc: Allocation) -> None:
+        if self.asynchronous:  # a queued launch may still use it
+            self._wait(self._stream())
         self._enter()
         api.call(self.drv.cuMemFree, alloc.handle)
+
+    def _staging(self) -> Staging | None:
+        """This thread's pinned staging buffers, when large copies are staged here."""
+        if not self.pinned_staging:
+            return None
+        found = getattr(self._local, "staging", None)
+        if found is None:
+            found = self._local.staging = Staging(self.drv)
+        return found
 
     def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
         keep, host = _host_address(src)
         stream = self._stream()
+        staging = self._staging() if keep.nbytes >= STAGING_THRESHOLD else None
+        if staging is not None:
+            staging.write(dst.address + offset, keep, stream)
+            return
         api.call(self.drv.cuMemcpyHtoDAsync, dst.address + offset, host, keep.nbytes, stream)
         self._wait(stream)
 
     def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
         keep, host = _host_address(dst)
         stream = self._stream()
+        staging = self._staging() if keep.nbytes >= STAGING_THRESHOLD else None
+        if staging is not None:
+            staging.read(src.address + offset, keep, stream)
+            return
         api.call(self.drv.cuMemcpyDtoHAsync, host, src.address + offset, keep.nbytes, stream)
         self._wait(stream)
 
