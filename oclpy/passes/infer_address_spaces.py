@@ -78,6 +78,7 @@ class _Rewriter:
     made: set[Instr] = field(default_factory=set)  # casts this rewrite inserted
     alias: dict[Value, Value] = field(default_factory=dict)  # folded cast or test -> its answer
     dead: list[Instr] = field(default_factory=list)  # casts that may have become unused
+    changed: bool = False
 
     def named(self, value: Value) -> Value | None:
         return self.new.get(value)
@@ -93,7 +94,13 @@ class _Rewriter:
             _insert_after_definition(value, cast, self.inference)
             self.back[value] = cast
             self.made.add(cast)
+            self.changed = True
         return cast
+
+    def set_operand(self, instr: Instr, k: int, value: Value) -> None:
+        if instr.operands[k] is not value:
+            instr.operands[k] = value
+            self.changed = True
 
 
 def rewrite(module: Module, inference: Inference) -> bool:
@@ -107,14 +114,15 @@ def rewrite(module: Module, inference: Inference) -> bool:
     _update_signatures(module, inference)
     for fn in defined_functions(module):
         for instr in fn.instructions():
-            _fold(instr, rw)
+            if instr not in rw.made:
+                _fold(instr, rw)
     for fn in defined_functions(module):
         for instr in list(fn.instructions()):
             if instr not in rw.made and instr not in rw.alias:
                 _fix_operands(instr, rw)
     for fn in defined_functions(module):
-        _remove_dead(fn, rw.dead)
-    return True
+        rw.changed |= _remove_dead(fn, rw.dead)
+    return rw.changed
 
 
 def _named_form(value: Value, space: AddressSpace, rw: _Rewriter) -> Value:
@@ -123,13 +131,30 @@ def _named_form(value: Value, space: AddressSpace, rw: _Rewriter) -> Value:
         rw.dead.append(value)
         return value.operands[0]
     if isinstance(value, Instr) and value.op == "load":
-        cast = Instr("addrspacecast", named, [value], name=f"{value.name}.{space.value}"
-                     if value.name else "")
-        _insert_after_definition(value, cast, rw.inference)
+        cast = _existing_cast(value, named, rw.inference)
+        if cast is None:
+            cast = Instr("addrspacecast", named, [value], name=f"{value.name}.{space.value}"
+                         if value.name else "")
+            _insert_after_definition(value, cast, rw.inference)
+            rw.changed = True
         rw.made.add(cast)
         return cast
     value.type = named  # gep, phi, select, call result, argument
+    rw.changed = True
     return value
+
+
+def _existing_cast(load: Instr, named: PtrType, inference: Inference) -> Instr | None:
+    """A cast of `load` to `named` made by an earlier round, right after the load."""
+    block = load.parent
+    if block is None:
+        return None
+    at = block.instrs.index(load) + 1
+    after = block.instrs[at] if at < len(block.instrs) else None
+    if after is not None and after.op == "addrspacecast" and after.type == named and \
+            after.operands[0] is load:
+        return after
+    return None
 
 
 def _update_signatures(module: Module, inference: Inference) -> None:
@@ -138,9 +163,11 @@ def _update_signatures(module: Module, inference: Inference) -> None:
         space = inference.returns.get(fn)
         if ret == GENERIC_PTR and space is not None and space is not GENERIC:
             ret = PtrType(space)
-        fn.type = FunctionType(ret, tuple(a.type for a in fn.args))
-        for call in inference.sites[fn]:
-            call.type = ret
+        new_type = FunctionType(ret, tuple(a.type for a in fn.args))
+        if new_type != fn.type:
+            fn.type = new_type
+            for call in inference.sites[fn]:
+                call.type = ret
 
 
 def _insert_after_definition(value: Value, cast: Instr, inference: Inference) -> None:
@@ -177,7 +204,7 @@ def _fix_operands(instr: Instr, rw: _Rewriter) -> None:
     one; operands that were folded casts or tests take their answer (same type)."""
     aliased = {k for k, op in enumerate(instr.operands) if op in rw.alias}
     for k in aliased:
-        instr.operands[k] = rw.alias[instr.operands[k]]
+        rw.set_operand(instr, k, rw.alias[instr.operands[k]])
     if instr.op == "icmp":
         if not aliased:  # else both sides had the aliased one's named type already
             _fix_icmp(instr, rw)
@@ -188,10 +215,10 @@ def _fix_operands(instr: Instr, rw: _Rewriter) -> None:
         want = _wanted_type(instr, k)
         named = rw.named(op)
         if named is not None:
-            instr.operands[k] = named if want in (None, named.type) else rw.generic(op)
+            rw.set_operand(instr, k, named if want in (None, named.type) else rw.generic(op))
         elif isinstance(op, (ConstNull, Undef)) and op.type == GENERIC_PTR and \
                 isinstance(want, PtrType) and want != GENERIC_PTR:
-            instr.operands[k] = type(op)(want)
+            rw.set_operand(instr, k, type(op)(want))
 
 
 def _wanted_type(instr: Instr, k: int) -> Type | None:
@@ -219,20 +246,23 @@ def _fix_icmp(instr: Instr, rw: _Rewriter) -> None:
         nb = type(b)(na.type)
     if nb is not None and na is None and isinstance(a, (ConstNull, Undef)):
         na = type(a)(nb.type)
-    if na is not None and nb is not None and na.type == nb.type:
-        instr.operands = [na, nb]
-    else:
-        instr.operands = [rw.generic(a) if a in rw.new else a, rw.generic(b) if b in rw.new else b]
+    if na is None or nb is None or na.type != nb.type:
+        na = rw.generic(a) if a in rw.new else a
+        nb = rw.generic(b) if b in rw.new else b
+    rw.set_operand(instr, 0, na)
+    rw.set_operand(instr, 1, nb)
 
 
-def _remove_dead(fn: Function, candidates: list[Instr]) -> None:
-    """Delete the candidates (and pure operands they kept alive) that nothing uses."""
+def _remove_dead(fn: Function, candidates: list[Instr]) -> bool:
+    """Delete the candidates (and pure operands they kept alive) that nothing uses;
+    return whether any was."""
     # Imported here: pass modules load each other through the registry in manager.py.
     from .dce import is_removable
 
     mine = [c for c in candidates if c.parent is not None and c.parent.parent is fn]
     if not mine:
-        return
+        return False
+    removed = False
     used: dict[Value, int] = {}
     for instr in fn.instructions():
         for op in instr.operands:
@@ -245,7 +275,9 @@ def _remove_dead(fn: Function, candidates: list[Instr]) -> None:
             continue
         block.instrs.remove(instr)
         instr.parent = None
+        removed = True
         for op in instr.operands:
             used[op] -= 1
             if isinstance(op, Instr) and not used[op]:
                 work.append(op)
+    return removed

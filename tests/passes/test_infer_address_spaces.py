@@ -5,6 +5,8 @@ space is knowable, and compute the same results on the cpu device as at -O0
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -192,3 +194,21 @@ def test_helper_kept_as_a_call_gets_a_named_signature_and_runs():
     want[:, 1] += 100.0
     want[:, 3] += 1000.0
     np.testing.assert_array_equal(results[1], want.reshape(-1))
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent.parent / "filecheck" /
+                                         "infer-address-spaces").glob("*.oir")))
+def test_a_second_run_changes_nothing(path):
+    """The pass reports a change only when it makes one: run again, it says False
+    and prints the same module."""
+    from oclpy.ir.parser import parse_module
+    from oclpy.ir.printer import print_module
+    from oclpy.passes.infer_address_spaces import InferAddressSpaces
+
+    text = path.read_text()
+    for case in text.split("; -----"):
+        module = parse_module(case)
+        InferAddressSpaces().run(module)
+        once = print_module(module)
+        assert InferAddressSpaces().run(module) is False, case
+        assert print_module(module) == once
