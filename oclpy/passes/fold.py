@@ -19,7 +19,7 @@ import numpy as np
 
 from oclpy.ir.types import FloatType, IntType, Type, VectorType
 from oclpy.ir.values import (
-    ConstAggregate, ConstFloat, ConstInt, ConstZero, Instr, Value,
+    ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Instr, Undef, Value,
 )
 
 Pattern = Callable[[Instr], "Value | None"]
@@ -283,6 +283,18 @@ def fold_cast(instr: Instr) -> Value | None:
     if any(r is None or (isinstance(r, float) and math.isnan(r)) for r in out):
         return None
     return make_const(instr.type, out)
+
+
+@pattern("addrspacecast")
+def fold_addrspacecast(instr: Instr) -> Value | None:
+    """A round trip `named -> generic -> the same named` is the original pointer;
+    a cast of null or undef is null or undef in the new space (OpenCL keeps null null)."""
+    src = instr.operands[0]
+    if isinstance(src, (ConstNull, Undef)):
+        return type(src)(instr.type)
+    if isinstance(src, Instr) and src.op == "addrspacecast" and src.operands[0].type == instr.type:
+        return src.operands[0]
+    return None
 
 
 # -- select, phi, vectors ------------------------------------------------------------
