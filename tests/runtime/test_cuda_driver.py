@@ -159,7 +159,7 @@ def test_driver_error_names_the_call(monkeypatch, fake):
         _red_launch(d, d.drv)
 
 
-def test_large_copies_go_through_pinned_staging(monkeypatch, driver, fake):
+def test_large_writes_go_through_pinned_staging(monkeypatch, driver, fake):
     from oclpy.runtime.drivers import cuda_staging
 
     monkeypatch.setattr(cuda_staging, "CHUNK", 1024)
@@ -169,11 +169,8 @@ def test_large_copies_go_through_pinned_staging(monkeypatch, driver, fake):
     driver.write(buf, 0, memoryview(data))
     assert len(fake.pinned) == 2 and fake.calls.count("cuMemcpyHtoDAsync") == 5
     out = np.zeros(5000, np.uint8)
-    driver.read(buf, 0, memoryview(out))
-    assert fake.calls.count("cuMemcpyDtoHAsync") == 5 and (out == data).all()
-    small = np.zeros(16, np.uint8)
-    driver.read(buf, 100, memoryview(small))
-    assert (small == data[100:116]).all() and fake.calls.count("cuMemcpyDtoHAsync") == 6
+    driver.read(buf, 0, memoryview(out))  # reads go straight through the driver
+    assert fake.calls.count("cuMemcpyDtoHAsync") == 1 and (out == data).all()
 
 
 def test_staging_can_be_turned_off(monkeypatch, fake):

@@ -5,8 +5,9 @@ users of the process), made current on each thread that calls the driver.
 
 Memory: `cuMemAlloc`; an allocation's address is the device pointer a kernel
 receives. Copies to and from the host go through the driver on the calling
-thread's stream; large ones through pinned staging buffers whose host copy
-overlaps the DMA (`cuda_staging.py`; OCLPY_CUDA_PINNED=0 turns that off).
+thread's stream; large writes through pinned staging buffers whose host copy
+overlaps the DMA (`cuda_staging.py`, which says what was measured;
+OCLPY_CUDA_PINNED=0 turns that off).
 
 Streams: each thread that issues commands has its own non-blocking stream, so
 commands of out-of-order queues (and of several queues), which the runtime's
@@ -181,10 +182,6 @@ class CudaDriver(Driver):
     def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
         keep, host = _host_address(dst)
         stream = self._stream()
-        staging = self._staging() if keep.nbytes >= STAGING_THRESHOLD else None
-        if staging is not None:
-            staging.read(src.address + offset, keep, stream)
-            return
         api.call(self.drv.cuMemcpyDtoHAsync, host, src.address + offset, keep.nbytes, stream)
         self._wait(stream)
 

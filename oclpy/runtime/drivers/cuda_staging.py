@@ -1,13 +1,15 @@
-"""Large host<->device copies through pinned (page-locked) staging buffers.
+"""Large host -> device copies through pinned (page-locked) staging buffers.
 
-A copy from or to pageable memory cannot be DMA'd directly: the CUDA driver
-stages it itself. `Staging` does the staging with two pinned chunks of its
-own so that the host-side copy of one chunk overlaps the DMA of the other:
+A copy from pageable memory cannot be DMA'd directly: the CUDA driver stages
+it itself. `Staging` does the staging with two pinned chunks of its own, so
+that the host-side copy of one chunk overlaps the DMA of the other: chunk i
+is copied into pinned slot i % 2 (after that slot's previous DMA finished),
+then its DMA starts.
 
-- host -> device: copy chunk i into pinned slot i % 2 (after that slot's
-  previous DMA finished), then start its DMA;
-- device -> host: start the DMA of chunk i + 1, then wait for chunk i and copy
-  it out of its slot.
+Only writes are staged, because only they gain. Measured on an H200 (256 MiB,
+best of 3): host -> device 8.96 GB/s staged vs 8.25 GB/s through the driver
+(NVIDIA's OpenCL: 8.51); device -> host 8.09 GB/s staged vs 15.2 GB/s
+through the driver, whose own staging of reads is faster than ours.
 
 One `Staging` per thread (its stream's copies are ordered); the pinned memory
 (2 x CHUNK bytes) is allocated on first use and kept for the thread's life.
@@ -48,22 +50,3 @@ class Staging:
             api.call(self.drv.cuEventRecord, self.events[slot], stream)
             pending[slot] = True
         api.call(self.drv.cuStreamSynchronize, stream)
-
-    def read(self, device_address: int, host: np.ndarray, stream: Any) -> None:
-        """Fill all of `host` (uint8) from `device_address`."""
-        starts = list(range(0, host.nbytes, CHUNK))
-        self._fetch(device_address, host, starts, 0, stream)
-        for i, start in enumerate(starts):
-            if i + 1 < len(starts):
-                self._fetch(device_address, host, starts, i + 1, stream)
-            slot, n = i % 2, min(CHUNK, host.nbytes - start)
-            api.call(self.drv.cuEventSynchronize, self.events[slot])
-            host[start:start + n] = self.slots[slot][:n]
-
-    def _fetch(self, device_address: int, host: np.ndarray, starts: list[int], i: int,
-               stream: Any) -> None:
-        slot, start = i % 2, starts[i]
-        n = min(CHUNK, host.nbytes - start)
-        api.call(self.drv.cuMemcpyDtoHAsync, self.addresses[slot], device_address + start, n,
-                 stream)
-        api.call(self.drv.cuEventRecord, self.events[slot], stream)
