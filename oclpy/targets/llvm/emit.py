@@ -152,7 +152,9 @@ class FunctionEmitter:
         self.alloca_builder: ll.IRBuilder
         self.builder: ll.IRBuilder
         fast = me.fast_math or bool(fn.attrs.get("fast_math"))
-        self.fmf: tuple[str, ...] = ("fast",) if fast else ()
+        # without fast math, a target may still give float ops flags (nvptx: contract)
+        self.fmf: tuple[str, ...] = (("fast",) if fast
+                                     else tuple(getattr(me.target, "float_flags", ())))
 
     def lltype(self, t: Type) -> ll.Type:
         return self.me.lltype(t)

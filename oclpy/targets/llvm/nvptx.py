@@ -72,6 +72,9 @@ class NvptxTarget:
     """The answers `emit.py` asks of a target, for NVIDIA GPUs."""
 
     hidden_names = nvi.HIDDEN_NAMES
+    # a*b+c may become fma (OpenCL C's FP_CONTRACT is on by default), also when the
+    # product has other uses, as NVIDIA's OpenCL compiler does
+    float_flags = ("contract",)
 
     def __init__(self, layout: DataLayout = NVPTX_LAYOUT) -> None:
         self.layout = layout

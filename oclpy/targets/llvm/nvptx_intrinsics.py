@@ -241,7 +241,7 @@ class NvMath(MathLowering):
     def scalar(self, base: str, ty: ll.Type, args: list[ll.Value]) -> ll.Value:
         if base in _DIRECT:
             return self.intrinsic(_DIRECT[base], ty, args)
-        if self.fe.fmf and ty == F32 and base in FAST_F32:  # -cl-fast-relaxed-math
+        if "fast" in self.fe.fmf and ty == F32 and base in FAST_F32:  # -cl-fast-relaxed-math
             return self.libm(f"fast_{base}", ty, args)
         if base in LIBDEVICE:
             return self.libm(LIBDEVICE[base], ty, args)
