@@ -118,8 +118,8 @@ class Program(Handle):
             if first.type == OBJECT:
                 self._object = first.text
             return
-        if isinstance(src, bytes):
-            src = src.decode()
+        if isinstance(src, (bytes, bytearray)):
+            src = _source_from_bytes(bytes(src))
         if not isinstance(src, str):
             raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
                      f"program source must be a str, got {type(src).__name__}")
@@ -361,6 +361,22 @@ def _check_options(opts: str, routine: str) -> None:
         parse_build_options(opts)
     except InvalidBuildOptions as exc:
         raise_cl(routine, status_code.INVALID_BUILD_OPTIONS, str(exc))
+
+
+SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
+
+
+def _source_from_bytes(data: bytes) -> str:
+    """PyOpenCL reads bytes as an IL (SPIR-V) module; oclpy takes OpenCL C text only."""
+    if data[:4] in SPIRV_MAGIC:
+        raise_cl("clCreateProgramWithIL", status_code.INVALID_OPERATION,
+                 "oclpy devices take no SPIR-V (their IL_VERSION is empty): "
+                 "build from OpenCL C source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
+                 f"program source bytes are not UTF-8 text: {exc}")
 
 
 def _check_context(context: Any) -> None:

@@ -128,3 +128,16 @@ def test_release_drops_kernels_and_builds(ctx):
     with pytest.raises(cl.LogicError, match="the program was released") as info:
         prg.build()
     assert info.value.code == cl.status_code.INVALID_PROGRAM
+
+
+def test_spirv_and_undecodable_bytes_are_refused(ctx):
+    with pytest.raises(cl.LogicError, match="take no SPIR-V") as info:
+        cl.Program(ctx, b"\x03\x02\x23\x07" + bytes(16))
+    assert info.value.code == cl.status_code.INVALID_OPERATION
+    with pytest.raises(cl.LogicError, match="not UTF-8 text") as info:
+        cl.Program(ctx, b"\xff\xfe kernel")
+    assert info.value.code == cl.status_code.INVALID_VALUE
+    assert cl.Program(ctx, COPY_SRC.encode()).build().kernel_names_list() == ["scale"]
+    with pytest.raises(cl.LogicError, match="expected a Context, got NoneType") as info:
+        cl.Program(None, COPY_SRC)
+    assert info.value.code == cl.status_code.INVALID_CONTEXT
