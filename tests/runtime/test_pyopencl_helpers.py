@@ -200,3 +200,36 @@ def test_non_blocking_read_keeps_host_array_alive(ctx, queue):
     del host
     assert ref() is not None or evt.command_execution_status == cl.command_execution_status.COMPLETE
     evt.wait()
+
+
+def _names(info_cls):
+    return [n for n in dir(info_cls) if not n.startswith("_") and n != "to_string"]
+
+
+def test_every_info_query_answers(ctx):
+    """As PyOpenCL's test_get_info: each *_info constant works through get_info and as an attribute."""
+    dev = ctx.devices[0]
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    prg = cl.Program(ctx, "__kernel void k(__global float *a) { a[get_global_id(0)] *= 2; }").build()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    knl = prg.k
+    evt = knl(queue, (16,), None, buf)
+    evt.wait()
+    for obj, info_cls in [(dev.platform, cl.platform_info), (dev, cl.device_info), (ctx, cl.context_info),
+                          (queue, cl.command_queue_info), (prg, cl.program_info), (buf, cl.mem_info),
+                          (knl, cl.kernel_info), (evt, cl.event_info)]:
+        for name in _names(info_cls):
+            value = obj.get_info(getattr(info_cls, name))
+            if not isinstance(value, bytes) and not isinstance(value, list):
+                assert getattr(obj, name.lower()) == value, (type(obj).__name__, name)
+    for name in _names(cl.program_build_info):
+        prg.get_build_info(dev, getattr(cl.program_build_info, name))
+    for name in _names(cl.profiling_info):
+        assert evt.get_profiling_info(getattr(cl.profiling_info, name)) > 0
+    assert evt.profile.end >= evt.profile.start >= evt.profile.submit >= evt.profile.queued
+    for name in _names(cl.kernel_work_group_info):
+        if name != "GLOBAL_WORK_SIZE":  # only for custom devices and built-in kernels
+            knl.get_work_group_info(getattr(cl.kernel_work_group_info, name), dev)
+    with pytest.raises(cl.LogicError) as info:
+        knl.get_work_group_info(cl.kernel_work_group_info.GLOBAL_WORK_SIZE, dev)
+    assert info.value.code == cl.status_code.INVALID_VALUE
