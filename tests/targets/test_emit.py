@@ -226,3 +226,21 @@ def test_declared_kernels_are_skipped() -> None:
     prog = compile_cpu(m)
     assert prog.kernels == {}
     assert '@"1st fn"' in prog.llvm_ir
+
+
+def test_wrap_flags_from_instruction_attrs() -> None:
+    """A frontend may mark signed arithmetic `nsw` (overflow is undefined in OpenCL C)."""
+    from oclpy.ir.parser import parse_module
+    from oclpy.targets.llvm.cpu import compile_cpu
+
+    module = parse_module("kernel void @k(ptr<global> %x, i32 %a, i32 %b) {\n"
+                          "entry:\n  %s = add i32 %a, %b\n  %t = mul i32 %s, %b\n"
+                          "  %u = sub i32 %t, %a\n  store i32 %u, ptr<global> %x\n  ret void\n}\n")
+    for instr in module.functions[0].instructions():
+        if instr.op == "add":
+            instr.attrs["nsw"] = True
+        if instr.op == "mul":
+            instr.attrs["nsw"] = instr.attrs["nuw"] = True
+    ir = compile_cpu(module).llvm_ir
+    assert "add nsw i32" in ir and "mul nsw nuw i32" in ir
+    assert "sub i32" in ir  # no attrs: no flags

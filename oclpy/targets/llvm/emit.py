@@ -50,6 +50,8 @@ class LLVMTarget(Protocol):
 
 _FAIL_ORDERING = {"acq_rel": "acquire", "release": "monotonic"}
 
+_WRAP_OPS = ("add", "sub", "mul", "shl")
+_WRAP_FLAGS = ("nsw", "nuw")  # instr.attrs keys; True puts the LLVM flag on the instruction
 _BINOPS: dict[str, str] = {
     "add": "add", "sub": "sub", "mul": "mul", "sdiv": "sdiv", "udiv": "udiv", "srem": "srem",
     "urem": "urem", "shl": "shl", "lshr": "lshr", "ashr": "ashr", "and": "and_", "or": "or_",
@@ -230,6 +232,9 @@ class FunctionEmitter:
         method = getattr(self.builder, _BINOPS[instr.op])
         if instr.op.startswith("f") and self.fmf:
             return method(a, b, name=instr.name, flags=self.fmf)
+        wrap = [f for f in _WRAP_FLAGS if instr.attrs.get(f)] if instr.op in _WRAP_OPS else []
+        if wrap:  # signed overflow is undefined in OpenCL C: a frontend may say so
+            return method(a, b, name=instr.name, flags=wrap)
         return method(a, b, name=instr.name)
 
     def fneg(self, instr: Instr) -> ll.Value:
