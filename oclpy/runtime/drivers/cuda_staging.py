@@ -7,9 +7,9 @@ is copied into pinned slot i % 2 (after that slot's previous DMA finished),
 then its DMA starts.
 
 Only writes are staged, because only they gain. Measured on an H200 (256 MiB,
-best of 3): host -> device 8.96 GB/s staged vs 8.25 GB/s through the driver
-(NVIDIA's OpenCL: 8.51); device -> host 8.09 GB/s staged vs 15.2 GB/s
-through the driver, whose own staging of reads is faster than ours.
+best of 3, two runs): host -> device 8.0-9.0 GB/s staged vs 6.9-8.3 GB/s
+through the driver (NVIDIA's OpenCL: 6.4-8.5); device -> host 8.1 GB/s
+staged vs 15.2 GB/s through the driver, whose own staging of reads is faster.
 
 One `Staging` per thread (its stream's copies are ordered); the pinned memory
 (2 x CHUNK bytes) is allocated on first use and kept for the thread's life.
