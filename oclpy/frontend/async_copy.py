@@ -91,8 +91,8 @@ def b_async_copy(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Val
     local_stride = sig.params[0].pointee.space is _LOCAL  # type: ignore[attr-defined]
     dst_stride, src_stride = (ConstInt(ir.I64, 1), stride) if local_stride else (stride, ConstInt(ir.I64, 1))
     start, step = _work_item(self, "get_local_linear_id", None), _group_size(self)
-    entry, fn = self.b.block, self.b.function
-    head, body, done = fn.add_block("async.cond"), fn.add_block("async.body"), fn.add_block("async.end")
+    entry = self.b.block
+    head, body, done = self.new_block("async.cond"), self.new_block("async.body"), self.new_block("async.end")
     self.b.br(head)
     self.b.position_at_end(head)
     i = self.b.phi(ir.I64, "async.i")

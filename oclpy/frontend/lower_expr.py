@@ -17,6 +17,7 @@ from . import ast
 from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
+from .dispatch import cached_table
 from .irtypes import mem_type, reg_type, struct_info
 from .lower_values import LValue, ValueOps, const_float, const_of, is_unsigned
 from .sema_const import fold
@@ -50,13 +51,13 @@ class ExprLowering(ValueOps):
 
     # -- dispatch -----------------------------------------------------------
     def rv(self, e: ast.Expr) -> Value:
-        handler = self._rv_handlers().get(type(e))
+        handler = cached_table(self, "_rv_table", self._rv_handlers).get(type(e))
         if handler is None:
             raise NotImplementedError(f"cannot lower expression {type(e).__name__}")
         return handler(e)
 
     def lv(self, e: ast.Expr) -> LValue:
-        handler = self._lv_handlers().get(type(e))
+        handler = cached_table(self, "_lv_table", self._lv_handlers).get(type(e))
         if handler is None:
             raise NotImplementedError(f"expression {type(e).__name__} is not an lvalue")
         return handler(e)
@@ -246,9 +247,8 @@ class ExprLowering(ValueOps):
         return self.b.gep(mem_type(ptype.pointee), ptr, [n])  # type: ignore[attr-defined]
 
     def _short_circuit(self, e: ast.Binary, as_int: bool = True) -> Value:
-        fn = self.b.function
-        rhs_block = fn.add_block("land.rhs" if e.op == "&&" else "lor.rhs")
-        end = fn.add_block("land.end" if e.op == "&&" else "lor.end")
+        rhs_block = self.new_block("land.rhs" if e.op == "&&" else "lor.rhs")
+        end = self.new_block("land.end" if e.op == "&&" else "lor.end")
         a = self.rv(e.lhs)
         a_block = self.b.block
         if e.op == "&&":
@@ -292,8 +292,7 @@ class ExprLowering(ValueOps):
             a, b = self.rv(e.then), self.rv(e.else_)
             neg = self.b.icmp("slt", c, const_of(c.type, 0))
             return self.b.select(neg, a, b)
-        fn = self.b.function
-        then_b, else_b, end = fn.add_block("cond.true"), fn.add_block("cond.false"), fn.add_block("cond.end")
+        then_b, else_b, end = self.new_block("cond.true"), self.new_block("cond.false"), self.new_block("cond.end")
         self.b.condbr(self.rv(e.cond), then_b, else_b)
         arms = []
         for block, arm in ((then_b, e.then), (else_b, e.else_)):

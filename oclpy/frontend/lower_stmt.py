@@ -14,6 +14,7 @@ from ..ir.values import Block, ConstInt, ConstZero
 from . import ast
 from . import cltypes as ct
 from . import sema_types as st
+from .dispatch import cached_table
 from .irtypes import align_of, mem_type, struct_info
 from .lower_values import LValue
 
@@ -24,6 +25,8 @@ class StmtLowering:
         self.continue_targets: list[Block] = []
         self.switch_stack: list[tuple[list[tuple[int, Block]], list[Optional[Block]]]] = []
         self.label_blocks: dict[str, Block] = {}
+        self.block_names: set[str] = {"entry"}  # names given in this function
+        self.block_next: dict[str, int] = {}  # name -> the next suffix worth trying
 
     # -- helpers ------------------------------------------------------------
     def terminated(self) -> bool:
@@ -38,7 +41,20 @@ class StmtLowering:
         self.b.position_at_end(block)  # type: ignore[attr-defined]
 
     def new_block(self, name: str) -> Block:
-        return self.b.function.add_block(name)  # type: ignore[attr-defined]
+        """A new block named as `Function.add_block` names it (`name`, else `name1`,
+        `name2`, ...), in constant time: lowering only ever adds names, so the
+        smallest free suffix never goes down (add_block rescans every block)."""
+        if name in self.block_names:
+            n = self.block_next.get(name, 1)
+            while f"{name}{n}" in self.block_names:
+                n += 1
+            self.block_next[name] = n + 1
+            name = f"{name}{n}"
+        self.block_names.add(name)
+        fn = self.b.function  # type: ignore[attr-defined]
+        block = Block(name, parent=fn)
+        fn.blocks.append(block)
+        return block
 
     def after_terminator(self) -> None:
         self.b.position_at_end(self.new_block("dead"))  # type: ignore[attr-defined]
@@ -48,7 +64,7 @@ class StmtLowering:
 
     # -- dispatch -----------------------------------------------------------
     def stmt(self, s: Union[ast.Stmt, ast.Decl]) -> None:
-        handler = self._stmt_handlers().get(type(s))
+        handler = cached_table(self, "_stmt_table", self._stmt_handlers).get(type(s))
         if handler is not None:
             handler(s)
         elif isinstance(s, ast.VarDecl):

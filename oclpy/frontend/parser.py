@@ -41,6 +41,7 @@ MAX_NESTING = 512
 MAX_OPERANDS = 10_000
 # Elements in one array dimension (far beyond any device's private, local or constant memory).
 MAX_ARRAY_ELEMENTS = 1 << 24
+MAX_ELSE_IFS = 10_000
 _RECURSION_LIMIT = 20000
 
 _ParseMethod = TypeVar("_ParseMethod", bound=Callable[..., Any])
@@ -229,6 +230,7 @@ class Parser:
         self.tags: list[dict[str, ct.CType]] = [{}]
         self.tu = ast.TranslationUnit(self.ts.tok.loc, [])  # what was parsed so far
         self.depth = 0  # nesting of recursive constructs, see `nested`
+        self.else_ifs = 0  # depth of the current `else if` chain
 
     # -- token helpers --------------------------------------------------------
 
@@ -1079,8 +1081,18 @@ class Parser:
         kw = self.ts.advance()
         cond = self.parse_paren_condition("if")
         then = self.parse_sub_statement("if")
-        else_ = self.parse_sub_statement("else") if self.accept("else") else None
-        return ast.If(kw.loc, cond, then, else_)
+        if not self.accept("else"):
+            return ast.If(kw.loc, cond, then)
+        if not (self.tok.kind == "kw" and self.tok.text == "if"):
+            return ast.If(kw.loc, cond, then, self.parse_sub_statement("else"))
+        # `else if` chains are not nesting (clang takes thousands); they have their own bound.
+        self.else_ifs += 1
+        if self.else_ifs > MAX_ELSE_IFS:
+            raise self.error(self.tok.loc, f"too many chained 'else if' statements (more than {MAX_ELSE_IFS})")
+        try:
+            return ast.If(kw.loc, cond, then, self.parse_if())
+        finally:
+            self.else_ifs -= 1
 
     def parse_switch(self) -> ast.Switch:
         # BNF: selection_statement : 'switch' '(' expression ')' statement

@@ -16,6 +16,7 @@ from . import ast
 from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType, ScalarKind as K
+from .dispatch import cached_table
 from .sema_conv import assign_convert, convert, to_rvalue
 from .sema_calls import CallChecker
 from .sema_casts import CastChecker
@@ -71,7 +72,7 @@ class ExprChecker(CastChecker, CallChecker):
     def check(self, e: ast.Expr) -> ast.Expr:
         if e.ctype is not None:  # already checked (initializers may look at an item twice)
             return e
-        handler = self._handlers().get(type(e))
+        handler = cached_table(self, "_expr_table", self._handlers).get(type(e))
         if handler is None:
             self.diags.error(e.loc, f"unsupported expression '{type(e).__name__}'")
             e.ctype = st.ERROR

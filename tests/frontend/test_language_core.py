@@ -158,3 +158,15 @@ def test_cl20_scoped_barrier_and_fence() -> None:
         o[1] = l[0];
     }""", "-cl-std=CL2.0").module)
     assert text.count("call void @ocl.barrier(i32 ") == 2 and "call void @ocl.mem_fence(i32 2)" in text
+
+
+def test_long_else_if_chain_is_not_nesting() -> None:
+    chain = "".join(f"if (x == {i}) o[1] = {i}; else " for i in range(1000))
+    build("kernel void k(global int *o) { int x = o[0]; " + chain + "o[1] = -1; }")
+
+
+def test_else_if_chain_beyond_limit_is_a_diagnostic() -> None:
+    chain = "".join(f"if (x) ; else " for i in range(10_002))
+    log = errors("kernel void k(global int *o) { int x = o[0]; " + chain + "; }")
+    assert "error: too many chained 'else if' statements (more than 10000)" in log
+    assert "internal compiler error" not in log
