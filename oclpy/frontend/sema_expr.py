@@ -417,7 +417,9 @@ class ExprChecker(CastChecker, CallChecker):
         e.value = probe.rhs
         # The operation's type: the converted left operand's (a pointer for p += n).
         e.compute_type = probe.lhs.ctype  # type: ignore[attr-defined]
-        if st.is_vector(probe.ctype) and not st.same_unqualified(probe.ctype, t):  # type: ignore[arg-type]
+        vector_mismatch = st.is_vector(probe.ctype) and not st.same_unqualified(probe.ctype, t)  # type: ignore[arg-type]
+        pointer_mismatch = st.is_pointer(probe.ctype) != st.is_pointer(t)  # type: ignore[arg-type]
+        if vector_mismatch or pointer_mismatch:  # `v4 += v2`, `i += p`
             return self.error(e, f"assigning to '{t.unqualified()}' from incompatible type '{probe.ctype}'")
         e.ctype = t.unqualified()
         return e

@@ -170,3 +170,9 @@ def test_else_if_chain_beyond_limit_is_a_diagnostic() -> None:
     log = errors("kernel void k(global int *o) { int x = o[0]; " + chain + "; }")
     assert "error: too many chained 'else if' statements (more than 10000)" in log
     assert "internal compiler error" not in log
+
+
+def test_compound_assignment_of_pointer_result_to_integer_is_an_error() -> None:
+    # found by the frontend fuzzer: `i += p` was accepted and crashed lowering
+    log = errors("kernel void k(global uchar *d) { uint i = 0; i += d; }")
+    assert log.startswith("<kernel>:1:48: error: assigning to 'uint' from incompatible type '__global uchar *'\n")
