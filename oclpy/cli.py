@@ -91,7 +91,17 @@ def _emit_ptx(source: str, options: str, filename: str, args: argparse.Namespace
     return result.program.ptx
 
 
+def _build_only(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
+    """No --emit: the whole build for the device, printing only diagnostics."""
+    from .compiler import build_program
+
+    result = build_program(source, options, args.device, filename=filename, level=args.opt)
+    sys.stderr.write(result.log)
+    return ""
+
+
 EMITTERS: dict[str, Callable[[str, str, str, argparse.Namespace], str]] = {
+    "none": _build_only,
     "ast": _emit_ast,
     "ir": _emit_ir,
     "llvm": _emit_target("llvm"),
@@ -114,7 +124,7 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
 
     try:
         with pass_timing(sys.stderr if args.time_passes else None):
-            out = EMITTERS[args.emit or "ir"](source, options, args.file, args)
+            out = EMITTERS[args.emit or "none"](source, options, args.file, args)
         stats = _stats_table(source, options, args) if args.stats else ""
     except CompileError as exc:
         sys.stderr.write(exc.log)
@@ -188,7 +198,7 @@ def _parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="compile an OpenCL C file; other options are OpenCL build options")
     build.add_argument("file")
     build.add_argument("--device", default="cpu", choices=list(DEVICE_KINDS))
-    build.add_argument("--emit", choices=sorted(EMITTERS), default=None)
+    build.add_argument("--emit", choices=sorted(k for k in EMITTERS if k != "none"), default=None)
     for level in (0, 1, 2):
         build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level)
     build.add_argument("--print-after-all", action="store_true")

@@ -56,3 +56,22 @@ def test_devices_lists_cpu(capsys):
 def test_console_script_runs_as_module():
     proc = subprocess.run([sys.executable, "-m", "oclpy.cli", "devices"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_build_without_emit_runs_the_target(tmp_path, capsys, monkeypatch):
+    """No --emit still compiles to native code: a target-stage failure must surface."""
+    import oclpy.compiler as compiler
+
+    calls = []
+    real = compiler.build_program
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compiler, "build_program", spy)
+    src = tmp_path / "k.cl"
+    src.write_text("__kernel void k(__global int *o) { o[0] = 1; }\n")
+    assert main(["build", str(src)]) == 0
+    assert len(calls) == 1 and calls[0][2] == "cpu"
+    assert "built for cpu" in capsys.readouterr().err
