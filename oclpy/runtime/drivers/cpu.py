@@ -31,8 +31,8 @@ from ...targets.llvm.buildcache import cached_build, prepare
 from .base import Allocation, DeviceDescription, Driver, NDRange
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
-CHUNKS_PER_WORKER = 4
-MIN_ITEMS_PER_CHUNK = 8192  # below this, handing a chunk to another thread costs more than it saves
+CHUNKS_PER_WORKER = 4  # a few per worker: a worker slowed by other processes holds back little
+MIN_ITEMS_TO_SPLIT = 512  # below this, handing chunks to other threads costs more than it saves
 
 
 def compute_units() -> int:
@@ -196,10 +196,14 @@ class CpuDriver(Driver):
 
 
 def split_groups(total: int, ndrange: NDRange, units: int) -> list[tuple[int, int]]:
-    """[begin, end) chunks of linear group ids: a few per worker, none too small."""
+    """[begin, end) chunks of linear group ids: a few per worker, or one for a tiny launch.
+
+    The size of a launch says little about its cost (an n-body step has 4096
+    work-items, each looping over all bodies), so any launch of a few hundred
+    work-items or more is spread over every worker."""
     l = ndrange.local_size
     items = total * l[0] * l[1] * l[2]
-    count = max(1, min(total, units * CHUNKS_PER_WORKER, items // MIN_ITEMS_PER_CHUNK))
+    count = 1 if items < MIN_ITEMS_TO_SPLIT else max(1, min(total, units * CHUNKS_PER_WORKER))
     size = -(-total // count)
     return [(b, min(b + size, total)) for b in range(0, total, size)]
 
