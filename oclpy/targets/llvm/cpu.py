@@ -14,9 +14,17 @@ Kernel ABI (docs/ARCHITECTURE.md, "Target: IR module -> compiled program"):
   first (at its alignment), then each local argument, 16-byte aligned;
 - work-item queries read the launch context and the hidden group/local ids
   (`cpu_workitem.py`);
-- `CompiledKernel.launch` allocates this call's context, local memory and
-  frames (so concurrent calls share nothing), then calls the native launcher
-  through ctypes, which releases the GIL.
+- `CompiledKernel.launch` (`cpu_program.py`) packs this call's context and
+  blob and allocates its local memory and frames (so concurrent calls share
+  nothing), then calls the native launcher through ctypes, which releases the
+  GIL;
+- every plain global/constant/local access (and, in kernels made resumable,
+  every private one) joins one access group, and the launcher's work-item
+  loops are marked parallel over it (`cpu_loopmd.py`), so LLVM's loop
+  vectoriser widens them across work-items.
+
+Programs are cached in memory and on disk by `buildcache.py` (the cpu driver
+builds through it).
 """
 
 from __future__ import annotations
