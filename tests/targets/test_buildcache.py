@@ -179,3 +179,29 @@ def test_parameter_types_round_trip(t: irt.Type) -> None:
 def test_unknown_type_has_no_json_form() -> None:
     with pytest.raises(ValueError, match="no JSON form"):
         type_to_json(irt.VOID)
+
+
+def test_concurrent_processes_share_one_whole_entry(cache: Path) -> None:
+    env = dict(os.environ, OCLPY_CACHE_DIR=str(cache), PYTHONPATH=str(REPO))
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD, "compile", SRC], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    assert {o[0].strip() for o in outs} == {str([2 * i for i in range(8)])}
+    entries = list((cache / bc.SUBDIR).iterdir())
+    assert len(entries) == 1 and bc.decode_entry(entries[0].read_bytes()) is not None
+
+
+def test_compiler_version_follows_package_files(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "sub").mkdir()
+    f = tmp_path / "sub" / "mod.py"
+    f.write_text("x = 1\n")
+    monkeypatch.setattr(bc, "_PACKAGE", tmp_path)
+    monkeypatch.setattr(bc, "_version", [])
+    first = bc.compiler_version()
+    assert bc.compiler_version() == first  # computed once per process
+    f.write_text("x = 22\n")  # an edit changes size and mtime
+    bc._version.clear()
+    assert bc.compiler_version() != first
