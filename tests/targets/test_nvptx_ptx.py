@@ -52,6 +52,17 @@ __kernel void red(__global const float *in, __global float *out, __local float *
 // CHECK: bar.sync 0;
 // CHECK: ld.shared.b32
 """),
+    "reqd_work_group_size": ("", """
+__kernel __attribute__((reqd_work_group_size(64, 2, 1)))
+void fixed(__global float *a) { a[get_global_id(0)] = 1.0f; }
+__kernel void free_size(__global float *a) { a[get_global_id(0)] = 2.0f; }
+// CHECK-LABEL: .entry fixed(
+// CHECK: .reqntid 64, 2, 1
+// CHECK: {
+// CHECK-LABEL: .entry free_size(
+// CHECK-NOT: .reqntid
+// CHECK: {
+"""),
     "atomics": ("", """
 __kernel void atoms(__global int *g, __global float *f) {
   __local int l[4];

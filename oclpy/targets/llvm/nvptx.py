@@ -260,6 +260,18 @@ class EntryBuilder:
         return found
 
 
+def annotate_reqntid(llmod: ll.Module, entry: ll.Function, reqd: Any) -> None:
+    """`reqd_work_group_size(x, y, z)` as NVVM's `reqntid` annotations, so PTX says
+    `.reqntid x, y, z` and ptxas may size registers for exactly that block."""
+    if not reqd:
+        return
+    i32 = ll.IntType(32)
+    for axis, size in zip("xyz", reqd):
+        llmod.add_named_metadata("nvvm.annotations",
+                                 [entry, ll.MetaDataString(llmod, f"reqntid{axis}"),
+                                  ll.Constant(i32, int(size))])
+
+
 def _locals_reached(kernel: Function) -> list[GlobalVar]:
     """The `__local` variables used by `kernel` or any function it calls."""
     seen: set[int] = set()
@@ -316,7 +328,9 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None,
         body = me.functions[fn.name + BODY_SUFFIX]
         body.attributes.add("alwaysinline")
         args, blob_size = kernel_args(fn, target.layout)
-        EntryBuilder(me, body, fn.name, args).emit()
+        entry = EntryBuilder(me, body, fn.name, args)
+        entry.emit()
+        annotate_reqntid(llmod, entry.fn, fn.attrs.get("reqd_work_group_size"))
         infos[fn.name] = (args, blob_size)
     llmod.triple = codegen.TRIPLE
     llmod.data_layout = codegen.data_layout()
