@@ -237,8 +237,10 @@ class ExprChecker(CastChecker, CallChecker):
             return False
         if t.const or (t.space is AddressSpace.CONSTANT):
             if isinstance(target, ast.Identifier):
-                self.diags.error(loc, f"cannot assign to variable '{target.name}' with "
-                                 f"const-qualified type '{t}'")
+                diag = self.diags.error(loc, f"cannot assign to variable '{target.name}' with "
+                                        f"const-qualified type '{t}'")
+                if target.decl is not None:
+                    self.diags.note(diag, target.decl.loc, f"variable '{target.name}' declared const here")
             else:
                 self.diags.error(loc, "read-only variable is not assignable")
             return False

@@ -80,3 +80,11 @@ def test_several_errors_in_one_build_with_recovery() -> None:
         "use of undeclared identifier 'a'", "use of undeclared identifier 'b'", "expected ';' after expression",
         "use of undeclared identifier 'c'"]  # source order, as clang reports them
     assert log.endswith("4 errors generated.\n")
+
+
+def test_assignment_to_const_notes_the_declaration() -> None:
+    log = log_of("kernel void k(global float *o) {\n  const int c = 1;\n  c = 2;\n}")
+    assert log == ("<kernel>:3:5: error: cannot assign to variable 'c' with const-qualified type 'const int'\n"
+                   "  c = 2;\n    ^\n"
+                   "<kernel>:2:13: note: variable 'c' declared const here\n  const int c = 1;\n            ^\n"
+                   "1 error generated.\n")
