@@ -73,6 +73,10 @@ FIXED_MACROS = {
     "__ENDIAN_LITTLE__": "1", "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
     "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
     "NULL": "((void*)0)",
+    # Sampler bits (clang's values), so image kernels reach "images are not supported yet".
+    "CLK_NORMALIZED_COORDS_FALSE": "0", "CLK_NORMALIZED_COORDS_TRUE": "1", "CLK_ADDRESS_NONE": "0",
+    "CLK_ADDRESS_CLAMP_TO_EDGE": "2", "CLK_ADDRESS_CLAMP": "4", "CLK_ADDRESS_REPEAT": "6",
+    "CLK_ADDRESS_MIRRORED_REPEAT": "8", "CLK_FILTER_NEAREST": "0x10", "CLK_FILTER_LINEAR": "0x20",
     "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
     "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
 }

@@ -113,6 +113,9 @@ class Sema(InitChecker, ExprChecker):
     def program_scope_var(self, d: ast.VarDecl) -> None:
         d.is_global_scope = True
         d.ctype = self.no_images(self.spaces(d.ctype), d.loc)
+        if st.is_error(d.ctype):
+            self.declare(d)
+            return
         self.tag(d.ctype, d.loc)
         cl2 = getattr(self.options, "opencl_c_version", 120) >= 200
         allowed = (AddressSpace.CONSTANT, AddressSpace.GLOBAL) if cl2 else (AddressSpace.CONSTANT,)

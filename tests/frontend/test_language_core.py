@@ -176,3 +176,16 @@ def test_compound_assignment_of_pointer_result_to_integer_is_an_error() -> None:
     # found by the frontend fuzzer: `i += p` was accepted and crashed lowering
     log = errors("kernel void k(global uchar *d) { uint i = 0; i += d; }")
     assert log.startswith("<kernel>:1:48: error: assigning to 'uint' from incompatible type '__global uchar *'\n")
+
+
+def test_typical_image_kernel_reports_only_that_images_are_unsupported() -> None:
+    src = """__constant sampler_t sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+__kernel void blur(__read_only image2d_t src, __write_only image2d_t dst) {
+    int2 pos = (int2)(get_global_id(0), get_global_id(1));
+    write_imagef(dst, pos, read_imagef(src, sampler, pos) * 0.5f);
+}"""
+    messages = [l for l in errors(src).splitlines() if ": error: " in l]
+    assert messages == [
+        "<kernel>:1:22: error: images are not supported yet (type 'sampler_t')",
+        "<kernel>:2:42: error: images are not supported yet (type 'image2d_t')",
+        "<kernel>:2:70: error: images are not supported yet (type 'image2d_t')"]
