@@ -62,7 +62,8 @@ class Event(Handle):
             self._status = status
             if status in _STAMP_FOR_STATUS:
                 self._times[_STAMP_FOR_STATUS[status]] = time.perf_counter_ns()
-        self._run_user_callbacks(status)
+        if self._user_callbacks:
+            self._run_user_callbacks(status)
 
     def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None) -> None:
         """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
@@ -80,7 +81,8 @@ class Event(Handle):
             self._cond.notify_all()
         for cb in callbacks:
             cb(self)
-        self._run_user_callbacks(status)
+        if self._user_callbacks:
+            self._run_user_callbacks(status)
 
     def _on_done(self, callback: Callable[[Event], None]) -> None:
         """Call `callback(self)` once the event is done (now, if it already is)."""

@@ -24,6 +24,7 @@ from .errors import LogicError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
 from .event import Event
 from .kernel_args import BoundArg, bind_arg, local_bytes_needed, pack_blob
+from .drivers.base import NDRange
 from .ndrange import make_ndrange
 from .queue import CommandQueue
 
@@ -41,6 +42,9 @@ TYPE_QUALIFIERS = {"const": kernel_arg_type_qualifier.CONST,
                    "pipe": kernel_arg_type_qualifier.PIPE}
 
 
+SHAPE_CACHE_SIZE = 64  # launch shapes remembered per kernel (a loop usually repeats one)
+
+
 class KernelArgCountError(LogicError, TypeError):
     """The wrong number of kernel arguments: INVALID_KERNEL_ARGS (PyOpenCL raises a TypeError)."""
 
@@ -56,6 +60,8 @@ class Kernel(Handle):
         self._args: list[BoundArg | None] = [None] * len(self._params)
         self._dtypes: list[np.dtype | None] | None = None
         self._lock = threading.Lock()
+        self._has_local_args = any(p.kind == "local" for p in self._params)
+        self._shapes: dict[Any, NDRange] = {}  # checked launch shapes, by sizes and device
 
     # -- info -----------------------------------------------------------------------
 
@@ -195,9 +201,7 @@ class Kernel(Handle):
                      "the queue and the kernel belong to different contexts")
         ck = self._compiled_for(queue.device, routine)
         dev = queue.device
-        nd = make_ndrange(global_size, local_size, global_offset, max_group=dev.max_work_group_size,
-                          max_items=dev.max_work_item_sizes, units=dev.max_compute_units,
-                          reqd=ck.reqd_work_group_size, g_times_l=g_times_l)
+        nd = self._ndrange(dev, ck, global_size, local_size, global_offset, g_times_l)
         events = queue.check_wait_for(wait_for, routine)
         if 0 in nd.global_size:
             if not allow_empty:
@@ -215,6 +219,24 @@ class Kernel(Handle):
         return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
                               events, keepalive=(keep, bound), storages=storages)
 
+    def _ndrange(self, dev: Device, ck: Any, global_size: Any, local_size: Any,
+                 global_offset: Any, g_times_l: bool) -> NDRange:
+        """The checked launch shape, from the cache when these sizes were checked before."""
+        key = None
+        if _plain(global_size) and _plain(local_size) and _plain(global_offset):
+            key = (dev, global_size, local_size, global_offset, g_times_l)
+            found = self._shapes.get(key)
+            if found is not None:
+                return found
+        nd = make_ndrange(global_size, local_size, global_offset, max_group=dev.max_work_group_size,
+                          max_items=dev.max_work_item_sizes, units=dev.max_compute_units,
+                          reqd=ck.reqd_work_group_size, g_times_l=g_times_l)
+        if key is not None:
+            if len(self._shapes) >= SHAPE_CACHE_SIZE:
+                self._shapes.clear()
+            self._shapes[key] = nd
+        return nd
+
     def capture_call(self, output_file: Any, queue: CommandQueue, global_size: Any,
                      local_size: Any, *args: Any, **kwargs: Any) -> None:
         """Write this call as a stand-alone script (see capture.py)."""
@@ -223,6 +245,8 @@ class Kernel(Handle):
         capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
     def _check_local_memory(self, ck: Any, bound: list[BoundArg], dev: Device) -> None:
+        if not self._has_local_args and ck.static_local_bytes <= dev.local_mem_size:
+            return
         need = local_bytes_needed(ck.static_local_bytes, self._params, bound)
         if need > dev.local_mem_size:
             raise_cl("clEnqueueNDRangeKernel", status_code.OUT_OF_RESOURCES,
@@ -231,6 +255,19 @@ class Kernel(Handle):
 
     def __repr__(self) -> str:
         return f"<oclpy.Kernel '{self.function_name}'>"
+
+
+def _plain(sizes: Any) -> bool:
+    """None or a tuple of Python ints: a cache key that no other value equals
+    (1.0 == 1, so a float size must never hit an int size's cached shape)."""
+    if sizes is None:
+        return True
+    if type(sizes) is not tuple:
+        return False
+    for s in sizes:
+        if type(s) is not int:
+            return False
+    return True
 
 
 def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_size: Any,

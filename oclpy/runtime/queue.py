@@ -10,8 +10,10 @@ command that failed and was not waited for.
 On an in-order queue of an `eager` driver (the cpu: its launches are
 synchronous and a hand-off to another thread costs more than a small
 kernel), a command whose dependencies are already done runs at once on the
-calling thread; a command that must wait still waits, so the order and
-wait_for semantics do not change.
+calling thread, taking no lock and making no callback (the scheduler's fast
+path); a command that must wait still waits, so the order and wait_for
+semantics do not change. Out-of-order queues always hand commands to the
+command threads: independent commands there run concurrently.
 """
 
 from __future__ import annotations
@@ -134,7 +136,8 @@ class CommandQueue(Handle):
                 self._barrier = evt
             self._pending.add(evt)
         evt._on_done(self._retire)
-        eager = not self.out_of_order and getattr(self.driver, "eager", False)
+        driver = self.driver
+        eager = not self.out_of_order and getattr(driver, "eager", False)
         schedule(evt, action, wait_for, after, inline=blocking or eager)
         if blocking:
             evt.wait()

@@ -13,7 +13,10 @@ command never occupies a thread while it waits. Two kinds of dependencies:
 Independent commands (out-of-order queues, several queues) run at the same
 time on different command threads; a kernel launch inside one of them
 spreads its work-groups over the device's own workers. A blocking command
-whose dependencies are already done runs on the calling thread.
+whose dependencies are already done runs on the calling thread, as does (with
+`inline`) any command of an eager driver's queue whose dependencies are done:
+dependencies that completed successfully are dropped at once, so such a
+launch takes no lock and makes no callback.
 """
 
 from __future__ import annotations
@@ -56,7 +59,11 @@ def run_action(event: Event, action: Callable[[], None]) -> None:
 def schedule(event: Event, action: Callable[[], None], wait_for: Sequence[Event] = (),
              after: Sequence[Event] = (), inline: bool = False) -> None:
     """Run `action` once `wait_for` and `after` are done; see the module docstring."""
-    deps = [e for e in (*wait_for, *after) if e is not None]
+    deps = [e for e in (*wait_for, *after) if e is not None and not (e.is_done and not e.failed)]
+    if inline and not deps:  # the fast path: nothing to wait for, run here and now
+        event._set_status(ces.SUBMITTED)
+        run_action(event, action)
+        return
     explicit = {id(e) for e in wait_for}
     lock = threading.Lock()
     left = [len(deps) + 1]  # the +1 is schedule()'s own, released last

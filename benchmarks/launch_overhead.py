@@ -1,0 +1,175 @@
+"""Launch overhead: the host cost of launching a trivial kernel, oclpy against PyOpenCL.
+
+    python -m benchmarks.launch_overhead [--device cpu|cuda] [-n 10000] [--out FILE]
+
+For each implementation (oclpy on `--device`; PyOpenCL on PoCL for cpu, on
+NVIDIA's OpenCL for cuda, when pyopencl and that platform are installed) it
+times, in microseconds per launch, a one-work-group kernel (`x[0] += 1`):
+
+- `launch+finish`: launch then `queue.finish()`, each time (latency);
+- `launch`: n launches then one finish (throughput of the enqueue path);
+- `ooo`: the same on an out-of-order queue;
+- `wait_for`: launches each waiting on the previous launch's event;
+- `prg.name`: `prg.k(...)` looked up by attribute on each launch.
+
+Each scenario runs three rounds, implementations alternating, and reports the
+best round. The result holds the count of the kernel's increments, checked
+against the number of launches. JSON (with machine info) goes to
+benchmarks/results/launch-<device>-<stamp>.json unless `--out` says where.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import warnings
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .report import machine, software
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+SOURCE = "__kernel void k(__global int *x, int d) { if (get_global_id(0) == 0) x[0] += d; }"
+POCL_PLATFORM = {"cpu": "Portable Computing Language", "cuda": "NVIDIA CUDA"}
+ROUNDS = 3
+
+
+class Setup:
+    """One implementation's context, queues, kernel and counter buffer."""
+
+    def __init__(self, cl: Any, device: Any) -> None:
+        self.cl = cl
+        self.ctx = cl.Context([device])
+        self.queue = cl.CommandQueue(self.ctx)
+        self.ooo = cl.CommandQueue(
+            self.ctx, properties=cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        self.prg = cl.Program(self.ctx, SOURCE).build()
+        self.knl = self.prg.k
+        mf = cl.mem_flags
+        self.buf = cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
+        self.one = np.int32(1)
+        self.launches = 0
+
+    def count(self) -> int:
+        out = np.zeros(1, np.int32)
+        self.cl.enqueue_copy(self.queue, out, self.buf)
+        self.queue.finish()
+        return int(out[0])
+
+
+def _launch_finish(s: Setup, n: int) -> None:
+    for _ in range(n):
+        s.knl(s.queue, (1,), (1,), s.buf, s.one)
+        s.queue.finish()
+
+
+def _launch(s: Setup, n: int) -> None:
+    for _ in range(n):
+        s.knl(s.queue, (1,), (1,), s.buf, s.one)
+    s.queue.finish()
+
+
+def _ooo(s: Setup, n: int) -> None:
+    evt = None
+    for _ in range(n):  # chained, so the increments stay exact on an out-of-order queue
+        evt = s.knl(s.ooo, (1,), (1,), s.buf, s.one, wait_for=None if evt is None else [evt])
+    s.ooo.finish()
+
+
+def _wait_for(s: Setup, n: int) -> None:
+    evt = s.cl.enqueue_marker(s.queue)
+    for _ in range(n):
+        evt = s.knl(s.queue, (1,), (1,), s.buf, s.one, wait_for=[evt])
+    s.queue.finish()
+
+
+def _by_name(s: Setup, n: int) -> None:
+    for _ in range(n):
+        s.prg.k(s.queue, (1,), (1,), s.buf, s.one)
+    s.queue.finish()
+
+
+SCENARIOS: dict[str, Callable[[Setup, int], None]] = {
+    "launch+finish": _launch_finish, "launch": _launch, "ooo": _ooo,
+    "wait_for": _wait_for, "prg.name": _by_name,
+}
+
+
+def implementations(device: str) -> dict[str, Setup]:
+    os.environ.setdefault("OCLPY_DEVICE", device)
+    import oclpy
+
+    found = {"oclpy": Setup(oclpy, _oclpy_device(oclpy, device))}
+    try:
+        if device == "cpu":
+            from . import pocl_fix
+            pocl_fix.apply()
+        import pyopencl
+    except Exception:
+        return found
+    for p in pyopencl.get_platforms():
+        if p.name == POCL_PLATFORM[device]:
+            found["pyopencl"] = Setup(pyopencl, p.get_devices()[0])
+    return found
+
+
+def _oclpy_device(oclpy: Any, kind: str) -> Any:
+    for p in oclpy.get_platforms():
+        for d in p.get_devices():
+            if d.driver.kind == kind:
+                return d
+    raise SystemExit(f"oclpy has no {kind} device here")
+
+
+def measure(setups: dict[str, Setup], n: int) -> dict[str, dict[str, float]]:
+    """Best-of-ROUNDS microseconds per launch, per scenario and implementation."""
+    best: dict[str, dict[str, float]] = {name: {} for name in SCENARIOS}
+    for s in setups.values():
+        _launch(s, min(n, 200))  # warm-up: lazy kernel creation, first-launch costs
+        s.launches += min(n, 200)
+    for _ in range(ROUNDS):
+        for scenario, run in SCENARIOS.items():
+            count = n // 10 if scenario == "launch+finish" else n
+            for impl, s in setups.items():
+                t0 = time.perf_counter_ns()
+                run(s, count)
+                us = (time.perf_counter_ns() - t0) / count / 1e3
+                s.launches += count
+                old = best[scenario].get(impl)
+                best[scenario][impl] = us if old is None else min(old, us)
+    for impl, s in setups.items():
+        if s.count() != s.launches:
+            raise SystemExit(f"{impl}: counter {s.count()} != launches {s.launches}")
+    return best
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--device", default="cpu", choices=sorted(POCL_PLATFORM))
+    ap.add_argument("-n", type=int, default=10000, help="launches per scenario and round")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    warnings.simplefilter("ignore")  # PyOpenCL warns about prg.name in a loop: measured on purpose
+    setups = implementations(args.device)
+    best = measure(setups, args.n)
+    impls = list(setups)
+    print(f"{'scenario':<15}" + "".join(f"{i + ' us':>14}" for i in impls))
+    for scenario, row in best.items():
+        print(f"{scenario:<15}" + "".join(f"{row[i]:>14.2f}" for i in impls))
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    out = args.out or RESULTS_DIR / f"launch-{args.device}-{stamp}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    devices = {i: str(s.queue.device) for i, s in setups.items()}
+    record = {"date_utc": stamp, "device": args.device, "launches": args.n, "rounds": ROUNDS,
+              "machine": machine(), "software": software(), "devices": devices,
+              "us_per_launch": best}
+    out.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
