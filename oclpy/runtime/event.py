@@ -65,6 +65,18 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
+    def _start(self) -> None:
+        """SUBMITTED and RUNNING at once (a command run the moment it is enqueued)."""
+        with self._cond:
+            if self.is_done:
+                return
+            now = time.perf_counter_ns()
+            self._times["submit"] = self._times["start"] = now
+            self._status = ces.RUNNING
+        if self._user_callbacks:
+            self._run_user_callbacks(ces.SUBMITTED)
+            self._run_user_callbacks(ces.RUNNING)
+
     def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None) -> None:
         """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
         with self._cond:

@@ -154,7 +154,10 @@ class Kernel(Handle):
                              f"{self.function_name}: length of argument list ({len(args)}) and "
                              f"CL-generated number of arguments ({self.num_args}) do not agree "
                              f"(expected: {names})", KernelArgCountError)
-        return [self._bind(i, v) for i, v in enumerate(args)]
+        params, context, dtypes = self._params, self.context, self._dtypes
+        if dtypes is None:
+            return [bind_arg(i, params[i], v, context) for i, v in enumerate(args)]
+        return [bind_arg(i, params[i], v, context, dtypes[i]) for i, v in enumerate(args)]
 
     def set_arg(self, index: int, value: Any) -> None:
         bound = self._bind(index, value)
@@ -245,7 +248,7 @@ class Kernel(Handle):
         capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
     def _check_local_memory(self, ck: Any, bound: list[BoundArg], dev: Device) -> None:
-        if not self._has_local_args and ck.static_local_bytes <= dev.local_mem_size:
+        if not self._has_local_args and not ck.static_local_bytes:
             return
         need = local_bytes_needed(ck.static_local_bytes, self._params, bound)
         if need > dev.local_mem_size:

@@ -21,8 +21,7 @@ __local sizes as 64-bit byte counts, values as their bytes.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -34,8 +33,9 @@ BARE_VALUE_HINT = ("invalid kernel argument (a bare Python value has no size: "
                    "or declare the types with set_scalar_arg_dtypes)")
 
 
-@dataclass(frozen=True)
-class BoundArg:
+class BoundArg(NamedTuple):
+    """One checked argument (a tuple: made on every launch, so it must be cheap to make)."""
+
     kind: str  # "mem" | "local" | "value"
     buffer: Buffer | None = None
     nbytes: int = 0

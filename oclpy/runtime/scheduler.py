@@ -46,6 +46,11 @@ def command_threads() -> ThreadPoolExecutor:
 def run_action(event: Event, action: Callable[[], None]) -> None:
     """Run one command's action and record how it ended on its event."""
     event._set_status(ces.RUNNING)
+    _run_started(event, action)
+
+
+def _run_started(event: Event, action: Callable[[], None]) -> None:
+    """Run the action of an event already RUNNING; record how it ended."""
     try:
         action()
     except Error as exc:
@@ -61,8 +66,8 @@ def schedule(event: Event, action: Callable[[], None], wait_for: Sequence[Event]
     """Run `action` once `wait_for` and `after` are done; see the module docstring."""
     deps = [e for e in (*wait_for, *after) if e is not None and not (e.is_done and not e.failed)]
     if inline and not deps:  # the fast path: nothing to wait for, run here and now
-        event._set_status(ces.SUBMITTED)
-        run_action(event, action)
+        event._start()
+        _run_started(event, action)
         return
     explicit = {id(e) for e in wait_for}
     lock = threading.Lock()
