@@ -38,6 +38,7 @@ from ...passes.form_workgroups import BARRIERS_ATTR, FRAME_ALIGN_ATTR, FRAME_ATT
 from . import cpu_workitem as wi
 from . import jit
 from .cpu_generic import SPACE_TESTS, lower_space_test
+from .cpu_atomics import group_private, plain_cmpxchg, plain_rmw
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
 from .cpu_loopmd import LoopMetadata
 from .cpu_loopmd import finalize as finalize_loop_metadata
@@ -87,6 +88,14 @@ class CpuTarget:
     def annotate_access(self, fe: FunctionEmitter, instr: Instr, access: ll.Instruction) -> None:
         if self.loop_md is not None:
             self.loop_md.annotate(instr, access, FRAME_ATTR in fe.fn.attrs)
+
+    def plain_atomic(self, fe: FunctionEmitter, instr: Instr, args: list[ll.Value]) -> ll.Value | None:
+        """A read-modify-write without atomicity where only the group can race (cpu_atomics.py)."""
+        if not group_private(instr) or instr.attrs.get("volatile"):
+            return None
+        if instr.op == "cmpxchg":
+            return plain_cmpxchg(fe.builder, *args)
+        return plain_rmw(fe.builder, instr.attrs["binop"], *args)
 
     def syncscope(self, scope: str) -> str:
         return _SYNCSCOPES.get(scope, "")

@@ -368,6 +368,11 @@ class FunctionEmitter:
 
     def atomicrmw(self, instr: Instr) -> ll.Value:
         ptr, val = (self.value(v) for v in instr.operands)
+        plain = getattr(self.me.target, "plain_atomic", None)  # optional target hook
+        if plain is not None:
+            done = plain(self, instr, [ptr, val])
+            if done is not None:
+                return done
         scope = self.me.target.syncscope(instr.attrs.get("scope", "device"))
         rmw = AtomicRMWScoped(self.builder.block, instr.attrs["binop"], ptr, val,
                               instr.attrs.get("ordering", "monotonic"), scope, instr.name)
@@ -376,6 +381,11 @@ class FunctionEmitter:
 
     def cmpxchg(self, instr: Instr) -> ll.Value:
         ptr, cmp, new = (self.value(v) for v in instr.operands)
+        plain = getattr(self.me.target, "plain_atomic", None)  # optional target hook
+        if plain is not None:
+            done = plain(self, instr, [ptr, cmp, new])
+            if done is not None:
+                return done
         ordering = instr.attrs.get("ordering", "monotonic")
         scope = self.me.target.syncscope(instr.attrs.get("scope", "device"))
         fail = _FAIL_ORDERING.get(ordering, ordering)
