@@ -23,7 +23,7 @@ __kernel void saxpy(float a, __global const float *x, __global const float *y,
 """
 
 
-def make_saxpy(n: int = 1 << 24) -> Case:
+def make_saxpy(n: int = 1 << 26) -> Case:
     r = _rng()
     x, y = r.random(n, dtype=F32), r.random(n, dtype=F32)
     args = [Arg("a", "scalar", F32(2.5)), Arg("x", "in", x), Arg("y", "in", y),
@@ -127,7 +127,7 @@ def _stencil2d_ref(v: dict) -> dict:
     return {"out": out}
 
 
-def make_stencil2d(n: int = 4096) -> Case:
+def make_stencil2d(n: int = 8192) -> Case:
     a = _rng().random((n, n), dtype=F32)
     args = [Arg("w", "scalar", np.int32(n)), Arg("h", "scalar", np.int32(n)), Arg("in", "in", a),
             Arg("out", "out", np.zeros((n, n), F32))]
@@ -158,7 +158,7 @@ def _stencil3d_ref(v: dict) -> dict:
     return {"out": out}
 
 
-def make_stencil3d(n: int = 256) -> Case:
+def make_stencil3d(n: int = 320) -> Case:
     a = _rng().random((n, n, n), dtype=F32)
     args = [Arg("n", "scalar", np.int32(n)), Arg("in", "in", a),
             Arg("out", "out", np.zeros((n, n, n), F32))]

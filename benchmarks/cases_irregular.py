@@ -132,7 +132,7 @@ def _bitonic_ref(v: dict) -> dict:
     return {"out": np.where(pick, lo, hi)}
 
 
-def make_bitonic(n: int = 1 << 24) -> Case:
+def make_bitonic(n: int = 1 << 26) -> Case:
     data = _rng().integers(0, 1 << 31, n, dtype=np.uint32)
     args = [Arg("in", "in", data), Arg("out", "out", np.zeros(n, np.uint32)),
             Arg("j", "scalar", np.uint32(1 << 9)), Arg("k", "scalar", np.uint32(1 << 12))]
