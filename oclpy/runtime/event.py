@@ -6,6 +6,10 @@ error code. `wait()` blocks until the event is done and raises RuntimeError
 failed. Profiling times are real `time.perf_counter_ns()` stamps, readable
 through `event.profile.start` etc. when the queue was made with PROFILING_ENABLE.
 
+A command of an asynchronous driver (cuda) is RUNNING until its device work
+is done: `runtime/completion.py` completes it, and its start and end stamps
+are then the device's, on the host clock (`Driver.device_times`).
+
 An event may hold objects alive until it completes (`NannyEvent`: the host
 array of a non-blocking transfer); they are dropped when it completes.
 """
@@ -40,11 +44,16 @@ class Event(Handle):
         self._keepalive = list(keepalive)
         self.error: BaseException | None = None
         self._error_reported = False
+        self._driver: Any = None  # set with the markers when the work is queued on a device
+        self._begin: Any = None
+        self._marker: Any = None
 
     # -- state ------------------------------------------------------------------
 
     @property
     def command_execution_status(self) -> int:
+        if self._marker is not None and not self.is_done:
+            self._settle(block=False)
         return self._status
 
     @property
@@ -77,7 +86,30 @@ class Event(Handle):
             self._run_user_callbacks(ces.SUBMITTED)
             self._run_user_callbacks(ces.RUNNING)
 
-    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None) -> None:
+    def _issued(self, driver: Any, begin: Any, marker: Any) -> None:
+        """The action queued its work on `driver`'s device: done when `marker` is."""
+        from .completion import watch
+
+        self._driver, self._begin, self._marker = driver, begin, marker
+        watch(driver, self)
+
+    def _settle(self, block: bool) -> None:
+        """Complete the event if its device work is done (waiting for it when `block`)."""
+        driver, marker = self._driver, self._marker
+        if self.is_done or marker is None:
+            return
+        if block:
+            driver.wait_complete(marker)
+        elif not driver.is_complete(marker):
+            return
+        times = None
+        if self._begin is not None:
+            times = driver.device_times(self._begin, marker)
+        self._finish(ces.COMPLETE, device_times=times)
+        self._begin = self._marker = None  # the CUDA events go with the last reference
+
+    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
+                device_times: tuple[int, int] | None = None) -> None:
         """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
         with self._cond:
             if self.is_done:
@@ -86,6 +118,8 @@ class Event(Handle):
             for key in ("submit", "start"):
                 self._times.setdefault(key, now)
             self._times["end"] = self._times["complete"] = now
+            if device_times is not None:
+                self._times["start"], self._times["end"] = device_times
             self._status = status
             self.error = error
             self._keepalive = []
@@ -126,6 +160,8 @@ class Event(Handle):
     # -- waiting ----------------------------------------------------------------
 
     def wait(self) -> None:
+        if self._marker is not None:
+            self._settle(block=True)
         with self._cond:
             self._cond.wait_for(lambda: self.is_done)
         if self.failed:
@@ -202,8 +238,9 @@ class NannyEvent(Event):
     def get_ward(self) -> Any:
         return self._ward
 
-    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None) -> None:
-        super()._finish(status, error)
+    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
+                device_times: tuple[int, int] | None = None) -> None:
+        super()._finish(status, error, device_times)
         self._ward = None
 
 

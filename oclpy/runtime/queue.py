@@ -138,7 +138,7 @@ class CommandQueue(Handle):
         evt._on_done(self._retire)
         driver = self.driver
         eager = not self.out_of_order and getattr(driver, "eager", False)
-        schedule(evt, action, wait_for, after, inline=blocking or eager)
+        schedule(evt, action, wait_for, after, inline=blocking or eager, driver=driver)
         if blocking:
             evt.wait()
         return evt
@@ -172,6 +172,7 @@ class CommandQueue(Handle):
         with self._lock:
             pending = list(self._pending)
         for evt in pending:
+            evt._settle(block=True)
             with evt._cond:
                 evt._cond.wait_for(lambda e=evt: e.is_done)
         self.driver.synchronize()

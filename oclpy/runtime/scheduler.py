@@ -12,7 +12,10 @@ command never occupies a thread while it waits. Two kinds of dependencies:
 
 Independent commands (out-of-order queues, several queues) run at the same
 time on different command threads; a kernel launch inside one of them
-spreads its work-groups over the device's own workers. A blocking command
+spreads its work-groups over the device's own workers. A dependency whose
+work an asynchronous driver has queued on the same device (a RUNNING cuda
+launch, see completion.py) is no host wait: the command asks the driver to
+order its work after that dependency's marker. A blocking command
 whose dependencies are already done runs on the calling thread, as does (with
 `inline`) any command of an eager driver's queue whose dependencies are done:
 dependencies that completed successfully are dropped at once, so such a
@@ -21,9 +24,10 @@ launch takes no lock and makes no callback.
 
 from __future__ import annotations
 
+import functools
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .constants import command_execution_status as ces
 from .drivers.cpu import compute_units
@@ -50,21 +54,52 @@ def run_action(event: Event, action: Callable[[], None]) -> None:
 
 
 def _run_started(event: Event, action: Callable[[], None]) -> None:
-    """Run the action of an event already RUNNING; record how it ended."""
+    """Run the action of an event already RUNNING; record how it ended: complete,
+    failed, or (an asynchronous driver's work) issued with its completion marker."""
+    queue = event._queue
+    driver = queue.driver if queue is not None else None
+    profiling = driver is not None and queue.profiling
     try:
+        begin = driver.begin(profiling) if profiling else None
         action()
+        marker = driver.completion(profiling) if driver is not None else None
     except Error as exc:
         event._finish(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
     except BaseException as exc:  # recorded on the event; wait()/finish() report it
         event._finish(status_code.OUT_OF_RESOURCES, exc)
     else:
-        event._finish(ces.COMPLETE)
+        if marker is None:
+            event._finish(ces.COMPLETE)
+        else:
+            event._issued(driver, begin, marker)
+
+
+def _device_ordered(deps: list[Event], driver: Any) -> tuple[list[Event], list[Any]]:
+    """Split off the dependencies whose work is queued on `driver`'s device: the
+    command waits for those there (their markers), not on the host."""
+    host, markers = [], []
+    for e in deps:
+        marker = e._marker
+        if marker is not None and e._driver is driver and not e.is_done:
+            markers.append(marker)
+        else:
+            host.append(e)
+    return host, markers
+
+
+def _ordered(driver: Any, markers: list[Any], action: Callable[[], None]) -> None:
+    driver.order_after(markers)
+    action()
 
 
 def schedule(event: Event, action: Callable[[], None], wait_for: Sequence[Event] = (),
-             after: Sequence[Event] = (), inline: bool = False) -> None:
+             after: Sequence[Event] = (), inline: bool = False, driver: Any = None) -> None:
     """Run `action` once `wait_for` and `after` are done; see the module docstring."""
     deps = [e for e in (*wait_for, *after) if e is not None and not (e.is_done and not e.failed)]
+    if driver is not None and deps:
+        deps, markers = _device_ordered(deps, driver)
+        if markers:
+            action = functools.partial(_ordered, driver, markers, action)
     if inline and not deps:  # the fast path: nothing to wait for, run here and now
         event._start()
         _run_started(event, action)

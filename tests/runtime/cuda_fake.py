@@ -5,6 +5,7 @@ It lets CI test the cuda driver's logic without a GPU."""
 from __future__ import annotations
 
 import ctypes
+import threading
 import types
 from typing import Any
 
@@ -109,8 +110,31 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
         return ctypes.addressof(buf)
     @api
     def cuMemFreeHost(ptr): drv.pinned.pop(int(ptr)); return ()
+    drv.not_ready = set()  # events not done yet: queries say so, synchronising blocks
+    drv.ready = threading.Condition()
+    drv.stream_waits = []  # (stream, event) of each cuStreamWaitEvent
+    drv.destroyed = []
+
+    def release_all():  # type: ignore[no-untyped-def]
+        with drv.ready:
+            drv.not_ready.clear()
+            drv.ready.notify_all()
+    drv.release_all = release_all
+
     @api
-    def cuEventSynchronize(event): return ()
+    def cuEventSynchronize(event):
+        with drv.ready:
+            drv.ready.wait_for(lambda: event not in drv.not_ready, timeout=5)
+        return ()
+
+    def cuEventQuery(event):  # type: ignore[no-untyped-def]
+        drv.calls.append("cuEventQuery")
+        return (600,) if event in drv.not_ready else (0,)
+    drv.cuEventQuery = cuEventQuery
+    @api
+    def cuStreamWaitEvent(stream, event, flags): drv.stream_waits.append((stream, event)); return ()
+    @api
+    def cuEventDestroy(event): drv.destroyed.append(event); return ()
     @api
     def cuLinkCreate(n, opts, vals): return "link"
     @api
@@ -140,8 +164,10 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     def cuEventCreate(flags): return f"event{len(drv.calls)}"
     @api
     def cuEventRecord(event, stream): return ()
+    drv.elapsed = {}  # (start, end) -> milliseconds; 0.25 when not set
+
     @api
-    def cuEventElapsedTime(a, b): return 0.25
+    def cuEventElapsedTime(a, b): return drv.elapsed.get((a, b), 0.25)
     @api
     def cuGetErrorName(code): return b"CUDA_ERROR_FAKE"
     @api

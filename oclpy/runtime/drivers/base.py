@@ -115,6 +115,39 @@ class Driver(abc.ABC):
     def synchronize(self) -> None:
         """Wait for everything this driver started (launches here are synchronous)."""
 
+    # -- completion of asynchronous commands ---------------------------------------------
+    # A driver whose actions return once their work is queued on the device (cuda)
+    # says so through these; a synchronous driver (cpu) keeps the defaults: its
+    # work is complete when the action returns. A marker is the driver's own
+    # object (a CUDA event); `runtime/completion.py` is the runtime's side.
+
+    def completion(self, profiling: bool = False) -> Any:
+        """Called on the thread that ran a command's action, right after it: a marker of
+        that work's completion on the device, or None when it is already complete."""
+        return None
+
+    def begin(self, profiling: bool = False) -> Any:
+        """Called right before a command's action when the queue profiles: a start marker
+        (or None), handed back to `device_times`."""
+        return None
+
+    def is_complete(self, marker: Any) -> bool:
+        """Whether the work behind `marker` is done (never blocks)."""
+        return True
+
+    def wait_complete(self, marker: Any) -> None:
+        """Block until the work behind `marker` is done."""
+
+    def order_after(self, markers: list[Any]) -> None:
+        """Make the calling thread's next work wait on the device for `markers`."""
+        for marker in markers:
+            self.wait_complete(marker)
+
+    def device_times(self, start: Any, end: Any) -> tuple[int, int] | None:
+        """Host-clock nanoseconds (time.perf_counter_ns) of the device work between the
+        markers `start` (from `begin`) and `end` (from `completion`), when known."""
+        return None
+
     def build(self, source: str, options: str) -> Any:
         """Compile for this device through the compiler's one entry point."""
         from ... import compiler

@@ -9,15 +9,18 @@ thread's stream; large writes through pinned staging buffers whose host copy
 overlaps the DMA (`cuda_staging.py`, which says what was measured;
 OCLPY_CUDA_PINNED=0 turns that off).
 
-Streams: each thread that issues commands has its own non-blocking stream, so
-commands of out-of-order queues (and of several queues), which the runtime's
-scheduler hands to different command threads once their `wait_for` events are
-complete, run concurrently on the GPU. Every command waits for its stream
-before it returns (the runtime's contract: an action returns when its work is
-done, so an event is COMPLETE only when the GPU is). With OCLPY_CUDA_ASYNC=1
-launches return as soon as they are queued on one stream shared by all
-threads; every copy to the host and `finish()` still wait for them, but an
-event then completes when its launch was queued.
+Streams and events: by default launches, device copies and fills return as
+soon as they are queued on one non-blocking stream shared by all threads, and
+each command's event stays RUNNING until a CUDA event recorded after its work
+completes (`completion`, the driver hook of base.py; runtime/completion.py
+waits on it): `Event.wait()` is cuEventSynchronize, a status query
+cuEventQuery, a dependent command on this device waits with cuStreamWaitEvent
+(no host wait), `finish()` synchronises, and with profiling the event's start
+and end are CUDA elapsed times from an anchor event, on the host clock.
+Copies to the host wait for their stream. OCLPY_CUDA_ASYNC=0 makes every
+command wait for its own per-thread stream before it returns (events then
+complete when the action returns; commands of out-of-order queues run on
+different threads' streams).
 
 Launches: the kernel's module is loaded once per program (cubin cached on
 disk, `cuda_api.load_module`), the argument blob plus the hidden global
@@ -32,6 +35,7 @@ import ctypes
 import os
 import struct
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -47,7 +51,8 @@ from .cuda_staging import Staging
 
 ALIGNMENT = 256  # cuMemAlloc's alignment; CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting in
-_HIDDEN = struct.Struct("<qqqi")  # global offset x, y, z; work dimension
+_HIDDEN = struct.Struct("<qqqi")
+CUDA_ERROR_NOT_READY = 600  # cuEventQuery: the work is not done yet  # global offset x, y, z; work dimension
 
 
 def _host_address(view: memoryview) -> tuple[np.ndarray, int]:
@@ -73,7 +78,7 @@ class CudaDriver(Driver):
         self.context = api.call(drv.cuDevicePrimaryCtxRetain, self.device)
         self.arch = api.arch_of(self.device)
         self.driver_version = int(api.call(drv.cuDriverGetVersion))
-        self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "") not in ("", "0")
+        self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "1") != "0"
         self.timing = False
         self.pinned_staging = os.environ.get("OCLPY_CUDA_PINNED", "1") != "0"
         self._local = threading.local()
@@ -83,6 +88,7 @@ class CudaDriver(Driver):
         self._shared_optin: dict[tuple[str, str], int] = {}
         self._enter()
         self._shared_stream = self._new_stream()
+        self._anchor: tuple[Any, int] | None = None  # (CUDA event, host ns) for device_times
 
     # -- threads, streams --------------------------------------------------------------
 
@@ -110,6 +116,58 @@ class CudaDriver(Driver):
     def synchronize(self) -> None:
         self._enter()
         api.call(self.drv.cuCtxSynchronize)
+
+    # -- completion markers (base.Driver's hook; runtime/completion.py) ---------------------
+
+    def _record(self, timing: bool) -> Marker:
+        flags = self.drv.CUevent_flags
+        flag = flags.CU_EVENT_DEFAULT if timing else flags.CU_EVENT_DISABLE_TIMING
+        marker = Marker(self.drv, api.call(self.drv.cuEventCreate, flag))
+        api.call(self.drv.cuEventRecord, marker.handle, self._stream())
+        return marker
+
+    def completion(self, profiling: bool = False) -> Marker | None:
+        """A CUDA event after the calling thread's work, when launches are asynchronous."""
+        return self._record(profiling) if self.asynchronous else None
+
+    def begin(self, profiling: bool = False) -> Marker | None:
+        return self._record(True) if self.asynchronous and profiling else None
+
+    def is_complete(self, marker: Marker) -> bool:
+        self._enter()
+        status = int(self.drv.cuEventQuery(marker.handle)[0])
+        if status == CUDA_ERROR_NOT_READY:
+            return False
+        if status != 0:
+            raise api.CudaError(f"cuEventQuery failed: {api.error_text(status)}")
+        return True
+
+    def wait_complete(self, marker: Marker) -> None:
+        self._enter()
+        api.call(self.drv.cuEventSynchronize, marker.handle)
+
+    def order_after(self, markers: list[Marker]) -> None:
+        stream = self._stream()
+        for marker in markers:
+            api.call(self.drv.cuStreamWaitEvent, stream, marker.handle, 0)
+
+    def device_times(self, start: Marker, end: Marker) -> tuple[int, int] | None:
+        """Device start/end on the host clock: elapsed times from an anchor event whose
+        host time was taken when it completed."""
+        if start is None:
+            return None
+        anchor, host_ns = self._anchor_event()
+        ms = [float(api.call(self.drv.cuEventElapsedTime, anchor.handle, m.handle))
+              for m in (start, end)]
+        return host_ns + int(ms[0] * 1e6), host_ns + int(ms[1] * 1e6)
+
+    def _anchor_event(self) -> tuple[Marker, int]:
+        with self._lock:
+            if self._anchor is None:
+                marker = self._record(True)
+                api.call(self.drv.cuEventSynchronize, marker.handle)
+                self._anchor = (marker, time.perf_counter_ns())
+            return self._anchor
 
     # -- description ---------------------------------------------------------------------
 
@@ -284,6 +342,22 @@ class CudaDriver(Driver):
     def last_kernel_seconds(self) -> float | None:
         """GPU time of this thread's last launch (CUDA events; needs `timing`)."""
         return getattr(self._local, "kernel_seconds", None)
+
+
+class Marker:
+    """A CUDA event marking where a command's work ends on its stream; destroyed with
+    the last reference (the driver keeps an event recorded until it completes)."""
+
+    __slots__ = ("drv", "handle")
+
+    def __init__(self, drv: Any, handle: Any) -> None:
+        self.drv, self.handle = drv, handle
+
+    def __del__(self) -> None:
+        try:
+            self.drv.cuEventDestroy(self.handle)
+        except Exception:  # interpreter exit: the context may be gone already
+            pass
 
 
 class ParamBuffer:

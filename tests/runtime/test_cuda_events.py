@@ -1,0 +1,162 @@
+"""Truthful events of asynchronous cuda commands, on the fake driver (cuda_fake.py):
+a launch's event is RUNNING until its CUDA event completes, wait() and status
+queries ask the driver, commands on the same device are ordered with
+cuStreamWaitEvent, profiling times are the device's, finish() waits for all."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import oclpy as cl
+from oclpy.runtime.device import Device
+from oclpy.runtime.drivers import cuda_api
+from oclpy.runtime.platform import Platform
+
+from .cuda_fake import install, make_fake
+
+CES = cl.command_execution_status
+SRC = "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
+
+
+@pytest.fixture()
+def fake(monkeypatch, tmp_path):
+    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("OCLPY_CUDA_ASYNC", raising=False)
+    drv = make_fake()
+    install(monkeypatch, drv)
+    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
+    drv.param_count = 5  # x, then the hidden global offset (3) and work dimension
+    return drv
+
+
+def _setup(fake, properties=0):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    device = Device(CudaDriver(), Platform())
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx, properties=properties)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    return ctx, queue, cl.Program(ctx, SRC).build().k, buf
+
+
+def _hold_next_event(fake):
+    """Make the next CUDA event created report 'not ready' until synchronised."""
+    create = fake.cuEventCreate
+
+    def held(flags):
+        status, event = create(flags)
+        fake.not_ready.add(event)
+        fake.cuEventCreate = create
+        return status, event
+
+    fake.cuEventCreate = held
+
+
+def test_a_launch_is_running_until_its_cuda_event_completes(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    marker = evt._marker
+    assert marker is not None and marker.handle in fake.not_ready
+    assert evt.command_execution_status == CES.RUNNING
+    assert "cuStreamSynchronize" not in fake.calls  # nothing waited on the host
+    fake.release_all()
+    evt.wait()
+    assert evt.command_execution_status == CES.COMPLETE
+    assert "cuEventSynchronize" in fake.calls
+
+
+def test_status_query_completes_the_event_once_the_gpu_is_done(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    assert evt.command_execution_status == CES.RUNNING
+    fake.release_all()
+    assert evt.command_execution_status == CES.COMPLETE
+
+
+def test_the_watcher_completes_events_nobody_waits_for(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    done = []
+    evt = knl(queue, (4,), (4,), buf)
+    evt.set_callback(CES.COMPLETE, done.append)
+    deadline = time.monotonic() + 5
+    while not done and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert done == [CES.COMPLETE]
+
+
+def test_dependent_commands_wait_on_the_device_not_the_host(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    first = knl(queue, (4,), (4,), buf)
+    second = knl(queue, (4,), (4,), buf, wait_for=[first])
+    assert len(fake.launches) == 2  # issued while the first is still RUNNING
+    waited = [event for _, event in fake.stream_waits]
+    assert first._marker.handle in waited
+    assert first.command_execution_status == CES.RUNNING
+    fake.release_all()
+    queue.finish()
+    assert first.command_execution_status == second.command_execution_status == CES.COMPLETE
+
+
+def test_profiling_times_are_the_devices(fake):
+    ctx, queue, knl, buf = _setup(fake, cl.command_queue_properties.PROFILING_ENABLE)
+    evt = knl(queue, (4,), (4,), buf)
+    evt.wait()
+    driver = queue.device.driver
+    anchor, host_ns = driver._anchor
+    assert evt.profile.start == host_ns + 250_000 == evt.profile.end  # the fake: 0.25 ms apart from the anchor
+    begin, end = driver.begin(True), driver.completion(True)
+    fake.elapsed[(anchor.handle, begin.handle)] = 1.0
+    fake.elapsed[(anchor.handle, end.handle)] = 1.5
+    start, end = driver.device_times(begin, end)
+    assert (start - host_ns, end - host_ns) == (1_000_000, 1_500_000)
+    assert driver.device_times(None, end) is None
+
+
+def test_synchronous_mode_completes_at_return(fake, monkeypatch):
+    monkeypatch.setenv("OCLPY_CUDA_ASYNC", "0")
+    ctx, queue, knl, buf = _setup(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    assert evt._marker is None and evt.command_execution_status == CES.COMPLETE
+    assert fake.calls.count("cuStreamSynchronize") >= 1
+
+
+def test_a_failing_event_query_names_the_call(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    fake.cuEventQuery = lambda event: (700,)
+    with pytest.raises(cuda_api.CudaError, match="cuEventQuery failed: CUDA_ERROR_FAKE"):
+        queue.device.driver.is_complete(evt._marker)
+    fake.release_all()
+    evt.wait()
+
+
+def test_markers_are_destroyed_with_their_events(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    handle = evt._marker.handle
+    fake.release_all()
+    evt.wait()
+    assert evt._marker is None and handle in fake.destroyed
+
+
+def test_a_driver_failure_while_waiting_fails_the_event(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    sync = fake.cuEventSynchronize
+    fake.cuEventSynchronize = lambda event: (999, None)
+    evt = knl(queue, (4,), (4,), buf)
+    deadline = time.monotonic() + 5
+    while not evt.is_done and time.monotonic() < deadline:
+        time.sleep(0.001)
+    fake.cuEventSynchronize = sync
+    assert evt.failed
+    with pytest.raises(cl.RuntimeError, match="NDRANGE_KERNEL ended with status OUT_OF_RESOURCES: CudaError: .* failed: CUDA_ERROR_FAKE"):
+        evt.wait()
