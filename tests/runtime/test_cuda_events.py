@@ -95,12 +95,19 @@ def test_dependent_commands_wait_on_the_device_not_the_host(fake):
     first = knl(queue, (4,), (4,), buf)
     second = knl(queue, (4,), (4,), buf, wait_for=[first])
     assert len(fake.launches) == 2  # issued while the first is still RUNNING
-    waited = [event for _, event in fake.stream_waits]
-    assert first._marker.handle in waited
+    assert fake.stream_waits == []  # one shared stream: its order is the queue's order
+    driver = queue.device.driver
+    other = driver._new_stream()
+    driver._shared_stream, shared = other, driver._shared_stream  # as if issued from another stream
+    third = knl(queue, (4,), (4,), buf, wait_for=[first])
+    driver._shared_stream = shared
+    assert (other, first._marker.handle) in fake.stream_waits
+    assert len(fake.launches) == 3
     assert first.command_execution_status == CES.RUNNING
     fake.release_all()
     queue.finish()
-    assert first.command_execution_status == second.command_execution_status == CES.COMPLETE
+    assert {first.command_execution_status, second.command_execution_status,
+            third.command_execution_status} == {CES.COMPLETE}
 
 
 def test_profiling_times_are_the_devices(fake):

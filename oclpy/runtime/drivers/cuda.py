@@ -122,8 +122,9 @@ class CudaDriver(Driver):
     def _record(self, timing: bool) -> Marker:
         flags = self.drv.CUevent_flags
         flag = flags.CU_EVENT_DEFAULT if timing else flags.CU_EVENT_DISABLE_TIMING
-        marker = Marker(self.drv, api.call(self.drv.cuEventCreate, flag))
-        api.call(self.drv.cuEventRecord, marker.handle, self._stream())
+        stream = self._stream()
+        marker = Marker(self.drv, api.call(self.drv.cuEventCreate, flag), stream)
+        api.call(self.drv.cuEventRecord, marker.handle, stream)
         return marker
 
     def completion(self, profiling: bool = False) -> Marker | None:
@@ -149,7 +150,8 @@ class CudaDriver(Driver):
     def order_after(self, markers: list[Marker]) -> None:
         stream = self._stream()
         for marker in markers:
-            api.call(self.drv.cuStreamWaitEvent, stream, marker.handle, 0)
+            if marker.stream is not stream:  # on its own stream the order holds already
+                api.call(self.drv.cuStreamWaitEvent, stream, marker.handle, 0)
 
     def device_times(self, start: Marker, end: Marker) -> tuple[int, int] | None:
         """Device start/end on the host clock: elapsed times from an anchor event whose
@@ -348,10 +350,10 @@ class Marker:
     """A CUDA event marking where a command's work ends on its stream; destroyed with
     the last reference (the driver keeps an event recorded until it completes)."""
 
-    __slots__ = ("drv", "handle")
+    __slots__ = ("drv", "handle", "stream")
 
-    def __init__(self, drv: Any, handle: Any) -> None:
-        self.drv, self.handle = drv, handle
+    def __init__(self, drv: Any, handle: Any, stream: Any) -> None:
+        self.drv, self.handle, self.stream = drv, handle, stream
 
     def __del__(self) -> None:
         try:
