@@ -23,7 +23,7 @@ from .device import Device
 from .errors import LogicError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
 from .event import Event
-from .kernel_args import BoundArg, bind_arg, local_bytes_needed, pack_blob
+from .kernel_args import ArgPacker, BoundArg, bind_arg, local_bytes_needed
 from .drivers.base import NDRange
 from .ndrange import make_ndrange
 from .queue import CommandQueue
@@ -62,6 +62,7 @@ class Kernel(Handle):
         self._lock = threading.Lock()
         self._has_local_args = any(p.kind == "local" for p in self._params)
         self._shapes: dict[Any, NDRange] = {}  # checked launch shapes, by sizes and device
+        self._packers: dict[int, tuple[Any, ArgPacker]] = {}  # by compiled kernel
 
     # -- info -----------------------------------------------------------------------
 
@@ -217,10 +218,16 @@ class Kernel(Handle):
             if arg.buffer is not None:
                 arg.buffer.check_alive(routine)
         driver = queue.driver
-        blob, keep = pack_blob(self._params, bound, driver, ck.blob_size)
+        blob, keep = self._packer(ck).pack(bound, driver)
         storages = [arg.buffer.storage for arg in bound if arg.buffer is not None]
         return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
                               events, keepalive=(keep, bound), storages=storages)
+
+    def _packer(self, ck: Any) -> ArgPacker:
+        found = self._packers.get(id(ck))
+        if found is None or found[0] is not ck:
+            found = self._packers[id(ck)] = (ck, ArgPacker(list(ck.args), ck.blob_size))
+        return found[1]
 
     def _ndrange(self, dev: Device, ck: Any, global_size: Any, local_size: Any,
                  global_offset: Any, g_times_l: bool) -> NDRange:

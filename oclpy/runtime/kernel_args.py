@@ -15,7 +15,8 @@ raises what PyOpenCL raises, prefixed "when processing arg#N (1-based): ":
 Parameters are dispatched by their kind ("global", "constant", "local",
 "scalar") through `BINDERS`. `pack_blob` lays the bound values out at the
 offsets the target chose: buffers as 64-bit device addresses (0 for NULL),
-__local sizes as 64-bit byte counts, values as their bytes.
+__local sizes as 64-bit byte counts, values as their bytes. `ArgPacker` does
+the same with one struct format per compiled kernel, built once (the launch path).
 """
 
 from __future__ import annotations
@@ -170,3 +171,52 @@ def local_bytes_needed(static_bytes: int, params: list[Any], bound: list[BoundAr
         if arg.kind == "local":
             total = -(-total // align) * align + arg.nbytes
     return total
+
+
+class ArgPacker:
+    """The argument blob of one compiled kernel: a struct format built once from
+    its parameters' kinds, sizes and offsets, then one `pack` per launch (bytes,
+    which the cpu target reads in place). Laid out as `pack_blob` does."""
+
+    def __init__(self, params: list[Any], blob_size: int) -> None:
+        self.params, self.blob_size = params, blob_size
+        self.order = sorted(range(len(params)), key=lambda i: params[i].offset)
+        fmt, pos = ["<"], 0
+        self.struct: struct.Struct | None = None
+        for i in self.order:
+            param = params[i]
+            if param.offset < pos:  # overlapping arguments: no one format (pack_blob does it)
+                return
+            if param.offset > pos:
+                fmt.append(f"{param.offset - pos}x")
+            size = 8 if param.kind in POINTER_KINDS else param.size
+            fmt.append("Q" if param.kind in POINTER_KINDS else f"{size}s")
+            pos = param.offset + size
+        if blob_size > pos:
+            fmt.append(f"{blob_size - pos}x")
+        self.struct = struct.Struct("".join(fmt))
+
+    def pack(self, bound: list[BoundArg], driver: Any) -> tuple[bytes | bytearray, list[Any]]:
+        """The blob for `driver`, and the allocations it points to (keep them alive)."""
+        if self.struct is None:
+            return pack_blob(self.params, bound, driver, self.blob_size)
+        values: list[Any] = []
+        keep: list[Any] = []
+        for i in self.order:
+            arg = bound[i]
+            kind = arg.kind
+            if kind == "mem":
+                if arg.buffer is None:
+                    values.append(0)
+                    continue
+                alloc, base = arg.buffer.allocation(driver)
+                values.append(alloc.address + base)
+                keep.append(alloc)
+            elif kind == "local":
+                values.append(arg.nbytes)
+            else:
+                values.append(arg.data)
+        return self.struct.pack(*values), keep
+
+
+POINTER_KINDS = frozenset({"global", "constant", "local"})

@@ -70,3 +70,33 @@ def test_a_failed_dependency_still_stops_the_fast_path(ctx, queue, fake_program)
     assert ran == []
     with pytest.raises(cl.RuntimeError, match="EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"):
         queue.finish()
+
+
+def test_the_packer_lays_out_arguments_as_pack_blob_does(ctx):
+    from types import SimpleNamespace as P
+
+    from oclpy.runtime.kernel_args import ArgPacker, BoundArg, pack_blob
+
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    driver = ctx.devices[0].driver
+    params = [P(kind="scalar", offset=24, size=4), P(kind="global", offset=0, size=8),
+              P(kind="local", offset=8, size=8), P(kind="global", offset=16, size=8)]
+    bound = [BoundArg("value", data=b"\x01\x02\x03\x04"), BoundArg("mem", buffer=buf),
+             BoundArg("local", nbytes=256), BoundArg("mem")]
+    blob, keep = ArgPacker(params, 32).pack(bound, driver)
+    expected, _ = pack_blob(params, bound, driver, 32)
+    assert blob == bytes(expected) and len(blob) == 32 and len(keep) == 1
+    assert int.from_bytes(blob[8:16], "little") == 256 and blob[16:24] == bytes(8)
+
+
+def test_overlapping_arguments_fall_back_to_pack_blob(ctx):
+    from types import SimpleNamespace as P
+
+    from oclpy.runtime.kernel_args import ArgPacker, BoundArg
+
+    params = [P(kind="scalar", offset=0, size=8), P(kind="scalar", offset=4, size=4)]
+    packer = ArgPacker(params, 8)
+    assert packer.struct is None
+    blob, _ = packer.pack([BoundArg("value", data=bytes(range(8))), BoundArg("value", data=b"abcd")],
+                          ctx.devices[0].driver)
+    assert bytes(blob) == bytes(range(4)) + b"abcd"
