@@ -22,6 +22,8 @@ from .irtypes import mem_type, reg_type, struct_info
 from .lower_values import LValue, ValueOps, const_float, const_of, is_unsigned
 from .sema_const import fold
 
+_NO_SIGNED_WRAP = ("add", "sub", "mul")
+
 # (op, is_float, is_unsigned) -> IR opcode
 _BINOPS: dict[tuple[str, bool, bool], str] = {}
 for _u in (False, True):
@@ -212,7 +214,12 @@ class ExprLowering(ValueOps):
                 b = self.b.binop("and", b, const_of(b.type, bits - 1))
         elif opcode in ("sdiv", "udiv", "srem", "urem"):
             b = self._safe_divisor(a, b, opcode.startswith("s"))
-        return self.b.binop(opcode, a, b)
+        result = self.b.binop(opcode, a, b)
+        if opcode in _NO_SIGNED_WRAP and not is_unsigned(t):
+            # C: signed overflow is undefined, so (like clang) promise none; this lets
+            # LLVM turn `row * n + k` index arithmetic into pointer increments.
+            result.attrs["nsw"] = True
+        return result
 
     def _safe_divisor(self, a: Value, d: Value, signed: bool) -> Value:
         """The divisor with the cases that trap on some machines replaced by 1: zero, and -1

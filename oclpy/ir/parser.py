@@ -752,10 +752,11 @@ def _bool_like(t: Type) -> Type:
 
 
 def _p_binary(p: ModuleParser, op: str) -> Instr:
+    flags = {f: True for f in ("nuw", "nsw") if p.parse_optional_keyword(f)}
     t = p.parse_type()
     a = p.parse_value(t)
     p.parse_punct(",")
-    return Instr(op, t, [a, p.parse_value(t)])
+    return Instr(op, t, [a, p.parse_value(t)], flags)
 
 
 def _p_fneg(p: ModuleParser, op: str) -> Instr:

@@ -213,9 +213,13 @@ def _operands(instr: Instr, names: Names) -> str:
     return ", ".join(format_typed(v, names) for v in instr.operands)
 
 
+WRAP_FLAGS = ("nuw", "nsw")  # integer binary ops: no unsigned/signed wrap (overflow is undefined)
+
+
 def _fmt_binary(i: Instr, n: Names) -> str:
     a, b = i.operands
-    return f"{i.op} {a.type} {format_value(a, n)}, {format_value(b, n)}"
+    flags = "".join(f" {f}" for f in WRAP_FLAGS if i.attrs.get(f))
+    return f"{i.op}{flags} {a.type} {format_value(a, n)}, {format_value(b, n)}"
 
 
 def _fmt_cmp(i: Instr, n: Names) -> str:
