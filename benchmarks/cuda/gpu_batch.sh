@@ -13,6 +13,6 @@ python3 -c "import pyopencl as c; print([(p.name, p.version, p.get_devices()) fo
 OCLPY_DEVICE=cuda timeout ${TEST_TIMEOUT:-240} python3 -m pytest -q -p no:cacheprovider -rs \
     -p benchmarks.cuda.spec_plugin -n 8 tests/e2e tests/spec tests/runtime/test_cuda_device.py ${EXTRA_TESTS} 2>&1 | tee $OUT/tests.log | tail -40
 timeout ${BENCH_TIMEOUT:-240} python3 -m benchmarks.cuda --out $OUT/bench.json --dump-ptx $OUT/ptx.json ${BENCH_ARGS} 2>&1 | tee $OUT/bench.log | tail -40
-# the e2e suite again with asynchronous launches (OCLPY_CUDA_ASYNC=1)
-OCLPY_DEVICE=cuda OCLPY_CUDA_ASYNC=1 timeout 120 python3 -m pytest -q -p no:cacheprovider \
+# the e2e suite again with synchronous launches (OCLPY_CUDA_ASYNC=0; asynchronous is the default)
+OCLPY_DEVICE=cuda OCLPY_CUDA_ASYNC=0 timeout 120 python3 -m pytest -q -p no:cacheprovider \
     tests/e2e tests/runtime/test_cuda_device.py 2>&1 | tee $OUT/tests_async.log | tail -3

@@ -153,21 +153,21 @@ def launch_overhead(side: Side, batch: int = 200, rounds: int = 5) -> float:
 
 
 def overheads(sides: list[Side]) -> dict[str, float]:
-    """Launch overhead of each side; oclpy both synchronous (default) and asynchronous."""
+    """Launch overhead of each side; oclpy with its default (asynchronous) launches
+    and with synchronous ones (`<name>_sync`)."""
     out = {}
     for s in sides:
         driver = getattr(s.impl.device, "driver", None)
         if driver is None:
             out[s.name] = launch_overhead(s)
             continue
-        driver.timing = False
+        default_mode, driver.timing = driver.asynchronous, False
         out[s.name] = launch_overhead(s)
         driver.synchronize()
-        driver.asynchronous = True
-        out[s.name + "_async"] = launch_overhead(s)
-        driver.synchronize()
         driver.asynchronous = False
-        driver.timing = True
+        out[s.name + "_sync"] = launch_overhead(s)
+        driver.synchronize()
+        driver.asynchronous, driver.timing = default_mode, True
     return out
 
 
