@@ -117,7 +117,7 @@ def test_launch_parameters_shared_memory_and_streams(driver, fake):
     p = [int.from_bytes(v, "little") for v in launch["params"]]
     assert p[:3] == [a.address, b.address, 512]
     assert p[3:6] == [256, 0, 0] and p[6] & 0xFFFFFFFF == 1
-    assert fake.calls[-1] == "cuLaunchKernel"  # asynchronous by default: no wait
+    assert fake.calls[-2:] == ["cuLaunchKernel", "cuStreamSynchronize"]  # synchronous by default
     assert fake.calls.count("cuLinkCreate") == 1
 
 

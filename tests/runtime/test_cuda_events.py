@@ -24,7 +24,7 @@ SRC = "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
 @pytest.fixture()
 def fake(monkeypatch, tmp_path):
     monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("OCLPY_CUDA_ASYNC", raising=False)
+    monkeypatch.setenv("OCLPY_CUDA_ASYNC", "1")
     drv = make_fake()
     install(monkeypatch, drv)
     monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
