@@ -47,13 +47,17 @@ class Event(Handle):
         self._driver: Any = None  # set with the markers when the work is queued on a device
         self._begin: Any = None
         self._marker: Any = None
+        self._urgent = False  # someone must hear of completion at once (completion.py)
+        self._watched = False
 
     # -- state ------------------------------------------------------------------
 
     @property
     def command_execution_status(self) -> int:
         if self._marker is not None and not self.is_done:
-            self._settle(block=False)
+            from .completion import settle
+
+            settle(self, block=False)
         return self._status
 
     @property
@@ -87,18 +91,36 @@ class Event(Handle):
             self._run_user_callbacks(ces.RUNNING)
 
     def _issued(self, driver: Any, begin: Any, marker: Any) -> None:
-        """The action queued its work on `driver`'s device: done when `marker` is."""
+        """The action queued its work on `driver`'s device: done when `marker` is.
+        Watched by a thread only when something must hear of it at once."""
+        from .completion import issued
+
+        with self._cond:
+            self._driver, self._begin, self._marker = driver, begin, marker
+            urgent = self._urgent or bool(self._user_callbacks)
+            self._watched = urgent
+        issued(driver, self, urgent)
+
+    def _watch(self) -> None:
+        """Have the driver's watcher complete this issued event as soon as it is done."""
         from .completion import watch
 
-        self._driver, self._begin, self._marker = driver, begin, marker
-        watch(driver, self)
+        with self._cond:
+            if self._watched or self._marker is None or self.is_done:
+                self._urgent = True
+                return
+            self._watched = True
+        watch(self._driver, self)
 
-    def _settle(self, block: bool) -> None:
-        """Complete the event if its device work is done (waiting for it when `block`)."""
+    def _settle(self, block: bool, known: bool = False) -> None:
+        """Complete the event if its device work is done (waiting for it when `block`;
+        without asking the driver when `known` done)."""
         driver, marker = self._driver, self._marker
         if self.is_done or marker is None:
             return
-        if block:
+        if known:
+            pass
+        elif block:
             driver.wait_complete(marker)
         elif not driver.is_complete(marker):
             return
@@ -106,7 +128,10 @@ class Event(Handle):
         if self._begin is not None:
             times = driver.device_times(self._begin, marker)
         self._finish(ces.COMPLETE, device_times=times)
-        self._begin = self._marker = None  # the CUDA events go with the last reference
+        begin, self._begin, self._marker = self._begin, None, None
+        driver.recycle(marker)
+        if begin is not None:
+            driver.recycle(begin)
 
     def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
                 device_times: tuple[int, int] | None = None) -> None:
@@ -130,12 +155,24 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
-    def _on_done(self, callback: Callable[[Event], None]) -> None:
-        """Call `callback(self)` once the event is done (now, if it already is)."""
+    def _on_done(self, callback: Callable[[Event], None], lazy: bool = False) -> None:
+        """Call `callback(self)` once the event is done (now, if it already is). A
+        `lazy` callback (bookkeeping) may run late: when the event is next waited
+        for, polled or finished; any other makes an issued event watched."""
         with self._cond:
             if not self.is_done:
                 self._callbacks.append(callback)
-                return
+                if lazy:
+                    return
+                if self._marker is None or self._watched:
+                    self._urgent = True
+                    return
+                watch = True
+            else:
+                watch = False
+        if watch:
+            self._watch()
+            return
         callback(self)
 
     def set_callback(self, type: int, cb: Callable[[int], None]) -> None:
@@ -143,8 +180,13 @@ class Event(Handle):
         with self._cond:
             if self._status > type:
                 self._user_callbacks.append((type, cb))
-                return
-        cb(self._status)
+                watch = self._marker is not None and not self._watched
+            else:
+                watch = None
+        if watch is None:
+            cb(self._status)
+        elif watch:
+            self._watch()
 
     def _run_user_callbacks(self, status: int) -> None:
         with self._cond:
@@ -161,7 +203,9 @@ class Event(Handle):
 
     def wait(self) -> None:
         if self._marker is not None:
-            self._settle(block=True)
+            from .completion import settle
+
+            settle(self, block=True)
         with self._cond:
             self._cond.wait_for(lambda: self.is_done)
         if self.failed:

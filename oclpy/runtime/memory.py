@@ -122,7 +122,7 @@ class Storage:
                 waits = list(self.users)
                 migrate = functools.partial(self._copy, source, driver)
             self.users.add(event)
-        event._on_done(self._done_with)
+        event._on_done(self._done_with, lazy=True)
         return waits, migrate
 
     def _done_with(self, event: Any) -> None:

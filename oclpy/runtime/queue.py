@@ -28,6 +28,7 @@ from .constants import command_type
 from .device import Device
 from .errors import as_list, raise_cl, status_code
 from .handles import Handle
+from .completion import settle, settle_all
 from .event import Event, NannyEvent, describe_failure
 from .scheduler import schedule
 
@@ -135,7 +136,7 @@ class CommandQueue(Handle):
             elif sync == "barrier":
                 self._barrier = evt
             self._pending.add(evt)
-        evt._on_done(self._retire)
+        evt._on_done(self._retire, lazy=True)
         driver = self.driver
         eager = not self.out_of_order and getattr(driver, "eager", False)
         schedule(evt, action, wait_for, after, inline=blocking or eager, driver=driver)
@@ -171,11 +172,16 @@ class CommandQueue(Handle):
     def finish(self) -> None:
         with self._lock:
             pending = list(self._pending)
+        synchronized = settle_all(self.driver)  # one device sync completes what was issued
         for evt in pending:
-            evt._settle(block=True)
+            if evt.is_done:
+                continue
+            settle(evt, block=True)
             with evt._cond:
                 evt._cond.wait_for(lambda e=evt: e.is_done)
-        self.driver.synchronize()
+            synchronized = False
+        if not synchronized:
+            self.driver.synchronize()
         with self._lock:
             failed = [e for e in self._failed if not e._error_reported]
             self._failed = []

@@ -144,14 +144,17 @@ def test_a_failing_event_query_names_the_call(fake):
     evt.wait()
 
 
-def test_markers_are_destroyed_with_their_events(fake):
+def test_completed_markers_are_reused(fake):
     ctx, queue, knl, buf = _setup(fake)
     _hold_next_event(fake)
     evt = knl(queue, (4,), (4,), buf)
     handle = evt._marker.handle
     fake.release_all()
     evt.wait()
-    assert evt._marker is None and handle in fake.destroyed
+    assert evt._marker is None and queue.device.driver._markers[-1].handle == handle
+    created = fake.calls.count("cuEventCreate")
+    again = knl(queue, (4,), (4,), buf)
+    assert again._marker.handle == handle and fake.calls.count("cuEventCreate") == created
 
 
 def test_a_driver_failure_while_waiting_fails_the_event(fake):
@@ -160,10 +163,71 @@ def test_a_driver_failure_while_waiting_fails_the_event(fake):
     sync = fake.cuEventSynchronize
     fake.cuEventSynchronize = lambda event: (999, None)
     evt = knl(queue, (4,), (4,), buf)
-    deadline = time.monotonic() + 5
-    while not evt.is_done and time.monotonic() < deadline:
-        time.sleep(0.001)
-    fake.cuEventSynchronize = sync
-    assert evt.failed
     with pytest.raises(cl.RuntimeError, match="NDRANGE_KERNEL ended with status OUT_OF_RESOURCES: CudaError: .* failed: CUDA_ERROR_FAKE"):
         evt.wait()
+    fake.cuEventSynchronize = sync
+    assert evt.failed
+
+
+def test_no_thread_watches_an_event_nobody_listens_to(fake):
+    from oclpy.runtime import completion
+
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    assert id(queue.device.driver) not in completion._watchers and not evt._watched
+    time.sleep(0.01)
+    assert evt.command_execution_status == CES.RUNNING
+    fake.release_all()
+    assert evt.command_execution_status == CES.COMPLETE
+
+
+def test_a_callback_makes_the_event_complete_by_itself(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    evt = knl(queue, (4,), (4,), buf)
+    seen = []
+    evt.set_callback(CES.COMPLETE, seen.append)
+    assert evt._watched
+    fake.release_all()
+    deadline = time.monotonic() + 5
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert seen == [CES.COMPLETE]
+
+
+def test_finish_synchronises_once_and_asks_no_event(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    events = [knl(queue, (4,), (4,), buf) for _ in range(20)]
+    fake.calls.clear()
+    queue.finish()
+    assert all(e.command_execution_status == CES.COMPLETE for e in events)
+    assert fake.calls == ["cuCtxSynchronize"]
+
+
+def test_many_launches_complete_the_oldest_events_as_they_go(fake, monkeypatch):
+    from oclpy.runtime import completion
+
+    monkeypatch.setattr(completion, "TRACK_HIGH", 8)
+    monkeypatch.setattr(completion, "TRACK_LOW", 4)
+    ctx, queue, knl, buf = _setup(fake)
+    events = [knl(queue, (4,), (4,), buf) for _ in range(9)]
+    assert [e.is_done for e in events] == [True] * 5 + [False] * 4
+    assert fake.calls.count("cuEventQuery") == 1  # the newest of those, for all of them
+    queue.finish()
+
+
+def test_a_still_running_event_stops_the_sweep(fake, monkeypatch):
+    from oclpy.runtime import completion
+
+    monkeypatch.setattr(completion, "TRACK_HIGH", 2)
+    monkeypatch.setattr(completion, "TRACK_LOW", 1)
+    ctx, queue, knl, buf = _setup(fake)
+    first = knl(queue, (4,), (4,), buf)
+    _hold_next_event(fake)
+    second = knl(queue, (4,), (4,), buf)
+    third = knl(queue, (4,), (4,), buf)  # the sweep: `second` still runs, `first` is done
+    assert first.is_done and not second.is_done and not third.is_done
+    fake.release_all()
+    queue.finish()
+    assert second.is_done and third.is_done

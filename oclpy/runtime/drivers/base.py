@@ -138,6 +138,9 @@ class Driver(abc.ABC):
     def wait_complete(self, marker: Any) -> None:
         """Block until the work behind `marker` is done."""
 
+    def recycle(self, marker: Any) -> None:
+        """The runtime is done with `marker` (its work completed): the driver may reuse it."""
+
     def order_after(self, markers: list[Any]) -> None:
         """Make the calling thread's next work wait on the device for `markers`."""
         for marker in markers:

@@ -53,8 +53,9 @@ from .cuda_staging import Staging
 
 ALIGNMENT = 256  # cuMemAlloc's alignment; CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting in
-_HIDDEN = struct.Struct("<qqqi")
-CUDA_ERROR_NOT_READY = 600  # cuEventQuery: the work is not done yet  # global offset x, y, z; work dimension
+_HIDDEN = struct.Struct("<qqqi")  # global offset x, y, z; work dimension
+CUDA_ERROR_NOT_READY = 600  # cuEventQuery: the work is not done yet
+MARKER_POOL = 1024  # completed CUDA events kept for reuse
 
 
 def _host_address(view: memoryview) -> tuple[np.ndarray, int]:
@@ -91,6 +92,7 @@ class CudaDriver(Driver):
         self._enter()
         self._shared_stream = self._new_stream()
         self._anchor: tuple[Any, int] | None = None  # (CUDA event, host ns) for device_times
+        self._markers: list[Marker] = []  # completed untimed markers, for reuse
 
     # -- threads, streams --------------------------------------------------------------
 
@@ -122,12 +124,32 @@ class CudaDriver(Driver):
     # -- completion markers (base.Driver's hook; runtime/completion.py) ---------------------
 
     def _record(self, timing: bool) -> Marker:
-        flags = self.drv.CUevent_flags
-        flag = flags.CU_EVENT_DEFAULT if timing else flags.CU_EVENT_DISABLE_TIMING
+        """A CUDA event recorded on the calling thread's stream; untimed ones come from
+        a pool of events the runtime is done with (`recycle`)."""
         stream = self._stream()
-        marker = Marker(self.drv, api.call(self.drv.cuEventCreate, flag), stream)
+        pool = self._markers
+        if pool and not timing:
+            marker = pool.pop()
+            marker.stream = stream
+        else:
+            flags = self.drv.CUevent_flags
+            flag = flags.CU_EVENT_DEFAULT if timing else flags.CU_EVENT_DISABLE_TIMING
+            marker = Marker(self.drv, api.call(self.drv.cuEventCreate, flag), stream, timing)
         api.call(self.drv.cuEventRecord, marker.handle, stream)
         return marker
+
+    @property
+    def ordered_markers(self) -> bool:
+        """Markers complete in the order they were recorded (completion.py's sweep):
+        true of asynchronous launches, which all go to one stream."""
+        return self.asynchronous
+
+    def recycle(self, marker: Marker) -> None:
+        """Keep a completed untimed marker for reuse. Safe: markers exist only with
+        asynchronous launches, whose commands share one stream, where `order_after`
+        never waits on a marker (so none is held past its event's completion)."""
+        if not marker.timed and len(self._markers) < MARKER_POOL:
+            self._markers.append(marker)
 
     def completion(self, profiling: bool = False) -> Marker | None:
         """A CUDA event after the calling thread's work, when launches are asynchronous."""
@@ -352,10 +374,10 @@ class Marker:
     """A CUDA event marking where a command's work ends on its stream; destroyed with
     the last reference (the driver keeps an event recorded until it completes)."""
 
-    __slots__ = ("drv", "handle", "stream")
+    __slots__ = ("drv", "handle", "stream", "timed")
 
-    def __init__(self, drv: Any, handle: Any, stream: Any) -> None:
-        self.drv, self.handle, self.stream = drv, handle, stream
+    def __init__(self, drv: Any, handle: Any, stream: Any, timed: bool = False) -> None:
+        self.drv, self.handle, self.stream, self.timed = drv, handle, stream, timed
 
     def __del__(self) -> None:
         try:
