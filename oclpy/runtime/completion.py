@@ -27,8 +27,8 @@ from typing import Any
 
 from .errors import status_code
 
-TRACK_HIGH = 512  # outstanding issued events per driver before the launcher polls
-TRACK_LOW = 256  # ... down to this many, or to the first one still running
+TRACK_HIGH = 16  # outstanding issued events per driver before the launcher polls
+TRACK_LOW = 4  # ... down to this many, or to the first one still running
 
 _watchers: dict[int, _Watcher] = {}
 _tracked: dict[int, tuple[Any, collections.deque]] = {}

@@ -128,10 +128,11 @@ class Event(Handle):
         if self._begin is not None:
             times = driver.device_times(self._begin, marker)
         self._finish(ces.COMPLETE, device_times=times)
-        begin, self._begin, self._marker = self._begin, None, None
-        driver.recycle(marker)
-        if begin is not None:
-            driver.recycle(begin)
+        with self._cond:  # the one thread that takes the markers gives them back
+            taken = [m for m in (self._marker, self._begin) if m is not None]
+            self._begin = self._marker = None
+        for m in taken:
+            driver.recycle(m)
 
     def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
                 device_times: tuple[int, int] | None = None) -> None:

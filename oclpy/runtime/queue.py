@@ -12,8 +12,10 @@ synchronous and a hand-off to another thread costs more than a small
 kernel), a command whose dependencies are already done runs at once on the
 calling thread, taking no lock and making no callback (the scheduler's fast
 path); a command that must wait still waits, so the order and wait_for
-semantics do not change. Out-of-order queues always hand commands to the
-command threads: independent commands there run concurrently.
+semantics do not change. Out-of-order queues hand commands to the command
+threads, so independent commands run concurrently, unless the driver says
+`inline_out_of_order` (cuda's asynchronous launches: an action only queues
+work on the device, which a command thread would not make concurrent).
 """
 
 from __future__ import annotations
@@ -138,7 +140,8 @@ class CommandQueue(Handle):
             self._pending.add(evt)
         evt._on_done(self._retire, lazy=True)
         driver = self.driver
-        eager = not self.out_of_order and getattr(driver, "eager", False)
+        eager = getattr(driver, "eager", False) and (
+            not self.out_of_order or getattr(driver, "inline_out_of_order", False))
         schedule(evt, action, wait_for, after, inline=blocking or eager, driver=driver)
         if blocking:
             evt.wait()

@@ -127,21 +127,32 @@ class CudaDriver(Driver):
         """A CUDA event recorded on the calling thread's stream; untimed ones come from
         a pool of events the runtime is done with (`recycle`)."""
         stream = self._stream()
-        pool = self._markers
-        if pool and not timing:
-            marker = pool.pop()
-            marker.stream = stream
-        else:
+        marker = None
+        if not timing and self._markers:
+            try:
+                marker = self._markers.pop()
+                marker.stream = stream
+            except IndexError:  # another thread took the last one
+                marker = None
+        if marker is None:
             flags = self.drv.CUevent_flags
             flag = flags.CU_EVENT_DEFAULT if timing else flags.CU_EVENT_DISABLE_TIMING
             marker = Marker(self.drv, api.call(self.drv.cuEventCreate, flag), stream, timing)
-        api.call(self.drv.cuEventRecord, marker.handle, stream)
+        status = self.drv.cuEventRecord(marker.handle, stream)[0]
+        if int(status):
+            raise api.CudaError(f"cuEventRecord failed: {api.error_text(status)}")
         return marker
 
     @property
     def ordered_markers(self) -> bool:
         """Markers complete in the order they were recorded (completion.py's sweep):
         true of asynchronous launches, which all go to one stream."""
+        return self.asynchronous
+
+    @property
+    def inline_out_of_order(self) -> bool:
+        """Out-of-order queues may run a ready command on the calling thread (queue.py):
+        true of asynchronous launches, whose actions only queue work on the stream."""
         return self.asynchronous
 
     def recycle(self, marker: Marker) -> None:
@@ -328,32 +339,33 @@ class CudaDriver(Driver):
 
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
         stream = self._stream()
-        fn = self._function(kernel)
-        dynamic = kernel.dynamic_local_bytes(blob)
-        if dynamic:
-            self._allow_shared(kernel, fn, dynamic)
         params = self._params(kernel)
-        params.fill(blob, ndrange)
-        grid, block = ndrange.num_groups, ndrange.local_size
+        dynamic = kernel.dynamic_local_bytes(blob) if params.has_local else 0
+        if dynamic:
+            self._allow_shared(kernel, params.function, dynamic)
+        shape = params.fill(blob, ndrange)
         timer = self._timer(stream) if self.timing else None
-        api.call(self.drv.cuLaunchKernel, fn, *grid, *block, dynamic, stream,
-                 params.pointers_address, 0)
+        status = self.drv.cuLaunchKernel(params.function, *shape, dynamic, stream,
+                                         params.pointers_address, 0)[0]
+        if int(status):
+            raise api.CudaError(f"cuLaunchKernel failed: {api.error_text(status)}")
         if timer is not None:
             api.call(self.drv.cuEventRecord, timer[1], stream)
-        self._end(stream)
+        if not self.asynchronous:
+            self._wait(stream)
         if timer is not None:
             self._wait(stream)
             ms = api.call(self.drv.cuEventElapsedTime, timer[0], timer[1])
             self._local.kernel_seconds = float(ms) / 1e3
 
     def _params(self, kernel: Any) -> ParamBuffer:
-        """This thread's parameter buffer for `kernel`."""
+        """This thread's parameter buffer (and function) for `kernel`."""
         buffers = getattr(self._local, "params", None)
         if buffers is None:
             buffers = self._local.params = {}
         found = buffers.get(id(kernel))
         if found is None or found.kernel is not kernel:
-            found = buffers[id(kernel)] = ParamBuffer(kernel)
+            found = buffers[id(kernel)] = ParamBuffer(kernel, self._function(kernel))
         return found
 
     def _timer(self, stream: Any) -> tuple[Any, Any]:
@@ -387,13 +399,17 @@ class Marker:
 
 
 class ParamBuffer:
-    """`cuLaunchKernel`'s kernelParams for one kernel on one thread: one pointer per
-    parameter into a copy of the argument blob followed by the hidden parameters
-    (see targets/llvm/nvptx.py). The driver copies the parameters at launch, so
-    the buffer is reused by the thread's next launch of the kernel."""
+    """`cuLaunchKernel`'s function and kernelParams for one kernel on one thread: one
+    pointer per parameter into a copy of the argument blob followed by the hidden
+    parameters (see targets/llvm/nvptx.py). The driver copies the parameters at
+    launch, so the buffer is reused by the thread's next launch of the kernel; the
+    hidden parameters and the grid are rewritten only when the launch shape changes
+    (the runtime reuses one NDRange object per shape)."""
 
-    def __init__(self, kernel: Any) -> None:
+    def __init__(self, kernel: Any, function: Any) -> None:
         self.kernel = kernel  # held, so the id keying this buffer is not reused
+        self.function = function
+        self.has_local = any(arg.kind == "local" for arg in kernel.args)
         self.hidden_at = kernel.hidden_offset
         self.data = ctypes.create_string_buffer(self.hidden_at + _HIDDEN.size)
         self.view = memoryview(self.data).cast("B")
@@ -401,8 +417,19 @@ class ParamBuffer:
         offsets = kernel.param_offsets
         self.pointers = (ctypes.c_void_p * len(offsets))(*[base + o for o in offsets])
         self.pointers_address = ctypes.addressof(self.pointers)
+        self.ndrange: NDRange | None = None
+        self.shape: tuple[int, ...] = ()
 
-    def fill(self, blob: bytes, ndrange: NDRange) -> None:
-        n = min(len(blob), self.hidden_at)
-        self.view[:n] = blob[:n]
-        _HIDDEN.pack_into(self.view, self.hidden_at, *ndrange.global_offset, ndrange.work_dim)
+    def fill(self, blob: bytes, ndrange: NDRange) -> tuple[int, ...]:
+        """Copy the arguments in; the grid and block sizes (6 ints) of the launch."""
+        at = self.hidden_at
+        if len(blob) == at:
+            self.view[:at] = blob
+        else:
+            n = min(len(blob), at)
+            self.view[:n] = blob[:n]
+        if ndrange is not self.ndrange:
+            _HIDDEN.pack_into(self.view, at, *ndrange.global_offset, ndrange.work_dim)
+            self.shape = (*ndrange.num_groups, *ndrange.local_size)
+            self.ndrange = ndrange
+        return self.shape
