@@ -57,6 +57,12 @@ def _compile(calls: list[int], source: str = SRC, options: str = ""):  # type: i
     return run
 
 
+def _ran(build):  # type: ignore[no-untyped-def]
+    """`build` after its native code was made, as its first launch makes it."""
+    assert build.program.optimized_llvm_ir
+    return build
+
+
 def test_second_process_is_served_from_disk(cache: Path) -> None:
     first = _child("compile", cache)
     assert first.returncode == 0, first.stderr
@@ -75,7 +81,7 @@ def test_memory_hit_does_not_compile_again(cache: Path) -> None:
 
 def test_disk_hit_in_same_process_after_memory_cleared(cache: Path) -> None:
     calls: list[int] = []
-    bc.cached_build(SRC, "", _compile(calls))
+    _ran(bc.cached_build(SRC, "", _compile(calls)))
     bc.clear_memory()
     hit = bc.cached_build(SRC, "", _compile(calls))
     assert len(calls) == 1
@@ -83,6 +89,17 @@ def test_disk_hit_in_same_process_after_memory_cleared(cache: Path) -> None:
     from tests.targets.cpu_harness import run
     run(hit.program.kernels["twice"], [x], (4,), (4,))
     assert x.tolist() == [0, 2, 4, 6]
+
+
+def test_entry_is_written_at_first_launch(cache: Path) -> None:
+    calls: list[int] = []
+    build = bc.cached_build(SRC, "", _compile(calls))
+    assert not build.program.compiled and not (cache / bc.SUBDIR).exists()
+    x = np.arange(4, dtype=np.int32)
+    from tests.targets.cpu_harness import run
+    run(build.program.kernels["twice"], [x], (4,), (4,))
+    assert build.program.compiled and x.tolist() == [0, 2, 4, 6]
+    assert len(list((cache / bc.SUBDIR).glob("*.bin"))) == 1
 
 
 def test_key_changes_with_options_source_and_device() -> None:
@@ -101,8 +118,9 @@ def test_key_changes_with_compiler_version(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_options_get_their_own_entries(cache: Path) -> None:
     calls: list[int] = []
-    bc.cached_build(SRC, "", _compile(calls))
-    bc.cached_build(SRC, "-cl-fast-relaxed-math", _compile(calls, options="-cl-fast-relaxed-math"))
+    _ran(bc.cached_build(SRC, "", _compile(calls)))
+    _ran(bc.cached_build(SRC, "-cl-fast-relaxed-math",
+                         _compile(calls, options="-cl-fast-relaxed-math")))
     assert len(calls) == 2
     assert len(list((cache / bc.SUBDIR).glob("*.bin"))) == 2
 
@@ -110,14 +128,14 @@ def test_options_get_their_own_entries(cache: Path) -> None:
 @pytest.mark.parametrize("damage", ["garbage", "truncate", "flip"])
 def test_corrupt_entry_is_ignored_and_rebuilt(cache: Path, damage: str) -> None:
     calls: list[int] = []
-    bc.cached_build(SRC, "", _compile(calls))
+    _ran(bc.cached_build(SRC, "", _compile(calls)))
     path = bc.entry_path(bc.cache_key(SRC, ""))
     data = path.read_bytes()
     broken = {"garbage": b"not an entry", "truncate": data[: len(data) // 2],
               "flip": data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]}[damage]
     path.write_bytes(broken)
     bc.clear_memory()
-    build = bc.cached_build(SRC, "", _compile(calls))
+    build = _ran(bc.cached_build(SRC, "", _compile(calls)))
     assert len(calls) == 2 and "twice" in build.program.kernels
     assert bc.decode_entry(path.read_bytes()) is not None  # rewritten whole
 
@@ -134,7 +152,7 @@ def test_unloadable_record_is_removed(cache: Path) -> None:
 def test_no_cache_switch_writes_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OCLPY_NO_CACHE", "1")
     calls: list[int] = []
-    bc.cached_build(SRC, "", _compile(calls))
+    _ran(bc.cached_build(SRC, "", _compile(calls)))
     assert not (cache / bc.SUBDIR).exists()
 
 
@@ -154,7 +172,7 @@ def test_unwritable_cache_dir_still_builds(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("OCLPY_CACHE_DIR", str(blocker))  # a file, so mkdir fails
     bc.clear_memory()
     calls: list[int] = []
-    assert "twice" in bc.cached_build(SRC, "", _compile(calls)).program.kernels
+    assert "twice" in _ran(bc.cached_build(SRC, "", _compile(calls))).program.kernels
 
 
 def test_failed_builds_are_not_cached(cache: Path) -> None:

@@ -15,8 +15,10 @@ $XDG_CACHE_HOME/oclpy, else ~/.cache/oclpy), subfolder "cpu-v1":
 Entries are written to a temporary file in the same folder and renamed into
 place (atomic, so concurrent processes see a whole entry or none). An entry
 that is short, has a bad checksum or does not load is ignored (and removed);
-the program is then rebuilt and stored again. OCLPY_NO_CACHE=1 turns the disk
-cache off. Build failures are never cached.
+the program is then rebuilt and stored again. A fresh build is stored when its
+native code exists, at its first launch (`cpu_program.NativeCode`): a program
+that never ran leaves no entry. OCLPY_NO_CACHE=1 turns the disk cache off.
+Build failures are never cached.
 """
 
 from __future__ import annotations
@@ -177,6 +179,15 @@ def store(key: str, build: Any) -> None:
         return
 
 
+def _store_when_compiled(key: str, build: Any) -> None:
+    """Store `build` once its native code exists: a cpu program compiles at its first launch."""
+    when = getattr(build.program, "when_compiled", None)
+    if when is None:
+        store(key, build)
+    else:
+        when(lambda: store(key, build))
+
+
 def _remove(path: Path) -> None:
     try:
         path.unlink()
@@ -204,7 +215,7 @@ def cached_build(source: str, options: str, compile: Callable[[], Any],
     if build is None:
         build = compile()
         if use_disk:
-            store(key, build)
+            _store_when_compiled(key, build)
     _remember(key, build)
     return build
 

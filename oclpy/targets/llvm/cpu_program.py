@@ -2,7 +2,11 @@
 
 `CompiledKernel.launch` allocates one call's context, local memory and frames
 (so concurrent calls share nothing) and calls the native launcher through
-ctypes, which releases the GIL. `program_record` / `program_from_record` turn
+ctypes, which releases the GIL. A freshly built program's native code is made
+at its first launch (`NativeCode`, as PoCL defers its work-group functions):
+`Program.build` runs the frontend, our passes and LLVM IR emission and parsing
+(so bad source and invalid IR still fail the build), and the first launch of
+any of its kernels runs LLVM's optimiser and code generator, once, for all. `program_record` / `program_from_record` turn
 a `CpuProgram` into JSON data plus object code and back (the build cache,
 `buildcache.py`). Kept apart from `cpu.py` so that loading a cached program
 imports no part of the compiler.
@@ -13,8 +17,9 @@ from __future__ import annotations
 import ctypes
 import functools
 import struct
+import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -81,6 +86,49 @@ def _address(data: bytes) -> int:
     return ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0
 
 
+class NativeCode:
+    """A program's native code, compiled at first need by `get` (once, thread-safe).
+
+    Made from a compile function (`jit.defer_ir`'s) or from ready native code
+    (a program loaded from the disk cache). `when_ready` runs a callback once
+    the code exists (the build cache stores the program then)."""
+
+    def __init__(self, compile: Callable[[], jit.JitModule] | None = None,
+                 ready: jit.JitModule | None = None) -> None:
+        if (compile is None) == (ready is None):
+            raise ValueError("NativeCode needs exactly one of a compile function and ready code")
+        self._compile = compile
+        self._jit = ready
+        self._lock = threading.Lock()
+        self._waiting: list[Callable[[], None]] = []
+
+    @property
+    def ready(self) -> bool:
+        return self._jit is not None
+
+    def get(self) -> jit.JitModule:
+        """The native code, compiling it now if this is the first need."""
+        if self._jit is not None:
+            return self._jit
+        with self._lock:
+            if self._jit is None:
+                assert self._compile is not None
+                self._jit = self._compile()
+                self._compile = None
+            waiting, self._waiting = self._waiting, []
+        for callback in waiting:
+            callback()
+        return self._jit
+
+    def when_ready(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the native code exists (now, if it does)."""
+        with self._lock:
+            if self._jit is None:
+                self._waiting.append(callback)
+                return
+        callback()
+
+
 @dataclass
 class CompiledKernel:
     name: str
@@ -92,6 +140,20 @@ class CompiledKernel:
     uses_printf: bool = False
     _native: Any = field(repr=False, default=None)
     _jit: Any = field(repr=False, default=None)  # keeps the native code alive
+    _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
+
+    def __post_init__(self) -> None:
+        if self._native is None and self._code is not None:
+            self._native = self._first_call
+
+    def _first_call(self, blob: int, context: int) -> None:
+        """The native launcher's stand-in until the program's native code exists."""
+        native = self._code.get()  # type: ignore[union-attr]
+        address = native.address_of(f"{self.name}.launch")
+        if not address:
+            raise jit.LLVMError(f"native code has no launcher for '{self.name}'")
+        self._jit, self._native = native, _LAUNCH_SIG(address)
+        self._native(blob, context)
 
     def local_bytes(self, blob: bytes) -> int:
         """The local memory one work-group of this launch needs."""
@@ -145,11 +207,27 @@ class CompiledKernel:
 class CpuProgram:
     kernels: dict[str, CompiledKernel]
     llvm_ir: str
-    optimized_llvm_ir: str
-    _jit: jit.JitModule = field(repr=False)
+    _code: NativeCode = field(repr=False)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the native code exists yet (after the first launch, or from the cache)."""
+        return self._code.ready
+
+    @property
+    def _jit(self) -> jit.JitModule:
+        return self._code.get()
+
+    @property
+    def optimized_llvm_ir(self) -> str:
+        return self._jit.optimized_ir
 
     def asm(self) -> str:
         return self._jit.asm()
+
+    def when_compiled(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the native code exists (now, if it does)."""
+        self._code.when_ready(callback)
 
 
 # -- the disk cache's view of a program (see buildcache.py) ------------------------
@@ -194,7 +272,7 @@ def program_from_record(record: dict[str, Any], object_code: bytes) -> CpuProgra
             name, args, int(k["blob_size"]), tuple(k["reqd"]) if k["reqd"] else None,
             int(k["static_local_bytes"]), int(k["frame_size"]), bool(k["uses_printf"]),
             _LAUNCH_SIG(address), native)
-    return CpuProgram(kernels, "", record["optimized_ir"], native)
+    return CpuProgram(kernels, "", NativeCode(ready=native))
 
 
 def type_to_json(t: Type) -> Any:

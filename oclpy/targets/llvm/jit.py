@@ -8,7 +8,8 @@ llvmlite's own split). This module owns:
 - parsing and verifying LLVM IR text,
 - optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3 with
   loop and SLP vectorisation),
-- JIT compilation with MCJIT, kept alive by `JitModule`, and symbol lookup,
+- JIT compilation with MCJIT, kept alive by `JitModule`, and symbol lookup;
+  `defer_ir` splits it: parse and verify now, optimise and compile later,
 - the object code MCJIT produced (`JitModule.object_code`), and loading such
   object code back into a fresh MCJIT engine (`load_object`, the disk cache),
 - assembly emission for inspection (`oclpy build --emit asm`),
@@ -20,6 +21,7 @@ from __future__ import annotations
 import ctypes.util
 import threading
 from dataclasses import dataclass, field
+from typing import Callable
 
 import llvmlite.binding as llvm
 
@@ -131,17 +133,40 @@ def compile_ir(text: str, opt_level: int = 3) -> JitModule:
     Serialised process-wide (LLVM's global context is shared); the native code
     it returns may be run from any number of threads at once."""
     with _lock:
+        return _compile_module(parse_and_verify(text), opt_level)
+
+
+def defer_ir(text: str, opt_level: int = 3) -> Callable[[], JitModule]:
+    """Parse and verify LLVM IR text now (LLVMError now), optimise and compile later.
+
+    The function returned does the rest of `compile_ir` when called (once: it
+    consumes the parsed module); the cpu target calls it at a program's first
+    launch, so `Program.build` pays only for parsing."""
+    with _lock:
         mod = parse_and_verify(text)
-        tm = host_target_machine(opt=min(opt_level, 3))
-        mod.triple = tm.triple
-        mod.data_layout = str(tm.target_data)
-        optimize(mod, tm, opt_level)
-        engine = llvm.create_mcjit_compiler(mod, tm)
-        objects: list[bytes] = []
-        engine.set_object_cache(lambda _mod, data: objects.append(bytes(data)), lambda _mod: None)
-        engine.finalize_object()
-        engine.run_static_constructors()
-        return JitModule(engine, mod, tm, str(mod), b"".join(objects))
+    taken: list[bool] = []
+
+    def compile_now() -> JitModule:
+        with _lock:
+            if taken:
+                raise LLVMError("deferred LLVM module compiled twice")
+            taken.append(True)
+            return _compile_module(mod, opt_level)
+    return compile_now
+
+
+def _compile_module(mod: llvm.ModuleRef, opt_level: int) -> JitModule:
+    """Optimise and JIT-compile a parsed module (the caller holds `_lock`)."""
+    tm = host_target_machine(opt=min(opt_level, 3))
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    optimize(mod, tm, opt_level)
+    engine = llvm.create_mcjit_compiler(mod, tm)
+    objects: list[bytes] = []
+    engine.set_object_cache(lambda _mod, data: objects.append(bytes(data)), lambda _mod: None)
+    engine.finalize_object()
+    engine.run_static_constructors()
+    return JitModule(engine, mod, tm, str(mod), b"".join(objects))
 
 
 def load_object(object_code: bytes, optimized_ir: str = "") -> JitModule:

@@ -1,0 +1,87 @@
+"""Deferred native code: a cpu program's LLVM work runs at its first launch, once."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from oclpy.compiler import build_program
+from oclpy.targets.llvm import jit
+from oclpy.targets.llvm.cpu_program import NativeCode
+from tests.targets.cpu_harness import run
+
+SRC = """
+__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }
+__kernel void plus1(__global int *x) { x[get_global_id(0)] += 1; }
+"""
+ADD = "define i64 @add(i64 %a, i64 %b) {\n  %s = add i64 %a, %b\n  ret i64 %s\n}\n"
+
+
+def test_build_defers_llvm_to_the_first_launch() -> None:
+    program = build_program(SRC).program
+    assert not program.compiled
+    assert program.kernels["twice"].args[0].kind == "global"  # kernel facts without native code
+    x = np.arange(4, dtype=np.int32)
+    run(program.kernels["twice"], [x], (4,), (4,))
+    assert program.compiled and x.tolist() == [0, 2, 4, 6]
+    run(program.kernels["plus1"], [x], (4,), (4,))  # the same native code serves every kernel
+    assert x.tolist() == [1, 3, 5, 7]
+    assert program.kernels["plus1"]._jit is program.kernels["twice"]._jit
+
+
+def test_invalid_llvm_ir_still_fails_at_build() -> None:
+    with pytest.raises(jit.LLVMError, match="invalid LLVM IR generated"):
+        jit.defer_ir("define i32 @f() {\n  ret i64 0\n}\n")
+
+
+def test_deferred_module_compiles_once() -> None:
+    compile_now = jit.defer_ir(ADD)
+    assert compile_now().address_of("add")
+    with pytest.raises(jit.LLVMError, match="compiled twice"):
+        compile_now()
+
+
+def test_native_code_needs_exactly_one_source() -> None:
+    with pytest.raises(ValueError, match="exactly one of a compile function and ready code"):
+        NativeCode()
+    ready = jit.compile_ir(ADD)
+    with pytest.raises(ValueError, match="exactly one"):
+        NativeCode(lambda: ready, ready)
+
+
+def test_concurrent_first_needs_compile_once_and_call_back_once() -> None:
+    calls: list[int] = []
+    ready = jit.compile_ir(ADD)
+    barrier = threading.Barrier(4)
+
+    def compile_slowly() -> jit.JitModule:
+        calls.append(1)
+        return ready
+
+    code = NativeCode(compile_slowly)
+    notified: list[int] = []
+    code.when_ready(lambda: notified.append(1))
+    got: list[jit.JitModule] = []
+
+    def need() -> None:
+        barrier.wait()
+        got.append(code.get())
+
+    threads = [threading.Thread(target=need) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == [1] and notified == [1] and all(g is ready for g in got)
+    code.when_ready(lambda: notified.append(2))  # already ready: called at once
+    assert notified == [1, 2]
+
+
+def test_missing_launcher_is_an_llvm_error() -> None:
+    program = build_program(SRC).program
+    kernel = program.kernels["twice"]
+    kernel.name = "gone"  # its launcher symbol is then absent from the native code
+    with pytest.raises(jit.LLVMError, match="no launcher for 'gone'"):
+        kernel._native(0, 0)
