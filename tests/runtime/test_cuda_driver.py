@@ -117,7 +117,7 @@ def test_launch_parameters_shared_memory_and_streams(driver, fake):
     p = [int.from_bytes(v, "little") for v in launch["params"]]
     assert p[:3] == [a.address, b.address, 512]
     assert p[3:6] == [256, 0, 0] and p[6] & 0xFFFFFFFF == 1
-    assert fake.calls[-2:] == ["cuLaunchKernel", "cuStreamSynchronize"]  # synchronous by default
+    assert fake.calls[-1] == "cuLaunchKernel"  # asynchronous by default: no wait
     assert fake.calls.count("cuLinkCreate") == 1
 
 
@@ -135,19 +135,47 @@ def test_cubin_cache_skips_the_jit(driver, fake):
     assert fake.calls.count("cuLinkCreate") == 1 and fake.calls.count("cuModuleLoadData") == 2
 
 
-def test_timing_and_async(monkeypatch, driver, fake):
+def test_timing_and_synchronous_mode(monkeypatch, driver, fake):
     driver.timing = True
     _red_launch(driver, fake)
     assert driver.last_kernel_seconds() == pytest.approx(0.25e-3)
-    monkeypatch.setenv("OCLPY_CUDA_ASYNC", "1")
+    assert driver.asynchronous and driver.inline_out_of_order and driver.ordered_markers
+    monkeypatch.setenv("OCLPY_CUDA_ASYNC", "0")
     from oclpy.runtime.drivers.cuda import CudaDriver
 
-    lazy = CudaDriver()
+    eager = CudaDriver()
+    assert not (eager.asynchronous or eager.inline_out_of_order or eager.ordered_markers)
     before = fake.calls.count("cuStreamSynchronize")
-    _red_launch(lazy, fake)
-    assert fake.calls.count("cuStreamSynchronize") == before
-    lazy.read(lazy.allocate(4), 0, memoryview(bytearray(4)))
+    _red_launch(eager, fake)
+    assert fake.calls[-2:] == ["cuLaunchKernel", "cuStreamSynchronize"]
     assert fake.calls.count("cuStreamSynchronize") == before + 1
+    assert eager.completion() is None and eager.begin(True) is None
+
+
+def test_a_launch_reuses_its_parameter_record_until_the_shape_changes(driver, fake):
+    kernel, a, b = _red_launch(driver, fake)
+    record = driver._params(kernel)
+    shape = record.shape
+    driver.launch(kernel, struct.pack("<QQQ", b.address, a.address, 64),
+                  NDRange(1, (1024, 1, 1), (128, 1, 1), (256, 0, 0)))
+    assert driver._params(kernel) is record and record.shape == shape
+    p = [int.from_bytes(v, "little") for v in fake.launches[-1]["params"]]
+    assert p[:4] == [b.address, a.address, 64, 256]
+    driver.launch(kernel, struct.pack("<QQQ", a.address, b.address, 0),
+                  NDRange(1, (512, 1, 1), (64, 1, 1)))
+    launch = fake.launches[-1]
+    assert launch["grid"] == (8, 1, 1) and launch["block"] == (64, 1, 1) and launch["shared"] == 0
+    assert int.from_bytes(launch["params"][3], "little") == 0
+
+
+def test_a_failed_launch_names_the_call(monkeypatch, tmp_path):
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
+    fake = make_fake(fail={"cuLaunchKernel": 1})
+    install(monkeypatch, fake)
+    with pytest.raises(cuda_api.CudaError, match="cuLaunchKernel failed: CUDA_ERROR_FAKE"):
+        _red_launch(CudaDriver(), fake)
 
 
 def test_driver_error_names_the_call(monkeypatch, fake):

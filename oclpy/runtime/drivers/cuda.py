@@ -9,24 +9,30 @@ thread's stream; large writes through pinned staging buffers whose host copy
 overlaps the DMA (`cuda_staging.py`, which says what was measured;
 OCLPY_CUDA_PINNED=0 turns that off).
 
-Streams and events: with OCLPY_CUDA_ASYNC=1, launches, device copies and fills
-return as soon as they are queued on one non-blocking stream shared by all threads, and
-each command's event stays RUNNING until a CUDA event recorded after its work
-completes (`completion`, the driver hook of base.py; runtime/completion.py
-waits on it): `Event.wait()` is cuEventSynchronize, a status query
-cuEventQuery, a dependent command on this device waits with cuStreamWaitEvent
-(no host wait), `finish()` synchronises, and with profiling the event's start
-and end are CUDA elapsed times from an anchor event, on the host clock.
-Copies to the host wait for their stream. By default (OCLPY_CUDA_ASYNC unset
-or 0) every command waits for its own per-thread stream before it returns
-(events then complete when the action returns; commands of out-of-order queues
-run on different threads' streams): on the H200 this measured 45 us per
-launch against 88 us for the asynchronous mode, whose completion watcher
-costs more than it saves on short kernels (benchmarks/results/cuda-h200-*.json).
+Streams and events: by default (OCLPY_CUDA_ASYNC unset or 1) launches, device
+copies and fills return as soon as they are queued on one non-blocking stream
+shared by all threads, and each command's event stays RUNNING until a CUDA
+event recorded after its work completes (`completion`, the driver hook of
+base.py; completed CUDA events are reused, `recycle`). No thread watches those
+events (runtime/completion.py): `Event.wait()` is cuEventSynchronize, a status
+query cuEventQuery, `finish()` one cuCtxSynchronize that completes every event
+issued before, a dependent command on this device is simply queued after (one
+stream), and with profiling the event's start and end are CUDA elapsed times
+from an anchor event, on the host clock. Out-of-order queues run ready commands
+on the calling thread (`inline_out_of_order`). Copies to the host wait for the
+stream. With OCLPY_CUDA_ASYNC=0 every command waits for its own per-thread
+stream before it returns (events complete when the action returns; commands of
+out-of-order queues run on different threads' streams). Measured on the H200
+(benchmarks/results/launch-cuda-h200-20261129-1730*.json), microseconds per
+one-work-group launch, asynchronous / synchronous: 32 / 35 queued, 42 / 42
+with finish() each time, 35 / 88 on an out-of-order queue, 35 / 41 chained by
+wait_for; of that, cuLaunchKernel itself costs 5.5 us, cuEventRecord 1 us.
 
 Launches: the kernel's module is loaded once per program (cubin cached on
 disk, `cuda_api.load_module`), the argument blob plus the hidden global
-offset and work dimension become `cuLaunchKernel`'s parameter list, and
+offset and work dimension become `cuLaunchKernel`'s parameter list (a
+per-thread, per-kernel `ParamBuffer` holding the function and the pointers,
+its hidden part and grid rewritten only when the launch shape changes), and
 `__local` arguments become dynamic shared memory. With `timing` set the
 driver records CUDA events around each launch (`last_kernel_seconds()`).
 """
@@ -81,7 +87,7 @@ class CudaDriver(Driver):
         self.context = api.call(drv.cuDevicePrimaryCtxRetain, self.device)
         self.arch = api.arch_of(self.device)
         self.driver_version = int(api.call(drv.cuDriverGetVersion))
-        self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "0") == "1"
+        self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "1") != "0"
         self.timing = False
         self.pinned_staging = os.environ.get("OCLPY_CUDA_PINNED", "1") != "0"
         self._local = threading.local()
