@@ -86,7 +86,8 @@ def issued(driver: Any, event: Any, urgent: bool) -> None:
     if urgent:
         watch(driver, event)
         return
-    events = _track(driver)
+    found = _tracked.get(id(driver))
+    events = found[1] if found is not None and found[0] is driver else _track(driver)
     events.append(event)
     if len(events) > TRACK_HIGH:
         _sweep(driver, events)
@@ -96,7 +97,7 @@ def _sweep(driver: Any, events: collections.deque) -> None:
     """Complete the oldest tracked events whose work is done (never blocks). When the
     driver's markers complete in issue order (`ordered_markers`: cuda's one stream),
     one query of the newest event to drop answers for all older ones."""
-    if getattr(driver, "ordered_markers", False) and len(events) > TRACK_LOW:
+    if driver.ordered_markers and len(events) > TRACK_LOW:
         newest = events[len(events) - TRACK_LOW - 1]
         settle(newest, block=False)
         if newest.is_done:

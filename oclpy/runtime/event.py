@@ -21,6 +21,7 @@ import time
 import warnings
 from typing import Any, Callable, Iterable
 
+from . import completion
 from .constants import command_execution_status as ces
 from .constants import info_attribute
 from .constants import command_type, event_info, profiling_info
@@ -33,7 +34,8 @@ _STAMP_FOR_STATUS = {ces.QUEUED: "queued", ces.SUBMITTED: "submit", ces.RUNNING:
 class Event(Handle):
     def __init__(self, queue: Any = None, command: int = command_type.MARKER,
                  context: Any = None, keepalive: Iterable[Any] = ()) -> None:
-        self._cond = threading.Condition()
+        self._cond = threading.Lock()  # guards the state; waiters wait on _done_flag
+        self._done_flag: threading.Event | None = None  # made by the first waiter
         self._status = ces.QUEUED
         self._queue = queue
         self._context = context if context is not None else getattr(queue, "context", None)
@@ -55,9 +57,7 @@ class Event(Handle):
     @property
     def command_execution_status(self) -> int:
         if self._marker is not None and not self.is_done:
-            from .completion import settle
-
-            settle(self, block=False)
+            completion.settle(self, block=False)
         return self._status
 
     @property
@@ -93,24 +93,20 @@ class Event(Handle):
     def _issued(self, driver: Any, begin: Any, marker: Any) -> None:
         """The action queued its work on `driver`'s device: done when `marker` is.
         Watched by a thread only when something must hear of it at once."""
-        from .completion import issued
-
         with self._cond:
             self._driver, self._begin, self._marker = driver, begin, marker
             urgent = self._urgent or bool(self._user_callbacks)
             self._watched = urgent
-        issued(driver, self, urgent)
+        completion.issued(driver, self, urgent)
 
     def _watch(self) -> None:
         """Have the driver's watcher complete this issued event as soon as it is done."""
-        from .completion import watch
-
         with self._cond:
             if self._watched or self._marker is None or self.is_done:
                 self._urgent = True
                 return
             self._watched = True
-        watch(self._driver, self)
+        completion.watch(self._driver, self)
 
     def _settle(self, block: bool, known: bool = False) -> None:
         """Complete the event if its device work is done (waiting for it when `block`;
@@ -129,10 +125,12 @@ class Event(Handle):
             times = driver.device_times(self._begin, marker)
         self._finish(ces.COMPLETE, device_times=times)
         with self._cond:  # the one thread that takes the markers gives them back
-            taken = [m for m in (self._marker, self._begin) if m is not None]
+            marker, begin = self._marker, self._begin
             self._begin = self._marker = None
-        for m in taken:
-            driver.recycle(m)
+        if marker is not None:
+            driver.recycle(marker)
+        if begin is not None:
+            driver.recycle(begin)
 
     def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
                 device_times: tuple[int, int] | None = None) -> None:
@@ -150,7 +148,9 @@ class Event(Handle):
             self.error = error
             self._keepalive = []
             callbacks, self._callbacks = self._callbacks, []
-            self._cond.notify_all()
+            flag = self._done_flag
+        if flag is not None:
+            flag.set()
         for cb in callbacks:
             cb(self)
         if self._user_callbacks:
@@ -204,15 +204,28 @@ class Event(Handle):
 
     def wait(self) -> None:
         if self._marker is not None:
-            from .completion import settle
-
-            settle(self, block=True)
-        with self._cond:
-            self._cond.wait_for(lambda: self.is_done)
+            completion.settle(self, block=True)
+        self._wait_done()
         if self.failed:
             self._error_reported = True
             raise_cl("clWaitForEvents", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                      describe_failure(self))
+
+    def _wait_done(self) -> None:
+        """Block until the event is done. Not issued yet: it will be watched once it is
+        (a waiter must hear of its completion); issued: wait on its marker here."""
+        with self._cond:
+            if self.is_done:
+                return
+            if self._done_flag is None:
+                self._done_flag = threading.Event()
+            flag = self._done_flag
+            issued = self._marker is not None
+            if not issued:
+                self._urgent = True
+        if issued:
+            completion.settle(self, block=True)
+        flag.wait()
 
     # -- info -------------------------------------------------------------------
 

@@ -148,9 +148,16 @@ class CommandQueue(Handle):
         return evt
 
     def _ordering(self, sync: str, has_wait_list: bool) -> list[Event]:
-        """The implicit dependencies of the next command (call with the lock held)."""
+        """The implicit dependencies of the next command (call with the lock held).
+        The previous command of an in-order queue is none when its work is already
+        queued on a driver whose markers complete in order (cuda's one stream):
+        the next command's work goes to the same stream, after it."""
         if not self.out_of_order:
-            return [self._last] if self._last is not None else []
+            last = self._last
+            if last is None or (last._marker is not None and last._driver is self.device.driver
+                                and self.device.driver.ordered_markers):
+                return []
+            return [last]
         after = [self._barrier] if self._barrier is not None else []
         if sync and not has_wait_list:
             after += list(self._pending)
@@ -180,8 +187,7 @@ class CommandQueue(Handle):
             if evt.is_done:
                 continue
             settle(evt, block=True)
-            with evt._cond:
-                evt._cond.wait_for(lambda e=evt: e.is_done)
+            evt._wait_done()
             synchronized = False
         if not synchronized:
             self.driver.synchronize()

@@ -231,3 +231,48 @@ def test_a_still_running_event_stops_the_sweep(fake, monkeypatch):
     fake.release_all()
     queue.finish()
     assert second.is_done and third.is_done
+
+
+def test_the_next_launch_goes_after_a_running_one_on_the_same_stream(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    _hold_next_event(fake)
+    first = knl(queue, (4,), (4,), buf)
+    second = knl(queue, (4,), (4,), buf)
+    assert first.command_execution_status == CES.RUNNING  # still held
+    assert len(fake.launches) == 2 and fake.stream_waits == []  # queued at once, no wait
+    assert fake.launches[0]["stream"] == fake.launches[1]["stream"]
+    fake.release_all()
+    queue.finish()
+    assert first.is_done and second.is_done
+
+
+def test_an_out_of_order_queue_launches_on_the_calling_thread(fake):
+    ctx, queue, knl, buf = _setup(fake, cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    evt = knl(queue, (4,), (4,), buf)
+    assert len(fake.launches) == 1 and evt._marker is not None  # no hand-off to a thread
+    queue.finish()
+    assert evt.command_execution_status == CES.COMPLETE
+
+
+def test_a_failed_event_record_fails_the_command(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    fake.cuEventRecord = lambda event, stream: (999,)
+    evt = knl(queue, (4,), (4,), buf)
+    with pytest.raises(cl.RuntimeError, match="OUT_OF_RESOURCES: CudaError: cuEventRecord failed: CUDA_ERROR_FAKE"):
+        evt.wait()
+
+
+def test_a_waiter_on_another_thread_wakes_when_the_event_completes(fake):
+    import threading
+
+    ctx, queue, knl, buf = _setup(fake)
+    user = cl.UserEvent(ctx)
+    evt = knl(queue, (4,), (4,), buf, wait_for=[user])
+    woke = []
+    waiter = threading.Thread(target=lambda: (evt.wait(), woke.append(evt.command_execution_status)))
+    waiter.start()
+    time.sleep(0.01)
+    assert not woke
+    user.set_status(CES.COMPLETE)
+    waiter.join(5)
+    assert woke == [CES.COMPLETE]

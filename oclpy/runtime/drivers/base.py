@@ -70,6 +70,9 @@ class Driver(abc.ABC):
     # True when launches and copies are synchronous host work: an in-order
     # queue then runs a ready command on the calling thread (see queue.py).
     eager: bool = False
+    # True when completion markers complete in the order they were made (one
+    # device stream): completion.py and in-order queues rely on that order.
+    ordered_markers: bool = False
 
     @abc.abstractmethod
     def describe(self) -> DeviceDescription:

@@ -88,6 +88,10 @@ class CudaDriver(Driver):
         self.arch = api.arch_of(self.device)
         self.driver_version = int(api.call(drv.cuDriverGetVersion))
         self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "1") != "0"
+        # asynchronous launches all go to one stream: their markers complete in order
+        # (completion.py, queue.py), and an out-of-order queue gains nothing from
+        # handing a launch that only queues work to a command thread (queue.py)
+        self.ordered_markers = self.inline_out_of_order = self.asynchronous
         self.timing = False
         self.pinned_staging = os.environ.get("OCLPY_CUDA_PINNED", "1") != "0"
         self._local = threading.local()
@@ -132,7 +136,9 @@ class CudaDriver(Driver):
     def _record(self, timing: bool) -> Marker:
         """A CUDA event recorded on the calling thread's stream; untimed ones come from
         a pool of events the runtime is done with (`recycle`)."""
-        stream = self._stream()
+        stream = self._stream() if not self.asynchronous else self._shared_stream
+        if not getattr(self._local, "entered", False):
+            self._enter()
         marker = None
         if not timing and self._markers:
             try:
@@ -148,18 +154,6 @@ class CudaDriver(Driver):
         if int(status):
             raise api.CudaError(f"cuEventRecord failed: {api.error_text(status)}")
         return marker
-
-    @property
-    def ordered_markers(self) -> bool:
-        """Markers complete in the order they were recorded (completion.py's sweep):
-        true of asynchronous launches, which all go to one stream."""
-        return self.asynchronous
-
-    @property
-    def inline_out_of_order(self) -> bool:
-        """Out-of-order queues may run a ready command on the calling thread (queue.py):
-        true of asynchronous launches, whose actions only queue work on the stream."""
-        return self.asynchronous
 
     def recycle(self, marker: Marker) -> None:
         """Keep a completed untimed marker for reuse. Safe: markers exist only with
