@@ -85,3 +85,17 @@ def test_missing_launcher_is_an_llvm_error() -> None:
     kernel.name = "gone"  # its launcher symbol is then absent from the native code
     with pytest.raises(jit.LLVMError, match="no launcher for 'gone'"):
         kernel._native(0, 0)
+
+
+def test_a_failed_compile_fails_every_later_need_the_same_way() -> None:
+    calls: list[int] = []
+
+    def broken() -> jit.JitModule:
+        calls.append(1)
+        raise jit.LLVMError("codegen failed")
+
+    code = NativeCode(broken)
+    for _ in range(2):
+        with pytest.raises(jit.LLVMError, match="codegen failed"):
+            code.get()
+    assert calls == [1] and not code.ready

@@ -101,6 +101,7 @@ class NativeCode:
         self._jit = ready
         self._lock = threading.Lock()
         self._waiting: list[Callable[[], None]] = []
+        self._failed: Exception | None = None
 
     @property
     def ready(self) -> bool:
@@ -111,9 +112,15 @@ class NativeCode:
         if self._jit is not None:
             return self._jit
         with self._lock:
+            if self._failed is not None:
+                raise self._failed  # the one compile failed: every later need says why
             if self._jit is None:
                 assert self._compile is not None
-                self._jit = self._compile()
+                try:
+                    self._jit = self._compile()
+                except Exception as exc:
+                    self._failed = exc
+                    raise
                 self._compile = None
             waiting, self._waiting = self._waiting, []
         for callback in waiting:
