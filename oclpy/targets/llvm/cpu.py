@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from ...analysis.callgraph import local_vars_reached
 from ...ir.datalayout import CPU_LAYOUT, DataLayout
 from ...ir.types import AddressSpace
 from ...ir.values import Function, GlobalVar, Instr, Module
@@ -80,7 +81,7 @@ class CpuTarget:
         Offsets are module-wide, so a helper sees each variable at one offset
         whichever kernel calls it; a kernel's share ends at its last variable."""
         end = 0
-        for gv in _locals_reached(kernel):
+        for gv in local_vars_reached(kernel):
             end = max(end, self.local_offsets[gv.name] + self._sizes[gv.name])
         return _align(end, LOCAL_ALIGN)
 
@@ -133,23 +134,6 @@ class CpuTarget:
         return handler(fe, args)
 
 
-def _locals_reached(kernel: Function) -> list[GlobalVar]:
-    """The `__local` variables used by `kernel` or any function it calls."""
-    seen: set[int] = set()
-    found: dict[str, GlobalVar] = {}
-    work = [kernel]
-    while work:
-        fn = work.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        for instr in fn.instructions():
-            for op in instr.operands:
-                if isinstance(op, GlobalVar) and op.space is AddressSpace.LOCAL:
-                    found[op.name] = op
-            if instr.op == "call":
-                work.append(instr.attrs["callee"])
-    return list(found.values())
 
 
 def _barrier(fe: FunctionEmitter, args: list[ll.Value]) -> None:

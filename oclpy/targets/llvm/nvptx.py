@@ -39,6 +39,7 @@ from typing import Any
 
 from llvmlite import ir as ll
 
+from ...analysis.callgraph import local_vars_reached
 from ...diagnostics import CompileError
 from ...frontend.options import BuildOptions, parse_build_options
 from ...ir.datalayout import DataLayout
@@ -272,29 +273,12 @@ def annotate_reqntid(llmod: ll.Module, entry: ll.Function, reqd: Any) -> None:
                                   ll.Constant(i32, int(size))])
 
 
-def _locals_reached(kernel: Function) -> list[GlobalVar]:
-    """The `__local` variables used by `kernel` or any function it calls."""
-    seen: set[int] = set()
-    found: dict[str, GlobalVar] = {}
-    work = [kernel]
-    while work:
-        fn = work.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        for instr in fn.instructions():
-            for op in instr.operands:
-                if isinstance(op, GlobalVar) and op.space is AddressSpace.LOCAL:
-                    found[op.name] = op
-            if instr.op == "call":
-                work.append(instr.attrs["callee"])
-    return list(found.values())
 
 
 def _static_shared_bytes(target: NvptxTarget, kernel: Function) -> int:
     """Bytes of the static `__local` variables `kernel` (or a function it calls) uses."""
     total = 0
-    for gv in _locals_reached(kernel):
+    for gv in local_vars_reached(kernel):
         total = _align(total, gv.align or target.layout.align_of(gv.value_type))
         total += target.layout.size_of(gv.value_type)
     return total
