@@ -12,6 +12,7 @@ array alive (the event's ward) until it completes.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 from .constants import command_type, mem_flags
@@ -65,57 +66,55 @@ def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Eve
     if isinstance(dest, MemoryObjectHolder):
         if "buffer_origin" in kwargs:
             return rect.host_rect(queue, dest, src, True, kwargs)
-        return _write_buffer(queue, dest, src, kwargs.pop("wait_for", None), kwargs)
+        return _host_transfer(_WRITE, queue, dest, src, kwargs.pop("wait_for", None), kwargs)
     if isinstance(src, MemoryObjectHolder):
         if "buffer_origin" in kwargs:
             return rect.host_rect(queue, src, dest, False, kwargs)
-        return _read_buffer(queue, dest, src, kwargs.pop("wait_for", None), kwargs)
+        return _host_transfer(_READ, queue, src, dest, kwargs.pop("wait_for", None), kwargs)
     raise TypeError("enqueue_copy cannot perform host-to-host transfers")
 
 
-def _write_buffer(queue: CommandQueue, buf: Buffer, host: Any, wait_for: Any,
-                  kwargs: dict[str, Any]) -> Event:
-    routine = "clEnqueueWriteBuffer"
-    offset = _pop_offset(kwargs, "dst_offset", ("dest_offset", "device_offset"))
+@dataclass(frozen=True)
+class _HostTransfer:
+    """What differs between a host->buffer write and a buffer->host read."""
+
+    routine: str
+    command: int
+    offset_keys: tuple[str, tuple[str, ...]]  # the PyOpenCL keyword and its aliases
+    host_is_destination: bool
+    verb: str
+    forbidden_flags: int
+    host_role: str
+
+
+_WRITE = _HostTransfer("clEnqueueWriteBuffer", command_type.WRITE_BUFFER,
+                       ("dst_offset", ("dest_offset", "device_offset")), False, "writing",
+                       HOST_NO_WRITE, "source host array")
+_READ = _HostTransfer("clEnqueueReadBuffer", command_type.READ_BUFFER,
+                      ("src_offset", ("device_offset",)), True, "reading",
+                      HOST_NO_READ, "destination host array")
+
+
+def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any, wait_for: Any,
+                   kwargs: dict[str, Any]) -> Event:
+    offset = _pop_offset(kwargs, *t.offset_keys)
     blocking = bool(kwargs.pop("is_blocking", True))
     _check_no_extra(kwargs)
-    check_queue_and_buffer(queue, buf, routine)
-    view = host_view(host, False, routine, status_code.INVALID_VALUE, "source host array")
-    check_range(routine, "writing", offset, view.nbytes, buf.size)
-    if buf.flags & HOST_NO_WRITE:
-        raise_cl(routine, status_code.INVALID_OPERATION,
-                 f"the buffer was made with {mem_flags.to_string(buf.flags & HOST_NO_WRITE)}")
-    events = queue.check_wait_for(wait_for, routine)
+    check_queue_and_buffer(queue, buf, t.routine)
+    view = host_view(host, t.host_is_destination, t.routine, status_code.INVALID_VALUE, t.host_role)
+    check_range(t.routine, t.verb, offset, view.nbytes, buf.size)
+    if buf.flags & t.forbidden_flags:
+        raise_cl(t.routine, status_code.INVALID_OPERATION,
+                 f"the buffer was made with {mem_flags.to_string(buf.flags & t.forbidden_flags)}")
+    events = queue.check_wait_for(wait_for, t.routine)
     driver = queue.driver
     alloc, base = buf.allocation(driver)
+    move = driver.read if t.host_is_destination else driver.write
 
     def action() -> None:
-        driver.write(alloc, base + offset, view)
+        move(alloc, base + offset, view)
 
-    return queue._enqueue(command_type.WRITE_BUFFER, action, events, blocking=blocking,
-                          ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
-
-
-def _read_buffer(queue: CommandQueue, host: Any, buf: Buffer, wait_for: Any,
-                 kwargs: dict[str, Any]) -> Event:
-    routine = "clEnqueueReadBuffer"
-    offset = _pop_offset(kwargs, "src_offset", ("device_offset",))
-    blocking = bool(kwargs.pop("is_blocking", True))
-    _check_no_extra(kwargs)
-    check_queue_and_buffer(queue, buf, routine)
-    view = host_view(host, True, routine, status_code.INVALID_VALUE, "destination host array")
-    check_range(routine, "reading", offset, view.nbytes, buf.size)
-    if buf.flags & HOST_NO_READ:
-        raise_cl(routine, status_code.INVALID_OPERATION,
-                 f"the buffer was made with {mem_flags.to_string(buf.flags & HOST_NO_READ)}")
-    events = queue.check_wait_for(wait_for, routine)
-    driver = queue.driver
-    alloc, base = buf.allocation(driver)
-
-    def action() -> None:
-        driver.read(alloc, base + offset, view)
-
-    return queue._enqueue(command_type.READ_BUFFER, action, events, blocking=blocking,
+    return queue._enqueue(t.command, action, events, blocking=blocking,
                           ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
 
 
