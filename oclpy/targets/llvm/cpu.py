@@ -34,6 +34,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from ...analysis.callgraph import local_vars_reached
+from ..kernel_abi import align_up, kernel_args
 from ...ir.datalayout import CPU_LAYOUT, DataLayout
 from ...ir.types import AddressSpace
 from ...ir.values import Function, GlobalVar, Instr, Module
@@ -54,10 +55,6 @@ from .mathlib import is_math, lower_math
 _SYNCSCOPES = {"work_item": "singlethread"}
 
 
-def _align(n: int, a: int) -> int:
-    return (n + a - 1) // a * a
-
-
 class CpuTarget:
     """The answers `emit.py` asks of a target, for the host CPU."""
 
@@ -68,10 +65,10 @@ class CpuTarget:
         offset = 0
         for gv in module.globals:
             if gv.space is AddressSpace.LOCAL:
-                offset = _align(offset, gv.align or layout.align_of(gv.value_type))
+                offset = align_up(offset, gv.align or layout.align_of(gv.value_type))
                 self.local_offsets[gv.name] = offset
                 offset += layout.size_of(gv.value_type)
-        self.static_local_bytes = _align(offset, LOCAL_ALIGN)
+        self.static_local_bytes = align_up(offset, LOCAL_ALIGN)
         self._sizes = {gv.name: layout.size_of(gv.value_type) for gv in module.globals
                        if gv.space is AddressSpace.LOCAL}
 
@@ -83,7 +80,7 @@ class CpuTarget:
         end = 0
         for gv in local_vars_reached(kernel):
             end = max(end, self.local_offsets[gv.name] + self._sizes[gv.name])
-        return _align(end, LOCAL_ALIGN)
+        return align_up(end, LOCAL_ALIGN)
 
     def addrspace_of(self, space: AddressSpace) -> int:
         return 0
@@ -160,25 +157,6 @@ def _printf(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
 
 _OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf}
 
-_KINDS = {AddressSpace.GLOBAL: "global", AddressSpace.CONSTANT: "constant",
-          AddressSpace.LOCAL: "local"}
-
-
-def _kernel_args(fn: Function, layout: DataLayout) -> tuple[list[KernelArg], int]:
-    args, offset = [], 0
-    for arg in fn.args:
-        if "hidden" in arg.attrs:
-            continue
-        space = getattr(arg.type, "space", None)
-        kind = _KINDS.get(space, "scalar") if space is not None else "scalar"
-        size = 8 if kind != "scalar" else layout.size_of(arg.type)
-        align = 8 if kind != "scalar" else layout.align_of(arg.type)
-        offset = _align(offset, align)
-        args.append(KernelArg(arg.name, kind, size, offset, arg.type, dict(arg.attrs)))
-        offset += size
-    return args, _align(offset, 8) if args else 0
-
-
 def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -> list[LaunchArg]:
     out = []
     for a in args:
@@ -206,9 +184,9 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
     infos = {}
     kernels_defined = [fn for fn in module.kernels() if not fn.is_declaration]
     for fn in kernels_defined:
-        args, blob_size = _kernel_args(fn, target.layout)
+        args, blob_size = kernel_args(fn, target.layout)
         frame = fn.attrs.get(FRAME_ATTR)
-        frame_size = _align(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
+        frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = target.kernel_static_local_bytes(fn)
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),

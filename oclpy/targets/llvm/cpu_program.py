@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..kernel_abi import align_up, KernelArg
 from ...ir import types as irt
 from ...ir.types import Type
 from . import cpu_workitem as wi
@@ -30,20 +31,6 @@ from . import jit
 from .cpu_generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
 
 LOCAL_ALIGN = 16
-
-
-def _align(n: int, a: int) -> int:
-    return (n + a - 1) // a * a
-
-
-@dataclass(frozen=True)
-class KernelArg:
-    name: str
-    kind: str  # "global" | "constant" | "local" | "scalar"
-    size: int
-    offset: int
-    type: Type
-    attrs: dict[str, Any] = field(default_factory=dict)
 
 
 _LIBC = ctypes.CDLL(None)
@@ -168,7 +155,7 @@ class CompiledKernel:
         for arg in self.args:
             if arg.kind == "local":
                 size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
-                total = _align(total, LOCAL_ALIGN) + size
+                total = align_up(total, LOCAL_ALIGN) + size
         return total
 
     def launch(self, blob: bytes, work_dim: int, global_size: tuple[int, int, int],

@@ -40,6 +40,7 @@ from typing import Any
 from llvmlite import ir as ll
 
 from ...analysis.callgraph import local_vars_reached
+from ..kernel_abi import align_up, KernelArg, kernel_args
 from ...diagnostics import CompileError
 from ...frontend.options import BuildOptions, parse_build_options
 from ...ir.datalayout import DataLayout
@@ -61,13 +62,6 @@ GLOBAL_ADDRSPACES = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 4,
 # OpenCL memory scope -> LLVM NVPTX syncscope ("" is the whole system)
 SYNCSCOPES = {"work_item": "singlethread", "sub_group": "block", "work_group": "block",
               "device": "device", "all_svm_devices": ""}
-_KINDS = {AddressSpace.GLOBAL: "global", AddressSpace.CONSTANT: "constant",
-          AddressSpace.LOCAL: "local"}
-
-
-def _align(n: int, a: int) -> int:
-    return (n + a - 1) // a * a
-
 
 class NvptxTarget:
     """The answers `emit.py` asks of a target, for NVIDIA GPUs."""
@@ -123,16 +117,6 @@ class NvptxTarget:
         return nvi.lower_intrinsic(fe, base, fe.lltype(instr.type), args)
 
 
-@dataclass(frozen=True)
-class KernelArg:
-    name: str
-    kind: str  # "global" | "constant" | "local" | "scalar"
-    size: int
-    offset: int
-    type: Type
-    attrs: dict[str, Any] = field(default_factory=dict)
-
-
 @dataclass
 class PtxKernel:
     """One kernel of a PtxProgram: what the runtime and the cuda driver need."""
@@ -147,7 +131,7 @@ class PtxKernel:
     @cached_property
     def hidden_offset(self) -> int:
         """Where the hidden parameters follow the blob in the launch's parameter copy."""
-        return _align(self.blob_size, 8)
+        return align_up(self.blob_size, 8)
 
     @cached_property
     def param_offsets(self) -> tuple[int, ...]:
@@ -162,7 +146,7 @@ class PtxKernel:
         for arg in self.args:
             if arg.kind == "local":
                 size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
-                total = _align(total, LOCAL_ALIGN) + size
+                total = align_up(total, LOCAL_ALIGN) + size
         return total
 
 
@@ -181,20 +165,6 @@ class PtxProgram:
 
 def _is_aggregate(t: Type) -> bool:
     return isinstance(t, (StructType, ArrayType)) or (isinstance(t, VectorType) and t.count == 3)
-
-
-def kernel_args(fn: Function, layout: DataLayout) -> tuple[list[KernelArg], int]:
-    """Each argument's kind, size and offset in the argument blob (natural alignment)."""
-    args, offset = [], 0
-    for arg in fn.args:
-        space = arg.type.space if isinstance(arg.type, PtrType) else None
-        kind = _KINDS.get(space, "scalar") if space is not None else "scalar"
-        size = 8 if kind != "scalar" else layout.size_of(arg.type)
-        align = 8 if kind != "scalar" else layout.align_of(arg.type)
-        offset = _align(offset, align)
-        args.append(KernelArg(arg.name, kind, size, offset, arg.type, dict(arg.attrs)))
-        offset += size
-    return args, _align(offset, 8) if args else 0
 
 
 def _entry_param(me: ModuleEmitter, arg: KernelArg) -> ll.Type:
@@ -279,7 +249,7 @@ def _static_shared_bytes(target: NvptxTarget, kernel: Function) -> int:
     """Bytes of the static `__local` variables `kernel` (or a function it calls) uses."""
     total = 0
     for gv in local_vars_reached(kernel):
-        total = _align(total, gv.align or target.layout.align_of(gv.value_type))
+        total = align_up(total, gv.align or target.layout.align_of(gv.value_type))
         total += target.layout.size_of(gv.value_type)
     return total
 
