@@ -17,10 +17,10 @@ from ..diagnostics import DiagnosticEngine
 from . import ast
 from . import cltypes as ct
 from .cltypes import ScalarKind as K
+from .sema_types import arith_kind
 
 Value = tuple[int, K]  # (value, integer kind)
 
-_UNSIGNED = {K.CHAR: K.UCHAR, K.SHORT: K.USHORT, K.INT: K.UINT, K.LONG: K.ULONG}
 
 
 def wrap(value: int, kind: K) -> int:
@@ -51,19 +51,6 @@ def literal_kind(value: int, suffix: str, decimal: bool) -> K:
 
 def _promote(kind: K) -> K:
     return K.INT if kind.rank < K.INT.rank else kind
-
-
-def _common(a: K, b: K) -> K:
-    """The usual arithmetic conversions for two integer kinds."""
-    a, b = _promote(a), _promote(b)
-    if a is b:
-        return a
-    if a.signed == b.signed:
-        return a if a.rank > b.rank else b
-    uns, sig = (a, b) if not a.signed else (b, a)
-    if uns.rank >= sig.rank:
-        return uns
-    return sig if sig.size > uns.size else _UNSIGNED[sig]
 
 
 def _div(a: int, b: int) -> int:
@@ -132,7 +119,7 @@ class _Folder:
             kind = _promote(lhs[1])
             value = lhs[0] << rhs[0] if e.op == "<<" else lhs[0] >> rhs[0]
             return (wrap(value, kind), kind) if 0 <= rhs[0] < kind.size * 8 else None
-        kind = _common(lhs[1], rhs[1])
+        kind = arith_kind(lhs[1], rhs[1])
         a, b = wrap(lhs[0], kind), wrap(rhs[0], kind)
         if e.op in _COMPARE:
             return int(_COMPARE[e.op](a, b)), K.INT
@@ -157,7 +144,7 @@ class _Folder:
         a, b = self.fold(e.then), self.fold(e.else_)
         if cond is None or a is None or b is None:
             return None
-        kind = _common(a[1], b[1])
+        kind = arith_kind(a[1], b[1])
         return wrap((a if cond[0] else b)[0], kind), kind
 
     def cast(self, e: ast.Cast) -> Optional[Value]:

@@ -113,7 +113,8 @@ def promote(t: CType) -> CType:
     return unqual(t)
 
 
-def _arith_kind(a: K, b: K) -> K:
+def arith_kind(a: K, b: K) -> K:
+    """The usual arithmetic conversions (C99 6.3.1.8) on scalar kinds."""
     if a.is_float or b.is_float:
         return max((k for k in (a, b) if k.is_float), key=lambda k: k.rank)
     if a.rank < K.INT.rank:
@@ -143,7 +144,7 @@ def arith_conversion(a: CType, b: CType) -> Optional[CType]:
         return unqual(b)
     ka, kb = scalar_kind(a), scalar_kind(b)
     assert ka is not None and kb is not None
-    return ct.Scalar(_arith_kind(ka, kb))
+    return ct.Scalar(arith_kind(ka, kb))
 
 
 def relational_result(t: CType) -> CType:
