@@ -32,25 +32,28 @@ _STAMP_FOR_STATUS = {ces.QUEUED: "queued", ces.SUBMITTED: "submit", ces.RUNNING:
 
 
 class Event(Handle):
+    # Rarely changed state lives on the class until first set: an event is made per
+    # command, so its construction is on every launch's path.
+    _done_flag: threading.Event | None = None  # made by the first waiter
+    _callbacks: list[Callable[[Event], None]] | tuple = ()
+    _user_callbacks: list[tuple[int, Callable[[int], None]]] | tuple = ()
+    error: BaseException | None = None
+    _error_reported = False
+    _driver: Any = None  # set with the markers when the work is queued on a device
+    _begin: Any = None
+    _marker: Any = None
+    _urgent = False  # someone must hear of completion at once (completion.py)
+    _watched = False
+
     def __init__(self, queue: Any = None, command: int = command_type.MARKER,
                  context: Any = None, keepalive: Iterable[Any] = ()) -> None:
         self._cond = threading.Lock()  # guards the state; waiters wait on _done_flag
-        self._done_flag: threading.Event | None = None  # made by the first waiter
         self._status = ces.QUEUED
         self._queue = queue
         self._context = context if context is not None else getattr(queue, "context", None)
         self._command = command
         self._times: dict[str, int] = {"queued": time.perf_counter_ns()}
-        self._callbacks: list[Callable[[Event], None]] = []
-        self._user_callbacks: list[tuple[int, Callable[[int], None]]] = []
-        self._keepalive = list(keepalive)
-        self.error: BaseException | None = None
-        self._error_reported = False
-        self._driver: Any = None  # set with the markers when the work is queued on a device
-        self._begin: Any = None
-        self._marker: Any = None
-        self._urgent = False  # someone must hear of completion at once (completion.py)
-        self._watched = False
+        self._keepalive = keepalive  # held, never read: dropped when the event is done
 
     # -- state ------------------------------------------------------------------
 
@@ -81,7 +84,7 @@ class Event(Handle):
     def _start(self) -> None:
         """SUBMITTED and RUNNING at once (a command run the moment it is enqueued)."""
         with self._cond:
-            if self.is_done:
+            if self._status <= ces.COMPLETE:
                 return
             now = time.perf_counter_ns()
             self._times["submit"] = self._times["start"] = now
@@ -136,7 +139,7 @@ class Event(Handle):
                 device_times: tuple[int, int] | None = None) -> None:
         """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
         with self._cond:
-            if self.is_done:
+            if self._status <= ces.COMPLETE:
                 return
             now = time.perf_counter_ns()
             for key in ("submit", "start"):
@@ -146,8 +149,8 @@ class Event(Handle):
                 self._times["start"], self._times["end"] = device_times
             self._status = status
             self.error = error
-            self._keepalive = []
-            callbacks, self._callbacks = self._callbacks, []
+            self._keepalive = ()
+            callbacks, self._callbacks = self._callbacks, ()
             flag = self._done_flag
         if flag is not None:
             flag.set()
@@ -162,7 +165,10 @@ class Event(Handle):
         for, polled or finished; any other makes an issued event watched."""
         with self._cond:
             if not self.is_done:
-                self._callbacks.append(callback)
+                if self._callbacks:
+                    self._callbacks.append(callback)  # type: ignore[union-attr]
+                else:
+                    self._callbacks = [callback]
                 if lazy:
                     return
                 if self._marker is None or self._watched:
@@ -180,7 +186,10 @@ class Event(Handle):
         """PyOpenCL's set_callback: `cb(status)` when the status reaches `type` (or is done)."""
         with self._cond:
             if self._status > type:
-                self._user_callbacks.append((type, cb))
+                if self._user_callbacks:
+                    self._user_callbacks.append((type, cb))  # type: ignore[union-attr]
+                else:
+                    self._user_callbacks = [(type, cb)]
                 watch = self._marker is not None and not self._watched
             else:
                 watch = None

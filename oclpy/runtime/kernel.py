@@ -4,7 +4,12 @@
 the program was built for. `knl(queue, global_size, local_size, *args)`
 checks the argument count, binds every argument and checks the launch shape
 before anything is enqueued; it works on its own snapshot of the arguments,
-so several threads may launch the same Kernel object at once.
+so several threads may launch the same Kernel object at once. A launch tries
+the fast path first (`launch_plan.py`: one plan per queue, raw values packed
+at once, the last shape reused); anything out of the ordinary takes the
+general path (`_enqueue`). A call's arguments become the kernel's arguments
+(as with set_args); those of a fast-path call are kept raw (`_last_call`) and
+bound only when something asks for them (`_bound_args`).
 `enqueue_nd_range_kernel(queue, knl, ...)` launches with the arguments given
 earlier through `set_arg`/`set_args`.
 """
@@ -23,8 +28,9 @@ from .device import Device
 from .errors import LogicError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
 from .event import Event
-from .kernel_args import ArgPacker, BoundArg, bind_arg, local_bytes_needed
+from .kernel_args import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
 from .drivers.base import NDRange
+from .launch_plan import LaunchPlan
 from .ndrange import make_ndrange
 from .queue import CommandQueue
 
@@ -43,6 +49,7 @@ TYPE_QUALIFIERS = {"const": kernel_arg_type_qualifier.CONST,
 
 
 SHAPE_CACHE_SIZE = 64  # launch shapes remembered per kernel (a loop usually repeats one)
+PLAN_CACHE_SIZE = 16  # queues whose launch plan a kernel keeps
 
 
 class KernelArgCountError(LogicError, TypeError):
@@ -63,6 +70,8 @@ class Kernel(Handle):
         self._has_local_args = any(p.kind == "local" for p in self._params)
         self._shapes: dict[Any, NDRange] = {}  # checked launch shapes, by sizes and device
         self._packers: dict[int, tuple[Any, ArgPacker]] = {}  # by compiled kernel
+        self._plans: dict[int, LaunchPlan] = {}  # by id of the queue (the plan holds it)
+        self._last_call: tuple[tuple, bytes] | None = None  # a fast-path call's (values, blob)
 
     # -- info -----------------------------------------------------------------------
 
@@ -100,7 +109,7 @@ class Kernel(Handle):
         ck = self._compiled_for(device, "clGetKernelWorkGroupInfo")
         reqd = ck.reqd_work_group_size
         with self._lock:
-            bound = [a or BoundArg("value") for a in self._args]
+            bound = [a or BoundArg("value") for a in self._bound_args()]
         table = {
             kernel_work_group_info.WORK_GROUP_SIZE:
                 lambda: reqd[0] * reqd[1] * reqd[2] if reqd else device.max_work_group_size,
@@ -160,15 +169,29 @@ class Kernel(Handle):
             return [bind_arg(i, params[i], v, context) for i, v in enumerate(args)]
         return [bind_arg(i, params[i], v, context, dtypes[i]) for i, v in enumerate(args)]
 
+    def _bound_args(self) -> list[BoundArg | None]:
+        """The arguments set so far, binding those a fast-path call kept raw (call
+        with the lock held)."""
+        last = self._last_call
+        if last is not None:
+            values, blob = last
+            self._args = [bound_from_blob(p, v, blob) for p, v in zip(self._params, values)]
+            if self._last_call is last:
+                self._last_call = None
+        return self._args
+
+    def _set_bound(self, bound: list[BoundArg]) -> None:
+        with self._lock:
+            self._args = list(bound)
+            self._last_call = None
+
     def set_arg(self, index: int, value: Any) -> None:
         bound = self._bind(index, value)
         with self._lock:
-            self._args[index] = bound
+            self._bound_args()[index] = bound
 
     def set_args(self, *args: Any) -> None:
-        bound = self._bind_all(args)
-        with self._lock:
-            self._args = list(bound)
+        self._set_bound(self._bind_all(args))
 
     def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
         dtypes = as_list(dtypes, "Kernel.set_scalar_arg_dtypes", status_code.INVALID_VALUE, "dtypes")
@@ -188,9 +211,15 @@ class Kernel(Handle):
     def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any,
                  global_offset: Any = None, wait_for: Any = None, g_times_l: bool = False,
                  allow_empty_ndrange: bool = False) -> Event:
+        plan = self._plans.get(id(queue))
+        if plan is None or plan.queue is not queue:
+            plan = self._plan_for(queue)
+        if plan is not None and plan.fast and global_offset is None and not g_times_l:
+            evt = plan.launch(global_size, local_size, args, wait_for)
+            if evt is not None:
+                return evt
         bound = self._bind_all(args)
-        with self._lock:
-            self._args = list(bound)
+        self._set_bound(bound)
         return self._enqueue(queue, bound, global_size, local_size, global_offset, wait_for,
                              g_times_l, allow_empty_ndrange)
 
@@ -222,6 +251,18 @@ class Kernel(Handle):
         storages = [arg.buffer.storage for arg in bound if arg.buffer is not None]
         return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
                               events, keepalive=(keep, bound), storages=storages)
+
+    def _plan_for(self, queue: Any) -> LaunchPlan | None:
+        """The launch plan for `queue`, made now; None for what is not a queue of this
+        context with this kernel built for its device (the general path says why)."""
+        if (not isinstance(queue, CommandQueue) or queue.context is not self.context
+                or queue.device not in self._compiled):
+            return None
+        plan = LaunchPlan(self, queue, self._compiled[queue.device])
+        if len(self._plans) >= PLAN_CACHE_SIZE:
+            self._plans.clear()
+        self._plans[id(queue)] = plan
+        return plan
 
     def _packer(self, ck: Any) -> ArgPacker:
         found = self._packers.get(id(ck))
@@ -286,7 +327,7 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
                             allow_empty_ndrange: bool = False) -> Event:
     """Launch `kernel` with the arguments set earlier (set_arg / set_args)."""
     with kernel._lock:
-        bound = list(kernel._args)
+        bound = list(kernel._bound_args())
     missing = [p.name for p, a in zip(kernel._params, bound) if a is None]
     if missing:
         raise_cl("clEnqueueNDRangeKernel", status_code.INVALID_KERNEL_ARGS,

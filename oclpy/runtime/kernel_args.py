@@ -16,7 +16,11 @@ Parameters are dispatched by their kind ("global", "constant", "local",
 "scalar") through `BINDERS`. `pack_blob` lays the bound values out at the
 offsets the target chose: buffers as 64-bit device addresses (0 for NULL),
 __local sizes as 64-bit byte counts, values as their bytes. `ArgPacker` does
-the same with one struct format per compiled kernel, built once (the launch path).
+the same with one struct format per compiled kernel, built once (the launch path);
+its `pack_values` packs a launch's raw values at once when each is of the usual
+kind (a live Buffer or None for a pointer, a value of the parameter's size for
+a by-value one) and answers None otherwise, leaving the checks and messages to
+`bind_arg` (the launch fast path, runtime/launch_plan.py).
 """
 
 from __future__ import annotations
@@ -181,11 +185,18 @@ class ArgPacker:
     def __init__(self, params: list[Any], blob_size: int) -> None:
         self.params, self.blob_size = params, blob_size
         self.order = sorted(range(len(params)), key=lambda i: params[i].offset)
+        # (index, size; 0 for a global/constant pointer) in blob order, for pack_values;
+        # None when a parameter (a __local one) always needs bind_arg
+        self.raw_order: tuple[tuple[int, int], ...] | None = tuple(
+            (i, 0 if params[i].kind in BUFFER_KINDS else params[i].size) for i in self.order)
+        if any(p.kind not in BUFFER_KINDS and (p.kind != "scalar" or p.size <= 0) for p in params):
+            self.raw_order = None
         fmt, pos = ["<"], 0
         self.struct: struct.Struct | None = None
         for i in self.order:
             param = params[i]
             if param.offset < pos:  # overlapping arguments: no one format (pack_blob does it)
+                self.raw_order = None
                 return
             if param.offset > pos:
                 fmt.append(f"{param.offset - pos}x")
@@ -218,5 +229,50 @@ class ArgPacker:
                 values.append(arg.data)
         return self.struct.pack(*values), keep
 
+    def pack_values(self, args: tuple, driver: Any, context: Any) -> tuple[bytes, list[Any]] | None:
+        """The blob of a launch's raw argument values and the storages its buffers use
+        (keep them alive), when every value is of the usual kind and every buffer
+        already has its allocation on `driver`; else None, and nothing done.
+
+        Accepts only what `bind_arg` accepts (without set_scalar_arg_dtypes): a
+        Buffer of `context` (not released) or None for a pointer, a value with the
+        buffer protocol and the parameter's size for a by-value parameter."""
+        order = self.raw_order
+        if order is None or len(args) != len(self.params):
+            return None
+        values: list[Any] = []
+        storages: list[Any] = []
+        key = id(driver)
+        for i, size in order:
+            value = args[i]
+            if size:
+                try:
+                    data = memoryview(value).tobytes()
+                except TypeError:
+                    return None
+                if len(data) != size:
+                    return None
+                values.append(data)
+            elif value is None:
+                values.append(0)
+            else:
+                if not isinstance(value, Buffer) or value.context is not context:
+                    return None
+                storage = value.storage
+                entry = storage.allocations.get(key) if storage is not None else None
+                if entry is None:
+                    return None
+                values.append(entry[1].address + value.offset)
+                storages.append(storage)
+        return self.struct.pack(*values), storages  # type: ignore[union-attr]
+
+
+def bound_from_blob(param: Any, value: Any, blob: bytes) -> BoundArg:
+    """The BoundArg of a value `pack_values` took: its buffer, or its bytes in `blob`."""
+    if param.kind in BUFFER_KINDS:
+        return BoundArg("mem", buffer=value)
+    return BoundArg("value", data=bytes(blob[param.offset:param.offset + param.size]))
+
 
 POINTER_KINDS = frozenset({"global", "constant", "local"})
+BUFFER_KINDS = frozenset({"global", "constant"})

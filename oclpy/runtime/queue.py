@@ -31,8 +31,9 @@ from .device import Device
 from .errors import as_list, raise_cl, status_code
 from .handles import Handle
 from .completion import settle, settle_all
+from .constants import command_execution_status as ces
 from .event import Event, NannyEvent, describe_failure
-from .scheduler import schedule
+from .scheduler import run_started, schedule
 
 SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
 
@@ -58,6 +59,8 @@ class CommandQueue(Handle):
         self.context = context
         self.device = device
         self.properties = props
+        self._in_order = not props & cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE
+        self._profiling = bool(props & cqp.PROFILING_ENABLE)
         self._lock = threading.Lock()
         self._last: Event | None = None  # in-order: the previous command
         self._barrier: Event | None = None  # out-of-order: the last barrier
@@ -70,11 +73,11 @@ class CommandQueue(Handle):
 
     @property
     def out_of_order(self) -> bool:
-        return bool(self.properties & cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return not self._in_order
 
     @property
     def profiling(self) -> bool:
-        return bool(self.properties & cqp.PROFILING_ENABLE)
+        return self._profiling
 
     @property
     def driver(self) -> Any:
@@ -145,6 +148,58 @@ class CommandQueue(Handle):
         schedule(evt, action, wait_for, after, inline=blocking or eager, driver=driver)
         if blocking:
             evt.wait()
+        return evt
+
+    def _ready(self, wait_for: Any) -> tuple[Any, ...] | None:
+        """For the launch fast path: None when the command must take `_enqueue` (a
+        `wait_for` that is not a list or tuple of this context's events, or one not
+        done); else the markers of those RUNNING on this queue's device, which the
+        command orders itself after there (scheduler._device_ordered's rule)."""
+        if type(wait_for) is not list and type(wait_for) is not tuple:
+            return None
+        markers: tuple[Any, ...] = ()
+        driver = self.device.driver
+        for evt in wait_for:
+            if not isinstance(evt, Event) or (evt._context is not self.context and evt._context is not None):
+                return None
+            status = evt._status
+            if status == ces.COMPLETE:
+                continue
+            if status < 0 or evt._marker is None or evt._driver is not driver:
+                return None
+            markers += (evt._marker,)
+        return markers
+
+    def _launch_now(self, markers: tuple[Any, ...], action: Callable[..., None], args: tuple,
+                    keepalive: Any) -> Event | None:
+        """The launch fast path: run a kernel launch whose explicit dependencies are done
+        (or queued on this device: `markers`, from `_ready`) on the calling thread now,
+        as `_enqueue` would with nothing to wait for; None, with nothing done, when the
+        queue is not ready for that (released, used after its `with` block, or an
+        ordering dependency still to wait for)."""
+        if self._released or self._exited:
+            return None
+        driver = self.device.driver
+        evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
+        with self._lock:
+            prev = self._last if self._in_order else self._barrier
+            if prev is not None and prev._status > ces.COMPLETE and not (
+                    prev._marker is not None and prev._driver is driver and driver.ordered_markers):
+                return None
+            if self._in_order:
+                self._last = evt
+            self._pending.add(evt)
+        evt._start()
+        if markers:
+            args = (driver, list(markers), action, *args)
+            action = _ordered_launch
+        run_started(evt, driver, self._profiling, action, args)
+        if evt._status > ces.COMPLETE:
+            evt._on_done(self._retire, lazy=True)
+        elif evt._status < 0:
+            self._retire(evt)
+        else:
+            self._pending.discard(evt)
         return evt
 
     def _ordering(self, sync: str, has_wait_list: bool) -> list[Event]:
@@ -224,6 +279,11 @@ class CommandQueue(Handle):
 
 def _nothing() -> None:
     return None
+
+
+def _ordered_launch(driver: Any, markers: list[Any], action: Callable[..., None], *args: Any) -> None:
+    driver.order_after(markers)
+    action(*args)
 
 
 def _claim_storages(storages: Iterable[Any], driver: Any, evt: Event,

@@ -54,15 +54,23 @@ def run_action(event: Event, action: Callable[[], None]) -> None:
 
 
 def _run_started(event: Event, action: Callable[[], None]) -> None:
-    """Run the action of an event already RUNNING; record how it ended: complete,
-    failed, or (an asynchronous driver's work) issued with its completion marker."""
+    """Run the action of an event already RUNNING (see run_started)."""
     queue = event._queue
-    driver = queue.driver if queue is not None else None
-    profiling = driver is not None and queue.profiling
+    if queue is None:
+        run_started(event, None, False, action)
+    else:
+        run_started(event, queue.device.driver, queue._profiling, action)
+
+
+def run_started(event: Event, driver: Any, profiling: bool, action: Callable[..., None],
+                args: tuple = ()) -> None:
+    """Run `action(*args)` for an event already RUNNING on `driver`'s queue; record how
+    it ended: complete, failed, or (an asynchronous driver's work) issued with its
+    completion marker."""
     try:
         begin = driver.begin(profiling) if profiling else None
-        action()
-        marker = driver.completion(profiling) if driver is not None else None
+        action(*args)
+        marker = driver.completion(profiling) if driver is not None and driver.issues_markers else None
     except Error as exc:
         event._finish(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
     except BaseException as exc:  # recorded on the event; wait()/finish() report it

@@ -73,6 +73,9 @@ class Driver(abc.ABC):
     # True when completion markers complete in the order they were made (one
     # device stream): completion.py and in-order queues rely on that order.
     ordered_markers: bool = False
+    # True when `completion` may return a marker (actions return before their work
+    # is done); False lets the runtime skip asking.
+    issues_markers: bool = False
 
     @abc.abstractmethod
     def describe(self) -> DeviceDescription:

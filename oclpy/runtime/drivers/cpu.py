@@ -32,6 +32,7 @@ from .base import Allocation, DeviceDescription, Driver, NDRange
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 CHUNKS_PER_WORKER = 4  # a few per worker: a worker slowed by other processes holds back little
+CHUNK_CACHE_SIZE = 256  # launch shapes whose chunks the driver remembers
 MIN_ITEMS_TO_SPLIT = 512  # below this, handing chunks to other threads costs more than it saves
 
 
@@ -127,6 +128,7 @@ class CpuDriver(Driver):
         self.units = workers or compute_units()
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._chunks: dict[int, tuple[NDRange, list[tuple[int, int]]]] = {}  # by id of the shape
         prepare()
 
     def describe(self) -> DeviceDescription:
@@ -179,20 +181,34 @@ class CpuDriver(Driver):
             return self._pool
 
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
-        total = ndrange.group_count
-        if total == 0:
+        chunks = self._chunks.get(id(ndrange))
+        if chunks is None or chunks[0] is not ndrange:
+            chunks = self._split(ndrange)
+        parts = chunks[1]
+        if len(parts) == 1:  # one chunk: on this thread, no hand-off
+            kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
+                          ndrange.global_offset, parts[0][0], parts[0][1])
             return
-        chunks = split_groups(total, ndrange, self.units)
+        if not parts:
+            return
 
         def run(begin: int, end: int) -> None:
             kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
                           ndrange.global_offset, begin, end)
 
-        if len(chunks) == 1 or self.units == 1:
-            for begin, end in chunks:
-                run(begin, end)
-            return
-        run_chunks(chunks, run, self._workers(), min(self.units, len(chunks)))
+        run_chunks(parts, run, self._workers(), min(self.units, len(parts)))
+
+    def _split(self, ndrange: NDRange) -> tuple[NDRange, list[tuple[int, int]]]:
+        """`ndrange`'s chunks, remembered for the next launch of the same (cached) shape."""
+        total = ndrange.group_count
+        parts = split_groups(total, ndrange, self.units) if total else []
+        if self.units == 1 and len(parts) > 1:
+            parts = [(0, total)]
+        found = (ndrange, parts)  # holds the NDRange, so its id keys nothing else
+        if len(self._chunks) >= CHUNK_CACHE_SIZE:
+            self._chunks.clear()
+        self._chunks[id(ndrange)] = found
+        return found
 
 
 def split_groups(total: int, ndrange: NDRange, units: int) -> list[tuple[int, int]]:

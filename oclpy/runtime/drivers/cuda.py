@@ -91,7 +91,7 @@ class CudaDriver(Driver):
         # asynchronous launches all go to one stream: their markers complete in order
         # (completion.py, queue.py), and an out-of-order queue gains nothing from
         # handing a launch that only queues work to a command thread (queue.py)
-        self.ordered_markers = self.inline_out_of_order = self.asynchronous
+        self.ordered_markers = self.inline_out_of_order = self.issues_markers = self.asynchronous
         self.timing = False
         self.pinned_staging = os.environ.get("OCLPY_CUDA_PINNED", "1") != "0"
         self._local = threading.local()

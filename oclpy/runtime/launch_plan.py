@@ -1,0 +1,77 @@
+"""The launch fast path: what a kernel's launches on one queue share, checked once.
+
+`Kernel.__call__` first asks the kernel's `LaunchPlan` for the queue (made on
+the first launch there, kept per queue). A plan knows, once: the compiled
+kernel for the queue's device, its argument packer, and whether launches on
+this queue may take the fast path at all:
+
+- the driver is `eager` and the queue in order (or the driver runs ready
+  commands of out-of-order queues inline: cuda's asynchronous launches);
+- the context has one device (so no buffer ever migrates: `Storage.claim` has
+  nothing to do);
+- the kernel has no `__local` pointer arguments and its static `__local`
+  memory fits the device.
+
+`LaunchPlan.launch` then packs the raw argument values at once
+(`ArgPacker.pack_values`), takes the checked launch shape from the last
+launch when the same size tuples are passed again (the same objects: a tuple
+cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
+on the calling thread (`CommandQueue._launch_now`). Whenever something is out
+of the ordinary (set_scalar_arg_dtypes, a value bind_arg must judge, a global
+offset, g_times_l, an empty range, a dependency to wait for, a busy queue) it
+returns None having done nothing, and the caller takes the general path,
+which checks everything and raises the errors: the errors, their order and
+every semantic stay those of the general path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .event import Event
+
+NO_SHAPE: tuple[Any, Any, Any] = (object(), object(), None)
+
+
+class LaunchPlan:
+    """The facts a kernel's launches on one queue share (see the module docstring)."""
+
+    __slots__ = ("kernel", "queue", "ck", "driver", "packer", "fast", "last")
+
+    def __init__(self, kernel: Any, queue: Any, ck: Any) -> None:
+        device = queue.device
+        driver = device.driver
+        self.kernel, self.queue, self.ck, self.driver = kernel, queue, ck, driver
+        self.packer = kernel._packer(ck)
+        inline = queue._in_order or getattr(driver, "inline_out_of_order", False)
+        self.fast = (getattr(driver, "eager", False) and inline
+                     and len(queue.context.devices) == 1
+                     and not kernel._has_local_args and self.packer.raw_order is not None
+                     and ck.static_local_bytes <= device.local_mem_size)
+        self.last: tuple[Any, Any, Any] = NO_SHAPE  # (global size, local size, NDRange)
+
+    def launch(self, global_size: Any, local_size: Any, args: tuple, wait_for: Any) -> Event | None:
+        """The launch's event, or None (nothing done): take the general path."""
+        kernel = self.kernel
+        if kernel._dtypes is not None:
+            return None
+        packed = self.packer.pack_values(args, self.driver, kernel.context)
+        if packed is None:
+            return None
+        last = self.last
+        if global_size is last[0] and local_size is last[1]:
+            nd = last[2]
+        else:
+            nd = kernel._ndrange(self.queue.device, self.ck, global_size, local_size, None, False)
+            if 0 in nd.global_size:
+                return None
+            self.last = (global_size, local_size, nd)
+        markers: tuple[Any, ...] | None = ()
+        if wait_for is not None:
+            markers = self.queue._ready(wait_for)
+            if markers is None:
+                return None
+        blob, storages = packed
+        kernel._last_call = (args, blob)
+        return self.queue._launch_now(markers, self.driver.launch, (self.ck, blob, nd),
+                                      storages if self.driver.issues_markers else ())
