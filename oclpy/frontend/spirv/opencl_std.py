@@ -1,0 +1,160 @@
+"""The OpenCL.std extended instruction set -> the OpenCL C builtin lowering.
+
+Every OpenCL.std instruction is an OpenCL C builtin (`s_max` is `max` on
+signed integers, `vloadn` is `vload<n>`): `EXT_NAMES` maps its number to that
+name, the overload is the one of `frontend.builtins` whose IR signature
+matches the operands (and whose integers have the instruction's signedness),
+and the frontend's own lowering (`lower_builtins.IMPLS`) emits it through an
+adapter that gives it this function's builder. So both frontends share one
+implementation of every builtin.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Optional
+
+from ...ir import types as ir
+from ...ir.values import Value
+from .. import builtins as bi
+from ..irtypes import reg_type
+from ..lower_builtins import IMPLS, BuiltinLowering
+from ..lower_values import ValueOps, is_unsigned
+from .binary import Instruction
+from .grammar import ROUNDING_MODES
+
+if TYPE_CHECKING:
+    from .function import FunctionTranslator
+
+_EXT_TEXT = """
+0 acos 1 acosh 2 acospi 3 asin 4 asinh 5 asinpi 6 atan 7 atan2 8 atanh 9 atanpi 10 atan2pi
+11 cbrt 12 ceil 13 copysign 14 cos 15 cosh 16 cospi 17 erfc 18 erf 19 exp 20 exp2 21 exp10
+22 expm1 23 fabs 24 fdim 25 floor 26 fma 27 fmax 28 fmin 29 fmod 30 fract 31 frexp 32 hypot
+33 ilogb 34 ldexp 35 lgamma 36 lgamma_r 37 log 38 log2 39 log10 40 log1p 41 logb 42 mad
+43 maxmag 44 minmag 45 modf 46 nan 47 nextafter 48 pow 49 pown 50 powr 51 remainder 52 remquo
+53 rint 54 rootn 55 round 56 rsqrt 57 sin 58 sincos 59 sinh 60 sinpi 61 sqrt 62 tan 63 tanh
+64 tanpi 65 tgamma 66 trunc 67 half_cos 68 half_divide 69 half_exp 70 half_exp2 71 half_exp10
+72 half_log 73 half_log2 74 half_log10 75 half_powr 76 half_recip 77 half_rsqrt 78 half_sin
+79 half_sqrt 80 half_tan 81 native_cos 82 native_divide 83 native_exp 84 native_exp2
+85 native_exp10 86 native_log 87 native_log2 88 native_log10 89 native_powr 90 native_recip
+91 native_rsqrt 92 native_sin 93 native_sqrt 94 native_tan
+95 clamp 96 degrees 97 max 98 min 99 mix 100 radians 101 step 102 smoothstep 103 sign
+104 cross 105 distance 106 length 107 normalize 108 fast_distance 109 fast_length
+110 fast_normalize
+141 s_abs 142 s_abs_diff 143 s_add_sat 144 u_add_sat 145 s_hadd 146 u_hadd 147 s_rhadd
+148 u_rhadd 149 s_clamp 150 u_clamp 151 clz 152 ctz 153 s_mad_hi 154 u_mad_sat 155 s_mad_sat
+156 s_max 157 u_max 158 s_min 159 u_min 160 s_mul_hi 161 rotate 162 s_sub_sat 163 u_sub_sat
+164 u_upsample 165 s_upsample 166 popcount 167 s_mad24 168 u_mad24 169 s_mul24 170 u_mul24
+171 vloadn 172 vstoren 173 vload_half 174 vload_halfn 175 vstore_half 176 vstore_half_r
+177 vstore_halfn 178 vstore_halfn_r 179 vloada_halfn 180 vstorea_halfn 181 vstorea_halfn_r
+182 shuffle 183 shuffle2 184 printf 185 prefetch 186 bitselect 187 select
+201 u_abs 202 u_abs_diff 203 u_mul_hi 204 u_mad_hi
+"""
+EXT_NAMES: dict[int, str] = {int(n): name for n, name in zip(_EXT_TEXT.split()[::2], _EXT_TEXT.split()[1::2])}
+
+
+class _Adapter(BuiltinLowering, ValueOps):
+    """The OpenCL C builtin lowering, building into a SPIR-V function translation."""
+
+    def __init__(self, ft: FunctionTranslator) -> None:
+        self.ft = ft
+        self.b = ft.b
+        self.module = ft.module
+
+    def new_block(self, name: str):  # type: ignore[no-untyped-def]
+        return self.ft.fn.add_block(name)
+
+
+def adapter(ft: FunctionTranslator) -> _Adapter:
+    found = getattr(ft, "_builtin_adapter", None)
+    if found is None:
+        found = ft._builtin_adapter = _Adapter(ft)  # type: ignore[attr-defined]
+    return found
+
+
+def _builtin_name(name: str, instr: Instruction, args: list[Value]) -> str:
+    """The OpenCL C name of vector load/store instructions (their width is an operand)."""
+    if name in _LOADS:
+        return _LOADS[name] + str(instr.operands[-1])
+    if name in ("vstoren", "vstore_halfn", "vstorea_halfn", "vstore_halfn_r", "vstorea_halfn_r",
+                "vstore_half_r"):
+        data = args[0]
+        n = data.type.count if isinstance(data.type, ir.VectorType) else 1
+        base = {"vstoren": f"vstore{n}", "vstore_halfn": f"vstore_half{n}",
+                "vstorea_halfn": f"vstorea_half{n}", "vstore_halfn_r": f"vstore_half{n}",
+                "vstorea_halfn_r": f"vstorea_half{n}", "vstore_half_r": "vstore_half"}[name]
+        if name.endswith("_r"):
+            mode = ROUNDING_MODES.get(instr.operands[-1])
+            if mode is None:
+                raise instr.error(f"unknown rounding mode {instr.operands[-1]}")
+            base += f"_{mode}"
+        return base
+    return name
+
+
+_LOADS = {"vloadn": "vload", "vload_halfn": "vload_half", "vloada_halfn": "vloada_half"}
+_WIDTH_OPERAND = ("vloadn", "vload_halfn", "vloada_halfn", "vstore_half_r", "vstore_halfn_r",
+                  "vstorea_halfn_r")
+
+
+def _matches(sig: bi.Builtin, ret: ir.Type, args: list[Value], signed: Optional[bool]) -> bool:
+    if len(sig.params) != len(args):
+        return False
+    if sig.ret is not bi.ct.VOID and reg_type(sig.ret) != ret:
+        return False
+    for p, a in zip(sig.params, args):
+        if reg_type(p) != a.type:
+            return False
+    if signed is not None:
+        typed = next((t for t in (sig.ret, *sig.params) if not isinstance(t, bi.ct.Pointer)
+                      and t is not bi.ct.VOID), None)
+        if typed is not None and is_unsigned(typed) == signed:
+            return False
+    return True
+
+
+def resolve(name: str, ret: ir.Type, args: list[Value]) -> Optional[bi.Builtin]:
+    """The OpenCL C overload of OpenCL.std instruction `name` for these IR types."""
+    signed: Optional[bool] = None
+    if name[:2] in ("s_", "u_"):
+        signed, name = name[0] == "s", name[2:]
+    candidates = bi.overloads(name)
+    for sig in candidates:
+        if _matches(sig, ret, args, signed):
+            return sig
+    return None
+
+
+def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
+    """OpExtInst: result type, result, set, instruction number, operands."""
+    set_name = ft.mt.info.ext_imports.get(instr.operand(2))
+    if set_name is None:
+        raise instr.error(f"%{instr.operand(2)} is not an imported extended instruction set")
+    if set_name != "OpenCL.std":
+        if set_name.startswith("NonSemantic."):  # debug information and the like: no effect
+            ft.define(instr, None, ft.result_type(instr))
+            return
+        raise instr.error(f"extended instruction set '{set_name}' is not supported (only OpenCL.std)")
+    number = instr.operand(3)
+    name = EXT_NAMES.get(number)
+    if name is None:
+        raise instr.error(f"unknown OpenCL.std instruction {number}")
+    if name == "prefetch":
+        ft.define(instr, None, ft.result_type(instr))
+        return
+    if name == "printf":
+        raise instr.error("OpenCL.std printf is not supported in SPIR-V input")
+    ret = ft.result_type(instr).ir
+    ids = instr.operands[4:]
+    if name in _WIDTH_OPERAND:
+        ids = ids[:-1]
+    args = [ft.value(i) for i in ids]
+    sig = resolve(_builtin_name(name, instr, args), ret, args)
+    if sig is None:
+        shown = ", ".join(str(a.type) for a in args)
+        raise instr.error(f"OpenCL.std {name} has no form {ret} ({shown})")
+    impl = IMPLS.get(sig.impl)
+    if impl is None:
+        raise instr.error(f"OpenCL.std {name} is not supported")
+    call = SimpleNamespace(args=[SimpleNamespace(ctype=p) for p in sig.params])
+    ft.define(instr, impl(adapter(ft), sig, args, call))

@@ -1,0 +1,211 @@
+"""A read SPIR-V module -> an IR module.
+
+`translate(info) -> ir.Module`: module-scope types, constants and variables
+first (Workgroup variables become `local` GlobalVars, CrossWorkgroup ones
+`global`, UniformConstant ones `constant`; BuiltIn variables become
+`BuiltinRef`s), then every function is declared (so calls may point
+forward), then each body is translated by a `FunctionTranslator`. Entry
+points with the Kernel execution model become kernels named as the entry
+point says, with clGetKernelArgInfo attributes (`kernel_args.py`) and
+`reqd_work_group_size` from a LocalSize execution mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ir import types as ir
+from ...ir.datalayout import CPU_LAYOUT
+from ...ir.values import Argument, ConstZero, Function, GlobalVar, Module
+from .binary import Instruction, string_from_words
+from .builtins import builtin_ref
+from .constants import define_constant
+from .function import FunctionTranslator, Handler
+from .grammar import BUILTINS, EXECUTION_MODELS, KERNEL_MODEL, LINKAGE_IMPORT, OP, SC, STORAGE_CLASSES
+from .kernel_args import kernel_arg_attrs
+from .reader import EntryPoint, ModuleInfo
+from .types import SpvType, TypeTable
+
+
+def _handlers() -> dict[int, Handler]:
+    from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
+    from .opencl_std import ext_inst
+
+    table: dict[int, Handler] = {OP["ExtInst"]: ext_inst}
+    for mod in (ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_sync):
+        table.update(mod.HANDLERS)
+    return table
+
+
+HANDLERS = _handlers()
+_MODULE_SPACES = {SC["Workgroup"]: ir.AddressSpace.LOCAL, SC["CrossWorkgroup"]: ir.AddressSpace.GLOBAL,
+                  SC["UniformConstant"]: ir.AddressSpace.CONSTANT}
+
+
+class ModuleTranslator:
+    def __init__(self, info: ModuleInfo) -> None:
+        self.info = info
+        self.module = Module("program")
+        self.types = TypeTable(info)
+        self.layout = CPU_LAYOUT
+        self.globals: dict[int, Any] = self.types.consts
+        self.value_types: dict[int, SpvType] = {}
+        self.functions: dict[int, Function] = {}
+        self.bodies: dict[int, Function] = {}  # kernel id -> its callable body (when called)
+        self.kernels: dict[int, EntryPoint] = {}
+        self.by_value_args: set[int] = set()  # id() of kernel arguments passed by value
+
+    def run(self) -> Module:
+        for instr in self.info.globals:
+            self.module_scope(instr)
+        self.kernels = self._entry_points()
+        bodies = []
+        for body in self.info.functions:
+            bodies.append((self.declare(body), body))
+        for fn, body in bodies:
+            params = [i for i in body[1:] if i.opcode == OP["FunctionParameter"]]
+            FunctionTranslator(self, fn, body).run(HANDLERS, params)
+        return self.module
+
+    # -- module scope ------------------------------------------------------------------
+    def module_scope(self, instr: Instruction) -> None:
+        if self.types.define(instr):
+            return
+        if define_constant(self.types, instr):
+            self.value_types[instr.operand(1)] = self.types.get(instr.operand(0), instr)
+            return
+        if instr.opcode == OP["TypeForwardPointer"]:
+            self.types.forward_pointer(instr)
+        elif instr.opcode == OP["Variable"]:
+            self.variable(instr)
+        else:
+            raise instr.error(f"{instr.name} is not allowed at module scope")
+
+    def variable(self, instr: Instruction) -> None:
+        t, rid, storage = self.types.get(instr.operand(0), instr), instr.operand(1), instr.operand(2)
+        self.value_types[rid] = t
+        builtin = self.info.decoration(rid, "BuiltIn")
+        if builtin is not None:
+            self.globals[rid] = builtin_ref(BUILTINS.get(builtin[0], str(builtin[0])), instr)
+            return
+        space = _MODULE_SPACES.get(storage)
+        if space is None:
+            raise instr.error(f"module-scope variables in the {STORAGE_CLASSES.get(storage, storage)} "
+                              f"storage class are not supported")
+        linkage = self.info.decoration(rid, "LinkageAttributes")
+        if linkage is not None and linkage[-1] == LINKAGE_IMPORT:
+            raise instr.error(f"variable '{self.info.names.get(rid, rid)}' is imported from another "
+                              f"module: linking SPIR-V modules is not supported")
+        pointee = self.types.pointee(t, instr)
+        init = None
+        if len(instr.operands) > 3:
+            init = self.globals.get(instr.operand(3))
+            if init is None:
+                raise instr.error(f"initializer %{instr.operand(3)} is not a constant")
+        elif space is not ir.AddressSpace.LOCAL:
+            init = ConstZero(pointee.ir)
+        align = (self.info.decoration(rid, "Alignment") or (self.layout.align_of(pointee.ir),))[0]
+        name = self._unique_global(self.info.names.get(rid) or f"spv.{rid}")
+        constant = space is ir.AddressSpace.CONSTANT or self.info.decoration(rid, "Constant") is not None
+        self.globals[rid] = self.module.add_global(GlobalVar(name, pointee.ir, space, init, constant, align))
+
+    def _unique_global(self, name: str) -> str:
+        base, n = name, 1
+        while self.module.get_global(name) is not None:
+            name, n = f"{base}.{n}", n + 1
+        return name
+
+    # -- functions ---------------------------------------------------------------------
+    def _entry_points(self) -> dict[int, EntryPoint]:
+        kernels = {}
+        for ep in self.info.entry_points:
+            if ep.model != KERNEL_MODEL:
+                raise ep.instr.error(f"execution model {EXECUTION_MODELS.get(ep.model, ep.model)} is "
+                                     f"not supported (only Kernel)")
+            if ep.function in kernels:
+                raise ep.instr.error(f"function %{ep.function} is declared an entry point twice")
+            kernels[ep.function] = ep
+        return kernels
+
+    def declare(self, body: list[Instruction]) -> Function:
+        head = body[0]
+        ret, rid, ftype = (self.types.get(head.operand(0), head), head.operand(1),
+                           self.types.get(head.operand(3), head))
+        if ftype.kind != "function" or ftype.ret is None or ftype.ret.ir != ret.ir:
+            raise head.error("the function's type does not match its result type")
+        params = [i for i in body[1:] if i.opcode == OP["FunctionParameter"]]
+        if len(params) != len(ftype.params):
+            raise head.error(f"{len(params)} OpFunctionParameters for a type with {len(ftype.params)}")
+        entry = self.kernels.get(rid)
+        has_body = any(i.opcode == OP["Label"] for i in body)
+        if not has_body:
+            self._check_import(rid, head)
+        if entry is not None:
+            fn = self._kernel(entry, ftype, params, head)
+        else:
+            args = [Argument(p.ir, self.info.names.get(i.operand(1), f"arg{k}"), k)
+                    for k, (p, i) in enumerate(zip(ftype.params, params))]
+            name = self._function_name(rid)
+            fn = Function(name, ir.FunctionType(ret.ir, tuple(a.type for a in args)), args)
+        self.functions[rid] = fn
+        self.module.add_function(fn)
+        return fn
+
+    def _check_import(self, rid: int, head: Instruction) -> None:
+        name = self.info.names.get(rid, f"%{rid}")
+        raise head.error(f"function '{name}' has no body (imported from another module): "
+                         f"linking SPIR-V modules is not supported")
+
+    def _function_name(self, rid: int) -> str:
+        linkage = self.info.decoration(rid, "LinkageAttributes")
+        name = self.info.names.get(rid) or f"spv.fn.{rid}"
+        decoded = string_from_words(linkage, 0) if linkage else None
+        if decoded and decoded[0]:
+            name = decoded[0]
+        base, n = name, 1
+        while self.module.get_function(name) is not None or any(ep.name == name for ep in self.info.entry_points):
+            name, n = f"{base}.{n}", n + 1
+        return name
+
+    def _kernel(self, entry: EntryPoint, ftype: SpvType, params: list[Instruction],
+                head: Instruction) -> Function:
+        if ftype.ret is None or ftype.ret.kind != "void":
+            raise head.error(f"kernel '{entry.name}' must return void")
+        args = []
+        for k, (p, instr) in enumerate(zip(ftype.params, params)):
+            t, by_value, attrs = kernel_arg_attrs(self.info, self.types, entry.name, k, p, instr)
+            arg = Argument(t, self.info.names.get(instr.operand(1), f"arg{k}"), k, attrs)
+            if by_value:
+                self.by_value_args.add(id(arg))
+            args.append(arg)
+        fn = Function(entry.name, ir.FunctionType(ir.VOID, tuple(a.type for a in args)), args, is_kernel=True)
+        for mode, ops in self.info.execution_modes.get(entry.function, []):
+            if mode == 17 and len(ops) == 3:
+                fn.attrs["reqd_work_group_size"] = tuple(ops)
+            elif mode == 18 and len(ops) == 3:
+                fn.attrs["work_group_size_hint"] = tuple(ops)
+        return fn
+
+    def callee(self, id_: int, instr: Instruction) -> Function:
+        fn = self.functions.get(id_)
+        if fn is None:
+            raise instr.error(f"%{id_} is not a function")
+        if fn.is_kernel:
+            raise instr.error(f"calling kernel '{fn.name}' from another function is not supported")
+        return fn
+
+    def bind_params(self, ft: FunctionTranslator, params: list[Instruction]) -> None:
+        """Bind each OpFunctionParameter to its IR argument (a by-value struct kernel argument
+        gets a private copy, since SPIR-V passes it as a pointer)."""
+        ft.b.position_at_end(ft.fn.entry)
+        for arg, instr in zip(ft.fn.args, params):
+            value: Any = arg
+            if id(arg) in self.by_value_args:
+                value = ft.allocas.alloca(arg.type, self.layout.align_of(arg.type), name=f"{arg.name}.copy")
+                ft.b.store(arg, value)
+            ft.values[instr.operand(1)] = value
+            ft.vtypes[instr.operand(1)] = self.types.get(instr.operand(0), instr)
+
+
+def translate(info: ModuleInfo) -> Module:
+    return ModuleTranslator(info).run()
