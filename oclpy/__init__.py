@@ -29,7 +29,8 @@ from .runtime.kernel import Kernel, enqueue_nd_range_kernel, enqueue_task
 from .runtime.mapping import MemoryMap, enqueue_map_buffer
 from .runtime.memory import Buffer, LocalMemory, MemoryObject, MemoryObjectHolder
 from .runtime.platform import Platform, get_platforms
-from .runtime.program import CompilerWarning, Program, link_program, unload_platform_compiler
+from .runtime.program import (CompilerWarning, Program, create_program_with_il, link_program,
+                              unload_platform_compiler)
 from .runtime.queue import (CommandQueue, CommandQueueUsedAfterExit, enqueue_barrier,
                             enqueue_marker)
 from .runtime.transfer import enqueue_copy, enqueue_fill_buffer
@@ -68,6 +69,6 @@ __all__ = [
     "Platform", "Program", "RuntimeError", "UserEvent", "VERSION", "VERSION_TEXT",
     "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
     "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
-    "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "unload_platform_compiler", "wait_for_events",
+    "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "create_program_with_il", "unload_platform_compiler", "wait_for_events",
     *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
 ]

@@ -1,7 +1,7 @@
 """The `oclpy` command: devices, build, opt, demo.
 
     oclpy devices
-    oclpy build FILE.cl [OpenCL build options] [--device cpu|cuda] [--emit ast|ir|llvm|asm|ptx]
+    oclpy build FILE.cl|FILE.spv [OpenCL build options] [--device cpu|cuda] [--emit ast|ir|llvm|asm|ptx]
                         [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes]
     oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--print-after=PASS]
                        [--verify-each] [--time-passes]
@@ -10,7 +10,9 @@
 Each subcommand is one function taking the parsed arguments and returning the
 exit status; `main` only dispatches. `--stats` prints `oclpy.stats`'s per-kernel
 table of the IR after the level's target-independent pipeline; `--time-passes`
-reports each pass's time on stderr. Emit kinds are a table, so a target adds
+reports each pass's time on stderr. A file starting with the SPIR-V magic
+number is a SPIR-V module (the SPIR-V frontend reads it; every emit kind but
+`ast` works). Emit kinds are a table, so a target adds
 its own (`ptx`, `simt`) by adding a row.
 """
 
@@ -44,7 +46,10 @@ def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace
     from .frontend.parser import parse
     from .frontend.preprocess import preprocess
     from .frontend.sema import analyze
+    from .frontend.spirv import is_spirv
 
+    if is_spirv(source):
+        raise CompileError(f"{filename}: error: a SPIR-V module has no OpenCL C AST\n")
     opts = parse_build_options(options)
     diags = DiagnosticEngine({filename: source})
     text = preprocess(source, filename, opts, diags)
@@ -57,12 +62,11 @@ def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace
 
 
 def _emit_ir(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
-    from .compiler import opt_level, pipeline_for
-    from .frontend.driver import compile_to_ir
+    from .compiler import frontend_for, opt_level, pipeline_for
     from .ir.printer import print_module
     from .passes.manager import run_pipeline
 
-    front = compile_to_ir(source, options, filename=filename)
+    front = frontend_for(source, options, filename)
     level = args.opt if args.opt is not None else opt_level(options)
     trace = sys.stdout if args.print_after_all else None
     run_pipeline(front.module, pipeline_for(level), verify_each=args.verify_each,
@@ -114,8 +118,7 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
     from .frontend.options import InvalidBuildOptions
 
     try:
-        with open(args.file, encoding="utf-8", errors="replace") as f:
-            source = f.read()
+        source = _read_source(args.file)
     except OSError as exc:
         print(f"oclpy build: error: cannot read '{args.file}': {exc.strerror}", file=sys.stderr)
         return 1
@@ -140,14 +143,23 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
     return 0
 
 
+def _read_source(path: str) -> str:
+    """OpenCL C text, or a SPIR-V module as `compiler.il_text` (told by its magic number)."""
+    from .compiler import il_text
+    from .frontend.spirv import is_spirv
+
+    with open(path, "rb") as f:
+        data = f.read()
+    return il_text(data) if is_spirv(data) else data.decode("utf-8", errors="replace")
+
+
 def _stats_table(source: str, options: str, args: argparse.Namespace) -> str:
     """Per-kernel counts of the IR every target starts from (after the level's pipeline)."""
-    from .compiler import opt_level, pipeline_for
-    from .frontend.driver import compile_to_ir
+    from .compiler import frontend_for, opt_level, pipeline_for
     from .passes.manager import run_pipeline
     from .stats import format_stats, kernel_stats
 
-    module = compile_to_ir(source, options, filename=args.file).module
+    module = frontend_for(source, options, args.file).module
     level = args.opt if args.opt is not None else opt_level(options)
     run_pipeline(module, pipeline_for(level))
     return format_stats(kernel_stats(module))

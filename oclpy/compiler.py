@@ -1,7 +1,11 @@
 """The compiler driver: "build this source for this device".
 
 This is the one door between the runtime (and the CLI) and the compiler:
-OpenCL C source -> frontend -> target-independent pipeline -> target. It
+OpenCL C source (or a SPIR-V module) -> frontend -> target-independent
+pipeline -> target. A SPIR-V module travels as bytes, or as text holding
+those bytes decoded as Latin-1 (`il_text`), so the runtime's and the
+targets' text-keyed caches carry it unchanged; `build_program` tells the
+two by the SPIR-V magic number. It
 knows which pipeline each optimisation level means and which target serves
 each device kind.
 """
@@ -12,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
 from .diagnostics import CompileError
-from .frontend.driver import compile_to_ir
+from .frontend.driver import FrontendResult, compile_to_ir
 from .frontend.options import parse_build_options
 from .ir.values import Module
 from .passes.manager import PIPELINES, run_pipeline
@@ -61,9 +65,27 @@ def _targets() -> dict[str, Callable[[Module, str], Any]]:
             "cuda": lambda module, options: compile_nvptx(module, options=options)}
 
 
-def build_program(source: str, options: str = "", device_kind: str = "cpu",
+def il_text(il: bytes) -> str:
+    """A SPIR-V module as text (each byte one Latin-1 character): what the runtime passes
+    to `Driver.build`, so caches keyed on source text need no change."""
+    return bytes(il).decode("latin-1")
+
+
+def frontend_for(source: str | bytes, options: str, filename: str) -> FrontendResult:
+    """The IR module of OpenCL C text or of a SPIR-V module (bytes or `il_text`)."""
+    from .frontend.spirv import compile_spirv, is_spirv
+
+    if is_spirv(source):
+        data = source.encode("latin-1") if isinstance(source, str) else bytes(source)
+        return compile_spirv(data, options, filename if filename != "<kernel>" else "<spirv>")
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    return compile_to_ir(source, options, filename=filename)
+
+
+def build_program(source: str | bytes, options: str = "", device_kind: str = "cpu",
                   filename: str = "<kernel>", level: int | None = None) -> BuildResult:
-    """Compile `source` for `device_kind`.
+    """Compile `source` (OpenCL C, or a SPIR-V module: see `il_text`) for `device_kind`.
 
     Raises `CompileError` (its `.log` holds clang-style diagnostics) on bad
     source and `InvalidBuildOptions` on bad options.
@@ -71,7 +93,7 @@ def build_program(source: str, options: str = "", device_kind: str = "cpu",
     if device_kind not in DEVICE_KINDS:
         raise ValueError(f"no compiler target for device '{device_kind}' "
                          f"(known: {', '.join(DEVICE_KINDS)})")
-    front = compile_to_ir(source, options, filename=filename)
+    front = frontend_for(source, options, filename)
     if level is None:
         level = opt_level(options)
     try:

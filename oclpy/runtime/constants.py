@@ -8,7 +8,7 @@ those of the Khronos headers, so code that stores or compares them keeps working
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class _ConstantClass:
@@ -209,8 +209,10 @@ class device_info(_ConstantClass):
     REFERENCE_COUNT = 0x1047
     PREFERRED_INTEROP_USER_SYNC = 0x1048
     PRINTF_BUFFER_SIZE = 0x1049
+    IL_VERSION = 0x105B
     MAX_NUM_SUB_GROUPS = 0x105C
     NUMERIC_VERSION = 0x105E
+    ILS_WITH_VERSION = 0x1061
 
 
 class device_fp_config(_ConstantClass):
@@ -321,6 +323,7 @@ class program_info(_ConstantClass):
     BINARIES = 0x1166
     NUM_KERNELS = 0x1167
     KERNEL_NAMES = 0x1168
+    IL = 0x1169
 
 
 class program_build_info(_ConstantClass):
@@ -480,3 +483,15 @@ def info_attribute(obj: Any, name: str, info_cls: type) -> Any:
     if not isinstance(param, int):
         raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
     return obj.get_info(param)
+
+
+class NameVersion(NamedTuple):
+    """cl_name_version: what the *_WITH_VERSION device queries list (PyOpenCL's NameVersion)."""
+
+    version: int
+    name: str
+
+
+def make_version(major: int, minor: int, patch: int = 0) -> int:
+    """CL_MAKE_VERSION."""
+    return (major << 22) | (minor << 12) | patch

@@ -8,6 +8,11 @@ clang-style log, the options and where the source was saved, as PyOpenCL's
 does. Kernels are reached as attributes (`prg.vadd`, one cached Kernel per
 name, created by whichever thread gets there first), by `Kernel(prg, name)`,
 or all at once by `all_kernels()`.
+
+`Program(ctx, spirv_bytes)` (or `create_program_with_il`) makes an IL
+program: the SPIR-V module goes to the compiler as `compiler.il_text` (its
+bytes as Latin-1 text), so the build cache is keyed on the IL bytes and the
+program builds through the same pipeline and targets as OpenCL C.
 """
 
 from __future__ import annotations
@@ -108,6 +113,7 @@ class Program(Handle):
         self._build_lock = threading.Lock()
         self._binaries: dict[Device, ProgramBinary] = {}
         self._object: str | None = None  # preprocessed text after compile()
+        self._il: bytes | None = None  # the SPIR-V module of an IL program
         self._released = False
         _check_context(context)
         context.own(self, "clCreateProgram")
@@ -117,9 +123,14 @@ class Program(Handle):
             self._source = first.text
             if first.type == OBJECT:
                 self._object = first.text
+            if _is_il_text(first.text):
+                self._il = first.text.encode("latin-1")
             return
-        if isinstance(src, (bytes, bytearray)):
-            src = _source_from_bytes(bytes(src))
+        if isinstance(src, (bytes, bytearray, memoryview)):
+            data = bytes(src)
+            if _is_il_text(data):
+                self._il = data
+            src = _source_from_bytes(data)
         if not isinstance(src, str):
             raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
                      f"program source must be a str, got {type(src).__name__}")
@@ -171,6 +182,10 @@ class Program(Handle):
 
         opts = normalize_options(options)
         targets = self._check_devices(devices, "clCompileProgram")
+        if self._il is not None:
+            raise_cl("clCompileProgram", status_code.INVALID_OPERATION,
+                     "separate compilation and linking of SPIR-V programs is not supported: "
+                     "build() them")
         _check_options(opts, "clCompileProgram")
         try:
             text, log = preprocess_unit(self._source, opts, headers, parse=True)
@@ -215,7 +230,7 @@ class Program(Handle):
         head = "clBuildProgram failed: BUILD_PROGRAM_FAILURE"
         logs = (75 * "=" + "\n").join(f"Build on {dev!r}:\n\n{b.log}" for dev, b in failed)
         what = f"{head} - {head}\n\n{logs}\n(options: {opts})"
-        saved = _save_source(self._source)
+        saved = _save_source(self._source) if self._il is None else None
         if saved:
             what += f"\n(source saved as {saved})"
         return make_error("clBuildProgram", status_code.BUILD_PROGRAM_FAILURE, what)
@@ -254,7 +269,8 @@ class Program(Handle):
             program_info.CONTEXT: lambda: self.context,
             program_info.NUM_DEVICES: lambda: len(self.context.devices),
             program_info.DEVICES: lambda: list(self.context.devices),
-            program_info.SOURCE: lambda: self._source,
+            program_info.SOURCE: lambda: "" if self._il is not None else self._source,
+            program_info.IL: lambda: self._il if self._il is not None else b"",
             program_info.NUM_KERNELS: lambda: len(self.kernel_names_list()),
             program_info.KERNEL_NAMES: lambda: ";".join(self.kernel_names_list()),
             program_info.BINARIES: lambda: [self.binary(d) for d in self.context.devices],
@@ -290,11 +306,13 @@ class Program(Handle):
         binary = self._binaries.get(device)
         if binary is not None and binary.type == EXECUTABLE:
             return binary.to_bytes()
-        text, _ = preprocess_unit(self._source, build.options)
+        text = self._source if self._il is not None else preprocess_unit(self._source, build.options)[0]
         return ProgramBinary(EXECUTABLE, device.kind, build.options, text).to_bytes()
 
     def kind(self) -> int:
-        return program_kind.BINARY if self._binaries else program_kind.SOURCE
+        if self._binaries:
+            return program_kind.BINARY
+        return program_kind.IL if self._il is not None else program_kind.SOURCE
 
     def release(self) -> None:
         """Drop every kernel and compiled module this program holds.
@@ -366,12 +384,18 @@ def _check_options(opts: str, routine: str) -> None:
 SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
 
 
+def _is_il_text(data: bytes | str) -> bool:
+    head = data[:4].encode("latin-1", errors="replace") if isinstance(data, str) else data[:4]
+    return head in SPIRV_MAGIC
+
+
 def _source_from_bytes(data: bytes) -> str:
-    """PyOpenCL reads bytes as an IL (SPIR-V) module; oclpy takes OpenCL C text only."""
+    """PyOpenCL reads bytes as an IL (SPIR-V) module when they start with its magic
+    number (carried on as `compiler.il_text`), else as UTF-8 OpenCL C text."""
     if data[:4] in SPIRV_MAGIC:
-        raise_cl("clCreateProgramWithIL", status_code.INVALID_OPERATION,
-                 "oclpy devices take no SPIR-V (their IL_VERSION is empty): "
-                 "build from OpenCL C source")
+        from ..compiler import il_text
+
+        return il_text(data)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -415,6 +439,19 @@ def _save_source(source: str) -> str | None:
             return f.name
     except OSError:
         return None
+
+
+def create_program_with_il(context: Any, il: Any) -> Program:
+    """clCreateProgramWithIL: a program from a SPIR-V module (bytes)."""
+    try:
+        data = bytes(memoryview(il))
+    except TypeError:
+        raise_cl("clCreateProgramWithIL", status_code.INVALID_VALUE,
+                 f"the IL must be bytes, got {type(il).__name__}")
+    if not _is_il_text(data):
+        raise_cl("clCreateProgramWithIL", status_code.INVALID_VALUE,
+                 "the IL is not a SPIR-V module (no SPIR-V magic number)")
+    return Program(context, data)
 
 
 def create_program_with_built_in_kernels(context: Any, devices: Any, kernel_names: Any) -> Program:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...ir import types as ir
-from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Undef, Value
+from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Instr, Undef, Value
 from .binary import Instruction
 from .grammar import OP
 from .types import SpvType
@@ -40,10 +40,20 @@ def _path(t: SpvType, indices: tuple[int, ...], instr: Instruction) -> list[tupl
     return steps
 
 
+def _inserted(v: Value, i: int) -> Value | None:
+    """Lane `i` of a chain of constant-index insertelements (a built-in vector, a constructed
+    vector), so extracting it needs no instruction; None when the chain does not say."""
+    while isinstance(v, Instr) and v.op == "insertelement" and isinstance(v.operands[2], ConstInt):
+        if v.operands[2].value == i:
+            return v.operands[1]
+        v = v.operands[0]
+    return None
+
+
 def _extract(ft: FunctionTranslator, v: Value, steps: list[tuple[SpvType, int]]) -> Value:
     for t, i in steps:
         if t.kind == "vector":
-            v = ft.b.extractelement(v, ConstInt(ir.I32, i))
+            v = _inserted(v, i) or ft.b.extractelement(v, ConstInt(ir.I32, i))
         else:
             v = ft.b.extractvalue(v, [i])
     return v

@@ -78,7 +78,18 @@ _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_con
               | device_fp_config.ROUND_TO_ZERO | device_fp_config.ROUND_TO_INF | device_fp_config.FMA)
 EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
-              "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics")
+              "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
+              "cl_khr_il_program")
+
+
+def il_info() -> dict[str, Any]:
+    """IL_VERSION and ILS_WITH_VERSION: the SPIR-V versions the SPIR-V frontend reads."""
+    from ...frontend.spirv import IL_VERSIONS
+    from ..constants import NameVersion, make_version
+
+    return {"IL_VERSION": " ".join(f"SPIR-V_{v}" for v in IL_VERSIONS),
+            "ILS_WITH_VERSION": [NameVersion(make_version(*map(int, v.split("."))), "SPIR-V")
+                                 for v in IL_VERSIONS]}
 
 
 def cpu_device_info(units: int) -> dict[str, Any]:
@@ -116,7 +127,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "PRINTF_BUFFER_SIZE": 1 << 20, "PREFERRED_INTEROP_USER_SYNC": True,
         "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 0,
         "NUMERIC_VERSION": (3 << 22), "HOST_CPU_MODEL": model,
-        "IL_VERSION": "",  # no SPIR-V: programs are built from OpenCL C source
+        **il_info(),  # SPIR-V programs (clCreateProgramWithIL) through frontend/spirv
     }
 
 
