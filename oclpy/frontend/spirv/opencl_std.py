@@ -106,7 +106,7 @@ def _matches(sig: bi.Builtin, ret: ir.Type, args: list[Value], signed: Optional[
         if reg_type(p) != a.type:
             return False
     if signed is not None:
-        typed = next((t for t in (sig.ret, *sig.params) if not isinstance(t, bi.ct.Pointer)
+        typed = next((t for t in (*sig.params, sig.ret) if not isinstance(t, bi.ct.Pointer)
                       and t is not bi.ct.VOID), None)
         if typed is not None and is_unsigned(typed) == signed:
             return False

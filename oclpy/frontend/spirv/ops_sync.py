@@ -5,7 +5,10 @@ OpMemoryBarrier is `ocl.mem_fence(flags)`; the flags are OpenCL C's
 CLK_LOCAL_MEM_FENCE (1) for WorkgroupMemory, CLK_GLOBAL_MEM_FENCE (2) for
 CrossWorkgroupMemory and CLK_IMAGE_MEM_FENCE (4) for ImageMemory semantics.
 Atomics become `atomicrmw`/`cmpxchg` with the ordering and scope of their
-Scope and Semantics operands (constants); an atomic load is a volatile load
+Scope and Semantics operands (constants); a work-group scope on memory other
+than `local` is widened to device scope (LLVM's SPIR-V backend gives OpenCL
+1.2's global `atomic_add` work-group scope, where a kernel expects atomicity
+across groups; a wider scope is always correct). An atomic load is a volatile load
 and an atomic store an exchange whose result is dropped. OpGroupAsyncCopy and
 OpGroupWaitEvents go through the OpenCL C frontend's async-copy lowering.
 """
@@ -73,12 +76,16 @@ def _ordering(semantics: int) -> str:
     return "release" if semantics & SEM_RELEASE else "monotonic"
 
 
-def _scope_and_order(ft: FunctionTranslator, instr: Instruction, scope_at: int) -> tuple[str, str]:
+def _scope_and_order(ft: FunctionTranslator, instr: Instruction, scope_at: int,
+                     ptr: Value | None = None) -> tuple[str, str]:
     scope = _constant(ft, instr.operand(scope_at), "scope", instr)
     semantics = _constant(ft, instr.operand(scope_at + 1), "memory semantics", instr)
     if scope not in SCOPES:
         raise instr.error(f"unknown scope {scope}")
-    return SCOPES[scope], _ordering(semantics)
+    name = SCOPES[scope]
+    if name == "work_group" and ptr is not None and ptr.type != ir.PtrType(ir.AddressSpace.LOCAL):
+        name = "device"
+    return name, _ordering(semantics)
 
 
 def _pointer(ft: FunctionTranslator, instr: Instruction, at: int) -> Value:
@@ -94,7 +101,7 @@ def _rmw(binop: str, fixed: int | None = None) -> Handler:
     """Result type, result, pointer, scope, semantics[, value]."""
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
         p = _pointer(ft, instr, 2)
-        scope, order = _scope_and_order(ft, instr, 3)
+        scope, order = _scope_and_order(ft, instr, 3, p)
         t = ft.result_type(instr).ir
         value = ConstInt(t, fixed) if fixed is not None else ft.value(instr.operand(5))
         ft.define(instr, ft.b.atomicrmw(binop, p, value, order, scope))
@@ -111,14 +118,14 @@ def _atomic_load(ft: FunctionTranslator, instr: Instruction) -> None:
 def _atomic_store(ft: FunctionTranslator, instr: Instruction) -> None:
     """Pointer, scope, semantics, value."""
     p = _pointer(ft, instr, 0)
-    scope, order = _scope_and_order(ft, instr, 1)
+    scope, order = _scope_and_order(ft, instr, 1, p)
     ft.b.atomicrmw("xchg", p, ft.value(instr.operand(3)), order, scope)
 
 
 def _compare_exchange(ft: FunctionTranslator, instr: Instruction) -> None:
     """Result type, result, pointer, scope, equal semantics, unequal semantics, value, comparator."""
     p = _pointer(ft, instr, 2)
-    scope, order = _scope_and_order(ft, instr, 3)
+    scope, order = _scope_and_order(ft, instr, 3, p)
     new, expected = ft.value(instr.operand(6)), ft.value(instr.operand(7))
     ft.define(instr, ft.b.cmpxchg(p, expected, new, order, scope))
 

@@ -1,0 +1,222 @@
+"""SPIR-V kernels run on the device under test (cpu by default), checked against NumPy.
+
+The kernels are LLVM IR written as clang writes OpenCL C, turned into SPIR-V
+by LLVM's SPIR-V backend (llvmlite), then built with `Program(ctx, spirv)`:
+our reader, our passes, our cpu target.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import oclpy as cl
+from tests.frontend.spirv.spirv_helpers import from_llvm
+
+WORK_ITEMS = """
+declare spir_func i64 @_Z13get_global_idj(i32)
+declare spir_func i64 @_Z12get_local_idj(i32)
+declare spir_func i64 @_Z12get_group_idj(i32)
+declare spir_func i64 @_Z14get_local_sizej(i32)
+declare spir_func void @_Z7barrierj(i32)
+"""
+
+INTS = WORK_ITEMS + """
+declare spir_func i32 @_Z3maxii(i32, i32)
+declare spir_func i32 @_Z3absi(i32)
+declare spir_func i32 @_Z8popcountj(i32)
+declare spir_func i32 @_Z6mul_hijj(i32, i32)
+declare spir_func i32 @_Z5clampiii(i32, i32, i32)
+declare spir_func i32 @_Z10atomic_addPU3AS1Vii(ptr addrspace(1), i32)
+define spir_kernel void @ints(ptr addrspace(1) %a, ptr addrspace(1) %out, ptr addrspace(1) %cnt) {
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr i32, ptr addrspace(1) %a, i64 %g
+  %x = load i32, ptr addrspace(1) %p
+  %m = call spir_func i32 @_Z3maxii(i32 %x, i32 3)
+  %ab = call spir_func i32 @_Z3absi(i32 %x)
+  %pc = call spir_func i32 @_Z8popcountj(i32 %x)
+  %mh = call spir_func i32 @_Z6mul_hijj(i32 %x, i32 %x)
+  %cl = call spir_func i32 @_Z5clampiii(i32 %x, i32 -5, i32 5)
+  %q = getelementptr [5 x i32], ptr addrspace(1) %out, i64 %g
+  store i32 %m, ptr addrspace(1) %q
+  %q1 = getelementptr i32, ptr addrspace(1) %q, i64 1
+  store i32 %ab, ptr addrspace(1) %q1
+  %q2 = getelementptr i32, ptr addrspace(1) %q, i64 2
+  store i32 %pc, ptr addrspace(1) %q2
+  %q3 = getelementptr i32, ptr addrspace(1) %q, i64 3
+  store i32 %mh, ptr addrspace(1) %q3
+  %q4 = getelementptr i32, ptr addrspace(1) %q, i64 4
+  store i32 %cl, ptr addrspace(1) %q4
+  %old = call spir_func i32 @_Z10atomic_addPU3AS1Vii(ptr addrspace(1) %cnt, i32 %x)
+  ret void
+}
+"""
+
+FLOATS = WORK_ITEMS + """
+declare spir_func float @_Z4sqrtf(float)
+declare spir_func float @_Z3powff(float, float)
+declare spir_func float @_Z3sinf(float)
+declare spir_func float @_Z4fmaxff(float, float)
+declare spir_func i32 @_Z15convert_int_rtef(float)
+declare spir_func i8 @_Z20convert_char_sat_rtei(i32)
+define spir_kernel void @floats(ptr addrspace(1) %a, ptr addrspace(1) %out, ptr addrspace(1) %iout, ptr addrspace(1) %cout) {
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr float, ptr addrspace(1) %a, i64 %g
+  %x = load float, ptr addrspace(1) %p
+  %s = call spir_func float @_Z4sqrtf(float %x)
+  %w = call spir_func float @_Z3powff(float %x, float 1.5)
+  %n = call spir_func float @_Z3sinf(float %x)
+  %f = call spir_func float @_Z4fmaxff(float %s, float %w)
+  %t = fadd float %f, %n
+  %q = getelementptr float, ptr addrspace(1) %out, i64 %g
+  store float %t, ptr addrspace(1) %q
+  %r = fmul float %x, 100.0
+  %i = call spir_func i32 @_Z15convert_int_rtef(float %r)
+  %qi = getelementptr i32, ptr addrspace(1) %iout, i64 %g
+  store i32 %i, ptr addrspace(1) %qi
+  %c = call spir_func i8 @_Z20convert_char_sat_rtei(i32 %i)
+  %qc = getelementptr i8, ptr addrspace(1) %cout, i64 %g
+  store i8 %c, ptr addrspace(1) %qc
+  ret void
+}
+"""
+
+# Work-group sum through __local memory: a loop with phis, a barrier inside it, a branch.
+REDUCE = WORK_ITEMS + """
+@reduce.tile = internal addrspace(3) global [64 x float] undef, align 4
+define spir_kernel void @reduce(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+entry:
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %l = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %grp = call spir_func i64 @_Z12get_group_idj(i32 0)
+  %p = getelementptr float, ptr addrspace(1) %in, i64 %g
+  %x = load float, ptr addrspace(1) %p
+  %slot = getelementptr [64 x float], ptr addrspace(3) @reduce.tile, i64 0, i64 %l
+  store float %x, ptr addrspace(3) %slot
+  call spir_func void @_Z7barrierj(i32 1)
+  br label %loop
+loop:
+  %s = phi i64 [ 32, %entry ], [ %s2, %next ]
+  %active = icmp ult i64 %l, %s
+  br i1 %active, label %add, label %next
+add:
+  %o = add i64 %l, %s
+  %other = getelementptr [64 x float], ptr addrspace(3) @reduce.tile, i64 0, i64 %o
+  %y = load float, ptr addrspace(3) %other
+  %mine = load float, ptr addrspace(3) %slot
+  %sum = fadd float %mine, %y
+  store float %sum, ptr addrspace(3) %slot
+  br label %next
+next:
+  call spir_func void @_Z7barrierj(i32 1)
+  %s2 = lshr i64 %s, 1
+  %more = icmp ne i64 %s2, 0
+  br i1 %more, label %loop, label %done
+done:
+  %first = icmp eq i64 %l, 0
+  br i1 %first, label %write, label %exit
+write:
+  %t = load float, ptr addrspace(3) @reduce.tile
+  %q = getelementptr float, ptr addrspace(1) %out, i64 %grp
+  store float %t, ptr addrspace(1) %q
+  br label %exit
+exit:
+  ret void
+}
+"""
+
+# A by-value struct argument, a constant table, a switch, a helper function and vectors.
+MIXED = WORK_ITEMS + """
+%struct.P = type { i32, float }
+@table = internal addrspace(2) constant [4 x float] [float 1.0, float 2.0, float 4.0, float 8.0], align 4
+define internal spir_func float @pick(i32 %k) {
+  switch i32 %k, label %other [ i32 0, label %zero
+                                i32 1, label %one ]
+zero:
+  ret float 10.0
+one:
+  ret float 20.0
+other:
+  %i = and i32 %k, 3
+  %p = getelementptr [4 x float], ptr addrspace(2) @table, i32 0, i32 %i
+  %v = load float, ptr addrspace(2) %p
+  ret float %v
+}
+define spir_kernel void @mixed(ptr addrspace(1) %out, ptr addrspace(1) %vout, ptr byval(%struct.P) %s) {
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %gi = trunc i64 %g to i32
+  %f = call spir_func float @pick(i32 %gi)
+  %bp = getelementptr %struct.P, ptr %s, i32 0, i32 1
+  %b = load float, ptr %bp
+  %ap = getelementptr %struct.P, ptr %s, i32 0, i32 0
+  %a = load i32, ptr %ap
+  %af = sitofp i32 %a to float
+  %r1 = fmul float %f, %b
+  %r = fadd float %r1, %af
+  %q = getelementptr float, ptr addrspace(1) %out, i64 %g
+  store float %r, ptr addrspace(1) %q
+  %v0 = insertelement <4 x float> undef, float %r, i32 0
+  %v1 = shufflevector <4 x float> %v0, <4 x float> undef, <4 x i32> zeroinitializer
+  %v2 = fadd <4 x float> %v1, <float 0.0, float 1.0, float 2.0, float 3.0>
+  %vq = getelementptr <4 x float>, ptr addrspace(1) %vout, i64 %g
+  store <4 x float> %v2, ptr addrspace(1) %vq, align 16
+  ret void
+}
+"""
+
+
+def _buffers(ctx, *arrays):
+    mf = cl.mem_flags
+    return [cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a) for a in arrays]
+
+
+def _read(queue, buf, like):
+    out = np.empty_like(like)
+    cl.enqueue_copy(queue, out, buf)
+    return out
+
+
+def test_integer_builtins_and_global_atomics(ctx, queue):
+    a = np.arange(-20, 44, dtype=np.int32) * 7919
+    out, cnt = np.zeros((64, 5), np.int32), np.zeros(1, np.int32)
+    bufs = _buffers(ctx, a, out, cnt)
+    cl.Program(ctx, from_llvm(INTS)).build().ints(queue, (64,), (16,), *bufs)
+    got, total = _read(queue, bufs[1], out), _read(queue, bufs[2], cnt)
+    u = a.astype(np.uint32).astype(np.uint64)
+    want = np.stack([np.maximum(a, 3), np.abs(a),
+                     [bin(int(v) & 0xFFFFFFFF).count("1") for v in a],
+                     ((u * u) >> 32).astype(np.uint32).view(np.int32),
+                     np.clip(a, -5, 5)], axis=1)
+    np.testing.assert_array_equal(got, want)
+    assert total[0] == a.sum(dtype=np.int32)
+
+
+def test_math_and_conversions(ctx, queue):
+    a = np.linspace(0.0, 3.0, 64, dtype=np.float32)
+    out, iout, cout = np.zeros(64, np.float32), np.zeros(64, np.int32), np.zeros(64, np.int8)
+    bufs = _buffers(ctx, a, out, iout, cout)
+    cl.Program(ctx, from_llvm(FLOATS)).build().floats(queue, (64,), None, *bufs)
+    want = np.maximum(np.sqrt(a), a ** 1.5) + np.sin(a)
+    np.testing.assert_allclose(_read(queue, bufs[1], out), want, rtol=1e-5)
+    rounded = np.rint(a * np.float32(100)).astype(np.int32)
+    np.testing.assert_array_equal(_read(queue, bufs[2], iout), rounded)
+    np.testing.assert_array_equal(_read(queue, bufs[3], cout), np.clip(rounded, -128, 127))
+
+
+def test_local_memory_reduction_with_barriers(ctx, queue):
+    data = np.random.default_rng(1).random(256).astype(np.float32)
+    out = np.zeros(4, np.float32)
+    bufs = _buffers(ctx, data, out)
+    cl.Program(ctx, from_llvm(REDUCE)).build().reduce(queue, (256,), (64,), *bufs)
+    np.testing.assert_allclose(_read(queue, bufs[1], out), data.reshape(4, 64).sum(axis=1), rtol=1e-5)
+
+
+def test_struct_by_value_constant_table_switch_and_vectors(ctx, queue):
+    out, vout = np.zeros(8, np.float32), np.zeros((8, 4), np.float32)
+    bufs = _buffers(ctx, out, vout)
+    s = np.zeros(1, dtype=[("a", np.int32), ("b", np.float32)])
+    s["a"], s["b"] = 5, 0.5
+    prg = cl.Program(ctx, from_llvm(MIXED)).build()
+    prg.mixed(queue, (8,), None, bufs[0], bufs[1], s)
+    picks = np.array([10, 20, 4, 8, 1, 2, 4, 8], np.float32)
+    want = picks * 0.5 + 5
+    np.testing.assert_allclose(_read(queue, bufs[0], out), want)
+    np.testing.assert_allclose(_read(queue, bufs[1], vout), want[:, None] + np.arange(4))
