@@ -73,7 +73,7 @@ class Event(Handle):
 
     def _set_status(self, status: int) -> None:
         with self._cond:
-            if self.is_done:
+            if self._status <= ces.COMPLETE:
                 return
             self._status = status
             if status in _STAMP_FOR_STATUS:
@@ -164,7 +164,7 @@ class Event(Handle):
         `lazy` callback (bookkeeping) may run late: when the event is next waited
         for, polled or finished; any other makes an issued event watched."""
         with self._cond:
-            if not self.is_done:
+            if self._status > ces.COMPLETE:
                 if self._callbacks:
                     self._callbacks.append(callback)  # type: ignore[union-attr]
                 else:

@@ -36,15 +36,16 @@ NO_SHAPE: tuple[Any, Any, Any] = (object(), object(), None)
 class LaunchPlan:
     """The facts a kernel's launches on one queue share (see the module docstring)."""
 
-    __slots__ = ("kernel", "queue", "ck", "driver", "packer", "fast", "last")
+    __slots__ = ("kernel", "queue", "ck", "driver", "packer", "fast", "now", "last")
 
     def __init__(self, kernel: Any, queue: Any, ck: Any) -> None:
         device = queue.device
         driver = device.driver
         self.kernel, self.queue, self.ck, self.driver = kernel, queue, ck, driver
         self.packer = kernel._packer(ck)
-        inline = queue._in_order or getattr(driver, "inline_out_of_order", False)
-        self.fast = (getattr(driver, "eager", False) and inline
+        # run at once on the calling thread, or handed to the command threads
+        self.now = queue._in_order or getattr(driver, "inline_out_of_order", False)
+        self.fast = (getattr(driver, "eager", False)
                      and len(queue.context.devices) == 1
                      and not kernel._has_local_args and self.packer.raw_order is not None
                      and ck.static_local_bytes <= device.local_mem_size)
@@ -66,12 +67,15 @@ class LaunchPlan:
             if 0 in nd.global_size:
                 return None
             self.last = (global_size, local_size, nd)
+        blob, storages = packed
+        if not self.now:
+            kernel._last_call = (args, blob)
+            return self.queue._launch_later(wait_for, self.driver.launch, (self.ck, blob, nd), storages)
         markers: tuple[Any, ...] | None = ()
         if wait_for is not None:
             markers = self.queue._ready(wait_for)
             if markers is None:
                 return None
-        blob, storages = packed
         kernel._last_call = (args, blob)
         return self.queue._launch_now(markers, self.driver.launch, (self.ck, blob, nd),
                                       storages if self.driver.issues_markers else ())

@@ -202,6 +202,30 @@ class CommandQueue(Handle):
             self._pending.discard(evt)
         return evt
 
+    def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
+                      keepalive: Any) -> Event | None:
+        """The launch fast path on an out-of-order queue whose commands go to the command
+        threads: `_enqueue` without its general cases (storages to claim, markers,
+        barriers, wards); None, with nothing done, when the queue or `wait_for` (a list
+        or tuple of this context's events, or None) needs those."""
+        if self._released or self._exited:
+            return None
+        if wait_for is None:
+            wait_for = ()
+        elif type(wait_for) is not list and type(wait_for) is not tuple:
+            return None
+        for evt in wait_for:
+            if not isinstance(evt, Event) or (evt._context is not self.context and evt._context is not None):
+                return None
+        evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
+        with self._lock:
+            barrier = self._barrier
+            self._pending.add(evt)
+        evt._on_done(self._retire, lazy=True)
+        schedule(evt, action, wait_for, (barrier,) if barrier is not None else (),
+                 driver=self.device.driver, args=args)
+        return evt
+
     def _ordering(self, sync: str, has_wait_list: bool) -> list[Event]:
         """The implicit dependencies of the next command (call with the lock held).
         The previous command of an in-order queue is none when its work is already

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import queue
 from typing import Any, Callable, Sequence
 
 from .constants import command_execution_status as ces
@@ -34,32 +34,82 @@ from .drivers.cpu import compute_units
 from .errors import Error, status_code
 from .event import Event
 
-_pool: ThreadPoolExecutor | None = None
+class CommandThreads:
+    """The threads that run commands handed off by the scheduler.
+
+    Jobs go into one queue; a job starts a new thread (up to `size`) unless an
+    idle one is there to take it, so every job waiting has a thread coming for
+    it (commands may wait on each other: none may starve). A command that the
+    command a thread just ran releases (the next link of a chain) runs next on
+    that same thread, with no hand-off; any other goes into the queue."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.threads = 0
+        self.idle = 0
+        self.local = threading.local()
+
+    def submit(self, event: Event, action: Callable[..., None], args: tuple = ()) -> None:
+        local = self.local
+        if getattr(local, "chain", False) and local.next is None:
+            local.next = (event, action, args)
+            return
+        self.jobs.put((event, action, args))
+        with self.lock:
+            if self.idle:
+                self.idle -= 1
+                return
+            if self.threads >= self.size:
+                return
+            self.threads += 1
+        threading.Thread(target=self._work, name=f"oclpy-cmd-{self.threads}", daemon=True).start()
+
+    def _work(self) -> None:
+        local = self.local
+        while True:
+            job: tuple[Event, Callable[..., None], tuple] | None = self.jobs.get()
+            local.chain = True
+            while job is not None:
+                local.next = None
+                run_action(*job)
+                job = local.next
+            local.chain = False
+            with self.lock:
+                self.idle += 1
+
+
+_pool: CommandThreads | None = None
 _pool_lock = threading.Lock()
 
 
-def command_threads() -> ThreadPoolExecutor:
+def command_threads() -> CommandThreads:
     global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=max(4, compute_units()),
-                                       thread_name_prefix="oclpy-cmd")
-        return _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                _pool = CommandThreads(max(4, compute_units()))
+    return _pool
 
 
-def run_action(event: Event, action: Callable[[], None]) -> None:
+def run_action(event: Event, action: Callable[..., None], args: tuple = ()) -> None:
     """Run one command's action and record how it ended on its event."""
     event._set_status(ces.RUNNING)
-    _run_started(event, action)
+    queue = event._queue
+    if queue is None:
+        run_started(event, None, False, action, args)
+    else:
+        run_started(event, queue.device.driver, queue._profiling, action, args)
 
 
-def _run_started(event: Event, action: Callable[[], None]) -> None:
+def _run_started(event: Event, action: Callable[..., None], args: tuple = ()) -> None:
     """Run the action of an event already RUNNING (see run_started)."""
     queue = event._queue
     if queue is None:
-        run_started(event, None, False, action)
+        run_started(event, None, False, action, args)
     else:
-        run_started(event, queue.device.driver, queue._profiling, action)
+        run_started(event, queue.device.driver, queue._profiling, action, args)
 
 
 def run_started(event: Event, driver: Any, profiling: bool, action: Callable[..., None],
@@ -95,47 +145,67 @@ def _device_ordered(deps: list[Event], driver: Any) -> tuple[list[Event], list[A
     return host, markers
 
 
-def _ordered(driver: Any, markers: list[Any], action: Callable[[], None]) -> None:
+def _ordered(driver: Any, markers: list[Any], action: Callable[..., None], *args: Any) -> None:
     driver.order_after(markers)
-    action()
+    action(*args)
 
 
-def schedule(event: Event, action: Callable[[], None], wait_for: Sequence[Event] = (),
-             after: Sequence[Event] = (), inline: bool = False, driver: Any = None) -> None:
-    """Run `action` once `wait_for` and `after` are done; see the module docstring."""
-    deps = [e for e in (*wait_for, *after) if e is not None and not (e.is_done and not e.failed)]
+_count_lock = threading.Lock()  # guards every _Waiting.left (held for a decrement only)
+
+
+class _Waiting:
+    """A command waiting for its dependencies: the last one done dispatches it. One
+    small object per command (a command waits while many more are enqueued: the
+    fewer objects, the less the garbage collector has to walk)."""
+
+    __slots__ = ("event", "action", "args", "deps", "wait_for", "left")
+
+    def __init__(self, event: Event, action: Callable[..., None], args: tuple,
+                 deps: list[Event], wait_for: Sequence[Event]) -> None:
+        self.event, self.action, self.args = event, action, args
+        self.deps, self.wait_for = deps, wait_for
+        self.left = len(deps) + 1  # the +1 is schedule()'s own, released last
+
+    def release(self, _done: Any = None, here: bool = False) -> None:
+        with _count_lock:
+            self.left -= 1
+            ready = self.left == 0
+        if ready:
+            self.dispatch(here)
+
+    def dispatch(self, here: bool) -> None:
+        event, wait_for = self.event, self.wait_for
+        for dep in self.deps:
+            if dep._status < 0 and any(dep is w for w in wait_for):
+                event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
+                return
+        event._set_status(ces.SUBMITTED)
+        if here:
+            run_action(event, self.action, self.args)
+        else:
+            (_pool or command_threads()).submit(event, self.action, self.args)
+
+
+def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event] = (),
+             after: Sequence[Event] = (), inline: bool = False, driver: Any = None,
+             args: tuple = ()) -> None:
+    """Run `action(*args)` once `wait_for` and `after` are done; see the module docstring."""
+    deps = [e for e in (*wait_for, *after) if e is not None and e._status != ces.COMPLETE]
     if driver is not None and deps:
         deps, markers = _device_ordered(deps, driver)
         if markers:
-            action = functools.partial(_ordered, driver, markers, action)
-    if inline and not deps:  # the fast path: nothing to wait for, run here and now
-        event._start()
-        _run_started(event, action)
-        return
-    explicit = {id(e) for e in wait_for}
-    lock = threading.Lock()
-    left = [len(deps) + 1]  # the +1 is schedule()'s own, released last
-
-    def dispatch(here: bool) -> None:
-        failed = [d for d in deps if id(d) in explicit and d.failed]
-        if failed:
-            event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, failed[0].error)
-            return
-        event._set_status(ces.SUBMITTED)
-        if here:
-            run_action(event, action)
+            action, args = _ordered, (driver, markers, action, *args)
+    if not deps:
+        if inline:  # the fast path: nothing to wait for, run here and now
+            event._start()
+            _run_started(event, action, args)
         else:
-            command_threads().submit(run_action, event, action)
-
-    def release(here: bool) -> None:
-        with lock:
-            left[0] -= 1
-            ready = left[0] == 0
-        if ready:
-            dispatch(here)
-
+            event._set_status(ces.SUBMITTED)
+            (_pool or command_threads()).submit(event, action, args)
+        return
+    waiting = _Waiting(event, action, args, deps, wait_for)
     for dep in deps:
         # a dependency finishing later dispatches to a command thread: running it
         # there, inside the finishing thread's call chain, could recurse without end
-        dep._on_done(lambda _evt: release(False))
-    release(inline)
+        dep._on_done(waiting.release)
+    waiting.release(here=inline)
