@@ -61,10 +61,11 @@ def _words(data: bytes) -> array:
         raise SpirvError("the module is shorter than the 5-word SPIR-V header")
     words = array("I")
     words.frombytes(data)
+    first = int.from_bytes(data[:4], "little")
     if words[0] != MAGIC:
         words.byteswap()
         if words[0] != MAGIC:
-            raise SpirvError(f"not a SPIR-V module (magic number 0x{words[0]:08x}, "
+            raise SpirvError(f"not a SPIR-V module (magic number 0x{first:08x}, "
                              f"expected 0x{MAGIC:08x})", 0)
     return words
 
