@@ -136,9 +136,10 @@ class CudaDriver(Driver):
     def _record(self, timing: bool) -> Marker:
         """A CUDA event recorded on the calling thread's stream; untimed ones come from
         a pool of events the runtime is done with (`recycle`)."""
-        stream = self._stream() if not self.asynchronous else self._shared_stream
-        if not getattr(self._local, "entered", False):
-            self._enter()
+        if self.asynchronous and getattr(self._local, "entered", False):
+            stream = self._shared_stream
+        else:
+            stream = self._stream()
         marker = None
         if not timing and self._markers:
             try:
@@ -338,8 +339,15 @@ class CudaDriver(Driver):
         self._shared_optin[key] = dynamic
 
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
-        stream = self._stream()
-        params = self._params(kernel)
+        local = self._local
+        if self.asynchronous and getattr(local, "entered", False):
+            stream = self._shared_stream  # the common case, without _stream()'s calls
+        else:
+            stream = self._stream()
+        buffers = getattr(local, "params", None)
+        params = buffers.get(id(kernel)) if buffers is not None else None
+        if params is None or params.kernel is not kernel:
+            params = self._params(kernel)
         dynamic = kernel.dynamic_local_bytes(blob) if params.has_local else 0
         if dynamic:
             self._allow_shared(kernel, params.function, dynamic)
