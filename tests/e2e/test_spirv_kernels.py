@@ -163,6 +163,45 @@ define spir_kernel void @mixed(ptr addrspace(1) %out, ptr addrspace(1) %vout, pt
 """
 
 
+# vload4/vstore4, shuffle, dot, a saturating conversion rounding down, memcpy into a private
+# array, a generic pointer and to_global, atomic_cmpxchg and atomic_inc (which LLVM's backend
+# leaves as a call to the mangled builtin).
+MISC = WORK_ITEMS + """
+declare spir_func <4 x float> @_Z6vload4mPU3AS1Kf(i64, ptr addrspace(1))
+declare spir_func void @_Z7vstore4Dv4_fmPU3AS1f(<4 x float>, i64, ptr addrspace(1))
+declare spir_func i32 @_Z19convert_int_sat_rtnf(float)
+declare spir_func i32 @_Z14atomic_cmpxchgPU3AS1Viii(ptr addrspace(1), i32, i32)
+declare spir_func i32 @_Z10atomic_incPU3AS1Vi(ptr addrspace(1))
+declare spir_func ptr addrspace(1) @_Z9to_globalPv(ptr addrspace(4))
+declare void @llvm.memcpy.p0.p1.i64(ptr, ptr addrspace(1), i64, i1)
+declare spir_func <4 x float> @_Z7shuffleDv4_fDv4_j(<4 x float>, <4 x i32>)
+declare spir_func float @_Z3dotDv4_fS_(<4 x float>, <4 x float>)
+define spir_kernel void @misc(ptr addrspace(1) %f, ptr addrspace(1) %i, ptr addrspace(1) %c) {
+entry:
+  %arr = alloca [4 x i32], align 4
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %v = call spir_func <4 x float> @_Z6vload4mPU3AS1Kf(i64 %g, ptr addrspace(1) %f)
+  %sh = call spir_func <4 x float> @_Z7shuffleDv4_fDv4_j(<4 x float> %v, <4 x i32> <i32 3, i32 2, i32 1, i32 0>)
+  %d = call spir_func float @_Z3dotDv4_fS_(<4 x float> %v, <4 x float> %sh)
+  %v2 = fmul <4 x float> %sh, <float 2.0, float 2.0, float 2.0, float 2.0>
+  call spir_func void @_Z7vstore4Dv4_fmPU3AS1f(<4 x float> %v2, i64 %g, ptr addrspace(1) %f)
+  %e = extractelement <4 x float> %v, i32 1
+  %fm = frem float %e, 0.75
+  %n = call spir_func i32 @_Z19convert_int_sat_rtnf(float %d)
+  %gi = trunc i64 %g to i32
+  %r = srem i32 %n, 3
+  call void @llvm.memcpy.p0.p1.i64(ptr %arr, ptr addrspace(1) %i, i64 16, i1 false)
+  %ap = getelementptr [4 x i32], ptr %arr, i32 0, i32 %r
+  %av = load i32, ptr %ap
+  %gen = addrspacecast ptr addrspace(1) %c to ptr addrspace(4)
+  %back = call spir_func ptr addrspace(1) @_Z9to_globalPv(ptr addrspace(4) %gen)
+  %old = call spir_func i32 @_Z14atomic_cmpxchgPU3AS1Viii(ptr addrspace(1) %back, i32 0, i32 %av)
+  %inc = call spir_func i32 @_Z10atomic_incPU3AS1Vi(ptr addrspace(1) %c)
+  ret void
+}
+"""
+
+
 def _buffers(ctx, *arrays):
     mf = cl.mem_flags
     return [cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a) for a in arrays]
@@ -220,3 +259,13 @@ def test_struct_by_value_constant_table_switch_and_vectors(ctx, queue):
     want = picks * 0.5 + 5
     np.testing.assert_allclose(_read(queue, bufs[0], out), want)
     np.testing.assert_allclose(_read(queue, bufs[1], vout), want[:, None] + np.arange(4))
+
+
+def test_vectors_memcpy_generic_pointers_and_mangled_builtins(ctx, queue):
+    f = np.linspace(0.5, 2.0, 16, dtype=np.float32)
+    ints, counter = np.full(4, 5, np.int32), np.zeros(1, np.int32)
+    bufs = _buffers(ctx, f, ints, counter)
+    cl.Program(ctx, from_llvm(MISC)).build().misc(queue, (4,), None, *bufs)
+    v = f.reshape(4, 4)
+    np.testing.assert_allclose(_read(queue, bufs[0], f).reshape(4, 4), v[:, ::-1] * 2)
+    assert _read(queue, bufs[2], counter)[0] == 5 + 4

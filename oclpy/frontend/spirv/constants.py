@@ -52,9 +52,11 @@ def _composite(tt: TypeTable, instr: Instruction, t: SpvType) -> Value:
         if v is None:
             raise instr.error(f"constituent %{id_} is not a constant defined earlier")
         elems.append(v)
-    want = t.count if t.kind in ("vector", "array") else len(t.members)
-    if t.kind not in ("vector", "array", "struct") or len(elems) != want:
-        raise instr.error(f"{len(elems)} constituents do not make a {t.ir}")
+    want = [t.elem.ir] * t.count if t.elem is not None and t.kind in ("vector", "array") else \
+        [m.ir for m in t.members]
+    if t.kind not in ("vector", "array", "struct") or [e.type for e in elems] != want:
+        shown = ", ".join(str(e.type) for e in elems)
+        raise instr.error(f"constituents ({shown}) do not make a {t.ir}")
     if t.kind == "struct" and len(t.field_index) and t.ir.fields != tuple(m.ir for m in t.members):  # type: ignore[attr-defined]
         fields: list[Value] = [ConstZero(f) for f in t.ir.fields]  # type: ignore[attr-defined]
         for member, v in zip(t.field_index, elems):

@@ -113,16 +113,38 @@ def _matches(sig: bi.Builtin, ret: ir.Type, args: list[Value], signed: Optional[
     return True
 
 
-def resolve(name: str, ret: ir.Type, args: list[Value]) -> Optional[bi.Builtin]:
-    """The OpenCL C overload of OpenCL.std instruction `name` for these IR types."""
-    signed: Optional[bool] = None
+def resolve(name: str, ret: ir.Type, args: list[Value], signed: Optional[bool] = None) -> Optional[bi.Builtin]:
+    """The OpenCL C overload of builtin `name` (an `s_`/`u_` prefix gives the signedness)
+    for these IR types; conversions and reinterpretations are made from their names."""
     if name[:2] in ("s_", "u_"):
         signed, name = name[0] == "s", name[2:]
-    candidates = bi.overloads(name)
-    for sig in candidates:
+    target = bi.conversion_target(name)
+    if target is not None and len(args) == 1:
+        from .ops_convert import ctype_of
+
+        to, impl = target
+        sig = bi.Builtin(name, to, (ctype_of(args[0].type, signed is not False),), impl)
+        return sig if reg_type(to) == ret and args[0].type.is_vector() == ret.is_vector() else None
+    for sig in bi.overloads(name):
         if _matches(sig, ret, args, signed):
             return sig
     return None
+
+
+def lower_builtin(ft: FunctionTranslator, instr: Instruction, name: str, ret: ir.Type,
+                  args: list[Value], signed: Optional[bool] = None, label: str = "") -> Value:
+    """Emit OpenCL C builtin `name` on `args` through the OpenCL C frontend's lowering;
+    `label` names it in errors ("OpenCL.std sqrt", "builtin atomic_inc")."""
+    label = label or f"builtin {name}"
+    sig = resolve(name, ret, args, signed)
+    if sig is None:
+        shown = ", ".join(str(a.type) for a in args)
+        raise instr.error(f"{label} has no form {ret} ({shown})")
+    impl = IMPLS.get(sig.impl)
+    if impl is None:
+        raise instr.error(f"{label} is not supported")
+    call = SimpleNamespace(args=[SimpleNamespace(ctype=p) for p in sig.params])
+    return impl(adapter(ft), sig, args, call)
 
 
 def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
@@ -149,12 +171,5 @@ def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
     if name in _WIDTH_OPERAND:
         ids = ids[:-1]
     args = [ft.value(i) for i in ids]
-    sig = resolve(_builtin_name(name, instr, args), ret, args)
-    if sig is None:
-        shown = ", ".join(str(a.type) for a in args)
-        raise instr.error(f"OpenCL.std {name} has no form {ret} ({shown})")
-    impl = IMPLS.get(sig.impl)
-    if impl is None:
-        raise instr.error(f"OpenCL.std {name} is not supported")
-    call = SimpleNamespace(args=[SimpleNamespace(ctype=p) for p in sig.params])
-    ft.define(instr, impl(adapter(ft), sig, args, call))
+    ft.define(instr, lower_builtin(ft, instr, _builtin_name(name, instr, args), ret, args,
+                                   label=f"OpenCL.std {name}"))

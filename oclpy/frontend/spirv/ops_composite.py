@@ -84,10 +84,13 @@ def _construct(ft: FunctionTranslator, instr: Instruction) -> None:
     parts = ft.operands(instr, 2)
     if t.kind == "vector":
         parts = _flatten(ft, parts)
-        if len(parts) != t.count:
-            raise instr.error(f"{len(parts)} components do not make a {t.ir}")
-    elif len(parts) != (t.count if t.kind == "array" else len(t.members)):
-        raise instr.error(f"{len(parts)} constituents do not make a {t.ir}")
+        if len(parts) != t.count or any(p.type != t.ir.elem for p in parts):  # type: ignore[attr-defined]
+            raise instr.error(f"{len(parts)} components of types {sorted({str(p.type) for p in parts})} "
+                              f"do not make a {t.ir}")
+    elif [p.type for p in parts] != ([t.elem.ir] * t.count if t.elem is not None and t.kind == "array"
+                                     else [m.ir for m in t.members]):
+        shown = ", ".join(str(p.type) for p in parts)
+        raise instr.error(f"constituents ({shown}) do not make a {t.ir}")
     if t.kind == "struct" and len(t.ir.fields) != len(parts):  # type: ignore[attr-defined]
         fields: list[Value] = [Undef(f) for f in t.ir.fields]  # type: ignore[attr-defined]
         for k, v in zip(t.field_index, parts):

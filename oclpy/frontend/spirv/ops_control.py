@@ -69,8 +69,15 @@ def _phi(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _call(ft: FunctionTranslator, instr: Instruction) -> None:
-    callee = ft.mt.callee(instr.operand(2), instr)
     args = ft.operands(instr, 3)
+    builtin = ft.mt.builtin_functions.get(instr.operand(2))
+    if builtin is not None:  # an OpenCL C builtin the producer left as a call
+        from .opencl_std import lower_builtin
+
+        name, signed = builtin
+        ft.define(instr, lower_builtin(ft, instr, name, ft.result_type(instr).ir, args, signed))
+        return
+    callee = ft.mt.callee(instr.operand(2), instr)
     if len(args) != len(callee.args):
         raise instr.error(f"@{callee.name} takes {len(callee.args)} arguments, {len(args)} given")
     ft.define(instr, ft.b.call(callee, args))

@@ -23,6 +23,7 @@ from .constants import define_constant
 from .function import FunctionTranslator, Handler
 from .grammar import BUILTINS, EXECUTION_MODELS, KERNEL_MODEL, LINKAGE_IMPORT, OP, SC, STORAGE_CLASSES
 from .kernel_args import kernel_arg_attrs
+from .mangled import demangle_builtin
 from .reader import EntryPoint, ModuleInfo
 from .types import SpvType, TypeTable
 
@@ -54,6 +55,7 @@ class ModuleTranslator:
         self.bodies: dict[int, Function] = {}  # kernel id -> its callable body (when called)
         self.kernels: dict[int, EntryPoint] = {}
         self.by_value_args: set[int] = set()  # id() of kernel arguments passed by value
+        self.builtin_functions: dict[int, tuple[str, bool | None]] = {}  # imported OpenCL C builtins
 
     def run(self) -> Module:
         for instr in self.info.globals:
@@ -61,7 +63,9 @@ class ModuleTranslator:
         self.kernels = self._entry_points()
         bodies = []
         for body in self.info.functions:
-            bodies.append((self.declare(body), body))
+            fn = self.declare(body)
+            if fn is not None:
+                bodies.append((fn, body))
         for fn, body in bodies:
             params = [i for i in body[1:] if i.opcode == OP["FunctionParameter"]]
             FunctionTranslator(self, fn, body).run(HANDLERS, params)
@@ -127,7 +131,8 @@ class ModuleTranslator:
             kernels[ep.function] = ep
         return kernels
 
-    def declare(self, body: list[Instruction]) -> Function:
+    def declare(self, body: list[Instruction]) -> Function | None:
+        """The IR function of a definition; None for an imported OpenCL C builtin."""
         head = body[0]
         ret, rid, ftype = (self.types.get(head.operand(0), head), head.operand(1),
                            self.types.get(head.operand(3), head))
@@ -137,9 +142,9 @@ class ModuleTranslator:
         if len(params) != len(ftype.params):
             raise head.error(f"{len(params)} OpFunctionParameters for a type with {len(ftype.params)}")
         entry = self.kernels.get(rid)
-        has_body = any(i.opcode == OP["Label"] for i in body)
-        if not has_body:
-            self._check_import(rid, head)
+        if not any(i.opcode == OP["Label"] for i in body):
+            self.builtin_functions[rid] = self._imported_builtin(rid, head)
+            return None
         if entry is not None:
             fn = self._kernel(entry, ftype, params, head)
         else:
@@ -151,10 +156,15 @@ class ModuleTranslator:
         self.module.add_function(fn)
         return fn
 
-    def _check_import(self, rid: int, head: Instruction) -> None:
-        name = self.info.names.get(rid, f"%{rid}")
-        raise head.error(f"function '{name}' has no body (imported from another module): "
-                         f"linking SPIR-V modules is not supported")
+    def _imported_builtin(self, rid: int, head: Instruction) -> tuple[str, bool | None]:
+        linkage = self.info.decoration(rid, "LinkageAttributes")
+        decoded = string_from_words(linkage, 0) if linkage else None
+        name = decoded[0] if decoded else self.info.names.get(rid, f"%{rid}")
+        found = demangle_builtin(name)
+        if found is None:
+            raise head.error(f"function '{name}' has no body (imported from another module): "
+                             f"linking SPIR-V modules is not supported")
+        return found
 
     def _function_name(self, rid: int) -> str:
         linkage = self.info.decoration(rid, "LinkageAttributes")

@@ -66,3 +66,21 @@ def kernel_module(body: list[tuple[str, list[int | str]]] | None = None,
     fn = [("Function", [1, 10, 0, 4]), ("FunctionParameter", [3, 11]), ("Label", [12]),
           *body, ("FunctionEnd", [])]
     return assemble((prelude if prelude is not None else PRELUDE) + (types if types is not None else TYPES) + fn)
+
+
+def pyopencl_spv(name: str) -> bytes:
+    """One of the .spv files in PyOpenCL's source distribution (real producer output), from
+    the archive OCLPY_PYOPENCL_SDIST names; the test is skipped, saying why, without it."""
+    import os
+    import tarfile
+
+    import pytest
+
+    archive = os.environ.get("OCLPY_PYOPENCL_SDIST")
+    if not archive or not os.path.exists(archive):
+        pytest.skip(f"{name}: set OCLPY_PYOPENCL_SDIST to a PyOpenCL source archive to test it")
+    with tarfile.open(archive) as tar:
+        member = next((m for m in tar.getmembers() if m.name.endswith(f"/test/{name}")), None)
+        if member is None:
+            pytest.skip(f"{name} is not in {archive}")
+        return tar.extractfile(member).read()  # type: ignore[union-attr]

@@ -1,0 +1,215 @@
+"""The SPIR-V reader on hand-assembled modules: what IR it makes, and what the
+kernels compute on the cpu device (for what no producer at hand emits:
+built-ins through access chains, decorations on conversions, floored
+remainders, kernel-argument OpStrings, module-scope variables, padded
+structs, byte order, versions), plus the reader's speed."""
+
+from __future__ import annotations
+
+import struct
+import time
+
+import numpy as np
+import pytest
+
+import oclpy as cl
+from oclpy.frontend.spirv import compile_spirv
+from oclpy.ir.printer import print_module
+from oclpy.ir.types import AddressSpace, StructType
+from tests.frontend.spirv.spirv_helpers import PRELUDE, TYPES, assemble, from_llvm
+
+OUT_BASE = 100  # ids 100.. are the int constants 0..15 (output slots and small values)
+CONSTS = [("Constant", [2, OUT_BASE + k, k]) for k in range(16)]
+FLOAT = [("TypeFloat", [40, 32]), ("TypeInt", [41, 8, 0]), ("TypeInt", [42, 64, 0])]
+
+
+def f32(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def int_kernel(values: list[tuple[str, list]], results: list[int], annotations: list | None = None,
+               types: list | None = None) -> bytes:
+    """`kernel void k(global int *out)` computing `values` and storing result ids `results`
+    to out[0], out[1], ..."""
+    stores = []
+    for k, rid in enumerate(results):
+        stores += [("PtrAccessChain", [3, 900 + k, 11, OUT_BASE + k]), ("Store", [900 + k, rid])]
+    fn = [("Function", [1, 10, 0, 4]), ("FunctionParameter", [3, 11]), ("Label", [12]),
+          *values, *stores, ("Return", []), ("FunctionEnd", [])]
+    return assemble(PRELUDE + (annotations or []) + TYPES + CONSTS + FLOAT + (types or []) + fn,
+                    bound=1000)
+
+
+def run(data: bytes, n_out: int, global_size: int = 1) -> np.ndarray:
+    ctx = cl.create_some_context(interactive=False)
+    queue = cl.CommandQueue(ctx)
+    out = np.zeros(max(n_out, global_size), np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    cl.Program(ctx, data).build().k(queue, (global_size,), None, buf)
+    cl.enqueue_copy(queue, out, buf)
+    return out
+
+
+def test_builtin_through_constant_and_dynamic_access_chains():
+    annotations = [("Decorate", [30, 11, 28])]
+    types = [("TypeVector", [43, 42, 3]), ("TypePointer", [44, 1, 43]), ("TypePointer", [45, 1, 42]),
+             ("Variable", [44, 30, 1])]
+    values = [("AccessChain", [45, 20, 30, OUT_BASE]), ("Load", [42, 21, 20]),
+              ("IMul", [2, 22, OUT_BASE, OUT_BASE + 3]),  # a zero the reader cannot see is constant
+              ("InBoundsAccessChain", [45, 23, 30, 22]), ("Load", [42, 24, 23]),
+              ("IAdd", [42, 25, 21, 24]), ("UConvert", [2, 26, 25])]
+    stores = [("PtrAccessChain", [3, 27, 11, 21]), ("Store", [27, 26])]
+    data = int_kernel(values + stores, [], annotations, types)
+    np.testing.assert_array_equal(run(data, 0, global_size=8), 2 * np.arange(8))
+
+
+def test_conversion_decorations_saturation_and_rounding():
+    annotations = [("Decorate", [21, 39, 3]), ("Decorate", [23, 28]), ("Decorate", [26, 39, 2])]
+    types = [("Constant", [40, 60, f32(-2.5)]), ("Constant", [2, 61, 300]),
+             ("Constant", [2, 62, 0xFFFFFFFB])]
+    values = [("ConvertFToS", [2, 20, 60]), ("ConvertFToS", [2, 21, 60]),     # rtz, rtn
+              ("SConvert", [41, 22, 61]), ("SConvert", [41, 23, 61]),          # wrap, saturate
+              ("SConvert", [2, 24, 22]), ("SConvert", [2, 25, 23]),
+              ("SatConvertSToU", [41, 27, 62]), ("UConvert", [2, 28, 27]),    # -5 -> 0
+              ("ConvertSToF", [40, 29, 61]), ("ConvertFToU", [2, 26, 29])]    # 300.0, rtp
+    out = run(int_kernel(values, [20, 21, 24, 25, 28, 26], annotations, types), 6)
+    np.testing.assert_array_equal(out[:6], [-2, -3, 44, 127, 0, 300])
+
+
+def test_floored_and_truncated_remainders():
+    types = [("Constant", [2, 60, 0xFFFFFFF9]), ("Constant", [2, 61, 0xFFFFFFFD]),
+             ("Constant", [40, 62, f32(-7.5)]), ("Constant", [40, 63, f32(2.0)])]
+    values = [("SMod", [2, 20, 60, OUT_BASE + 3]), ("SMod", [2, 21, OUT_BASE + 7, 61]),
+              ("SRem", [2, 22, 60, OUT_BASE + 3]), ("FMod", [40, 23, 62, 63]),
+              ("FRem", [40, 24, 62, 63]), ("ConvertFToS", [2, 25, 23]),
+              ("FMul", [40, 26, 24, 63]), ("ConvertFToS", [2, 27, 26]),
+              ("FMul", [40, 28, 23, 63]), ("ConvertFToS", [2, 29, 28])]
+    out = run(int_kernel(values, [20, 21, 22, 27, 29], types=types), 5)
+    np.testing.assert_array_equal(out[:5], [2, -2, -1, -3, 1])  # -1.5 * 2, 0.5 * 2
+
+
+def test_module_scope_variables():
+    types = [("TypePointer", [50, 4, 2]), ("Variable", [50, 51, 4]),
+             ("TypePointer", [52, 5, 2]), ("Variable", [52, 53, 5, 5]),
+             ("TypePointer", [54, 0, 2]), ("Variable", [54, 55, 0, OUT_BASE + 9])]
+    values = [("Load", [2, 20, 53]), ("Load", [2, 21, 55]), ("IAdd", [2, 22, 20, 21]),
+              ("Store", [51, 22]), ("Load", [2, 23, 51]), ("Store", [53, 23]), ("Load", [2, 24, 53])]
+    data = int_kernel(values, [23, 24], types=types)
+    module = compile_spirv(data).module
+    spaces = {g.space: g for g in module.globals}
+    assert spaces[AddressSpace.LOCAL].initializer is None
+    assert spaces[AddressSpace.GLOBAL].initializer.value == 7
+    assert spaces[AddressSpace.CONSTANT].constant and spaces[AddressSpace.CONSTANT].initializer.value == 9
+    np.testing.assert_array_equal(run(data, 2)[:2], [16, 16])
+
+
+def test_kernel_argument_strings_local_size_and_decoration_groups():
+    annotations = [("String", [60, "kernel_arg_type.k.my_int*,"]),
+                   ("String", [61, "kernel_arg_type_qual.k.restrict volatile,"]),
+                   ("ExecutionMode", [10, 17, 8, 4, 2]), ("Name", [11, "dst"]),
+                   ("Decorate", [70, 38, 6]), ("DecorationGroup", [70]), ("GroupDecorate", [70, 11])]
+    fn = compile_spirv(int_kernel([], [], annotations)).module.get_function("k")
+    assert fn.attrs["reqd_work_group_size"] == (8, 4, 2)
+    assert fn.args[0].name == "dst"
+    assert fn.args[0].attrs == {"type_name": "my_int*", "address_qualifier": "global",
+                                "access_qualifier": "none", "type_qualifiers": {"restrict", "volatile"},
+                                "name": "dst"}
+    plain = compile_spirv(int_kernel([], [], annotations[3:])).module.get_function("k")
+    assert plain.args[0].attrs["type_name"] == "int*" and plain.args[0].attrs["type_qualifiers"] == {"const"}
+
+
+def test_struct_offsets_that_need_padding_make_a_packed_struct():
+    annotations = [("MemberDecorate", [50, 0, 35, 0]), ("MemberDecorate", [50, 1, 35, 8])]
+    types = [("TypeStruct", [50, 41, 2]), ("Constant", [41, 55, 3]),
+             ("ConstantComposite", [50, 51, 55, OUT_BASE + 5])]
+    values = [("CompositeExtract", [2, 20, 51, 1]), ("CompositeInsert", [50, 21, OUT_BASE + 6, 51, 1]),
+              ("CompositeExtract", [2, 22, 21, 1])]
+    data = int_kernel(values, [20, 22], annotations, types)
+    text = print_module(compile_spirv(data).module)
+    assert "<{i8, [7 x i8], i32}>" in text
+    np.testing.assert_array_equal(run(data, 2)[:2], [5, 6])
+    (struct_t,) = {i.type for f in compile_spirv(data).module.functions for b in f.blocks
+                   for i in b.instrs if isinstance(i.type, StructType)}
+    assert struct_t.packed
+
+
+def test_shuffle_of_vectors_of_different_lengths_and_dynamic_lanes():
+    types = [("TypeVector", [50, 2, 2]), ("TypeVector", [51, 2, 4]),
+             ("ConstantComposite", [50, 52, OUT_BASE + 1, OUT_BASE + 2]),
+             ("ConstantComposite", [51, 53, OUT_BASE + 3, OUT_BASE + 4, OUT_BASE + 5, OUT_BASE + 6])]
+    values = [("VectorShuffle", [51, 20, 52, 53, 5, 0, 0xFFFFFFFF, 1]),
+              ("CompositeExtract", [2, 21, 20, 0]), ("CompositeExtract", [2, 22, 20, 1]),
+              ("IMul", [2, 23, OUT_BASE + 1, OUT_BASE + 3]),
+              ("VectorExtractDynamic", [2, 24, 20, 23]),
+              ("VectorInsertDynamic", [51, 25, 20, OUT_BASE + 9, 23]),
+              ("CompositeExtract", [2, 26, 25, 3])]
+    out = run(int_kernel(values, [21, 22, 24, 26], types=types), 4)
+    np.testing.assert_array_equal(out[:4], [6, 1, 2, 9])
+
+
+def test_phi_after_a_memory_copy_in_its_predecessor():
+    types = [("TypePointer", [50, 7, 2]), ("TypeBool", [51]), ("ConstantTrue", [51, 52])]
+    values = [("Variable", [50, 20, 7]), ("Store", [20, OUT_BASE + 4]),
+              ("Variable", [50, 21, 7]),
+              ("CopyMemorySized", [21, 20, OUT_BASE + 4]),
+              ("BranchConditional", [52, 13, 14]),
+              ("Label", [13]), ("Branch", [14]),
+              ("Label", [14]), ("Phi", [2, 22, OUT_BASE + 1, 12, OUT_BASE + 2, 13]),
+              ("Load", [2, 23, 21])]
+    # the Variables must open the entry block: move them there
+    values = [values[0], values[2], values[1], *values[3:]]
+    out = run(int_kernel(values, [22, 23], types=types), 2)
+    np.testing.assert_array_equal(out[:2], [2, 4])
+
+
+def test_big_endian_modules_and_every_supported_version():
+    data = int_kernel([], [OUT_BASE + 5])
+    swapped = b"".join(data[k:k + 4][::-1] for k in range(0, len(data), 4))
+    np.testing.assert_array_equal(run(swapped, 1)[:1], [5])
+    for minor in range(7):
+        versioned = data[:4] + (0x00010000 | minor << 8).to_bytes(4, "little") + data[8:]
+        assert compile_spirv(versioned).module.get_function("k") is not None
+
+
+def _big_module() -> bytes:
+    body = "".join(f"  %x{k + 1} = fadd float %x{k}, %x{k}\n  %y{k + 1} = fmul float %x{k + 1}, %y{k}\n"
+                   for k in range(150))
+    return from_llvm(f"""
+define spir_kernel void @big(ptr addrspace(1) %p) {{
+  %x0 = load float, ptr addrspace(1) %p
+  %y0 = fadd float %x0, 1.0
+{body}  store float %y150, ptr addrspace(1) %p
+  ret void
+}}""")
+
+
+def test_reader_speed():
+    data = _big_module()
+    compile_spirv(data)
+    best = min(_timed(lambda: compile_spirv(data)) for _ in range(3))
+    assert best < 0.05, f"{best * 1000:.1f} ms for a {len(data) // 4}-word module"
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("bits", [32, 64])
+def test_pyopencl_add_vectors(bits):
+    from tests.frontend.spirv.spirv_helpers import pyopencl_spv
+
+    data = pyopencl_spv(f"add-vectors-{bits}.spv")
+    fn = compile_spirv(data).module.get_function("sum")
+    assert [a.attrs["type_qualifiers"] for a in fn.args] == [{"const"}, {"const"}, set()]
+    ctx = cl.create_some_context(interactive=False)
+    queue = cl.CommandQueue(ctx)
+    a, b = np.arange(100, dtype=np.float32), np.full(100, 0.5, np.float32)
+    mf = cl.mem_flags
+    bufs = [cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x) for x in (a, b)]
+    out = cl.Buffer(ctx, mf.WRITE_ONLY, a.nbytes)
+    cl.Program(ctx, data).build().sum(queue, (100,), None, *bufs, out)
+    got = np.empty_like(a)
+    cl.enqueue_copy(queue, got, out)
+    np.testing.assert_array_equal(got, a + b)
