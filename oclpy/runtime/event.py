@@ -44,6 +44,7 @@ class Event(Handle):
     _marker: Any = None
     _urgent = False  # someone must hear of completion at once (completion.py)
     _watched = False
+    _retire_to: Any = None  # the queue to tell when done (CommandQueue._retire)
 
     def __init__(self, queue: Any = None, command: int = command_type.MARKER,
                  context: Any = None, keepalive: Iterable[Any] = ()) -> None:
@@ -154,6 +155,8 @@ class Event(Handle):
             flag = self._done_flag
         if flag is not None:
             flag.set()
+        if self._retire_to is not None:
+            self._retire_to._retire(self)
         for cb in callbacks:
             cb(self)
         if self._user_callbacks:

@@ -133,6 +133,7 @@ class CommandQueue(Handle):
             evt: Event = NannyEvent(self, command, ward, keepalive)
         else:
             evt = Event(self, command, keepalive=keepalive)
+        evt._retire_to = self
         action, migration_waits = _claim_storages(storages, self.driver, evt, action)
         with self._lock:
             after = self._ordering(sync, bool(wait_for)) + migration_waits
@@ -141,7 +142,6 @@ class CommandQueue(Handle):
             elif sync == "barrier":
                 self._barrier = evt
             self._pending.add(evt)
-        evt._on_done(self._retire, lazy=True)
         driver = self.driver
         eager = getattr(driver, "eager", False) and (
             not self.out_of_order or getattr(driver, "inline_out_of_order", False))
@@ -218,10 +218,10 @@ class CommandQueue(Handle):
             if not isinstance(evt, Event) or (evt._context is not self.context and evt._context is not None):
                 return None
         evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
+        evt._retire_to = self
         with self._lock:
             barrier = self._barrier
             self._pending.add(evt)
-        evt._on_done(self._retire, lazy=True)
         schedule(evt, action, wait_for, (barrier,) if barrier is not None else (),
                  driver=self.device.driver, args=args)
         return evt

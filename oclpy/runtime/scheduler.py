@@ -191,7 +191,7 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
              args: tuple = ()) -> None:
     """Run `action(*args)` once `wait_for` and `after` are done; see the module docstring."""
     deps = [e for e in (*wait_for, *after) if e is not None and e._status != ces.COMPLETE]
-    if driver is not None and deps:
+    if deps and driver is not None and driver.issues_markers:
         deps, markers = _device_ordered(deps, driver)
         if markers:
             action, args = _ordered, (driver, markers, action, *args)
