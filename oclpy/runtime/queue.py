@@ -16,6 +16,15 @@ semantics do not change. Out-of-order queues hand commands to the command
 threads, so independent commands run concurrently, unless the driver says
 `inline_out_of_order` (cuda's asynchronous launches: an action only queues
 work on the device, which a command thread would not make concurrent).
+
+Kernel launches have two shorter doors, used by the launch fast path
+(launch_plan.py) for a one-device context: `_launch_now` runs a launch whose
+dependencies are done on the calling thread (one lock, for the ordering
+check, and no scheduler), `_launch_later` hands one on an out-of-order queue
+to the scheduler without the general cases (storages, markers, barriers).
+Either answers None, having done nothing, when the command needs `_enqueue`.
+A command's event tells its queue when it is done (`Event._retire_to`), which
+keeps `finish()`'s pending set and the failures not yet reported.
 """
 
 from __future__ import annotations

@@ -20,6 +20,14 @@ whose dependencies are already done runs on the calling thread, as does (with
 `inline`) any command of an eager driver's queue whose dependencies are done:
 dependencies that completed successfully are dropped at once, so such a
 launch takes no lock and makes no callback.
+
+The command threads (`CommandThreads`) take jobs from one queue; a job starts
+a thread unless an idle one is there for it, so no job waiting ever lacks a
+thread. A command released by the one its thread just ran (a chain of
+wait_for links) runs next on that thread: no hand-off, which under the GIL
+costs more than a small launch. A waiting command is one `_Waiting` object:
+while a loop enqueues faster than the commands run, thousands wait, and the
+fewer objects each holds the less the garbage collector walks.
 """
 
 from __future__ import annotations

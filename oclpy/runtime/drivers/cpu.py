@@ -9,7 +9,9 @@ Launches: a launch's work-groups (linear ids, dimension 0 fastest) are cut into
 chunks; the calling thread and the driver's worker threads (one per compute
 unit) take chunks until none are left, each calling
 `CompiledKernel.launch(blob, work_dim, global, local, offset, begin, end)`,
-which releases the GIL while native code runs.
+which releases the GIL while native code runs. The chunks of a launch shape
+are worked out once (the runtime reuses one NDRange object per shape); a
+launch of one chunk runs on the calling thread with no hand-off.
 
 Builds go through the cpu build cache (`targets.llvm.buildcache`: in memory,
 then on disk), so a program built once is not compiled again, even by a new
