@@ -6,6 +6,7 @@ from typing import Callable
 
 from . import cases_dense as d
 from . import cases_irregular as i
+from . import cases_math as m
 from .case import Case
 
 MAKERS: dict[str, Callable[[], Case]] = {
@@ -14,6 +15,7 @@ MAKERS: dict[str, Callable[[], Case]] = {
     "stencil3d": d.make_stencil3d, "histogram": i.make_histogram, "prefix_sum": i.make_scan,
     "transpose": d.make_transpose, "nbody": d.make_nbody, "mandelbrot": d.make_mandelbrot,
     "spmv_csr": i.make_spmv, "bitonic_step": i.make_bitonic, "helper_call": i.make_helper,
+    "blackscholes": m.make_blackscholes, "rotate": m.make_rotate,
 }
 
 

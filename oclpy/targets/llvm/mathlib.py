@@ -10,7 +10,12 @@ Three kinds of lowering, chosen by one table each:
   keeps them well inside OpenCL's ULP bounds; for double they reduce the
   argument exactly first (sinpi: `x - 2*rint(x/2)`, then fold into [0, 1/2]).
 
-Vectors are lowered element by element (LLVM's SLP vectoriser may re-vectorise).
+On the cpu target (`lower_math`), float and half builtins that the vectorisable
+math library covers (`vecmath.py`) call its `alwaysinline` bodies instead, the
+scalar form or the vector form of the call's width, so a work-item loop full of
+math still vectorises. The rest (double, and what vecmath lacks) use the tables
+above; their vectors are lowered element by element (LLVM's SLP vectoriser may
+re-vectorise). The nvptx target reuses `MathLowering` alone.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import TYPE_CHECKING, Callable
 
 from llvmlite import ir as ll
 
+from . import vecmath
 from .emit_types import EmitError
 
 if TYPE_CHECKING:
@@ -190,6 +196,8 @@ _FORMULAS: dict[str, Callable[[MathLowering, ll.Type, Args], ll.Value]] = {
 
 def lower_math(fe: FunctionEmitter, base: str, ret: ll.Type, args: Args) -> ll.Value:
     """Lower math builtin `base` returning `ret` (scalar or vector) on `args`."""
+    if _vectorisable(base, ret, args):
+        return vecmath.call(fe.builder, base, ret, args)
     m = MathLowering(fe)
     if not isinstance(ret, ll.VectorType):
         return m.scalar(base, ret, args)
@@ -200,6 +208,14 @@ def lower_math(fe: FunctionEmitter, base: str, ret: ll.Type, args: Args) -> ll.V
                  for a in args]
         out = fe.builder.insert_element(out, m.scalar(base, ret.element, elems), idx)
     return out
+
+
+def _vectorisable(base: str, ret: ll.Type, args: Args) -> bool:
+    """Whether vecmath covers this call: its element type, every operand of the result's shape."""
+    if not isinstance(ret, ll.VectorType):
+        return vecmath.covers(base, ret) and not any(isinstance(a.type, ll.VectorType) for a in args)
+    return vecmath.covers(base, ret.element) and all(
+        isinstance(a.type, ll.VectorType) and a.type.count == ret.count for a in args)
 
 
 def is_math(base: str) -> bool:

@@ -1,0 +1,93 @@
+"""Constants of the vectorisable math library: polynomial coefficients and the
+table that reduces any float argument of sin/cos/tan modulo pi/2.
+
+Polynomials (lowest degree first) are near-minimax fits made with
+`mpmath.chebyfit` at 40 digits over the interval named; the fitting error is
+the last figure (relative, the functions are about 1 there). They are accurate
+to double precision, far beyond what a float result needs (tests/targets/
+test_vecmath_consts.py checks each against mpmath):
+
+    EXP2M1   (2^f - 1)/f             f in [-1/2, 1/2]          1.3e-17
+    SIN      sin(r)/r   of z = r^2   r in [0, pi/4]            3.1e-18
+    COS      cos(r)     of z = r^2   r in [0, pi/4]            4.7e-17
+    ATANH    atanh(s)/s of z = s^2   s in [0, 3 - 2 sqrt 2]    1.8e-16
+    ATAN     atan(w)/w  of z = w^2   w in [0, tan(pi/8)]       9.6e-16
+
+`REDUCTION` is Payne and Hanek's method as a table: a finite float is
+m * 2^(e - 150) with an integer m < 2^24 and a biased exponent e in [1, 254],
+so x * 2/pi mod 4 = m * C[e] mod 4 with C[e] = 2^(e - 150) * 2/pi mod 4.
+Each C[e] is split in three doubles (hi, mid, lo): hi and mid hold 29
+significant bits each, so m * hi and m * mid are exact in double, and lo the
+next 53. The 2/pi behind it is computed here with integers (Machin's formula),
+not copied from anywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+EXP2M1 = (0.6931471805599453, 0.24022650695910097, 0.0555041086648216, 0.009618129107606888,
+          0.0013333558146416936, 0.0001540353044173605, 1.525273382983612e-05,
+          1.321544258792169e-06, 1.0178062445845774e-07, 7.072585949269223e-09,
+          4.4549605981865186e-10)
+SIN = (1.0, -0.16666666666666616, 0.008333333333320363, -0.000198412698286503,
+       2.755731337640013e-06, -2.5050716974102745e-08, 1.5894736651849094e-10)
+COS = (1.0, -0.4999999999999925, 0.041666666666472306, -0.0013888888869978658,
+       2.4801578538562985e-05, -2.755523388484742e-07, 2.0630454379662294e-09)
+ATANH = (1.0000000000000002, 0.3333333333327646, 0.20000000030870807, 0.14285708010553835,
+         0.11111717273758953, 0.09060967215607607, 0.08418829985340244)
+ATAN = (0.999999999999999, -0.3333333333322143, 0.19999999978392663, -0.14285712661684793,
+        0.11111048853751296, -0.09089529956562307, 0.07673535428183285, -0.0650598296717084,
+        0.05024762118940128, -0.025316479573776477)
+
+LN2 = math.log(2.0)
+LOG2E = 1.0 / LN2
+LOG10_2 = math.log10(2.0)
+LOG2_10 = math.log2(10.0)
+LOG10E = math.log10(math.e)
+PI = math.pi
+PI_2 = math.pi / 2
+PI_4 = math.pi / 4
+TAN_PI_8 = math.tan(math.pi / 8)
+SQRT_HALF_HI = 0x3FE6A09E  # high word of sqrt(1/2) as a double: where log's mantissa starts
+
+_PI_BITS = 600  # bits of pi computed; C[e] uses at most 105 + 111 below the point
+
+
+def _arctan_inv(n: int, one: int) -> int:
+    """arctan(1/n) in fixed point (`one` is 1.0), by its alternating series."""
+    total, term, k = 0, one // n, 1
+    while term:
+        total += term // k if k % 4 == 1 else -(term // k)
+        term //= n * n
+        k += 2
+    return total
+
+
+def two_over_pi(bits: int = _PI_BITS) -> tuple[int, int]:
+    """(N, D) with N / 2^D = 2/pi to within 2^-(bits - 20), from Machin's formula."""
+    guard = bits + 16
+    one = 1 << guard
+    pi = 16 * _arctan_inv(5, one) - 4 * _arctan_inv(239, one)
+    return (1 << (2 * guard + 1)) // pi, guard
+
+
+def _split(n: int, d: int) -> tuple[float, float, float]:
+    """N / 2^D (below 4) as hi + mid + lo: 29, 29 and 53 significant bits."""
+    top = n.bit_length()
+    hi = n >> (top - 29) << (top - 29)
+    mid = (n - hi) >> (top - 58) << (top - 58)
+    return (math.ldexp(hi, -d), math.ldexp(mid, -d), math.ldexp(n - hi - mid, -d))
+
+
+def reduction_table() -> list[tuple[float, float, float]]:
+    """C[e] = 2^(e - 150) * 2/pi mod 4 for biased float exponents e = 0..255 (0 as 1)."""
+    n, d = two_over_pi()
+    table = []
+    for e in range(256):
+        shift = d - (max(e, 1) - 150)  # N / 2^shift = 2^(e - 150) * 2/pi
+        table.append(_split(n % (1 << (shift + 2)), shift))
+    return table
+
+
+REDUCTION = reduction_table()
