@@ -3,9 +3,10 @@
 `Array(queue, shape, dtype)` owns a Buffer (`.data`; None for an empty
 array, as in PyOpenCL) holding a C-contiguous array. `to_device`, `zeros`,
 `empty`, `empty_like`, `zeros_like`, `.get()`, `.set()`, `.fill()`,
-`.copy()` move and fill its bytes through the queue. Arithmetic and
-indexing are not provided: they raise NotImplementedError naming the missing
-part rather than computing something wrong.
+`.copy()` move and fill its bytes through the queue; `+`, `-` and `*` work
+elementwise (`array_elementwise.py`). Other arithmetic and indexing are not
+provided: they raise NotImplementedError naming the missing part rather than
+computing something wrong.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .array_elementwise import binary
 from .runtime.constants import mem_flags
 from .runtime.event import Event
 from .runtime.memory import Buffer
@@ -101,6 +103,13 @@ class Array:
 
     def with_queue(self, queue: Any) -> Array:
         return Array(queue, self.shape, self.dtype, data=self.base_data, events=self.events)
+
+    __add__ = binary("+")
+    __radd__ = binary("+", reverse=True)
+    __sub__ = binary("-")
+    __rsub__ = binary("-", reverse=True)
+    __mul__ = binary("*")
+    __rmul__ = binary("*", reverse=True)
 
     def __len__(self) -> int:
         if not self.shape:
