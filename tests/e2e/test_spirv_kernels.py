@@ -269,3 +269,19 @@ def test_vectors_memcpy_generic_pointers_and_mangled_builtins(ctx, queue):
     v = f.reshape(4, 4)
     np.testing.assert_allclose(_read(queue, bufs[0], f).reshape(4, 4), v[:, ::-1] * 2)
     assert _read(queue, bufs[2], counter)[0] == 5 + 4
+
+
+PRINTF = """
+@.str = private unnamed_addr addrspace(2) constant [13 x i8] c"v=%d f=%v2f\\0A\\00", align 1
+declare spir_func i32 @printf(ptr addrspace(2), ...)
+define spir_kernel void @p(i32 %x) {
+  %r = call spir_func i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @.str, i32 %x, <2 x float> <float 1.0, float 2.5>)
+  ret void
+}
+"""
+
+
+def test_printf_with_a_vector_conversion(ctx, queue, capfd):
+    cl.Program(ctx, from_llvm(PRINTF)).build().p(queue, (2,), None, np.int32(42))
+    queue.finish()
+    assert capfd.readouterr().out.count("v=42 f=1.000000,2.500000\n") == 2

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Optional
 
 from ...ir import types as ir
-from ...ir.values import Value
+from ...ir.values import ConstAggregate, ConstInt, GlobalVar, Instr, Value
 from .. import builtins as bi
 from ..irtypes import reg_type
 from ..lower_builtins import IMPLS, BuiltinLowering
@@ -63,6 +63,14 @@ class _Adapter(BuiltinLowering, ValueOps):
 
     def new_block(self, name: str):  # type: ignore[no-untyped-def]
         return self.ft.fn.add_block(name)
+
+    def string_constant(self, data: bytes) -> Value:
+        """A NUL-terminated string as constant data (printf's expanded format)."""
+        body = data + b"\0"
+        t = ir.ArrayType(ir.I8, len(body))
+        init = ConstAggregate(t, [ConstInt(ir.I8, c) for c in body])
+        name = f".str.spv.{len(self.module.globals)}"
+        return self.module.add_global(GlobalVar(name, t, ir.AddressSpace.CONSTANT, init, True, 1))
 
 
 def adapter(ft: FunctionTranslator) -> _Adapter:
@@ -165,7 +173,8 @@ def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
         ft.define(instr, None, ft.result_type(instr))
         return
     if name == "printf":
-        raise instr.error("OpenCL.std printf is not supported in SPIR-V input")
+        ft.define(instr, _printf(ft, instr))
+        return
     ret = ft.result_type(instr).ir
     ids = instr.operands[4:]
     if name in _WIDTH_OPERAND:
@@ -173,3 +182,28 @@ def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
     args = [ft.value(i) for i in ids]
     ft.define(instr, lower_builtin(ft, instr, _builtin_name(name, instr, args), ret, args,
                                    label=f"OpenCL.std {name}"))
+
+
+def _format_bytes(v: Value) -> Optional[bytes]:
+    """The bytes of a printf format that is constant data (a global, or its first element)."""
+    while isinstance(v, Instr) and v.op == "getelementptr" and all(
+            isinstance(i, ConstInt) and i.value == 0 for i in v.operands[1:]):
+        v = v.operands[0]
+    if not (isinstance(v, GlobalVar) and isinstance(v.initializer, ConstAggregate)):
+        return None
+    data = bytes(e.value for e in v.initializer.elements if isinstance(e, ConstInt))
+    return data.split(b"\0", 1)[0] if len(data) == len(v.initializer.elements) else None
+
+
+def _printf(ft: FunctionTranslator, instr: Instruction) -> Value:
+    """printf(format, args...): the OpenCL C lowering, with the format's vector conversions
+    expanded when the format is constant data (as it always is from OpenCL C)."""
+    from ..lower_builtins_printf import b_printf, expand_format
+
+    args = [ft.value(i) for i in instr.operands[4:]]
+    if not args or not isinstance(args[0].type, ir.PtrType):
+        raise instr.error("printf needs a format pointer as its first operand")
+    fmt = _format_bytes(args[0])
+    if fmt is not None:
+        args[0] = adapter(ft).string_constant(expand_format(fmt))
+    return b_printf(adapter(ft), None, args, SimpleNamespace(args=[None]))  # type: ignore[arg-type]
