@@ -97,6 +97,8 @@ def define_constant(tt: TypeTable, instr: Instruction) -> bool:
     make = CONSTANTS.get(instr.opcode)
     if make is None:
         return False
-    t = tt.get(instr.operand(0), instr)
-    tt.consts[instr.operand(1)] = make(tt, instr, t)
+    t, rid = tt.get(instr.operand(0), instr), instr.operand(1)
+    if rid in tt.consts or rid in tt.types:
+        raise instr.error(f"%{rid} is defined twice")
+    tt.consts[rid] = make(tt, instr, t)
     return True

@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ...ir import types as ir
-from ...ir.values import ConstFloat, ConstInt, Value
+from ...ir.values import ConstInt, Value
 from ..lower_values import const_of
 from .binary import Instruction
 from .grammar import OP

@@ -87,6 +87,8 @@ class ModuleTranslator:
 
     def variable(self, instr: Instruction) -> None:
         t, rid, storage = self.types.get(instr.operand(0), instr), instr.operand(1), instr.operand(2)
+        if rid in self.globals or rid in self.types.types:
+            raise instr.error(f"%{rid} is defined twice")
         self.value_types[rid] = t
         builtin = self.info.decoration(rid, "BuiltIn")
         if builtin is not None:

@@ -65,7 +65,6 @@ class SpvType:
 class TypeTable:
     info: ModuleInfo
     types: dict[int, SpvType] = field(default_factory=dict)
-    forward: dict[int, int] = field(default_factory=dict)  # forward pointer id -> storage
     consts: dict[int, object] = field(default_factory=dict)  # id -> IR constant (array lengths)
 
     def __getitem__(self, id_: int) -> SpvType:
@@ -92,11 +91,25 @@ class TypeTable:
                 return False
             raise instr.error(f"{what} are not supported by oclpy")
         result = instr.operand(0)
-        self.types[result] = handler(self, instr)
+        made = handler(self, instr)
+        early = self.types.get(result)
+        if early is not None and early.kind == "pointer" and made.kind == "pointer" and not early.pointee_id:
+            early.pointee_id, early.name = made.pointee_id, made.name  # a forward pointer completed
+        elif early is not None or result in self.consts:
+            raise instr.error(f"%{result} is defined twice")
+        else:
+            self.types[result] = made
         return True
 
     def forward_pointer(self, instr: Instruction) -> None:
-        self.forward[instr.operand(0)] = instr.operand(1)
+        """OpTypeForwardPointer: the pointer type exists (for recursive structs) before its
+        OpTypePointer says what it points to."""
+        storage = instr.operand(1)
+        if storage not in SPACES:
+            raise instr.error(f"storage class {STORAGE_CLASSES.get(storage, storage)} is not "
+                              f"supported in OpenCL kernels")
+        self.types[instr.operand(0)] = SpvType("pointer", ir.PtrType(SPACES[storage]),
+                                               storage=storage, name="void*")
 
 
 def _int(tt: TypeTable, instr: Instruction) -> SpvType:

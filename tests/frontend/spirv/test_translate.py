@@ -213,3 +213,20 @@ def test_pyopencl_add_vectors(bits):
     got = np.empty_like(a)
     cl.enqueue_copy(queue, got, out)
     np.testing.assert_array_equal(got, a + b)
+
+
+def test_forward_pointer_to_a_recursive_struct():
+    """struct node { int v; struct node *next; }: out = arg->next->v."""
+    types = [("TypeVoid", [1]), ("TypeInt", [2, 32, 0]), ("TypePointer", [3, 5, 2]),
+             ("TypeForwardPointer", [60, 5]), ("TypeStruct", [61, 2, 60]), ("TypePointer", [60, 5, 61]),
+             ("TypePointer", [62, 5, 60]), ("TypeFunction", [4, 1, 3, 60]),
+             ("Constant", [2, 5, 0]), ("Constant", [2, 6, 1])]
+    fn = [("Function", [1, 10, 0, 4]), ("FunctionParameter", [3, 11]), ("FunctionParameter", [60, 13]),
+          ("Label", [12]), ("AccessChain", [62, 20, 13, 6]), ("Load", [60, 21, 20]),
+          ("AccessChain", [3, 22, 21, 5]), ("Load", [2, 23, 22]), ("Store", [11, 23]),
+          ("Return", []), ("FunctionEnd", [])]
+    module = compile_spirv(assemble(PRELUDE + types + fn)).module
+    text = print_module(module)
+    assert "getelementptr {i32, ptr<global>}, ptr<global> %arg1, i64 0, i32 1" in text
+    assert "getelementptr {i32, ptr<global>}, ptr<global> %1, i64 0, i32 0" in text
+    assert module.get_function("k").args[1].attrs["type_name"] == "struct*"
