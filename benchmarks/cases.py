@@ -16,6 +16,7 @@ MAKERS: dict[str, Callable[[], Case]] = {
     "transpose": d.make_transpose, "nbody": d.make_nbody, "mandelbrot": d.make_mandelbrot,
     "spmv_csr": i.make_spmv, "bitonic_step": i.make_bitonic, "helper_call": i.make_helper,
     "blackscholes": m.make_blackscholes, "rotate": m.make_rotate,
+    "rotate_soa": m.make_rotate_soa,
 }
 
 
