@@ -104,6 +104,7 @@ class FunctionTranslator:
         for instr in self.body[1 + len(params):-1]:
             self.current = instr
             self.step(handlers, instr)
+        self._check_terminated(self.body[-1])
         self.finish_phis()
         remove_unreachable(self.fn)
 
@@ -111,6 +112,7 @@ class FunctionTranslator:
         if instr.opcode in SKIPPED:
             return
         if instr.opcode == OP["Label"]:
+            self._check_terminated(instr)
             self.label = instr.operand(0)
             self.b.position_at_end(self.blocks[self.label])
             return
@@ -125,6 +127,11 @@ class FunctionTranslator:
             raise instr.error(str(exc)) from None
         if self.b.block is not None and self.b.block.terminator is not None:
             self.tails[self.label] = self.b.block
+
+    def _check_terminated(self, instr: Instruction) -> None:
+        """The block before `instr` (an OpLabel or OpFunctionEnd) must have ended."""
+        if self.label and self.b.block is not None and self.b.block.terminator is None:
+            raise instr.error(f"block %{self.label} has no terminator")
 
     def _block_name(self, id_: int) -> str:
         return self.mt.info.names.get(id_) or ("entry" if not self.blocks else f"bb{id_}")

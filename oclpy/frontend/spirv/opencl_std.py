@@ -69,7 +69,9 @@ class _Adapter(BuiltinLowering, ValueOps):
         body = data + b"\0"
         t = ir.ArrayType(ir.I8, len(body))
         init = ConstAggregate(t, [ConstInt(ir.I8, c) for c in body])
-        name = f".str.spv.{len(self.module.globals)}"
+        name, n = ".str.spv", 0
+        while self.module.get_global(name) is not None:
+            name, n = f".str.spv.{n}", n + 1
         return self.module.add_global(GlobalVar(name, t, ir.AddressSpace.CONSTANT, init, True, 1))
 
 
@@ -155,13 +157,18 @@ def lower_builtin(ft: FunctionTranslator, instr: Instruction, name: str, ret: ir
     return impl(adapter(ft), sig, args, call)
 
 
+def is_debug_set(name: str) -> bool:
+    """Extended instruction sets with no semantics (debug information): skipped."""
+    return name.startswith("NonSemantic.") or name in ("OpenCL.DebugInfo.100", "DebugInfo")
+
+
 def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
     """OpExtInst: result type, result, set, instruction number, operands."""
     set_name = ft.mt.info.ext_imports.get(instr.operand(2))
     if set_name is None:
         raise instr.error(f"%{instr.operand(2)} is not an imported extended instruction set")
     if set_name != "OpenCL.std":
-        if set_name.startswith("NonSemantic."):  # debug information and the like: no effect
+        if is_debug_set(set_name):  # debug information and the like: no effect
             ft.define(instr, None, ft.result_type(instr))
             return
         raise instr.error(f"extended instruction set '{set_name}' is not supported (only OpenCL.std)")

@@ -24,6 +24,7 @@ from .function import FunctionTranslator, Handler
 from .grammar import BUILTINS, EXECUTION_MODELS, KERNEL_MODEL, LINKAGE_IMPORT, OP, SC, STORAGE_CLASSES
 from .kernel_args import kernel_arg_attrs
 from .mangled import demangle_builtin
+from .opencl_std import is_debug_set
 from .reader import EntryPoint, ModuleInfo
 from .types import SpvType, TypeTable
 
@@ -82,6 +83,8 @@ class ModuleTranslator:
             self.types.forward_pointer(instr)
         elif instr.opcode == OP["Variable"]:
             self.variable(instr)
+        elif instr.opcode == OP["ExtInst"] and is_debug_set(self.info.ext_imports.get(instr.operand(2), "")):
+            return  # module-scope debug information (DebugSource, DebugTypeBasic, ...)
         else:
             raise instr.error(f"{instr.name} is not allowed at module scope")
 
@@ -183,6 +186,8 @@ class ModuleTranslator:
                 head: Instruction) -> Function:
         if ftype.ret is None or ftype.ret.kind != "void":
             raise head.error(f"kernel '{entry.name}' must return void")
+        if self.module.get_function(entry.name) is not None:
+            raise head.error(f"two kernels are named '{entry.name}'")
         args = []
         for k, (p, instr) in enumerate(zip(ftype.params, params)):
             t, by_value, attrs = kernel_arg_attrs(self.info, self.types, entry.name, k, p, instr)

@@ -230,3 +230,15 @@ def test_forward_pointer_to_a_recursive_struct():
     assert "getelementptr {i32, ptr<global>}, ptr<global> %arg1, i64 0, i32 1" in text
     assert "getelementptr {i32, ptr<global>}, ptr<global> %1, i64 0, i32 0" in text
     assert module.get_function("k").args[1].attrs["type_name"] == "struct*"
+
+
+def test_debug_information_is_skipped():
+    prelude = PRELUDE[:4] + [("ExtInstImport", [40, "NonSemantic.Shader.DebugInfo.100"]),
+                             ("ExtInstImport", [41, "OpenCL.DebugInfo.100"])] + PRELUDE[4:]
+    types = TYPES + [("String", [42, "k.cl"]), ("ExtInst", [1, 43, 40, 35, 42]),
+                     ("ExtInst", [1, 44, 41, 1, 42])]
+    fn = [("Function", [1, 10, 0, 4]), ("FunctionParameter", [3, 11]), ("Label", [12]),
+          ("ExtInst", [1, 45, 41, 23, 43]), ("Line", [42, 3, 1]), ("Store", [11, 5]), ("NoLine", []),
+          ("Return", []), ("FunctionEnd", [])]
+    text = print_module(compile_spirv(assemble(prelude + types + fn)).module)
+    assert "store i32 7, ptr<global> %arg0" in text
