@@ -285,3 +285,33 @@ def test_printf_with_a_vector_conversion(ctx, queue, capfd):
     cl.Program(ctx, from_llvm(PRINTF)).build().p(queue, (2,), None, np.int32(42))
     queue.finish()
     assert capfd.readouterr().out.count("v=42 f=1.000000,2.500000\n") == 2
+
+
+# vload_half, vstore_half_rtz, vload_half4 and a vector select.
+HALVES = WORK_ITEMS + """
+declare spir_func float @_Z10vload_halfmPU3AS1KDh(i64, ptr addrspace(1))
+declare spir_func void @_Z15vstore_half_rtzfmPU3AS1Dh(float, i64, ptr addrspace(1))
+declare spir_func <4 x float> @_Z11vload_half4mPU3AS1KDh(i64, ptr addrspace(1))
+declare spir_func <4 x i32> @_Z6selectDv4_iS_S_(<4 x i32>, <4 x i32>, <4 x i32>)
+define spir_kernel void @h(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %v4) {
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %x = call spir_func float @_Z10vload_halfmPU3AS1KDh(i64 %g, ptr addrspace(1) %in)
+  %y = fmul float %x, 3.0
+  call spir_func void @_Z15vstore_half_rtzfmPU3AS1Dh(float %y, i64 %g, ptr addrspace(1) %out)
+  %v = call spir_func <4 x float> @_Z11vload_half4mPU3AS1KDh(i64 0, ptr addrspace(1) %in)
+  %vi = fptosi <4 x float> %v to <4 x i32>
+  %s = call spir_func <4 x i32> @_Z6selectDv4_iS_S_(<4 x i32> %vi, <4 x i32> <i32 9, i32 9, i32 9, i32 9>, <4 x i32> <i32 -1, i32 0, i32 -1, i32 0>)
+  %q = getelementptr <4 x i32>, ptr addrspace(1) %v4, i64 %g
+  store <4 x i32> %s, ptr addrspace(1) %q
+  ret void
+}
+"""
+
+
+def test_half_loads_stores_and_vector_select(ctx, queue):
+    halves = np.array([1.5, 2.25, 3.0, 4.0], np.float16)
+    out, v4 = np.zeros(4, np.float16), np.zeros((4, 4), np.int32)
+    bufs = _buffers(ctx, halves, out, v4)
+    cl.Program(ctx, from_llvm(HALVES)).build().h(queue, (4,), None, *bufs)
+    np.testing.assert_array_equal(_read(queue, bufs[1], out), halves * 3)
+    np.testing.assert_array_equal(_read(queue, bufs[2], v4), [[9, 2, 9, 4]] * 4)
