@@ -315,3 +315,34 @@ def test_half_loads_stores_and_vector_select(ctx, queue):
     cl.Program(ctx, from_llvm(HALVES)).build().h(queue, (4,), None, *bufs)
     np.testing.assert_array_equal(_read(queue, bufs[1], out), halves * 3)
     np.testing.assert_array_equal(_read(queue, bufs[2], v4), [[9, 2, 9, 4]] * 4)
+
+
+# A helper taking a struct by value (FuncParamAttr ByVal) changes its own copy only.
+BYVAL_HELPER = """
+%struct.P = type { i32, i32 }
+define internal spir_func i32 @bump(ptr byval(%struct.P) %p) {
+  %a = getelementptr %struct.P, ptr %p, i32 0, i32 0
+  %v = load i32, ptr %a
+  %w = add i32 %v, 100
+  store i32 %w, ptr %a
+  ret i32 %w
+}
+define spir_kernel void @k(ptr addrspace(1) %out) {
+  %s = alloca %struct.P
+  %a = getelementptr %struct.P, ptr %s, i32 0, i32 0
+  store i32 5, ptr %a
+  %r = call spir_func i32 @bump(ptr byval(%struct.P) %s)
+  %v = load i32, ptr %a
+  store i32 %r, ptr addrspace(1) %out
+  %o1 = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %v, ptr addrspace(1) %o1
+  ret void
+}
+"""
+
+
+def test_by_value_struct_to_a_helper_is_copied(ctx, queue):
+    out = np.zeros(2, np.int32)
+    bufs = _buffers(ctx, out)
+    cl.Program(ctx, from_llvm(BYVAL_HELPER)).build().k(queue, (1,), None, *bufs)
+    np.testing.assert_array_equal(_read(queue, bufs[0], out), [105, 5])

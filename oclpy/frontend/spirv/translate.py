@@ -40,6 +40,7 @@ def _handlers() -> dict[int, Handler]:
 
 
 HANDLERS = _handlers()
+_BYVAL = 2  # FuncParamAttr ByVal
 _MODULE_SPACES = {SC["Workgroup"]: ir.AddressSpace.LOCAL, SC["CrossWorkgroup"]: ir.AddressSpace.GLOBAL,
                   SC["UniformConstant"]: ir.AddressSpace.CONSTANT}
 
@@ -53,7 +54,6 @@ class ModuleTranslator:
         self.globals: dict[int, Any] = self.types.consts
         self.value_types: dict[int, SpvType] = {}
         self.functions: dict[int, Function] = {}
-        self.bodies: dict[int, Function] = {}  # kernel id -> its callable body (when called)
         self.kernels: dict[int, EntryPoint] = {}
         self.by_value_args: set[int] = set()  # id() of kernel arguments passed by value
         self.builtin_functions: dict[int, tuple[str, bool | None]] = {}  # imported OpenCL C builtins
@@ -212,16 +212,22 @@ class ModuleTranslator:
         return fn
 
     def bind_params(self, ft: FunctionTranslator, params: list[Instruction]) -> None:
-        """Bind each OpFunctionParameter to its IR argument (a by-value struct kernel argument
-        gets a private copy, since SPIR-V passes it as a pointer)."""
+        """Bind each OpFunctionParameter to its IR argument. A by-value struct kernel argument
+        gets a private copy (SPIR-V passes it as a pointer); so does a helper's ByVal pointer
+        argument, whose pointee the callee owns."""
         ft.b.position_at_end(ft.fn.entry)
         for arg, instr in zip(ft.fn.args, params):
+            t = self.types.get(instr.operand(0), instr)
             value: Any = arg
             if id(arg) in self.by_value_args:
                 value = ft.allocas.alloca(arg.type, self.layout.align_of(arg.type), name=f"{arg.name}.copy")
                 ft.b.store(arg, value)
+            elif t.kind == "pointer" and _BYVAL in self.info.func_param_attrs(instr.operand(1)):
+                pointee = self.types.pointee(t, instr).ir
+                value = ft.allocas.alloca(pointee, self.layout.align_of(pointee), name=f"{arg.name}.copy")
+                ft.b.store(ft.b.load(pointee, arg), value)
             ft.values[instr.operand(1)] = value
-            ft.vtypes[instr.operand(1)] = self.types.get(instr.operand(0), instr)
+            ft.vtypes[instr.operand(1)] = t
 
 
 def translate(info: ModuleInfo) -> Module:
