@@ -242,3 +242,10 @@ def test_debug_information_is_skipped():
           ("Return", []), ("FunctionEnd", [])]
     text = print_module(compile_spirv(assemble(prelude + types + fn)).module)
     assert "store i32 7, ptr<global> %arg0" in text
+
+
+def test_reported_il_versions_are_the_ones_the_reader_accepts():
+    from oclpy.frontend.spirv import IL_VERSIONS
+    from oclpy.frontend.spirv.binary import SUPPORTED_VERSIONS
+
+    assert IL_VERSIONS == tuple(f"{major}.{minor}" for major, minor in SUPPORTED_VERSIONS)
