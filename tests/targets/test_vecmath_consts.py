@@ -36,6 +36,10 @@ def _sinc(z):  # type: ignore[no-untyped-def]
     return mp.sin(SQRT(z)) / SQRT(z) if z else mp.mpf(1)
 
 
+def _erfc_scaled(x):  # type: ignore[no-untyped-def]
+    return mp.erfc(x) * mp.exp(x * x) * (1 + x)
+
+
 POLYS: dict[str, tuple[tuple[float, ...], Callable, tuple[float, float], float]] = {
     "EXP2M1": (k.EXP2M1, lambda f: (mp.power(2, f) - 1) / f if f else mp.log(2), (-0.5, 0.5), 1e-16),
     "SIN": (k.SIN, _sinc, (0, (mp.pi / 4) ** 2), 5e-17),
@@ -44,6 +48,10 @@ POLYS: dict[str, tuple[tuple[float, ...], Callable, tuple[float, float], float]]
               (0, (3 - 2 * SQRT(2)) ** 2), 5e-16),
     "ATAN": (k.ATAN, lambda z: mp.atan(SQRT(z)) / SQRT(z) if z else mp.mpf(1),
              (0, mp.tan(mp.pi / 8) ** 2), 2e-15),
+    "ERF": (k.ERF, lambda z: mp.erf(SQRT(z)) / SQRT(z) if z else 2 / SQRT(mp.pi), (0, 0.25), 1e-15),
+    "ERFC": (k.ERFC, lambda t: _erfc_scaled(k.ERFC_SHIFT * (1 + t) / (1 - t)),
+             ((0.5 - k.ERFC_SHIFT) / (0.5 + k.ERFC_SHIFT),
+              (k.ERFC_ZERO - k.ERFC_SHIFT) / (k.ERFC_ZERO + k.ERFC_SHIFT)), 1e-12),
 }
 
 

@@ -282,6 +282,36 @@ def cbrt(o: Ops, x: ll.Value) -> ll.Value:
     return o.copysign(v, d)
 
 
+# -- error function -----------------------------------------------------------------
+def _erfc_tail(o: Ops, a: ll.Value) -> ll.Value:
+    """erfc(a) for a >= 1/2: e^(-a^2) P(t) / (1 + a), 0 beyond float's range (inf too)."""
+    t = o.div(o.sub(a, o.d(k.ERFC_SHIFT)), o.add(a, o.d(k.ERFC_SHIFT)))
+    damp = core.exp2(o, o.clamp(o.mul(o.mul(a, a), o.d(-k.LOG2E)), -300, 300))
+    v = o.div(o.mul(damp, o.poly(t, k.ERFC)), o.add(a, o.d(1.0)))
+    return o.sel(o.gt(a, o.d(k.ERFC_ZERO)), o.d(0.0), v)
+
+
+def _erf_small(o: Ops, d: ll.Value) -> ll.Value:
+    """erf(d) for |d| <= 1/2 (x^2 is exact in double for a float x)."""
+    return o.mul(d, o.poly(o.mul(d, d), k.ERF))
+
+
+def erf(o: Ops, x: ll.Value) -> ll.Value:
+    d = o.widen(x)
+    a = o.fabs(d)
+    big = o.copysign(o.sub(o.d(1.0), _erfc_tail(o, a)), d)
+    v = o.sel(o.lt(a, o.d(0.5)), _erf_small(o, d), big)
+    return o.sel(o.isnan(d), d, v)
+
+
+def erfc(o: Ops, x: ll.Value) -> ll.Value:
+    d = o.widen(x)
+    tail = _erfc_tail(o, o.fabs(d))
+    big = o.sel(o.lt(d, o.d(0.0)), o.sub(o.d(2.0), tail), tail)
+    v = o.sel(o.lt(o.fabs(d), o.d(0.5)), o.sub(o.d(1.0), _erf_small(o, d)), big)
+    return o.sel(o.isnan(d), d, v)
+
+
 def hypot(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
     dx, dy = o.widen(x), o.widen(y)
     v = o.sqrt(o.mad(dx, dx, o.mul(dy, dy)))
@@ -305,4 +335,5 @@ FLOAT: dict[str, Builtin] = {
     "asinh": _unary(asinh), "acosh": _unary(acosh), "atanh": _unary(atanh),
     "pow": _binary(pow), "powr": _binary(powr), "pown": _binary(pown),
     "rootn": _binary(rootn), "cbrt": _unary(cbrt), "hypot": _binary(hypot),
+    "erf": _unary(erf), "erfc": _unary(erfc),
 }
