@@ -43,25 +43,27 @@ def _setup(fake, properties=0):
 
 
 def _hold_next_event(fake):
-    """Make the next CUDA event created report 'not ready' until synchronised."""
-    create = fake.cuEventCreate
+    """Make the next CUDA event recorded report 'not ready' until released."""
+    record = fake.cuEventRecord
 
-    def held(flags):
-        status, event = create(flags)
+    def held(event, stream):
+        fake.cuEventRecord = record
+        out = record(event, stream)
         fake.not_ready.add(event)
-        fake.cuEventCreate = create
-        return status, event
+        return out
 
-    fake.cuEventCreate = held
+    fake.cuEventRecord = held
 
 
-def test_a_launch_is_running_until_its_cuda_event_completes(fake):
+def test_a_launch_is_running_until_a_cuda_event_after_it_completes(fake):
     ctx, queue, knl, buf = _setup(fake)
-    _hold_next_event(fake)
+    records = fake.calls.count("cuEventRecord")
     evt = knl(queue, (4,), (4,), buf)
-    marker = evt._marker
-    assert marker is not None and marker.handle in fake.not_ready
-    assert evt.command_execution_status == CES.RUNNING
+    assert fake.calls.count("cuEventRecord") == records  # no CUDA event per launch: a ticket
+    assert evt._marker is not None and evt._marker.seq > 0
+    _hold_next_event(fake)
+    assert evt.command_execution_status == CES.RUNNING  # the question records one, held
+    assert fake.calls.count("cuEventRecord") == records + 1
     assert "cuStreamSynchronize" not in fake.calls  # nothing waited on the host
     fake.release_all()
     evt.wait()
@@ -101,7 +103,7 @@ def test_dependent_commands_wait_on_the_device_not_the_host(fake):
     driver._shared_stream, shared = other, driver._shared_stream  # as if issued from another stream
     third = knl(queue, (4,), (4,), buf, wait_for=[first])
     driver._shared_stream = shared
-    assert (other, first._marker.handle) in fake.stream_waits
+    assert [stream for stream, _ in fake.stream_waits] == [other]  # after a checkpoint
     assert len(fake.launches) == 3
     assert first.command_execution_status == CES.RUNNING
     fake.release_all()
@@ -144,17 +146,24 @@ def test_a_failing_event_query_names_the_call(fake):
     evt.wait()
 
 
-def test_completed_markers_are_reused(fake):
+def test_checkpoint_events_are_reused(fake):
     ctx, queue, knl, buf = _setup(fake)
-    _hold_next_event(fake)
-    evt = knl(queue, (4,), (4,), buf)
-    handle = evt._marker.handle
-    fake.release_all()
-    evt.wait()
-    assert evt._marker is None and queue.device.driver._markers[-1].handle == handle
+    driver = queue.device.driver
+    knl(queue, (4,), (4,), buf).wait()  # records a checkpoint, pooled again once passed
+    assert len(driver._markers) == 1 and driver._checkpoints.pending() == 0
     created = fake.calls.count("cuEventCreate")
-    again = knl(queue, (4,), (4,), buf)
-    assert again._marker.handle == handle and fake.calls.count("cuEventCreate") == created
+    knl(queue, (4,), (4,), buf).wait()
+    assert fake.calls.count("cuEventCreate") == created and len(driver._markers) == 1
+
+
+def test_one_checkpoint_answers_for_every_launch_before_it(fake):
+    ctx, queue, knl, buf = _setup(fake)
+    events = [knl(queue, (4,), (4,), buf) for _ in range(5)]
+    records = fake.calls.count("cuEventRecord")
+    events[-1].wait()
+    assert all(e.command_execution_status == CES.COMPLETE for e in events)
+    assert fake.calls.count("cuEventRecord") == records + 1
+    assert fake.calls.count("cuEventSynchronize") == 1 and "cuEventQuery" not in fake.calls
 
 
 def test_a_driver_failure_while_waiting_fails_the_event(fake):
@@ -189,6 +198,10 @@ def test_a_callback_makes_the_event_complete_by_itself(fake):
     seen = []
     evt.set_callback(CES.COMPLETE, seen.append)
     assert evt._watched
+    deadline = time.monotonic() + 5  # the watcher records a checkpoint (held) and waits on it
+    while not queue.device.driver._checkpoints.pending() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert seen == []
     fake.release_all()
     deadline = time.monotonic() + 5
     while not seen and time.monotonic() < deadline:
@@ -224,9 +237,10 @@ def test_a_still_running_event_stops_the_sweep(fake, monkeypatch):
     monkeypatch.setattr(completion, "TRACK_LOW", 1)
     ctx, queue, knl, buf = _setup(fake)
     first = knl(queue, (4,), (4,), buf)
+    first.wait()
     _hold_next_event(fake)
     second = knl(queue, (4,), (4,), buf)
-    third = knl(queue, (4,), (4,), buf)  # the sweep: `second` still runs, `first` is done
+    third = knl(queue, (4,), (4,), buf)  # the sweep asks about `second`: a new checkpoint, held
     assert first.is_done and not second.is_done and not third.is_done
     fake.release_all()
     queue.finish()

@@ -58,7 +58,7 @@ def test_groups_are_spread_and_each_runs_once(ctx, queue, fake_program):
     assert first.work_dim == 3 and first.global_size == (128, 64, 8)
     assert first.local_size == (8, 8, 2) and first.global_offset == (1, 2, 3)
     units = ctx.devices[0].max_compute_units
-    assert len(fake.launches) == min(units * 4, 65536 // 8192)
+    assert len(fake.launches) == min(units * 4, 512)  # a few chunks per worker, of 512 groups
     spans = sorted((l.begin, l.end) for l in fake.launches)
     assert spans[0][0] == 0 and spans[-1][1] == 512
     assert all(e1 == b2 for (_, e1), (b2, _) in zip(spans, spans[1:]))

@@ -11,14 +11,18 @@ OCLPY_CUDA_PINNED=0 turns that off).
 
 Streams and events: by default (OCLPY_CUDA_ASYNC unset or 1) launches, device
 copies and fills return as soon as they are queued on one non-blocking stream
-shared by all threads, and each command's event stays RUNNING until a CUDA
-event recorded after its work completes (`completion`, the driver hook of
-base.py; completed CUDA events are reused, `recycle`). No thread watches those
-events (runtime/completion.py): `Event.wait()` is cuEventSynchronize, a status
-query cuEventQuery, `finish()` one cuCtxSynchronize that completes every event
-issued before, a dependent command on this device is simply queued after (one
-stream), and with profiling the event's start and end are CUDA elapsed times
-from an anchor event, on the host clock. Out-of-order queues run ready commands
+shared by all threads, and each command's event stays RUNNING until its work
+is done on the device. Its marker (`completion`, the driver hook of base.py) is
+a ticket, its place in issue order, not a CUDA event: a CUDA event (a
+checkpoint, `cuda_markers.py`) is recorded on the stream only when someone asks
+about a command, and answers for every command before it; passed checkpoints
+are reused (`recycle`). No thread watches those events
+(runtime/completion.py): `Event.wait()` is cuEventSynchronize on a checkpoint,
+a status query cuEventQuery, `finish()` one cuCtxSynchronize that completes
+every event issued before, a dependent command on this device is simply queued
+after (one stream), and with profiling each command gets timed CUDA events
+around it and its start and end are CUDA elapsed times from an anchor event,
+on the host clock. Out-of-order queues run ready commands
 on the calling thread (`inline_out_of_order`). Copies to the host wait for the
 stream. With OCLPY_CUDA_ASYNC=0 every command waits for its own per-thread
 stream before it returns (events complete when the action returns; commands of
@@ -26,7 +30,11 @@ out-of-order queues run on different threads' streams). Measured on the H200
 (benchmarks/results/launch-cuda-h200-20261129-1730*.json), microseconds per
 one-work-group launch, asynchronous / synchronous: 32 / 35 queued, 42 / 42
 with finish() each time, 35 / 88 on an out-of-order queue, 35 / 41 chained by
-wait_for; of that, cuLaunchKernel itself costs 5.5 us, cuEventRecord 1 us.
+wait_for; of that, cuLaunchKernel itself costs 5.5 us, cuEventRecord 1 us
+(which a launch no longer makes). With the runtime's launch fast path
+(benchmarks/results/launch-cuda-h200-20261129-1925.json): 14 / 20 queued,
+19 / 26 with finish(), 15 / 26 out-of-order, 15 / 20 chained, against
+PyOpenCL on NVIDIA's OpenCL 16 / 22 / 17 / 17.
 
 Launches: the kernel's module is loaded once per program (cubin cached on
 disk, `cuda_api.load_module`), the argument blob plus the hidden global
@@ -54,6 +62,7 @@ from ..constants import (command_queue_properties, device_local_mem_type,
 from . import cuda_api as api
 from .base import Allocation, DeviceDescription, Driver, NDRange
 from .cpu import cpu_device_info
+from .cuda_markers import Checkpoints, Ticket
 from .cuda_staging import THRESHOLD as STAGING_THRESHOLD
 from .cuda_staging import Staging
 
@@ -103,6 +112,8 @@ class CudaDriver(Driver):
         self._shared_stream = self._new_stream()
         self._anchor: tuple[Any, int] | None = None  # (CUDA event, host ns) for device_times
         self._markers: list[Marker] = []  # completed untimed markers, for reuse
+        # commands' markers on the shared stream: tickets, CUDA events only when asked
+        self._checkpoints = Checkpoints(lambda: self._record(False), self.recycle)
 
     # -- threads, streams --------------------------------------------------------------
 
@@ -129,7 +140,9 @@ class CudaDriver(Driver):
 
     def synchronize(self) -> None:
         self._enter()
+        mark = self._checkpoints.mark()
         api.call(self.drv.cuCtxSynchronize)
+        self._checkpoints.synchronized(mark)
 
     # -- completion markers (base.Driver's hook; runtime/completion.py) ---------------------
 
@@ -156,38 +169,62 @@ class CudaDriver(Driver):
             raise api.CudaError(f"cuEventRecord failed: {api.error_text(status)}")
         return marker
 
-    def recycle(self, marker: Marker) -> None:
+    def recycle(self, marker: Marker | Ticket) -> None:
         """Keep a completed untimed marker for reuse. Safe: markers exist only with
         asynchronous launches, whose commands share one stream, where `order_after`
         never waits on a marker (so none is held past its event's completion)."""
-        if not marker.timed and len(self._markers) < MARKER_POOL:
+        if not marker.timed and type(marker) is Marker and len(self._markers) < MARKER_POOL:
             self._markers.append(marker)
 
-    def completion(self, profiling: bool = False) -> Marker | None:
-        """A CUDA event after the calling thread's work, when launches are asynchronous."""
-        return self._record(profiling) if self.asynchronous else None
+    def completion(self, profiling: bool = False) -> Marker | Ticket | None:
+        """When launches are asynchronous, the marker of the calling thread's work: a
+        ticket (cuda_markers.py; no driver call) or, to be timed, a CUDA event."""
+        if not self.asynchronous:
+            return None
+        if profiling:
+            return self._record(True)
+        return self._checkpoints.ticket(self._shared_stream)
 
     def begin(self, profiling: bool = False) -> Marker | None:
         return self._record(True) if self.asynchronous and profiling else None
 
-    def is_complete(self, marker: Marker) -> bool:
+    def _event_of(self, marker: Marker | Ticket) -> tuple[int, Marker] | None:
+        """(checkpoint number or 0, the CUDA event to ask) for `marker`; None when done."""
+        if type(marker) is Ticket:
+            return self._checkpoints.covering(marker)
+        return 0, marker
+
+    def is_complete(self, marker: Marker | Ticket) -> bool:
+        found = self._event_of(marker)
+        if found is None:
+            return True
         self._enter()
-        status = int(self.drv.cuEventQuery(marker.handle)[0])
+        status = int(self.drv.cuEventQuery(found[1].handle)[0])
         if status == CUDA_ERROR_NOT_READY:
             return False
         if status != 0:
             raise api.CudaError(f"cuEventQuery failed: {api.error_text(status)}")
+        if found[0]:
+            self._checkpoints.reached(found[0])
         return True
 
-    def wait_complete(self, marker: Marker) -> None:
+    def wait_complete(self, marker: Marker | Ticket) -> None:
+        found = self._event_of(marker)
+        if found is None:
+            return
         self._enter()
-        api.call(self.drv.cuEventSynchronize, marker.handle)
+        api.call(self.drv.cuEventSynchronize, found[1].handle)
+        if found[0]:
+            self._checkpoints.reached(found[0])
 
-    def order_after(self, markers: list[Marker]) -> None:
+    def order_after(self, markers: list[Marker | Ticket]) -> None:
         stream = self._stream()
         for marker in markers:
-            if marker.stream is not stream:  # on its own stream the order holds already
-                api.call(self.drv.cuStreamWaitEvent, stream, marker.handle, 0)
+            if marker.stream is stream:  # on its own stream the order holds already
+                continue
+            found = self._event_of(marker)
+            if found is not None:
+                api.call(self.drv.cuStreamWaitEvent, stream, found[1].handle, 0)
 
     def device_times(self, start: Marker, end: Marker) -> tuple[int, int] | None:
         """Device start/end on the host clock: elapsed times from an anchor event whose
