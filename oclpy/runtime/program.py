@@ -134,6 +134,8 @@ class Program(Handle):
         if not isinstance(src, str):
             raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
                      f"program source must be a str, got {type(src).__name__}")
+        if self._il is None and _is_il_text(src):  # IL as `compiler.il_text` (a captured call)
+            self._il = src.encode("latin-1")
         self._source = src
 
     # -- building -------------------------------------------------------------------

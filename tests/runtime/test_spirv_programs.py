@@ -99,3 +99,17 @@ def test_device_reports_spirv_support(ctx):
     assert [(v.name, v.version >> 22, (v.version >> 12) & 0x3FF) for v in versions] == \
         [("SPIR-V", 1, minor) for minor in range(7)]
     assert "cl_khr_il_program" in dev.extensions.split()
+
+
+def test_a_captured_call_of_an_il_kernel_replays(ctx, queue, tmp_path):
+    import runpy
+
+    prg = cl.Program(ctx, SCALE).build()
+    data = np.arange(8, dtype=np.float32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+    script = tmp_path / "replay.py"
+    prg.scale.capture_call(str(script), queue, (8,), None, buf, np.float32(2))
+    namespace = runpy.run_path(str(script))
+    replayed = cl.Program(ctx, namespace["SOURCE"])
+    assert replayed.kind() == cl.program_kind.IL and replayed.get_info(cl.program_info.IL) == SCALE
+    namespace["main"]()
