@@ -116,7 +116,7 @@ class Event(Handle):
         """Complete the event if its device work is done (waiting for it when `block`;
         without asking the driver when `known` done)."""
         driver, marker = self._driver, self._marker
-        if self.is_done or marker is None:
+        if self._status <= ces.COMPLETE or marker is None:
             return
         if known:
             pass

@@ -190,6 +190,8 @@ class CommandQueue(Handle):
             return None
         driver = self.device.driver
         evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
+        if driver.issues_markers:  # completed later, maybe on another thread: it retires itself
+            evt._retire_to = self
         with self._lock:
             prev = self._last if self._in_order else self._barrier
             if prev is not None and prev._status > ces.COMPLETE and not (
@@ -203,12 +205,11 @@ class CommandQueue(Handle):
             args = (driver, list(markers), action, *args)
             action = _ordered_launch
         run_started(evt, driver, self._profiling, action, args)
-        if evt._status > ces.COMPLETE:
-            evt._on_done(self._retire, lazy=True)
-        elif evt._status < 0:
-            self._retire(evt)
-        else:
-            self._pending.discard(evt)
+        if evt._retire_to is None:  # done here: retire it here
+            if evt._status < 0:
+                self._retire(evt)
+            else:
+                self._pending.discard(evt)
         return evt
 
     def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
@@ -254,7 +255,7 @@ class CommandQueue(Handle):
     def _retire(self, evt: Event) -> None:
         with self._lock:
             self._pending.discard(evt)
-            if evt.failed:
+            if evt._status < 0:
                 self._failed.append(evt)
 
     def enqueue_marker(self, wait_for: Iterable[Event] | None = None) -> Event:

@@ -218,7 +218,10 @@ class CudaDriver(Driver):
             self._checkpoints.reached(found[0])
 
     def order_after(self, markers: list[Marker | Ticket]) -> None:
-        stream = self._stream()
+        if self.asynchronous and getattr(self._local, "entered", False):
+            stream = self._shared_stream  # the common case, without _stream()'s calls
+        else:
+            stream = self._stream()
         for marker in markers:
             if marker.stream is stream:  # on its own stream the order holds already
                 continue
