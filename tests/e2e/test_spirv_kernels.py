@@ -346,3 +346,30 @@ def test_by_value_struct_to_a_helper_is_copied(ctx, queue):
     bufs = _buffers(ctx, out)
     cl.Program(ctx, from_llvm(BYVAL_HELPER)).build().k(queue, (1,), None, *bufs)
     np.testing.assert_array_equal(_read(queue, bufs[0], out), [105, 5])
+
+
+# A kernel calling another kernel (OpFunctionCall names the entry point): the callee also
+# gets a callable twin, `inner.body`.
+KERNEL_CALLS = """
+define spir_kernel void @inner(ptr addrspace(1) %p, i32 %v) {
+  %old = load i32, ptr addrspace(1) %p
+  %new = add i32 %old, %v
+  store i32 %new, ptr addrspace(1) %p
+  ret void
+}
+define spir_kernel void @outer(ptr addrspace(1) %p) {
+  call spir_kernel void @inner(ptr addrspace(1) %p, i32 5)
+  call spir_kernel void @inner(ptr addrspace(1) %p, i32 30)
+  ret void
+}
+"""
+
+
+def test_a_kernel_calling_a_kernel(ctx, queue):
+    out = np.array([1], np.int32)
+    bufs = _buffers(ctx, out)
+    prg = cl.Program(ctx, from_llvm(KERNEL_CALLS)).build()
+    assert sorted(prg.kernel_names.split(";")) == ["inner", "outer"]
+    prg.outer(queue, (1,), None, *bufs)
+    prg.inner(queue, (1,), None, bufs[0], np.int32(100))
+    np.testing.assert_array_equal(_read(queue, bufs[0], out), [136])

@@ -57,16 +57,18 @@ class ModuleTranslator:
         self.kernels: dict[int, EntryPoint] = {}
         self.by_value_args: set[int] = set()  # id() of kernel arguments passed by value
         self.builtin_functions: dict[int, tuple[str, bool | None]] = {}  # imported OpenCL C builtins
+        self.kernel_bodies: dict[int, Function] = {}  # a called kernel's id -> its callable twin
+        self.called: set[int] = set()  # ids some OpFunctionCall names
 
     def run(self) -> Module:
         for instr in self.info.globals:
             self.module_scope(instr)
         self.kernels = self._entry_points()
+        self.called = {i.operands[2] for body in self.info.functions for i in body
+                       if i.opcode == OP["FunctionCall"] and len(i.operands) > 2}
         bodies = []
         for body in self.info.functions:
-            fn = self.declare(body)
-            if fn is not None:
-                bodies.append((fn, body))
+            bodies += [(fn, body) for fn in self.declare(body)]
         for fn, body in bodies:
             params = [i for i in body[1:] if i.opcode == OP["FunctionParameter"]]
             FunctionTranslator(self, fn, body).run(HANDLERS, params)
@@ -136,8 +138,9 @@ class ModuleTranslator:
             kernels[ep.function] = ep
         return kernels
 
-    def declare(self, body: list[Instruction]) -> Function | None:
-        """The IR function of a definition; None for an imported OpenCL C builtin."""
+    def declare(self, body: list[Instruction]) -> list[Function]:
+        """The IR functions of a definition: one, or for a kernel that is also called, the
+        kernel and its callable twin `<name>.body`; none for an imported OpenCL C builtin."""
         head = body[0]
         ret, rid, ftype = (self.types.get(head.operand(0), head), head.operand(1),
                            self.types.get(head.operand(3), head))
@@ -149,17 +152,21 @@ class ModuleTranslator:
         entry = self.kernels.get(rid)
         if not any(i.opcode == OP["Label"] for i in body):
             self.builtin_functions[rid] = self._imported_builtin(rid, head)
-            return None
+            return []
+        made = []
         if entry is not None:
-            fn = self._kernel(entry, ftype, params, head)
-        else:
+            made.append(self._kernel(entry, ftype, params, head))
+        if entry is None or rid in self.called:
             args = [Argument(p.ir, self.info.names.get(i.operand(1), f"arg{k}"), k)
                     for k, (p, i) in enumerate(zip(ftype.params, params))]
-            name = self._function_name(rid)
-            fn = Function(name, ir.FunctionType(ret.ir, tuple(a.type for a in args)), args)
-        self.functions[rid] = fn
-        self.module.add_function(fn)
-        return fn
+            name = self._function_name(rid) if entry is None else self._unique_function(f"{entry.name}.body")
+            made.append(Function(name, ir.FunctionType(ret.ir, tuple(a.type for a in args)), args))
+            if entry is not None:
+                self.kernel_bodies[rid] = made[-1]
+        self.functions[rid] = made[0]
+        for fn in made:
+            self.module.add_function(fn)
+        return made
 
     def _imported_builtin(self, rid: int, head: Instruction) -> tuple[str, bool | None]:
         linkage = self.info.decoration(rid, "LinkageAttributes")
@@ -177,6 +184,9 @@ class ModuleTranslator:
         decoded = string_from_words(linkage, 0) if linkage else None
         if decoded and decoded[0]:
             name = decoded[0]
+        return self._unique_function(name)
+
+    def _unique_function(self, name: str) -> str:
         base, n = name, 1
         while self.module.get_function(name) is not None or any(ep.name == name for ep in self.info.entry_points):
             name, n = f"{base}.{n}", n + 1
@@ -207,9 +217,7 @@ class ModuleTranslator:
         fn = self.functions.get(id_)
         if fn is None:
             raise instr.error(f"%{id_} is not a function")
-        if fn.is_kernel:
-            raise instr.error(f"calling kernel '{fn.name}' from another function is not supported")
-        return fn
+        return self.kernel_bodies.get(id_, fn)
 
     def bind_params(self, ft: FunctionTranslator, params: list[Instruction]) -> None:
         """Bind each OpFunctionParameter to its IR argument. A by-value struct kernel argument

@@ -165,15 +165,6 @@ def test_imported_function_is_refused():
            "is not supported" in error_of(data)
 
 
-def test_calling_a_kernel_is_refused():
-    data = assemble(PRELUDE + TYPES + [
-        ("Function", [1, 10, 0, 4]), ("FunctionParameter", [3, 11]), ("Label", [12]),
-        ("Return", []), ("FunctionEnd", []),
-        ("Function", [1, 20, 0, 4]), ("FunctionParameter", [3, 21]), ("Label", [22]),
-        ("FunctionCall", [1, 23, 10, 21]), ("Return", []), ("FunctionEnd", [])])
-    assert "(OpFunctionCall): calling kernel 'k' from another function is not supported" in error_of(data)
-
-
 def test_sub_group_builtin_is_refused():
     data = kernel_module(prelude=PRELUDE + [("Decorate", [51, 11, 36])],
                          types=TYPES + [("TypePointer", [50, 1, 2]), ("Variable", [50, 51, 1])])
