@@ -373,3 +373,27 @@ def test_a_kernel_calling_a_kernel(ctx, queue):
     prg.outer(queue, (1,), None, *bufs)
     prg.inner(queue, (1,), None, bufs[0], np.int32(100))
     np.testing.assert_array_equal(_read(queue, bufs[0], out), [136])
+
+
+# get_fence on generic pointers (LLVM leaves it as a call to the mangled builtin).
+FENCES = """
+@k.tile = internal addrspace(3) global [4 x i32] undef, align 4
+declare spir_func i32 @_Z9get_fencePv(ptr addrspace(4))
+define spir_kernel void @k(ptr addrspace(1) %out) {
+  %gl = addrspacecast ptr addrspace(1) %out to ptr addrspace(4)
+  %lo = addrspacecast ptr addrspace(3) @k.tile to ptr addrspace(4)
+  %a = call spir_func i32 @_Z9get_fencePv(ptr addrspace(4) %gl)
+  %b = call spir_func i32 @_Z9get_fencePv(ptr addrspace(4) %lo)
+  store i32 %a, ptr addrspace(1) %out
+  %o1 = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %b, ptr addrspace(1) %o1
+  ret void
+}
+"""
+
+
+def test_get_fence_of_generic_pointers(ctx, queue):
+    out = np.zeros(2, np.int32)
+    bufs = _buffers(ctx, out)
+    cl.Program(ctx, from_llvm(FENCES)).build().k(queue, (1,), None, *bufs)
+    np.testing.assert_array_equal(_read(queue, bufs[0], out), [2, 1])  # CLK_GLOBAL, CLK_LOCAL

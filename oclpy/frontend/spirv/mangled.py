@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .. import builtins as bi
+from ..generic_space import GENERIC_BUILTINS
 
 _MANGLED = re.compile(r"^_Z(\d+)")
 _SIGNED, _UNSIGNED = set("csil"), set("hjtm")
@@ -24,7 +25,8 @@ def demangle_builtin(name: str) -> tuple[str, bool | None] | None:
         return None
     length, start = int(m.group(1)), m.end()
     base, params = name[start:start + length], name[start + length:]
-    if len(base) != length or not (bi.overloads(base) or bi.conversion_target(base)):
+    if len(base) != length or not (bi.overloads(base) or bi.conversion_target(base)
+                                   or base in GENERIC_BUILTINS):
         return None
     params = re.sub(r"AS\d", "", params)  # address-space qualifiers carry digits, not types
     for ch in params:

@@ -18,6 +18,7 @@ from ...ir import types as ir
 from ...ir.values import ConstAggregate, ConstInt, GlobalVar, Instr, Value
 from .. import builtins as bi
 from ..irtypes import reg_type
+from ..generic_space import GENERIC_BUILTINS
 from ..lower_builtins import IMPLS, BuiltinLowering
 from ..lower_values import ValueOps, is_unsigned
 from .binary import Instruction
@@ -128,6 +129,9 @@ def resolve(name: str, ret: ir.Type, args: list[Value], signed: Optional[bool] =
     for these IR types; conversions and reinterpretations are made from their names."""
     if name[:2] in ("s_", "u_"):
         signed, name = name[0] == "s", name[2:]
+    if name in GENERIC_BUILTINS:  # to_global/to_local/to_private/get_fence of a generic pointer
+        ok = len(args) == 1 and args[0].type == ir.PtrType(ir.AddressSpace.GENERIC)
+        return bi.Builtin(name, bi.ct.UINT, (), "generic_space") if ok else None
     target = bi.conversion_target(name)
     if target is not None and len(args) == 1:
         from .ops_convert import ctype_of

@@ -188,6 +188,18 @@ def _bitcast(ft: FunctionTranslator, instr: Instruction) -> None:
         ft.define(instr, v if v.type == t else ft.b.cast("bitcast", v, t))
 
 
+def _generic_semantics(ft: FunctionTranslator, instr: Instruction) -> None:
+    """OpGenericPtrMemSemantics: OpenCL C's get_fence (CLK_LOCAL_MEM_FENCE 1 or
+    CLK_GLOBAL_MEM_FENCE 2) shifted to WorkgroupMemory (0x100) or CrossWorkgroupMemory (0x200)."""
+    from .opencl_std import lower_builtin
+
+    p, t = ft.value(instr.operand(2)), ft.result_type(instr).ir
+    if p.type != ir.PtrType(ir.AddressSpace.GENERIC) or t != ir.I32:
+        raise instr.error(f"OpGenericPtrMemSemantics needs a generic pointer and an int result")
+    flags = lower_builtin(ft, instr, "get_fence", ir.I32, [p])
+    ft.define(instr, ft.b.binop("shl", flags, ConstInt(ir.I32, 8)))
+
+
 def _copy_object(ft: FunctionTranslator, instr: Instruction) -> None:
     ft.define(instr, ft.raw(instr.operand(2)))
 
@@ -200,5 +212,5 @@ HANDLERS: dict[int, Handler] = {
     OP["ConvertPtrToU"]: _cast_to("ptrtoint"), OP["ConvertUToPtr"]: _cast_to("inttoptr"),
     OP["PtrCastToGeneric"]: _space_cast, OP["GenericCastToPtr"]: _space_cast,
     OP["GenericCastToPtrExplicit"]: _explicit_cast, OP["Bitcast"]: _bitcast,
-    OP["CopyObject"]: _copy_object, OP["CopyLogical"]: _copy_object,
+    OP["GenericPtrMemSemantics"]: _generic_semantics, OP["CopyObject"]: _copy_object, OP["CopyLogical"]: _copy_object,
 }

@@ -249,3 +249,9 @@ def test_reported_il_versions_are_the_ones_the_reader_accepts():
     from oclpy.frontend.spirv.binary import SUPPORTED_VERSIONS
 
     assert IL_VERSIONS == tuple(f"{major}.{minor}" for major, minor in SUPPORTED_VERSIONS)
+
+
+def test_generic_pointer_memory_semantics():
+    types = [("TypePointer", [50, 8, 2])]
+    values = [("PtrCastToGeneric", [50, 20, 11]), ("GenericPtrMemSemantics", [2, 21, 20])]
+    np.testing.assert_array_equal(run(int_kernel(values, [21], types=types), 1)[:1], [0x200])
