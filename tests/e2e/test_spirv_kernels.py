@@ -397,3 +397,57 @@ def test_get_fence_of_generic_pointers(ctx, queue):
     bufs = _buffers(ctx, out)
     cl.Program(ctx, from_llvm(FENCES)).build().k(queue, (1,), None, *bufs)
     np.testing.assert_array_equal(_read(queue, bufs[0], out), [2, 1])  # CLK_GLOBAL, CLK_LOCAL
+
+
+# LLVM atomics on global and local memory with several orderings, cmpxchg, atomic load/store.
+ATOMICS = WORK_ITEMS + """
+@k.counter = internal addrspace(3) global i32 undef, align 4
+define spir_kernel void @k(ptr addrspace(1) %o) {
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %l = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %v = trunc i64 %g to i32
+  %first = icmp eq i64 %l, 0
+  br i1 %first, label %init, label %go
+init:
+  store i32 0, ptr addrspace(3) @k.counter
+  br label %go
+go:
+  call spir_func void @_Z7barrierj(i32 1)
+  %p1 = getelementptr i32, ptr addrspace(1) %o, i64 1
+  %p2 = getelementptr i32, ptr addrspace(1) %o, i64 2
+  %p3 = getelementptr i32, ptr addrspace(1) %o, i64 3
+  %p4 = getelementptr i32, ptr addrspace(1) %o, i64 4
+  %p5 = getelementptr i32, ptr addrspace(1) %o, i64 5
+  %p6 = getelementptr i32, ptr addrspace(1) %o, i64 6
+  %p7 = getelementptr i32, ptr addrspace(1) %o, i64 7
+  %a0 = atomicrmw add ptr addrspace(1) %o, i32 %v seq_cst
+  %a1 = atomicrmw sub ptr addrspace(1) %p1, i32 %v monotonic
+  %a2 = atomicrmw max ptr addrspace(1) %p2, i32 %v acq_rel
+  %neg = sub i32 0, %v
+  %a3 = atomicrmw min ptr addrspace(1) %p3, i32 %neg monotonic
+  %a4 = atomicrmw umax ptr addrspace(1) %p4, i32 %v monotonic
+  %bit = shl i32 1, %v
+  %a5 = atomicrmw or ptr addrspace(1) %p5, i32 %bit monotonic
+  %a6 = atomicrmw xor ptr addrspace(1) %p6, i32 %bit monotonic
+  %c = cmpxchg ptr addrspace(1) %p7, i32 0, i32 77 seq_cst seq_cst
+  %a8 = atomicrmw add ptr addrspace(3) @k.counter, i32 1 monotonic
+  call spir_func void @_Z7barrierj(i32 1)
+  br i1 %first, label %out, label %done
+out:
+  %n = load atomic i32, ptr addrspace(3) @k.counter monotonic, align 4
+  %grp = udiv i64 %g, 4
+  %slot = add i64 %grp, 8
+  %p = getelementptr i32, ptr addrspace(1) %o, i64 %slot
+  store atomic i32 %n, ptr addrspace(1) %p monotonic, align 4
+  br label %done
+done:
+  ret void
+}
+"""
+
+
+def test_atomics_on_global_and_local_memory(ctx, queue):
+    out = np.zeros(10, np.int32)
+    bufs = _buffers(ctx, out)
+    cl.Program(ctx, from_llvm(ATOMICS)).build().k(queue, (8,), (4,), *bufs)
+    np.testing.assert_array_equal(_read(queue, bufs[0], out), [28, -28, 7, -7, 7, 255, 255, 77, 4, 4])

@@ -40,10 +40,11 @@ def int_kernel(values: list[tuple[str, list]], results: list[int], annotations: 
                     bound=1000)
 
 
-def run(data: bytes, n_out: int, global_size: int = 1) -> np.ndarray:
+def run(data: bytes, n_out: int, global_size: int = 1, initial: list[int] | None = None) -> np.ndarray:
     ctx = cl.create_some_context(interactive=False)
     queue = cl.CommandQueue(ctx)
     out = np.zeros(max(n_out, global_size), np.int32)
+    out[:len(initial or [])] = initial or []
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
     cl.Program(ctx, data).build().k(queue, (global_size,), None, buf)
     cl.enqueue_copy(queue, out, buf)
@@ -255,3 +256,24 @@ def test_generic_pointer_memory_semantics():
     types = [("TypePointer", [50, 8, 2])]
     values = [("PtrCastToGeneric", [50, 20, 11]), ("GenericPtrMemSemantics", [2, 21, 20])]
     np.testing.assert_array_equal(run(int_kernel(values, [21], types=types), 1)[:1], [0x200])
+
+
+def test_atomic_instructions_llvm_does_not_emit():
+    """Increment, decrement, store, exchange, umin, and, load and float add, on 4 work-items."""
+    device, relaxed = OUT_BASE + 1, OUT_BASE
+    types = [("TypePointer", [50, 5, 40]), ("Constant", [40, 51, f32(1.5)]),
+             ("Constant", [2, 52, 0x0F])]
+    slots = [("PtrAccessChain", [3, 30 + k, 11, OUT_BASE + k]) for k in range(8)]
+    values = slots + [
+        ("AtomicIIncrement", [2, 20, 30, device, relaxed]),
+        ("AtomicIDecrement", [2, 21, 31, device, relaxed]),
+        ("AtomicStore", [32, device, OUT_BASE + 8, OUT_BASE + 9]),  # acquire-release
+        ("AtomicExchange", [2, 22, 33, device, relaxed, OUT_BASE + 5]),
+        ("AtomicUMin", [2, 23, 34, device, relaxed, OUT_BASE + 7]),
+        ("AtomicAnd", [2, 24, 35, device, relaxed, 52]),
+        ("Bitcast", [50, 25, 36]), ("AtomicFAddEXT", [40, 26, 25, device, relaxed, 51]),
+        ("AtomicLoad", [2, 27, 37, device, OUT_BASE + 2]), ("AtomicStore", [37, device, relaxed, 27])]
+    out = run(int_kernel(values, [], types=types), 8, global_size=4,
+              initial=[0, 0, 0, 0, 100, 0xFF, 0, 42])
+    np.testing.assert_array_equal(out[:6], [4, -4, 9, 5, 7, 15])
+    assert out[6:7].view(np.float32)[0] == 6.0 and out[7] == 42
