@@ -30,11 +30,11 @@ from .types import SpvType, TypeTable
 
 
 def _handlers() -> dict[int, Handler]:
-    from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
+    from . import ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
     from .opencl_std import ext_inst
 
     table: dict[int, Handler] = {OP["ExtInst"]: ext_inst}
-    for mod in (ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_sync):
+    for mod in (ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync):
         table.update(mod.HANDLERS)
     return table
 

@@ -277,3 +277,31 @@ def test_atomic_instructions_llvm_does_not_emit():
               initial=[0, 0, 0, 0, 100, 0xFF, 0, 42])
     np.testing.assert_array_equal(out[:6], [4, -4, 9, 5, 7, 15])
     assert out[6:7].view(np.float32)[0] == 6.0 and out[7] == 42
+
+
+def test_bit_fields_reversal_and_extended_arithmetic():
+    types = [("Constant", [2, 60, 0xABCD1234]), ("Constant", [2, 61, 0xFFFFFFFF]),
+             ("TypeStruct", [62, 2, 2]), ("Constant", [2, 63, 0x80000000])]
+    values = [
+        ("BitFieldUExtract", [2, 20, 60, OUT_BASE + 8, OUT_BASE + 8]),          # 0x12
+        ("BitFieldSExtract", [2, 21, 60, OUT_BASE + 12, OUT_BASE + 8]),         # 0xD1 -> -47
+        ("BitFieldInsert", [2, 22, 60, OUT_BASE + 15, OUT_BASE + 4, OUT_BASE + 4]),  # 0xABCD12F4
+        ("BitReverse", [2, 23, OUT_BASE + 1]),                                  # 0x80000000
+        ("IAddCarry", [62, 24, 61, OUT_BASE + 2]), ("CompositeExtract", [2, 25, 24, 0]),
+        ("CompositeExtract", [2, 26, 24, 1]),                                   # 1, carry 1
+        ("ISubBorrow", [62, 27, OUT_BASE + 1, OUT_BASE + 2]), ("CompositeExtract", [2, 28, 27, 1]),
+        ("UMulExtended", [62, 29, 61, 61]), ("CompositeExtract", [2, 30, 29, 1]),  # 0xFFFFFFFE
+        ("SMulExtended", [62, 31, 63, OUT_BASE + 2]), ("CompositeExtract", [2, 32, 31, 1]),  # -1
+        ("BitFieldUExtract", [2, 33, 60, OUT_BASE + 0, OUT_BASE + 0])]          # empty field: 0
+    out = run(int_kernel(values, [20, 21, 22, 23, 25, 26, 28, 30, 32, 33], types=types), 10)
+    want = np.array([0x12, -47, 0xABCD12F4, 0x80000000, 1, 1, 1, 0xFFFFFFFE, -1, 0], np.int64)
+    np.testing.assert_array_equal(out[:10], want.astype(np.uint32).view(np.int32))
+
+
+def test_size_of_and_quantize_to_half():
+    x = 1.0009765625 + 2 ** -12  # between two halves
+    types = [("TypeVector", [50, 2, 4]), ("TypePointer", [51, 7, 50]), ("Constant", [40, 52, f32(x)])]
+    values = [("Variable", [51, 20, 7]), ("SizeOf", [2, 21, 20]), ("QuantizeToF16", [40, 22, 52]),
+              ("Bitcast", [2, 23, 22])]
+    out = run(int_kernel(values, [21, 23], types=types), 2)
+    assert out[0] == 16 and out[1:2].view(np.float32)[0] == np.float32(np.float16(x))
