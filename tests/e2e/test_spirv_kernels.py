@@ -451,3 +451,34 @@ def test_atomics_on_global_and_local_memory(ctx, queue):
     bufs = _buffers(ctx, out)
     cl.Program(ctx, from_llvm(ATOMICS)).build().k(queue, (8,), (4,), *bufs)
     np.testing.assert_array_equal(_read(queue, bufs[0], out), [28, -28, 7, -7, 7, 255, 255, 77, 4, 4])
+
+
+# async_work_group_copy into __local memory and wait_group_events (OpGroupAsyncCopy, OpGroupWaitEvents).
+ASYNC_COPY = WORK_ITEMS + """
+declare spir_func ptr @_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
+declare spir_func void @_Z17wait_group_eventsiP9ocl_event(i32, ptr)
+@k.tile = internal addrspace(3) global [8 x float] undef, align 4
+define spir_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %ev = alloca ptr
+  %g = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %l = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %grp = and i64 %g, -8
+  %src = getelementptr float, ptr addrspace(1) %in, i64 %grp
+  %e = call spir_func ptr @_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event(ptr addrspace(3) @k.tile, ptr addrspace(1) %src, i64 8, ptr null)
+  store ptr %e, ptr %ev
+  call spir_func void @_Z17wait_group_eventsiP9ocl_event(i32 1, ptr %ev)
+  %r = sub i64 7, %l
+  %p = getelementptr [8 x float], ptr addrspace(3) @k.tile, i64 0, i64 %r
+  %x = load float, ptr addrspace(3) %p
+  %q = getelementptr float, ptr addrspace(1) %out, i64 %g
+  store float %x, ptr addrspace(1) %q
+  ret void
+}
+"""
+
+
+def test_async_work_group_copy(ctx, queue):
+    data, out = np.arange(16, dtype=np.float32), np.zeros(16, np.float32)
+    bufs = _buffers(ctx, data, out)
+    cl.Program(ctx, from_llvm(ASYNC_COPY)).build().k(queue, (16,), (8,), *bufs)
+    np.testing.assert_array_equal(_read(queue, bufs[1], out), data.reshape(2, 8)[:, ::-1].ravel())

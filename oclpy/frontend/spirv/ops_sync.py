@@ -165,4 +165,5 @@ HANDLERS: dict[int, Handler] = {
     OP["AtomicSMax"]: _rmw("max"), OP["AtomicUMax"]: _rmw("umax"),
     OP["AtomicAnd"]: _rmw("and"), OP["AtomicOr"]: _rmw("or"), OP["AtomicXor"]: _rmw("xor"),
     OP["AtomicFAddEXT"]: _rmw("fadd"),
+    OP["GroupAsyncCopy"]: _group_async_copy, OP["GroupWaitEvents"]: _group_wait_events,
 }

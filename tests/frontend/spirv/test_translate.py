@@ -305,3 +305,24 @@ def test_size_of_and_quantize_to_half():
               ("Bitcast", [2, 23, 22])]
     out = run(int_kernel(values, [21, 23], types=types), 2)
     assert out[0] == 16 and out[1:2].view(np.float32)[0] == np.float32(np.float16(x))
+
+
+def test_spec_constants_copies_pointer_integers_shifts_and_classification():
+    annotations = [("Decorate", [70, 1, 3])]  # SpecId 3: oclpy takes the default value
+    types = [("TypeBool", [6]), ("SpecConstant", [2, 70, 11]), ("SpecConstantTrue", [6, 71]),
+             ("TypeVector", [72, 6, 2]), ("SpecConstantComposite", [72, 73, 71, 71]),
+             ("TypePointer", [74, 7, 2]), ("Constant", [40, 75, 0x7FC00000]),  # NaN
+             ("Constant", [40, 76, 0x7F800000]), ("Constant", [42, 77, 3, 0]),       # inf, a 64-bit 3
+             ("Constant", [2, 78, 0x110])]                                       # SeqCst|WorkgroupMemory
+    values = [("Variable", [74, 20, 7]), ("Variable", [74, 21, 7]), ("Store", [20, 70, 1]),
+              ("CopyMemory", [21, 20]), ("Load", [2, 22, 21, 1]),
+              ("ConvertPtrToU", [42, 23, 11]), ("ConvertUToPtr", [3, 24, 23]), ("Load", [2, 25, 24]),
+              ("ShiftLeftLogical", [2, 26, OUT_BASE + 1, 77]),
+              ("IsNan", [6, 28, 75]), ("IsInf", [6, 29, 76]), ("Unordered", [6, 30, 75, 76]),
+              ("LogicalAnd", [6, 31, 28, 29]), ("LogicalAnd", [6, 32, 31, 30]), ("All", [6, 33, 73]),
+              ("LogicalAnd", [6, 34, 32, 33]), ("Select", [2, 35, 34, OUT_BASE + 9, OUT_BASE]),
+              ("MemoryBarrier", [OUT_BASE + 1, 78])]
+    data = int_kernel(values, [22, 25, 26, 35], annotations, types)
+    text = print_module(compile_spirv(data).module)
+    assert "load volatile i32" in text and "call void @ocl.mem_fence(i32 1)" in text
+    np.testing.assert_array_equal(run(data, 4, initial=[5])[:4], [11, 5, 8, 9])
