@@ -326,3 +326,28 @@ def test_spec_constants_copies_pointer_integers_shifts_and_classification():
     text = print_module(compile_spirv(data).module)
     assert "load volatile i32" in text and "call void @ocl.mem_fence(i32 1)" in text
     np.testing.assert_array_equal(run(data, 4, initial=[5])[:4], [11, 5, 8, 9])
+
+
+SCOPE = """Variable Load Store AccessChain InBoundsAccessChain PtrAccessChain InBoundsPtrAccessChain
+CopyMemory CopyMemorySized FunctionCall IAdd ISub IMul UDiv SDiv UMod SRem SMod FAdd FSub FMul FDiv
+FRem FMod SNegate FNegate IEqual INotEqual UGreaterThan SGreaterThan UGreaterThanEqual
+SGreaterThanEqual ULessThan SLessThan ULessThanEqual SLessThanEqual FOrdEqual FUnordEqual
+FOrdNotEqual FUnordNotEqual FOrdLessThan FUnordLessThan FOrdGreaterThan FUnordGreaterThan
+FOrdLessThanEqual FUnordLessThanEqual FOrdGreaterThanEqual FUnordGreaterThanEqual LogicalEqual
+LogicalNotEqual LogicalOr LogicalAnd LogicalNot BitwiseOr BitwiseXor BitwiseAnd Not
+ShiftRightLogical ShiftRightArithmetic ShiftLeftLogical Select Phi Branch BranchConditional Switch
+Return ReturnValue Unreachable ConvertFToU ConvertFToS ConvertSToF ConvertUToF UConvert SConvert
+FConvert SatConvertSToU SatConvertUToS Bitcast ConvertPtrToU ConvertUToPtr PtrCastToGeneric
+GenericCastToPtr GenericCastToPtrExplicit VectorShuffle CompositeExtract CompositeInsert
+CompositeConstruct VectorExtractDynamic VectorInsertDynamic Dot Any All IsNan IsInf IsFinite
+IsNormal SignBitSet LessOrGreater Ordered Unordered ControlBarrier MemoryBarrier AtomicLoad
+AtomicStore AtomicExchange AtomicCompareExchange AtomicCompareExchangeWeak AtomicIIncrement
+AtomicIDecrement AtomicIAdd AtomicISub AtomicSMin AtomicUMin AtomicSMax AtomicUMax AtomicAnd
+AtomicOr AtomicXor AtomicFAddEXT ExtInst GroupAsyncCopy GroupWaitEvents Undef CopyObject""".split()
+
+
+def test_every_instruction_in_scope_has_a_handler():
+    from oclpy.frontend.spirv.grammar import OP
+    from oclpy.frontend.spirv.translate import HANDLERS
+
+    assert [name for name in SCOPE if OP[name] not in HANDLERS] == []
