@@ -25,58 +25,65 @@ then differ in the last bit from the scalar remainder's.
 base, ret, params)` defines (once per LLVM module) and returns
 `oclpy.<base>.<type>`, e.g. `oclpy.sin.v4f32`; `covers(base, elem)` says
 whether a builtin on that element type is ours. Double builtins are not (yet)
-covered: they keep mathlib.py's libm and LLVM intrinsic lowering.
+covered for exp, exp2, exp10, log, log2, log10, sin, cos and tan
+(`vecmath_double.py`): their scalar calls go to the C library, their vector
+calls and variants to ours; other double builtins keep mathlib.py's lowering.
 """
 
 from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from .vecmath_double import DOUBLE
 from .vecmath_float import FLOAT
-from .vecmath_ops import F16, F32, Ops, type_suffix
+from .vecmath_ops import F16, F32, F64, Ops, type_suffix
 
-_ELEMENTS = (F16, F32)
-
-# builtins whose scalar form calls the C library's float function (see above)
+# builtins whose scalar form calls the C library's function (see above), by element type
 C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f",
                              "pow": "powf", "asinh": "asinhf"}
-VF_WIDTHS = (4, 8, 16)
+C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in DOUBLE}
+VF_WIDTHS = (4, 8, 16)  # the vector variants registered for a float function
+VF_WIDTHS_DOUBLE = (2, 4, 8)
 _VFABI = "vector-function-abi-variant"
 _USED = "llvm.compiler.used"
 
 
 def covers(base: str, elem: ll.Type) -> bool:
     """Whether builtin `base` on elements of type `elem` has a vectorisable body here."""
-    return base in FLOAT and elem in _ELEMENTS
+    if elem == F64:
+        return base in DOUBLE
+    return base in FLOAT and elem in (F16, F32)
 
 
 def call(builder: ll.IRBuilder, base: str, ret: ll.Type, args: list[ll.Value]) -> ll.Value:
     """Builtin `base` on `args` (float or half, scalar or vector), returning `ret`."""
-    if isinstance(ret, ll.VectorType) or base not in C_LIBRARY:
+    library = C_LIBRARY_DOUBLE if ret == F64 else C_LIBRARY
+    if isinstance(ret, ll.VectorType) or base not in library:
         return builder.call(function_for(builder.module, base, ret, [a.type for a in args]), args)
-    fn = _c_library_function(builder.module, base, len(args))
-    if ret == F32:
+    fn = _c_library_function(builder.module, base, len(args), F64 if ret == F64 else F32)
+    if ret in (F32, F64):
         return builder.call(fn, args)
     wide = [builder.fpext(a, F32) for a in args]
     return builder.fptrunc(builder.call(fn, wide), ret)
 
 
-def _c_library_function(module: ll.Module, base: str, nargs: int) -> ll.Function:
-    """The C library's float `base`, declared readnone with our vector variants."""
-    name = C_LIBRARY[base]
+def _c_library_function(module: ll.Module, base: str, nargs: int, elem: ll.Type) -> ll.Function:
+    """The C library's `base` on `elem`, declared readnone with our vector variants."""
+    name = (C_LIBRARY_DOUBLE if elem == F64 else C_LIBRARY)[base]
+    widths = VF_WIDTHS_DOUBLE if elem == F64 else VF_WIDTHS
     fn = module.globals.get(name)
     if isinstance(fn, ll.Function) and any(_VFABI in a for a in fn.attributes):
         return fn
     if not isinstance(fn, ll.Function):
-        fn = ll.Function(module, ll.FunctionType(F32, [F32] * nargs), name)
+        fn = ll.Function(module, ll.FunctionType(elem, [elem] * nargs), name)
     fn.attributes.add("nounwind")
     fn.attributes.add("readnone")
     variants = []
-    for n in VF_WIDTHS:
-        vt = ll.VectorType(F32, n)
+    for n in widths:
+        vt = ll.VectorType(elem, n)
         variants.append(function_for(module, base, vt, [vt] * nargs))
     mangled = ",".join(f"_ZGV_LLVM_N{n}{'v' * nargs}_{name}({v.name})"
-                       for n, v in zip(VF_WIDTHS, variants))
+                       for n, v in zip(widths, variants))
     set.add(fn.attributes, f'"{_VFABI}"="{mangled}"')  # llvmlite knows no string attributes
     _keep_alive(module, variants)
     return fn
@@ -114,6 +121,9 @@ def _define_body(fn: ll.Function, base: str, ret: ll.Type) -> None:
     lanes = ret.count if isinstance(ret, ll.VectorType) else None
     elem = ret.element if isinstance(ret, ll.VectorType) else ret
     o = Ops(builder, lanes)
+    if elem == F64:
+        builder.ret(DOUBLE[base](o, list(fn.args)))
+        return
     args = [_as_float(o, a) for a in fn.args]
     result = o.narrow(FLOAT[base](o, args), F32)
     # half through float: x86 has no double -> half instruction (LLVM would call

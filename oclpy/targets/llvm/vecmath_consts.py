@@ -16,6 +16,17 @@ test_vecmath_consts.py checks each against mpmath):
     ERFC     erfc(x) e^(x^2) (1 + x) of t = (x - 5/2)/(x + 5/2),
              x in [1/2, 10.1] (erfc(x) is 0 in float beyond)   2.6e-13
 
+For the double functions (vecmath_double.py), fitted to 1e-18 or better:
+
+    EXPM1_D  (e^r - 1)/r              r in [-ln2/2, ln2/2]
+    LOG_D    2 (atanh(s)/s - 1)/s^2   of z = s^2, s in [0, 3 - 2 sqrt 2] (fdlibm's R/z)
+    SIN_D    (sin(r)/r - 1)/r^2       of z = r^2, r in [0, pi/4]
+    COS_D    (cos(r) - 1 + r^2/2)/r^4 of z = r^2, r in [0, pi/4]
+
+and constants split in a head of few bits (k * head is exact for |k| < 2^20)
+and a tail: ln 2, log10(2), pi/2 (three 33-bit heads and a tail, Cody and
+Waite's reduction as in fdlibm's __ieee754_rem_pio2), from 50-digit decimals.
+
 `REDUCTION` is Payne and Hanek's method as a table: a finite float is
 m * 2^(e - 150) with an integer m < 2^24 and a biased exponent e in [1, 254],
 so x * 2/pi mod 4 = m * C[e] mod 4 with C[e] = 2^(e - 150) * 2/pi mod 4.
@@ -28,6 +39,8 @@ not copied from anywhere.
 from __future__ import annotations
 
 import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
 
 EXP2M1 = (0.6931471805599453, 0.24022650695910097, 0.0555041086648216, 0.009618129107606888,
           0.0013333558146416936, 0.0001540353044173605, 1.525273382983612e-05,
@@ -54,6 +67,20 @@ ERFC = (0.7378222742140782, -0.2470467485173379, 0.07634432680782968, 0.01629843
 ERFC_SHIFT = 2.5  # t = (x - ERFC_SHIFT)/(x + ERFC_SHIFT)
 ERFC_ZERO = 10.1  # erfc(x) rounds to 0 in float above (erfc(10.06) < 2^-150)
 
+EXPM1_D = (1.0, 0.5, 0.16666666666666666, 0.04166666666666669, 0.008333333333333335,
+           0.0013888888888871492, 0.00019841269841258246, 2.4801587350957356e-05,
+           2.7557319256893495e-06, 2.7557251123307967e-07, 2.5052062992113986e-08,
+           2.0921839262515728e-09, 1.6089095126507418e-10)
+LOG_D = (0.6666666666666666, 0.3999999999999999, 0.2857142857143541, 0.22222222219844232,
+         0.18181818595769064, 0.15384574966460907, 0.13335645841949378, 0.11687962997542156,
+         0.1188345239410786)
+SIN_D = (-0.16666666666666666, 0.008333333333333331, -0.0001984126984126504,
+         2.755731921932058e-06, -2.50521062259944e-08, 1.6058530596645953e-10,
+         -7.586636882825159e-13)
+COS_D = (0.041666666666666664, -0.0013888888888888887, 2.4801587301584632e-05,
+         -2.755731922139249e-07, 2.0876755787492604e-09, -1.1470460319209511e-11,
+         4.745838412531023e-14)
+
 LN2 = math.log(2.0)
 LOG2E = 1.0 / LN2
 LOG10_2 = math.log10(2.0)
@@ -64,6 +91,27 @@ PI_2 = math.pi / 2
 PI_4 = math.pi / 4
 TAN_PI_8 = math.tan(math.pi / 8)
 SQRT_HALF_HI = 0x3FE6A09E  # high word of sqrt(1/2) as a double: where log's mantissa starts
+
+def _decimal_ln(x: int) -> Fraction:
+    with localcontext() as ctx:
+        ctx.prec = 50
+        return Fraction(Decimal(x).ln())
+
+
+def split(value: Fraction, head_bits: int, parts: int = 1) -> tuple[float, ...]:
+    """`value` as `parts` heads of `head_bits` significant bits and a rounded tail."""
+    out = []
+    for _ in range(parts):
+        exp = math.frexp(float(value))[1]
+        head = Fraction(math.floor(value * 2 ** (head_bits - exp)), 2 ** (head_bits - exp))
+        out.append(float(head))
+        value -= head
+    return (*out, float(value))
+
+
+LN2_HI, LN2_LO = split(_decimal_ln(2), 32)
+LOG10_2_HI, LOG10_2_LO = split(_decimal_ln(2) / _decimal_ln(10), 32)
+LN10 = math.log(10.0)
 
 _PI_BITS = 600  # bits of pi computed; C[e] uses at most 105 + 111 below the point
 
@@ -105,3 +153,13 @@ def reduction_table() -> list[tuple[float, float, float]]:
 
 
 REDUCTION = reduction_table()
+
+
+def _pi_over_2() -> Fraction:
+    n, d = two_over_pi()
+    return Fraction(2 ** d, n)  # 1 / (2/pi), to within 2^-(600 - 21)
+
+
+PIO2_1, PIO2_2, PIO2_3, PIO2_3T = split(_pi_over_2(), 33, 3)
+PIO2_LIMIT = 2.0 ** 19 * PI_2  # below: Cody-Waite with |k| < 2^19; above: the C library
+

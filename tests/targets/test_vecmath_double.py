@@ -1,0 +1,133 @@
+"""The double builtins of the vectorisable math library (vecmath_double.py).
+
+Each runs as a work-item loop in groups of 60 (LLVM widens it and calls our
+vector variant; the remainder calls the C library) and as the explicit
+double4 form (our body alone), on special values, random values over the
+whole domain and near the reduction's trouble spots, against mpmath at 40
+digits, within the spec's bounds (OpenCL C 3.0 section 7.4)."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Callable
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+import oclpy as cl
+from oclpy.compiler import build_program
+
+mp.mp.dps = 40
+LOCAL = 60
+SPECIAL = [0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 1e-310, 2.2250738585072014e-308,
+           1.0, -1.0, 0.5, 2.0, 709.782712893384, 709.7827128933841, -745.1332191019411,
+           -745.1332191019412, -708.4, 1023.9999, -1074.0, -1075.0, 308.2547155599167, -323.3,
+           1e-20, 1e300, -1e300, 1.7976931348623157e308, 823549.6, 823550.1, 1e6, 1e22, -3e15,
+           math.pi / 2, math.pi, 1.5707963267948966e5, 0.7853981633974483]
+
+# name: (mpmath reference, domain, ulp bound)
+CASES: dict[str, tuple[Callable, tuple[float, float], float]] = {
+    "exp": (mp.exp, (-746, 710), 3), "exp2": (lambda x: mp.power(2, x), (-1076, 1025), 3),
+    "exp10": (lambda x: mp.power(10, x), (-324, 309), 3),
+    "log": (mp.log, (0, 1.7e308), 3), "log2": (lambda x: mp.log(x, 2), (0, 1.7e308), 3),
+    "log10": (mp.log10, (0, 1.7e308), 3),
+    "sin": (mp.sin, (-2e6, 2e6), 4), "cos": (mp.cos, (-2e6, 2e6), 4), "tan": (mp.tan, (-2e6, 2e6), 5),
+}
+N = 1500
+
+
+def _inputs(name: str) -> np.ndarray:
+    lo, hi = CASES[name][1]
+    rng = np.random.default_rng(sum(map(ord, name)))
+    parts = [np.array(SPECIAL), rng.uniform(lo, hi, N), rng.uniform(-4, 4, N)]
+    if lo >= 0:
+        parts.append(np.exp(rng.uniform(-744, 709, N)))
+    else:
+        k = rng.integers(1, 1 << 19, N).astype(np.float64)  # the doubles nearest k pi/2
+        parts.append(np.nextafter(k * (math.pi / 2), rng.choice([-np.inf, np.inf], N)))
+    x = np.concatenate(parts)
+    return x[:len(x) // LOCAL * LOCAL]
+
+
+def _source() -> str:
+    out = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable"]
+    for name in CASES:
+        out.append(f"__kernel void loop_{name}(__global const double *a, __global double *o) "
+                   f"{{ size_t i = get_global_id(0); o[i] = {name}(a[i]); }}")
+        out.append(f"__kernel void vec4_{name}(__global const double *a, __global double *o) "
+                   f"{{ size_t i = get_global_id(0); vstore4({name}(vload4(i, a)), i, o); }}")
+    return "\n".join(out)
+
+
+@pytest.fixture(scope="module")
+def program():  # type: ignore[no-untyped-def]
+    ctx = cl.Context(dev_type=cl.device_type.CPU)
+    return cl.CommandQueue(ctx), cl.Program(ctx, _source()).build()
+
+
+def _run(program, shape: str, name: str, x: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    queue, prog = program
+    mf = cl.mem_flags
+    abuf = cl.Buffer(queue.context, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+    out = np.zeros_like(x)
+    obuf = cl.Buffer(queue.context, mf.WRITE_ONLY, out.nbytes)
+    size = ((len(x),), (LOCAL,)) if shape == "loop" else ((len(x) // 4,), None)
+    getattr(prog, f"{shape}_{name}")(queue, *size, abuf, obuf)
+    cl.enqueue_copy(queue, out, obuf)
+    return out
+
+
+def ulp_error(got: float, x: float, fn: Callable) -> float:
+    """|got - fn(x)| in ulps of the exact value (0 when both are the same special)."""
+    if math.isnan(x):
+        return 0.0 if math.isnan(got) else math.inf
+    try:
+        want = fn(mp.mpf(x))
+    except (ValueError, ZeroDivisionError):
+        want = mp.nan
+    if isinstance(want, mp.mpc) or mp.isnan(want):
+        return 0.0 if math.isnan(got) else math.inf
+    if math.isnan(got):
+        return 0.0 if math.isinf(x) and fn in (mp.sin, mp.cos, mp.tan) else math.inf
+    rounded = float(want) if abs(want) < mp.mpf("1.7976931348623158e308") else math.copysign(math.inf, want)
+    if math.isinf(rounded) or math.isinf(got):
+        return 0.0 if got == rounded else math.inf
+    ulp = math.ulp(max(abs(float(want)), 2.2250738585072014e-308)) if want != 0 else 5e-324
+    return float(abs(mp.mpf(got) - want) / ulp)
+
+
+@pytest.mark.parametrize("shape", ["loop", "vec4"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_double_ulp_bound(program, record_property, name: str, shape: str) -> None:  # type: ignore[no-untyped-def]
+    fn, _, bound = CASES[name]
+    x = _inputs(name)
+    got = _run(program, shape, name, x)
+    errs = [ulp_error(g, v, fn) for v, g in zip(x.tolist(), got.tolist())]
+    worst = int(np.argmax(errs))
+    record_property("max_ulp", errs[worst])
+    assert errs[worst] <= bound, f"{name} {shape}: {errs[worst]} ulp at {x[worst]!r} -> {got[worst]!r}"
+
+
+def test_signed_zeros() -> None:
+    ctx = cl.Context(dev_type=cl.device_type.CPU)
+    queue = cl.CommandQueue(ctx)
+    src = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n__kernel void z(__global double4 *o) {"
+           " double4 m = (double4)(-0.0, 0.0, -0.0, 1e30); o[0] = sin(m); o[1] = tan(m); o[2] = cos(m); }")
+    out = np.zeros(12)
+    obuf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
+    cl.Program(ctx, src).build().z(queue, (1,), None, obuf)
+    cl.enqueue_copy(queue, out, obuf)
+    assert [math.copysign(1, v) for v in out[[0, 1, 2, 4, 5, 6]]] == [-1, 1, -1, -1, 1, -1]
+    assert out[8] == out[9] == out[10] == 1.0
+    assert out[3] == math.sin(1e30) and out[7] == math.tan(1e30) and out[11] == math.cos(1e30)
+
+
+def test_double_loops_call_our_vector_variants() -> None:
+    ir = build_program(_source()).program.optimized_llvm_ir
+    bodies = {re.match(r'[^@]*@"?([\w.]+)', c).group(1): c for c in ir.split("\ndefine ")[1:]}  # type: ignore[union-attr]
+    for name in CASES:
+        body = bodies[f"loop_{name}.launch"]
+        assert re.search(rf"oclpy\.{name}\.v[248]f64", body), f"{name}: loop not vectorised"
+    assert "oclpy.sin.big.f64" in ir  # the slow path of huge lanes
