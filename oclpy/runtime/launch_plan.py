@@ -36,12 +36,13 @@ NO_SHAPE: tuple[Any, Any, Any] = (object(), object(), None)
 class LaunchPlan:
     """The facts a kernel's launches on one queue share (see the module docstring)."""
 
-    __slots__ = ("kernel", "queue", "ck", "driver", "packer", "fast", "now", "last")
+    __slots__ = ("kernel", "queue", "ck", "driver", "run", "packer", "fast", "now", "last")
 
     def __init__(self, kernel: Any, queue: Any, ck: Any) -> None:
         device = queue.device
         driver = device.driver
         self.kernel, self.queue, self.ck, self.driver = kernel, queue, ck, driver
+        self.run = driver.launch  # one bound method, not one per launch
         self.packer = kernel._packer(ck)
         # run at once on the calling thread, or handed to the command threads
         self.now = queue._in_order or getattr(driver, "inline_out_of_order", False)
@@ -70,12 +71,12 @@ class LaunchPlan:
         blob, storages = packed
         if not self.now:
             kernel._last_call = (args, blob)
-            return self.queue._launch_later(wait_for, self.driver.launch, (self.ck, blob, nd), storages)
+            return self.queue._launch_later(wait_for, self.run, (self.ck, blob, nd), storages)
         markers: tuple[Any, ...] | None = ()
         if wait_for is not None:
             markers = self.queue._ready(wait_for)
             if markers is None:
                 return None
         kernel._last_call = (args, blob)
-        return self.queue._launch_now(markers, self.driver.launch, (self.ck, blob, nd),
+        return self.queue._launch_now(markers, self.run, (self.ck, blob, nd),
                                       storages if self.driver.issues_markers else ())

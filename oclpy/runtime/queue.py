@@ -73,7 +73,7 @@ class CommandQueue(Handle):
         self._lock = threading.Lock()
         self._last: Event | None = None  # in-order: the previous command
         self._barrier: Event | None = None  # out-of-order: the last barrier
-        self._pending: set[Event] = set()
+        self._pending: dict[Event, None] = {}  # not yet done, in enqueue order
         self._failed: list[Event] = []
         self._released = False
         self._exited = False  # left its `with` block: still works, but warns
@@ -150,7 +150,7 @@ class CommandQueue(Handle):
                 self._last = evt
             elif sync == "barrier":
                 self._barrier = evt
-            self._pending.add(evt)
+            self._pending[evt] = None
         driver = self.driver
         eager = getattr(driver, "eager", False) and (
             not self.out_of_order or getattr(driver, "inline_out_of_order", False))
@@ -199,7 +199,7 @@ class CommandQueue(Handle):
                 return None
             if self._in_order:
                 self._last = evt
-            self._pending.add(evt)
+            self._pending[evt] = None
         evt._start()
         if markers:
             args = (driver, list(markers), action, *args)
@@ -209,7 +209,7 @@ class CommandQueue(Handle):
             if evt._status < 0:
                 self._retire(evt)
             else:
-                self._pending.discard(evt)
+                self._pending.pop(evt, None)
         return evt
 
     def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
@@ -231,7 +231,7 @@ class CommandQueue(Handle):
         evt._retire_to = self
         with self._lock:
             barrier = self._barrier
-            self._pending.add(evt)
+            self._pending[evt] = None
         schedule(evt, action, wait_for, (barrier,) if barrier is not None else (),
                  driver=self.device.driver, args=args)
         return evt
@@ -254,7 +254,7 @@ class CommandQueue(Handle):
 
     def _retire(self, evt: Event) -> None:
         with self._lock:
-            self._pending.discard(evt)
+            self._pending.pop(evt, None)
             if evt._status < 0:
                 self._failed.append(evt)
 
@@ -272,7 +272,7 @@ class CommandQueue(Handle):
         with self._lock:
             pending = list(self._pending)
         synchronized = settle_all(self.driver)  # one device sync completes what was issued
-        for evt in pending:
+        for evt in reversed(pending):  # the newest first: in a chain, the others are done then
             if evt.is_done:
                 continue
             settle(evt, block=True)

@@ -163,18 +163,24 @@ _count_lock = threading.Lock()  # guards every _Waiting.left (held for a decreme
 
 class _Waiting:
     """A command waiting for its dependencies: the last one done dispatches it. One
-    small object per command (a command waits while many more are enqueued: the
-    fewer objects, the less the garbage collector has to walk)."""
+    small object per command, itself the callback its dependencies call (a command
+    waits while many more are enqueued: the fewer objects each holds, the less the
+    garbage collector has to walk). `explicit` is None when every dependency is
+    from the wait list, else the wait list."""
 
-    __slots__ = ("event", "action", "args", "deps", "wait_for", "left")
+    __slots__ = ("event", "action", "args", "deps", "explicit", "left")
 
     def __init__(self, event: Event, action: Callable[..., None], args: tuple,
-                 deps: list[Event], wait_for: Sequence[Event]) -> None:
+                 deps: list[Event], explicit: Sequence[Event] | None, left: int) -> None:
         self.event, self.action, self.args = event, action, args
-        self.deps, self.wait_for = deps, wait_for
-        self.left = len(deps) + 1  # the +1 is schedule()'s own, released last
+        self.deps, self.explicit = deps, explicit
+        self.left = left
 
-    def release(self, _done: Any = None, here: bool = False) -> None:
+    def __call__(self, _done: Event) -> None:
+        """A dependency is done (Event._on_done's callback)."""
+        self.release(here=False)
+
+    def release(self, here: bool) -> None:
         with _count_lock:
             self.left -= 1
             ready = self.left == 0
@@ -182,9 +188,9 @@ class _Waiting:
             self.dispatch(here)
 
     def dispatch(self, here: bool) -> None:
-        event, wait_for = self.event, self.wait_for
+        event, explicit = self.event, self.explicit
         for dep in self.deps:
-            if dep._status < 0 and any(dep is w for w in wait_for):
+            if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)):
                 event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
                 return
         event._set_status(ces.SUBMITTED)
@@ -211,9 +217,13 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
             event._set_status(ces.SUBMITTED)
             (_pool or command_threads()).submit(event, action, args)
         return
-    waiting = _Waiting(event, action, args, deps, wait_for)
+    # with `inline`, schedule() holds one count of its own, released last, so that
+    # dependencies done meanwhile let the command run here
+    explicit = wait_for if after else None
+    waiting = _Waiting(event, action, args, deps, explicit, len(deps) + inline)
     for dep in deps:
         # a dependency finishing later dispatches to a command thread: running it
         # there, inside the finishing thread's call chain, could recurse without end
-        dep._on_done(waiting.release)
-    waiting.release(here=inline)
+        dep._on_done(waiting)
+    if inline:
+        waiting.release(here=True)
