@@ -153,7 +153,10 @@ def _struct(tt: TypeTable, instr: Instruction) -> SpvType:
     members = tuple(tt.get(m, instr) for m in instr.operands[1:])
     packed = tt.info.decoration(result, "CPacked") is not None
     offsets = [tt.info.member_decoration(result, i, "Offset") for i in range(len(members))]
-    fields, index = _layout([m.ir for m in members], [o[0] if o else None for o in offsets], packed)
+    try:
+        fields, index = _layout([m.ir for m in members], [o[0] if o else None for o in offsets], packed)
+    except SpirvError as exc:
+        raise instr.error(exc.message) from None
     name = tt.info.names.get(result, "")
     name = name.replace("struct.", "struct ", 1) if name.startswith("struct.") else name
     return SpvType("struct", ir.StructType(tuple(fields), packed or len(fields) != len(members)),
@@ -172,7 +175,8 @@ def _layout(members: list[ir.Type], offsets: list[int | None], packed: bool) -> 
     for t, off in zip(members, offsets):
         off = at if off is None else off
         if off < at:
-            raise SpirvError(f"struct member Offset {off} overlaps the previous member")
+            raise SpirvError(f"struct member Offset {off} overlaps the previous member (which ends "
+                             f"at {at}: pointers are 64-bit)")
         if off > at:
             fields.append(ir.ArrayType(ir.I8, off - at))
         index.append(len(fields))
