@@ -10,11 +10,10 @@ Three kinds of lowering, chosen by one table each:
   keeps them well inside OpenCL's ULP bounds; for double they reduce the
   argument exactly first (sinpi: `x - 2*rint(x/2)`, then fold into [0, 1/2]).
 
-On the cpu target (`lower_math`), float and half builtins that the vectorisable
-math library covers (`vecmath.py`) call its `alwaysinline` bodies instead, the
-scalar form or the vector form of the call's width, so a work-item loop full of
-math still vectorises. The rest (double, and what vecmath lacks) use the tables
-above; their vectors are lowered element by element (LLVM's SLP vectoriser may
+On the cpu target (`lower_math`), builtins that the vectorisable math library
+covers (`vecmath.covers`: most float and half ones, the exp/log/trig doubles)
+go through `vecmath.call` instead, so a work-item loop full of math still
+vectorises. The rest use the tables above; their vectors are lowered element by element (LLVM's SLP vectoriser may
 re-vectorise). The nvptx target reuses `MathLowering` alone.
 """
 
