@@ -13,8 +13,9 @@ Three kinds of lowering, chosen by one table each:
 On the cpu target (`lower_math`), builtins that the vectorisable math library
 covers (`vecmath.covers`: most float and half ones, the exp/log/trig doubles)
 go through `vecmath.call` instead, so a work-item loop full of math still
-vectorises. The rest use the tables above; their vectors are lowered element by element (LLVM's SLP vectoriser may
-re-vectorise). The nvptx target reuses `MathLowering` alone.
+vectorises. The rest use the tables above; their vectors are lowered element
+by element (LLVM's SLP vectoriser may re-vectorise). The nvptx target reuses
+`MathLowering` alone.
 """
 
 from __future__ import annotations
