@@ -6,7 +6,8 @@ debug names and strings, decorations (decoration groups applied), the
 module-scope instructions in order (types, constants, variables, undefs) and
 each function's instructions. It checks the OpenCL environment: the Kernel
 capability, Physical32/Physical64 addressing, the OpenCL memory model, and
-the logical layout order of the sections.
+that no module-scope instruction follows a function body (the rest of the
+logical layout order does not change the meaning, so it is not enforced).
 """
 
 from __future__ import annotations
