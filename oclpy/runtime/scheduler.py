@@ -102,8 +102,9 @@ def command_threads() -> CommandThreads:
 
 
 def run_action(event: Event, action: Callable[..., None], args: tuple = ()) -> None:
-    """Run one command's action and record how it ended on its event."""
-    event._set_status(ces.RUNNING)
+    """Run one command's action and record how it ended on its event: SUBMITTED and
+    RUNNING as it starts (a command handed to a command thread reads QUEUED until)."""
+    event._start()
     queue = event._queue
     if queue is None:
         run_started(event, None, False, action, args)
@@ -177,8 +178,12 @@ class _Waiting:
         self.left = left
 
     def __call__(self, _done: Event) -> None:
-        """A dependency is done (Event._on_done's callback)."""
-        self.release(here=False)
+        """A dependency is done (Event._on_done's callback): release(here=False)."""
+        with _count_lock:
+            self.left -= 1
+            if self.left:
+                return
+        self.dispatch(False)
 
     def release(self, here: bool) -> None:
         with _count_lock:
@@ -193,7 +198,6 @@ class _Waiting:
             if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)):
                 event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
                 return
-        event._set_status(ces.SUBMITTED)
         if here:
             run_action(event, self.action, self.args)
         else:
@@ -214,7 +218,6 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
             event._start()
             _run_started(event, action, args)
         else:
-            event._set_status(ces.SUBMITTED)
             (_pool or command_threads()).submit(event, action, args)
         return
     # with `inline`, schedule() holds one count of its own, released last, so that
