@@ -95,7 +95,8 @@ def ulp_error(got: float, x: float, fn: Callable) -> float:
 
 @pytest.mark.parametrize("shape", ["loop", "vec4"])
 @pytest.mark.parametrize("name", list(CASES))
-def test_double_ulp_bound(program: CpuProgram, record_property, name: str, shape: str) -> None:  # type: ignore[no-untyped-def]
+def test_double_ulp_bound(program: CpuProgram, record_property,  # type: ignore[no-untyped-def]
+                          name: str, shape: str) -> None:
     fn, _, bound = CASES[name]
     x = _inputs(name)
     got = _run(program, shape, name, x)
@@ -117,7 +118,8 @@ def test_signed_zeros_and_a_huge_lane() -> None:
 
 def test_double_loops_call_our_vector_variants(program: CpuProgram) -> None:
     ir = program.optimized_llvm_ir
-    bodies = {re.match(r'[^@]*@"?([\w.]+)', c).group(1): c for c in ir.split("\ndefine ")[1:]}  # type: ignore[union-attr]
+    chunks = ir.split("\ndefine ")[1:]
+    bodies = {re.match(r'[^@]*@"?([\w.]+)', c).group(1): c for c in chunks}  # type: ignore[union-attr]
     for name in CASES:
         body = bodies[f"loop_{name}.launch"]
         assert re.search(rf"oclpy\.{name}\.v[248]f64", body), f"{name}: loop not vectorised"
