@@ -40,7 +40,7 @@ from .vecmath_ops import F16, F32, F64, Ops, type_suffix
 
 # builtins whose scalar form calls the C library's function (see above), by element type
 C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f",
-                             "pow": "powf", "asinh": "asinhf"}
+                             "pow": "powf"}
 C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in DOUBLE}
 VF_WIDTHS = (4, 8, 16)  # the vector variants registered for a float function
 VF_WIDTHS_DOUBLE = (2, 4, 8)
