@@ -84,16 +84,14 @@ def adapter(ft: FunctionTranslator) -> _Adapter:
 
 
 def _builtin_name(name: str, instr: Instruction, args: list[Value]) -> str:
-    """The OpenCL C name of vector load/store instructions (their width is an operand)."""
+    """The OpenCL C name of a vector load (its width is an operand) or store (its data's width),
+    with a store's rounding-mode operand as the name's suffix."""
     if name in _LOADS:
         return _LOADS[name] + str(instr.operands[-1])
-    if name in ("vstoren", "vstore_halfn", "vstorea_halfn", "vstore_halfn_r", "vstorea_halfn_r",
-                "vstore_half_r"):
+    if name in _STORES:
         data = args[0]
         n = data.type.count if isinstance(data.type, ir.VectorType) else 1
-        base = {"vstoren": f"vstore{n}", "vstore_halfn": f"vstore_half{n}",
-                "vstorea_halfn": f"vstorea_half{n}", "vstore_halfn_r": f"vstore_half{n}",
-                "vstorea_halfn_r": f"vstorea_half{n}", "vstore_half_r": "vstore_half"}[name]
+        base = _STORES[name].format(n=n)
         if name.endswith("_r"):
             mode = ROUNDING_MODES.get(instr.operands[-1])
             if mode is None:
@@ -104,6 +102,9 @@ def _builtin_name(name: str, instr: Instruction, args: list[Value]) -> str:
 
 
 _LOADS = {"vloadn": "vload", "vload_halfn": "vload_half", "vloada_halfn": "vloada_half"}
+_STORES = {"vstoren": "vstore{n}", "vstore_halfn": "vstore_half{n}", "vstorea_halfn": "vstorea_half{n}",
+           "vstore_halfn_r": "vstore_half{n}", "vstorea_halfn_r": "vstorea_half{n}",
+           "vstore_half_r": "vstore_half"}
 _WIDTH_OPERAND = ("vloadn", "vload_halfn", "vloada_halfn", "vstore_half_r", "vstore_halfn_r",
                   "vstorea_halfn_r")
 
