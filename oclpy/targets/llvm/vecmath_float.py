@@ -234,7 +234,7 @@ def _pow_abs(o: Ops, d: ll.Value, y: ll.Value) -> ll.Value:
     return core.exp2(o, o.clamp(o.mul(y, _log2_abs(o, d)), -300, 300))
 
 
-def pow(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
+def pow_(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
     d, dy = o.widen(x), o.widen(y)
     v = _pow_abs(o, d, dy)
     integer = o.eq(o.rint(dy), dy)
@@ -333,7 +333,7 @@ FLOAT: dict[str, Builtin] = {
     "atan2pi": _over_pi(_atan2),
     "sinh": _unary(sinh), "cosh": _unary(cosh), "tanh": _unary(tanh),
     "asinh": _unary(asinh), "acosh": _unary(acosh), "atanh": _unary(atanh),
-    "pow": _binary(pow), "powr": _binary(powr), "pown": _binary(pown),
+    "pow": _binary(pow_), "powr": _binary(powr), "pown": _binary(pown),
     "rootn": _binary(rootn), "cbrt": _unary(cbrt), "hypot": _binary(hypot),
     "erf": _unary(erf), "erfc": _unary(erfc),
 }
