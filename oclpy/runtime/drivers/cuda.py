@@ -31,10 +31,11 @@ out-of-order queues run on different threads' streams). Measured on the H200
 one-work-group launch, asynchronous / synchronous: 32 / 35 queued, 42 / 42
 with finish() each time, 35 / 88 on an out-of-order queue, 35 / 41 chained by
 wait_for; of that, cuLaunchKernel itself costs 5.5 us, cuEventRecord 1 us
-(which a launch no longer makes). With the runtime's launch fast path
-(benchmarks/results/launch-cuda-h200-20261129-1925.json): 14 / 20 queued,
-19 / 26 with finish(), 15 / 26 out-of-order, 15 / 20 chained, against
-PyOpenCL on NVIDIA's OpenCL 16 / 22 / 17 / 17.
+(which a launch no longer makes). With the runtime's launch fast path and
+tickets (benchmarks/results/launch-cuda-h200-20261129-1830-*.json, medians of
+three runs; PyOpenCL on NVIDIA's OpenCL in the same runs in brackets): 16.0
+(17.9) queued, 20.4 (22.8) with finish(), 16.5 (18.7) out-of-order, 16.8
+(18.2) chained; synchronous (one run): 16.0, 21.6, 25.4, 16.8.
 
 Launches: the kernel's module is loaded once per program (cubin cached on
 disk, `cuda_api.load_module`), the argument blob plus the hidden global
