@@ -34,6 +34,13 @@ _registry_lock = threading.Lock()
 
 # -- dtypes -------------------------------------------------------------------
 
+def is_spirv(s: Any) -> bool:
+    """Whether `s` is a SPIR-V module: bytes starting with its magic number (PyOpenCL's test)."""
+    from .frontend.spirv import is_spirv as starts_with_magic
+
+    return isinstance(s, (bytes, bytearray)) and starts_with_magic(bytes(s))
+
+
 def get_or_register_dtype(c_names: str | list[str], dtype: Any = None) -> np.dtype:
     """Register `dtype` under C name(s); with no dtype, look the name up."""
     names = [c_names] if isinstance(c_names, str) else list(c_names)

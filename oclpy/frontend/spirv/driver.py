@@ -27,8 +27,9 @@ MAGIC_BYTES = (MAGIC.to_bytes(4, "little"), MAGIC.to_bytes(4, "big"))
 def is_spirv(data: bytes | str) -> bool:
     """Whether `data` starts with the SPIR-V magic number (either byte order). A str is
     taken as bytes decoded as Latin-1 (how the runtime carries IL through text caches)."""
-    head = data[:4].encode("latin-1") if isinstance(data, str) else bytes(data[:4])
-    return head in MAGIC_BYTES
+    if isinstance(data, str):
+        return any(data.startswith(magic.decode("latin-1")) for magic in MAGIC_BYTES)
+    return bytes(data[:4]) in MAGIC_BYTES
 
 
 def compile_spirv(data: bytes, options: str = "", filename: str = "<spirv>") -> FrontendResult:
