@@ -35,7 +35,9 @@ class Event(Handle):
     # Rarely changed state lives on the class until first set: an event is made per
     # command, so its construction is on every launch's path.
     _done_flag: threading.Event | None = None  # made by the first waiter
-    _callbacks: list[Callable[[Event], None]] | tuple = ()
+    # completion callbacks: () for none, the callback itself for one (the usual
+    # case: one dependent command), a list for more
+    _callbacks: Callable[[Event], None] | list[Callable[[Event], None]] | tuple = ()
     _user_callbacks: list[tuple[int, Callable[[int], None]]] | tuple = ()
     error: BaseException | None = None
     _error_reported = False
@@ -157,8 +159,11 @@ class Event(Handle):
             flag.set()
         if self._retire_to is not None:
             self._retire_to._retire(self)
-        for cb in callbacks:
-            cb(self)
+        if type(callbacks) is list:
+            for cb in callbacks:
+                cb(self)
+        elif callbacks:
+            callbacks(self)  # type: ignore[operator]
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
@@ -168,10 +173,11 @@ class Event(Handle):
         for, polled or finished; any other makes an issued event watched."""
         with self._cond:
             if self._status > ces.COMPLETE:
-                if self._callbacks:
-                    self._callbacks.append(callback)  # type: ignore[union-attr]
+                held = self._callbacks
+                if type(held) is list:
+                    held.append(callback)
                 else:
-                    self._callbacks = [callback]
+                    self._callbacks = [held, callback] if held else callback
                 if lazy:
                     return
                 if self._marker is None or self._watched:

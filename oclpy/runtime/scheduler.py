@@ -174,7 +174,8 @@ class _Waiting:
     def __init__(self, event: Event, action: Callable[..., None], args: tuple,
                  deps: list[Event], explicit: Sequence[Event] | None, left: int) -> None:
         self.event, self.action, self.args = event, action, args
-        self.deps, self.explicit = deps, explicit
+        self.deps = deps[0] if len(deps) == 1 else deps  # one dependency: no list kept
+        self.explicit = explicit
         self.left = left
 
     def __call__(self, _done: Event) -> None:
@@ -193,8 +194,8 @@ class _Waiting:
             self.dispatch(here)
 
     def dispatch(self, here: bool) -> None:
-        event, explicit = self.event, self.explicit
-        for dep in self.deps:
+        event, explicit, deps = self.event, self.explicit, self.deps
+        for dep in deps if type(deps) is list else (deps,):
             if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)):
                 event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
                 return

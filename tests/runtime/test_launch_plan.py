@@ -203,14 +203,20 @@ def test_a_two_device_context_takes_the_general_path_and_migrates(ctx, general_p
     assert general_path == ["add", "add"] and not knl._plans[id(q1)].fast
 
 
-def test_fresh_events_share_no_callback_lists():
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_completion_callbacks_run_once_each_and_fresh_events_share_none(count):
     a, b = Event(), Event()
-    a._on_done(lambda e: None, lazy=True)
-    a.set_callback(CES.COMPLETE, lambda s: None)
-    assert len(a._callbacks) == 1 and len(a._user_callbacks) == 1
+    ran = []
+    for i in range(count):
+        a._on_done(lambda e, i=i: ran.append((i, e)), lazy=True)
+    a.set_callback(CES.COMPLETE, lambda s: ran.append(s))
+    assert len(a._user_callbacks) == 1
     assert b._callbacks == () and b._user_callbacks == ()
     a._finish()
+    assert ran == [(i, a) for i in range(count)] + [CES.COMPLETE]
     assert a._callbacks == () and a._keepalive == ()
+    a._on_done(lambda e: ran.append("late"))  # done already: at once
+    assert ran[-1] == "late"
 
 
 def test_an_out_of_order_chain_runs_in_order_on_one_command_thread(ctx, fake_program):
