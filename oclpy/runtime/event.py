@@ -4,7 +4,8 @@ Status moves QUEUED -> SUBMITTED -> RUNNING -> COMPLETE, or to a negative
 error code. `wait()` blocks until the event is done and raises RuntimeError
 (EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as clWaitForEvents does) when it
 failed. Profiling times are real `time.perf_counter_ns()` stamps, readable
-through `event.profile.start` etc. when the queue was made with PROFILING_ENABLE.
+through `event.profile.start` etc. when the queue was made with PROFILING_ENABLE
+(the events of other queues take no stamps at all).
 
 A command of an asynchronous driver (cuda) is RUNNING until its device work
 is done: `runtime/completion.py` completes it, and its start and end stamps
@@ -19,7 +20,8 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from typing import Any, Callable, Iterable
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping
 
 from . import completion
 from .constants import command_execution_status as ces
@@ -47,6 +49,8 @@ class Event(Handle):
     _urgent = False  # someone must hear of completion at once (completion.py)
     _watched = False
     _retire_to: Any = None  # the queue to tell when done (CommandQueue._retire)
+    _profiled = False  # its queue profiles: the status changes are stamped in _times
+    _times: Mapping[str, int] = MappingProxyType({})  # the event's own dict once _profiled
 
     def __init__(self, queue: Any = None, command: int = command_type.MARKER,
                  context: Any = None, keepalive: Iterable[Any] = ()) -> None:
@@ -55,7 +59,9 @@ class Event(Handle):
         self._queue = queue
         self._context = context if context is not None else getattr(queue, "context", None)
         self._command = command
-        self._times: dict[str, int] = {"queued": time.perf_counter_ns()}
+        if getattr(queue, "_profiling", False):
+            self._profiled = True
+            self._times = {"queued": time.perf_counter_ns()}
         self._keepalive = keepalive  # held, never read: dropped when the event is done
 
     # -- state ------------------------------------------------------------------
@@ -79,7 +85,7 @@ class Event(Handle):
             if self._status <= ces.COMPLETE:
                 return
             self._status = status
-            if status in _STAMP_FOR_STATUS:
+            if self._profiled and status in _STAMP_FOR_STATUS:
                 self._times[_STAMP_FOR_STATUS[status]] = time.perf_counter_ns()
         if self._user_callbacks:
             self._run_user_callbacks(status)
@@ -89,8 +95,8 @@ class Event(Handle):
         with self._cond:
             if self._status <= ces.COMPLETE:
                 return
-            now = time.perf_counter_ns()
-            self._times["submit"] = self._times["start"] = now
+            if self._profiled:
+                self._times["submit"] = self._times["start"] = time.perf_counter_ns()
             self._status = ces.RUNNING
         if self._user_callbacks:
             self._run_user_callbacks(ces.SUBMITTED)
@@ -144,12 +150,8 @@ class Event(Handle):
         with self._cond:
             if self._status <= ces.COMPLETE:
                 return
-            now = time.perf_counter_ns()
-            for key in ("submit", "start"):
-                self._times.setdefault(key, now)
-            self._times["end"] = self._times["complete"] = now
-            if device_times is not None:
-                self._times["start"], self._times["end"] = device_times
+            if self._profiled:
+                _stamp_end(self._times, device_times)
             self._status = status
             self.error = error
             self._keepalive = ()
@@ -276,8 +278,7 @@ class Event(Handle):
         name = profiling_info.to_string(param, "").lower() if isinstance(param, int) else ""
         if not name:
             raise_cl("clGetEventProfilingInfo", status_code.INVALID_VALUE)
-        profiled = self._queue is not None and getattr(self._queue, "profiling", False)
-        if not profiled or not self.is_done or name not in self._times:
+        if not self._profiled or not self.is_done or name not in self._times:
             raise_cl("clGetEventProfilingInfo", status_code.PROFILING_INFO_NOT_AVAILABLE)
         return self._times[name]
 
@@ -289,6 +290,16 @@ class Event(Handle):
     def __repr__(self) -> str:
         return (f"<oclpy.Event {command_type.to_string(self._command, '%d')} "
                 f"{ces.to_string(self._status, 'error %d')}>")
+
+
+def _stamp_end(times: dict[str, int], device_times: tuple[int, int] | None) -> None:
+    """The end of a profiled command: now, or the device's start and end when known."""
+    now = time.perf_counter_ns()
+    for key in ("submit", "start"):
+        times.setdefault(key, now)
+    times["end"] = times["complete"] = now
+    if device_times is not None:
+        times["start"], times["end"] = device_times
 
 
 class ProfilingInfoGetter:
