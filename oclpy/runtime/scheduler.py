@@ -209,7 +209,11 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
              after: Sequence[Event] = (), inline: bool = False, driver: Any = None,
              args: tuple = ()) -> None:
     """Run `action(*args)` once `wait_for` and `after` are done; see the module docstring."""
-    deps = [e for e in (*wait_for, *after) if e is not None and e._status != ces.COMPLETE]
+    deps = []  # a plain loop: a comprehension is one more call (Python 3.11)
+    for group in (wait_for, after):
+        for e in group:
+            if e is not None and e._status != ces.COMPLETE:
+                deps.append(e)
     if deps and driver is not None and driver.issues_markers:
         deps, markers = _device_ordered(deps, driver)
         if markers:
