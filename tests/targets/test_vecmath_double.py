@@ -107,8 +107,10 @@ def test_double_ulp_bound(program: CpuProgram, record_property,  # type: ignore[
 
 
 def test_signed_zeros_and_a_huge_lane() -> None:
-    src = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n__kernel void z(__global double4 *o) {"
-           " double4 m = (double4)(-0.0, 0.0, -0.0, 1e30); o[0] = sin(m); o[1] = tan(m); o[2] = cos(m); }")
+    # vstore4 to a double *: a numpy array is not 32-byte aligned as a double4 * needs
+    src = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n__kernel void z(__global double *o) {"
+           " double4 m = (double4)(-0.0, 0.0, -0.0, 1e30);"
+           " vstore4(sin(m), 0, o); vstore4(tan(m), 1, o); vstore4(cos(m), 2, o); }")
     out = np.zeros(12)
     run(build_program(src).program.kernels["z"], [out], (1,), (1,))
     assert [math.copysign(1, v) for v in out[[0, 1, 2, 4, 5, 6]]] == [-1, 1, -1, -1, 1, -1]
@@ -124,3 +126,114 @@ def test_double_loops_call_our_vector_variants(program: CpuProgram) -> None:
         body = bodies[f"loop_{name}.launch"]
         assert re.search(rf"oclpy\.{name}\.v[248]f64", body), f"{name}: loop not vectorised"
     assert "oclpy.sin.big.f64" in ir  # the slow path of huge lanes
+
+
+# -- pow, powr, pown, rootn -----------------------------------------------------------
+POW_SOURCE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + "\n".join(
+    f"__kernel void {shape}_{name}(__global const double *a, __global const {t} *b, __global double *o)"
+    f" {{ size_t i = get_global_id(0); {body} }}"
+    for name, t in (("pow", "double"), ("powr", "double"), ("pown", "int"), ("rootn", "int"))
+    for shape, body in (("loop", f"o[i] = {name}(a[i], b[i]);"),
+                        ("vec4", f"vstore4({name}(vload4(i, a), vload4(i, b)), i, o);")))
+
+
+@pytest.fixture(scope="module")
+def pow_program() -> CpuProgram:
+    return build_program(POW_SOURCE).program
+
+
+def _run2(program: CpuProgram, shape: str, name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    n = len(x) // (4 * LOCAL) * (4 * LOCAL)
+    out = np.zeros(n)
+    size = n if shape == "loop" else n // 4
+    run(program.kernels[f"{shape}_{name}"], [x[:n].copy(), y[:n].copy(), out], (size,),
+        (LOCAL if shape == "loop" else 1,))
+    return out
+
+
+def _pow_operands(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Finite nonzero operands whose result is a finite nonzero double."""
+    rng = np.random.default_rng(sum(map(ord, name)))
+    n = 4 * LOCAL * 8
+    if name in ("pown", "rootn"):
+        x = rng.uniform(-30, 30, n) * np.exp2(rng.integers(-20, 20, n))
+        m = rng.integers(-60, 61, n).astype(np.int32)
+        return x, np.where(m == 0, 3, m).astype(np.int32)
+    x = np.concatenate([np.exp(rng.uniform(-700, 700, n // 2)), 1 + rng.uniform(-1e-6, 1e-6, n // 2)])
+    lx = np.log(x)
+    y = rng.uniform(-1, 1, n) * np.minimum(700 / np.abs(lx), 1e12)  # |y log x| < 700
+    return x, y
+
+
+def _mp_pow(name: str, x: float, y: float) -> object:
+    if name == "rootn":
+        r = mp.root(abs(mp.mpf(x)), int(y))
+        return -r if x < 0 else r  # odd n only reach here with x < 0 (even n: NaN, skipped)
+    return mp.power(mp.mpf(x), int(y) if name == "pown" else mp.mpf(y))
+
+
+@pytest.mark.parametrize("shape", ["loop", "vec4"])
+@pytest.mark.parametrize("name", ["pow", "powr", "pown", "rootn"])
+def test_double_pow_family_ulp(pow_program: CpuProgram, record_property, name: str,
+                               shape: str) -> None:  # type: ignore[no-untyped-def]
+    x, y = _pow_operands(name)
+    got = _run2(pow_program, shape, name, x, y)
+    worst, at = 0.0, None
+    for xv, yv, g in zip(x.tolist(), y.tolist(), got.tolist()):
+        if name == "rootn" and xv < 0 and yv % 2 == 0:
+            assert math.isnan(g)
+            continue
+        want = _mp_pow(name, xv, yv)
+        err = float(abs(mp.mpf(g) - want) / math.ulp(float(want)))
+        if err > worst:
+            worst, at = err, (xv, yv, g)
+    record_property("max_ulp", worst)
+    assert worst <= 16, f"{name} {shape}: {worst} ulp at {at}"
+
+
+SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 1e-310, math.inf, -math.inf,
+            math.nan, 1e300, -1e300, 2.0 ** 53, 2.0 ** 53 + 2, 0.75]
+
+
+def _reference_specials(name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        r = np.power(x, y.astype(np.float64))
+        if name == "powr":  # powr(-0, y) = powr(+0, y)
+            r = np.power(np.abs(x), y)
+            bad = (x < 0) | ((x == 0) & (y == 0)) | (np.isinf(x) & (y == 0)) | ((x == 1) & np.isinf(y))
+            return np.where(bad | np.isnan(x) | np.isnan(y), np.nan, r)
+        if name == "rootn":
+            r = np.abs(x) ** (1.0 / y)
+            r = np.where(y % 2 == 1, np.copysign(r, x), np.where(x < 0, np.nan, r))
+            return np.where(y == 0, np.nan, r)
+        return r
+
+
+@pytest.mark.parametrize("name", ["pow", "powr", "pown", "rootn"])
+def test_double_pow_family_special_operands(pow_program: CpuProgram, name: str) -> None:
+    if name in ("pown", "rootn"):
+        xs, ys = np.meshgrid(SPECIALS, np.array([0, 1, -1, 2, -2, 3, -3, 7, -8], np.int32))
+    else:
+        xs, ys = np.meshgrid(SPECIALS, SPECIALS)
+    x, y = xs.ravel(), ys.ravel()
+    reps = -(-4 * LOCAL // len(x))
+    x, y = np.tile(x, reps), np.tile(y, reps)
+    want = _reference_specials(name, x, y)
+    for shape in ("loop", "vec4"):
+        got = _run2(pow_program, shape, name, x, y)
+        w = want[:len(got)]
+        # accuracy is test_double_pow_family_ulp's business (numpy's rootn is the less exact)
+        same = (got == w) | (np.isnan(got) & np.isnan(w)) | np.isclose(got, w, rtol=1e-13, atol=0)
+        sign_ok = np.isnan(w) | (np.signbit(got) == np.signbit(w))
+        bad = np.flatnonzero(~(same & sign_ok))
+        assert not bad.size, f"{name} {shape}: " + ", ".join(
+            f"({x[i]!r}, {y[i]!r}) -> {got[i]!r}, want {w[i]!r}" for i in bad[:5])
+
+
+def test_double_pow_loops_vectorise(pow_program: CpuProgram) -> None:
+    """pow: the C library's scalar with our variants; powr, pown, rootn: our body inlined."""
+    chunks = pow_program.optimized_llvm_ir.split("\ndefine ")[1:]
+    bodies = {re.match(r'[^@]*@"?([\w.]+)', c).group(1): c for c in chunks}  # type: ignore[union-attr]
+    assert re.search(r"oclpy\.pow\.v[248]f64", bodies["loop_pow.launch"])
+    for name in ("powr", "pown", "rootn"):
+        assert re.search(r"<[248] x double>", bodies[f"loop_{name}.launch"]), name

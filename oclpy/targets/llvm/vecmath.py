@@ -34,17 +34,20 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .vecmath_double import DOUBLE
+from .vecmath_double import DOUBLE as _DOUBLE_BASIC
+from .vecmath_double_pow import DOUBLE_POW
 from .vecmath_float import FLOAT
 from .vecmath_ops import F16, F32, F64, Ops, type_suffix
 
 # builtins whose scalar form calls the C library's function (see above), by element type
 C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f",
                              "pow": "powf"}
-C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in DOUBLE}
+C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in (
+    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow")}
 VF_WIDTHS = (4, 8, 16)  # the vector variants registered for a float function
 VF_WIDTHS_DOUBLE = (2, 4, 8)
 _VFABI = "vector-function-abi-variant"
+DOUBLE = {**_DOUBLE_BASIC, **DOUBLE_POW}
 _USED = "llvm.compiler.used"
 
 

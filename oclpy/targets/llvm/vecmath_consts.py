@@ -22,6 +22,7 @@ For the double functions (vecmath_double.py), fitted to 1e-18 or better:
     LOG_D    2 (atanh(s)/s - 1)/s^2   of z = s^2, s in [0, 3 - 2 sqrt 2] (fdlibm's R/z)
     SIN_D    (sin(r)/r - 1)/r^2       of z = r^2, r in [0, pi/4]
     COS_D    (cos(r) - 1 + r^2/2)/r^4 of z = r^2, r in [0, pi/4]
+    LOG_DD   2 (atanh(s)/s - 1 - s^2/3)/s^4  of z = s^2 (pow's double-double log)
 
 and constants split in a head of few bits (k * head is exact for |k| < 2^20)
 and a tail: ln 2, log10(2), pi/2 (three 33-bit heads and a tail, Cody and
@@ -80,6 +81,8 @@ SIN_D = (-0.16666666666666666, 0.008333333333333331, -0.0001984126984126504,
 COS_D = (0.041666666666666664, -0.0013888888888888887, 2.4801587301584632e-05,
          -2.755731922139249e-07, 2.0876755787492604e-09, -1.1470460319209511e-11,
          4.745838412531023e-14)
+LOG_DD = (0.4, 0.2857142857142937, 0.22222222221652765, 0.18181818336099848,
+          0.1538459488700718, 0.1333480879881234, 0.11706126464563398, 0.11724327060846747)
 
 LN2 = math.log(2.0)
 LOG2E = 1.0 / LN2
@@ -112,6 +115,7 @@ def split(value: Fraction, head_bits: int, parts: int = 1) -> tuple[float, ...]:
 LN2_HI, LN2_LO = split(_decimal_ln(2), 32)
 LOG10_2_HI, LOG10_2_LO = split(_decimal_ln(2) / _decimal_ln(10), 32)
 LN10 = math.log(10.0)
+TWO_THIRDS_HI, TWO_THIRDS_LO = split(Fraction(2, 3), 53)
 
 _PI_BITS = 600  # bits of pi computed; C[e] uses at most 105 + 111 below the point
 

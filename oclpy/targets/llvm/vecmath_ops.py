@@ -77,6 +77,10 @@ class Ops:
         """x*y + z, fused where the target has FMA (llvm.fmuladd)."""
         return self.intrinsic("fmuladd", [x, y, z])
 
+    def fma(self, x: ll.Value, y: ll.Value, z: ll.Value) -> ll.Value:
+        """x*y + z rounded once (llvm.fma: an instruction on FMA hosts, a libm call elsewhere)."""
+        return self.intrinsic("fma", [x, y, z])
+
     def poly(self, x: ll.Value, coeffs: Sequence[float]) -> ll.Value:
         """c0 + c1*x + c2*x^2 + ... by Horner's rule."""
         acc: ll.Value = self.d(coeffs[-1])
