@@ -24,10 +24,11 @@ then differ in the last bit from the scalar remainder's.
 `call(builder, base, ret, args)` emits one builtin call; `function_for(module,
 base, ret, params)` defines (once per LLVM module) and returns
 `oclpy.<base>.<type>`, e.g. `oclpy.sin.v4f32`; `covers(base, elem)` says
-whether a builtin on that element type is ours. Double builtins are not (yet)
-covered for exp, exp2, exp10, log, log2, log10, sin, cos and tan
-(`vecmath_double.py`): their scalar calls go to the C library, their vector
-calls and variants to ours; other double builtins keep mathlib.py's lowering.
+whether a builtin on that element type is ours. Double builtins covered are
+exp, exp2, exp10, log, log2, log10, sin, cos, tan (`vecmath_double.py`) and
+pow, powr, pown, rootn (`vecmath_double_pow.py`): the scalar calls of those
+the C library has go to it (`C_LIBRARY_DOUBLE`), their vector calls and
+variants to ours; other double builtins keep mathlib.py's lowering.
 """
 
 from __future__ import annotations
