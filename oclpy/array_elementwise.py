@@ -1,61 +1,259 @@
-"""Elementwise `+`, `-` and `*` for `oclpy.array.Array` (what PyOpenCL's tests use to
-compare device results, e.g. `dest - (a + b)` in its `test_spirv`).
+"""The elementwise kernels behind oclpy.array: operators, conversions, copies and selection.
 
-An operation takes two arrays of one shape and dtype, or an array and a
-scalar, and runs a generated OpenCL C kernel (built once per source through
-the runtime's build cache) on the first operand's queue after both operands'
-pending events; the result is a new Array carrying the launch's event.
+Every operation is one generated ElementwiseKernel (memoized per context
+and source through `elementwise.get_elwise_kernel`). An operand is an
+array (`x[i]`), a 0-d "device scalar" array (`x[0]`, broadcast), or a host
+scalar passed by value in the computation dtype. Operands are converted to
+the computation dtype before the C operator runs, so C's integer
+promotions never change a result: `binary(op, a, b)` computes in
+`np.result_type` of the operands (true division in NumPy's division type)
+and returns PyOpenCL's result dtype (int8 for comparisons and logical
+operators). `copy_strided` copies any strided view into any other (bytes
+moved as unsigned integers of the item size), which is how non-contiguous
+arrays are read, written and made contiguous.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-_C_TYPES = {np.dtype(k): v for k, v in (
-    ("int8", "char"), ("uint8", "uchar"), ("int16", "short"), ("uint16", "ushort"),
-    ("int32", "int"), ("uint32", "uint"), ("int64", "long"), ("uint64", "ulong"),
-    ("float32", "float"), ("float64", "double"))}
-_OPS = ("+", "-", "*")
+from .elementwise import get_elwise_kernel
+
+BOOL_DTYPE = np.dtype(np.int8)
+_INT_POW = """
+#define OCLPY_IPOW(T) \\
+T oclpy_ipow_##T(T b, T e) { T r = 1; if (e < 0) return (b == 1) ? 1 : ((b == (T)-1) ? ((e & 1) ? (T)-1 : 1) : 0); \\
+  while (e) { if (e & 1) r *= b; b *= b; e >>= 1; } return r; }
+"""
+_ARITH = {"+": "X + Y", "-": "X - Y", "*": "X * Y", "/": "X / Y"}
+_BITWISE = {"&": "X & Y", "|": "X | Y", "^": "X ^ Y", "<<": "X << Y", ">>": "X >> Y"}
+_COMPARE = {"==": "X == Y", "!=": "X != Y", "<": "X < Y", "<=": "X <= Y", ">": "X > Y",
+            ">=": "X >= Y", "logical_and": "(X != 0) && (Y != 0)",
+            "logical_or": "(X != 0) || (Y != 0)"}
+_FLOAT_MINMAX = {"maximum": "isnan(X) ? X : (isnan(Y) ? Y : fmax(X, Y))",
+                 "minimum": "isnan(X) ? X : (isnan(Y) ? Y : fmin(X, Y))"}
+_INT_MINMAX = {"maximum": "max(X, Y)", "minimum": "min(X, Y)"}
 
 
-def _source(ctype: str, op: str, scalar: bool, reverse: bool) -> str:
-    b = "b" if scalar else "b[i]"
-    lhs, rhs = (b, "a[i]") if reverse else ("a[i]", b)
-    b_param = f"{ctype} b" if scalar else f"__global const {ctype} *b"
-    pragma = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if ctype == "double" else ""
-    return (f"{pragma}__kernel void elementwise(__global {ctype} *out, __global const {ctype} *a, "
-            f"{b_param}, ulong n)\n{{\n    size_t i = get_global_id(0);\n"
-            f"    if (i < n) out[i] = {lhs} {op} {rhs};\n}}\n")
+def ctype(dtype: Any) -> str:
+    """The C type a generated kernel stores `dtype` as (bool as uchar)."""
+    from .tools import dtype_to_ctype
+
+    dtype = np.dtype(dtype)
+    if dtype.kind == "c":
+        raise NotImplementedError(f"oclpy.array: complex arrays ({dtype}) are not supported "
+                                  f"by the generated kernels")
+    if dtype.kind == "b":
+        return "uchar"
+    return dtype_to_ctype(dtype)
 
 
-def binary(op: str, reverse: bool = False) -> Callable[[Any, Any], Any]:
-    """The Array method for `op` (`reverse`: the array is the right operand)."""
-    if op not in _OPS:
-        raise ValueError(f"no elementwise operator '{op}'")
+def convert(expr: str, dtype: np.dtype) -> str:
+    """`expr` converted to `dtype` the way NumPy casts (bool: nonzero test)."""
+    if dtype.kind == "b":
+        return f"(uchar) (({expr}) != 0)"
+    return f"({ctype(dtype)}) ({expr})"
 
-    def apply(self: Any, other: Any) -> Any:
-        from . import Program
-        from .array import Array, empty_like
 
-        ctype = _C_TYPES.get(self.dtype)
-        scalar = not isinstance(other, Array)
-        if ctype is None:
-            raise TypeError(f"elementwise '{op}' on {self.dtype} arrays is not supported")
-        if not scalar and (other.shape != self.shape or other.dtype != self.dtype):
-            raise ValueError(f"operands differ: {self.shape} {self.dtype} and {other.shape} {other.dtype}")
-        if scalar and not np.isscalar(other):
-            return NotImplemented
-        result = empty_like(self)
-        if not self.size:
-            return result
-        knl = Program(self.context, _source(ctype, op, scalar, reverse)).build().elementwise
-        b = self.dtype.type(other) if scalar else other.base_data
-        waits = [*self.events, *([] if scalar else other.events)]
-        evt = knl(self.queue, (self.size,), None, result.base_data, self.base_data, b,
-                  np.uint64(self.size), wait_for=waits)
-        result.add_event(evt)
-        return result
+@dataclass
+class Operand:
+    """One input of an elementwise operation."""
 
-    return apply
+    value: Any
+    dtype: np.dtype
+    kind: str  # "array", "dscalar" or "scalar"
+
+    def decl(self, name: str) -> str:
+        if self.kind == "scalar":
+            return f"{ctype(self.dtype)} {name}"
+        return f"const {ctype(self.dtype)} *{name}"
+
+    def expr(self, name: str) -> str:
+        return {"array": f"{name}[i]", "dscalar": f"{name}[0]", "scalar": name}[self.kind]
+
+    def arg(self) -> Any:
+        return self.value if self.kind != "scalar" else self.dtype.type(self.value)
+
+
+def operand(obj: Any, like: Any, compute: np.dtype) -> Operand:
+    """`obj` as an Operand next to the array `like` (scalars take the computation dtype)."""
+    from .array import Array, contiguous
+
+    if isinstance(obj, Array):
+        if obj.shape == () and like is not None and like.shape != ():
+            return Operand(obj, obj.dtype, "dscalar")
+        return Operand(contiguous(obj), obj.dtype, "array")
+    return Operand(obj, compute, "scalar")
+
+
+def result_type(*objs: Any) -> np.dtype:
+    """np.result_type over arrays (by dtype) and scalars (weak Python scalars, as in NumPy 2)."""
+    from .array import Array
+
+    return np.result_type(*(o.dtype if isinstance(o, Array) else o for o in objs))
+
+
+def truediv_type(a: Any, b: Any) -> np.dtype:
+    from .array import Array
+
+    x = np.ones(1, a.dtype) if isinstance(a, Array) else a
+    y = np.ones(1, b.dtype) if isinstance(b, Array) else b
+    return np.result_type(np.true_divide(x, y))
+
+
+def _template(op: str, compute: np.dtype) -> tuple[str, str]:
+    """(C expression over X and Y, preamble) for `op` computed in `compute`."""
+    if op in _ARITH:
+        return _ARITH[op], ""
+    if op in _COMPARE:
+        return _COMPARE[op], ""
+    if op in _BITWISE:
+        if compute.kind not in "iub":
+            raise TypeError(f"unsupported operand dtype {compute} for '{op}': integers only")
+        return _BITWISE[op], ""
+    if op in _FLOAT_MINMAX:
+        return (_FLOAT_MINMAX if compute.kind == "f" else _INT_MINMAX)[op], ""
+    if op == "**":
+        if compute.kind == "f":
+            return "pow(X, Y)", ""
+        name = ctype(compute)
+        return f"oclpy_ipow_{name}(X, Y)", f"{_INT_POW}OCLPY_IPOW({name})\n"
+    raise ValueError(f"no elementwise operator '{op}'")
+
+
+def op_dtypes(op: str, a: Any, b: Any) -> tuple[np.dtype, np.dtype]:
+    """(computation dtype, result dtype) of `a op b`."""
+    compute = result_type(a, b)
+    if op == "/":
+        compute = truediv_type(a, b)
+    if op in _COMPARE:
+        return compute, BOOL_DTYPE
+    return compute, compute
+
+
+def binary(op: str, a: Any, b: Any, out: Any = None, queue: Any = None) -> Any:
+    """`a op b` elementwise (either may be a scalar, not both); writes `out` if given."""
+    from .array import Array, check_same_shape
+
+    like = a if isinstance(a, Array) else b
+    compute, res = op_dtypes(op, a, b)
+    if isinstance(a, Array) and isinstance(b, Array):
+        check_same_shape(a, b)
+        like = a if a.shape != () else b
+    x, y = operand(a, like, compute), operand(b, like, compute)
+    expr, preamble = _template(op, compute)
+    expr = expr.replace("X", convert(x.expr("x"), compute)).replace("Y", convert(y.expr("y"), compute))
+    return run(op_name(op), [x, y], expr, res, like, out, preamble, queue)
+
+
+def op_name(op: str) -> str:
+    names = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow", "&": "and", "|": "or",
+             "^": "xor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne", "<": "lt",
+             "<=": "le", ">": "gt", ">=": "ge"}
+    return names.get(op, op)
+
+
+def unary(template: str, a: Any, res: Any, compute: Any = None, out: Any = None,
+          queue: Any = None, preamble: str = "", name: str = "unary") -> Any:
+    """`template` (over X) applied to each element of `a`, result dtype `res`."""
+    compute = np.dtype(compute if compute is not None else a.dtype)
+    x = operand(a, a, compute)
+    expr = template.replace("X", convert(x.expr("x"), compute))
+    return run(name, [x], expr, np.dtype(res), a, out, preamble, queue)
+
+
+def run(name: str, operands: list[Operand], expr: str, res: np.dtype, like: Any, out: Any,
+        preamble: str = "", queue: Any = None) -> Any:
+    """Launch `out[i] = expr` over `like`'s shape; returns `out` (a new array if None)."""
+    from .array import Array, copy_strided, empty
+
+    queue = queue or like.queue
+    if queue is None:
+        raise ValueError("the array has no queue; call .with_queue() to add one in order to "
+                         "be able to perform operations")
+    if out is None:
+        out = empty(queue, like.shape, res, allocator=like.allocator)
+    target = out if out.is_contiguous_c() else empty(queue, out.shape, out.dtype)
+    names = "xyzw"
+    args = ", ".join([f"{ctype(target.dtype)} *out",
+                      *(op.decl(names[k]) for k, op in enumerate(operands))])
+    knl = get_elwise_kernel(like.context, args, f"out[i] = {convert(expr, target.dtype)}",
+                            f"oclpy_{name}", preamble)
+    evt = knl(target, *(op.arg() for op in operands), queue=queue,
+              wait_for=[e for op in operands if isinstance(op.value, Array)
+                        for e in op.value.events] + list(target.events))
+    target.add_event(evt)
+    if target is not out:
+        copy_strided(out, target, queue)
+    return out
+
+
+def where(cond: Any, a: Any, b: Any, queue: Any = None, out: Any = None) -> Any:
+    """cond[i] ? a[i] : b[i] (a and b arrays or scalars), PyOpenCL's if_positive order."""
+    from .array import Array, check_same_shape
+
+    res = result_type(a, b)
+    for other in (a, b):
+        if isinstance(other, Array) and other.shape != ():
+            check_same_shape(cond, other)
+    ops = [operand(cond, cond, cond.dtype), operand(a, cond, res), operand(b, cond, res)]
+    expr = (f"({ops[0].expr('x')} != 0) ? {convert(ops[1].expr('y'), res)} "
+            f": {convert(ops[2].expr('z'), res)}")
+    return run("where", ops, expr, res, cond, out, "", queue)
+
+
+def take(a: Any, indices: Any, out: Any = None, queue: Any = None) -> Any:
+    """out[i] = a[indices[i]] (a contiguous)."""
+    from .array import empty
+
+    queue = queue or indices.queue or a.queue
+    if out is None:
+        out = empty(queue, indices.shape, a.dtype, allocator=a.allocator)
+    src, idx = operand(a, a, a.dtype), operand(indices, indices, indices.dtype)
+    args = f"{_uint_of(a.dtype)} *out, const {_uint_of(a.dtype)} *x, {idx.decl('y')}"
+    knl = get_elwise_kernel(a.context, args, "out[i] = x[y[i]]", "oclpy_take")
+    out.add_event(knl(out, src.value, idx.value, queue=queue,
+                      wait_for=[*a.events, *indices.events, *out.events]))
+    return out
+
+
+def put(dest: Any, indices: Any, values: Any, queue: Any = None) -> Any:
+    """dest[indices[i]] = values[i] (dest contiguous)."""
+    queue = queue or dest.queue
+    vals = operand(values, indices, dest.dtype)
+    args = f"{_uint_of(dest.dtype)} *out, const {ctype(indices.dtype)} *y, " + (
+        f"const {_uint_of(dest.dtype)} *x" if vals.kind != "scalar" else f"{ctype(dest.dtype)} x")
+    knl = get_elwise_kernel(dest.context, args, "out[y[i]] = " + (
+        vals.expr("x") if vals.kind != "scalar" else "x"), "oclpy_put")
+    waits = [*dest.events, *indices.events, *getattr(values, "events", [])]
+    evt = knl(dest, indices, vals.arg() if vals.kind == "scalar" else vals.value, queue=queue,
+              range=slice(0, indices.size, 1), wait_for=waits)
+    dest.add_event(evt)
+    return evt
+
+
+_UINTS = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong", 16: "ulong2"}
+
+
+def _uint_of(dtype: np.dtype) -> str:
+    name = _UINTS.get(np.dtype(dtype).itemsize)
+    if name is None:
+        raise NotImplementedError(f"oclpy.array: moving items of {np.dtype(dtype).itemsize} bytes "
+                                  f"({dtype}) is not supported")
+    return name
+
+
+def strided_copy_kernel(context: Any, itemsize: int, ndim: int) -> Any:
+    """Kernel copying an ndim-strided source into an ndim-strided destination (byte strides)."""
+    dims = range(ndim)
+    args = ", ".join(["uchar *dst", "const uchar *src", *(f"long n{k}" for k in dims),
+                      *(f"long ds{k}" for k in dims), *(f"long ss{k}" for k in dims)])
+    walk = "".join(f"idx = rem % n{k}; rem /= n{k}; doff += idx * ds{k}; soff += idx * ss{k}; "
+                   for k in reversed(dims))
+    item = _uint_of(np.dtype(f"V{itemsize}"))
+    body = (f"long rem = i, idx, doff = 0, soff = 0; {walk}"
+            f"*(__global {item} *) (dst + doff) = *(__global const {item} *) (src + soff)")
+    return get_elwise_kernel(context, args, body, f"oclpy_copy_strided{ndim}")

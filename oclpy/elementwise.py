@@ -1,0 +1,200 @@
+"""`ElementwiseKernel`: PyOpenCL's one-loop kernel builder (`pyopencl.elementwise`).
+
+`ElementwiseKernel(ctx, "float *x, float a, float *y", "y[i] = a*x[i]")`
+generates one OpenCL C kernel whose work-items stride over `i` in
+[0, n) (`n`: the size of the first array argument) and run `operation` for
+each `i`; `knl(x, 2.0, y)` launches it on the array's queue and returns the
+launch's Event. `range=slice(a, b, c)` or `slice=` walk only those indices
+(steps may be negative). Pointer arguments are declared with a byte offset,
+so Array views with a nonzero `.offset` are passed as they are;
+`PYOPENCL_ELWISE_CONTINUE` skips to the next index.
+
+Programs are cached per (context, arguments, operation, name, preamble,
+options, ranged or not): `get_elwise_kernel` is the memoized entry point the
+array module uses for its own kernels.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import threading
+import weakref
+from typing import Any, Sequence
+
+import numpy as np
+
+from .kernel_args import (DtypedArgument, ScalarArg, VectorArg, needs_double, offset_adjuster,
+                          parse_arg_list)
+
+_FP64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+_MAX_GROUPS = 1024
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_cache_lock = threading.Lock()
+
+
+def _loop(use_range: bool) -> str:
+    if not use_range:
+        return ("  for (long i = (long) get_global_id(0); i < n; i += gsize)\n  {\n"
+                "    OPERATION;\n  }\n")
+    return ("  if (step < 0)\n  {\n"
+            "    for (long i = start + (long) get_global_id(0) * step; i > stop; i += gsize * step)\n"
+            "    {\n      OPERATION;\n    }\n  }\n  else\n  {\n"
+            "    for (long i = start + (long) get_global_id(0) * step; i < stop; i += gsize * step)\n"
+            "    {\n      OPERATION;\n    }\n  }\n")
+
+
+def elwise_source(args: Sequence[DtypedArgument], operation: str, name: str, preamble: str,
+                  use_range: bool, loop_prep: str = "", after_loop: str = "") -> str:
+    """The OpenCL C source of an elementwise kernel (the appended n/start/stop/step included)."""
+    extra = ("long start, long stop, long step" if use_range else "long n")
+    decls = ", ".join([*(a.declarator() for a in args), extra])
+    pragma = _FP64 if needs_double(args) or "double" in operation + preamble else ""
+    loop = _loop(use_range).replace("OPERATION", operation)
+    return (f"{pragma}{preamble}\n#define PYOPENCL_ELWISE_CONTINUE continue\n\n"
+            f"__kernel void {name}({decls})\n{{\n{offset_adjuster(args)}\n"
+            f"  long gsize = (long) get_global_size(0);\n  {loop_prep};\n{loop}  {after_loop};\n}}\n")
+
+
+def _build(context: Any, source: str, name: str, options: Any) -> Any:
+    from .runtime.program import Program
+
+    with _cache_lock:
+        per_ctx = _cache.setdefault(context, {})
+        key = (source, name, str(options))
+        if key in per_ctx:
+            return per_ctx[key]
+    kernel = getattr(Program(context, source).build(options=options or []), name)
+    with _cache_lock:
+        return per_ctx.setdefault(key, kernel)
+
+
+def launch_size(queue: Any, n: int) -> tuple[tuple[int], tuple[int]]:
+    """(global, local) sizes for a loop over n items: whole groups, at most _MAX_GROUPS."""
+    local = min(128, int(queue.device.max_work_group_size))
+    groups = max(1, min(_MAX_GROUPS, -(-n // local)))
+    return (groups * local,), (local,)
+
+
+def kernel_arg_values(args: Sequence[DtypedArgument], values: Sequence[Any]) -> list[Any]:
+    """The launch's values: (buffer, offset) for offset pointers, dtype-converted scalars."""
+    from .array import Array
+
+    out: list[Any] = []
+    for arg, value in zip(args, values):
+        if isinstance(arg, VectorArg):
+            buf, off = (value.base_data, value.offset) if isinstance(value, Array) else (value, 0)
+            out.extend((buf, np.int64(off)) if arg.with_offset else (buf,))
+        elif isinstance(value, np.ndarray) and value.dtype == arg.dtype:
+            out.append(value)
+        elif arg.dtype.fields is not None:
+            out.append(np.asarray(value, dtype=arg.dtype))
+        else:
+            out.append(arg.dtype.type(value))
+    return out
+
+
+def _events(values: Sequence[Any], wait_for: Any) -> list[Any]:
+    from .array import Array
+
+    waits = list(wait_for or [])
+    for value in values:
+        if isinstance(value, Array):
+            waits.extend(value.events)
+    return waits
+
+
+class ElementwiseKernel:
+    """PyOpenCL's ElementwiseKernel: `knl(*args, range=None, slice=None, queue=None, wait_for=None)`."""
+
+    def __init__(self, context: Any, arguments: Any, operation: str, name: str = "elwise_kernel",
+                 options: Any = None, preamble: str = "", **kwargs: Any) -> None:
+        unknown = set(kwargs) - {"loop_prep", "after_loop", "auto_preamble"}
+        if unknown:
+            raise TypeError(f"unknown keyword arguments: {', '.join(sorted(unknown))}")
+        self.context = context
+        self.name = name
+        self.operation = operation
+        self.preamble = preamble
+        self.options = options
+        self.loop_prep = kwargs.get("loop_prep", "")
+        self.after_loop = kwargs.get("after_loop", "")
+        self.args = parse_arg_list(arguments, with_offset=True)
+        self.args = [VectorArg(a.dtype, a.name, a.address_space == "__global", a.address_space,
+                               a.const) if isinstance(a, VectorArg) else a for a in self.args]
+        if not any(isinstance(a, VectorArg) for a in self.args):
+            raise ValueError("ElementwiseKernel can only be used with functions that have at "
+                             "least one vector argument")
+        if re.search(r"\breturn\b", operation):
+            import warnings
+            warnings.warn("Using a 'return' statement in an element-wise operation will likely "
+                          "lead to incorrect results. Use PYOPENCL_ELWISE_CONTINUE instead.",
+                          stacklevel=2)
+
+    def get_kernel(self, use_range: bool) -> tuple[Any, list[DtypedArgument]]:
+        source = elwise_source(self.args, self.operation, self.name, self.preamble, use_range,
+                               self.loop_prep, self.after_loop)
+        return _build(self.context, source, self.name, self.options), self.args
+
+    def __call__(self, *args: Any, range: builtins.slice | None = None,  # noqa: A002
+                 slice: builtins.slice | None = None, queue: Any = None,  # noqa: A002
+                 wait_for: Any = None, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError(f"unknown keyword arguments: '{', '.join(kwargs)}'")
+        if len(args) != len(self.args):
+            raise TypeError(f"{self.name}: expected {len(self.args)} arguments, got {len(args)}")
+        from .array import Array
+
+        repr_vec = next((v for a, v in zip(self.args, args)
+                         if isinstance(a, VectorArg) and isinstance(v, Array)), None)
+        queue = queue or (repr_vec.queue if repr_vec is not None else None)
+        if queue is None:
+            raise ValueError("no queue: pass queue= or an Array argument that has one")
+        if range is not None and slice is not None:
+            raise TypeError("may not specify both range and slice keyword arguments")
+        if slice is not None:
+            if repr_vec is None:
+                raise ValueError("slice= needs an Array argument to give the size")
+            range = builtins.slice(*slice.indices(repr_vec.size))
+        return self._launch(queue, args, range, repr_vec, wait_for)
+
+    def _launch(self, queue: Any, args: Sequence[Any], rng: builtins.slice | None,
+                repr_vec: Any, wait_for: Any) -> Any:
+        from .runtime.queue import enqueue_marker
+
+        kernel, _ = self.get_kernel(rng is not None)
+        values = kernel_arg_values(self.args, args)
+        if rng is None:
+            if repr_vec is None:
+                raise ValueError("range= is needed when no argument is an Array")
+            count = repr_vec.size
+            values.append(np.int64(count))
+        else:
+            start = 0 if rng.start is None else rng.start
+            step = 1 if rng.step is None else rng.step
+            if step == 0:
+                raise ValueError("range step must not be zero")
+            count = max(0, -(-(rng.stop - start) // step))
+            values.extend((np.int64(start), np.int64(rng.stop), np.int64(step)))
+        waits = _events(args, wait_for)
+        if count == 0:
+            return enqueue_marker(queue, wait_for=waits or None)
+        gsize, lsize = launch_size(queue, count)
+        return kernel(queue, gsize, lsize, *values, wait_for=waits or None)
+
+
+def get_elwise_kernel(context: Any, arguments: Any, operation: str, name: str = "elwise_kernel",
+                      preamble: str = "", options: Any = None) -> ElementwiseKernel:
+    """A memoized ElementwiseKernel (per context and text)."""
+    key = ("elwise", str(arguments), operation, name, preamble, str(options))
+    with _cache_lock:
+        per_ctx = _cache.setdefault(context, {})
+        if key in per_ctx:
+            return per_ctx[key]
+    knl = ElementwiseKernel(context, arguments, operation, name, options, preamble)
+    with _cache_lock:
+        return per_ctx.setdefault(key, knl)
+
+
+__all__ = ["ElementwiseKernel", "ScalarArg", "VectorArg", "elwise_source", "get_elwise_kernel",
+           "launch_size"]

@@ -1,0 +1,190 @@
+"""`ReductionKernel`: PyOpenCL's map-reduce kernel builder (`pyopencl.reduction`).
+
+`ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a+b",
+map_expr="x[i]*y[i]", arguments="float *x, float *y")` generates a two-stage
+reduction. Stage 1 runs G work-groups of L work-items (L a power of two):
+each work-item folds `map_expr` over its own contiguous run of indices, the
+group combines its L partial values in __local memory with a barrier per
+halving step (always `a` from the lower indices, `b` from the higher, so a
+merely associative `reduce_expr` gives the sequential answer) and writes one
+value per group. Stage 2 (only when G > 1) is one group doing the same over
+the G partial values. The call returns a 0-d Array (`.get()` gives the
+value), or `(array, event)` with `return_event=True`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from .elementwise import _build
+from .kernel_args import ScalarArg, VectorArg, needs_double, offset_adjuster, parse_arg_list
+
+_FP64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+MAX_GROUPS = 32
+
+
+def _group_size(device: Any) -> int:
+    size = 1
+    while size * 2 <= min(128, int(device.max_work_group_size)):
+        size *= 2
+    return size
+
+
+def _stage_source(name: str, out_ctype: str, args_decl: str, adjust: str, neutral: str,
+                  map_expr: str, group: int, stage2: bool) -> str:
+    partial = f"__global const {out_ctype} *pyopencl_partial, " if stage2 else ""
+    value = "pyopencl_partial[k]" if stage2 else map_expr
+    index = "" if stage2 else "    long i = start + k * step;\n"
+    return f"""
+__kernel void {name}(__global {out_ctype} *pyopencl_out, {partial}{args_decl}long n,
+                     long chunk, long start, long step)
+{{
+{adjust}
+  __local {out_ctype} pyopencl_ldata[{group}];
+  long lid = (long) get_local_id(0);
+  long first = (long) get_global_id(0) * chunk;
+  long last = min(first + chunk, n);
+  {out_ctype} acc = {neutral};
+  for (long k = first; k < last; ++k)
+  {{
+{index}    {out_ctype} pyopencl_value = {value};
+    acc = PYOPENCL_REDUCE(acc, pyopencl_value);
+  }}
+  pyopencl_ldata[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (long s = {group} / 2; s > 0; s >>= 1)
+  {{
+    if (lid < s)
+      pyopencl_ldata[lid] = PYOPENCL_REDUCE(pyopencl_ldata[lid], pyopencl_ldata[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }}
+  if (lid == 0)
+    pyopencl_out[get_group_id(0)] = pyopencl_ldata[0];
+}}
+"""
+
+
+class ReductionKernel:
+    """PyOpenCL's ReductionKernel; `knl(*args, queue=, wait_for=, return_event=, range=, slice=, out=)`."""
+
+    def __init__(self, ctx: Any, dtype_out: Any, neutral: str, reduce_expr: str,
+                 map_expr: str | None = None, arguments: Any = None, name: str = "reduce_kernel",
+                 options: Any = None, preamble: str = "") -> None:
+        from .tools import dtype_to_ctype
+
+        self.context = ctx
+        self.dtype_out = np.dtype(dtype_out)
+        self.neutral = str(neutral)
+        self.reduce_expr = reduce_expr
+        self.map_expr = map_expr if map_expr is not None else "in[i]"
+        if arguments is None:
+            raise TypeError("ReductionKernel needs 'arguments'")
+        self.args = [VectorArg(a.dtype, a.name, a.address_space == "__global", a.address_space,
+                               a.const) if isinstance(a, VectorArg) else a
+                     for a in parse_arg_list(arguments)]
+        self.name = name
+        self.options = options
+        self.preamble = preamble
+        self.out_ctype = dtype_to_ctype(self.dtype_out)
+
+    def _kernels(self, device: Any) -> tuple[Any, Any, int]:
+        group = _group_size(device)
+        decl = "".join(a.declarator() + ", " for a in self.args)
+        adjust = offset_adjuster(self.args)
+        pragma = _FP64 if needs_double(self.args) or self.dtype_out == np.float64 else ""
+        source = (f"{pragma}{self.preamble}\n#define PYOPENCL_REDUCE(a, b) ({self.reduce_expr})\n"
+                  + _stage_source(f"{self.name}_stage1", self.out_ctype, decl, adjust,
+                                  self.neutral, self.map_expr, group, False)
+                  + _stage_source(f"{self.name}_stage2", self.out_ctype, decl, adjust,
+                                  self.neutral, "", group, True))
+        one = _build(self.context, source, f"{self.name}_stage1", self.options)
+        two = _build(self.context, source, f"{self.name}_stage2", self.options)
+        return one, two, group
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from .array import Array, empty
+        from .elementwise import _events, kernel_arg_values
+
+        queue, wait_for = kwargs.pop("queue", None), kwargs.pop("wait_for", None)
+        return_event, out = kwargs.pop("return_event", False), kwargs.pop("out", None)
+        allocator, rng = kwargs.pop("allocator", None), kwargs.pop("range", None)
+        slc = kwargs.pop("slice", None)
+        if kwargs:
+            raise TypeError(f"invalid keyword argument(s): {', '.join(sorted(kwargs))}")
+        if len(args) != len(self.args):
+            raise TypeError(f"{self.name}: expected {len(self.args)} arguments, got {len(args)}")
+        repr_vec = next((v for a, v in zip(self.args, args)
+                         if isinstance(a, VectorArg) and isinstance(v, Array)), None)
+        queue = queue or (repr_vec.queue if repr_vec is not None else None)
+        if queue is None:
+            raise ValueError("no queue: pass queue= or an Array argument that has one")
+        start, step, count = self._range(rng, slc, repr_vec)
+        values = kernel_arg_values(self.args, args)
+        if out is None:
+            out = empty(queue, (), self.dtype_out, allocator=allocator)
+        evt = self._run(queue, values, (start, step, count), out, _events(args, wait_for))
+        out.add_event(evt)
+        return (out, evt) if return_event else out
+
+    def _range(self, rng: Any, slc: Any, repr_vec: Any) -> tuple[int, int, int]:
+        if rng is not None and slc is not None:
+            raise TypeError("may not specify both range and slice keyword arguments")
+        if slc is not None:
+            if repr_vec is None:
+                raise ValueError("slice= needs an Array argument to give the size")
+            rng = builtins.slice(*slc.indices(repr_vec.size))
+        if rng is None:
+            if repr_vec is None:
+                raise ValueError("range= is needed when no argument is an Array")
+            return 0, 1, repr_vec.size
+        start = 0 if rng.start is None else rng.start
+        step = 1 if rng.step is None else rng.step
+        if step == 0:
+            raise ValueError("range step must not be zero")
+        return start, step, max(0, -(-(rng.stop - start) // step))
+
+    def _run(self, queue: Any, values: list[Any], rng: tuple[int, int, int], out: Any,
+             waits: list[Any]) -> Any:
+        from .runtime.memory import Buffer
+        from .runtime.constants import mem_flags
+
+        one, two, group = self._kernels(queue.device)
+        start, step, count = rng
+        groups = max(1, min(MAX_GROUPS, -(-count // group)))
+        chunk = max(1, -(-count // (groups * group)))
+        tail = (np.int64(count), np.int64(chunk), np.int64(start), np.int64(step))
+        waits = waits + list(out.events)
+        if groups == 1:
+            return one(queue, (group,), (group,), out.base_data, *values, *tail,
+                       wait_for=waits or None)
+        partial = Buffer(self.context, mem_flags.READ_WRITE, groups * self.dtype_out.itemsize)
+        evt = one(queue, (groups * group,), (group,), partial, *values, *tail,
+                  wait_for=waits or None)
+        chunk2 = max(1, -(-groups // group))
+        tail2 = (np.int64(groups), np.int64(chunk2), np.int64(0), np.int64(1))
+        return two(queue, (group,), (group,), out.base_data, partial, *values, *tail2,
+                   wait_for=[evt])
+
+
+def get_reduction_kernel(ctx: Any, dtype_out: Any, neutral: str, reduce_expr: str,
+                         map_expr: str, arguments: str, name: str = "reduce_kernel",
+                         preamble: str = "") -> ReductionKernel:
+    """A memoized ReductionKernel (per context and text), for oclpy.array's own reductions."""
+    from .elementwise import _cache, _cache_lock
+
+    key = ("reduce", np.dtype(dtype_out).str, neutral, reduce_expr, map_expr, arguments, name,
+           preamble)
+    with _cache_lock:
+        per_ctx = _cache.setdefault(ctx, {})
+        if key in per_ctx:
+            return per_ctx[key]
+    knl = ReductionKernel(ctx, dtype_out, neutral, reduce_expr, map_expr, arguments, name,
+                          preamble=preamble)
+    with _cache_lock:
+        return per_ctx.setdefault(key, knl)
+
+
+__all__ = ["ReductionKernel", "ScalarArg", "VectorArg", "get_reduction_kernel"]
