@@ -197,8 +197,8 @@ def cumsum(a: Array, output_dtype: Any = None, queue: Any = None, wait_for: Any 
     src = a if a.dtype == dtype else a.astype(dtype)
     from .array import contiguous
 
-    evt = knl(contiguous(src), result, queue=queue, wait_for=wait_for)
-    result.add_event(evt)
+    knl(contiguous(src), result, queue=queue, wait_for=wait_for)
+    evt = result.events[-1] if result.events else None
     return (evt, result) if return_event else result
 
 
