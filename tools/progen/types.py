@@ -1,0 +1,130 @@
+"""The C types a generated program uses, and C's rules over them.
+
+Integer scalars (char..ulong), OpenCL vectors of them, structs, unions,
+arrays and pointers, with the integer promotions and the usual arithmetic
+conversions (`promote`, `uac`) that decide when an operation may overflow
+and so needs a safe wrapper.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class IntType:
+    name: str
+    bits: int
+    signed: bool
+
+    @property
+    def lo(self) -> int:
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
+    @property
+    def hi(self) -> int:
+        return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+
+    @property
+    def unsigned(self) -> IntType:
+        return INT_BY_NAME[self.name.lstrip("u") if not self.signed else "u" + self.name]
+
+    @property
+    def signed_twin(self) -> IntType:
+        return INT_BY_NAME[self.name[1:]] if not self.signed else self
+
+
+@dataclass(frozen=True)
+class VecType:
+    elem: IntType
+    n: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.elem.name}{self.n}"
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    elem: "CType"
+    n: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.elem.name}[{self.n}]"
+
+
+@dataclass(frozen=True)
+class PtrType:
+    """A pointer to `elem` in `space`, valid for indices [0, extent)."""
+
+    elem: IntType
+    space: str
+    extent: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.space} {self.elem.name} *".strip()
+
+
+@dataclass(frozen=True, eq=False)
+class RecordType:
+    """A struct or union; members are (name, type) pairs."""
+
+    kind: str  # "struct" | "union"
+    tag: str
+    members: tuple[tuple[str, "CType"], ...] = field(default=())
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind} {self.tag}"
+
+
+CType = IntType | VecType | ArrayType | PtrType | RecordType
+
+INT_TYPES = [IntType("char", 8, True), IntType("uchar", 8, False),
+             IntType("short", 16, True), IntType("ushort", 16, False),
+             IntType("int", 32, True), IntType("uint", 32, False),
+             IntType("long", 64, True), IntType("ulong", 64, False)]
+INT_BY_NAME = {t.name: t for t in INT_TYPES}
+INT, UINT, LONG, ULONG = (INT_BY_NAME[n] for n in ("int", "uint", "long", "ulong"))
+VEC_SIZES = (2, 4, 8, 16)
+
+
+def promote(t: IntType) -> IntType:
+    """C's integer promotions: everything narrower than int becomes int."""
+    return INT if t.bits < 32 else t
+
+
+def uac(a: IntType, b: IntType) -> IntType:
+    """C's usual arithmetic conversions over two integer types."""
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    if a.signed == b.signed:
+        return a if a.bits > b.bits else b
+    u, s = (a, b) if not a.signed else (b, a)
+    if u.bits >= s.bits:
+        return u
+    return s
+
+
+def sizeof(t: CType) -> int:
+    """Bytes of a vector or scalar (what as_* needs)."""
+    if isinstance(t, IntType):
+        return t.bits // 8
+    if isinstance(t, VecType):
+        return t.elem.bits // 8 * t.n
+    raise TypeError(t)
+
+
+def literal(t: IntType, v: int) -> str:
+    """A C expression of type `t` and value `v`."""
+    suffix = {"uint": "U", "long": "L", "ulong": "UL"}.get(t.name, "")
+    if t.name in ("char", "uchar", "short", "ushort"):
+        return f"({t.name}){v}" if v >= 0 else f"({t.name})({v})"
+    if v == t.lo and t.signed:
+        return f"({t.name})({v + 1}{suffix} - 1{suffix})"
+    if v < 0:
+        return f"({v}{suffix})"
+    return f"{v}{suffix}" if t.name != "int" else str(v)

@@ -1,0 +1,57 @@
+"""Worker processes that run programs with a time limit.
+
+Each worker is a process that imports oclpy and PyOpenCL once and runs
+`execute.run(source, impl)` for each request. A request that outlives its
+time limit, or a worker that dies (a native crash), yields a "timeout" or
+"died" result and a fresh worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from multiprocessing.connection import Connection
+
+from .execute import Result, run
+
+
+def _serve(conn: Connection) -> None:
+    while True:
+        try:
+            source, impl = conn.recv()
+        except EOFError:
+            return
+        conn.send(run(source, impl))
+
+
+class Worker:
+    def __init__(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        ctx = mp.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_serve, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+
+    def run(self, source: str, impl: str, timeout: float) -> Result:
+        self.conn.send((source, impl))
+        try:
+            if self.conn.poll(timeout):
+                return self.conn.recv()
+            status, detail = "timeout", f"no result after {timeout:.0f} s"
+        except (EOFError, OSError):
+            status, detail = "died", f"worker exited with code {self.proc.exitcode}"
+        self.restart()
+        return Result(status, detail)
+
+    def restart(self) -> None:
+        self.proc.kill()
+        self.proc.join()
+        self.conn.close()
+        self._start()
+
+    def close(self) -> None:
+        self.conn.close()
+        self.proc.kill()
+        self.proc.join()
