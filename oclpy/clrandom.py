@@ -1,52 +1,285 @@
-"""Random device arrays, the calls of `pyopencl.clrandom` that host scripts use.
+"""Random device arrays: `pyopencl.clrandom`'s PhiloxGenerator, ThreefryGenerator and rand.
 
-`rand(queue, shape, dtype, a=0, b=1)` returns an `oclpy.array.Array` of
-numbers uniform in [a, b) (integers: [a, b)), drawn with NumPy's Philox
-bit generator (the counter-based generator PyOpenCL's device-side one is
-modelled on) and copied to the device. `RanluxGenerator`/`PhiloxGenerator`
-objects are not provided.
+The numbers are made on the device by counter-based generators (Salmon et
+al., "Parallel random numbers: as easy as 1, 2, 3"): Philox4x32-10 and
+Threefry4x32-20, written here in OpenCL C (`GENERATORS_SOURCE`, checked
+against Random123's known-answer vectors in the tests). Block `k` of a
+fill is the generator applied to (counter + k, key), giving four 32-bit
+words; a generator object advances its 128-bit counter past the blocks
+each fill used, so successive fills differ and a seed reproduces a stream.
+`key`, `counter` and `seed` are taken as PyOpenCL takes them (key and
+counter drawn from Python's `random.Random(seed)`).
+
+- uniform floats lie in the open interval (a, b): float32 from 24 bits
+  of a word, float64 from 53 bits of two words;
+- integers are `a + word % (b - a)` (two words for 64-bit types);
+- normal numbers are Box-Muller pairs of uniforms, times sigma plus mu.
+
+`rand(queue, shape, dtype, a=0, b=1)` and `fill_rand` use one generator
+per context.
 """
 
 from __future__ import annotations
 
+import random
+import threading
+import weakref
 from typing import Any
 
 import numpy as np
 
-from .array import Array, to_device
+GENERATORS_SOURCE = r"""
+uint4 oclpy_philox4x32_10(uint4 c, uint2 k)
+{
+  for (int r = 0; r < 10; ++r)
+  {
+    if (r > 0) { k.x += 0x9E3779B9u; k.y += 0xBB67AE85u; }
+    uint hi0 = mul_hi(0xD2511F53u, c.x), lo0 = 0xD2511F53u * c.x;
+    uint hi1 = mul_hi(0xCD9E8D57u, c.z), lo1 = 0xCD9E8D57u * c.z;
+    c = (uint4)(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
+  }
+  return c;
+}
 
-_seed = np.random.SeedSequence()
+uint4 oclpy_threefry4x32_20(uint4 c, uint4 k)
+{
+  const uint rot0[8] = {10, 11, 13, 23, 6, 17, 25, 18};
+  const uint rot1[8] = {26, 21, 27, 5, 20, 11, 10, 20};
+  uint ks[5] = {k.x, k.y, k.z, k.w, 0x1BD11BDAu ^ k.x ^ k.y ^ k.z ^ k.w};
+  uint x0 = c.x + ks[0], x1 = c.y + ks[1], x2 = c.z + ks[2], x3 = c.w + ks[3];
+  for (int r = 0; r < 20; ++r)
+  {
+    if ((r & 1) == 0)
+    {
+      x0 += x1; x1 = rotate(x1, rot0[r & 7]); x1 ^= x0;
+      x2 += x3; x3 = rotate(x3, rot1[r & 7]); x3 ^= x2;
+    }
+    else
+    {
+      x0 += x3; x3 = rotate(x3, rot0[r & 7]); x3 ^= x0;
+      x2 += x1; x1 = rotate(x1, rot1[r & 7]); x1 ^= x2;
+    }
+    if ((r & 3) == 3)
+    {
+      uint s = (uint) (r + 1) / 4;
+      x0 += ks[s % 5]; x1 += ks[(s + 1) % 5]; x2 += ks[(s + 2) % 5]; x3 += ks[(s + 3) % 5] + s;
+    }
+  }
+  return (uint4)(x0, x1, x2, x3);
+}
+
+uint4 oclpy_counter_add(uint4 c, ulong blk)
+{
+  ulong a = (ulong) c.x + (blk & 0xffffffffUL);
+  ulong b = (ulong) c.y + (blk >> 32) + (a >> 32);
+  ulong d = (ulong) c.z + (b >> 32);
+  return (uint4)((uint) a, (uint) b, (uint) d, c.w + (uint) (d >> 32));
+}
+"""
+
+# per (distribution, value kind): values made from one block, and the C code writing them
+_EMIT = {
+    ("uniform", "f32"): (4, "for (int k = 0; k < 4; ++k) PUT(k, shift + scale * "
+                            "(((float) (w[k] >> 8) + 0.5f) * (1.0f / 16777216.0f)));"),
+    ("uniform", "f64"): (2, "for (int k = 0; k < 2; ++k) PUT(k, shift + scale * "
+                            "(((double) ((((ulong) w[2*k]) << 21) | (w[2*k+1] >> 11)) + 0.5) "
+                            "* (1.0 / 9007199254740992.0)));"),
+    ("uniform", "i32"): (4, "for (int k = 0; k < 4; ++k) PUT(k, shift + (T) (w[k] % (uint) scale));"),
+    ("uniform", "i64"): (2, "for (int k = 0; k < 2; ++k) PUT(k, shift + (T) (((((ulong) w[2*k]) "
+                            "<< 32) | w[2*k+1]) % (ulong) scale));"),
+    ("normal", "f32"): (4, "for (int k = 0; k < 4; k += 2) { "
+                           "float u1 = ((float) (w[k] >> 8) + 0.5f) * (1.0f / 16777216.0f); "
+                           "float u2 = ((float) (w[k+1] >> 8) + 0.5f) * (1.0f / 16777216.0f); "
+                           "float r = sqrt(-2.0f * log(u1)); "
+                           "PUT(k, shift + scale * r * cos(6.28318530717958647692f * u2)); "
+                           "PUT(k + 1, shift + scale * r * sin(6.28318530717958647692f * u2)); }"),
+    ("normal", "f64"): (2, "{ double u[2]; for (int k = 0; k < 2; ++k) u[k] = ((double) "
+                           "((((ulong) w[2*k]) << 21) | (w[2*k+1] >> 11)) + 0.5) "
+                           "* (1.0 / 9007199254740992.0); "
+                           "double r = sqrt(-2.0 * log(u[0])); "
+                           "PUT(0, shift + scale * r * cos(6.283185307179586476925 * u[1])); "
+                           "PUT(1, shift + scale * r * sin(6.283185307179586476925 * u[1])); }"),
+}
 
 
-def _generator(seed: int | None) -> np.random.Generator:
-    return np.random.Generator(np.random.Philox(seed if seed is not None else _seed.spawn(1)[0]))
+def _kind(dtype: np.dtype) -> str:
+    if dtype.kind == "f" and dtype.itemsize in (4, 8):
+        return f"f{dtype.itemsize * 8}"
+    if dtype.kind in "iu" and dtype.itemsize <= 8:
+        return "i64" if dtype.itemsize == 8 else "i32"
+    raise NotImplementedError(f"oclpy.clrandom: random numbers of dtype {dtype} are not supported")
 
 
-def uniform(queue: Any, shape: Any, dtype: Any = np.float32, a: float = 0, b: float = 1,
-            seed: int | None = None) -> Array:
-    dtype = np.dtype(dtype)
-    rng = _generator(seed)
-    if dtype.kind in "iu":
-        values = rng.integers(int(a), int(b), size=shape, dtype=dtype)
-    elif dtype.kind == "f":
-        values = rng.uniform(a, b, size=shape).astype(dtype)
-    elif dtype.kind == "c":
-        values = (rng.uniform(a, b, size=shape) + 1j * rng.uniform(a, b, size=shape)).astype(dtype)
-    else:
-        raise NotImplementedError(f"random numbers of dtype {dtype}")
-    return to_device(queue, values)
+def _scale_dtype(dtype: np.dtype) -> np.dtype:
+    return dtype if dtype.kind == "f" else np.dtype(np.int64)
 
 
-def rand(queue: Any, shape: Any, dtype: Any, luxury: Any = None, a: float = 0, b: float = 1) -> Array:
-    return uniform(queue, shape, dtype, a, b)
+class Random123GeneratorBase:
+    """A counter-based generator; `fill_uniform`, `uniform`, `fill_normal`, `normal`."""
+
+    generator_name = ""
+    key_length = 0
+
+    def __init__(self, context: Any, key: Any = None, counter: Any = None,
+                 seed: Any = None) -> None:
+        if key is not None and counter is not None and seed is not None:
+            raise TypeError("seed is unused and may not be specified if both counter and key "
+                            "are given")
+        rng = random.Random(seed)
+        info = np.iinfo(np.int32)
+        if key is None:
+            key = [rng.randrange(int(info.min), int(info.max) + 1)
+                   for _ in range(self.key_length - 1)]
+        if counter is None:
+            counter = [rng.randrange(int(info.min), int(info.max) + 1) for _ in range(4)]
+        self.context = context
+        self.key = list(key)
+        self.counter = list(counter)
+        self.counter_max = int(info.max)
+        self._lock = threading.Lock()
+
+    def _key_words(self) -> list[np.uint32]:
+        words = (list(self.key) + [0] * self.key_length)[:self.key_length]
+        return [np.uint32(int(w) & 0xFFFFFFFF) for w in words]
+
+    def _source(self, dtype: np.dtype, distribution: str) -> tuple[str, int]:
+        from .array_elementwise import ctype
+
+        per, emit = _EMIT[(distribution, _kind(dtype))]
+        t, st = ctype(dtype), ctype(_scale_dtype(dtype))
+        keys = ", ".join(f"uint k{i}" for i in range(self.key_length))
+        key = (f"(uint2)(k0, k1)" if self.key_length == 2 else "(uint4)(k0, k1, k2, k3)")
+        pragma = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "64" in _kind(dtype) else ""
+        body = emit.replace("PUT(", "OCLPY_PUT(").replace("(T)", f"({t})")
+        return (f"{pragma}{GENERATORS_SOURCE}\n#define OCLPY_PUT(k, v) if (base + (k) < n) "
+                f"out[base + (k)] = ({t}) (v)\n"
+                f"__kernel void oclpy_generate(__global {t} *out, long n, {keys}, uint c0, "
+                f"uint c1, uint c2, uint c3, {st} scale, {st} shift)\n{{\n"
+                f"  uint4 ctr = (uint4)(c0, c1, c2, c3);\n"
+                f"  for (long blk = get_global_id(0); blk * {per} < n; blk += get_global_size(0))\n"
+                f"  {{\n    long base = blk * {per};\n"
+                f"    uint4 r = oclpy_{self.generator_name}(oclpy_counter_add(ctr, (ulong) blk), {key});\n"
+                f"    uint w[4] = {{r.x, r.y, r.z, r.w}};\n    {body}\n  }}\n}}\n"), per
+
+    def _fill(self, distribution: str, ary: Any, scale: Any, shift: Any, queue: Any = None) -> Any:
+        from .array import copy_strided, empty
+        from .elementwise import _build, launch_size
+
+        queue = queue or ary.queue
+        dtype = ary.dtype
+        source, per = self._source(dtype, distribution)
+        knl = _build(self.context, source, "oclpy_generate", None)
+        target = ary if ary.flags.c_contiguous else empty(queue, ary.shape, dtype)
+        blocks = -(-ary.size // per)
+        with self._lock:
+            counter = [np.uint32(int(c) & 0xFFFFFFFF) for c in self.counter]
+            self._advance(blocks)
+        if not ary.size:
+            return None
+        gsize, lsize = launch_size(queue, blocks)
+        sd = _scale_dtype(dtype).type
+        buf = _offset_buffer(target) if target.offset else target.base_data
+        evt = knl(queue, gsize, lsize, buf, np.int64(ary.size), *self._key_words(), *counter, sd(scale), sd(shift),
+                  wait_for=target.events or None)
+        target.add_event(evt)
+        if target is not ary:
+            copy_strided(ary, target, queue)
+        return evt
+
+    def _advance(self, blocks: int) -> None:
+        value = sum((int(c) & 0xFFFFFFFF) << (32 * i) for i, c in enumerate(self.counter))
+        value = (value + blocks) % (1 << 128)
+        self.counter = [int(np.uint32((value >> (32 * i)) & 0xFFFFFFFF).view(np.int32))
+                        for i in range(4)]
+
+    def fill_uniform(self, ary: Any, a: Any = 0, b: Any = 1, queue: Any = None) -> Any:
+        if ary.dtype.kind in "iu" and b <= a:
+            raise ValueError(f"uniform integers need a < b, got a={a}, b={b}")
+        return self._fill("uniform", ary, scale=(b - a), shift=a, queue=queue)
+
+    def uniform(self, *args: Any, **kwargs: Any) -> Any:
+        from .array import empty
+
+        a, b = kwargs.pop("a", 0), kwargs.pop("b", 1)
+        result = empty(*args, **kwargs)
+        self.fill_uniform(result, queue=result.queue, a=a, b=b)
+        return result
+
+    def fill_normal(self, ary: Any, mu: Any = 0, sigma: Any = 1, queue: Any = None) -> Any:
+        if ary.dtype.kind != "f":
+            raise NotImplementedError(f"oclpy.clrandom: normal numbers of dtype {ary.dtype} "
+                                      f"are not supported")
+        return self._fill("normal", ary, scale=sigma, shift=mu, queue=queue)
+
+    def normal(self, *args: Any, **kwargs: Any) -> Any:
+        from .array import empty
+
+        mu, sigma = kwargs.pop("mu", 0), kwargs.pop("sigma", 1)
+        result = empty(*args, **kwargs)
+        self.fill_normal(result, queue=result.queue, mu=mu, sigma=sigma)
+        return result
 
 
-def normal(queue: Any, shape: Any, dtype: Any = np.float32, mu: float = 0, sigma: float = 1,
-           seed: int | None = None) -> Array:
-    dtype = np.dtype(dtype)
-    if dtype.kind != "f":
-        raise NotImplementedError(f"normal random numbers of dtype {dtype}")
-    return to_device(queue, _generator(seed).normal(mu, sigma, size=shape).astype(dtype))
+def _offset_buffer(ary: Any) -> Any:
+    """A sub-buffer starting at the view's offset (the generator kernel takes a plain pointer)."""
+    return ary.base_data.get_sub_region(ary.offset, ary.base_data.size - ary.offset)
 
 
-__all__ = ["normal", "rand", "uniform"]
+class PhiloxGenerator(Random123GeneratorBase):
+    generator_name = "philox4x32_10"
+    key_length = 2
+
+
+class ThreefryGenerator(Random123GeneratorBase):
+    generator_name = "threefry4x32_20"
+    key_length = 4
+
+
+_generators: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_generators_lock = threading.Lock()
+
+
+def _get_generator(context: Any) -> Random123GeneratorBase:
+    with _generators_lock:
+        gen = _generators.get(context)
+        if gen is None:
+            gen = _generators[context] = PhiloxGenerator(context)
+        return gen
+
+
+def fill_rand(result: Any, queue: Any = None, a: Any = 0, b: Any = 1) -> None:
+    """Fill `result` with uniform values in [a, b)."""
+    queue = queue or result.queue
+    _get_generator(queue.context).fill_uniform(result, a=a, b=b, queue=queue)
+
+
+def rand(queue: Any, shape: Any, dtype: Any, luxury: Any = None, a: Any = 0, b: Any = 1) -> Any:
+    """An array of `shape` with uniform values of `dtype` in [a, b)."""
+    from .array import empty
+
+    if luxury is not None:
+        from warnings import warn
+        warn("Specifying the 'luxury' argument is deprecated and will stop being supported in "
+             "PyOpenCL 2018.x", stacklevel=2)
+    result = empty(queue, shape, dtype)
+    _get_generator(queue.context).fill_uniform(result, a=a, b=b, queue=queue)
+    return result
+
+
+def uniform(queue: Any, shape: Any, dtype: Any = np.float32, a: Any = 0, b: Any = 1,
+            seed: Any = None) -> Any:
+    """Uniform values in [a, b) (a fresh generator when `seed` is given, reproducibly)."""
+    gen = PhiloxGenerator(queue.context, seed=seed) if seed is not None else \
+        _get_generator(queue.context)
+    return gen.uniform(queue, shape, dtype, a=a, b=b)
+
+
+def normal(queue: Any, shape: Any, dtype: Any = np.float32, mu: Any = 0, sigma: Any = 1,
+           seed: Any = None) -> Any:
+    gen = PhiloxGenerator(queue.context, seed=seed) if seed is not None else \
+        _get_generator(queue.context)
+    return gen.normal(queue, shape, dtype, mu=mu, sigma=sigma)
+
+
+__all__ = ["GENERATORS_SOURCE", "PhiloxGenerator", "Random123GeneratorBase",
+           "ThreefryGenerator", "fill_rand", "normal", "rand", "uniform"]
