@@ -31,7 +31,7 @@ from .event import Event
 from .kernel_args import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
 from .drivers.base import NDRange
 from .launch_plan import LaunchPlan
-from .ndrange import make_ndrange
+from .ndrange import make_ndrange, plain_sizes
 from .queue import CommandQueue
 
 ADDRESS_QUALIFIERS = {"global": kernel_arg_address_qualifier.GLOBAL,
@@ -274,7 +274,7 @@ class Kernel(Handle):
                  global_offset: Any, g_times_l: bool) -> NDRange:
         """The checked launch shape, from the cache when these sizes were checked before."""
         key = None
-        if _plain(global_size) and _plain(local_size) and _plain(global_offset):
+        if plain_sizes(global_size) and plain_sizes(local_size) and plain_sizes(global_offset):
             key = (dev, global_size, local_size, global_offset, g_times_l)
             found = self._shapes.get(key)
             if found is not None:
@@ -306,19 +306,6 @@ class Kernel(Handle):
 
     def __repr__(self) -> str:
         return f"<oclpy.Kernel '{self.function_name}'>"
-
-
-def _plain(sizes: Any) -> bool:
-    """None or a tuple of Python ints: a cache key that no other value equals
-    (1.0 == 1, so a float size must never hit an int size's cached shape)."""
-    if sizes is None:
-        return True
-    if type(sizes) is not tuple:
-        return False
-    for s in sizes:
-        if type(s) is not int:
-            return False
-    return True
 
 
 def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_size: Any,

@@ -14,8 +14,8 @@ this queue may take the fast path at all:
 
 `LaunchPlan.launch` then packs the raw argument values at once
 (`ArgPacker.pack_values`), takes the checked launch shape from the last
-launch when the same size tuples are passed again (the same objects: a tuple
-cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
+launch when the same size tuples of ints are passed again (the same objects:
+such a tuple cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
 on the calling thread (`CommandQueue._launch_now`). Whenever something is out
 of the ordinary (set_scalar_arg_dtypes, a value bind_arg must judge, a global
 offset, g_times_l, an empty range, a dependency to wait for, a busy queue) it
@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from .event import Event
+from .ndrange import plain_sizes
 
 NO_SHAPE: tuple[Any, Any, Any] = (object(), object(), None)
 
@@ -67,7 +68,8 @@ class LaunchPlan:
             nd = kernel._ndrange(self.queue.device, self.ck, global_size, local_size, None, False)
             if 0 in nd.global_size:
                 return None
-            self.last = (global_size, local_size, nd)
+            if plain_sizes(global_size) and plain_sizes(local_size):  # a list may change
+                self.last = (global_size, local_size, nd)
         blob, storages = packed
         if not self.now:
             kernel._last_call = (args, blob)

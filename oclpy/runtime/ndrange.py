@@ -122,3 +122,17 @@ def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_g
         if any(o + g >= 1 << 64 for o, g in zip(offset, gsize)):
             raise_cl(ROUTINE, status_code.INVALID_GLOBAL_OFFSET, "global offset + size overflows")
     return NDRange(len(gsize), _pad(gsize, 1), _pad(local, 1), _pad(offset, 0))
+
+
+def plain_sizes(sizes: Any) -> bool:
+    """None or a tuple of Python ints: sizes that cannot change after the call (a
+    cached shape may be keyed by them, or by their identity) and that no other
+    value equals (1.0 == 1, so a float size must never hit an int size's shape)."""
+    if sizes is None:
+        return True
+    if type(sizes) is not tuple:
+        return False
+    for s in sizes:
+        if type(s) is not int:
+            return False
+    return True

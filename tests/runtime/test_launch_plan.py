@@ -148,6 +148,19 @@ def test_the_same_size_tuples_are_checked_once(queue, fake_program, monkeypatch,
     assert len(calls) == 2
 
 
+def test_a_size_list_changed_between_launches_is_checked_again(ctx, queue, fake_program):
+    fake = pair()
+    prg = fake_program(fake)
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 16)
+    sizes = [4]
+    prg.k(queue, sizes, None, buf, np.int32(0))
+    sizes[0] = 8
+    prg.k(queue, sizes, None, buf, np.int32(0))
+    queue.finish()
+    assert [launch.global_size for launch in fake.launches][-1] == (8, 1, 1)
+    assert fake.launches[0].global_size == (4, 1, 1)
+
+
 def test_a_fast_launch_waits_behind_a_command_still_queued(ctx, queue, fake_program):
     log = []
     prg = fake_program(pair("a", lambda *a: log.append("a")), pair("b", lambda *a: log.append("b")))
