@@ -163,7 +163,7 @@ class Array:
     def __getitem__(self, index: Any) -> Array:
         if isinstance(index, Array):
             return take(self, index)
-        if isinstance(index, tuple) and any(isinstance(i, Array) for i in index):
+        if isinstance(index, tuple) and builtins.any(isinstance(i, Array) for i in index):
             raise NotImplementedError("oclpy.array: indexing with several index arrays "
                                       "is not supported")
         shape, strides, offset = index_view(self.shape, self.strides, index)
@@ -455,6 +455,10 @@ def _binary_method(op: str, reverse: bool = False, inplace: bool = False) -> Any
         if not isinstance(other, Array) and not _is_scalar(other):
             return NotImplemented
         if inplace:
+            res = elw.op_dtypes(op, self, other)[1]
+            if not np.can_cast(res, self.dtype, "same_kind"):
+                raise TypeError(f"Cannot cast ufunc '{op}' output from {res} to {self.dtype} "
+                                f"with casting rule 'same_kind'")
             elw.binary(op, self, other, out=self)
             return self
         return elw.binary(op, other, self) if reverse else elw.binary(op, self, other)
@@ -560,15 +564,30 @@ def to_device(queue: Any, ary: Any, allocator: Any = None, async_: bool = False,
     return result
 
 
+def _arange_bounds(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
+    names = ("start", "stop", "step")
+    given = {k: kwargs.pop(k) for k in names if k in kwargs}
+    if kwargs:
+        raise TypeError(f"unexpected keyword arguments: {', '.join(kwargs)}")
+    if len(args) > 3:
+        raise TypeError("arange takes at most 3 positional arguments after the queue")
+    if len(args) == 1 and "stop" not in given:
+        given.update(stop=args[0])
+    else:
+        for name, value in zip(names, args):
+            if name in given:
+                raise TypeError(f"arange got multiple values for '{name}'")
+            given[name] = value
+    if "stop" not in given:
+        raise TypeError("arange needs a stop value")
+    return given.get("start", 0), given["stop"], given.get("step", 1)
+
+
 def arange(queue: Any, *args: Any, **kwargs: Any) -> Array:
     """arange(queue, [start,] stop [, step], dtype=None): like numpy.arange, computed on the device."""
     dtype = kwargs.pop("dtype", None)
     allocator = kwargs.pop("allocator", None)
-    if kwargs:
-        raise TypeError(f"unexpected keyword arguments: {', '.join(kwargs)}")
-    if not 1 <= len(args) <= 3:
-        raise TypeError("arange takes 1 to 3 positional arguments after the queue")
-    start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+    start, stop, step = _arange_bounds(args, kwargs)
     if step == 0:
         raise ValueError("arange step must not be zero")
     dtype = np.dtype(dtype if dtype is not None else np.arange(start, stop, step).dtype)
@@ -583,13 +602,21 @@ def arange(queue: Any, *args: Any, **kwargs: Any) -> Array:
     return result
 
 
+def _get_common_dtype(obj1: Any, obj2: Any, queue: Any) -> np.dtype:
+    """PyOpenCL's name for the result dtype of an operation on obj1 and obj2."""
+    if queue is None:
+        raise ValueError("PyOpenCL array has no queue; call .with_queue() to add one in order "
+                         "to be able to perform operations")
+    return elw.result_type(obj1, obj2)
+
+
 # the module functions (reductions, selection, stacking) live in array_functions.py
-from .array_functions import (concatenate, cumsum, diff, dot, hstack,  # noqa: E402
+from .array_functions import (all, any, concatenate, cumsum, diff, dot, hstack,  # noqa: E402
                               if_positive, logical_and, logical_not, logical_or, max, maximum, min,
                               minimum, multi_put, multi_take, reshape, stack, subset_dot,
                               subset_max, subset_min, sum, take, transpose, vdot, where)
 
-__all__ = ["Array", "ArrayHasOffsetError", "arange", "concatenate", "cumsum", "diff", "dot",
+__all__ = ["Array", "ArrayHasOffsetError", "all", "any", "arange", "concatenate", "cumsum", "diff", "dot",
            "empty", "empty_like", "hstack", "if_positive", "logical_and", "logical_not",
            "logical_or", "max", "maximum", "min", "minimum", "multi_put", "multi_take",
            "ones_like", "reshape", "stack", "subset_dot", "subset_max", "subset_min", "sum",

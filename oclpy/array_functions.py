@@ -54,6 +54,20 @@ def where(criterion: Any, then_: Any, else_: Any, out: Any = None, queue: Any = 
     return elw.where(criterion, then_, else_, queue=queue, out=out)
 
 
+def any(a: Array, queue: Any = None, wait_for: Any = None) -> Any:  # noqa: A001
+    """Whether some element is nonzero: a 0-d int8 array (np.int8(False) when empty)."""
+    if len(a) == 0:
+        return elw.BOOL_DTYPE.type(False)
+    return a.any(queue=queue, wait_for=wait_for)
+
+
+def all(a: Array, queue: Any = None, wait_for: Any = None) -> Any:  # noqa: A001
+    """Whether every element is nonzero: a 0-d int8 array (np.int8(True) when empty)."""
+    if len(a) == 0:
+        return elw.BOOL_DTYPE.type(True)
+    return a.all(queue=queue, wait_for=wait_for)
+
+
 def _minmax(op: str, a: Any, b: Any, out: Any, queue: Any) -> Any:
     if not isinstance(a, Array) and not isinstance(b, Array):
         return getattr(np, op)(a, b)
@@ -137,7 +151,7 @@ def concatenate(arrays: Sequence[Array], axis: int = 0, queue: Any = None,
     first = arrays[0]
     axis = operator.index(axis) % builtins.max(1, first.ndim)
     for ary in arrays[1:]:
-        if ary.ndim != first.ndim or any(d1 != d2 for k, (d1, d2) in
+        if ary.ndim != first.ndim or builtins.any(d1 != d2 for k, (d1, d2) in
                                          enumerate(zip(ary.shape, first.shape)) if k != axis):
             raise ValueError("arrays must have the same shape except along the concatenation "
                              f"axis: {first.shape} and {ary.shape}")
@@ -159,7 +173,7 @@ def stack(arrays: Sequence[Array], axis: int = 0, queue: Any = None) -> Array:
     if not arrays:
         raise ValueError("need at least one array to stack")
     shape = arrays[0].shape
-    if any(a.shape != shape for a in arrays):
+    if builtins.any(a.shape != shape for a in arrays):
         raise ValueError("all input arrays must have the same shape")
     axis = operator.index(axis)
     if not -len(shape) - 1 <= axis <= len(shape):
@@ -202,7 +216,7 @@ def cumsum(a: Array, output_dtype: Any = None, queue: Any = None, wait_for: Any 
     return (evt, result) if return_event else result
 
 
-__all__ = ["concatenate", "cumsum", "diff", "dot", "hstack", "if_positive", "logical_and",
+__all__ = ["all", "any", "concatenate", "cumsum", "diff", "dot", "hstack", "if_positive", "logical_and",
            "logical_not", "logical_or", "max", "maximum", "min", "minimum", "multi_put",
            "multi_take", "reshape", "stack", "subset_dot", "subset_max", "subset_min", "sum",
            "take", "transpose", "vdot", "where"]

@@ -22,7 +22,7 @@ def as_shape(shape: Any) -> tuple[int, ...]:
     try:
         dims = tuple(int(operator_index(s)) for s in shape)
     except TypeError:
-        raise TypeError(f"shape must be an int or a sequence of ints, not {shape!r}") from None
+        raise ValueError(f"shape must be an int or a sequence of ints, not {shape!r}") from None
     if any(d < 0 for d in dims):
         raise ValueError(f"negative dimensions are not allowed: {dims}")
     return dims

@@ -28,7 +28,9 @@ from pathlib import Path
 
 EXAMPLES = ("examples/demo.py", "examples/narray.py", "examples/transpose.py",
             "examples/dump-properties.py")
-TEST_FILES = ("test/test_wrapper.py", "test/test_enqueue_copy.py", "test/test_arrays_in_structs.py")
+TEST_FILES = ("test/test_wrapper.py", "test/test_enqueue_copy.py", "test/test_arrays_in_structs.py",
+              "test/test_array.py", "test/test_clmath.py", "test/test_clrandom.py",
+              "test/test_algorithm.py")
 SUPPORT_FILES = ("test/empty-header.h", "test/add-vectors-32.spv", "test/add-vectors-64.spv")
 PYPI_HOST = ("pypi.org", 443)
 _WORD = re.compile(r"\bpyopencl\b")

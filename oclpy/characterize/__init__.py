@@ -21,6 +21,11 @@ def has_double_support(dev: Any) -> bool:
     return "cl_khr_fp64" in dev.extensions.split()
 
 
+def has_struct_arg_count_bug(dev: Any, ctx: Any = None) -> bool | str:
+    """PyOpenCL's check for drivers that miscount struct kernel arguments: never oclpy's."""
+    return False
+
+
 def has_amd_double_support(dev: Any) -> bool:
     return "cl_amd_fp64" in dev.extensions.split()
 

@@ -23,12 +23,13 @@ def test_elementwise_matches_numpy(queue, dtype):
 
 def test_elementwise_errors(queue):
     a = cl_array.to_device(queue, np.zeros(4, np.float32))
-    with pytest.raises(ValueError, match=r"operands differ: \(4,\) float32 and \(5,\) float32"):
+    with pytest.raises(ValueError, match=r"operands could not be broadcast together with shapes "
+                                         r"\(4,\) and \(5,\)"):
         a + cl_array.to_device(queue, np.zeros(5, np.float32))
-    with pytest.raises(ValueError, match=r"operands differ: \(4,\) float32 and \(4,\) int32"):
-        a - cl_array.to_device(queue, np.zeros(4, np.int32))
-    with pytest.raises(TypeError, match="elementwise '\\+' on bool arrays is not supported"):
-        cl_array.to_device(queue, np.zeros(4, bool)) + 1
+    mixed = a - cl_array.to_device(queue, np.zeros(4, np.int32))
+    assert mixed.dtype == np.float64  # NumPy's promotion, as PyOpenCL does it
+    with pytest.raises(TypeError, match="integers only"):
+        cl_array.to_device(queue, np.zeros(4, np.float32)) & 1
     with pytest.raises(TypeError):
         a + [1, 2, 3, 4]
     assert (cl_array.empty(queue, 0, np.float32) + 1).shape == (0,)
