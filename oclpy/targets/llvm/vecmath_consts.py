@@ -23,6 +23,7 @@ For the double functions (vecmath_double.py), fitted to 1e-18 or better:
     SIN_D    (sin(r)/r - 1)/r^2       of z = r^2, r in [0, pi/4]
     COS_D    (cos(r) - 1 + r^2/2)/r^4 of z = r^2, r in [0, pi/4]
     LOG_DD   2 (atanh(s)/s - 1 - s^2/3)/s^4  of z = s^2 (pow's double-double log)
+    ATAN_D   (atan(w)/w - 1)/w^2      of z = w^2, w in [0, tan(pi/8)]
 
 and constants split in a head of few bits (k * head is exact for |k| < 2^20)
 and a tail: ln 2, log10(2), pi/2 (three 33-bit heads and a tail, Cody and
@@ -116,6 +117,10 @@ LN2_HI, LN2_LO = split(_decimal_ln(2), 32)
 LOG10_2_HI, LOG10_2_LO = split(_decimal_ln(2) / _decimal_ln(10), 32)
 LN10 = math.log(10.0)
 TWO_THIRDS_HI, TWO_THIRDS_LO = split(Fraction(2, 3), 53)
+ATAN_D = (-0.3333333333333333, 0.19999999999999804, -0.14285714285659779, 0.11111111105150588,
+          -0.09090908753259112, 0.07692296368042296, -0.0666642476020052, 0.05878927554473807,
+          -0.05230443640686948, 0.045515447340221615, -0.03456931506332609,
+          0.016284375050043393)
 
 _PI_BITS = 600  # bits of pi computed; C[e] uses at most 105 + 111 below the point
 
@@ -165,5 +170,8 @@ def _pi_over_2() -> Fraction:
 
 
 PIO2_1, PIO2_2, PIO2_3, PIO2_3T = split(_pi_over_2(), 33, 3)
+PI_HI, PI_LO = split(_pi_over_2() * 2, 53)
+PI_2_HI, PI_2_LO = split(_pi_over_2(), 53)
+PI_4_HI, PI_4_LO = split(_pi_over_2() / 2, 53)
 PIO2_LIMIT = 2.0 ** 19 * PI_2  # below: Cody-Waite with |k| < 2^19; above: the C library
 
