@@ -206,11 +206,15 @@ class Array:
         new = resolve_reshape(self.size, tuple(operator.index(d) for d in shape))
         if new == self.shape:
             return self._view(self.shape, self.strides, self.offset)
-        strides = reshape_strides(self.shape, self.strides, new, self.itemsize, order.upper())
-        if strides is None:
-            raise NotImplementedError("oclpy.array: this reshape of a non-contiguous view "
-                                      "needs a copy; call .copy() first")
-        return self._view(new, strides, self.offset)
+        order = order.upper()
+        if order not in ("C", "F"):
+            raise ValueError(f"order must be 'C' or 'F', not {order!r}")
+        strides = reshape_strides(self.shape, self.strides, new, self.itemsize, order)
+        if strides is not None:
+            return self._view(new, strides, self.offset)
+        if order == "F":  # NumPy's F-order reshape is the C-order one of the reversed axes
+            return self.transpose().reshape(new[::-1]).transpose()
+        return contiguous(self).reshape(new)  # a copy, as NumPy makes one
 
     def ravel(self, order: str = "C") -> Array:
         return self.reshape(self.size, order=order)
@@ -494,7 +498,11 @@ def check_same_shape(a: Array, b: Array) -> None:
 
 def contiguous(a: Array) -> Array:
     """`a` itself if C-contiguous, else a C-contiguous copy."""
-    return a if a.flags.c_contiguous else a.copy(queue=a.queue)
+    if a.flags.c_contiguous:
+        return a
+    result = Array(a.queue or a.context, a.shape, a.dtype, allocator=a.allocator)
+    copy_strided(result, a, a._queue(None))
+    return result
 
 
 def copy_strided(dst: Array, src: Array, queue: Any = None) -> None:

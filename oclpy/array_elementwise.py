@@ -224,8 +224,9 @@ def put(dest: Any, indices: Any, values: Any, queue: Any = None) -> Any:
     """dest[indices[i]] = values[i] (dest contiguous)."""
     queue = queue or dest.queue
     vals = operand(values, indices, dest.dtype)
-    args = f"{_uint_of(dest.dtype)} *out, const {ctype(indices.dtype)} *y, " + (
-        f"const {_uint_of(dest.dtype)} *x" if vals.kind != "scalar" else f"{ctype(dest.dtype)} x")
+    item = _uint_of(dest.dtype) if vals.kind != "scalar" else ctype(dest.dtype)
+    args = f"{item} *out, const {ctype(indices.dtype)} *y, " + (
+        f"const {item} *x" if vals.kind != "scalar" else f"{item} x")
     knl = get_elwise_kernel(dest.context, args, "out[y[i]] = " + (
         vals.expr("x") if vals.kind != "scalar" else "x"), "oclpy_put")
     waits = [*dest.events, *indices.events, *getattr(values, "events", [])]
