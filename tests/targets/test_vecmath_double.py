@@ -39,6 +39,9 @@ CASES: dict[str, tuple[Callable, tuple[float, float], float]] = {
     "atanpi": (lambda x: mp.atan(x) / mp.pi, (-1e300, 1e300), 5),
     "asinpi": (lambda x: mp.asin(x) / mp.pi, (-1, 1), 5),
     "acospi": (lambda x: mp.acos(x) / mp.pi, (-1, 1), 5),
+    "expm1": (mp.expm1, (-50, 710), 3), "log1p": (mp.log1p, (-1, 1.7e308), 2),
+    "sinh": (mp.sinh, (-711, 711), 4), "cosh": (mp.cosh, (-711, 711), 4),
+    "tanh": (mp.tanh, (-30, 30), 5),
 }
 N = 800
 
@@ -138,7 +141,7 @@ POW_SOURCE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + "\n".join(
     f"__kernel void {shape}_{name}(__global const double *a, __global const {t} *b, __global double *o)"
     f" {{ size_t i = get_global_id(0); {body} }}"
     for name, t in (("pow", "double"), ("powr", "double"), ("pown", "int"), ("rootn", "int"),
-                    ("atan2", "double"), ("atan2pi", "double"))
+                    ("atan2", "double"), ("atan2pi", "double"), ("hypot", "double"))
     for shape, body in (("loop", f"o[i] = {name}(a[i], b[i]);"),
                         ("vec4", f"vstore4({name}(vload4(i, a), vload4(i, b)), i, o);")))
 
@@ -161,7 +164,7 @@ def _pow_operands(name: str) -> tuple[np.ndarray, np.ndarray]:
     """Finite nonzero operands whose result is a finite nonzero double."""
     rng = np.random.default_rng(sum(map(ord, name)))
     n = 4 * LOCAL * 8
-    if name.startswith("atan2"):
+    if name.startswith("atan2") or name == "hypot":
         sign = rng.choice([-1.0, 1.0], (2, n))
         return (sign[0] * np.exp(rng.uniform(-300, 300, n)),
                 sign[1] * np.exp(rng.uniform(-300, 300, n)) * rng.choice([1, 1e-3, 1e3], n))
@@ -176,6 +179,8 @@ def _pow_operands(name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _mp_pow(name: str, x: float, y: float) -> object:
+    if name == "hypot":
+        return mp.hypot(mp.mpf(x), mp.mpf(y))
     if name.startswith("atan2"):
         return mp.atan2(mp.mpf(x), mp.mpf(y)) / (mp.pi if name == "atan2pi" else 1)
     if name == "rootn":
@@ -184,7 +189,8 @@ def _mp_pow(name: str, x: float, y: float) -> object:
     return mp.power(mp.mpf(x), int(y) if name == "pown" else mp.mpf(y))
 
 
-TWO_OPERANDS = {"pow": 16, "powr": 16, "pown": 16, "rootn": 16, "atan2": 6, "atan2pi": 6}
+TWO_OPERANDS = {"pow": 16, "powr": 16, "pown": 16, "rootn": 16, "atan2": 6, "atan2pi": 6,
+                "hypot": 4}
 
 
 @pytest.mark.parametrize("shape", ["loop", "vec4"])
@@ -217,6 +223,8 @@ def _reference_specials(name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
             r = np.power(np.abs(x), y)
             bad = (x < 0) | ((x == 0) & (y == 0)) | (np.isinf(x) & (y == 0)) | ((x == 1) & np.isinf(y))
             return np.where(bad | np.isnan(x) | np.isnan(y), np.nan, r)
+        if name == "hypot":
+            return np.hypot(x, y)
         if name.startswith("atan2"):
             return np.arctan2(x, y) / (np.pi if name == "atan2pi" else 1)
         if name == "rootn":

@@ -27,7 +27,8 @@ base, ret, params)` defines (once per LLVM module) and returns
 whether a builtin on that element type is ours. Double builtins covered are
 exp, exp2, exp10, log, log2, log10, sin, cos, tan (`vecmath_double.py`) and
 pow, powr, pown, rootn (`vecmath_double_pow.py`), atan, atan2, asin, acos and
-their pi forms (`vecmath_double_inv.py`): the scalar calls of those
+their pi forms (`vecmath_double_inv.py`), expm1, log1p, sinh, cosh, tanh,
+hypot (`vecmath_double_hyp.py`): the scalar calls of those
 the C library has go to it (`C_LIBRARY_DOUBLE`), their vector calls and
 variants to ours; other double builtins keep mathlib.py's lowering.
 """
@@ -37,6 +38,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from .vecmath_double import DOUBLE as _DOUBLE_BASIC
+from .vecmath_double_hyp import DOUBLE_HYP
 from .vecmath_double_inv import DOUBLE_INV
 from .vecmath_double_pow import DOUBLE_POW
 from .vecmath_float import FLOAT
@@ -47,11 +49,11 @@ C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log
                              "pow": "powf"}
 C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in (
     "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow", "atan", "asin",
-    "acos", "atan2")}
+    "acos", "atan2", "expm1", "log1p", "sinh", "cosh", "tanh", "hypot")}
 VF_WIDTHS = (4, 8, 16)  # the vector variants registered for a float function
 VF_WIDTHS_DOUBLE = (2, 4, 8)
 _VFABI = "vector-function-abi-variant"
-DOUBLE = {**_DOUBLE_BASIC, **DOUBLE_POW, **DOUBLE_INV}
+DOUBLE = {**_DOUBLE_BASIC, **DOUBLE_POW, **DOUBLE_INV, **DOUBLE_HYP}
 _USED = "llvm.compiler.used"
 
 
