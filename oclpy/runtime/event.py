@@ -17,6 +17,7 @@ array of a non-blocking transfer); they are dropped when it completes.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 import warnings
@@ -31,6 +32,16 @@ from .errors import Error, as_list, raise_cl, status_code
 from .handles import Handle
 
 _STAMP_FOR_STATUS = {ces.QUEUED: "queued", ces.SUBMITTED: "submit", ces.RUNNING: "start"}
+
+# An event's state is guarded by one of a fixed set of locks, taken in turn: an
+# event is made per command, and a lock of its own would be one more object to
+# make and for the garbage collector to walk while commands wait. Sharing is
+# safe because no code holds an event's lock while it takes another lock (the
+# callbacks and waits all happen after it is released); waiters wait on the
+# event's own flag (_done_flag), never on these locks.
+LOCK_MASK = 63
+_LOCKS = tuple(threading.Lock() for _ in range(LOCK_MASK + 1))
+_lock_pick = itertools.count()
 
 
 class Event(Handle):
@@ -54,7 +65,7 @@ class Event(Handle):
 
     def __init__(self, queue: Any = None, command: int = command_type.MARKER,
                  context: Any = None, keepalive: Iterable[Any] = ()) -> None:
-        self._cond = threading.Lock()  # guards the state; waiters wait on _done_flag
+        self._cond = _LOCKS[next(_lock_pick) & LOCK_MASK]  # guards the state (see _LOCKS)
         self._status = ces.QUEUED
         self._queue = queue
         self._context = context if context is not None else getattr(queue, "context", None)
