@@ -5,8 +5,8 @@ map_expr="x[i]*y[i]", arguments="float *x, float *y")` generates a two-stage
 reduction. Stage 1 runs G work-groups of L work-items (L a power of two):
 each work-item folds `map_expr` over its own contiguous run of indices, the
 group combines its L partial values in __local memory with a barrier per
-halving step (always `a` from the lower indices, `b` from the higher, so a
-merely associative `reduce_expr` gives the sequential answer) and writes one
+step, combining neighbours (`a` always from the lower indices, `b` from the
+higher, so a merely associative `reduce_expr` gives the sequential answer) and writes one
 value per group. Stage 2 (only when G > 1) is one group doing the same over
 the G partial values. The call returns a 0-d Array (`.get()` gives the
 value), or `(array, event)` with `return_event=True`.
@@ -55,9 +55,9 @@ __kernel void {name}(__global {out_ctype} *pyopencl_out, {partial}{args_decl}lon
   }}
   pyopencl_ldata[lid] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (long s = {group} / 2; s > 0; s >>= 1)
+  for (long s = 1; s < {group}; s <<= 1)
   {{
-    if (lid < s)
+    if ((lid & (2 * s - 1)) == 0)
       pyopencl_ldata[lid] = PYOPENCL_REDUCE(pyopencl_ldata[lid], pyopencl_ldata[lid + s]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }}

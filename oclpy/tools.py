@@ -2,6 +2,8 @@
 
 - dtypes: `dtype_to_ctype`, `get_or_register_dtype`, `match_dtype_to_c_struct`
   (asks the device for sizeof and offsetof, as PyOpenCL does), `dtype_to_c_struct`;
+- kernel arguments (kernel_args.py): `parse_arg_list`, `parse_c_arg`,
+  `VectorArg`, `ScalarArg`, `DtypedArgument`;
 - memory: `ImmediateAllocator`, `DeferredAllocator`, `MemoryPool` (mempool.py);
 - memoizing per context: `context_dependent_memoize`, `first_arg_dependent_memoize`;
 - pytest: `pytest_generate_tests_for_pyopencl` gives tests `ctx_factory`,
@@ -19,6 +21,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .kernel_args import (DtypedArgument, ScalarArg, VectorArg, c_name_to_dtype, parse_arg_list,
+                          parse_c_arg)
 from .mempool import DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer
 from .runtime.context import Context, create_some_context
 
@@ -210,7 +214,8 @@ def pytest_generate_tests_for_pyopencl(metafunc: Any) -> None:
     metafunc.parametrize(names, values, ids=ids)
 
 
-__all__ = ["Context", "ContextFactory", "DeferredAllocator", "ImmediateAllocator", "MemoryPool",
+__all__ = ["Context", "ContextFactory", "DeferredAllocator", "DtypedArgument", "ScalarArg",
+           "VectorArg", "c_name_to_dtype", "parse_arg_list", "parse_c_arg", "ImmediateAllocator", "MemoryPool",
            "PooledBuffer", "clear_first_arg_caches", "context_dependent_memoize",
            "create_some_context", "dtype_to_c_struct", "dtype_to_ctype",
            "first_arg_dependent_memoize", "get_or_register_dtype",
