@@ -14,7 +14,9 @@ times, in microseconds per launch, a one-work-group kernel (`x[0] += 1`):
 
 Each scenario runs three rounds, implementations alternating, and reports the
 best round. The result holds the count of the kernel's increments, checked
-against the number of launches. JSON (with machine info) goes to
+against the number of launches. It also counts the Python function calls each
+launch makes on the calling thread (`calls_per_launch`; PyOpenCL's are its
+Python wrapper's), the measure the launch fast path is cut by. JSON (with machine info) goes to
 benchmarks/results/launch-<device>-<stamp>.json unless `--out` says where.
 """
 
@@ -22,9 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import warnings
 import os
+import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -147,6 +150,27 @@ def measure(setups: dict[str, Setup], n: int) -> dict[str, dict[str, float]]:
     return best
 
 
+def calls_per_launch(setups: dict[str, Setup], n: int = 200) -> dict[str, dict[str, float]]:
+    """Python function calls per launch on the calling thread, per scenario and implementation."""
+    calls: dict[str, dict[str, float]] = {name: {} for name in SCENARIOS}
+    for scenario, run in SCENARIOS.items():
+        for impl, s in setups.items():
+            count = [0]
+
+            def profile(frame: Any, event: str, arg: Any) -> None:
+                if event == "call":
+                    count[0] += 1
+
+            sys.setprofile(profile)
+            try:
+                run(s, n)
+            finally:
+                sys.setprofile(None)
+            s.launches += n
+            calls[scenario][impl] = count[0] / n
+    return calls
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--device", default="cpu", choices=sorted(POCL_PLATFORM))
@@ -156,17 +180,20 @@ def main(argv: list[str] | None = None) -> None:
     warnings.simplefilter("ignore")  # PyOpenCL warns about prg.name in a loop: measured on purpose
     setups = implementations(args.device)
     best = measure(setups, args.n)
+    calls = calls_per_launch(setups)
     impls = list(setups)
-    print(f"{'scenario':<15}" + "".join(f"{i + ' us':>14}" for i in impls))
+    print(f"{'scenario':<15}" + "".join(f"{i + ' us':>14}" for i in impls)
+          + "".join(f"{i + ' calls':>16}" for i in impls))
     for scenario, row in best.items():
-        print(f"{scenario:<15}" + "".join(f"{row[i]:>14.2f}" for i in impls))
+        print(f"{scenario:<15}" + "".join(f"{row[i]:>14.2f}" for i in impls)
+              + "".join(f"{calls[scenario][i]:>16.1f}" for i in impls))
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     out = args.out or RESULTS_DIR / f"launch-{args.device}-{stamp}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     devices = {i: str(s.queue.device) for i, s in setups.items()}
     record = {"date_utc": stamp, "device": args.device, "launches": args.n, "rounds": ROUNDS,
               "machine": machine(), "software": software(), "devices": devices,
-              "us_per_launch": best}
+              "us_per_launch": best, "calls_per_launch": calls}
     out.write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {out}")
 
