@@ -10,8 +10,9 @@ each fill used, so successive fills differ and a seed reproduces a stream.
 `key`, `counter` and `seed` are taken as PyOpenCL takes them (key and
 counter drawn from Python's `random.Random(seed)`).
 
-- uniform floats lie in the open interval (a, b): float32 from 24 bits
-  of a word, float64 from 53 bits of two words;
+- uniform floats lie in [a, b): float32 from 24 bits of a word, float64
+  from 53 bits of two words (u in (0, 1), a + (b - a) * u, and a value
+  that rounds up to b becomes the float just below b);
 - integers are `a + word % (b - a)` (two words for 64-bit types);
 - normal numbers are Box-Muller pairs of uniforms, times sigma plus mu.
 
@@ -79,11 +80,11 @@ uint4 oclpy_counter_add(uint4 c, ulong blk)
 
 # per (distribution, value kind): values made from one block, and the C code writing them
 _EMIT = {
-    ("uniform", "f32"): (4, "for (int k = 0; k < 4; ++k) PUT(k, shift + scale * "
-                            "(((float) (w[k] >> 8) + 0.5f) * (1.0f / 16777216.0f)));"),
-    ("uniform", "f64"): (2, "for (int k = 0; k < 2; ++k) PUT(k, shift + scale * "
+    ("uniform", "f32"): (4, "for (int k = 0; k < 4; ++k) PUT(k, OCLPY_BELOW(shift + scale * "
+                            "(((float) (w[k] >> 8) + 0.5f) * (1.0f / 16777216.0f))));"),
+    ("uniform", "f64"): (2, "for (int k = 0; k < 2; ++k) PUT(k, OCLPY_BELOW(shift + scale * "
                             "(((double) ((((ulong) w[2*k]) << 21) | (w[2*k+1] >> 11)) + 0.5) "
-                            "* (1.0 / 9007199254740992.0)));"),
+                            "* (1.0 / 9007199254740992.0))));"),
     ("uniform", "i32"): (4, "for (int k = 0; k < 4; ++k) PUT(k, shift + (T) (w[k] % (uint) scale));"),
     ("uniform", "i64"): (2, "for (int k = 0; k < 2; ++k) PUT(k, shift + (T) (((((ulong) w[2*k]) "
                             "<< 32) | w[2*k+1]) % (ulong) scale));"),
@@ -151,11 +152,16 @@ class Random123GeneratorBase:
         key = (f"(uint2)(k0, k1)" if self.key_length == 2 else "(uint4)(k0, k1, k2, k3)")
         pragma = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "64" in _kind(dtype) else ""
         body = emit.replace("PUT(", "OCLPY_PUT(").replace("(T)", f"({t})")
+        # rounding can carry shift + scale * u up to b itself: keep uniform floats below b
+        below = "nextafter(hi, shift)" if dtype.kind == "f" else "hi"
         return (f"{pragma}{GENERATORS_SOURCE}\n#define OCLPY_PUT(k, v) if (base + (k) < n) "
                 f"out[base + (k)] = ({t}) (v)\n"
+                f"#define OCLPY_BELOW(v) (((v) < hi || scale <= 0) ? (v) : below)\n"
                 f"__kernel void oclpy_generate(__global {t} *out, long n, {keys}, uint c0, "
                 f"uint c1, uint c2, uint c3, {st} scale, {st} shift)\n{{\n"
                 f"  uint4 ctr = (uint4)(c0, c1, c2, c3);\n"
+                f"  {st} hi = shift + scale;\n"
+                f"  {st} below = {below};\n"
                 f"  for (long blk = get_global_id(0); blk * {per} < n; blk += get_global_size(0))\n"
                 f"  {{\n    long base = blk * {per};\n"
                 f"    uint4 r = oclpy_{self.generator_name}(oclpy_counter_add(ctr, (ulong) blk), {key});\n"
