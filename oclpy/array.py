@@ -10,8 +10,10 @@ a strided copy kernel. Arithmetic, comparisons, `where`/`if_positive`,
 (array_elementwise.py); `sum`, `dot`, `min`, `max`, `any`, `all` are
 ReductionKernels (array_reductions.py); `cumsum` is a scan. Result dtypes
 follow NumPy's promotion rules (PyOpenCL's `_get_common_dtype`);
-comparisons give int8 arrays, as PyOpenCL's do. Complex arrays can be
-stored, moved and viewed, but computing on them raises NotImplementedError.
+comparisons give int8 arrays, as PyOpenCL's do. Complex arrays compute as
+float2/double2 (array_complex.py): arithmetic, `**`, `==`/`!=`, abs,
+conj/real/imag, sum and dot; ordering comparisons and min/max of complex
+values raise TypeError.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from . import array_complex
 from . import array_elementwise as elw
 from .array_views import (as_shape, c_strides, contiguity, f_strides, index_view,
                           reshape_strides, resolve_reshape)
@@ -347,7 +350,8 @@ class Array:
         dtype = np.dtype(dtype)
         if dtype == self.dtype:
             return self.copy(queue=queue or self.queue)
-        return elw.unary("X", self, dtype, self.dtype, queue=queue, name="astype")
+        return elw.unary("X", self, dtype, self.dtype, queue=queue, name="astype",
+                         expr_dtype=self.dtype)
 
     def map_to_host(self, queue: Any = None, flags: Any = None, is_blocking: bool = True,
                     wait_for: Any = None) -> np.ndarray:
@@ -371,12 +375,15 @@ class Array:
                      allocator=self.allocator)
 
     def __neg__(self) -> Array:
-        return elw.unary("-X", self, self.dtype, name="neg")
+        return elw.unary("-X", self, self.dtype, name="neg", expr_dtype=self.dtype)
 
     def __pos__(self) -> Array:
         return self
 
     def __abs__(self) -> Array:
+        if self.dtype.kind == "c":
+            return elw.unary("hypot((X).x, (X).y)", self, array_complex.real_dtype(self.dtype),
+                             name="cabs")
         if self.dtype.kind == "f":
             return elw.unary("fabs(X)", self, self.dtype, name="fabs")
         if self.dtype.kind in "ub":
@@ -422,24 +429,25 @@ class Array:
         return max(self, queue)
 
     def conj(self) -> Array:
-        self._real_only("conj")
-        return self
+        if self.dtype.kind != "c":
+            return self
+        vec = array_complex.vector_ctype(self.dtype)
+        return elw.unary(f"({vec})((X).x, -(X).y)", self, self.dtype, name="conj",
+                         expr_dtype=self.dtype)
 
     conjugate = conj
 
     @property
     def real(self) -> Array:
-        self._real_only("real")
-        return self
+        if self.dtype.kind != "c":
+            return self
+        return elw.unary("(X).x", self, array_complex.real_dtype(self.dtype), name="real")
 
     @property
     def imag(self) -> Array:
-        self._real_only("imag")
-        return zeros_like(self)
-
-    def _real_only(self, what: str) -> None:
-        if self.dtype.kind == "c":
-            raise NotImplementedError(f"oclpy.array: {what} of complex arrays is not supported")
+        if self.dtype.kind != "c":
+            return zeros_like(self)
+        return elw.unary("(X).y", self, array_complex.real_dtype(self.dtype), name="imag")
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         raise TypeError("oclpy arrays do not convert to numpy implicitly: call .get()")

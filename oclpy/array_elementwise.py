@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import array_complex
 from .elementwise import get_elwise_kernel
 
 BOOL_DTYPE = np.dtype(np.int8)
@@ -44,15 +45,21 @@ def ctype(dtype: Any) -> str:
 
     dtype = np.dtype(dtype)
     if dtype.kind == "c":
-        raise NotImplementedError(f"oclpy.array: complex arrays ({dtype}) are not supported "
-                                  f"by the generated kernels")
+        return array_complex.vector_ctype(dtype)
     if dtype.kind == "b":
         return "uchar"
     return dtype_to_ctype(dtype)
 
 
-def convert(expr: str, dtype: np.dtype) -> str:
-    """`expr` converted to `dtype` the way NumPy casts (bool: nonzero test)."""
+def convert(expr: str, dtype: np.dtype, src: np.dtype | None = None) -> str:
+    """`expr` (of dtype `src`, None: some real type) converted to `dtype` as NumPy casts.
+
+    bool is a nonzero test; complex to real keeps the real part.
+    """
+    dtype = np.dtype(dtype)
+    complex_form = array_complex.convert(expr, dtype, None if src is None else np.dtype(src))
+    if complex_form is not None:
+        return complex_form
     if dtype.kind == "b":
         return f"(uchar) (({expr}) != 0)"
     return f"({ctype(dtype)}) ({expr})"
@@ -75,7 +82,14 @@ class Operand:
         return {"array": f"{name}[i]", "dscalar": f"{name}[0]", "scalar": name}[self.kind]
 
     def arg(self) -> Any:
-        return self.value if self.kind != "scalar" else self.dtype.type(self.value)
+        if self.kind != "scalar":
+            return self.value
+        if self.dtype.kind == "c":
+            return array_complex.scalar_value(self.value, self.dtype)
+        return self.dtype.type(self.value)
+
+    def converted(self, name: str, dtype: np.dtype) -> str:
+        return convert(self.expr(name), dtype, self.dtype)
 
 
 def operand(obj: Any, like: Any, compute: np.dtype) -> Operand:
@@ -106,6 +120,8 @@ def truediv_type(a: Any, b: Any) -> np.dtype:
 
 def _template(op: str, compute: np.dtype) -> tuple[str, str]:
     """(C expression over X and Y, preamble) for `op` computed in `compute`."""
+    if compute.kind == "c":
+        return array_complex.template(op, compute)
     if op in _ARITH:
         return _ARITH[op], ""
     if op in _COMPARE:
@@ -145,8 +161,9 @@ def binary(op: str, a: Any, b: Any, out: Any = None, queue: Any = None) -> Any:
         like = a if a.shape != () else b
     x, y = operand(a, like, compute), operand(b, like, compute)
     expr, preamble = _template(op, compute)
-    expr = expr.replace("X", convert(x.expr("x"), compute)).replace("Y", convert(y.expr("y"), compute))
-    return run(op_name(op), [x, y], expr, res, like, out, preamble, queue)
+    expr = expr.replace("X", x.converted("x", compute)).replace("Y", y.converted("y", compute))
+    return run(op_name(op), [x, y], expr, res, like, out, preamble, queue,
+               None if op in _COMPARE else compute)
 
 
 def op_name(op: str) -> str:
@@ -157,17 +174,24 @@ def op_name(op: str) -> str:
 
 
 def unary(template: str, a: Any, res: Any, compute: Any = None, out: Any = None,
-          queue: Any = None, preamble: str = "", name: str = "unary") -> Any:
-    """`template` (over X) applied to each element of `a`, result dtype `res`."""
+          queue: Any = None, preamble: str = "", name: str = "unary", expr_dtype: Any = None
+          ) -> Any:
+    """`template` (over X, in dtype `compute`) applied to each element of `a`.
+
+    The result has dtype `res`; `expr_dtype` is the template's own dtype (None: real).
+    """
     compute = np.dtype(compute if compute is not None else a.dtype)
     x = operand(a, a, compute)
-    expr = template.replace("X", convert(x.expr("x"), compute))
-    return run(name, [x], expr, np.dtype(res), a, out, preamble, queue)
+    expr = template.replace("X", x.converted("x", compute))
+    return run(name, [x], expr, np.dtype(res), a, out, preamble, queue, expr_dtype)
 
 
 def run(name: str, operands: list[Operand], expr: str, res: np.dtype, like: Any, out: Any,
-        preamble: str = "", queue: Any = None) -> Any:
-    """Launch `out[i] = expr` over `like`'s shape; returns `out` (a new array if None)."""
+        preamble: str = "", queue: Any = None, expr_dtype: Any = None) -> Any:
+    """Launch `out[i] = expr` over `like`'s shape; returns `out` (a new array if None).
+
+    `expr_dtype` is the dtype of `expr` when it may be complex (None: a real type).
+    """
     from .array import Array, copy_strided, empty
 
     queue = queue or like.queue
@@ -180,7 +204,7 @@ def run(name: str, operands: list[Operand], expr: str, res: np.dtype, like: Any,
     names = "xyzw"
     args = ", ".join([f"{ctype(target.dtype)} *out",
                       *(op.decl(names[k]) for k, op in enumerate(operands))])
-    knl = get_elwise_kernel(like.context, args, f"out[i] = {convert(expr, target.dtype)}",
+    knl = get_elwise_kernel(like.context, args, f"out[i] = {convert(expr, target.dtype, expr_dtype)}",
                             f"oclpy_{name}", preamble)
     evt = knl(target, *(op.arg() for op in operands), queue=queue,
               wait_for=[e for op in operands if isinstance(op.value, Array)
@@ -200,9 +224,9 @@ def where(cond: Any, a: Any, b: Any, queue: Any = None, out: Any = None) -> Any:
         if isinstance(other, Array) and other.shape != ():
             check_same_shape(cond, other)
     ops = [operand(cond, cond, cond.dtype), operand(a, cond, res), operand(b, cond, res)]
-    expr = (f"({ops[0].expr('x')} != 0) ? {convert(ops[1].expr('y'), res)} "
-            f": {convert(ops[2].expr('z'), res)}")
-    return run("where", ops, expr, res, cond, out, "", queue)
+    expr = (f"({ops[0].converted('x', np.dtype(np.bool_))}) ? {ops[1].converted('y', res)} "
+            f": {ops[2].converted('z', res)}")
+    return run("where", ops, expr, res, cond, out, "", queue, res)
 
 
 def take(a: Any, indices: Any, out: Any = None, queue: Any = None) -> Any:
@@ -222,13 +246,16 @@ def take(a: Any, indices: Any, out: Any = None, queue: Any = None) -> Any:
 
 def put(dest: Any, indices: Any, values: Any, queue: Any = None) -> Any:
     """dest[indices[i]] = values[i] (dest contiguous)."""
+    from .array import Array
+
     queue = queue or dest.queue
+    if isinstance(values, Array) and values.size == 1 and indices.size != 1:
+        values = values.reshape(())  # one value for every index, as NumPy broadcasts it
     vals = operand(values, indices, dest.dtype)
     item = _uint_of(dest.dtype) if vals.kind != "scalar" else ctype(dest.dtype)
     args = f"{item} *out, const {ctype(indices.dtype)} *y, " + (
         f"const {item} *x" if vals.kind != "scalar" else f"{item} x")
-    knl = get_elwise_kernel(dest.context, args, "out[y[i]] = " + (
-        vals.expr("x") if vals.kind != "scalar" else "x"), "oclpy_put")
+    knl = get_elwise_kernel(dest.context, args, f"out[y[i]] = {vals.expr('x')}", "oclpy_put")
     waits = [*dest.events, *indices.events, *getattr(values, "events", [])]
     evt = knl(dest, indices, vals.arg() if vals.kind == "scalar" else vals.value, queue=queue,
               range=slice(0, indices.size, 1), wait_for=waits)

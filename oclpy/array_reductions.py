@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from . import array_complex
 from .array_elementwise import BOOL_DTYPE, convert, ctype, result_type
 from .reduction import get_reduction_kernel
 
@@ -37,8 +38,9 @@ def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,  # noqa
         initial: Any = _NoValue) -> Any:
     out = np.dtype(dtype) if dtype is not None else a.dtype
     a = _contig(a)
-    knl = get_reduction_kernel(a.context, out, "0", "a+b", convert("in[i]", out),
-                               f"const {ctype(a.dtype)} *in", "oclpy_sum")
+    knl = get_reduction_kernel(a.context, out, convert("0", out), "a+b",
+                               convert("in[i]", out, a.dtype), f"const {ctype(a.dtype)} *in",
+                               "oclpy_sum")
     result = _run(knl, [a], queue, slice)
     if initial is not _NoValue:
         if not np.isscalar(initial):
@@ -47,18 +49,28 @@ def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,  # noqa
     return result
 
 
-def _dot(a: Any, b: Any, dtype: Any, queue: Any, slice: Any, subset: Any = None) -> Any:  # noqa: A002
+def _dot(a: Any, b: Any, dtype: Any, queue: Any, slice: Any, subset: Any = None,  # noqa: A002
+         conjugate_first: bool = False) -> Any:
     from .array import check_same_shape
 
     check_same_shape(a, b)
     out = np.dtype(dtype) if dtype is not None else result_type(a, b)
     a, b = _contig(a), _contig(b)
     index = "i" if subset is None else "lookup_tbl[i]"
-    map_expr = f"{convert(f'a[{index}]', out)} * {convert(f'b[{index}]', out)}"
+    x, y = convert(f"a[{index}]", out, a.dtype), convert(f"b[{index}]", out, b.dtype)
+    preamble = ""
+    if out.kind == "c":
+        t = array_complex.real_ctype(out)
+        if conjugate_first:
+            x = f"(({t}2)(({x}).x, -({x}).y))"
+        map_expr, preamble = f"oclpy_cmul_{t}({x}, {y})", array_complex.preamble(out)
+    else:
+        map_expr = f"{x} * {y}"
     args = f"const {ctype(a.dtype)} *a, const {ctype(b.dtype)} *b"
     if subset is not None:
         args = f"const {ctype(subset.dtype)} *lookup_tbl, " + args
-    knl = get_reduction_kernel(a.context, out, "0", "a+b", map_expr, args, "oclpy_dot")
+    knl = get_reduction_kernel(a.context, out, convert("0", out), "a+b", map_expr, args,
+                               "oclpy_dot", preamble)
     return _run(knl, ([subset] if subset is not None else []) + [a, b], queue, slice)
 
 
@@ -67,9 +79,7 @@ def dot(a: Any, b: Any, dtype: Any = None, queue: Any = None, slice: Any = None)
 
 
 def vdot(a: Any, b: Any, dtype: Any = None, queue: Any = None, slice: Any = None) -> Any:  # noqa: A002
-    if a.dtype.kind == "c":
-        raise NotImplementedError("oclpy.array: vdot of complex arrays is not supported")
-    return _dot(a, b, dtype, queue, slice)
+    return _dot(a, b, dtype, queue, slice, conjugate_first=a.dtype.kind == "c")
 
 
 def subset_dot(subset: Any, a: Any, b: Any, dtype: Any = None, queue: Any = None,
@@ -148,6 +158,7 @@ def any_all(a: Any, what: str, queue: Any = None) -> Any:
     """a.any() / a.all() as a 0-d int8 array."""
     a = _contig(a)
     neutral, reduce_expr = ("0", "a || b") if what == "any" else ("1", "a && b")
-    knl = get_reduction_kernel(a.context, BOOL_DTYPE, neutral, reduce_expr, "(in[i] != 0)",
+    knl = get_reduction_kernel(a.context, BOOL_DTYPE, neutral, reduce_expr,
+                               convert("in[i]", np.dtype(np.bool_), a.dtype),
                                f"const {ctype(a.dtype)} *in", f"oclpy_{what}")
     return _run(knl, [a], queue)

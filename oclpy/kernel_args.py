@@ -53,9 +53,7 @@ class DtypedArgument:
         object.__setattr__(self, "name", name)
 
     def ctype(self) -> str:
-        from .tools import dtype_to_ctype
-
-        return dtype_to_ctype(self.dtype)
+        return kernel_ctype(self.dtype)
 
 
 @dataclass(frozen=True)
@@ -90,6 +88,16 @@ class ScalarArg(DtypedArgument):
 
 
 Argument = DtypedArgument
+
+
+def kernel_ctype(dtype: Any) -> str:
+    """The C type of `dtype` in a generated kernel (complex as float2/double2, as NumPy lays it out)."""
+    from .tools import dtype_to_ctype
+
+    dtype = np.dtype(dtype)
+    if dtype.kind == "c":
+        return "double2" if dtype.itemsize == 16 else "float2"
+    return dtype_to_ctype(dtype)
 
 
 def c_name_to_dtype(name: str) -> np.dtype:

@@ -73,7 +73,7 @@ class ReductionKernel:
     def __init__(self, ctx: Any, dtype_out: Any, neutral: str, reduce_expr: str,
                  map_expr: str | None = None, arguments: Any = None, name: str = "reduce_kernel",
                  options: Any = None, preamble: str = "") -> None:
-        from .tools import dtype_to_ctype
+        from .kernel_args import kernel_ctype as dtype_to_ctype
 
         self.context = ctx
         self.dtype_out = np.dtype(dtype_out)

@@ -51,7 +51,7 @@ class GenericScanKernel:
                  input_fetch_exprs: Sequence[tuple[str, str, int]] | None = None,
                  index_dtype: Any = None, name_prefix: str = "scan", options: Any = None,
                  preamble: str = "", devices: Any = None) -> None:
-        from .tools import dtype_to_ctype
+        from .kernel_args import kernel_ctype as dtype_to_ctype
 
         if neutral is None:
             raise ValueError("must provide a 'neutral' element in scan")
@@ -300,7 +300,7 @@ class _LegacyScanKernel(GenericScanKernel):
     def __init__(self, ctx: Any, dtype: Any, scan_expr: str, neutral: str | None = None,
                  name_prefix: str = "scan", options: Any = None, preamble: str = "",
                  devices: Any = None) -> None:
-        from .tools import dtype_to_ctype
+        from .kernel_args import kernel_ctype as dtype_to_ctype
 
         ctype = dtype_to_ctype(np.dtype(dtype))
         super().__init__(ctx, dtype, f"__global {ctype} *input_ary, __global {ctype} *output_ary",
