@@ -47,8 +47,9 @@ from .vecmath_ops import F16, F32, F64, Ops, type_suffix
 # builtins whose scalar form calls the C library's function (see above), by element type
 C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f",
                              "pow": "powf"}
+# (not exp10: a GNU extension, `__exp10` on macOS; our scalar body serves there)
 C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in (
-    "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow", "atan", "asin",
+    "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "atan", "asin",
     "acos", "atan2", "expm1", "log1p", "sinh", "cosh", "tanh", "hypot")}
 VF_WIDTHS = (4, 8, 16)  # the vector variants registered for a float function
 VF_WIDTHS_DOUBLE = (2, 4, 8)
