@@ -3,7 +3,8 @@
 A complex64 element is a `float2` (real part `.x`, imaginary `.y`), a
 complex128 one a `double2`, which is also how NumPy lays them out. This
 module owns the C helpers (`COMPLEX_PREAMBLE[T]`: multiply, Smith's
-division, pow through exp/log, the same as NumPy's formulas), the C
+division, pow through exp/log, the same as NumPy's formulas; the
+elementary functions clmath offers for complex arrays), the C
 templates of the operators that differ from the real ones, and the
 conversions between complex and real values (complex to real keeps the
 real part, as NumPy does with a ComplexWarning).
@@ -43,6 +44,36 @@ TT2 oclpy_cpow_TT(TT2 a, TT2 b)
   return oclpy_cexp_TT(oclpy_cmul_TT(b, oclpy_clog_TT(a)));
 }
 """
+_FUNCTIONS = """
+TT2 oclpy_csqrt_TT(TT2 a)
+{
+  if (a.x == 0 && a.y == 0)
+    return (TT2)(0, a.y);
+  TT t = sqrt((fabs(a.x) + hypot(a.x, a.y)) / 2);
+  if (a.x >= 0)
+    return (TT2)(t, a.y / (2 * t));
+  return (TT2)(fabs(a.y) / (2 * t), copysign(t, a.y));
+}
+TT2 oclpy_csin_TT(TT2 a) { return (TT2)(sin(a.x) * cosh(a.y), cos(a.x) * sinh(a.y)); }
+TT2 oclpy_ccos_TT(TT2 a) { return (TT2)(cos(a.x) * cosh(a.y), -sin(a.x) * sinh(a.y)); }
+TT2 oclpy_csinh_TT(TT2 a) { return (TT2)(sinh(a.x) * cos(a.y), cosh(a.x) * sin(a.y)); }
+TT2 oclpy_ccosh_TT(TT2 a) { return (TT2)(cosh(a.x) * cos(a.y), sinh(a.x) * sin(a.y)); }
+TT2 oclpy_ctanh_TT(TT2 a)
+{
+  /* Kahan's form: no cancellation in cosh(2x) + cos(2y) near x = 0 */
+  if (fabs(a.x) > 20)
+    return (TT2)(copysign((TT) 1, a.x), 4 * sin(a.y) * cos(a.y) * exp(-2 * fabs(a.x)));
+  TT t = tan(a.y), b = 1 + t * t, s = sinh(a.x), r = sqrt(1 + s * s), d = 1 + b * s * s;
+  return (TT2)(b * r * s / d, t / d);
+}
+TT2 oclpy_ctan_TT(TT2 a)
+{
+  TT2 t = oclpy_ctanh_TT((TT2)(-a.y, a.x));
+  return (TT2)(t.y, -t.x);
+}
+"""
+FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh")
+
 _TEMPLATES = {"+": "X + Y", "-": "X - Y", "*": "oclpy_cmul_TT(X, Y)",
               "/": "oclpy_cdiv_TT(X, Y)", "**": "oclpy_cpow_TT(X, Y)", "==": "((X).x == (Y).x && (X).y == (Y).y)",
               "!=": "((X).x != (Y).x || (X).y != (Y).y)"}
@@ -63,6 +94,14 @@ def real_dtype(dtype: Any) -> np.dtype:
 
 def preamble(dtype: Any) -> str:
     return _HELPERS.replace("TT", real_ctype(dtype))
+
+
+def function(name: str, dtype: Any) -> tuple[str, str]:
+    """(C template over X, preamble) of clmath's `name` on complex values."""
+    if name not in FUNCTIONS:
+        raise NotImplementedError(f"oclpy.clmath.{name} of complex arrays is not supported")
+    t = real_ctype(dtype)
+    return f"oclpy_c{name}_{t}(X)", preamble(dtype) + _FUNCTIONS.replace("TT", t)
 
 
 def template(op: str, compute: np.dtype) -> tuple[str, str]:

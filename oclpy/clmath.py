@@ -4,7 +4,9 @@
 computed by a generated elementwise kernel (array_elementwise.unary). Float
 arrays keep their dtype; integer arrays compute in float64, as NumPy does.
 The two-argument functions (`atan2`, `atan2pi`, `fmod`, `ldexp`) take
-arrays or scalars; `frexp` and `modf` return two arrays. The Bessel and
+arrays or scalars; `frexp` and `modf` return two arrays. Complex arrays
+have exp, log, sqrt, sin, cos, tan, sinh, cosh and tanh (array_complex.py);
+the other functions raise NotImplementedError for them. The Bessel and
 Hankel functions are not provided (PyOpenCL implements them in its own
 C headers): they raise NotImplementedError.
 """
@@ -15,6 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import array_complex
 from . import array_elementwise as elw
 
 _UNARY = ("acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atanh", "atanpi",
@@ -29,6 +32,10 @@ def _float_dtype(dtype: np.dtype) -> np.dtype:
 
 def _unary(name: str) -> Callable[..., Any]:
     def func(array: Any, queue: Any = None) -> Any:
+        if array.dtype.kind == "c":
+            template, preamble = array_complex.function(name, array.dtype)
+            return elw.unary(template, array, array.dtype, array.dtype, queue=queue,
+                             preamble=preamble, name=f"c{name}", expr_dtype=array.dtype)
         dtype = _float_dtype(array.dtype)
         return elw.unary(f"{name}(X)", array, dtype, dtype, queue=queue, name=name)
 

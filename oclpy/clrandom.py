@@ -17,7 +17,8 @@ counter drawn from Python's `random.Random(seed)`).
 - normal numbers are Box-Muller pairs of uniforms, times sigma plus mu.
 
 `rand(queue, shape, dtype, a=0, b=1)` and `fill_rand` use one generator
-per context.
+per context. Vector dtypes (`cltypes.float4`, ...) are filled component by
+component.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import weakref
 from typing import Any
 
 import numpy as np
+
+from . import cltypes
 
 GENERATORS_SOURCE = r"""
 uint4 oclpy_philox4x32_10(uint4 c, uint2 k)
@@ -172,6 +175,8 @@ class Random123GeneratorBase:
         from .elementwise import _build, launch_size
 
         queue = queue or ary.queue
+        if ary.dtype in cltypes.vec_type_to_scalar_and_count:
+            return self._fill_vectors(distribution, ary, scale, shift, queue)
         dtype = ary.dtype
         source, per = self._source(dtype, distribution)
         knl = _build(self.context, source, "oclpy_generate", None)
@@ -188,6 +193,19 @@ class Random123GeneratorBase:
         evt = knl(queue, gsize, lsize, buf, np.int64(ary.size), *self._key_words(), *counter, sd(scale), sd(shift),
                   wait_for=target.events or None)
         target.add_event(evt)
+        if target is not ary:
+            copy_strided(ary, target, queue)
+        return evt
+
+    def _fill_vectors(self, distribution: str, ary: Any, scale: Any, shift: Any,
+                      queue: Any) -> Any:
+        """Vector dtypes (cltypes.float4, ...): every component, padding included, is drawn."""
+        from .array import contiguous, copy_strided
+
+        base = np.dtype(cltypes.vec_type_to_scalar_and_count[ary.dtype][0])
+        target = contiguous(ary)
+        flat = target.reshape(target.size).view(base)
+        evt = self._fill(distribution, flat, scale, shift, queue)
         if target is not ary:
             copy_strided(ary, target, queue)
         return evt
@@ -212,7 +230,8 @@ class Random123GeneratorBase:
         return result
 
     def fill_normal(self, ary: Any, mu: Any = 0, sigma: Any = 1, queue: Any = None) -> Any:
-        if ary.dtype.kind != "f":
+        base = cltypes.vec_type_to_scalar_and_count.get(ary.dtype, (ary.dtype, 1))[0]
+        if np.dtype(base).kind != "f":
             raise NotImplementedError(f"oclpy.clrandom: normal numbers of dtype {ary.dtype} "
                                       f"are not supported")
         return self._fill("normal", ary, scale=sigma, shift=mu, queue=queue)

@@ -88,6 +88,8 @@ def kernel_arg_values(args: Sequence[DtypedArgument], values: Sequence[Any]) -> 
         elif isinstance(value, np.ndarray) and value.dtype == arg.dtype:
             out.append(value)
         elif arg.dtype.fields is not None:
+            if np.iscomplexobj(value):  # a complex scalar for a float2/double2 argument
+                value = (complex(value).real, complex(value).imag)
             out.append(np.asarray(value, dtype=arg.dtype))
         else:
             out.append(arg.dtype.type(value))
