@@ -29,6 +29,7 @@ from cpu_harness import compile_text, run
 from oclpy.compiler import build_program
 from oclpy.targets.llvm.cpu import CpuProgram
 from oclpy.targets.llvm.vecmath import C_LIBRARY, VF_WIDTHS, covers
+from oclpy.targets.llvm.vecmath import call as vecmath_call
 
 F32 = np.float32
 N_RANDOM = 1 << 17
@@ -312,3 +313,22 @@ def test_arguments_nearest_multiples_of_pi_over_2(name: str) -> None:
     x = x[:len(got)]
     err = ulps(got, _reference(name, [x]))
     assert err.max() <= UNARY[name][3], f"{name}: {err.max()} ulp at {x[np.argmax(err)]!r}"
+
+
+def test_a_program_defining_expf_keeps_its_own() -> None:
+    """A function of the program named like the C library's (`float expf(float)`,
+    internal) is not the C library's: exp() then calls our body, and that
+    function gets no readnone and no vector variants."""
+    module = ll.Module()
+    f32 = ll.FloatType()
+    own = ll.Function(module, ll.FunctionType(f32, [f32]), "expf")
+    own.linkage = "internal"
+    caller = ll.Function(module, ll.FunctionType(f32, [f32]), "k")
+    builder = ll.IRBuilder(caller.append_basic_block())
+    result = vecmath_call(builder, "exp", f32, [caller.args[0]])
+    assert result.callee.name == "oclpy.exp.f32"
+    assert "readnone" not in own.attributes and len(own.attributes) == 0
+    other = ll.Module()
+    caller = ll.Function(other, ll.FunctionType(f32, [f32]), "k")
+    result = vecmath_call(ll.IRBuilder(caller.append_basic_block()), "exp", f32, [caller.args[0]])
+    assert result.callee.name == "expf" and "readnone" in result.callee.attributes

@@ -68,13 +68,25 @@ def covers(base: str, elem: ll.Type) -> bool:
 def call(builder: ll.IRBuilder, base: str, ret: ll.Type, args: list[ll.Value]) -> ll.Value:
     """Builtin `base` on `args` (float or half, scalar or vector), returning `ret`."""
     library = C_LIBRARY_DOUBLE if ret == F64 else C_LIBRARY
-    if isinstance(ret, ll.VectorType) or base not in library:
+    if isinstance(ret, ll.VectorType) or not _library_usable(builder.module, library.get(base)):
         return builder.call(function_for(builder.module, base, ret, [a.type for a in args]), args)
     fn = _c_library_function(builder.module, base, len(args), F64 if ret == F64 else F32)
     if ret in (F32, F64):
         return builder.call(fn, args)
     wide = [builder.fpext(a, F32) for a in args]
     return builder.fptrunc(builder.call(fn, wide), ret)
+
+
+def _library_usable(module: ll.Module, name: str | None) -> bool:
+    """Whether the C library's `name` can be called: there is one, and the
+    program does not define a function of that name itself (`float expf(float)`)."""
+    if name is None:
+        return False
+    existing = module.globals.get(name)
+    if existing is None:
+        return True
+    # the emitter declares the program's own functions up front, internal
+    return isinstance(existing, ll.Function) and existing.linkage in ("", "external")
 
 
 def _c_library_function(module: ll.Module, base: str, nargs: int, elem: ll.Type) -> ll.Function:
