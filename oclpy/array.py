@@ -239,6 +239,12 @@ class Array:
         shape = (*self.shape[:-1], last // new)
         return self._view(shape, c_strides(shape, new), self.offset, dtype)
 
+    def reverse(self, queue: Any = None) -> Array:
+        """A copy with the elements in reverse order (1-D, as PyOpenCL's)."""
+        if self.ndim != 1:
+            raise ValueError("reverse() needs a 1-dimensional array")
+        return self[::-1].copy(queue=queue or self.queue)
+
     def squeeze(self) -> Array:
         keep = [k for k, d in enumerate(self.shape) if d != 1]
         return self._view(tuple(self.shape[k] for k in keep),
@@ -627,13 +633,13 @@ def _get_common_dtype(obj1: Any, obj2: Any, queue: Any) -> np.dtype:
 
 
 # the module functions (reductions, selection, stacking) live in array_functions.py
-from .array_functions import (all, any, concatenate, cumsum, diff, dot, hstack,  # noqa: E402
+from .array_functions import (all, any, concatenate, multi_take_put, cumsum, diff, dot, hstack,  # noqa: E402
                               if_positive, logical_and, logical_not, logical_or, max, maximum, min,
                               minimum, multi_put, multi_take, reshape, stack, subset_dot,
                               subset_max, subset_min, sum, take, transpose, vdot, where)
 
 __all__ = ["Array", "ArrayHasOffsetError", "all", "any", "arange", "concatenate", "cumsum", "diff", "dot",
            "empty", "empty_like", "hstack", "if_positive", "logical_and", "logical_not",
-           "logical_or", "max", "maximum", "min", "minimum", "multi_put", "multi_take",
+           "logical_or", "max", "maximum", "min", "minimum", "multi_put", "multi_take", "multi_take_put",
            "ones_like", "reshape", "stack", "subset_dot", "subset_max", "subset_min", "sum",
            "take", "to_device", "transpose", "vdot", "where", "zeros", "zeros_like"]

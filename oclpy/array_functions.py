@@ -125,6 +125,27 @@ def multi_put(arrays: Sequence[Array], dest_indices: Array, dest_shape: Any = No
     return list(out)
 
 
+def multi_take_put(arrays: Sequence[Array], dest_indices: Array, src_indices: Array,
+                   dest_shape: Any = None, out: Any = None, queue: Any = None,
+                   src_offsets: Any = None) -> list[Array]:
+    """out[k][dest_indices[i]] = arrays[k][src_indices[i] + src_offsets[k]]."""
+    if not arrays:
+        return []
+    if src_indices.dtype != dest_indices.dtype:
+        raise TypeError("src_indices and dest_indices must have the same dtype")
+    if src_indices.ndim != 1 or src_indices.shape != dest_indices.shape:
+        raise ValueError("src_indices and dest_indices must be 1D arrays of one shape")
+    queue = _queue_of(src_indices, *arrays, queue=queue)
+    if out is None:
+        out = [empty(queue, dest_shape, a.dtype, allocator=a.allocator) for a in arrays]
+    offsets = list(src_offsets) if src_offsets is not None else [0] * len(arrays)
+    for src, dest, off in zip(arrays, out, offsets):
+        index = src_indices if not off else elw.binary("+", src_indices, off)
+        index = index.astype(src_indices.dtype) if index.dtype != src_indices.dtype else index
+        elw.put(dest, dest_indices, elw.take(src, index, queue=queue), queue)
+    return list(out)
+
+
 def reshape(a: Array, shape: Any, order: str = "C") -> Array:
     return a.reshape(shape, order=order)
 

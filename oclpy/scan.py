@@ -17,6 +17,7 @@ Values always combine as `scan_expr(a=earlier, b=later)`. A segmented scan
 span" with each partial value: combining passes `across_seg_boundary` = the
 later span's flag to `scan_expr` (which implements the reset, as in
 PyOpenCL), and `prev_item` is the neutral element at a segment start.
+`GenericDebugScanKernel` runs the same three stages with one work-item.
 `input_fetch_exprs` entries `(NAME, ARG, OFFSET)` declare `NAME =
 ARG[i+OFFSET]` before `input_expr` (the element stays unread before the
 array's start).
@@ -44,6 +45,11 @@ def _group_size(device: Any) -> int:
 
 class GenericScanKernel:
     """PyOpenCL's GenericScanKernel; `knl(*args, queue=None, size=None, wait_for=None)` -> Event."""
+
+    max_groups = MAX_GROUPS
+
+    def group_size(self, device: Any) -> int:
+        return _group_size(device)
 
     def __init__(self, ctx: Any, dtype: Any, arguments: Any, input_expr: str, scan_expr: str,
                  neutral: str | None, output_statement: str,
@@ -109,7 +115,7 @@ class GenericScanKernel:
                                      name=self.name)
 
     def _kernels(self, device: Any) -> tuple[Any, Any, Any, int]:
-        group = _group_size(device)
+        group = self.group_size(device)
         source = self._source(group)
         return (*(_build(self.context, source, f"{self.name}_{stage}", self.options)
                   for stage in ("stage1", "stage2", "stage3")), group)
@@ -146,7 +152,7 @@ class GenericScanKernel:
         if n == 0:
             return enqueue_marker(queue, wait_for=waits or None)
         one, two, three, group = self._kernels(queue.device)
-        groups = max(1, min(MAX_GROUPS, -(-n // group)))
+        groups = max(1, min(self.max_groups, -(-n // group)))
         chunk = max(1, -(-n // (groups * group)))
         item = self.dtype.itemsize
         totals = Buffer(self.context, mem_flags.READ_WRITE, groups * item)
@@ -294,6 +300,15 @@ __kernel void {name}_stage3({decl}long N, long chunk, __global const scan_type *
 """
 
 
+class GenericDebugScanKernel(GenericScanKernel):
+    """The same scan done by one work-item, index by index (PyOpenCL's debugging aid)."""
+
+    max_groups = 1
+
+    def group_size(self, device: Any) -> int:
+        return 1
+
+
 class _LegacyScanKernel(GenericScanKernel):
     output = ""
 
@@ -350,5 +365,5 @@ def get_inclusive_scan_kernel(ctx: Any, dtype: Any) -> InclusiveScanKernel:
         return per_ctx.setdefault(key, knl)
 
 
-__all__ = ["ExclusiveScanKernel", "GenericScanKernel", "InclusiveScanKernel",
+__all__ = ["ExclusiveScanKernel", "GenericDebugScanKernel", "GenericScanKernel", "InclusiveScanKernel",
            "get_inclusive_scan_kernel"]
