@@ -107,7 +107,11 @@ class Array:
 
     @property
     def flags(self) -> _Flags:
-        return _Flags(self)
+        key = (self.shape, self.strides, self.dtype.itemsize)
+        cached = self.__dict__.get("_flags")
+        if cached is None or cached[0] != key:
+            cached = self.__dict__["_flags"] = (key, _Flags(self))
+        return cached[1]
 
     def is_contiguous_c(self) -> bool:
         return self.flags.c_contiguous

@@ -15,6 +15,7 @@ arrays are read, written and made contiguous.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,9 +42,13 @@ _INT_MINMAX = {"maximum": "max(X, Y)", "minimum": "min(X, Y)"}
 
 def ctype(dtype: Any) -> str:
     """The C type a generated kernel stores `dtype` as (bool as uchar)."""
+    return _ctype(np.dtype(dtype))
+
+
+@functools.lru_cache(maxsize=256)
+def _ctype(dtype: np.dtype) -> str:
     from .tools import dtype_to_ctype
 
-    dtype = np.dtype(dtype)
     if dtype.kind == "c":
         return array_complex.vector_ctype(dtype)
     if dtype.kind == "b":

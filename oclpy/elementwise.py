@@ -119,6 +119,7 @@ class ElementwiseKernel:
         self.operation = operation
         self.preamble = preamble
         self.options = options
+        self._kernels: dict[bool, Any] = {}
         self.loop_prep = kwargs.get("loop_prep", "")
         self.after_loop = kwargs.get("after_loop", "")
         self.args = parse_arg_list(arguments, with_offset=True)
@@ -134,9 +135,13 @@ class ElementwiseKernel:
                           stacklevel=2)
 
     def get_kernel(self, use_range: bool) -> tuple[Any, list[DtypedArgument]]:
-        source = elwise_source(self.args, self.operation, self.name, self.preamble, use_range,
-                               self.loop_prep, self.after_loop)
-        return _build(self.context, source, self.name, self.options), self.args
+        kernel = self._kernels.get(use_range)
+        if kernel is None:
+            source = elwise_source(self.args, self.operation, self.name, self.preamble, use_range,
+                                   self.loop_prep, self.after_loop)
+            kernel = self._kernels.setdefault(use_range,
+                                              _build(self.context, source, self.name, self.options))
+        return kernel, self.args
 
     def __call__(self, *args: Any, range: builtins.slice | None = None,  # noqa: A002
                  slice: builtins.slice | None = None, queue: Any = None,  # noqa: A002

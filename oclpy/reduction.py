@@ -89,8 +89,15 @@ class ReductionKernel:
         self.options = options
         self.preamble = preamble
         self.out_ctype = dtype_to_ctype(self.dtype_out)
+        self._built: dict[Any, tuple[Any, Any, int]] = {}
 
     def _kernels(self, device: Any) -> tuple[Any, Any, int]:
+        built = self._built.get(device)
+        if built is None:
+            built = self._built.setdefault(device, self._build_kernels(device))
+        return built
+
+    def _build_kernels(self, device: Any) -> tuple[Any, Any, int]:
         group = _group_size(device)
         decl = "".join(a.declarator() + ", " for a in self.args)
         adjust = offset_adjuster(self.args)

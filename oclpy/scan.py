@@ -85,6 +85,7 @@ class GenericScanKernel:
         self.options, self.preamble = options, preamble
         self.ctype = dtype_to_ctype(self.dtype)
         self.devices = devices or ctx.devices
+        self._built: dict[Any, tuple[Any, Any, Any, int]] = {}
 
     # -- code generation ------------------------------------------------------------
 
@@ -115,6 +116,12 @@ class GenericScanKernel:
                                      name=self.name)
 
     def _kernels(self, device: Any) -> tuple[Any, Any, Any, int]:
+        built = self._built.get(device)
+        if built is None:
+            built = self._built.setdefault(device, self._build_kernels(device))
+        return built
+
+    def _build_kernels(self, device: Any) -> tuple[Any, Any, Any, int]:
         group = self.group_size(device)
         source = self._source(group)
         return (*(_build(self.context, source, f"{self.name}_{stage}", self.options)
