@@ -188,3 +188,30 @@ def test_segmented_scan_with_fetch_and_last_item(ctx, queue):
     result = cl_array.zeros(queue, 8, np.int32)
     compact(cl_array.to_device(queue, data), result)
     assert result.get()[:4].tolist() == [1, 2, 3, 1]
+
+
+def test_reduction_kernel_errors(ctx, queue):
+    with pytest.raises(TypeError, match="ReductionKernel needs 'arguments'"):
+        ReductionKernel(ctx, np.int32, "0", "a+b")
+    knl = ReductionKernel(ctx, np.int32, "0", "a+b", "x[i]", "const int *x, int k")
+    x = cl_array.zeros(queue, 4, np.int32)
+    with pytest.raises(TypeError, match="reduce_kernel: expected 2 arguments, got 1"):
+        knl(x)
+    with pytest.raises(ValueError, match="range= is needed when no argument is an Array"):
+        knl(x.base_data, 1, queue=queue)
+    with pytest.raises(ValueError, match="no queue: pass queue= or an Array argument"):
+        knl(x.with_queue(None), 1)
+    assert knl(x.base_data, 1, queue=queue, range=slice(0, 4)).get() == 0
+
+
+def test_scan_over_a_buffer_with_size(ctx, queue):
+    knl = GenericScanKernel(ctx, np.int32, "__global int *x", "x[i]", "a+b", "0", "x[i] = item",
+                            index_dtype=np.int64)
+    x = cl_array.to_device(queue, np.ones(10, np.int32))
+    knl(x.base_data, queue=queue, size=6).wait()
+    assert x.get().tolist() == [1, 2, 3, 4, 5, 6, 1, 1, 1, 1]
+    with pytest.raises(ValueError, match="size= is needed when no argument is an Array"):
+        knl(x.base_data, queue=queue)
+    with pytest.raises(TypeError, match="index_dtype must be signed"):
+        GenericScanKernel(ctx, np.int32, "int *x", "x[i]", "a+b", "0", "x[i] = item",
+                          index_dtype=np.uint32)

@@ -179,3 +179,34 @@ def test_empty_arrays(queue):
     assert empty.base_data is None and empty.get().shape == (0, 3)
     assert (empty + 1).shape == (0, 3)
     assert empty.fill(2) is empty
+
+
+def test_array_on_a_context_has_no_queue(ctx):
+    dev = cl_array.Array(ctx, (3,), np.float32)
+    assert dev.queue is None and dev.context is ctx
+    with pytest.raises(ValueError, match="the array has no queue; call .with_queue"):
+        dev.fill(1)
+    with pytest.raises(ValueError, match="an Array needs a queue or a context"):
+        cl_array.Array(None, (3,), np.float32)
+    with pytest.raises(ValueError, match="order must be 'C' or 'F', not 'K'"):
+        cl_array.Array(ctx, (3,), np.float32, order="K")
+
+
+def test_complex_arrays(queue):
+    host = (np.arange(8) - 3 + 1j * np.arange(8)[::-1]).astype(np.complex64)
+    real = np.linspace(1, 2, 8).astype(np.float32)
+    dev, dreal = cl_array.to_device(queue, host), cl_array.to_device(queue, real)
+    for result, expected in [(dev * dreal, host * real), (dev / dev[::-1].copy(), host / host[::-1]),
+                             (2j * dreal, 2j * real), (dev ** 2, host ** 2), (-dev, -host),
+                             (abs(dev), np.abs(host)), (dev.conj(), host.conj()),
+                             (dev.real, host.real), (dev.imag, host.imag),
+                             (dev.astype(np.complex128), host.astype(np.complex128))]:
+        assert result.dtype == expected.dtype
+        np.testing.assert_allclose(result.get(), expected, rtol=1e-6)
+    assert cl_array.sum(dev).get() == pytest.approx(host.sum(), rel=1e-6)
+    assert cl_array.vdot(dev, dev).get() == pytest.approx(np.vdot(host, host), rel=1e-6)
+    assert (dev == dev).all().get() == 1
+    with pytest.raises(TypeError, match="'<' is not supported for complex arrays"):
+        dev < dev
+    with pytest.raises(TypeError, match="unsupported dtype for max: complex64"):
+        cl_array.max(dev)
