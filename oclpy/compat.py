@@ -11,6 +11,13 @@ its pass counts.
 
 `OCLPY_PYOPENCL_SDIST=/path/to/pyopencl-X.tar.gz` uses that archive instead
 of downloading (and so works offline).
+
+The array tests (test_array, test_clmath, test_clrandom, test_algorithm)
+exercise oclpy.array and its kernel builders. PyOpenCL's test_algorithm
+skips its reduction and scan tests unless `mako` can be imported; its
+copy_if/partition/unique/sort/list-builder/bitonic tests need
+`pyopencl.algorithm` and `pyopencl.bitonic_sort`, which oclpy does not
+provide, so they fail on the missing module.
 """
 
 from __future__ import annotations
