@@ -142,3 +142,28 @@ def test_multi_take_put(queue):
     assert [t.get().tolist() for t in taken] == [[2.0, 7.0], [4, 14]]
     put = cl_array.multi_put(taken, idx, dest_shape=(10,))
     assert put[0].get()[[2, 7]].tolist() == [2.0, 7.0]
+
+
+def test_function_errors(queue):
+    a = cl_array.to_device(queue, np.arange(4, dtype=np.int32))
+    with pytest.raises(ValueError, match="need at least one array to concatenate"):
+        cl_array.concatenate([])
+    with pytest.raises(ValueError, match="need at least one array to hstack"):
+        cl_array.hstack([])
+    with pytest.raises(ValueError, match="need at least one array to stack"):
+        cl_array.stack([])
+    with pytest.raises(ValueError, match="axis 3 is out of bounds for the result's 2 dimensions"):
+        cl_array.stack([a, a], axis=3)
+    with pytest.raises(ValueError, match="if_positive with a scalar criterion needs scalar branches"):
+        cl_array.if_positive(1, a, a)
+    with pytest.raises(ValueError, match="reverse\\(\\) needs a 1-dimensional array"):
+        a.reshape(2, 2).reverse()
+    assert a.reverse().get().tolist() == [3, 2, 1, 0]
+    idx = cl_array.to_device(queue, np.array([0, 1], np.int32))
+    with pytest.raises(TypeError, match="src_indices and dest_indices must have the same dtype"):
+        cl_array.multi_take_put([a], idx, idx.astype(np.int64), dest_shape=(4,))
+    out = cl_array.multi_take_put([a], idx, cl_array.to_device(queue, np.array([3, 2], np.int32)),
+                                  dest_shape=(2,))
+    assert out[0].get().tolist() == [3, 2]
+    with pytest.raises(ValueError, match="no queue: pass queue= or an array that has one"):
+        cl_array.logical_not(1)
