@@ -229,23 +229,42 @@ class ArgPacker:
                 values.append(arg.data)
         return self.struct.pack(*values), keep
 
-    def pack_values(self, args: tuple, driver: Any, context: Any) -> tuple[bytes, list[Any]] | None:
+    def dtyped(self, dtypes: list[np.dtype | None]) -> tuple[Any, ...] | None:
+        """For `pack_values`: per parameter in blob order, how a value of a declared
+        scalar dtype (set_scalar_arg_dtypes) is packed: (numpy scalar type, struct)
+        for integer and float dtypes of the parameter's size, else None (the value
+        taken as it comes)."""
+        if self.raw_order is None:
+            return None
+        return tuple(_dtyped(dtypes[i], size) if size else None for i, size in self.raw_order)
+
+    def pack_values(self, args: tuple, driver: Any, context: Any,
+                    dtyped: tuple[Any, ...] | None = None) -> tuple[bytes, list[Any]] | None:
         """The blob of a launch's raw argument values and the storages its buffers use
         (keep them alive), when every value is of the usual kind and every buffer
         already has its allocation on `driver`; else None, and nothing done.
 
-        Accepts only what `bind_arg` accepts (without set_scalar_arg_dtypes): a
-        Buffer of `context` (not released) or None for a pointer, a value with the
-        buffer protocol and the parameter's size for a by-value parameter."""
+        Accepts only what `bind_arg` accepts: a Buffer of `context` (not released)
+        or None for a pointer, a value with the buffer protocol and the parameter's
+        size for a by-value parameter; with `dtyped` (from `dtyped()`), for a
+        parameter of a declared dtype, a numpy scalar of that dtype or a Python int
+        or float that the dtype holds (bind_arg would convert it the same way)."""
         order = self.raw_order
         if order is None or len(args) != len(self.params):
             return None
         values: list[Any] = []
         storages: list[Any] = []
         key = id(driver)
-        for i, size in order:
+        for n, (i, size) in enumerate(order):
             value = args[i]
             if size:
+                convert = dtyped[n] if dtyped is not None else None
+                if convert is not None:
+                    data = _pack_dtyped(value, convert)
+                    if data is None:
+                        return None
+                    values.append(data)
+                    continue
                 try:
                     data = memoryview(value).tobytes()
                 except TypeError:
@@ -265,6 +284,43 @@ class ArgPacker:
                 values.append(entry[1].address + value.offset)
                 storages.append(storage)
         return self.struct.pack(*values), storages  # type: ignore[union-attr]
+
+
+STRUCT_CODES = {("i", 1): "b", ("i", 2): "h", ("i", 4): "i", ("i", 8): "q",
+                ("u", 1): "B", ("u", 2): "H", ("u", 4): "I", ("u", 8): "Q",
+                ("f", 4): "f", ("f", 8): "d"}
+
+
+NOT_FAST: tuple[Any, Any] = (None, None)  # a declared dtype that only bind_arg converts
+
+
+def _dtyped(dtype: np.dtype | None, size: int) -> tuple[Any, Any] | None:
+    """None without a declared dtype (the value taken as it comes); (numpy scalar type,
+    little-endian struct) for a declared integer or float dtype of the parameter's
+    size; NOT_FAST for any other declared dtype."""
+    if dtype is None:
+        return None
+    code = STRUCT_CODES.get((dtype.kind, dtype.itemsize))
+    if code is None or dtype.itemsize != size or dtype.byteorder == ">":
+        return NOT_FAST
+    return (dtype.type, struct.Struct("<" + code))
+
+
+def _pack_dtyped(value: Any, convert: tuple[Any, Any]) -> bytes | None:
+    """`value`'s bytes as the declared dtype: a numpy scalar of it as it is, a Python
+    int or float through the struct (None when it does not fit: bind_arg judges)."""
+    scalar_type, packer = convert
+    if packer is None:
+        return None
+    kind = type(value)
+    if kind is scalar_type:
+        return value.tobytes()
+    if kind is not int and kind is not float:
+        return None
+    try:
+        return packer.pack(value)
+    except (struct.error, OverflowError):
+        return None
 
 
 def bound_from_blob(param: Any, value: Any, blob: bytes) -> BoundArg:

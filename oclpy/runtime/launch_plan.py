@@ -13,11 +13,12 @@ this queue may take the fast path at all:
   memory fits the device.
 
 `LaunchPlan.launch` then packs the raw argument values at once
-(`ArgPacker.pack_values`), takes the checked launch shape from the last
+(`ArgPacker.pack_values`; with set_scalar_arg_dtypes, Python ints and floats
+through a struct of the declared dtype), takes the checked launch shape from the last
 launch when the same size tuples of ints are passed again (the same objects:
 such a tuple cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
 on the calling thread (`CommandQueue._launch_now`). Whenever something is out
-of the ordinary (set_scalar_arg_dtypes, a value bind_arg must judge, a global
+of the ordinary (a value bind_arg must judge or convert otherwise, a global
 offset, g_times_l, an empty range, a dependency to wait for, a busy queue) it
 returns None having done nothing, and the caller takes the general path,
 which checks everything and raises the errors: the errors, their order and
@@ -37,7 +38,8 @@ NO_SHAPE: tuple[Any, Any, Any] = (object(), object(), None)
 class LaunchPlan:
     """The facts a kernel's launches on one queue share (see the module docstring)."""
 
-    __slots__ = ("kernel", "queue", "ck", "driver", "run", "packer", "fast", "now", "last")
+    __slots__ = ("kernel", "queue", "ck", "driver", "run", "packer", "fast", "now", "last",
+                 "dtyped")
 
     def __init__(self, kernel: Any, queue: Any, ck: Any) -> None:
         device = queue.device
@@ -52,13 +54,18 @@ class LaunchPlan:
                      and not kernel._has_local_args and self.packer.raw_order is not None
                      and ck.static_local_bytes <= device.local_mem_size)
         self.last: tuple[Any, Any, Any] = NO_SHAPE  # (global size, local size, NDRange)
+        self.dtyped: tuple[Any, Any] = (None, None)  # (kernel's dtypes list, packer.dtyped of it)
 
     def launch(self, global_size: Any, local_size: Any, args: tuple, wait_for: Any) -> Event | None:
         """The launch's event, or None (nothing done): take the general path."""
         kernel = self.kernel
+        dtyped = None
         if kernel._dtypes is not None:
-            return None
-        packed = self.packer.pack_values(args, self.driver, kernel.context)
+            dtypes, dtyped = self.dtyped
+            if dtypes is not kernel._dtypes:  # declared (again) since: worked out once
+                dtyped = self.packer.dtyped(kernel._dtypes)
+                self.dtyped = (kernel._dtypes, dtyped)
+        packed = self.packer.pack_values(args, self.driver, kernel.context, dtyped)
         if packed is None:
             return None
         last = self.last

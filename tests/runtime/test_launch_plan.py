@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -51,7 +52,7 @@ def test_a_plain_launch_takes_the_fast_path_and_runs(ctx, queue, fake_program, g
     assert general_path == []
 
 
-@pytest.mark.parametrize("case", ["dtypes", "offset", "g_times_l", "pending wait_for", "generator wait_for",
+@pytest.mark.parametrize("case", ["offset", "g_times_l", "pending wait_for", "generator wait_for",
                                   "local memory"])
 def test_the_unusual_launches_take_the_general_path(ctx, queue, fake_program, general_path, case):
     specs = [("p", "global", 8, "int*"), ("n", "scalar", 4, "int")]
@@ -66,9 +67,63 @@ def test_the_unusual_launches_take_the_general_path(ctx, queue, fake_program, ge
     kwargs = {"offset": {"global_offset": (1,)}, "g_times_l": {"g_times_l": True},
               "pending wait_for": {"wait_for": [cl.UserEvent(ctx)]},
               "generator wait_for": {"wait_for": (e for e in [gate])}}.get(case, {})
-    if case == "dtypes":
-        knl.set_scalar_arg_dtypes([None, np.int32])
     knl(queue, (2,), (1,), *args, **kwargs)
+    assert general_path == ["k"]
+
+
+SCALARS = [("i", "int", 4), ("I", "uint", 4), ("q", "long", 8), ("f", "float", 4), ("d", "double", 8),
+           ("b", "char", 1), ("H", "ushort", 2)]
+
+
+@pytest.mark.parametrize("code, ctype, size", SCALARS)
+@pytest.mark.parametrize("value", [0, 1, -1, 7.0, 2.5, 300, 1 << 40, np.int32(5), np.float32(1.5),
+                                   np.float64(2.5), True, 1e40, float("nan")])
+def test_declared_dtypes_pack_as_the_general_path_does(ctx, queue, fake_program, code, ctype, size, value):
+    """A value for a parameter of a declared dtype: the fast path's bytes are the general
+    path's, or the fast path steps aside and the general path decides (or raises)."""
+    blobs = {}
+    fake = FakeKernel("k", [("p", "global", 8, "int*"), ("x", "scalar", size, ctype)],
+                      lambda knl, blob, group, launch: None)
+    prg = fake_program(fake)
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 16)
+    dtype = np.dtype(code)
+    results = {}
+    for path in ("fast", "general"):
+        knl = prg.k
+        knl.set_scalar_arg_dtypes([None, dtype])
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if path == "fast":
+                    knl(queue, (1,), (1,), buf, value)
+                else:
+                    knl(queue, (1,), (1,), buf, value, global_offset=(0,))  # forces the general path
+            results[path] = fake.launches[-1].blob[8:8 + size]
+        except cl.Error as exc:
+            results[path] = (type(exc), exc.code, str(exc))
+    assert results["fast"] == results["general"]
+
+
+def test_dtypes_declared_again_are_used(ctx, queue, fake_program, general_path):
+    seen = []
+    prg = fake_program(pair("k", lambda knl, blob, group, launch: seen.append(bytes(blob[8:12]))))
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 16)
+    knl = prg.k
+    knl.set_scalar_arg_dtypes([None, np.int32])
+    knl(queue, (1,), (1,), buf, 3)
+    knl.set_scalar_arg_dtypes([None, np.float32])
+    knl(queue, (1,), (1,), buf, 3)
+    knl(queue, (1,), (1,), buf, np.float32(0.5))
+    assert seen == [np.int32(3).tobytes(), np.float32(3).tobytes(), np.float32(0.5).tobytes()]
+    assert general_path == []  # all three on the fast path
+
+
+def test_an_unusual_declared_dtype_takes_the_general_path(ctx, queue, fake_program, general_path):
+    prg = fake_program(FakeKernel("k", [("p", "global", 8, "int*"), ("z", "scalar", 8, "float2")]))
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 16)
+    knl = prg.k
+    knl.set_scalar_arg_dtypes([None, np.complex64])
+    knl(queue, (1,), (1,), buf, np.float64(1.0))  # 8 bytes, but converted to complex64 first
     assert general_path == ["k"]
 
 
