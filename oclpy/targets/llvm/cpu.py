@@ -46,6 +46,7 @@ from .cpu_atomics import group_private, plain_cmpxchg, plain_rmw
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
 from .cpu_loopmd import LoopMetadata
 from .cpu_loopmd import finalize as finalize_loop_metadata
+from .cpu_reorder import reorder_safe
 from .cpu_program import (_LAUNCH_SIG, CompiledKernel, CpuProgram, KernelArg,  # noqa: F401 (re-exported)
                           NativeCode, program_from_record, program_record)
 from .emit import FunctionEmitter, ModuleEmitter
@@ -189,8 +190,9 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = target.kernel_static_local_bytes(fn)
+        parallel = target.loop_md if reorder_safe(fn, frame=bool(frame)) else None
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
-                      static_local, frame_size if frame else None, target.loop_md,
+                      static_local, frame_size if frame else None, parallel,
                       fn.attrs.get(BARRIERS_ATTR, 0))
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
