@@ -53,6 +53,9 @@ def _cl(impl: str) -> tuple[Any, Any, Any]:
 
             os.environ.setdefault("POCL_KERNEL_CACHE", "0")
             pocl_fix.apply()
+            import warnings
+
+            warnings.filterwarnings("ignore", module="pyopencl")
             import pyopencl as cl
 
             dev = next(d for p in cl.get_platforms() for d in p.get_devices())
@@ -93,6 +96,8 @@ def run(source: str, impl: str) -> Result:
     try:
         program = cl.Program(ctx, source).build(options=OPTIONS[impl])
     except cl.RuntimeError as exc:
+        return Result("build", str(exc))
+    except cl.LogicError as exc:
         return Result("build", str(exc))
     except Exception:  # noqa: BLE001 - an escaping exception is what we look for
         return Result("crash", traceback.format_exc())

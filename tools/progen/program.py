@@ -29,6 +29,7 @@ MAX_GROUP = 64        # the largest work-group the runner launches
 KERNEL_ARGS = ("__global ulong *out, __global uint *gcnt, __global int *scratch, "
                "__global const int *input")
 N_GCNT = len(ATOMIC_INIT)
+KEEP = "  // keep"  # the reducer never deletes these lines (doing so leaves memory uninitialised)
 
 
 def _records(rng: random.Random, eg: ExprGen) -> list[RecordType]:
@@ -147,11 +148,11 @@ class ProgramGen:
             lines.append("if (lid == 0) { " + " ".join(f"lcnt[{i}] = {v};" for i, v in enumerate(ATOMIC_INIT)) + " }")
             lines.append("barrier(CLK_LOCAL_MEM_FENCE);")
         for line in lines:
-            sg.emit(line)
+            sg.emit(line + KEEP)
 
     def _epilogue(self, sg: StmtGen, top: list[Var]) -> None:
         if self.mode in ("atomics", "all"):
-            sg.emit("barrier(CLK_LOCAL_MEM_FENCE);")
+            sg.emit("barrier(CLK_LOCAL_MEM_FENCE);" + KEEP)
             top = top + [Var("lcnt", ArrayType(UINT, N_GCNT))]
         sg.emit("ulong crc = 0xffffffffUL;")
         for v in top + [Var("se0", UINT), Var("se1", UINT)]:
@@ -166,7 +167,12 @@ class ProgramGen:
         self.scope.push()
         self._prologue(sg)
         barrier, atomics = self.mode in ("barrier", "all"), self.mode in ("atomics", "all")
-        sg.block(Ctx(top=True, barrier=barrier, atomics=atomics), 40)
+        ctx = Ctx(top=True, barrier=barrier, atomics=atomics)
+        sg.block(ctx, 40)
+        if barrier:
+            sg.s_barrier(ctx)
+        if atomics:
+            sg.s_atomic(ctx)
         self._epilogue(sg, self.scope.blocks[-1])
         self.scope.pop()
         return f"__kernel void {KERNEL}({KERNEL_ARGS})\n{{\n" + "\n".join(sg.lines) + "\n}"

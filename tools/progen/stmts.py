@@ -300,10 +300,10 @@ class StmtGen:
         if got is None:
             return
         k = self.rng.randint(0, 5)
-        self.emit(f"lshare[lid] = (uint)({e});")
-        self.emit("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.emit(f"lshare[lid] = (uint)({e});  // keep")
+        self.emit("barrier(CLK_LOCAL_MEM_FENCE);  // keep")
         self.emit(f"{got[0]} ^= lshare[(lid + {k}) % lsz];")
-        self.emit("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.emit("barrier(CLK_LOCAL_MEM_FENCE);  // keep")
 
     def s_atomic(self, ctx: Ctx) -> None:
         e = self.eg.int_expr(3)[0]

@@ -27,7 +27,7 @@ class IntType:
 
     @property
     def unsigned(self) -> IntType:
-        return INT_BY_NAME[self.name.lstrip("u") if not self.signed else "u" + self.name]
+        return INT_BY_NAME["u" + self.name] if self.signed else self
 
     @property
     def signed_twin(self) -> IntType:

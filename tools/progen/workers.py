@@ -9,12 +9,16 @@ time limit, or a worker that dies (a native crash), yields a "timeout" or
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 from multiprocessing.connection import Connection
 
 from .execute import Result, run
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, stderr_path: str) -> None:
+    # PoCL's compiler writes warnings straight to file descriptor 2
+    fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(fd, 2)
     while True:
         try:
             source, impl = conn.recv()
@@ -24,13 +28,14 @@ def _serve(conn: Connection) -> None:
 
 
 class Worker:
-    def __init__(self) -> None:
+    def __init__(self, stderr_path: str = "/tmp/progen-worker-stderr.log") -> None:
+        self.stderr_path = stderr_path
         self._start()
 
     def _start(self) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child,), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, self.stderr_path), daemon=True)
         self.proc.start()
         child.close()
 
