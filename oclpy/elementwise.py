@@ -28,7 +28,7 @@ from .kernel_args import (DtypedArgument, ScalarArg, VectorArg, needs_double, of
                           parse_arg_list)
 
 _FP64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-_MAX_GROUPS = 1024
+_MAX_GROUPS = 1 << 20
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
 
