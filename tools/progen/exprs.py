@@ -16,8 +16,9 @@ from typing import Callable
 
 from .safe import Safe
 from .scope import Scope
-from .types import (INT, INT_BY_NAME, INT_TYPES, VEC_SIZES, CType, IntType, VecType, literal,
-                    promote, sizeof, uac)
+from .floats import float_expr, int_from_float
+from .types import (INT, INT_BY_NAME, INT_TYPES, VEC_SIZES, CType, FloatType, IntType, VecType,
+                    literal, promote, sizeof, uac)
 
 
 @dataclass
@@ -48,8 +49,9 @@ def vec_of(elem: IntType, n: int) -> VecType:
 
 class ExprGen:
     def __init__(self, rng: random.Random, scope: Scope, safe: Safe, helpers: list[Helper],
-                 ids: list[str]) -> None:
+                 ids: list[str], floats: bool = False) -> None:
         self.rng, self.scope, self.safe, self.helpers, self.ids = rng, scope, safe, helpers, ids
+        self.floats = floats
 
     # ---- small pieces ----
     def int_type(self) -> IntType:
@@ -144,6 +146,9 @@ class ExprGen:
     def _component(self, depth: int) -> tuple[str, IntType]:
         vt = self.vec_type()
         return f"({self.vec_expr(vt, depth)}).s{self.rng.randrange(vt.n):x}", vt.elem
+
+    def _float(self, depth: int) -> tuple[str, IntType]:
+        return int_from_float(self, depth) if self.floats else self.int_leaf()
 
     def _call(self, depth: int) -> tuple[str, IntType]:
         fns = [h for h in self.helpers if h.pure and isinstance(h.ret, IntType)]
@@ -286,6 +291,8 @@ class ExprGen:
         return f"{h.name}({', '.join(self.of_type(p, depth) for p in h.params)})"
 
     def of_type(self, t: CType, depth: int) -> str:
+        if isinstance(t, FloatType):
+            return float_expr(self, depth)
         if isinstance(t, IntType):
             return self.int_of(t, depth)
         if isinstance(t, VecType):
@@ -298,6 +305,7 @@ class ExprGen:
         "arith": (6, _arith), "bitwise": (3, _bitwise), "shift": (2, _shift), "compare": (3, _compare),
         "logical": (2, _logical), "unary": (2, _unary), "ternary": (2, _ternary), "cast": (2, _cast),
         "comma": (0.5, _comma), "component": (2, _component), "call": (2, _call), "builtin": (4, _builtin),
+        "float": (3, _float),
     }
     _VEC_FORMS = {
         "arith": (4, _v_arith), "bitwise": (2, _v_bitwise), "shift": (2, _v_shift), "div": (1, _v_div),

@@ -16,11 +16,11 @@ from .exprs import ExprGen, Helper
 from .safe import Safe
 from .scope import Scope, Var
 from .stmts import ATOMIC_INIT, Ctx, StmtGen
-from .types import (INT, INT_TYPES, UINT, ArrayType, CType, IntType, PtrType, RecordType,
+from .types import (FLOAT, INT, INT_TYPES, UINT, ArrayType, CType, IntType, PtrType, RecordType,
                     VecType)
 from .values import CRC_STEP, decl, hash_lines, init
 
-MODES = ("basic", "barrier", "atomics", "all")
+MODES = ("basic", "barrier", "atomics", "all", "float")
 KERNEL = "entry"
 INPUT_LEN = 64        # ints in `input`
 SCRATCH_PER_ITEM = 8  # ints of `scratch` each work-item owns
@@ -68,7 +68,8 @@ class ProgramGen:
         self.safe = Safe()
         self.helpers: list[Helper] = []
         self.scope = Scope(self.rng)
-        self.eg = ExprGen(self.rng, self.scope, self.safe, self.helpers, ["lid", "gx"])
+        self.eg = ExprGen(self.rng, self.scope, self.safe, self.helpers, ["lid", "gx"],
+                          floats=mode == "float")
         self.records = _records(self.rng, self.eg)
         self.bodies: list[str] = []
 
@@ -80,6 +81,8 @@ class ProgramGen:
 
     def _param_type(self) -> CType:
         r = self.rng.random()
+        if self.eg.floats and r < 0.15:
+            return FLOAT
         if r < 0.5:
             return self.eg.int_type()
         if r < 0.7:
@@ -102,6 +105,8 @@ class ProgramGen:
             self.scope.add(Var(f"a{i}", p))
         sg = StmtGen(self.rng, self.scope, self.eg, self.records, list(self.helpers),
                      budget=self.rng.randint(3, 15))
+        if ret is None and self.eg.floats and self.rng.random() < 0.3:
+            ret = FLOAT
         sg.names = 1000 * (k + 1)
         sg.emit("uint se0 = 0u;")
         sg.emit("uint se1 = 0u;")
@@ -183,6 +188,8 @@ class ProgramGen:
             self._helper(k)
         kernel = self.kernel()
         parts = [f"// progen seed, mode {self.mode}", CRC_STEP, self.safe.text(), table]
+        if self.mode == "float":
+            parts.insert(1, "#pragma OPENCL FP_CONTRACT OFF")
         parts += [_record_def(r) for r in self.records]
         parts += self.bodies + [kernel]
         return "\n".join(p for p in parts if p) + "\n"

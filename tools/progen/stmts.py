@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from .exprs import ExprGen, Helper
 from .scope import Scope, Var
-from .types import (INT_TYPES, ArrayType, CType, IntType, PtrType, RecordType, VecType, promote,
-                    uac)
+from .types import (FLOAT, INT_TYPES, ArrayType, CType, FloatType, IntType, PtrType, RecordType,
+                    VecType, promote, uac)
 from .values import decl, init
 
 
@@ -87,6 +87,8 @@ class StmtGen:
 
     # ---- declarations ----
     def new_type(self) -> CType:
+        if self.eg.floats and self.rng.random() < 0.2:
+            return FLOAT if self.rng.random() < 0.8 else ArrayType(FLOAT, self.rng.choice((2, 4)))
         r = self.rng.random()
         if r < 0.45:
             return self.eg.int_type()
@@ -102,7 +104,7 @@ class StmtGen:
             return
         t = self.new_type()
         name = self.fresh("v")
-        value = init(t, lambda it: self.eg.int_of(it, 2), lambda vt: self.eg.vec_expr(vt, 2))
+        value = init(t, lambda it: self.eg.of_type(it, 2), lambda vt: self.eg.vec_expr(vt, 2))
         self.emit(f"{decl(t, name)} = {value};")
         self.scope.add(Var(name, t))
 
@@ -126,7 +128,7 @@ class StmtGen:
         return self.scope.access(pred, True, self.eg.index)
 
     def s_assign(self, ctx: Ctx) -> None:
-        got = self.lvalue(lambda t: isinstance(t, (IntType, VecType)))
+        got = self.lvalue(lambda t: isinstance(t, (IntType, VecType, FloatType)))
         if got is None:
             return self.s_decl(ctx)
         text, t = got

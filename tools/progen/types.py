@@ -35,6 +35,13 @@ class IntType:
 
 
 @dataclass(frozen=True)
+class FloatType:
+    """`float` (the float mode uses only exactly rounded operations on it)."""
+
+    name: str = "float"
+
+
+@dataclass(frozen=True)
 class VecType:
     elem: IntType
     n: int
@@ -80,7 +87,7 @@ class RecordType:
         return f"{self.kind} {self.tag}"
 
 
-CType = IntType | VecType | ArrayType | PtrType | RecordType
+CType = IntType | FloatType | VecType | ArrayType | PtrType | RecordType
 
 INT_TYPES = [IntType("char", 8, True), IntType("uchar", 8, False),
              IntType("short", 16, True), IntType("ushort", 16, False),
@@ -88,6 +95,7 @@ INT_TYPES = [IntType("char", 8, True), IntType("uchar", 8, False),
              IntType("long", 64, True), IntType("ulong", 64, False)]
 INT_BY_NAME = {t.name: t for t in INT_TYPES}
 INT, UINT, LONG, ULONG = (INT_BY_NAME[n] for n in ("int", "uint", "long", "ulong"))
+FLOAT = FloatType()
 VEC_SIZES = (2, 4, 8, 16)
 
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .types import ArrayType, CType, IntType, PtrType, RecordType, VecType
+from .types import ArrayType, CType, FloatType, IntType, PtrType, RecordType, VecType
 
 CRC_STEP = ("ulong crc_step(ulong crc, ulong v) { crc ^= v; crc *= 1099511628211UL; "
             "return crc ^ (crc >> 29); }")
 
 
-def init(t: CType, scalar: Callable[[IntType], str], vector: Callable[[VecType], str]) -> str:
-    if isinstance(t, IntType):
+def init(t: CType, scalar: Callable[[CType], str], vector: Callable[[VecType], str]) -> str:
+    if isinstance(t, (IntType, FloatType)):
         return scalar(t)
     if isinstance(t, VecType):
         return vector(t)
@@ -32,6 +32,8 @@ def init(t: CType, scalar: Callable[[IntType], str], vector: Callable[[VecType],
 def hash_lines(text: str, t: CType) -> list[str]:
     if isinstance(t, IntType):
         return [f"crc = crc_step(crc, (ulong)({text}));"]
+    if isinstance(t, FloatType):  # every NaN hashes alike (their sign and payload may differ)
+        return [f"crc = crc_step(crc, (ulong)(isnan({text}) ? 0x7fc00000u : as_uint({text})));"]
     if isinstance(t, VecType):
         return [f"crc = crc_step(crc, (ulong)({text}.s{i:x}));" for i in range(t.n)]
     if isinstance(t, ArrayType):
