@@ -34,7 +34,9 @@ LOCAL_ALIGN = 16
 
 
 _LIBC = ctypes.CDLL(None)
+# (blob, context): each a bytes object (passed as a pointer to its data) or an address.
 _LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+CONTEXTS_KEPT = 64  # launch contexts a kernel keeps, by launch shape
 
 
 def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray | None, int]:
@@ -46,9 +48,8 @@ def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray | None, in
     return raw, addr + (-addr) % align
 
 
-# The launch context (cpu_workitem.py's slots, then cpu_generic.py's two) and the
-# argument blob after it (at a 64-byte offset), packed into one bytes object per call.
-_CTX = struct.Struct(f"<{CTX_SLOTS}q{-CTX_SLOTS * 8 % 64}x")
+# The launch context: cpu_workitem.py's slots, then cpu_generic.py's two.
+_CTX = struct.Struct(f"<{CTX_SLOTS}q")
 
 
 def _launch_words(work_dim: int, global_size: tuple[int, int, int],
@@ -135,12 +136,13 @@ class CompiledKernel:
     _native: Any = field(repr=False, default=None)
     _jit: Any = field(repr=False, default=None)  # keeps the native code alive
     _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
+    _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
 
     def __post_init__(self) -> None:
         if self._native is None and self._code is not None:
             self._native = self._first_call
 
-    def _first_call(self, blob: int, context: int) -> None:
+    def _first_call(self, blob: bytes | int, context: bytes) -> None:
         """The native launcher's stand-in until the program's native code exists."""
         native = self._code.get()  # type: ignore[union-attr]
         address = native.address_of(f"{self.name}.launch")
@@ -162,29 +164,72 @@ class CompiledKernel:
                local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
                group_begin: int, group_end: int) -> None:
         """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
-        blob = bytes(blob)  # immutable: the native code reads it in place
+        if type(blob) is not bytes:
+            blob = bytes(blob)  # immutable: the native code reads it in place
         if len(blob) < self.blob_size:
             raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
                              f"expected {self.blob_size}")
-        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
-        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
-            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
-                             f"of local size {local_size}")
+        shape = (work_dim, tuple(global_size), tuple(local_size), tuple(global_offset),
+                 group_begin, group_end)
+        context = self._contexts.get(shape)
+        if context is None:
+            self._check_shape(shape[1], shape[2])
+            if self._needs_call_memory:
+                self._launch_with_call_memory(blob, shape)
+                return
+            context = self._remember_context(shape, self._context(shape, (0, 0, 0, 0)))
+        self._call_native(blob, context)
+
+    def _launch_with_call_memory(self, blob: bytes, shape: tuple) -> None:
+        """A launch whose work-groups need `__local` memory or barrier frames: fresh per call,
+        so concurrent calls share nothing."""
+        local_size = shape[2]
         local_n = self.local_bytes(blob) if self._has_local_args else self.static_local_bytes
         local_raw, local_addr = _aligned_buffer(local_n)
         frames_n = self.frame_size * local_size[0] * local_size[1] * local_size[2]
         frames_raw, frames_addr = _aligned_buffer(frames_n, 128)
-        data = _launch_words(work_dim, global_size, local_size, global_offset, groups,
-                             (local_addr, frames_addr, group_begin, group_end,
-                              local_addr + local_n, frames_addr + frames_n)) + blob
-        base = _address(data)
-        if base % self._blob_align:  # CPython's bytes data is 16-aligned; more needs a copy
-            raw, base = _aligned_buffer(len(data), max(self._blob_align, 64))
-            ctypes.memmove(base, data, len(data))
-        self._native(base + _CTX.size, base)
+        context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
+                                        frames_addr + frames_n))
+        self._call_native(blob, context)
+        del local_raw, frames_raw
+
+    def _call_native(self, blob: bytes, context: bytes) -> None:
+        """Run the native launcher; the blob is passed in place when aligned enough."""
+        if self._blob_align > 8 and _address(blob) % self._blob_align:
+            raw, base = _aligned_buffer(len(blob), self._blob_align)
+            ctypes.memmove(base, blob, len(blob))
+            self._native(base, context)
+        else:  # any allocator aligns bytes data to 8
+            self._native(blob, context)
         if self.uses_printf:
             _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
-        del local_raw, frames_raw, data
+
+    def _check_shape(self, global_size: tuple[int, int, int],
+                     local_size: tuple[int, int, int]) -> None:
+        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
+            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
+                             f"of local size {local_size}")
+
+    @staticmethod
+    def _context(shape: tuple, memory: tuple[int, int, int, int]) -> bytes:
+        """The launch context of `shape` with call memory (local, frames, their ends)."""
+        work_dim, global_size, local_size, global_offset, begin, end = shape
+        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
+        local_mem, frames, local_end, frames_end = memory
+        return _launch_words(work_dim, global_size, local_size, global_offset, groups,
+                             (local_mem, frames, begin, end, local_end, frames_end))
+
+    def _remember_context(self, shape: tuple, context: bytes) -> bytes:
+        """Keep a context that holds no per-call memory for the next launch of `shape`
+        (the native code only reads it, so concurrent launches may share it)."""
+        if len(self._contexts) >= CONTEXTS_KEPT:
+            self._contexts.clear()
+        self._contexts[shape] = context
+        return context
+
+    @functools.cached_property
+    def _needs_call_memory(self) -> bool:
+        return bool(self.static_local_bytes or self._has_local_args or self.frame_size)
 
     @functools.cached_property
     def _has_local_args(self) -> bool:
