@@ -57,7 +57,7 @@ PASS_ORDER: tuple[tuple[str, str, str], ...] = (
 
 # Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
 _PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
-                                  "infer_address_spaces", "print_uniformity")
+                                  "infer_address_spaces", "print_uniformity", "scalarize_vectors")
 
 P = TypeVar("P", bound=type)
 
