@@ -12,6 +12,7 @@ or a hang costs only the worker.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import traceback
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .program import INPUT_LEN, KERNEL, SCRATCH_PER_ITEM
+from .program import INPUT_LEN, KERNEL, KLONG, KSHORT, KVEC, SCRATCH_PER_ITEM
 from .stmts import ATOMIC_INIT
 
 # (global size, local size): 1-D and 2-D, groups of 1 to 64 work-items
@@ -84,7 +85,8 @@ def _launch(cl: Any, ctx: Any, queue: Any, kernel: Any, shape: tuple) -> str:
     scratch = np.zeros(n * SCRATCH_PER_ITEM, np.int32)
     bufs = [cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
             for a in (out, gcnt, scratch, inputs())]
-    kernel(queue, gsize, lsize, *bufs)
+    kvec = np.array(KVEC, np.uint8).view(importlib.import_module(cl.__name__ + ".cltypes").uchar8)[0]
+    kernel(queue, gsize, lsize, *bufs, np.uint16(KSHORT), np.int64(KLONG), kvec)
     for host, buf in zip((out, gcnt, scratch), bufs):
         cl.enqueue_copy(queue, host, buf)
     queue.finish()

@@ -45,7 +45,7 @@ def float_expr(eg: "ExprGen", depth: int) -> str:
         return f"fma({a}, {float_expr(eg, depth - 1)}, {float_expr(eg, depth - 1)})"
     if form == 3:
         fn = rng.choice(UNARY)
-        return f"(-{a})" if fn == "-" else f"{fn}({a})"
+        return f"(-({a}))" if fn == "-" else f"{fn}({a})"
     if form == 4:
         return f"({eg.int_expr(depth - 1)[0]} ? {a} : {float_expr(eg, depth - 1)})"
     return f"copysign({a}, {float_expr(eg, depth - 1)})"

@@ -27,7 +27,9 @@ SCRATCH_PER_ITEM = 8  # ints of `scratch` each work-item owns
 LOCAL_SLOTS = 4       # ints of `lslot` each work-item owns
 MAX_GROUP = 64        # the largest work-group the runner launches
 KERNEL_ARGS = ("__global ulong *out, __global uint *gcnt, __global int *scratch, "
-               "__global const int *input")
+               "__global const int *input, ushort kshort, long klong, uchar8 kvec")
+# the by-value arguments' values (execute.py passes them)
+KSHORT, KLONG, KVEC = 40000, -1234567890123, (1, 2, 250, 7, 0, 128, 99, 255)
 N_GCNT = len(ATOMIC_INIT)
 KEEP = "  // keep"  # the reducer never deletes these lines (doing so leaves memory uninitialised)
 
@@ -144,6 +146,9 @@ class ProgramGen:
         self.scope.add(Var("input", PtrType(INT, "__global", INPUT_LEN), readonly=True))
         self.scope.add(Var("gx", INT, readonly=True))
         self.scope.add(Var("lid", INT, readonly=True))
+        self.scope.add(Var("kshort", INT_TYPES[3], readonly=True))
+        self.scope.add(Var("klong", INT_TYPES[6], readonly=True))
+        self.scope.add(Var("kvec", VecType(INT_TYPES[1], 8), readonly=True))
         self.scope.add(Var("my", PtrType(INT, "__global", SCRATCH_PER_ITEM)))
         self.scope.add(Var("ml", PtrType(INT, "__local", LOCAL_SLOTS)))
         if self.mode in ("barrier", "all"):
@@ -161,7 +166,7 @@ class ProgramGen:
             top = top + [Var("lcnt", ArrayType(UINT, N_GCNT))]
         sg.emit("ulong crc = 0xffffffffUL;")
         for v in top + [Var("se0", UINT), Var("se1", UINT)]:
-            if v.name not in ("input", "gx", "lid"):
+            if v.name not in ("input", "gx", "lid", "kshort", "klong", "kvec"):
                 for line in hash_lines(v.name, v.type):
                     sg.emit(line)
         sg.emit("out[gid] = crc;")
