@@ -2,8 +2,9 @@
 
 Cost rule: a call is inlined when the callee is defined (not a declaration or
 intrinsic), is not recursive (cannot reach the caller, or itself, in the call
-graph), and either has a single call site in the module or has fewer than
-`threshold` instructions. Each inlined call:
+graph), and either has a single call site in the module, has fewer than
+`threshold` instructions, or reaches a barrier (`form-workgroups` can only
+split barriers that are in the kernel itself, whatever the helper's size). Each inlined call:
 
 1. splits the calling block after the call: the rest goes to a continuation
    block `<callee>.cont`, and the successors' phis follow it there;
@@ -52,6 +53,7 @@ class Inline:
     def _next_site(self, module: Module) -> Instr | None:
         graph = call_graph(module)
         counts = call_counts(module)
+        barriers = functions_with_barriers(graph)
         for caller in defined_functions(module):
             for instr in caller.instructions():
                 callee = instr.attrs.get("callee") if instr.op == "call" else None
@@ -59,7 +61,8 @@ class Inline:
                     continue
                 if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
                     continue  # recursive
-                if counts.get(callee, 0) == 1 or instruction_count(callee) < self.threshold:
+                if (counts.get(callee, 0) == 1 or callee in barriers
+                        or instruction_count(callee) < self.threshold):
                     return instr
         return None
 
@@ -71,6 +74,13 @@ def call_graph(module: Module) -> dict[Function, set[Function]]:
         graph[fn] = {i.attrs["callee"] for i in fn.instructions()
                      if i.op == "call" and not i.attrs["callee"].is_declaration}
     return graph
+
+
+def functions_with_barriers(graph: dict[Function, set[Function]]) -> set[Function]:
+    """The defined functions that call the barrier intrinsic, directly or through others."""
+    direct = {fn for fn in graph if any(i.op == "call" and i.attrs["callee"].attrs.get("intrinsic")
+                                        == "barrier" for i in fn.instructions())}
+    return direct | {fn for fn in graph if any(_reaches(graph, fn, b) for b in direct)}
 
 
 def call_counts(module: Module) -> dict[Function, int]:
