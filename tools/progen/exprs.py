@@ -58,7 +58,7 @@ class ExprGen:
         return self.rng.choice(INT_TYPES)
 
     def vec_type(self) -> VecType:
-        return VecType(self.int_type(), self.rng.choice((2, 4, 4, 8, 16)))
+        return VecType(self.int_type(), self.rng.choice((2, 3, 4, 4, 8, 16)))
 
     def const(self, t: IntType) -> str:
         return literal(t, interesting(t, self.rng))
@@ -259,6 +259,8 @@ class ExprGen:
         return f"convert_{vt.name}{sat}{rnd}({self.vec_expr(src, depth)})"
 
     def _v_as(self, vt: VecType, depth: int) -> str:
+        if vt.n == 3:  # as_type of 3-vectors is ill-defined between implementations
+            return self._v_convert(vt, depth)
         size = sizeof(vt)
         opts = [VecType(e, size // (e.bits // 8)) for e in INT_TYPES if size // (e.bits // 8) in VEC_SIZES]
         opts += [e for e in INT_TYPES if e.bits // 8 == size]
@@ -266,7 +268,7 @@ class ExprGen:
         return f"as_{vt.name}({self.of_type(src, depth)})"
 
     def _v_swizzle(self, vt: VecType, depth: int) -> str:
-        n2 = self.rng.choice([n for n in VEC_SIZES if n >= vt.n // 2 and n <= 16])
+        n2 = self.rng.choice([n for n in VEC_SIZES + (3,) if n >= vt.n // 2])
         src = self.vec_expr(VecType(vt.elem, n2), depth)
         r = self.rng.random()
         if n2 == 2 * vt.n and r < 0.5:
@@ -278,7 +280,7 @@ class ExprGen:
     def _v_literal(self, vt: VecType, depth: int) -> str:
         parts, left = [], vt.n
         while left:
-            k = self.rng.choice([k for k in (1, 2, 4, 8) if k <= left and (k < vt.n or k == 1)])
+            k = self.rng.choice([k for k in (1, 2, 3, 4, 8) if k <= left and (k < vt.n or k == 1)])
             parts.append(self.int_of(vt.elem, depth) if k == 1 else self.vec_expr(VecType(vt.elem, k), depth))
             left -= k
         return f"(({vt.name})({', '.join(parts)}))"
