@@ -17,8 +17,8 @@ from typing import Callable
 from .safe import Safe
 from .scope import Scope
 from .floats import float_expr, int_from_float
-from .types import (INT, INT_BY_NAME, INT_TYPES, VEC_SIZES, CType, FloatType, IntType, VecType,
-                    literal, promote, sizeof, uac)
+from .types import (INT, INT_BY_NAME, INT_TYPES, VEC_SIZES, ArrayType, CType, FloatType, IntType,
+                    PtrType, VecType, literal, promote, sizeof, uac)
 
 
 @dataclass
@@ -285,6 +285,14 @@ class ExprGen:
             left -= k
         return f"(({vt.name})({', '.join(parts)}))"
 
+    def _v_vload(self, vt: VecType, depth: int) -> str:
+        got = self.read(lambda t: _holds(t, vt))
+        if got is None:
+            return self.vec_leaf(vt, depth)
+        text, t = got
+        n = t.n if isinstance(t, ArrayType) else t.extent  # type: ignore[union-attr]
+        return f"vload{vt.n}({self.rng.randrange(n // vt.n)}, {text})"
+
     def _v_call(self, vt: VecType, depth: int) -> str:
         fns = [h for h in self.helpers if h.pure and h.ret == vt]
         if not fns:
@@ -313,8 +321,15 @@ class ExprGen:
         "arith": (4, _v_arith), "bitwise": (2, _v_bitwise), "shift": (2, _v_shift), "div": (1, _v_div),
         "compare": (2, _v_compare), "ternary": (1, _v_ternary), "builtin": (4, _v_builtin),
         "convert": (2, _v_convert), "as": (1, _v_as), "swizzle": (2, _v_swizzle),
-        "literal": (1, _v_literal), "call": (1, _v_call),
+        "literal": (1, _v_literal), "call": (1, _v_call), "vload": (1, _v_vload),
     }
+
+
+def _holds(t: CType, vt: VecType) -> bool:
+    """An array or pointer of `vt`'s element type with room for one `vt`."""
+    if isinstance(t, ArrayType):
+        return t.elem == vt.elem and t.n >= vt.n
+    return isinstance(t, PtrType) and t.elem == vt.elem and t.extent >= vt.n
 
 
 _SAME = lambda t: t  # noqa: E731

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .exprs import ExprGen, Helper
+from .exprs import ExprGen, Helper, _holds
 from .scope import Scope, Var
 from .types import (FLOAT, INT_TYPES, ArrayType, CType, FloatType, IntType, PtrType, RecordType,
                     VecType, promote, uac)
@@ -73,7 +73,7 @@ class StmtGen:
             (1, StmtGen.s_goto, nest), (2, StmtGen.s_side, True), (2, StmtGen.s_call, bool(self.helpers)),
             (1, StmtGen.s_jump, ctx.in_loop), (1, StmtGen.s_return, ctx.ret is not None and ctx.depth > 0),
             (2, StmtGen.s_barrier, ctx.barrier and ctx.top), (2, StmtGen.s_atomic, ctx.atomics),
-            (1, StmtGen.s_struct_copy, bool(self.records)),
+            (1, StmtGen.s_struct_copy, bool(self.records)), (1, StmtGen.s_vstore, True),
         ]
 
     def nested(self, ctx: Ctx, count: int, **kw) -> None:
@@ -173,6 +173,15 @@ class StmtGen:
             return self.s_assign(ctx)
         op = self.rng.choice(["++", "--"])
         self.emit(f"{op}{got[0]};" if self.rng.random() < 0.5 else f"{got[0]}{op};")
+
+    def s_vstore(self, ctx: Ctx) -> None:
+        vt = VecType(self.eg.int_type(), self.rng.choice((2, 3, 4, 8)))
+        got = self.lvalue(lambda t: _holds(t, vt))
+        if got is None:
+            return self.s_assign(ctx)
+        text, t = got
+        n = t.n if isinstance(t, ArrayType) else t.extent  # type: ignore[union-attr]
+        self.emit(f"vstore{vt.n}({self.eg.vec_expr(vt, 3)}, {self.rng.randrange(n // vt.n)}, {text});")
 
     def s_struct_copy(self, ctx: Ctx) -> None:
         rec = self.rng.choice(self.records)
