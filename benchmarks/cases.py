@@ -7,6 +7,7 @@ from typing import Callable
 from . import cases_dense as d
 from . import cases_irregular as i
 from . import cases_math as m
+from . import cases_vector as v
 from .case import Case
 
 MAKERS: dict[str, Callable[[], Case]] = {
@@ -16,7 +17,9 @@ MAKERS: dict[str, Callable[[], Case]] = {
     "transpose": d.make_transpose, "nbody": d.make_nbody, "mandelbrot": d.make_mandelbrot,
     "spmv_csr": i.make_spmv, "bitonic_step": i.make_bitonic, "helper_call": i.make_helper,
     "blackscholes": m.make_blackscholes, "rotate": m.make_rotate,
-    "rotate_soa": m.make_rotate_soa,
+    "rotate_soa": m.make_rotate_soa, "rgba_blur": v.make_rgba_blur,
+    "vload_axpy": v.make_vload_axpy, "complex_poly": v.make_complex_poly,
+    "tile_smooth": v.make_tile_smooth,
 }
 
 

@@ -23,7 +23,8 @@ from oclpy import demo
 from oclpy.runtime.program import Program
 
 HERE = Path(__file__).parent
-MODULES = ("test_slice.py", "test_corpus.py", "test_async_copy.py", "test_generic_space.py")
+MODULES = ("test_slice.py", "test_corpus.py", "test_async_copy.py", "test_generic_space.py",
+           "test_vectors.py")
 FIXTURES = {"run_kernel", "ctx", "queue"}
 LEVELS = {"O0": "-cl-opt-disable", "O2": ""}
 
