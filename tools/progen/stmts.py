@@ -73,6 +73,7 @@ class StmtGen:
             (1, StmtGen.s_goto, nest), (2, StmtGen.s_side, True), (2, StmtGen.s_call, bool(self.helpers)),
             (1, StmtGen.s_jump, ctx.in_loop), (1, StmtGen.s_return, ctx.ret is not None and ctx.depth > 0),
             (2, StmtGen.s_barrier, ctx.barrier and ctx.top), (2, StmtGen.s_atomic, ctx.atomics),
+            (2, StmtGen.s_barrier_block, ctx.barrier and ctx.top),
             (1, StmtGen.s_struct_copy, bool(self.records)), (1, StmtGen.s_vstore, True),
         ]
 
@@ -315,6 +316,23 @@ class StmtGen:
         self.emit("barrier(CLK_LOCAL_MEM_FENCE);  // keep")
         self.emit(f"{got[0]} ^= lshare[(lid + {k}) % lsz];")
         self.emit("barrier(CLK_LOCAL_MEM_FENCE);  // keep")
+
+    def s_barrier_block(self, ctx: Ctx) -> None:
+        """A loop of uniform trip count, or an if of uniform condition, whose body ends
+        with a barrier exchange (no break or continue may skip it)."""
+        head = self.rng.choice([f"for (int {{i}} = 0; {{i}} < {b}; {{i}}++) {{{{"
+                                for b in ("2", "3", "(kshort & 3)", "((int)klong & 1) + 1")]
+                               + ["if (kshort > 30000) {{", "if ((klong & 4) == 0) {{"])
+        i = self.fresh("b")
+        self.scope.push()
+        self.scope.add(Var(i, INT_TYPES[4], readonly=True))
+        self.emit(head.format(i=i) + "  // keep")
+        self.nested(ctx, self.rng.randint(1, 4), in_loop=False, in_switch=False)
+        self.indent += 1
+        self.s_barrier(ctx)
+        self.indent -= 1
+        self.emit("}  // keep")
+        self.scope.pop()
 
     def s_atomic(self, ctx: Ctx) -> None:
         e = self.eg.int_expr(3)[0]
