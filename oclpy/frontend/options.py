@@ -7,6 +7,7 @@ returns a `BuildOptions`; an option we do not know raises `InvalidBuildOptions`
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -16,6 +17,10 @@ from typing import Callable, Sequence
 class InvalidBuildOptions(ValueError):
     """A build option string that cannot be parsed; the message names the option."""
 
+
+# oclpy's bundled headers (pyopencl-complex.h, pyopencl-random123/, and their oclpy-
+# names): searched after the user's -I folders in every OpenCL C build, as PyOpenCL does.
+BUNDLED_INCLUDE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "include")
 
 # -cl-std value -> __OPENCL_C_VERSION__
 CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}

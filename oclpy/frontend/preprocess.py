@@ -1,7 +1,8 @@
 """The C99 preprocessor for OpenCL C, on top of pcpp.
 
 `preprocess(source, filename, options, diags)` expands macros, resolves
-`#include` (the including file's folder first, then each `-I` folder), and
+`#include` (the including file's folder first, then each `-I` folder, then
+oclpy's bundled headers in `oclpy/include`, as PyOpenCL adds its own), and
 returns text with `#line N "file"` markers so the lexer can place every token
 in the user's original file and line. Comments are passed through (the lexer
 skips them) so columns stay exact outside macro expansions.
@@ -23,7 +24,7 @@ from typing import Any, Optional
 import pcpp
 
 from ..diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
-from .options import BuildOptions, CL_STD_VERSIONS
+from .options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
 
 # Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
 MATH_CONSTANTS = {
@@ -248,7 +249,7 @@ def preprocess(source: str, filename: str, options: BuildOptions, diags: Diagnos
     pp.texts[filename] = source
     for name, body in predefined_macros(options).items():
         pp.define(f"{name} {body}")
-    for folder in options.include_dirs:
+    for folder in [*options.include_dirs, BUNDLED_INCLUDE_DIR]:
         pp.add_path(folder)
     out = io.StringIO()
     old_limit = sys.getrecursionlimit()
