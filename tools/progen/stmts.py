@@ -325,7 +325,8 @@ class StmtGen:
                                + ["if (kshort > 30000) {{", "if ((klong & 4) == 0) {{"])
         i = self.fresh("b")
         self.scope.push()
-        self.scope.add(Var(i, INT_TYPES[4], readonly=True))
+        if head.startswith("for"):
+            self.scope.add(Var(i, INT_TYPES[4], readonly=True))
         self.emit(head.format(i=i) + "  // keep")
         self.nested(ctx, self.rng.randint(1, 4), in_loop=False, in_switch=False)
         self.indent += 1
