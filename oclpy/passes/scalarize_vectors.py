@@ -32,7 +32,9 @@ change the element count). Where such an instruction uses a rewritten vector,
 the vector is rebuilt from its elements with `insertelement` where the old
 instruction stood; where a rewritten instruction uses a vector that was kept,
 its elements are taken with `extractelement` right after its definition.
-Vectors longer than `max_elements` are left whole.
+Vectors longer than `max_elements` are left whole. Which functions are split
+is measured policy (`scalarize_policy.py`: no barriers, no gathered vectors);
+`everywhere=true` splits every function.
 
 Requires: nothing (best after `inline`, so helper arguments are not vectors).
 Invalidates: nothing about the CFG (no edges change).
@@ -57,6 +59,7 @@ from oclpy.ir.values import (
 )
 
 from .manager import defined_functions, register
+from .scalarize_policy import worth_splitting
 
 _MEMORY_BITS = (8, 16, 32, 64)
 _FLAG_KEYS = ("nsw", "nuw")
@@ -436,9 +439,11 @@ class ScalarizeVectors:
 
     name: ClassVar[str] = "scalarize-vectors"
     max_elements: int = 16
+    everywhere: bool = False  # False: only functions `worth_splitting` (scalarize_policy.py)
 
     def run(self, module: Module) -> bool:
         changed = False
         for fn in defined_functions(module):
-            changed |= Scalarizer(fn, module, self.max_elements).run()
+            if self.everywhere or worth_splitting(fn):
+                changed |= Scalarizer(fn, module, self.max_elements).run()
         return changed

@@ -215,3 +215,51 @@ def test_runs_in_the_cpu_pipeline_before_form_workgroups_only() -> None:
 def test_bad_option_is_reported() -> None:
     with pytest.raises(ValueError, match="option 'max_elements' wants int, got 'many'"):
         run_pipeline(parse_module(""), "scalarize-vectors{max_elements=many}")
+
+
+STEPS = """
+declare i64 @ocl.get_global_id(i32)
+declare i64 @ocl.get_local_size(i32)
+define void @f(ptr<global> %p, i64 %n) {
+entry:
+  %x = call i64 @ocl.get_global_id(i32 0)
+  %y = call i64 @ocl.get_global_id(i32 1)
+  %size = call i64 @ocl.get_local_size(i32 0)
+  %row = mul i64 %y, %n
+  %i = add i64 %row, %x
+  %twice = shl i64 %x, 1
+  %back = sub i64 %n, %x
+  %both = add i64 %x, %x
+  %wrap = urem i64 %x, %size
+  %pi = getelementptr i32, ptr<global> %p, i64 %i
+  %k = load i32, ptr<global> %pi
+  %pu = getelementptr i32, ptr<global> %p, i64 %n
+  %u = load i32, ptr<global> %pu
+  br label %loop
+loop:
+  %j = phi i64 [ 0, %entry ], [ %j1, %loop ]
+  %mixed = phi i64 [ 0, %entry ], [ %x, %loop ]
+  %j1 = add i64 %j, 1
+  %c = icmp slt i64 %j1, %n
+  condbr i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+"""
+
+
+def test_steps_along_x() -> None:
+    from oclpy.passes.scalarize_policy import Step, StepAnalysis
+
+    fn = parse_module(STEPS).get_function("f")
+    assert fn is not None
+    steps = StepAnalysis(fn)
+    by_name = {i.name: steps.of(i) for i in fn.instructions() if i.name}
+    want = {
+        "x": Step.CONSECUTIVE, "y": Step.UNIFORM, "size": Step.UNIFORM, "row": Step.UNIFORM,
+        "i": Step.CONSECUTIVE, "twice": Step.CONSECUTIVE, "back": Step.OTHER,
+        "both": Step.OTHER, "wrap": Step.OTHER, "pi": Step.CONSECUTIVE, "k": Step.OTHER,
+        "pu": Step.UNIFORM, "u": Step.UNIFORM, "j": Step.UNIFORM, "j1": Step.UNIFORM,
+        "mixed": Step.OTHER,
+    }
+    assert {name: by_name[name] for name in want} == want
