@@ -23,8 +23,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .algorithm_lists import BuiltList, ListOfListsBuilder
 from .kernel_args import DtypedArgument, ScalarArg, VectorArg, kernel_ctype
 from .scan import GenericScanKernel
+
+__all__ = ["BuiltList", "KeyValueSorter", "ListOfListsBuilder", "RadixSort", "copy_if", "partition",
+           "remove_if", "unique"]
 
 _COMPACT_OUTPUT = """
   if (prev_item != item) out[item - 1] = ary[i];
