@@ -2,8 +2,9 @@
 
 The numbers are made on the device by counter-based generators (Salmon et
 al., "Parallel random numbers: as easy as 1, 2, 3"): Philox4x32-10 and
-Threefry4x32-20, written here in OpenCL C (`GENERATORS_SOURCE`, checked
-against Random123's known-answer vectors in the tests). Block `k` of a
+Threefry4x32-20 from oclpy's bundled Random123 headers
+(`oclpy/include/pyopencl-random123/`, included by `GENERATORS_SOURCE`;
+checked against Random123's known-answer vectors in the tests). Block `k` of a
 fill is the generator applied to (counter + k, key), giving four 32-bit
 words; a generator object advances its 128-bit counter past the blocks
 each fill used, so successive fills differ and a seed reproduces a stream.
@@ -33,43 +34,23 @@ import numpy as np
 from . import cltypes
 
 GENERATORS_SOURCE = r"""
+#include <pyopencl-random123/philox.cl>
+#include <pyopencl-random123/threefry.cl>
+
 uint4 oclpy_philox4x32_10(uint4 c, uint2 k)
 {
-  for (int r = 0; r < 10; ++r)
-  {
-    if (r > 0) { k.x += 0x9E3779B9u; k.y += 0xBB67AE85u; }
-    uint hi0 = mul_hi(0xD2511F53u, c.x), lo0 = 0xD2511F53u * c.x;
-    uint hi1 = mul_hi(0xCD9E8D57u, c.z), lo1 = 0xCD9E8D57u * c.z;
-    c = (uint4)(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
-  }
-  return c;
+  philox4x32_ctr_t ctr = {{c.x, c.y, c.z, c.w}};
+  philox4x32_key_t key = {{k.x, k.y}};
+  ctr = philox4x32_R(10, ctr, key);
+  return (uint4)(ctr.v[0], ctr.v[1], ctr.v[2], ctr.v[3]);
 }
 
 uint4 oclpy_threefry4x32_20(uint4 c, uint4 k)
 {
-  const uint rot0[8] = {10, 11, 13, 23, 6, 17, 25, 18};
-  const uint rot1[8] = {26, 21, 27, 5, 20, 11, 10, 20};
-  uint ks[5] = {k.x, k.y, k.z, k.w, 0x1BD11BDAu ^ k.x ^ k.y ^ k.z ^ k.w};
-  uint x0 = c.x + ks[0], x1 = c.y + ks[1], x2 = c.z + ks[2], x3 = c.w + ks[3];
-  for (int r = 0; r < 20; ++r)
-  {
-    if ((r & 1) == 0)
-    {
-      x0 += x1; x1 = rotate(x1, rot0[r & 7]); x1 ^= x0;
-      x2 += x3; x3 = rotate(x3, rot1[r & 7]); x3 ^= x2;
-    }
-    else
-    {
-      x0 += x3; x3 = rotate(x3, rot0[r & 7]); x3 ^= x0;
-      x2 += x1; x1 = rotate(x1, rot1[r & 7]); x1 ^= x2;
-    }
-    if ((r & 3) == 3)
-    {
-      uint s = (uint) (r + 1) / 4;
-      x0 += ks[s % 5]; x1 += ks[(s + 1) % 5]; x2 += ks[(s + 2) % 5]; x3 += ks[(s + 3) % 5] + s;
-    }
-  }
-  return (uint4)(x0, x1, x2, x3);
+  threefry4x32_ctr_t ctr = {{c.x, c.y, c.z, c.w}};
+  threefry4x32_key_t key = {{k.x, k.y, k.z, k.w}};
+  ctr = threefry4x32_R(20, ctr, key);
+  return (uint4)(ctr.v[0], ctr.v[1], ctr.v[2], ctr.v[3]);
 }
 
 uint4 oclpy_counter_add(uint4 c, ulong blk)
