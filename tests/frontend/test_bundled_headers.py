@@ -214,3 +214,29 @@ def test_bundled_folder_holds_both_names():
         f"{p}-random123/{f}" for p in ("pyopencl", "oclpy") for f in ("philox.cl", "threefry.cl", "array.h",
                                                                          "openclfeatures.h")]
     assert all(os.path.isfile(os.path.join(BUNDLED_INCLUDE_DIR, n)) for n in names)
+
+
+def test_random123_through_pointers_and_a_vector_union(ctx, queue):
+    """The style of PyOpenCL's clrandom kernels: key and counter behind pointers, the
+    counter bumped with carry, the block read back as a uint4 through a union
+    (expected words: the same kernel on PoCL with PyOpenCL's headers)."""
+    src = """#include <pyopencl-random123/threefry.cl>
+    uint4 next_block(threefry4x32_key_t *key, threefry4x32_ctr_t *ctr) {
+      union { threefry4x32_ctr_t as_ctr; uint4 as_vec; } out;
+      out.as_ctr = threefry4x32(*ctr, *key);
+      if (++ctr->v[0] == 0) ++ctr->v[1];
+      return out.as_vec;
+    }
+    __kernel void fill(global uint *o) {
+      threefry4x32_key_t k = {{get_global_id(0), 0, 0, 0}};
+      threefry4x32_ctr_t c = {{0xffffffff, 0, 0, 0}};
+      vstore4(next_block(&k, &c), 0, o);
+      vstore4(next_block(&k, &c), 1, o);
+    }"""
+    prg = cl.Program(ctx, src).build()
+    out = np.zeros(8, np.uint32)
+    buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
+    prg.fill(queue, (1,), None, buf)
+    cl.enqueue_copy(queue, out, buf)
+    assert out.tolist() == [0x2708eff9, 0x9d3b6215, 0xfd4b1e98, 0xf6ce291a,
+                            0x3ec033f6, 0xbf323558, 0x7abf01db, 0xa6a8db82]
