@@ -25,6 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..frontend.dependencies import include_digest
 from .constants import build_status, program_build_info, program_info, program_kind
 from .device import Device
 from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
@@ -73,7 +74,7 @@ def _compile(device: Device, source: str, options: str) -> tuple[Any, str]:
     Threads building the same (device, options, source) at once share one
     compilation: the first compiles, the others wait for its result.
     """
-    key = (id(device.driver), options, source)
+    key = (id(device.driver), options, source, include_digest(source, options))
     while True:
         with _cache_lock:
             hit = _build_cache.get(key)

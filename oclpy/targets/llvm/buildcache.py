@@ -3,9 +3,12 @@
 `cached_build(source, options, compile)` answers a build from this process's
 memory, else from the disk cache, else calls `compile()` (the real compiler)
 and stores what it made. The key hashes the source, the build options, the
-device kind, the host CPU (LLVM name and features) and the compiler's version
-(a hash of the path, size and modification time of every file of the
-oclpy package, plus llvmlite's and LLVM's versions), so an entry is never served to a different compiler or machine.
+headers the source includes (`frontend/dependencies.py`: their paths and
+contents), the device kind, the host CPU (LLVM name and features) and the
+compiler's version (a hash of the path, size and modification time of every
+source file and bundled header of the oclpy package, plus llvmlite's and
+LLVM's versions), so an entry is never served to a different compiler,
+machine or header.
 
 On disk: one file per key under `cache_dir()` ($OCLPY_CACHE_DIR, else
 $XDG_CACHE_HOME/oclpy, else ~/.cache/oclpy), subfolder "cpu-v1":
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ...frontend.dependencies import include_digest
 from . import jit
 from .cpu_program import CpuProgram, program_from_record, program_record
 
@@ -69,13 +73,14 @@ def disk_enabled() -> bool:
 
 
 def _package_files(folder: str) -> list[tuple[str, int, int]]:
-    """(path, size, mtime_ns) of every .py file under `folder`, sorted."""
+    """(path, size, mtime_ns) of every source file (.py, and the bundled .h/.cl headers)
+    under `folder`, sorted."""
     out = []
     with os.scandir(folder) as entries:
         for e in entries:
             if e.is_dir(follow_symlinks=False) and e.name != "__pycache__":
                 out.extend(_package_files(e.path))
-            elif e.name.endswith(".py"):
+            elif e.name.endswith((".py", ".h", ".cl")):
                 st = e.stat()
                 out.append((e.path, st.st_size, st.st_mtime_ns))
     return sorted(out)
@@ -106,7 +111,8 @@ def prepare() -> None:
 def cache_key(source: str, options: str, device_kind: str = "cpu") -> str:
     cpu, features = jit.host_cpu()
     h = hashlib.sha256()
-    for part in (compiler_version(), device_kind, cpu, features, options, source):
+    for part in (compiler_version(), device_kind, cpu, features, options, source,
+                 include_digest(source, options)):
         h.update(part.encode("utf-8", "surrogatepass") + b"\0")
     return h.hexdigest()
 
