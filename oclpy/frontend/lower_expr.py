@@ -61,8 +61,18 @@ class ExprLowering(ValueOps):
     def lv(self, e: ast.Expr) -> LValue:
         handler = cached_table(self, "_lv_table", self._lv_handlers).get(type(e))
         if handler is None:
+            if isinstance(e.ctype, (ct.Struct, ct.Array)):
+                return self.lv_materialized(e)
             raise NotImplementedError(f"expression {type(e).__name__} is not an lvalue")
         return handler(e)
+
+    def lv_materialized(self, e: ast.Expr) -> LValue:
+        """An aggregate rvalue (`make().v[2]`, `(c ? s : t).x`) in a temporary, so its
+        members and array elements have addresses (C's temporary lifetime)."""
+        assert e.ctype is not None
+        lv = LValue(self.temporary(e.ctype), e.ctype)
+        self.store(lv, self.rv(e))
+        return lv
 
     def _rv_handlers(self) -> dict[type, Callable]:
         return {
