@@ -154,6 +154,9 @@ class StructField:
     align: int = 0  # from __attribute__((aligned(N))) on the field, 0 if none
 
 
+ANONYMOUS_MEMBER = "__anonymous."  # name prefix of anonymous struct/union members
+
+
 @dataclass(eq=False)
 class StructDef:
     """One struct or union declaration; `fields` is None until it is defined."""
@@ -166,6 +169,19 @@ class StructDef:
 
     def field(self, name: str) -> Optional[StructField]:
         return next((f for f in self.fields or [] if f.name == name), None)
+
+    def anonymous_path(self, name: str) -> Optional[list[StructField]]:
+        """The anonymous members leading to member `name` (C11: an unnamed struct or
+        union member's members are members of the enclosing one), or None."""
+        for f in self.fields or []:
+            if f.name.startswith(ANONYMOUS_MEMBER) and isinstance(f.type, Struct):
+                inner = f.type.definition
+                if inner.field(name) is not None:
+                    return [f]
+                deeper = inner.anonymous_path(name)
+                if deeper is not None:
+                    return [f, *deeper]
+        return None
 
 
 @dataclass(frozen=True)

@@ -655,15 +655,32 @@ class Parser:
         # BNF: struct_body : '{' struct_declaration* '}'
         opener = self.expect("{")
         fields: list[ct.StructField] = []
+        names: set[str] = set()
         while not self.at("}"):
             if self.tok.kind == "eof":
                 self.expect_closing("}", opener)
+            loc = self.tok.loc
             try:
-                fields.extend(self.parse_struct_declaration())
+                for f in self.parse_struct_declaration():
+                    self.check_member_names(f, names, loc)
+                    fields.append(f)
             except ParseError:
                 self.sync()
         self.ts.advance()
         return fields
+
+    def check_member_names(self, f: ct.StructField, names: set[str], loc: SourceLocation) -> None:
+        """Report a member whose name is already taken in the struct being defined,
+        counting the members of anonymous struct and union members as its own."""
+        if f.name.startswith(ct.ANONYMOUS_MEMBER) and isinstance(f.type, ct.Struct):
+            for inner in f.type.definition.fields or []:
+                self.check_member_names(inner, names, loc)
+            return
+        if not f.name:
+            return
+        if f.name in names:
+            self.diags.error(loc, f"duplicate member '{f.name}'")
+        names.add(f.name)
 
     def parse_struct_declaration(self) -> list[ct.StructField]:
         # BNF: struct_declaration : specifier_qualifier_list struct_declarator (',' struct_declarator)* ';'
@@ -675,7 +692,12 @@ class Parser:
             raise self.error(self.tok.loc, "type name requires a specifier or qualifier")
         fields: list[ct.StructField] = []
         if self.at(";"):
-            self.diags.warning(spec.loc, "declaration does not declare anything")
+            if isinstance(spec.ctype, ct.Struct) and not spec.ctype.definition.tag:
+                # C11 anonymous member: its members are reached as members of this struct
+                fields.append(ct.StructField(f"{ct.ANONYMOUS_MEMBER}{id(spec.ctype.definition)}",
+                                             spec.ctype))
+            else:
+                self.diags.warning(spec.loc, "declaration does not declare anything")
         while not self.at(";"):
             declarator = self.parse_declarator(abstract=self.at(":"))
             width = None

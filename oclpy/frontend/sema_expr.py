@@ -525,7 +525,18 @@ class ExprChecker(CastChecker, CallChecker):
             return self.error(e, f"member reference base type '{bt}' is not a structure or union")
         f = bt.definition.field(e.name)
         if f is None:
-            return self.error(e, f"no member named '{e.name}' in '{bt.unqualified()}'")
+            path = bt.definition.anonymous_path(e.name)
+            if path is None:
+                return self.error(e, f"no member named '{e.name}' in '{bt.unqualified()}'")
+            for anonymous in path:  # s.x where x is in an anonymous member: s.<anon>.x
+                inner = ast.Member(e.loc, base=e.base, name=anonymous.name, arrow=e.arrow)
+                inner.ctype = st.object_type(anonymous.type, bt.space, bt.const, bt.volatile)
+                inner.is_lvalue = lvalue
+                e.base, e.arrow = inner, False
+                bt = inner.ctype
+                assert isinstance(bt, ct.Struct)
+            f = bt.definition.field(e.name)
+            assert f is not None
         e.ctype = st.object_type(f.type, bt.space, bt.const, bt.volatile)
         e.is_lvalue = lvalue
         return e
