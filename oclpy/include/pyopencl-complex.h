@@ -3,7 +3,8 @@
  * PYOPENCL_DEFINE_CDOUBLE before including this header), and functions
  * named <type>_<op>, e.g. cfloat_mul(a, b), cdouble_log(z).
  *
- * A complex value is a struct { real, imag } laid out like float2/double2
+ * A complex value is a union of two anonymous structs, { x, y } and
+ * { real, imag } (both spellings work), laid out like float2/double2
  * without the vector's alignment, so host numpy complex64/complex128 arrays
  * can be passed as buffers of cfloat_t/cdouble_t. Arithmetic operators on
  * these types are not complex arithmetic: use the functions.
@@ -103,7 +104,7 @@ inline T C##_tanh(T z) \
   return C##_new(sinh(x2) / d, sin(y2) / d); \
 }
 
-typedef struct { float real, imag; } cfloat_t;
+typedef union { struct { float x, y; }; struct { float real, imag; }; } cfloat_t;
 OCLPY_COMPLEX_FUNCTIONS(float, FLT_MAX, cfloat, cfloat_t)
 #define cfloat_cast(a) cfloat_new((a).real, (a).imag)
 
@@ -111,7 +112,7 @@ OCLPY_COMPLEX_FUNCTIONS(float, FLT_MAX, cfloat, cfloat_t)
 #define OCLPY_DEFINE_CDOUBLE 1
 #endif
 #ifdef OCLPY_DEFINE_CDOUBLE
-typedef struct { double real, imag; } cdouble_t;
+typedef union { struct { double x, y; }; struct { double real, imag; }; } cdouble_t;
 OCLPY_COMPLEX_FUNCTIONS(double, DBL_MAX, cdouble, cdouble_t)
 #define cdouble_cast(a) cdouble_new((a).real, (a).imag)
 #endif

@@ -118,14 +118,15 @@ def test_complex_abs_uses_hypot_and_tan_tanh_saturate(complex_programs, queue, p
 
 def test_complex_layout_matches_numpy_and_cdouble_needs_its_define(ctx):
     src = ("#include <oclpy-complex.h>\n__kernel void k(__global int *o)"
-           "{ o[0] = sizeof(cfloat_t); cfloat_t z = cfloat_new(1, 2); o[1] = (int) cfloat_imag(z); }")
+           "{ o[0] = sizeof(cfloat_t); cfloat_t z = cfloat_new(1, 2); o[1] = (int) cfloat_imag(z);"
+           "  o[2] = (int) (z.x * 10 + z.y); }")  # PyOpenCL's .x/.y spelling of real/imag
     prg = cl.Program(ctx, src).build()
     queue = cl.CommandQueue(ctx)
-    out = np.zeros(2, np.int32)
+    out = np.zeros(3, np.int32)
     buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
     prg.k(queue, (1,), None, buf)
     cl.enqueue_copy(queue, out, buf)
-    assert out.tolist() == [8, 2]
+    assert out.tolist() == [8, 2, 12]
     with pytest.raises(cl.RuntimeError) as info:
         cl.Program(ctx, "#include <pyopencl-complex.h>\n__kernel void k(__global cdouble_t *a) {}").build()
     assert "unknown type name 'cdouble_t'" in str(info.value)
