@@ -3,7 +3,9 @@ without undue overflow or underflow (OpenCL C 6.15.5).
 
 The vector is scaled by an exact power of two that brings its largest
 element's magnitude into [1, 2) before the sum of squares (two steps of
-2^-e/2, so the scale itself never overflows), and the length is scaled back.
+2^-e/2, so the scale itself never overflows), and the length is scaled back;
+the exponent is read and the powers of two built with integer operations on
+the bits, so the code is branch-free and vectorises with the work-item loop.
 A zero vector normalizes to itself; infinities and NaNs take the unscaled path.
 `GEOMETRIC_IMPLS` replaces the plain implementations in `lower_builtins.IMPLS`.
 """
@@ -30,21 +32,37 @@ def _max_abs(self, v: Value) -> Value:
     return acc
 
 
+_FORMATS = {16: (10, 15), 32: (23, 127), 64: (52, 1023)}  # bits -> (mantissa bits, bias)
+
+
 def _scaled(self, v: Value) -> tuple[Value, Value, Value]:
-    """(v * 2^-e exactly, 2^e, whether m = max|v_i| is finite and nonzero)."""
+    """(v * 2^-e exactly, 2^e, whether m = max|v_i| is finite and nonzero).
+
+    e is m's exponent field less the bias (a subnormal m counts as 2^-bias: the
+    scaled vector then stays below 2, which is all the sum of squares needs), read
+    and applied with integer operations on the bits, so the code stays branch-free
+    and vectorisable (no logb or exp2 calls)."""
     b = self.b
     m = _max_abs(self, v)
     t = m.type
+    assert isinstance(t, ir.FloatType)
+    it = ir.IntType(t.bits)
+    mant, bias = _FORMATS[t.bits]
     ok = b.binop("and", b.fcmp("one", m, const_of(t, 0.0)), b.fcmp("olt", m, const_of(t, math.inf)))
-    e = b.select(ok, self.math("logb", [m]), const_of(t, 0.0))
-    e1 = self.math("floor", [b.binop("fmul", e, const_of(t, 0.5))])
-    e2 = b.binop("fsub", e, e1)
-    neg = lambda x: b.binop("fsub", const_of(t, 0.0), x)  # noqa: E731
-    h1, h2 = self.math("exp2", [neg(e1)]), self.math("exp2", [neg(e2)])
+    field = b.binop("lshr", b.cast("bitcast", m, it), ConstInt(it, mant))
+    e = b.select(ok, b.binop("sub", field, ConstInt(it, bias)), ConstInt(it, 0))
+    e1 = b.binop("ashr", e, ConstInt(it, 1))  # floor(e / 2): each half-scale is a normal number
+    e2 = b.binop("sub", e, e1)
+
+    def pow2(k: Value) -> Value:  # 2^k for |k| <= bias / 2 + 1, built from its bits
+        return b.cast("bitcast", b.binop("shl", b.binop("add", k, ConstInt(it, bias)),
+                                         ConstInt(it, mant)), t)
+    neg = lambda k: b.binop("sub", ConstInt(it, 0), k)  # noqa: E731
+    h1, h2 = pow2(neg(e1)), pow2(neg(e2))
     if isinstance(v.type, ir.VectorType):
         h1, h2 = self.splat_value(h1, v.type), self.splat_value(h2, v.type)
     scaled = b.binop("fmul", b.binop("fmul", v, h1), h2)
-    back = b.binop("fmul", self.math("exp2", [e1]), self.math("exp2", [e2]))
+    back = b.binop("fmul", pow2(e1), pow2(e2))
     return scaled, back, ok
 
 
@@ -65,12 +83,20 @@ def b_distance(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
 
 
 def b_normalize(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-    """v / |v|; normalize(0) = 0; scalars give ±1 (0 and NaN unchanged)."""
+    """v / |v|; normalize(0) = 0; scalars give ±1 (0 and NaN unchanged). A vector with
+    infinite elements is normalized as if each infinity were ±1 and every other
+    element 0 (times itself, so a NaN stays NaN), as OpenCL C 6.15.5 says."""
     v, b = args[0], self.b
     if not isinstance(v.type, ir.VectorType):
         one = self.math("copysign", [const_of(v.type, 1.0), v])
         keep = b.binop("or", b.fcmp("oeq", v, const_of(v.type, 0.0)), b.fcmp("uno", v, v))
         return b.select(keep, v, one)
+    inf = const_of(v.type, math.inf)
+    as_units = b.select(b.fcmp("oeq", self.math("fabs", [v]), inf),
+                        self.math("copysign", [const_of(v.type, 1.0), v]),
+                        b.binop("fmul", v, const_of(v.type, 0.0)))
+    has_inf = b.fcmp("oeq", _max_abs(self, v), const_of(v.type.elem, math.inf))
+    v = b.select(has_inf, as_units, v)
     s, _, ok = _scaled(self, v)
     inv = self.math("rsqrt", [self.dot(s, s)])
     res = b.binop("fmul", s, self.splat_value(inv, v.type))

@@ -98,3 +98,24 @@ def test_geometric(geometry, n: int) -> None:
         assert (np.abs(got[:, :3] - c)[fin] <= 2 * eps * scale[fin] + 1e-300).all(), f"cross{n}"
         if n == 4:
             assert (got[:, 3] == 0).all(), "cross of 4-vectors has w = 0"
+
+
+@pytest.mark.parametrize("t", ["float", "double"])
+def test_edge_cases_subnormal_lengths_and_infinite_normalize(t: str) -> None:
+    """length of subnormal vectors is exact-ish (no flush, no underflow to 0);
+    normalize treats infinite elements as ±1 and the others as 0 (6.15.5)."""
+    from .harness import KernelRunner, cpu_context
+    dt = DTYPES[t]
+    fi = np.finfo(dt)
+    sub = fi.smallest_subnormal
+    v = np.array([[3 * sub, 4 * sub], [sub, 0], [fi.tiny, 3 * fi.tiny], [np.inf, 1],
+                  [-np.inf, np.inf], [2, -np.inf], [np.nan, np.inf], [0, -0.0]], dt)
+    src = (PRE + f"__kernel void k(__global const {t}2 *a, __global {t} *l, __global {t}2 *n) {{"
+           f" size_t i = get_global_id(0); l[i] = length(a[i]); n[i] = normalize(a[i]); }}")
+    _, L, N = KernelRunner(cpu_context())(src, "k", (len(v),), None, v, np.zeros(len(v), dt),
+                                          np.zeros_like(v))
+    assert L[:3].tolist() == [5 * sub, sub, np.hypot(np.longdouble(fi.tiny), 3 * np.longdouble(fi.tiny)).astype(dt)]
+    assert L[3:6].tolist() == [np.inf] * 3
+    r = np.float64(1 / np.sqrt(2)).astype(dt)
+    assert N[3].tolist() == [1, 0] and N[4].tolist() == [-r, r] and N[5].tolist() == [0, -1]
+    assert np.isnan(N[6]).all() and N[7].tolist() == [0, 0]
