@@ -38,7 +38,7 @@ class Case:
     reference: Callable[[dict[str, object]], dict[str, np.ndarray]]
     rtol: float = 1e-5
     atol: float = 1e-5
-    extra: dict[str, object] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)  # mismatch_fraction, int_atol
 
     def inputs(self) -> dict[str, object]:
         return {a.name: a.value for a in self.args if a.kind in ("in", "scalar", "out")}
@@ -53,11 +53,18 @@ def check(case: Case, outputs: dict[str, np.ndarray]) -> str | None:
             ok = np.allclose(got, want, rtol=case.rtol, atol=case.atol, equal_nan=True)
         else:
             allowed = float(case.extra.get("mismatch_fraction", 0.0)) * want.size
-            ok = int(np.count_nonzero(got != want)) <= allowed
+            ok = int(np.count_nonzero(_int_misses(case, got, want))) <= allowed
         if not ok:
             bad = np.flatnonzero(~np.isclose(got, want, rtol=case.rtol, atol=case.atol)
-                                 if np.issubdtype(want.dtype, np.floating) else got != want)
+                                 if np.issubdtype(want.dtype, np.floating)
+                                 else _int_misses(case, got, want))
             i = int(bad[0])
             return (f"{name}: {bad.size} of {want.size} elements differ "
                     f"(first at {i}: got {got.flat[i]!r}, want {want.flat[i]!r})")
     return None
+
+
+def _int_misses(case: Case, got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Where integer results differ by more than the case's `int_atol` (default 0)."""
+    diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
+    return diff > int(case.extra.get("int_atol", 0))

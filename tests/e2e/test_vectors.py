@@ -168,4 +168,6 @@ def test_dynamic_element_index_and_shuffle(run_kernel) -> None:
     *_, out, sh = run_kernel(src, "k", (32,), (8,), a, idx, np.zeros(32, F32), np.zeros_like(a))
     np.testing.assert_array_equal(out, a[np.arange(32), idx % 8])
     both = np.concatenate([a, a * F32(10)], axis=1)
-    np.testing.assert_array_equal(sh, a[:, ::-1] + both[:, [0, 8, 1, 9, 2, 10, 3, 11]])
+    # within one ulp: a target may contract `x + v * 10.0f` into one fma (FP_CONTRACT is on
+    # by default in OpenCL C); the cuda target does
+    np.testing.assert_allclose(sh, a[:, ::-1] + both[:, [0, 8, 1, 9, 2, 10, 3, 11]], rtol=2.4e-7)
