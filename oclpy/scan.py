@@ -176,25 +176,10 @@ class GenericScanKernel:
 _STAGES = r"""
 #define OCLPY_COMBINE(av, af, bv, bf) {{ av = OCLPY_SCAN_OP(av, bv, bf); af = af || bf; }}
 
-__kernel void {name}_stage1({decl}long N, long chunk, __global scan_type *oclpy_totals,
-                           __global uchar *oclpy_flags)
+/* The group's inclusive scan of its work-items' partial values, left in lv/lf. */
+void {name}_group_scan(__local scan_type *lv, __local uchar *lf, long lid, scan_type acc,
+                       bool accf)
 {{
-{adjust}
-  __local scan_type lv[L];
-  __local uchar lf[L];
-  long lid = (long) get_local_id(0);
-  long first = (long) get_global_id(0) * chunk;
-  long last = min(first + chunk, N);
-  scan_type acc = {neutral};
-  bool accf = false;
-  for (long i = first; i < last; ++i)
-  {{
-    {{
-      {fetch}
-      OCLPY_COMBINE(acc, accf, oclpy_v, oclpy_seg);
-    }}
-  }}
-  /* the group's inclusive scan of its work-items' partial values (inline: barriers) */
   lv[lid] = acc;
   lf[lid] = accf;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -215,6 +200,27 @@ __kernel void {name}_stage1({decl}long N, long chunk, __global scan_type *oclpy_
     lf[lid] = tf;
     barrier(CLK_LOCAL_MEM_FENCE);
   }}
+}}
+
+__kernel void {name}_stage1({decl}long N, long chunk, __global scan_type *oclpy_totals,
+                           __global uchar *oclpy_flags)
+{{
+{adjust}
+  __local scan_type lv[L];
+  __local uchar lf[L];
+  long lid = (long) get_local_id(0);
+  long first = (long) get_global_id(0) * chunk;
+  long last = min(first + chunk, N);
+  scan_type acc = {neutral};
+  bool accf = false;
+  for (long i = first; i < last; ++i)
+  {{
+    {{
+      {fetch}
+      OCLPY_COMBINE(acc, accf, oclpy_v, oclpy_seg);
+    }}
+  }}
+  {name}_group_scan(lv, lf, lid, acc, accf);
   if (get_local_id(0) == L - 1)
   {{
     oclpy_totals[get_group_id(0)] = lv[L - 1];
@@ -258,27 +264,7 @@ __kernel void {name}_stage3({decl}long N, long chunk, __global const scan_type *
       OCLPY_COMBINE(acc, accf, oclpy_v, oclpy_seg);
     }}
   }}
-  /* the group's inclusive scan of its work-items' partial values (inline: barriers) */
-  lv[lid] = acc;
-  lf[lid] = accf;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (long off = 1; off < L; off *= 2)
-  {{
-    scan_type tv = lv[lid];
-    bool tf = lf[lid];
-    if (lid >= off)
-    {{
-      scan_type pv = lv[lid - off];
-      bool pf = lf[lid - off];
-      OCLPY_COMBINE(pv, pf, tv, tf);
-      tv = pv;
-      tf = pf;
-    }}
-    barrier(CLK_LOCAL_MEM_FENCE);
-    lv[lid] = tv;
-    lf[lid] = tf;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }}
+  {name}_group_scan(lv, lf, lid, acc, accf);
   scan_type carry = oclpy_prefix[get_group_id(0)];
   bool carryf = oclpy_flags[groups + get_group_id(0)];
   if (lid > 0)
