@@ -24,10 +24,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .kernel_args import (DtypedArgument, ScalarArg, VectorArg, needs_double, offset_adjuster,
-                          parse_arg_list)
+from .kernel_args import (FP64_PRAGMA, DtypedArgument, ScalarArg, VectorArg, needs_double,
+                          offset_adjuster, parse_arg_list)
 
-_FP64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 _MAX_GROUPS = 1 << 20
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
@@ -49,7 +48,7 @@ def elwise_source(args: Sequence[DtypedArgument], operation: str, name: str, pre
     """The OpenCL C source of an elementwise kernel (the appended n/start/stop/step included)."""
     extra = ("long start, long stop, long step" if use_range else "long n")
     decls = ", ".join([*(a.declarator() for a in args), extra])
-    pragma = _FP64 if needs_double(args) or "double" in operation + preamble else ""
+    pragma = FP64_PRAGMA if needs_double(args) or "double" in operation + preamble else ""
     loop = _loop(use_range).replace("OPERATION", operation)
     return (f"{pragma}{preamble}\n#define PYOPENCL_ELWISE_CONTINUE continue\n\n"
             f"__kernel void {name}({decls})\n{{\n{offset_adjuster(args)}\n"

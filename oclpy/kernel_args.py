@@ -188,3 +188,14 @@ def offset_adjuster(args: Sequence[DtypedArgument]) -> str:
 def needs_double(args: Sequence[DtypedArgument]) -> bool:
     return any(a.dtype == np.float64 or (a.dtype.fields and any(
         np.dtype(f[0]).base == np.float64 for f in a.dtype.fields.values())) for a in args)
+
+
+FP64_PRAGMA = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+
+
+def group_size(device: Any, limit: int = 128) -> int:
+    """The largest power of two up to `limit` that `device` allows in a work-group."""
+    size = 1
+    while size * 2 <= min(limit, int(device.max_work_group_size)):
+        size *= 2
+    return size

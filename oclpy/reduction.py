@@ -20,17 +20,11 @@ from typing import Any
 import numpy as np
 
 from .elementwise import _build
-from .kernel_args import ScalarArg, VectorArg, needs_double, offset_adjuster, parse_arg_list
+from .kernel_args import (FP64_PRAGMA, ScalarArg, VectorArg, group_size, needs_double,
+                          offset_adjuster, parse_arg_list)
 
-_FP64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 MAX_GROUPS = 32
 
-
-def _group_size(device: Any) -> int:
-    size = 1
-    while size * 2 <= min(128, int(device.max_work_group_size)):
-        size *= 2
-    return size
 
 
 def _stage_source(name: str, out_ctype: str, args_decl: str, adjust: str, neutral: str,
@@ -98,10 +92,10 @@ class ReductionKernel:
         return built
 
     def _build_kernels(self, device: Any) -> tuple[Any, Any, int]:
-        group = _group_size(device)
+        group = group_size(device)
         decl = "".join(a.declarator() + ", " for a in self.args)
         adjust = offset_adjuster(self.args)
-        pragma = _FP64 if needs_double(self.args) or self.dtype_out == np.float64 else ""
+        pragma = FP64_PRAGMA if needs_double(self.args) or self.dtype_out == np.float64 else ""
         source = (f"{pragma}{self.preamble}\n#define PYOPENCL_REDUCE(a, b) ({self.reduce_expr})\n"
                   + _stage_source(f"{self.name}_stage1", self.out_ctype, decl, adjust,
                                   self.neutral, self.map_expr, group, False)

@@ -30,17 +30,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .elementwise import _build
-from .kernel_args import VectorArg, needs_double, offset_adjuster, parse_arg_list
+from .kernel_args import (FP64_PRAGMA, VectorArg, group_size, needs_double, offset_adjuster,
+                          parse_arg_list)
 
-_FP64 = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 MAX_GROUPS = 64
 
-
-def _group_size(device: Any) -> int:
-    size = 1
-    while size * 2 <= min(128, int(device.max_work_group_size)):
-        size *= 2
-    return size
 
 
 class GenericScanKernel:
@@ -49,7 +43,7 @@ class GenericScanKernel:
     max_groups = MAX_GROUPS
 
     def group_size(self, device: Any) -> int:
-        return _group_size(device)
+        return group_size(device)
 
     def __init__(self, ctx: Any, dtype: Any, arguments: Any, input_expr: str, scan_expr: str,
                  neutral: str | None, output_statement: str,
@@ -107,7 +101,7 @@ class GenericScanKernel:
     def _source(self, group: int) -> str:
         decl = "".join(a.declarator() + ", " for a in self.args)
         adjust = offset_adjuster(self.args)
-        pragma = _FP64 if needs_double(self.args) or self.dtype == np.float64 else ""
+        pragma = FP64_PRAGMA if needs_double(self.args) or self.dtype == np.float64 else ""
         head = (f"{pragma}{self.preamble}\ntypedef {self.ctype} scan_type;\n"
                 f"#define OCLPY_SCAN_OP(a, b, across_seg_boundary) ({self.scan_expr})\n"
                 f"#define L {group}\n")
