@@ -95,6 +95,22 @@ def kernel_arg_values(args: Sequence[DtypedArgument], values: Sequence[Any]) -> 
     return out
 
 
+def call_queue(name: str, specs: Sequence[DtypedArgument], args: Sequence[Any],
+               queue: Any) -> tuple[Any, Any]:
+    """(the queue a builder's call runs on, its first Array argument or None), after
+    checking the argument count: `queue=` if given, else that Array's queue."""
+    from .array import Array
+
+    if len(args) != len(specs):
+        raise TypeError(f"{name}: expected {len(specs)} arguments, got {len(args)}")
+    repr_vec = next((v for a, v in zip(specs, args)
+                     if isinstance(a, VectorArg) and isinstance(v, Array)), None)
+    queue = queue or (repr_vec.queue if repr_vec is not None else None)
+    if queue is None:
+        raise ValueError("no queue: pass queue= or an Array argument that has one")
+    return queue, repr_vec
+
+
 def _events(values: Sequence[Any], wait_for: Any) -> list[Any]:
     from .array import Array
 
@@ -147,15 +163,7 @@ class ElementwiseKernel:
                  wait_for: Any = None, **kwargs: Any) -> Any:
         if kwargs:
             raise TypeError(f"unknown keyword arguments: '{', '.join(kwargs)}'")
-        if len(args) != len(self.args):
-            raise TypeError(f"{self.name}: expected {len(self.args)} arguments, got {len(args)}")
-        from .array import Array
-
-        repr_vec = next((v for a, v in zip(self.args, args)
-                         if isinstance(a, VectorArg) and isinstance(v, Array)), None)
-        queue = queue or (repr_vec.queue if repr_vec is not None else None)
-        if queue is None:
-            raise ValueError("no queue: pass queue= or an Array argument that has one")
+        queue, repr_vec = call_queue(self.name, self.args, args, queue)
         if range is not None and slice is not None:
             raise TypeError("may not specify both range and slice keyword arguments")
         if slice is not None:

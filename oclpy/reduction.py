@@ -106,8 +106,8 @@ class ReductionKernel:
         return one, two, group
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import Array, empty
-        from .elementwise import _events, kernel_arg_values
+        from .array import empty
+        from .elementwise import _events, call_queue, kernel_arg_values
 
         queue, wait_for = kwargs.pop("queue", None), kwargs.pop("wait_for", None)
         return_event, out = kwargs.pop("return_event", False), kwargs.pop("out", None)
@@ -115,13 +115,7 @@ class ReductionKernel:
         slc = kwargs.pop("slice", None)
         if kwargs:
             raise TypeError(f"invalid keyword argument(s): {', '.join(sorted(kwargs))}")
-        if len(args) != len(self.args):
-            raise TypeError(f"{self.name}: expected {len(self.args)} arguments, got {len(args)}")
-        repr_vec = next((v for a, v in zip(self.args, args)
-                         if isinstance(a, VectorArg) and isinstance(v, Array)), None)
-        queue = queue or (repr_vec.queue if repr_vec is not None else None)
-        if queue is None:
-            raise ValueError("no queue: pass queue= or an Array argument that has one")
+        queue, repr_vec = call_queue(self.name, self.args, args, queue)
         start, step, count = self._range(rng, slc, repr_vec)
         values = kernel_arg_values(self.args, args)
         if out is None:
