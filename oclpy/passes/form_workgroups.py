@@ -11,23 +11,29 @@ launcher (cpu: `targets/llvm/cpu_launcher.py`) drives it.
 
 The encoding
 ------------
-The kernel keeps its arguments and its `void` result and gets one more
-argument, `%wg.frame: ptr<private>` (`attrs["hidden"] = "frame"`): a pointer
-to this work-item's *frame*, a block of private memory the launcher owns, one
-per work-item, `attrs["wg_frame_size"]` bytes aligned to
-`attrs["wg_frame_align"]`. Bytes 0..3 of the frame hold the resume state
-(an i32), read on entry and written before returning:
+The kernel keeps its arguments and its `void` result and gets two more:
+
+- `%wg.frame: ptr<private>` (`attrs["hidden"] = "frame"`): this work-item's
+  *frame*, a block of private memory the launcher owns, one per work-item,
+  `attrs["wg_frame_size"]` bytes (possibly 0) aligned to
+  `attrs["wg_frame_align"]`;
+- `%wg.state: ptr<private>` (`attrs["hidden"] = "state"`): the work-group's
+  resume state, one i32 the launcher owns and passes to every work-item of
+  the group. The kernel reads it on entry and writes the next state before
+  returning:
 
     state 0        start at the original entry block
     state i >= 1   resume right after barrier number i (numbered 1..n in
                    block order; `attrs["wg_barriers"] = n`)
     state -1       finished (the original `ret void` ran)
 
-The launcher sets every work-item's state to 0 at the start of a work-group,
-then runs rounds: each round calls every work-item whose state is not -1,
-until all are -1. Since OpenCL requires every work-item of a group to reach
-the same barrier (a mismatch is undefined behaviour), one round takes the whole
-group from one barrier to the next.
+The launcher sets the state to 0 at the start of a work-group, then runs
+rounds: each round calls every work-item of the group with the same state,
+then reads the next state back. Since OpenCL requires every work-item of a
+group to reach the same barrier (a mismatch is undefined behaviour), every
+work-item writes the same next state, and one round takes the whole group
+from one barrier to the next. One state per group rather than per work-item
+keeps the work-item loops free of per-item bookkeeping, so they vectorise.
 
 The transformation (per kernel with at least one `ocl.barrier` call)
 --------------------------------------------------------------------
@@ -40,12 +46,15 @@ The transformation (per kernel with at least one `ocl.barrier` call)
    live-in sets of the resume blocks, restricted to instruction results
    (arguments are passed again on every call, so they survive by themselves).
    Every other value stays SSA: nothing changes for a value whose whole life
-   lies between two barriers. Work-item queries with constant operands
-   (`get_local_id(0)`) are not demoted but asked again before each use: their
-   answer cannot change, and asking is cheaper than a frame slot.
-3. Frame layout: the state word at offset 0, then every `alloca` of the kernel
-   (private variables must survive barriers: their memory moves into the
-   frame), then one slot per demoted value, each at its DataLayout alignment.
+   lies between two barriers. Values computed from arguments, constants and
+   work-item queries with constant operands by a few cheap pure operations
+   (`(int)get_local_id(0) + 1`, `REMAT_BUDGET`) are not demoted but computed
+   again before each use: their answer cannot change, recomputing is cheaper
+   than a frame slot, and it keeps addresses such as `tile[l + 1]` visibly
+   consecutive across work-items (a reloaded `l` would make them gathers).
+3. Frame layout: every `alloca` of the kernel (private variables must survive
+   barriers: their memory moves into the frame), then one slot per demoted
+   value, each at its DataLayout alignment.
 4. A new entry block `wg.entry` computes each slot's address
    (`getelementptr i8, %wg.frame, <offset>`: it dominates everything, so no
    slot address is ever itself live across a barrier), loads the state, and
@@ -90,7 +99,6 @@ FRAME_ATTR = "wg_frame_size"
 FRAME_ALIGN_ATTR = "wg_frame_align"
 BARRIERS_ATTR = "wg_barriers"
 STATE_DONE = -1
-STATE_SIZE = 4
 
 
 def is_barrier(instr: Instr) -> bool:
@@ -162,8 +170,8 @@ def _retarget_phis(resume: Block, old: Block) -> None:
 
 @dataclass
 class Frame:
-    size: int = STATE_SIZE
-    align: int = STATE_SIZE
+    size: int = 0
+    align: int = 1
 
     def slot(self, size: int, align: int) -> int:
         offset = _align(self.size, align)
@@ -209,9 +217,12 @@ def _demote(value: Instr, slot: Value, uses: UseMap) -> None:
         user.operands[k] = reloads[id(user)]
 
 
-def is_rematerializable(v: Instr) -> bool:
-    """A work-item query with constant or argument operands: cheaper to ask again
-    after a barrier than to keep in the frame (its answer cannot change)."""
+REMAT_BUDGET = 8  # most instructions one rematerialised value may cost to recompute
+_SLOW_OPS = frozenset({"sdiv", "udiv", "srem", "urem", "fdiv", "frem"})
+
+
+def _is_fixed_query(v: Instr) -> bool:
+    """A work-item query with constant or argument operands: its answer cannot change."""
     if v.op != "call":
         return False
     info = intrinsic_info(v.attrs["callee"])
@@ -219,19 +230,52 @@ def is_rematerializable(v: Instr) -> bool:
             and not any(isinstance(op, Instr) for op in v.operands))
 
 
+def remat_cost(v: Value, budget: int = REMAT_BUDGET) -> int | None:
+    """Instructions needed to compute `v` again from arguments, constants and
+    fixed work-item queries through pure, cheap operations (no loads, phis or
+    divisions); None when `v` is not such a value or costs more than `budget`."""
+    if not isinstance(v, Instr):
+        return 0
+    if _is_fixed_query(v):
+        return 1
+    if v.op == "phi" or v.op in _SLOW_OPS or not v.info.pure:
+        return None
+    total = 1
+    for op in v.operands:
+        cost = remat_cost(op, budget - total)
+        if cost is None or total + cost > budget:
+            return None
+        total += cost
+    return total
+
+
+def is_rematerializable(v: Instr) -> bool:
+    """Cheaper to compute again after a barrier than to keep in the frame: a
+    pure function of the work-item's ids and the kernel's arguments (`get_local_id(0)`,
+    `(int)get_global_id(0) + 1`), whose answer cannot change between barriers."""
+    return remat_cost(v) is not None
+
+
+def _clone_tree(v: Value, b: Builder, copies: dict[int, Instr]) -> Value:
+    if not isinstance(v, Instr):
+        return v
+    if id(v) not in copies:
+        operands = [_clone_tree(op, b, copies) for op in v.operands]
+        copies[id(v)] = b.insert(Instr(v.op, v.type, operands, dict(v.attrs), name=v.name))
+    return copies[id(v)]
+
+
 def _rematerialize(value: Instr, uses: UseMap) -> None:
-    """Give every use of `value` outside its own block a fresh copy placed before it."""
+    """Give every use of `value` outside its own block a fresh copy of its
+    computation placed before it. The original stays for the uses in its own
+    block (after the definition, before any barrier); if it has none, DCE
+    removes it."""
     b = Builder()
-    kept = 0
     for user, k in uses.get(id(value), []):
         if user.parent is value.parent and user.op != "phi":
-            kept += 1  # after the definition, before any barrier: keep it
             continue
         b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
-        copy = Instr(value.op, value.type, list(value.operands), dict(value.attrs), name=value.name)
-        user.operands[k] = b.insert(copy)
-    if not kept:
-        value.parent.instrs.remove(value)  # type: ignore[union-attr]
+        user.operands[k] = _clone_tree(value, b, {})
 
 
 def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: Value) -> None:
@@ -265,8 +309,10 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
     allocas = [i for i in fn.instructions() if i.op == "alloca"]
     frame_arg = Argument(PtrType(AddressSpace.PRIVATE), "wg.frame", len(fn.args),
                          attrs={"hidden": "frame"})
-    fn.args.append(frame_arg)
-    fn.type = FunctionType(fn.type.ret, (*fn.type.params, frame_arg.type))
+    state_arg = Argument(PtrType(AddressSpace.PRIVATE), "wg.state", len(fn.args) + 1,
+                         attrs={"hidden": "state"})
+    fn.args += [frame_arg, state_arg]
+    fn.type = FunctionType(fn.type.ret, (*fn.type.params, frame_arg.type, state_arg.type))
     old_entry = fn.entry
     entry = Block(fn.unique_block_name("wg.entry"), parent=fn)
     fn.blocks.insert(0, entry)
@@ -287,10 +333,9 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
         slot = b.gep(I8, frame_arg, [i64(offset)], inbounds=True,
                      name=f"{value.name}.slot" if value.name else "")
         _demote(value, slot, uses)
-    state = frame_arg
-    _replace_terminators(fn, pairs, state)
+    _replace_terminators(fn, pairs, state_arg)
     b.position_at_end(entry)
-    current = b.load(I32, state, name="wg.state")
+    current = b.load(I32, state_arg, name="wg.resume")
     b.switch(current, old_entry, [(n, resume) for n, (_, resume) in enumerate(pairs, start=1)])
     for phi in old_entry.phis():
         phi.operands.append(Undef(phi.type))

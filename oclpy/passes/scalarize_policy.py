@@ -184,7 +184,7 @@ def _vector_access(i: Instr) -> tuple[Value, tuple[Step, ...]] | None:
     if i.op == "load" and isinstance(i.type, VectorType):
         return i.operands[0], (U, C, P)
     if i.op == "store" and isinstance(i.operands[0].type, VectorType):
-        return i.operands[1], (C, P)  # every work-item storing to one place: not widened
+        return i.operands[1], (U, C, P)  # U: a halo slot one work-item fills (`if (l == 0)`)
     return None
 
 

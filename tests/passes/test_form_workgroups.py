@@ -42,15 +42,18 @@ def test_frame_layout_and_attributes() -> None:
     m = parse_module(TWO)
     assert run_pipeline(m, "form-workgroups", verify_each=True)
     k = m.functions[-1]
-    # state (4) | v: <3 x float> at 16, 16 bytes | w: i1 at 32 | x: <3 x float> at 48
-    assert k.attrs[FRAME_ATTR] == 64 and k.attrs[FRAME_ALIGN_ATTR] == 16
+    # v: <3 x float> at 0, 16 bytes | w: i1 at 16 | x: <3 x float> at 32
+    assert k.attrs[FRAME_ATTR] == 48 and k.attrs[FRAME_ALIGN_ATTR] == 16
     assert k.attrs[BARRIERS_ATTR] == 2
-    assert k.args[-1].attrs == {"hidden": "frame"} and str(k.args[-1].type) == "ptr<private>"
+    frame, state = k.args[-2:]
+    assert frame.attrs == {"hidden": "frame"} and str(frame.type) == "ptr<private>"
+    assert state.attrs == {"hidden": "state"} and str(state.type) == "ptr<private>"
     assert not any(is_barrier(i) for i in k.instructions())
     text = print_module(m)
     assert "i32 1, label %entry.b1\n" in text and "i32 2, label %entry.b1.b2\n" in text
     assert "%x = fadd <3 x float> %v.reload, %v.reload\n" in text  # one reload per user
-    assert f"store i32 {STATE_DONE}, ptr<private> %wg.frame" in text
+    assert "%wg.resume = load i32, ptr<private> %wg.state\n" in text
+    assert f"store i32 {STATE_DONE}, ptr<private> %wg.state" in text
 
 
 def test_running_twice_changes_nothing() -> None:

@@ -77,3 +77,29 @@ def test_barrier_kernels_with_frame_slots_stay_parallel() -> None:
         x[get_global_id(0)] = t[(l + 1) % 4] + mine;
     }"""
     assert _safe(src)
+
+
+def test_loads_of_one_group_around_a_maybe_aliasing_store_are_a_hazard() -> None:
+    # y[2*i] and y[2*i+1] may load as one group, hoisted above the store
+    src = """__kernel void k(__global const float *x, __global float *y) {
+        size_t i = get_global_id(0);
+        float a = y[2*i];
+        y[i + (int)x[0]] = 1.0f;
+        y[i] = a + y[2*i+1];
+    }"""
+    assert not _safe(src)
+
+
+def test_stores_to_a_uniform_slot_after_the_own_slot_stay_parallel() -> None:
+    # the halo of a __local tile: uniform-address stores are never group members
+    src = """#define T 64
+    __kernel void k(__global const float4 *in, __global float4 *out) {
+        __local float4 tile[T + 2];
+        int l = get_local_id(0), g = get_global_id(0), n = get_global_size(0);
+        tile[l + 1] = in[g];
+        if (l == 0) tile[0] = in[max(g - 1, 0)];
+        if (l == T - 1) tile[T + 1] = in[min(g + 1, n - 1)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[g] = tile[l] + tile[l + 2];
+    }"""
+    assert _safe(src)

@@ -186,13 +186,14 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
     kernels_defined = [fn for fn in module.kernels() if not fn.is_declaration]
     for fn in kernels_defined:
         args, blob_size = kernel_args(fn, target.layout)
-        frame = fn.attrs.get(FRAME_ATTR)
+        resumable = FRAME_ATTR in fn.attrs
+        frame = fn.attrs.get(FRAME_ATTR, 0)
         frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = target.kernel_static_local_bytes(fn)
-        parallel = target.loop_md if reorder_safe(fn, frame=bool(frame)) else None
+        parallel = target.loop_md if reorder_safe(fn, frame=resumable) else None
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
-                      static_local, frame_size if frame else None, parallel,
+                      static_local, frame_size if resumable else None, parallel,
                       fn.attrs.get(BARRIERS_ATTR, 0))
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))

@@ -13,7 +13,7 @@ work-group:
   (`cpu_loopmd.py`);
 - a resumable kernel (made by `form-workgroups`, whose docstring defines the
   encoding): rounds, one per region between barriers; the group's state
-  (0 at the start, then what work-item 0's frame says after each round;
+  (0 at the start, then what the work-items wrote back after each round;
   OpenCL makes it the same for every work-item) picks which of the
   specialised work-item loops runs next, until it is "finished" (-1); see
   `_run_regions`.
@@ -137,11 +137,13 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
 
     OpenCL makes every work-item of a group reach the same barriers in the same
     order, so all work-items are in the same state between rounds. The launcher
-    keeps that state (`state`, read back from work-item 0's frame after each
-    round) and switches on it *outside* the work-item loops; each case stores
-    its constant state into the frame right before calling the kernel, so once
-    LLVM inlines the kernel the resume `switch` folds away and each loop holds
-    exactly one barrier-free region (PoCL's work-item loops, by specialisation)."""
+    keeps that state (`state`, one i32 of this function's frame, which every
+    work-item reads on entry and writes before returning) and switches on it
+    *outside* the work-item loops; each case stores its constant state right
+    before calling the kernel, so once LLVM inlines the kernel the resume
+    `switch` folds away and each loop holds exactly one barrier-free region
+    (PoCL's work-item loops, by specialisation). `state` never escapes, so
+    LLVM keeps it in a register."""
 
     def frame_of(lid: list[ll.Value]) -> ll.Value:
         linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
@@ -150,7 +152,6 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
     fn = b.function
     round_block = fn.append_basic_block("round")
     done = fn.append_basic_block("round.done")
-    first = b.gep(frames, [ll.Constant(I64, 0)], source_etype=I8)  # work-item 0's frame
     b.store(ll.Constant(I32, 0), state)
     b.branch(round_block)
     b.position_at_end(round_block)
@@ -161,11 +162,9 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
         b.position_at_end(region)
 
         def step(lid: list[ll.Value], k: int = k) -> None:
-            frame = frame_of(lid)
-            b.store(ll.Constant(I32, k), frame, align=4)
-            b.call(kernel, values + [frame, ctx, *group, *lid])
+            b.store(ll.Constant(I32, k), state, align=4)
+            b.call(kernel, values + [frame_of(lid), state, ctx, *group, *lid])
 
         _run_items(b, sizes, step, on_x_latch)
-        b.store(b.load(first, typ=I32, align=4), state)
         b.branch(round_block)
     b.position_at_end(done)

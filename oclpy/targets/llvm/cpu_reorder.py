@@ -15,16 +15,23 @@ first, past a load or store of the same address *in the same work-item*:
 
 (found by tools/progen: `ml = lslot + lid * 4`, a work-group of 16 on AVX-512
 read stale `__local` data). `reorder_safe(fn)` says whether no such hazard
-can exist: no store to a memory object is followed, on any path of one
-work-item's execution (loops included), by another access to that object
-that may touch the same bytes (`_independent` lets through the same pointer,
-and distinct constant offsets from one base).
-Objects are the roots the pointers derive from (kernel arguments, `__local`
-variables, the work-item's frame slots); a pointer of unknown root may be
-anything. Loads followed by stores (`y[i] = a * x[i] + y[i]`) stay safe:
-hoisting loads and sinking stores keeps them in order. Kernels with a hazard
-keep their work-item loop unannotated: LLVM then checks dependences itself
-(and still vectorises affine accesses, with run-time checks).
+can exist. A hazard needs three accesses to one memory object, in this
+order on some path of one work-item's execution (loops included):
+
+- two loads A ... C that may be members of one group (both addresses vary
+  with the work-item: not a uniform `tile[0]`) and a store B between them
+  that may touch C's bytes (C is hoisted to A, above B); or
+- two stores A ... C that may be members of one group and any access B
+  between them that may touch A's bytes (A is sunk to C, below B).
+
+(`_independent` lets through the same pointer, and distinct constant
+offsets from one base.) Objects are the roots the pointers derive from
+(kernel arguments, `__local` variables, the work-item's frame slots); a
+pointer of unknown root may be anything. Loads followed by stores
+(`y[i] = a * x[i] + y[i]`) stay safe, and so do stores to a uniform address
+after the work-item's own slot (`tile[l + 1] = ...; if (l == 0) tile[0] = ...`).
+Kernels with a hazard keep their work-item loop unannotated: LLVM then checks
+dependences itself (and still vectorises affine accesses, with run-time checks).
 """
 
 from __future__ import annotations
@@ -187,8 +194,49 @@ def _after(instr: Instr) -> set[int]:
     return found
 
 
+def _may_be_strided(instr: Instr) -> bool:
+    """Whether the access's address may move with the work-item (so LLVM may put
+    it in an interleave group): it has a variable index, or it is in the
+    work-item's own frame (a private pointer argument)."""
+    base: Value = _pointer(instr)
+    while isinstance(base, Instr) and base.op in _THROUGH:
+        base = base.operands[0]
+    private = isinstance(base, Argument) and getattr(base.type, "space", None) is AddressSpace.PRIVATE
+    return private or bool(_address(_pointer(instr))[1])
+
+
+def _has_hazard(accesses: list[Instr]) -> bool:
+    """A group member moving past a conflicting access of one object (module docstring)."""
+    after = {id(a): _after(a) for a in accesses}
+    members = [a for a in accesses if _may_be_strided(a)]
+    for a in members:
+        for c in members:
+            if c is a or c.op != a.op or id(c) not in after[id(a)]:
+                continue
+            moved = a if a.op == "store" else c
+            for b in accesses:
+                if (b is a or b is c or id(b) not in after[id(a)] or id(c) not in after[id(b)]
+                        or "store" not in (a.op, b.op)):
+                    continue
+                if not _independent(moved, b):
+                    return True
+    return False
+
+
+MAX_ACCESSES_PER_OBJECT = 64  # beyond this, the cheaper and stricter rule: no store followed by a conflict
+
+
+def _store_then_conflict(accesses: list[Instr]) -> bool:
+    for instr in accesses:
+        if instr.op == "store":
+            later = _after(instr)
+            if any(id(o) in later and not _independent(instr, o) for o in accesses):
+                return True
+    return False
+
+
 def reorder_safe(fn: Function, frame: bool = False) -> bool:
-    """True when no store of `fn` is followed by another access of its object (see above)."""
+    """True when no access of `fn` can be moved past a conflicting one (see above)."""
     if any(f is not fn and not f.is_declaration for f in functions_reached(fn)):
         return False  # a call not inlined: its accesses are out of sight
     accesses = _accesses(fn, frame)
@@ -197,9 +245,12 @@ def reorder_safe(fn: Function, frame: bool = False) -> bool:
     by_root: dict[object, list[Instr]] = {}
     for instr, root, _ in accesses:
         by_root.setdefault(root, []).append(instr)
-    for instr, root, is_store in accesses:
-        if is_store and len(by_root[root]) > 1:
-            later = _after(instr)
-            if any(id(other) in later and not _independent(instr, other) for other in by_root[root]):
+    for group in by_root.values():
+        if not any(i.op == "store" for i in group) or len(group) < 2:
+            continue
+        if len(group) > MAX_ACCESSES_PER_OBJECT:
+            if _store_then_conflict(group):
                 return False
+        elif _has_hazard(group):
+            return False
     return True
