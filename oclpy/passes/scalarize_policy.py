@@ -4,18 +4,19 @@ vectoriser then widens the work-item loop profitably.
 Measured on the cpu (new/old kernel time, benchmarks/cases_vector.py and
 variants): splitting wins big where each work-item loads and stores its own
 consecutive vectors (`p[i]`, `vload4(i, x)`, `src[y * w + x]`) and computes on
-them (float2 rotate 0.3, complex polynomial 0.06, RGBA blur 0.8-0.9), is
-neutral for a float4 n-body, and loses where the vectors are gathered (`in[idx[i]]`,
-`tile[(l + 1) % T]`: every element becomes its own gather, 1.3-1.9) and in
-kernels with barriers, whose region loops LLVM rarely widens (0.97-1.3: the
-split code loses the SIMD that float4 operations had).
+them (float2 rotate 0.3, complex polynomial 0.06, RGBA blur 0.8-0.9), and in
+kernels with barriers whose region loops vectorise (a float4 `__local` tile
+with halo stores, 0.3), is neutral for a float4 n-body, and loses where the
+vectors are gathered (`in[idx[i]]`, `tile[(l + 1) % T]`: every element becomes
+its own gather, 1.3-1.9).
 
-So a function is split when it calls no convergent intrinsic (`barrier`) and
-every vector load and store has an address that is the same for every
-work-item of the x loop (UNIFORM), moves with the work-item's x id by a
-constant step (CONSECUTIVE: built from `get_global_id(0)`/`get_local_id(0)` by
-adds and subtracts of uniform values, multiplies and shifts by constants,
-integer casts and clamps), or points into the work-item's private memory.
+So a function is split when every vector load has an address that is the
+same for every work-item of the x loop (UNIFORM), moves with the work-item's x
+id by a constant step (CONSECUTIVE: built from `get_global_id(0)`/
+`get_local_id(0)` by adds and subtracts of uniform values, multiplies and
+shifts by constants, integer casts and clamps), or points into the
+work-item's private memory, and so does every vector store (a uniform store
+is the halo slot one work-item fills, `if (l == 0) tile[0] = ...`).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ the vector is rebuilt from its elements with `insertelement` where the old
 instruction stood; where a rewritten instruction uses a vector that was kept,
 its elements are taken with `extractelement` right after its definition.
 Vectors longer than `max_elements` are left whole. Which functions are split
-is measured policy (`scalarize_policy.py`: no barriers, no gathered vectors);
+is measured policy (`scalarize_policy.py`: no gathered vectors);
 `everywhere=true` splits every function.
 
 Requires: nothing (best after `inline`, so helper arguments are not vectors).

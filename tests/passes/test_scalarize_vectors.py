@@ -263,3 +263,30 @@ def test_steps_along_x() -> None:
         "mixed": Step.OTHER,
     }
     assert {name: by_name[name] for name in want} == want
+
+
+def _worth(src: str) -> bool:
+    from oclpy.compiler import frontend_for, optimize
+    from oclpy.passes.scalarize_policy import worth_splitting
+
+    module = frontend_for(src, "", "<k>").module
+    optimize(module, 2, "cuda")  # inlined, vectors left whole
+    return worth_splitting(next(f for f in module.kernels() if not f.is_declaration))
+
+
+def test_policy_splits_a_tile_with_halo_stores_and_keeps_gathers_whole() -> None:
+    tile = """__kernel void k(__global const float4 *in, __global float4 *out) {
+        __local float4 tile[66];
+        int l = get_local_id(0), g = get_global_id(0);
+        tile[l + 1] = in[g];
+        if (l == 0) tile[0] = in[max(g - 1, 0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[g] = tile[l] + tile[l + 1];
+    }"""
+    gather = """__kernel void k(__global const float4 *in, __global const int *idx,
+                                __global float4 *out) {
+        int g = get_global_id(0);
+        out[g] = in[idx[g]] * 2.0f;
+    }"""
+    assert _worth(tile)
+    assert not _worth(gather)
