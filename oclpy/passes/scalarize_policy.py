@@ -27,7 +27,7 @@ from typing import Callable
 from oclpy.analysis.cfg import reverse_post_order
 from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, intrinsic_info
 from oclpy.ir.types import VectorType
-from oclpy.ir.values import ConstInt, Function, Instr, Value
+from oclpy.ir.values import Argument, ConstInt, Function, Instr, Value
 
 
 class Step(enum.Enum):
@@ -71,7 +71,10 @@ class StepAnalysis:
                     changed = True
 
     def of(self, v: Value) -> Step:
-        """The step of `v`; a value not computed yet (a phi's back edge) is taken as uniform."""
+        """The step of `v`; a value not computed yet (a phi's back edge) is taken as uniform.
+        The work-item's frame (form-workgroups' hidden argument) is private memory."""
+        if isinstance(v, Argument) and v.attrs.get("hidden") == "frame":
+            return P
         if not isinstance(v, Instr):
             return U
         step = self.steps.get(v, Step.UNKNOWN)

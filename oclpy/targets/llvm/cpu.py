@@ -46,6 +46,7 @@ from .cpu_atomics import group_private, plain_cmpxchg, plain_rmw
 from .cpu_launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
 from .cpu_loopmd import LoopMetadata
 from .cpu_loopmd import finalize as finalize_loop_metadata
+from .cpu_outer import outer_regions
 from .cpu_reorder import reorder_safe
 from .cpu_program import (_LAUNCH_SIG, CompiledKernel, CpuProgram, KernelArg,  # noqa: F401 (re-exported)
                           NativeCode, program_from_record, program_record)
@@ -194,7 +195,7 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         parallel = target.loop_md if reorder_safe(fn, frame=resumable) else None
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
                       static_local, frame_size if resumable else None, parallel,
-                      fn.attrs.get(BARRIERS_ATTR, 0))
+                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)))
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
     code = NativeCode(jit.defer_ir(text, opt_level))

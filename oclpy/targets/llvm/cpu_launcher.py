@@ -92,10 +92,13 @@ def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[Launch
 
 def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   static_local: int, frame_size: int | None,
-                  loop_md: LoopMetadata | None = None, barriers: int = 0) -> ll.Function:
+                  loop_md: LoopMetadata | None = None, barriers: int = 0,
+                  outer: frozenset[int] = frozenset()) -> ll.Function:
     """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers.
 
-    Without barriers the x loop over work-items is marked parallel (`loop_md`)."""
+    Given `loop_md`, each x loop over work-items is marked parallel, and the
+    loops of the regions (resume states) in `outer` ask for outer-loop
+    vectorisation (`cpu_outer.py`)."""
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
     fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
     blob, ctx = fn.args
@@ -106,13 +109,17 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     begin, end = (wi.ctx_load(b, ctx, s) for s in (wi.CTX_GROUP_BEGIN, wi.CTX_GROUP_END))
     ngx, ngy = (wi.ctx_load(b, ctx, wi.CTX_NUM_GROUPS + d) for d in (0, 1))
     sizes = [wi.ctx_load(b, ctx, wi.CTX_LOCAL_SIZE + d) for d in range(3)]
-    on_latch = loop_md.mark_parallel if loop_md is not None else None
+    def on_latch(state: int) -> Callable[[ll.Instruction], None] | None:
+        if loop_md is None:
+            return None
+        return lambda latch: loop_md.mark_parallel(latch, outer=state in outer)
+
     with counted_loop(b, begin, end, "group") as g:
         t = b.udiv(g, ngx)
         group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
         if frame_size is None:
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
-            _run_items(b, sizes, run, on_latch)
+            _run_items(b, sizes, run, on_latch(0))
         else:
             _run_regions(b, kernel, values, ctx, group, sizes, frames, frame_size, barriers, state,
                          on_latch)
@@ -132,7 +139,7 @@ def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-
 def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
                  group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value,
                  frame_size: int, barriers: int, state: ll.Value,
-                 on_x_latch: Callable[[ll.Instruction], None] | None) -> None:
+                 on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None]) -> None:
     """Run the group region by region: one loop over all work-items per resume state.
 
     OpenCL makes every work-item of a group reach the same barriers in the same
@@ -165,6 +172,6 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
             b.store(ll.Constant(I32, k), state, align=4)
             b.call(kernel, values + [frame_of(lid), state, ctx, *group, *lid])
 
-        _run_items(b, sizes, step, on_x_latch)
+        _run_items(b, sizes, step, on_x_latch(k))
         b.branch(round_block)
     b.position_at_end(done)

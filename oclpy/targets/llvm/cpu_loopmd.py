@@ -12,7 +12,9 @@ constant or local memory. `LoopMetadata` tells LLVM so, the way PoCL does:
 - the work-item x loop of each launcher (for resumable kernels, of each
   region) gets a loop ID with
   `llvm.loop.parallel_accesses` naming that group, so the loop vectoriser
-  needs no run-time alias checks and may vectorise across work-items.
+  needs no run-time alias checks and may vectorise across work-items; an x
+  loop around a loop of the kernel's own also gets `llvm.loop.vectorize.enable`
+  where `cpu_outer.py` says so (LLVM's outer-loop vectoriser).
 
 llvmlite cannot spell distinct or self-referencing metadata, so nodes are
 emitted with marker strings and `finalize(text)` rewrites them in the IR text
@@ -30,6 +32,7 @@ from ...ir.values import Instr
 
 GROUP_MARK = "oclpy.access.group"
 LOOP_MARK = "oclpy.loop.self"
+VECTORIZE_ENABLE = "llvm.loop.vectorize.enable"
 PARALLEL_SPACES = (AddressSpace.GLOBAL, AddressSpace.CONSTANT, AddressSpace.LOCAL)
 
 
@@ -53,18 +56,22 @@ class LoopMetadata:
             access.set_metadata("llvm.access.group", self.group)
             self.used = True
 
-    def mark_parallel(self, latch: ll.Instruction) -> None:
-        """Give the loop whose back edge is `latch` a parallel-accesses loop ID."""
+    def mark_parallel(self, latch: ll.Instruction, outer: bool = False) -> None:
+        """Give the loop whose back edge is `latch` a parallel-accesses loop ID;
+        `outer`: also ask for outer-loop vectorisation (`cpu_outer.py` says when)."""
         m = self.llmod
-        parallel = m.add_metadata([ll.MetaDataString(m, "llvm.loop.parallel_accesses"), self.group])
+        hints = [m.add_metadata([ll.MetaDataString(m, "llvm.loop.parallel_accesses"), self.group])]
+        if outer:
+            hints.append(m.add_metadata([ll.MetaDataString(m, VECTORIZE_ENABLE),
+                                         ll.Constant(ll.IntType(1), 1)]))
         self.loops += 1  # a distinct ID per loop: the marker string keeps llvmlite from sharing
-        loop_id = m.add_metadata([ll.MetaDataString(m, f"{LOOP_MARK}.{self.loops}"), parallel])
+        loop_id = m.add_metadata([ll.MetaDataString(m, f"{LOOP_MARK}.{self.loops}"), *hints])
         latch.set_metadata("llvm.loop", loop_id)
 
 
 _GROUP = re.compile(r'^(![0-9]+) = !\{\s*!"' + re.escape(GROUP_MARK) + r'"\s*\}$', re.M)
-_LOOP = re.compile(r'^(![0-9]+) = !\{\s*!"' + re.escape(LOOP_MARK) + r'\.[0-9]+"\s*,\s*(![0-9]+)\s*\}$',
-                   re.M)
+_LOOP = re.compile(r'^(![0-9]+) = !\{\s*!"' + re.escape(LOOP_MARK)
+                   + r'\.[0-9]+"\s*,\s*(![0-9]+(?:\s*,\s*![0-9]+)*)\s*\}$', re.M)
 
 
 def finalize(text: str) -> str:

@@ -7,7 +7,8 @@ llvmlite's own split). This module owns:
 - the host target machine (triple, CPU name and features, data layout string),
 - parsing and verifying LLVM IR text,
 - optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3 with
-  loop and SLP vectorisation),
+  loop and SLP vectorisation, and the outer-loop vectoriser for loops that
+  ask for it, `cpu_outer.py`),
 - code generation to object code, loaded into an MCJIT engine kept alive by
   `JitModule`, and symbol lookup; `defer_ir` splits it: parse and verify now,
   optimise and compile later,
@@ -20,9 +21,14 @@ llvmlite's own split). This module owns:
 from __future__ import annotations
 
 import ctypes.util
+import os
+import re
+import sys
+import tempfile
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import llvmlite.binding as llvm
 
@@ -43,6 +49,7 @@ def _init() -> None:
             return
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
+        llvm.set_option("oclpy", "-enable-vplan-native-path")  # outer loops with the hint only
         _load_libm()
         _state["ready"] = True
 
@@ -101,7 +108,41 @@ def optimize(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int = 3) -> Non
     pto.loop_unrolling = level >= 2
     pb = llvm.create_pass_builder(tm, pto)
     pm = pb.getModulePassManager()
-    pm.run(mod, pb)
+    with _without_declined_hint_diagnostics():
+        pm.run(mod, pb)
+
+
+_DECLINED_HINT = re.compile(rb"^(remark|warning): <unknown>:0:0: loop not vectorized\b")
+
+
+@contextmanager
+def _without_declined_hint_diagnostics() -> Iterator[None]:
+    """Drop LLVM's stderr lines about an `llvm.loop.vectorize.enable` it declined.
+
+    LLVM prints every hinted loop it could not vectorise, with its reasons,
+    straight to file descriptor 2, and llvmlite offers no diagnostic handler.
+    The cpu target gives the hint where LLVM's own checks decide
+    (`cpu_outer.py`), so a declined hint is expected, not news. Anything
+    else written to stderr meanwhile, from any thread, is written again
+    afterwards."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            kept = [line for line in captured.read().splitlines(keepends=True)
+                    if not _DECLINED_HINT.match(line)]
+            if kept:
+                os.write(2, b"".join(kept))
 
 
 @dataclass

@@ -1,0 +1,151 @@
+"""cpu_outer: which work-item loops ask LLVM's outer-loop vectoriser, and that the
+kernels it takes still compute what NumPy does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from oclpy.compiler import build_program, frontend_for, optimize
+from oclpy.targets.llvm.cpu_outer import outer_regions, region_starts
+from tests.targets.cpu_harness import run
+
+NBODY_LIKE = """
+__kernel void k(int n, __global const float *x, __global float *y) {
+    int i = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < n; ++j)
+        acc += x[j] * (float)(i - j);
+    y[i] = acc;
+}"""
+
+MATMUL = """
+__kernel void k(int n, __global const float *a, __global const float *b, __global float *c) {
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int k = 0; k < n; ++k)
+        acc += a[row * n + k] * b[k * n + col];
+    c[row * n + col] = acc;
+}"""
+
+TILED = """
+#define TILE 8
+__kernel void k(int n, __global const float *a, __global const float *b, __global float *c) {
+    __local float ta[TILE][TILE];
+    __local float tb[TILE][TILE];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += TILE) {
+        ta[ly][lx] = a[row * n + t + lx];
+        tb[ly][lx] = b[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TILE; ++k)
+            acc += ta[ly][k] * tb[k][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    c[row * n + col] = acc;
+}"""
+
+DIVERGENT_TRIP = """
+__kernel void k(__global const int *limit, __global int *y) {
+    int i = get_global_id(0), s = 0;
+    for (int j = 0; j < limit[i]; ++j) s += j;
+    y[i] = s;
+}"""
+
+ROW_GATHER = """
+__kernel void k(int n, __global const float *a, __global float *y) {
+    int i = get_global_id(0);
+    float s = 0.0f;
+    for (int j = 0; j < n; ++j) s += a[i * n + j];
+    y[i] = s;
+}"""
+
+PRIVATE_ARRAY = """
+__kernel void k(int n, __global const int *sel, __global float *y) {
+    int i = get_global_id(0);
+    float t[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    for (int j = 0; j < n; ++j) t[(sel[j] + i) & 3] += (float)i;
+    y[i] = t[0] + 10.0f * t[1] + 100.0f * t[2] + 1000.0f * t[3];
+}"""
+
+NO_INNER_LOOP = """
+__kernel void k(__global const float *x, __global float *y) {
+    int i = get_global_id(0);
+    y[i] = 2.0f * x[i];
+}"""
+
+
+def _outer(src: str) -> set[int]:
+    module = frontend_for(src, "", "<k>").module
+    optimize(module, 2, "cpu")
+    return outer_regions(next(f for f in module.kernels() if not f.is_declaration))
+
+
+@pytest.mark.parametrize("src,want", [
+    (NBODY_LIKE, {0}), (MATMUL, {0}),
+    (TILED, set()),               # acc is kept in the frame inside the k loop: a scatter
+    (DIVERGENT_TRIP, set()),      # trip count differs per work-item
+    (ROW_GATHER, set()),          # a[i * n + j]: a gather per element
+    (PRIVATE_ARRAY, set()),       # an alloca all iterations would share
+    (NO_INNER_LOOP, set()),       # innermost already: the ordinary vectoriser's
+])
+def test_which_regions_ask_for_outer_loop_vectorisation(src: str, want: set[int]) -> None:
+    assert _outer(src) == want
+
+
+def test_region_starts_follow_the_resume_switch() -> None:
+    module = frontend_for(TILED, "", "<k>").module
+    optimize(module, 2, "cpu")
+    fn = next(f for f in module.kernels() if not f.is_declaration)
+    starts = region_starts(fn)
+    assert sorted(starts) == [0, 1, 2]
+    assert starts[0] is not fn.entry and all(b.name.endswith((".b1", ".b2")) for s, b in starts.items() if s)
+
+
+def test_the_hint_reaches_the_llvm_loop_id() -> None:
+    text = build_program(NBODY_LIKE, "").program.llvm_ir
+    assert '!"llvm.loop.vectorize.enable", i1 1' in text
+    assert "llvm.loop.vectorize.enable" not in build_program(NO_INNER_LOOP, "").program.llvm_ir
+
+
+def _launch(src: str, args: list[object], gsize: tuple[int, ...], lsize: tuple[int, ...]) -> None:
+    prog = build_program(src, "").program
+    run(prog.kernels["k"], args, gsize, lsize)
+
+
+@pytest.mark.parametrize("n", [1, 7, 64])
+def test_outer_vectorised_loop_matches_numpy(n: int) -> None:
+    rng = np.random.default_rng(n)
+    m = 100  # not a multiple of the vector width: the remainder runs scalar
+    x = rng.standard_normal(n).astype(np.float32)
+    y = np.zeros(m, np.float32)
+    _launch(NBODY_LIKE, [np.int32(n), x, y], (m,), (m // 4,))
+    i = np.arange(m, dtype=np.float64)[:, None]
+    want = (x.astype(np.float64)[None, :] * (i - np.arange(n)[None, :])).sum(1)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("src,lsize", [(MATMUL, (16, 4)), (TILED, (8, 8))])
+def test_matrix_multiplies_match_numpy(src: str, lsize: tuple[int, int]) -> None:
+    n = 32
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+    c = np.zeros((n, n), np.float32)
+    _launch(src, [np.int32(n), a, b, c], (n, n), lsize)
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_private_array_kernel_keeps_one_array_per_work_item() -> None:
+    n, m = 9, 48
+    sel = np.arange(n, dtype=np.int32) * 3
+    y = np.zeros(m, np.float32)
+    _launch(PRIVATE_ARRAY, [np.int32(n), sel, y], (m,), (16,))
+    want = []
+    for i in range(m):
+        t = [1.0, 2.0, 3.0, 4.0]
+        for j in range(n):
+            t[(sel[j] + i) & 3] += i
+        want.append(t[0] + 10 * t[1] + 100 * t[2] + 1000 * t[3])
+    np.testing.assert_allclose(y, want, rtol=1e-6)
