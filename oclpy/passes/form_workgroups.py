@@ -60,16 +60,15 @@ The transformation (per kernel with at least one `ocl.barrier` call)
    slot address is ever itself live across a barrier), loads the state, and
    `switch`es to the original entry (default) or to `<block>.b<i>` (case i).
 5. Allocas are replaced by their slot addresses. Each demoted value is stored
-   to its slot right after its definition (after the phis for a phi), and every
-   use reads the slot instead: a load just before the user, or for a phi
-   operand a load at the end of the incoming block. After this, the resume
-   blocks use nothing that the `switch` edge bypasses.
+   to its slot right before each barrier it lives across and loaded back at
+   the top of that barrier's resume block (`<name>.reload`); each use then
+   gets whichever of the value and its reloads reaches it, with phis where
+   they meet (through a temporary variable that mem2reg promotes). So the
+   frame is touched only at barriers: a loop between two barriers keeps its
+   values in registers, and the resume blocks use nothing that the `switch`
+   edge bypasses.
 6. Each barrier and its `br` become `store i32 i, state; ret void`; each
    original `ret void` becomes `store i32 -1, state; ret void`.
-
-LLVM (or our own mem2reg-like cleanups) later forwards a store to the loads
-that follow it on the same path, so values used near their definition cost
-nothing extra.
 
 Limits: a barrier inside a function other than a kernel cannot be split this
 way (its caller would have to be resumable too): such a call is an error
@@ -94,6 +93,7 @@ from oclpy.ir.types import I8, I32, AddressSpace, FunctionType, PtrType, Type
 from oclpy.ir.values import Argument, Block, Function, Instr, Module, Undef, Value
 
 from .manager import PassError, register
+from .mem2reg import promote_function
 
 FRAME_ATTR = "wg_frame_size"
 FRAME_ALIGN_ATTR = "wg_frame_align"
@@ -193,28 +193,32 @@ def use_map(fn: Function) -> UseMap:
     return uses
 
 
-def _demote(value: Instr, slot: Value, uses: UseMap) -> None:
-    """Store `value` to `slot` after its definition; make every use load it."""
-    sites = uses.get(id(value), [])
+def _demote(value: Instr, slot: Value, uses: UseMap, crossings: list[tuple[Instr, Block]],
+            entry: Block, reloads_end: dict[int, int]) -> None:
+    """Keep `value` in its frame slot across the barriers it lives across: stored
+    right before each such barrier, loaded at the top of that barrier's resume
+    block. The uses are rewired through a temporary variable (an `alloca` in
+    `entry`, written after the definition and by each reload, read at each
+    use) that mem2reg then promotes, so each use gets the definition or the
+    reload that reaches it, with phis where they meet; nothing touches the
+    frame between two barriers. `reloads_end` keeps each resume block's
+    reloads in the order the values are demoted."""
+    temp = Builder(entry).alloca(value.type, name=value.name)
     block = value.parent
     assert block is not None
     b = Builder(block)
-    after = block.instrs.index(value) + 1
-    if value.op == "phi":
-        after = len(block.phis())
-    b.index = after
-    b.store(value, slot)
-    name = f"{value.name}.reload" if value.name else ""
-    reloads: dict[int, Instr] = {}  # one load per (non-phi) user, however many operands
-    for user, k in sites:
-        if user.op == "phi":
-            b.position_before(user.blocks[k].instrs[-1])
-            user.operands[k] = b.load(value.type, slot, name=name)
-            continue
-        if id(user) not in reloads:
-            b.position_before(user)
-            reloads[id(user)] = b.load(value.type, slot, name=name)
-        user.operands[k] = reloads[id(user)]
+    b.index = len(block.phis()) if value.op == "phi" else block.instrs.index(value) + 1
+    b.store(value, temp)
+    for user, k in uses.get(id(value), []):
+        b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
+        user.operands[k] = b.load(value.type, temp)
+    for barrier, resume in crossings:
+        b.position_before(barrier)
+        b.store(b.load(value.type, temp), slot)
+        b = Builder(resume)
+        b.index = reloads_end.get(id(resume), 0)
+        b.store(b.load(value.type, slot, name=f"{value.name}.reload" if value.name else ""), temp)
+        reloads_end[id(resume)] = b.index
 
 
 REMAT_BUDGET = 8  # most instructions one rematerialised value may cost to recompute
@@ -328,11 +332,14 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
     for value in [v for v in demoted if is_rematerializable(v)]:
         _rematerialize(value, uses)
         demoted.remove(value)
+    reloads_end: dict[int, int] = {}
     for value in demoted:
         offset = frame.slot(layout.size_of(value.type), layout.align_of(value.type))
         slot = b.gep(I8, frame_arg, [i64(offset)], inbounds=True,
                      name=f"{value.name}.slot" if value.name else "")
-        _demote(value, slot, uses)
+        crossings = [(barrier, resume) for barrier, resume in pairs
+                     if value in liveness.live_in.get(resume, set())]
+        _demote(value, slot, uses, crossings, entry, reloads_end)
     _replace_terminators(fn, pairs, state_arg)
     b.position_at_end(entry)
     current = b.load(I32, state_arg, name="wg.resume")
@@ -340,6 +347,7 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
     for phi in old_entry.phis():
         phi.operands.append(Undef(phi.type))
         phi.blocks.append(entry)
+    promote_function(fn)  # the temporaries of `_demote` (the kernel's own allocas are gone)
     fn.attrs[FRAME_ATTR] = _align(frame.size, frame.align)
     fn.attrs[FRAME_ALIGN_ATTR] = frame.align
     fn.attrs[BARRIERS_ATTR] = len(pairs)

@@ -85,7 +85,7 @@ def _outer(src: str) -> set[int]:
 
 @pytest.mark.parametrize("src,want", [
     (NBODY_LIKE, {0}), (MATMUL, {0}),
-    (TILED, set()),               # acc is kept in the frame inside the k loop: a scatter
+    (TILED, {1}),                 # the k loop between the barriers: region 1
     (DIVERGENT_TRIP, set()),      # trip count differs per work-item
     (ROW_GATHER, set()),          # a[i * n + j]: a gather per element
     (PRIVATE_ARRAY, set()),       # an alloca all iterations would share
