@@ -92,8 +92,8 @@ from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, intrinsic_info
 from oclpy.ir.types import I8, I32, AddressSpace, FunctionType, PtrType, Type
 from oclpy.ir.values import Argument, Block, Function, Instr, Module, Undef, Value
 
+from . import mem2reg  # a module, not its function: mem2reg imports the manager, which imports us
 from .manager import PassError, register
-from .mem2reg import promote_function
 
 FRAME_ATTR = "wg_frame_size"
 FRAME_ALIGN_ATTR = "wg_frame_align"
@@ -347,7 +347,7 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
     for phi in old_entry.phis():
         phi.operands.append(Undef(phi.type))
         phi.blocks.append(entry)
-    promote_function(fn)  # the temporaries of `_demote` (the kernel's own allocas are gone)
+    mem2reg.promote_function(fn)  # the temporaries of `_demote` (the kernel's own allocas are gone)
     fn.attrs[FRAME_ATTR] = _align(frame.size, frame.align)
     fn.attrs[FRAME_ALIGN_ATTR] = frame.align
     fn.attrs[BARRIERS_ATTR] = len(pairs)
