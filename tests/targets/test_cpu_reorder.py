@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.cases_vector import TILE_SMOOTH
 from oclpy.compiler import build_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import FRAME_ATTR
 from oclpy.targets.llvm.cpu_reorder import reorder_safe
@@ -92,14 +93,4 @@ def test_loads_of_one_group_around_a_maybe_aliasing_store_are_a_hazard() -> None
 
 def test_stores_to_a_uniform_slot_after_the_own_slot_stay_parallel() -> None:
     # the halo of a __local tile: uniform-address stores are never group members
-    src = """#define T 64
-    __kernel void k(__global const float4 *in, __global float4 *out) {
-        __local float4 tile[T + 2];
-        int l = get_local_id(0), g = get_global_id(0), n = get_global_size(0);
-        tile[l + 1] = in[g];
-        if (l == 0) tile[0] = in[max(g - 1, 0)];
-        if (l == T - 1) tile[T + 1] = in[min(g + 1, n - 1)];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        out[g] = tile[l] + tile[l + 2];
-    }"""
-    assert _safe(src)
+    assert _safe(TILE_SMOOTH)
