@@ -17,7 +17,9 @@ gives it only where that promise holds and where widening pays:
   it once for all iterations, and widened work-items would share it (kernels
   with barriers have none: their private memory is their own frame);
 - no generic-address test (`to_private`, ...), whose stack query allocates;
-- every branch of the region is uniform (LLVM would decline anyway);
+- every branch inside the region's inner loops is uniform (LLVM would
+  decline anyway; a divergent one elsewhere in the region it may take once
+  it has become a select);
 - every load and store inside the region's inner loops is uniform or
   consecutive along x (`scalarize_policy.StepAnalysis`): a gather per
   element would cost more than the loop it replaces.
@@ -25,7 +27,7 @@ gives it only where that promise holds and where widening pays:
 Measured (python -m benchmarks, oclpy/PoCL kernel time): n-body 1.03 -> 0.47,
 naive matrix multiply 1.12 -> 0.48, the helper-call polynomial 0.99 -> 0.14;
 Mandelbrot (its loop exit differs per work-item) and CSR SpMV (its row length
-does) are declined by LLVM and unchanged.
+does) are left without the hint: LLVM would decline them.
 """
 
 from __future__ import annotations
@@ -120,16 +122,18 @@ def outer_regions(fn: Function) -> set[int]:
         if not in_loops:
             continue
         steps = steps or StepAnalysis(fn)
-        if all(_branches_alike(b, steps) for b in blocks) and all(
-                _widens_well(i, steps) for b in blocks if id(b) in in_loops for i in b.instrs):
+        looped = [b for b in blocks if id(b) in in_loops]
+        if all(_branches_alike(b, steps) and all(_widens_well(i, steps) for i in b.instrs)
+               for b in looped):
             chosen.add(state)
     return chosen
 
 
 def _branches_alike(block: Block, steps: StepAnalysis) -> bool:
-    """Every work-item takes the same way out of `block` (LLVM's outer-loop
-    vectoriser has no masks: it declines a region with a divergent branch or
-    an inner loop whose trip count differs between work-items)."""
+    """Every work-item takes the same way out of `block`, a block of an inner
+    loop (LLVM's outer-loop vectoriser has no masks: it declines an inner loop
+    whose trip count differs between work-items; a divergent `if` outside the
+    inner loops it may still take, once LLVM has turned it into a select)."""
     term = block.terminator
     return term is None or term.op not in ("condbr", "switch") or \
         steps.of(term.operands[0]) is Step.UNIFORM
