@@ -132,3 +132,105 @@ def test_private_array_kernel_keeps_one_array_per_work_item() -> None:
             t[(sel[j] + i) & 3] += i
         want.append(t[0] + 10 * t[1] + 100 * t[2] + 1000 * t[3])
     np.testing.assert_allclose(y, want, rtol=1e-6)
+
+
+# Kernels whose inner loops LLVM's outer-loop vectoriser takes, in the shapes real
+# kernels have: each must compute exactly what the unvectorised build (-O0: its
+# private variables stay in memory, so it gets no hint) computes.
+OUTER_SHAPES = {
+    "nested_loops": """
+    __kernel void k(int n, __global const int *x, __global int *y) {
+        int i = get_global_id(0), s = 0;
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b <= a; ++b)
+                s += x[a] * (b + i) - (s >> 3);
+        y[i] = s;
+    }""",
+    "break_and_continue": """
+    __kernel void k(int n, __global const int *x, __global int *y) {
+        int i = get_global_id(0), s = i;
+        for (int a = 0; a < 2 * n; ++a) {
+            if (a == n + 3) break;
+            if ((a & 1) == 0) continue;
+            s = s * 3 + x[a % n];
+        }
+        y[i] = s;
+    }""",
+    "math_in_the_loop": """
+    __kernel void k(int n, __global const float *x, __global float *y) {
+        int i = get_global_id(0);
+        float s = 0.0f, v = x[i];
+        for (int a = 0; a < n; ++a)
+            s += sin(v * (float)a) * exp(-0.1f * (float)a) + sqrt(v + (float)a);
+        y[i] = s;
+    }""",
+    "divide_and_select": """
+    __kernel void k(int n, __global const int *x, __global int *y) {
+        int i = get_global_id(0), s = 0;
+        for (int a = 1; a <= n; ++a)
+            s += (x[i] + a) / a + ((x[i] ^ a) > 7 ? a : -a) + (x[i] % (a + 1));
+        y[i] = s;
+    }""",
+    "local_tile_between_barriers": """
+    __kernel void k(int n, __global const float *x, __global float *y) {
+        __local float t[64];
+        int l = get_local_id(0), i = get_global_id(0);
+        t[l] = x[i];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float s = 0.0f;
+        for (int a = 0; a < n; ++a)
+            s += t[(a * 5) & 63] * (float)(l + a);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[l] = s;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        y[i] = s + t[63 - l];
+    }""",
+    "vectors_in_the_loop": """
+    __kernel void k(int n, __global const float4 *x, __global float4 *y) {
+        int i = get_global_id(0);
+        float4 s = (float4)(0.0f), v = x[i];
+        for (int a = 0; a < n; ++a)
+            s = s * 0.5f + v.wzyx * (float)a + x[a].xxyy;
+        y[i] = s;
+    }""",
+    "early_exit_after_the_loop": """
+    __kernel void k(int n, __global const int *x, __global int *y) {
+        int i = get_global_id(0), s = 1;
+        for (int a = 0; a < n; ++a) s = s * 7 + x[a];
+        if (s < 0) { y[i] = -1; return; }
+        y[i] = s + i;
+    }""",
+    "two_loops_in_sequence": """
+    __kernel void k(int n, __global const int *x, __global int *y) {
+        int i = get_global_id(0), s = 0, t = 0;
+        for (int a = 0; a < n; ++a) s += x[a] * i;
+        for (int b = n; b > 0; --b) t ^= s + b;
+        y[i] = t;
+    }""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUTER_SHAPES))
+def test_outer_vectorised_shapes_agree_with_the_unvectorised_build(name: str) -> None:
+    src = OUTER_SHAPES[name]
+    n, m, vec = 13, 192, "float4" in src
+    rng = np.random.default_rng(7)
+    floaty = "float" in src
+    if vec:
+        x = rng.standard_normal((m, 4)).astype(np.float32)
+    elif floaty:
+        x = rng.random(m).astype(np.float32)
+    else:
+        x = rng.integers(-50, 50, m).astype(np.int32)
+    outs = []
+    for options in ("-cl-opt-disable", ""):
+        prog = build_program(src, options).program
+        y = np.zeros_like(x)
+        run(prog.kernels["k"], [np.int32(n), x, y], (m,), (64,))
+        outs.append(y)
+    hinted = "llvm.loop.vectorize.enable" in build_program(src, "").program.llvm_ir
+    if floaty:
+        np.testing.assert_allclose(outs[1], outs[0], rtol=2e-5, atol=1e-5)
+    else:
+        assert outs[1].tolist() == outs[0].tolist()
+    assert hinted or name in ("math_in_the_loop",), f"{name}: no outer-loop hint"

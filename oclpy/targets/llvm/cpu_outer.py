@@ -17,9 +17,8 @@ gives it only where that promise holds and where widening pays:
   it once for all iterations, and widened work-items would share it (kernels
   with barriers have none: their private memory is their own frame);
 - no generic-address test (`to_private`, ...), whose stack query allocates;
-- every branch inside the region's inner loops is uniform (LLVM would
-  decline anyway; a divergent one elsewhere in the region it may take once
-  it has become a select);
+- every branch out of the region's inner loops is uniform (LLVM would
+  decline anyway; a divergent `if` it may take once it has become a select);
 - every load and store inside the region's inner loops is uniform or
   consecutive along x (`scalarize_policy.StepAnalysis`): a gather per
   element would cost more than the loop it replaces.
@@ -123,20 +122,23 @@ def outer_regions(fn: Function) -> set[int]:
             continue
         steps = steps or StepAnalysis(fn)
         looped = [b for b in blocks if id(b) in in_loops]
-        if all(_branches_alike(b, steps) and all(_widens_well(i, steps) for i in b.instrs)
+        if all(_leaves_alike(b, in_loops, steps) and all(_widens_well(i, steps) for i in b.instrs)
                for b in looped):
             chosen.add(state)
     return chosen
 
 
-def _branches_alike(block: Block, steps: StepAnalysis) -> bool:
-    """Every work-item takes the same way out of `block`, a block of an inner
-    loop (LLVM's outer-loop vectoriser has no masks: it declines an inner loop
-    whose trip count differs between work-items; a divergent `if` outside the
-    inner loops it may still take, once LLVM has turned it into a select)."""
+def _leaves_alike(block: Block, in_loops: set[int], steps: StepAnalysis) -> bool:
+    """Every work-item leaves the inner loop at `block` alike: a branch out of
+    the loop has a uniform condition (LLVM's outer-loop vectoriser has no
+    masks: it declines an inner loop whose trip count differs between
+    work-items). A divergent branch that stays inside the loop (an `if`, a
+    `?:`) LLVM may still take once it has become a select."""
     term = block.terminator
-    return term is None or term.op not in ("condbr", "switch") or \
-        steps.of(term.operands[0]) is Step.UNIFORM
+    if term is None or term.op not in ("condbr", "switch"):
+        return True
+    stays = all(id(t) in in_loops for t in term.targets)
+    return stays or steps.of(term.operands[0]) is Step.UNIFORM
 
 
 def _widens_well(instr: Instr, steps: StepAnalysis) -> bool:
