@@ -50,3 +50,24 @@ def test_compiles_from_threads_at_once() -> None:
     for t in threads:
         t.join()
     assert sorted(results) == [1, 2, 3, 4]
+
+
+def test_declined_vectorisation_hints_leave_stderr_alone(capfd) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    with jit._without_declined_hint_diagnostics():
+        os.write(2, b"remark: <unknown>:0:0: loop not vectorized: Unsupported outer loop\n")
+        os.write(2, b"warning: <unknown>:0:0: loop not vectorized: the optimizer was unable\n")
+        os.write(2, b"something else\n")
+    assert capfd.readouterr().err == "something else\n"
+
+
+def test_a_kernel_whose_hint_llvm_declines_compiles_silently(capfd) -> None:  # type: ignore[no-untyped-def]
+    # the outer loop holds an inner loop LLVM's outer-loop vectoriser declines (a reduction)
+    from tests.targets.test_cpu_outer import OUTER_SHAPES
+    from oclpy.compiler import build_program
+
+    program = build_program(OUTER_SHAPES["nested_loops"], "").program
+    assert "llvm.loop.vectorize.enable" in program.llvm_ir
+    assert "<8 x" in program.optimized_llvm_ir or "<16 x" in program.optimized_llvm_ir
+    assert capfd.readouterr().err == ""
