@@ -42,15 +42,52 @@ CASES: dict[str, tuple[Callable, tuple[float, float], float]] = {
     "expm1": (mp.expm1, (-50, 710), 3), "log1p": (mp.log1p, (-1, 1.7e308), 2),
     "sinh": (mp.sinh, (-711, 711), 4), "cosh": (mp.cosh, (-711, 711), 4),
     "tanh": (mp.tanh, (-30, 30), 5),
+    # vecmath_double_special.py
+    "cbrt": (lambda x: mp.sign(x) * mp.cbrt(abs(x)), (-8e307, 8e307), 2),
+    "asinh": (mp.asinh, (-8e307, 8e307), 4), "acosh": (mp.acosh, (1, 1.7e308), 4),
+    "atanh": (mp.atanh, (-1, 1), 4), "erf": (mp.erf, (-7, 7), 16), "erfc": (lambda x: mp.erfc(x) if abs(x) < 1e6 else 1 - mp.sign(x), (-7, 28), 16),
+    "sinpi": (mp.sinpi, (-1e15, 1e15), 4), "cospi": (mp.cospi, (-1e15, 1e15), 4),
+    "tanpi": (lambda x: _tanpi(x), (-1e15, 1e15), 6),
 }
 N = 800
+SPECIAL_FUNCTIONS = ("cbrt", "asinh", "acosh", "atanh", "erf", "erfc", "sinpi", "cospi", "tanpi")
+
+
+def _tanpi(x: mp.mpf) -> mp.mpf:
+    """tanpi with the spec's infinities at half-integers (+inf for 1/2 + even n)."""
+    c = mp.cospi(x)
+    return mp.sinpi(x) / c if c != 0 else mp.inf * mp.sinpi(x)
+
+
+def _hard_inputs(name: str, rng: np.random.Generator) -> list[np.ndarray]:
+    """Arguments where the special functions' methods are most likely to lose accuracy."""
+    sign = rng.choice([-1.0, 1.0], N)
+    half_integers = rng.integers(-1 << 20, 1 << 20, N) / 2.0
+    hard = {
+        "cbrt": [sign * np.exp(rng.uniform(-744, 709, N)), sign * rng.uniform(0, 1e-310, N)],
+        "asinh": [sign * np.exp(rng.uniform(-40, 709, N)), sign * rng.uniform(1.5, 2.5, N)],
+        "acosh": [1 + np.exp(rng.uniform(-52 * math.log(2), 0, N)), np.exp(rng.uniform(0, 709, N)),
+                  rng.uniform(1.5, 2.5, N)],
+        "atanh": [sign * -np.expm1(-np.exp(rng.uniform(-5, 3.6, N))), sign * np.exp(rng.uniform(-700, 0, N)),
+                  sign * rng.uniform(0.4, 0.6, N)],
+        "erf": [sign * np.exp(rng.uniform(-700, 2, N)), rng.uniform(0.9, 1.1, N)],
+        "erfc": [rng.uniform(0, 28, N), rng.uniform(-0.6, 0.6, N), rng.uniform(26, 27.3, N),
+                 rng.uniform(0.4, 4, N)],
+    }
+    if name in ("sinpi", "cospi", "tanpi"):
+        offsets = sign * np.exp(rng.uniform(-40, -1.4, N))  # just off a half-integer
+        return [half_integers, half_integers + offsets, sign * np.exp(rng.uniform(-700, 0, N)),
+                sign * np.exp(rng.uniform(30, 40, N)), rng.uniform(-1, 1, N) * 2.0 ** 52]
+    return hard.get(name, [])
 
 
 def _inputs(name: str) -> np.ndarray:
     lo, hi = CASES[name][1]
     rng = np.random.default_rng(sum(map(ord, name)))
     parts = [np.array(SPECIAL), rng.uniform(lo, hi, N), rng.uniform(-4, 4, N)]
-    if lo >= 0:
+    if name in SPECIAL_FUNCTIONS:
+        parts += _hard_inputs(name, rng)
+    elif lo >= 0:
         parts.append(np.exp(rng.uniform(-744, 709, N)))
     else:
         k = rng.integers(1, 1 << 19, N).astype(np.float64)  # the doubles nearest k pi/2
@@ -134,6 +171,46 @@ def test_double_loops_call_our_vector_variants(program: CpuProgram) -> None:
         widened = re.search(rf"oclpy\.{name}\.v[248]f64", body) or re.search(r"<[248] x double>", body)
         assert widened, f"{name}: loop not vectorised"
     assert "oclpy.sin.big.f64" in ir  # the slow path of huge lanes
+
+
+# the spec's special values (OpenCL C 3.0 section 7.5.1), bit for bit: the sign of a zero counts
+INF = math.inf
+EXACT: dict[str, list[tuple[float, float]]] = {
+    "cbrt": [(0.0, 0.0), (-0.0, -0.0), (INF, INF), (-INF, -INF), (math.nan, math.nan), (-8.0, -2.0),
+             (27.0, 3.0), (2.0 ** -1071, 2.0 ** -357), (-1e-300, -1e-100), (1e300, 1e100)],
+    "asinh": [(0.0, 0.0), (-0.0, -0.0), (INF, INF), (-INF, -INF), (math.nan, math.nan)],
+    "acosh": [(1.0, 0.0), (INF, INF), (0.5, math.nan), (-INF, math.nan), (-1.0, math.nan),
+              (math.nan, math.nan)],
+    "atanh": [(0.0, 0.0), (-0.0, -0.0), (1.0, INF), (-1.0, -INF), (1.5, math.nan), (-INF, math.nan),
+              (math.nan, math.nan)],
+    "erf": [(0.0, 0.0), (-0.0, -0.0), (INF, 1.0), (-INF, -1.0), (7.0, 1.0), (math.nan, math.nan)],
+    "erfc": [(0.0, 1.0), (-0.0, 1.0), (INF, 0.0), (-INF, 2.0), (30.0, 0.0), (-7.0, 2.0),
+             (math.nan, math.nan)],
+    "sinpi": [(0.0, 0.0), (-0.0, -0.0), (3.0, 0.0), (-3.0, -0.0), (2.0 ** 60, 0.0), (-2.0 ** 60, -0.0),
+              (2.0 ** 52 + 1, 0.0), (0.5, 1.0), (-1.5, 1.0), (INF, math.nan), (-INF, math.nan),
+              (math.nan, math.nan)],
+    "cospi": [(0.0, 1.0), (-0.0, 1.0), (0.5, 0.0), (-0.5, 0.0), (1.5, 0.0), (-2.5, 0.0), (1.0, -1.0),
+              (2.0 ** 60, 1.0), (2.0 ** 52 + 1, -1.0), (INF, math.nan), (math.nan, math.nan)],
+    "tanpi": [(0.0, 0.0), (-0.0, -0.0), (2.0, 0.0), (-2.0, -0.0), (1.0, -0.0), (-1.0, 0.0),
+              (0.5, INF), (2.5, INF), (1.5, -INF), (-0.5, -INF), (-1.5, INF), (0.25, 1.0),
+              (-0.75, 1.0), (2.0 ** 60, 0.0), (-2.0 ** 60, -0.0), (2.0 ** 52 + 1, -0.0),
+              (INF, math.nan), (math.nan, math.nan)],
+}
+
+
+def _same(got: float, want: float) -> bool:
+    if math.isnan(want):
+        return math.isnan(got)
+    return got == want and math.copysign(1, got) == math.copysign(1, want)
+
+
+@pytest.mark.parametrize("shape", ["loop", "vec4"])
+@pytest.mark.parametrize("name", list(EXACT))
+def test_double_special_functions_special_values(program: CpuProgram, name: str, shape: str) -> None:
+    x, want = (np.array(v) for v in zip(*EXACT[name]))
+    got = _run(program, shape, name, np.resize(x, LOCAL))[:len(x)]
+    bad = [(xv, g, w) for xv, g, w in zip(x.tolist(), got.tolist(), want.tolist()) if not _same(g, w)]
+    assert not bad, f"{name} {shape}: (x, got, want) {bad}"
 
 
 # -- pow, powr, pown, rootn -----------------------------------------------------------

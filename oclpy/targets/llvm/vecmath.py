@@ -28,9 +28,11 @@ whether a builtin on that element type is ours. Double builtins covered are
 exp, exp2, exp10, log, log2, log10, sin, cos, tan (`vecmath_double.py`) and
 pow, powr, pown, rootn (`vecmath_double_pow.py`), atan, atan2, asin, acos and
 their pi forms (`vecmath_double_inv.py`), expm1, log1p, sinh, cosh, tanh,
-hypot (`vecmath_double_hyp.py`): the scalar calls of those
-the C library has go to it (`C_LIBRARY_DOUBLE`), their vector calls and
-variants to ours; other double builtins keep mathlib.py's lowering.
+hypot (`vecmath_double_hyp.py`), cbrt, asinh, acosh, atanh, erf, erfc, sinpi,
+cospi, tanpi (`vecmath_double_special.py`): the scalar calls of those the C
+library has go to it (`C_LIBRARY_DOUBLE`; not cbrt, whose glibc version is
+off by up to 4 ulp), their vector calls and variants to ours; other double
+builtins keep mathlib.py's lowering.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .vecmath_double import DOUBLE as _DOUBLE_BASIC
 from .vecmath_double_hyp import DOUBLE_HYP
 from .vecmath_double_inv import DOUBLE_INV
 from .vecmath_double_pow import DOUBLE_POW
+from .vecmath_double_special import DOUBLE_SPECIAL
 from .vecmath_float import FLOAT
 from .vecmath_ops import F16, F32, F64, Ops, type_suffix
 
@@ -50,11 +53,12 @@ C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log
 # (not exp10: a GNU extension, `__exp10` on macOS; our scalar body serves there)
 C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in (
     "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "atan", "asin",
-    "acos", "atan2", "expm1", "log1p", "sinh", "cosh", "tanh", "hypot")}
+    "acos", "atan2", "expm1", "log1p", "sinh", "cosh", "tanh", "hypot", "asinh", "acosh",
+    "atanh", "erf", "erfc")}
 VF_WIDTHS = (4, 8, 16)  # the vector variants registered for a float function
 VF_WIDTHS_DOUBLE = (2, 4, 8)
 _VFABI = "vector-function-abi-variant"
-DOUBLE = {**_DOUBLE_BASIC, **DOUBLE_POW, **DOUBLE_INV, **DOUBLE_HYP}
+DOUBLE = {**_DOUBLE_BASIC, **DOUBLE_POW, **DOUBLE_INV, **DOUBLE_HYP, **DOUBLE_SPECIAL}
 _USED = "llvm.compiler.used"
 
 
