@@ -27,9 +27,16 @@ Coefficients are `mpmath.chebyfit` fits at 40 digits (a script, not kept,
 fitted the functions named above over those intervals; relative fitting
 errors: erf 1.6e-19, erfc pieces 3.2e-20, 4.4e-22, 8.0e-19, 1.5e-19).
 
-Measured against mpmath (tests/targets/test_vecmath_double.py's arguments),
-max ulp: cbrt 0.50, asinh 1.6, acosh 1.5, atanh 1.5, erf 1.1, erfc 2.8, sinpi
-0.68, cospi 0.57, tanpi 1.7; the spec allows 2, 4, 4, 4, 16, 16, 4, 4, 6.
+Measured against mpmath (tests/targets/test_vecmath_double.py's argument
+ranges, 24000 to 42000 arguments each), max ulp: cbrt 0.50, asinh 1.55, acosh
+1.76, atanh 1.67, erf 1.43, erfc 3.07, sinpi 0.70, cospi 0.75, tanpi 1.81; the
+spec allows 2, 4, 4, 4, 16, 16, 4, 4, 6.
+
+Speed, one builtin over 4M doubles in a work-item loop (2-core AMD EPYC,
+AVX-512: LLVM vectorises the loop at width 8), ours vs the C library per
+element before: erf 9.7 vs 65 ms, erfc 7.9 vs 54, cbrt 4.5 vs 57, asinh 15 vs
+66, acosh 16 vs 21, atanh 7.4 vs 58, sinpi 4.0 vs 40, cospi 3.9 vs 35, tanpi
+5.0 vs 57.
 """
 
 from __future__ import annotations
