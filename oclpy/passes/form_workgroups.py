@@ -13,10 +13,10 @@ The encoding
 ------------
 The kernel keeps its arguments and its `void` result and gets two more:
 
-- `%wg.frame: ptr<private>` (`attrs["hidden"] = "frame"`): this work-item's
-  *frame*, a block of private memory the launcher owns, one per work-item,
-  `attrs["wg_frame_size"]` bytes (possibly 0) aligned to
-  `attrs["wg_frame_align"]`;
+- `%wg.frame: ptr<private>` (`attrs["hidden"] = "frame"`): the work-group's
+  *frames*, private memory the launcher owns: `attrs["wg_frame_size"]` bytes
+  (possibly 0) per work-item, the block aligned to at least
+  `attrs["wg_frame_align"]`, laid out slot by slot (below);
 - `%wg.state: ptr<private>` (`attrs["hidden"] = "state"`): the work-group's
   resume state, one i32 the launcher owns and passes to every work-item of
   the group. The kernel reads it on entry and writes the next state before
@@ -54,11 +54,17 @@ The transformation (per kernel with at least one `ocl.barrier` call)
    consecutive across work-items (a reloaded `l` would make them gathers).
 3. Frame layout: every `alloca` of the kernel (private variables must survive
    barriers: their memory moves into the frame), then one slot per demoted
-   value, each at its DataLayout alignment.
-4. A new entry block `wg.entry` computes each slot's address
-   (`getelementptr i8, %wg.frame, <offset>`: it dominates everything, so no
-   slot address is ever itself live across a barrier), loads the state, and
-   `switch`es to the original entry (default) or to `<block>.b<i>` (case i).
+   value, each at an offset `o` of its DataLayout alignment within a
+   work-item's `wg_frame_size` bytes. Slot by slot (structure of arrays): a
+   slot of size `s` keeps work-item `i`'s element at
+   `%wg.frame + o * items + i * s` (`i` = get_local_linear_id(), `items` =
+   the group's work-item count), so one slot of consecutive work-items is
+   consecutive memory, which a vectorised work-item loop reads with one
+   vector load instead of a gather.
+4. A new entry block `wg.entry` computes each slot's address (it dominates
+   everything, so no slot address is ever itself live across a barrier),
+   loads the state, and `switch`es to the original entry (default) or to
+   `<block>.b<i>` (case i).
 5. Allocas are replaced by their slot addresses. Each demoted value is stored
    to its slot right before each barrier it lives across and loaded back at
    the top of that barrier's resume block (`<name>.reload`); each use then
@@ -88,8 +94,8 @@ from oclpy.analysis.cfg import reachable_blocks
 from oclpy.analysis.liveness import compute_liveness
 from oclpy.ir.builder import Builder, i32, i64
 from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
-from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, intrinsic_info
-from oclpy.ir.types import I8, I32, AddressSpace, FunctionType, PtrType, Type
+from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, declare_intrinsic, intrinsic_info
+from oclpy.ir.types import I8, I32, I64, AddressSpace, FunctionType, PtrType, Type
 from oclpy.ir.values import Argument, Block, Function, Instr, Module, Undef, Value
 
 from . import mem2reg  # a module, not its function: mem2reg imports the manager, which imports us
@@ -299,8 +305,36 @@ def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: 
         b.ret()
 
 
-def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
-    """Make kernel `fn` resumable at its barriers (see the module docstring)."""
+@dataclass
+class SlotAddresses:
+    """Builds, in `wg.entry`, the address of this work-item's element of each
+    frame slot: `%wg.frame + offset * items + item * size` (see the docstring)."""
+
+    b: Builder
+    frame: Argument
+    item: Value
+    items: Value
+
+    @classmethod
+    def at_entry(cls, b: Builder, frame: Argument, module: Module) -> SlotAddresses:
+        linear = declare_intrinsic(module, "get_local_linear_id", I64, [])
+        local_size = declare_intrinsic(module, "get_local_size", I64, [I32])
+        item = b.call(linear, [], name="wg.item")
+        sizes = [b.call(local_size, [i32(d)]) for d in range(3)]
+        items = b.binop("mul", b.binop("mul", sizes[0], sizes[1]), sizes[2], name="wg.items")
+        return cls(b, frame, item, items)
+
+    def slot(self, offset: int, size: int, name: str) -> Instr:
+        b = self.b
+        at = name and f"{name}.at"
+        mine = b.binop("mul", self.item, i64(size), name="" if offset else at)
+        if offset:
+            mine = b.binop("add", b.binop("mul", self.items, i64(offset)), mine, name=at)
+        return b.gep(I8, self.frame, [mine], inbounds=True, name=name)
+
+
+def form_workgroups(fn: Function, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
+    """Make kernel `fn` of `module` resumable at its barriers (see the module docstring)."""
     pairs = split_at_barriers(fn)
     liveness = compute_liveness(fn)
     demoted: list[Instr] = []
@@ -322,10 +356,17 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
     fn.blocks.insert(0, entry)
     b = Builder(entry)
     frame = Frame()
+    slots: list[SlotAddresses] = []  # made on first use: a kernel may need no frame
+
+    def slot_address(size: int, align: int, name: str) -> Instr:
+        if not slots:
+            slots.append(SlotAddresses.at_entry(b, frame_arg, module))
+        return slots[0].slot(frame.slot(size, align), size, name)
+
     for alloca in allocas:
         elem: Type = alloca.attrs["elem"]
-        offset = frame.slot(layout.size_of(elem), alloca.attrs.get("align") or layout.align_of(elem))
-        addr = b.gep(I8, frame_arg, [i64(offset)], inbounds=True, name=alloca.name)
+        addr = slot_address(layout.size_of(elem), alloca.attrs.get("align") or layout.align_of(elem),
+                            alloca.name)
         fn.replace_all_uses(alloca, addr)
         alloca.parent.instrs.remove(alloca)  # type: ignore[union-attr]
     uses = use_map(fn)
@@ -334,9 +375,8 @@ def form_workgroups(fn: Function, layout: DataLayout = CPU_LAYOUT) -> None:
         demoted.remove(value)
     reloads_end: dict[int, int] = {}
     for value in demoted:
-        offset = frame.slot(layout.size_of(value.type), layout.align_of(value.type))
-        slot = b.gep(I8, frame_arg, [i64(offset)], inbounds=True,
-                     name=f"{value.name}.slot" if value.name else "")
+        slot = slot_address(layout.size_of(value.type), layout.align_of(value.type),
+                            f"{value.name}.slot" if value.name else "")
         crossings = [(barrier, resume) for barrier, resume in pairs
                      if value in liveness.live_in.get(resume, set())]
         _demote(value, slot, uses, crossings, entry, reloads_end)
@@ -371,6 +411,6 @@ class FormWorkgroups:
                 raise PassError(self.name, f"kernel @{fn.name} calls @{callee.name}, which "
                                            "contains a barrier: run 'inline' first")
             if has_barrier(fn):
-                form_workgroups(fn)
+                form_workgroups(fn, module)
                 changed = True
         return changed

@@ -41,7 +41,8 @@ def test_registered_under_its_name() -> None:
 def test_frame_layout_and_attributes() -> None:
     m = parse_module(TWO)
     assert run_pipeline(m, "form-workgroups", verify_each=True)
-    k = m.functions[-1]
+    k = m.get_function("two")
+    assert k is not None
     # v: <3 x float> at 0, 16 bytes | w: i1 at 16 | x: <3 x float> at 32
     assert k.attrs[FRAME_ATTR] == 48 and k.attrs[FRAME_ALIGN_ATTR] == 16
     assert k.attrs[BARRIERS_ATTR] == 2

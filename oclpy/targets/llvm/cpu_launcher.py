@@ -121,7 +121,7 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
         else:
-            _run_regions(b, kernel, values, ctx, group, sizes, frames, frame_size, barriers, state,
+            _run_regions(b, kernel, values, ctx, group, sizes, frames, barriers, state,
                          on_latch)
     b.ret_void()
     return fn
@@ -138,7 +138,7 @@ def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-
 
 def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
                  group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value,
-                 frame_size: int, barriers: int, state: ll.Value,
+                 barriers: int, state: ll.Value,
                  on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None]) -> None:
     """Run the group region by region: one loop over all work-items per resume state.
 
@@ -151,10 +151,6 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
     `switch` folds away and each loop holds exactly one barrier-free region
     (PoCL's work-item loops, by specialisation). `state` never escapes, so
     LLVM keeps it in a register."""
-
-    def frame_of(lid: list[ll.Value]) -> ll.Value:
-        linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
-        return b.gep(frames, [b.mul(linear, ll.Constant(I64, frame_size))], source_etype=I8)
 
     fn = b.function
     round_block = fn.append_basic_block("round")
@@ -170,7 +166,7 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
 
         def step(lid: list[ll.Value], k: int = k) -> None:
             b.store(ll.Constant(I32, k), state, align=4)
-            b.call(kernel, values + [frame_of(lid), state, ctx, *group, *lid])
+            b.call(kernel, values + [frames, state, ctx, *group, *lid])
 
         _run_items(b, sizes, step, on_x_latch(k))
         b.branch(round_block)

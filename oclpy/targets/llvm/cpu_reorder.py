@@ -48,9 +48,9 @@ UNKNOWN = "unknown"
 
 class _Roots:
     """The object each pointer of one function points into: an Argument, GlobalVar or
-    alloca; a slot (constant offset) of the work-item frame; UNKNOWN when it cannot be
-    told. A pointer reloaded from a frame slot (kept across a barrier) has the roots of
-    what was stored there."""
+    alloca; a slot of the work-item frames (form-workgroups' `getelementptr` of the
+    frame argument); UNKNOWN when it cannot be told. A pointer reloaded from a frame
+    slot (kept across a barrier) has the roots of what was stored there."""
 
     def __init__(self, fn: Function) -> None:
         self.slot_values: dict[object, list[Value]] = {}
@@ -62,15 +62,13 @@ class _Roots:
 
     @staticmethod
     def _frame_slot(v: Value) -> object:
-        key: tuple = (0,)
+        """The frame slot (or other private argument) `v` points into; None otherwise."""
         while isinstance(v, Instr) and v.op in _THROUGH:
-            if v.op == "getelementptr":
-                consts = tuple(getattr(o, "value", None) for o in v.operands[1:])
-                key = consts if None not in consts else ()
-            v = v.operands[0]
-        if isinstance(v, Argument) and getattr(v.type, "space", None) is AddressSpace.PRIVATE:
-            return (id(v), key) if key else UNKNOWN
-        return None
+            base = v.operands[0]
+            if v.op == "getelementptr" and _is_private_argument(base):
+                return ("slot", id(v))
+            v = base
+        return ("argument", id(v)) if _is_private_argument(v) else None
 
     def root(self, v: Value, seen: set[int] | None = None) -> object:
         seen = set() if seen is None else seen
@@ -86,12 +84,16 @@ class _Roots:
         seen.add(id(v))
         if v.op in ("phi", "select"):
             sources = v.operands if v.op == "phi" else v.operands[1:]
-        elif v.op == "load" and self._frame_slot(v.operands[0]) not in (None, UNKNOWN):
+        elif v.op == "load" and self._frame_slot(v.operands[0]) is not None:
             sources = self.slot_values.get(self._frame_slot(v.operands[0]), [])
         else:
             return UNKNOWN
         roots = {self.root(o, seen) for o in sources} - {None}
         return roots.pop() if len(roots) == 1 else UNKNOWN
+
+
+def _is_private_argument(v: Value) -> bool:
+    return isinstance(v, Argument) and getattr(v.type, "space", None) is AddressSpace.PRIVATE
 
 
 def _accesses(fn: Function, frame: bool) -> list[tuple[Instr, object, bool]]:
@@ -201,8 +203,7 @@ def _may_be_strided(instr: Instr) -> bool:
     base: Value = _pointer(instr)
     while isinstance(base, Instr) and base.op in _THROUGH:
         base = base.operands[0]
-    private = isinstance(base, Argument) and getattr(base.type, "space", None) is AddressSpace.PRIVATE
-    return private or bool(_address(_pointer(instr))[1])
+    return _is_private_argument(base) or bool(_address(_pointer(instr))[1])
 
 
 def _has_hazard(accesses: list[Instr]) -> bool:
