@@ -208,3 +208,52 @@ def test_barrier_in_a_called_helper_is_an_error() -> None:
     with pytest.raises(PassError, match=r"pass 'form-workgroups': kernel @k calls @sync, "
                                         r"which contains a barrier: run 'inline' first"):
         compile_cpu(parse_module(HELPER_BARRIER))
+
+
+# Every kind of private state a work-item keeps across barriers, in a 3-D
+# work-group (frame slots are laid out slot by slot, indexed by the linear id):
+# a private array indexed at run time, a struct, a float4, a bool, a double.
+KEEPS_STATE = """
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef struct { int a; float b; } Pair;
+__kernel void k(__global const int *x, __global float *out, __local int *scratch) {
+    int l = get_local_linear_id(), g = get_global_linear_id();
+    int arr[5];
+    for (int i = 0; i < 5; ++i) arr[i] = x[g] * (i + 1);
+    Pair p = {x[g] + 1, 0.5f * (float)x[g]};
+    float4 v = (float4)((float)l, 1.0f, (float)x[g], -2.0f);
+    bool odd = (x[g] & 1) != 0;
+    double d = (double)x[g] / 3.0;
+    scratch[l] = x[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int n = (int)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+    int other = scratch[(l + 1) % n];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[l] = other;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g] = (float)(arr[(other & 3) + 1] + p.a) + p.b + v.x + v.z + v.w
+             + (odd ? 100.0f : 0.0f) + (float)d + (float)scratch[l];
+}
+"""
+
+
+def test_private_state_of_every_kind_survives_barriers_in_3d() -> None:
+    from oclpy.compiler import build_program
+
+    gsize, lsize = (4, 6, 4), (2, 3, 2)
+    n = int(np.prod(gsize))
+    x = np.random.default_rng(3).integers(-40, 40, n).astype(np.int32)
+    out = np.zeros(n, np.float32)
+    kernel = build_program(KEEPS_STATE, "").program.kernels["k"]
+    run(kernel, [x, out, 4 * int(np.prod(lsize))], gsize, lsize)
+    want = np.zeros(n)
+    for g in range(n):
+        gx, gy, gz = g % 4, g // 4 % 6, g // 24
+        l = gx % 2 + 2 * (gy % 3 + 3 * (gz % 2))
+        group = [gi for gi in range(n) if (gi % 4) // 2 == gx // 2 and (gi // 4 % 6) // 3 == gy // 3
+                 and (gi // 24) // 2 == gz // 2]
+        by_l = {(gi % 4) % 2 + 2 * ((gi // 4 % 6) % 3 + 3 * ((gi // 24) % 2)): gi for gi in group}
+        other = int(x[by_l[(l + 1) % 12]])
+        want[g] = (x[g] * ((other & 3) + 2) + x[g] + 1 + 0.5 * x[g] + l + x[g] - 2
+                   + (100 if x[g] & 1 else 0) + x[g] / 3.0 + other)
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-3)
