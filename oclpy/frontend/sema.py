@@ -119,6 +119,8 @@ class Sema(InitChecker, ExprChecker):
         self.tag(d.ctype, d.loc)
         cl2 = getattr(self.options, "opencl_c_version", 120) >= 200
         allowed = (AddressSpace.CONSTANT, AddressSpace.GLOBAL) if cl2 else (AddressSpace.CONSTANT,)
+        if cl2 and d.ctype.space is None:  # OpenCL C 2.0: unqualified program scope variables are global
+            d.ctype = d.ctype.with_space(AddressSpace.GLOBAL)
         if d.ctype.space not in allowed:
             self.diags.error(d.loc, "program scope variable must reside in constant address space")
             d.ctype = d.ctype.with_space(AddressSpace.CONSTANT)
