@@ -119,10 +119,12 @@ class Cast(Expr):
 @dataclass(eq=False)
 class VectorLiteral(Expr):
     """`(float4)(a, b.xy, c)`: components are scalars or vectors, filling `to` in order;
-    a single scalar component is replicated to every element."""
+    a single scalar component is replicated to every element. `braced` is the
+    compound literal `(float4){a, b}`: missing trailing elements are zero, never replicated."""
 
     to: CType
     components: list[Expr]
+    braced: bool = False
 
 
 @dataclass(eq=False)

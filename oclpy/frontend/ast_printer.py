@@ -31,7 +31,7 @@ _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl"
                      "attributes", "params"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
-          "is_lvalue": "lvalue"}
+          "is_lvalue": "lvalue", "braced": "braced"}
 
 
 def _label(node: ast.Node) -> str:
@@ -359,7 +359,8 @@ _EXPR_WRITERS: dict[type, Any] = {
     ast.Index: lambda w, e: f"{w.expr(e.base)}[{w.expr(e.index)}]",
     ast.Member: lambda w, e: f"{w.expr(e.base)}{'->' if e.arrow else '.'}{e.name}",
     ast.Cast: lambda w, e: f"(({w.declaration(e.to, '')}){w.expr(e.operand)})",
-    ast.VectorLiteral: lambda w, e: f"(({w.declaration(e.to, '')})({', '.join(w.expr(c) for c in e.components)}))",
+    ast.VectorLiteral: lambda w, e: (f"(({w.declaration(e.to, '')}){'{' if e.braced else '('}"
+                                     f"{', '.join(w.expr(c) for c in e.components)}{'}' if e.braced else ')'})"),
     ast.SizeOf: _SourceWriter.sizeof,
     ast.InitList: _SourceWriter.init_list,
     ast.ImplicitCast: lambda w, e: w.expr(e.operand),

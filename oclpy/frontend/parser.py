@@ -1249,8 +1249,21 @@ class Parser:
         if isinstance(to, ct.Vector) and self.at("("):
             return self.parse_vector_literal(opener, to)
         if self.at("{"):
-            raise self.error(self.tok.loc, "compound literals are not supported")
+            return self.parse_compound_literal(opener, to)
         return ast.Cast(opener.loc, to, self.parse_cast())
+
+    def parse_compound_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
+        # BNF: compound_literal : '(' type_name ')' '{' initializer_list ','? '}'
+        #      (vector and arithmetic types only: `(float3){x, y, z}`, `(int){n}`)
+        brace = self.tok
+        init = self.parse_initializer()
+        assert isinstance(init, ast.InitList)
+        plain = not any(init.designators) and not any(isinstance(i, ast.InitList) for i in init.items)
+        if isinstance(to, ct.Vector) and plain:
+            return self.parse_postfix(ast.VectorLiteral(opener.loc, to, init.items, braced=True))
+        if isinstance(to, ct.Scalar) and plain and len(init.items) == 1:
+            return self.parse_postfix(ast.Cast(opener.loc, to, init.items[0]))
+        raise self.error(brace.loc, "compound literals are not supported")
 
     def parse_vector_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: vector_literal : '(' vector_type ')' '(' assignment_expression (',' assignment_expression)* ')'

@@ -121,7 +121,7 @@ class CastChecker:
         if any(st.is_error(c.ctype) for c in comps):
             e.ctype = st.ERROR
             return e
-        if len(comps) == 1 and not st.is_vector(comps[0].ctype):  # type: ignore[arg-type]
+        if len(comps) == 1 and not st.is_vector(comps[0].ctype) and not e.braced:  # type: ignore[arg-type]
             e.components = [convert(comps[0], ct.Scalar(to.elem))]
             e.ctype = to
             return e
@@ -139,6 +139,10 @@ class CastChecker:
                 out.append(convert(c, ct.Scalar(to.elem)))
             else:
                 return self.error(c, f"invalid vector element of type '{ctp}'")
+        if e.braced and total < to.count:  # `(float4){a, b}`: the rest is zero
+            zero = self.value(ast.IntLiteral(e.loc, 0))
+            out += [convert(zero, ct.Scalar(to.elem)) for _ in range(to.count - total)]
+            total = to.count
         if total != to.count:
             word = "few" if total < to.count else "many"
             return self.error(e, f"too {word} elements in vector initialization (expected "

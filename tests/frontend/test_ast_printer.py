@@ -154,6 +154,7 @@ ROUNDTRIP_SOURCES = [
     "int s = sizeof(int) + sizeof p + vec_step(float3) + __alignof__(double) + (int)3.0 * (p[0]++ - ++p[1]); "
     "uchar c = 'a'; ulong big = 18446744073709551615UL; half h = 0.5h; *p = (s, c) && !s || s & 1 ^ 2 | 3; "
     "p[1] = s << 2 >= 1 ? s : s != 2; w.x /= 2; s %= 3; s <<= 1; s &= 1; s |= 2; s ^= 4; s -= 1; s *= 2; }",
+    "void cl(float2 h) { float4 a = (float4){h, 1.0f}; float4 b = (float4){2.0f}; float c = (float2){1, 2}.y; }",
 ]
 
 

@@ -58,3 +58,49 @@ def test_cl12_unqualified_program_scope_variable_is_still_an_error() -> None:
     with pytest.raises(CompileError) as info:
         compile_to_ir("int counter = 3; kernel void k(global int *o) { o[0] = counter; }")
     assert "program scope variable must reside in constant address space" in info.value.log
+
+
+# -- compound literals of vector type: `(float3){x, y, z}` ----------------------------------
+
+COMPOUND_LITERALS = """
+typedef float4 vec;
+constant float4 partial = (float4){1.0f, 2.0f};
+kernel void k(global float4 *o, global float *f) {
+    int i = get_global_id(0);
+    float2 h = (float2){0.5f, 0.25f};
+    o[0] = (float4){1.0f, 2.0f, 3.0f, i + 4.0f};
+    o[1] = (float4){7.0f};
+    o[2] = (vec){h, 9.0f};
+    o[3] = partial;
+    o[4] = (float4){};
+    f[0] = (float2){5.0f, 6.0f}.y + (float){2};
+}
+"""
+
+
+def test_vector_compound_literals(queue) -> None:
+    prg = cl.Program(queue.context, COMPOUND_LITERALS).build()
+    mf = cl.mem_flags
+    o = np.full((5, 4), -1, np.float32)
+    f = np.zeros(1, np.float32)
+    bo = cl.Buffer(queue.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=o)
+    bf = cl.Buffer(queue.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=f)
+    prg.k(queue, (1,), None, bo, bf)
+    cl.enqueue_copy(queue, o, bo)
+    cl.enqueue_copy(queue, f, bf)
+    # a braced vector initializer zero-fills what it leaves out; it never replicates
+    np.testing.assert_array_equal(o, [[1, 2, 3, 4], [7, 0, 0, 0], [0.5, 0.25, 9, 0], [1, 2, 0, 0], [0, 0, 0, 0]])
+    assert f[0] == 8.0
+
+
+def test_compound_literal_errors_stay_diagnostics() -> None:
+    for body, message in [
+        ("struct S { int a; }; kernel void k(global int *o) { o[0] = (struct S){1}.a; }",
+         "compound literals are not supported"),
+        ("kernel void k(global float2 *o) { o[0] = (float2){1.0f, 2.0f, 3.0f}; }",
+         "too many elements in vector initialization"),
+    ]:
+        with pytest.raises(CompileError) as info:
+            compile_to_ir(body)
+        assert message in info.value.log
+        assert "internal compiler error" not in info.value.log
