@@ -26,7 +26,8 @@ DEVICE_KINDS = ("cpu", "cuda")
 # What each device's target runs after the level's target-independent pipeline
 # (`passes.manager.PIPELINES`): the cpu target forms work-groups last; on cuda
 # the GPU runs work-items as threads, so barriers stay barriers.
-TARGET_PIPELINES = {"cpu": "inline,scalarize-vectors,form-workgroups", "cuda": "inline"}
+TARGET_PIPELINES = {"cpu": "inline,scalarize-vectors,step-divergent-loops,form-workgroups",
+                    "cuda": "inline"}
 
 
 @dataclass

@@ -104,6 +104,8 @@ from .manager import PassError, register
 FRAME_ATTR = "wg_frame_size"
 FRAME_ALIGN_ATTR = "wg_frame_align"
 BARRIERS_ATTR = "wg_barriers"
+DIVERGENT_ATTR = "wg_divergent"  # its barriers are steps of a divergent loop (step-divergent-loops)
+ITEM_STATE_SLOT = 0  # where a divergent kernel's frame keeps each work-item's resume state
 STATE_DONE = -1
 
 
@@ -357,6 +359,8 @@ def form_workgroups(fn: Function, module: Module, layout: DataLayout = CPU_LAYOU
     b = Builder(entry)
     frame = Frame()
     slots: list[SlotAddresses] = []  # made on first use: a kernel may need no frame
+    if fn.attrs.get(DIVERGENT_ATTR):
+        frame.slot(4, 4)  # ITEM_STATE_SLOT: the launcher's, one i32 per work-item
 
     def slot_address(size: int, align: int, name: str) -> Instr:
         if not slots:

@@ -52,12 +52,14 @@ PIPELINES: dict[str, str] = {
 # on purpose, so run_pipeline does not enforce them.
 PASS_ORDER: tuple[tuple[str, str, str], ...] = (
     ("inline", "form-workgroups", "barriers inside helper functions must be inlined into the kernel first"),
+    ("step-divergent-loops", "form-workgroups", "the loop's step is made resumable like a barrier"),
     ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
 )
 
 # Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
 _PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
-                                  "infer_address_spaces", "print_uniformity", "scalarize_vectors")
+                                  "infer_address_spaces", "print_uniformity", "scalarize_vectors",
+                                  "step_divergent_loops")
 
 P = TypeVar("P", bound=type)
 

@@ -40,7 +40,7 @@ def test_named_pipelines():
 
 
 def test_unknown_pass_lists_known_ones():
-    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, .*inline.*mem2reg, print-uniformity, .*simplify, O0, O1, O2"):
+    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, .*inline.*mem2reg, print-uniformity, .*simplify, step-divergent-loops, O0, O1, O2"):
         parse_pipeline("mem2reg,nope")
 
 
@@ -163,7 +163,7 @@ def test_each_pass_module_can_be_imported_first():
 
     code = """
 import importlib, sys
-for module in ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
+for module in ("mem2reg", "simplify", "dce", "inline", "form_workgroups", "step_divergent_loops",
                "infer_address_spaces", "print_uniformity"):
     for name in [n for n in sys.modules if n.startswith("oclpy.passes")]:
         del sys.modules[name]

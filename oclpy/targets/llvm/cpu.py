@@ -38,7 +38,8 @@ from ..kernel_abi import align_up, kernel_args
 from ...ir.datalayout import CPU_LAYOUT, DataLayout
 from ...ir.types import AddressSpace
 from ...ir.values import Function, GlobalVar, Instr, Module
-from ...passes.form_workgroups import BARRIERS_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups
+from ...passes.form_workgroups import (BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR,
+                                      FormWorkgroups)
 from . import cpu_workitem as wi
 from . import jit
 from .cpu_generic import SPACE_TESTS, lower_space_test
@@ -195,7 +196,8 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         parallel = target.loop_md if reorder_safe(fn, frame=resumable) else None
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
                       static_local, frame_size if resumable else None, parallel,
-                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)))
+                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)),
+                      bool(fn.attrs.get(DIVERGENT_ATTR)))
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
     code = NativeCode(jit.defer_ir(text, opt_level))

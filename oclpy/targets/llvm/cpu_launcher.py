@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from llvmlite import ir as ll
 
 from . import cpu_workitem as wi
+from .cpu_generic import CTX_SLOTS
 from .cpu_loopmd import LoopMetadata
 from .cpu_program import LOCAL_ALIGN
 
@@ -93,8 +94,10 @@ def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[Launch
 def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   static_local: int, frame_size: int | None,
                   loop_md: LoopMetadata | None = None, barriers: int = 0,
-                  outer: frozenset[int] = frozenset()) -> ll.Function:
-    """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers.
+                  outer: frozenset[int] = frozenset(), divergent: bool = False) -> ll.Function:
+    """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers,
+    `divergent` that its one barrier is the step of a divergent loop
+    (step-divergent-loops).
 
     Given `loop_md`, each x loop over work-items is marked parallel, and the
     loops of the regions (resume states) in `outer` ask for outer-loop
@@ -102,6 +105,11 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
     fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
     blob, ctx = fn.args
+    # the launch context: always readable, aliased by nothing the kernel writes,
+    # so its loads may be hoisted even out of code that runs conditionally
+    ctx.attributes.dereferenceable = 8 * CTX_SLOTS
+    ctx.attributes.align = 8
+    ctx.attributes.add("noalias")
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     state = b.alloca(I32, name="state")
     values = _load_args(b, blob, ctx, args, static_local)
@@ -120,6 +128,8 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
         if frame_size is None:
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
+        elif divergent:
+            _run_steps(b, kernel, values, ctx, group, sizes, frames, state, on_latch, loop_md)
         else:
             _run_regions(b, kernel, values, ctx, group, sizes, frames, barriers, state,
                          on_latch)
@@ -170,4 +180,58 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
 
         _run_items(b, sizes, step, on_x_latch(k))
         b.branch(round_block)
+    b.position_at_end(done)
+
+
+def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
+               group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value, more: ll.Value,
+               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None],
+               loop_md: LoopMetadata | None) -> None:
+    """Run a group of a kernel whose barrier is a divergent loop's step (state 1).
+
+    Each work-item keeps its own resume state, an i32 in the first frame slot
+    (`form_workgroups.ITEM_STATE_SLOT`, at `frames + 4 * linear id`). One loop
+    over the work-items runs the kernel from its start (state 0); then, while
+    some work-item stopped at the step (state 1), one loop runs the next
+    iteration of every work-item still in the loop; the others (state -1)
+    are skipped. Each loop also ORs together "stopped at the step" (`more`,
+    which LLVM keeps in a register: a reduction it vectorises). The item states
+    are in the loops' access group (`loop_md`): each work-item touches only its own."""
+    fn = b.function
+    check = fn.append_basic_block("steps.check")
+    again = fn.append_basic_block("steps.again")
+    done = fn.append_basic_block("steps.done")
+    i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
+
+    def item_state(lid: list[ll.Value]) -> ll.Value:
+        linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
+        return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
+
+    def grouped(access: ll.Instruction) -> ll.Instruction:
+        if loop_md is not None:
+            access.set_metadata("llvm.access.group", loop_md.group)
+        return access
+
+    def step(k: int, lid: list[ll.Value]) -> None:
+        mine = item_state(lid)
+        if k:
+            go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
+            with b.if_then(go):
+                grouped(b.store(i32(k), mine, align=4))
+                b.call(kernel, values + [frames, mine, ctx, *group, *lid])
+        else:
+            grouped(b.store(i32(k), mine, align=4))
+            b.call(kernel, values + [frames, mine, ctx, *group, *lid])
+        now = grouped(b.load(mine, typ=I32, align=4))
+        stopped = b.zext(b.icmp_signed("==", now, i32(1)), I32)
+        b.store(b.or_(b.load(more, typ=I32), stopped), more)
+
+    for k, block in ((0, None), (1, again)):
+        if block is not None:
+            b.position_at_end(block)
+        b.store(i32(0), more)
+        _run_items(b, sizes, lambda lid, k=k: step(k, lid), on_x_latch(k))
+        b.branch(check)
+    b.position_at_end(check)
+    b.cbranch(b.icmp_signed("!=", b.load(more, typ=I32), i32(0)), again, done)
     b.position_at_end(done)
