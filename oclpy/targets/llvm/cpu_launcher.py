@@ -16,7 +16,10 @@ work-group:
   (0 at the start, then what the work-items wrote back after each round;
   OpenCL makes it the same for every work-item) picks which of the
   specialised work-item loops runs next, until it is "finished" (-1); see
-  `_run_regions`.
+  `_run_regions`;
+- a kernel whose one barrier is the step of a divergent loop
+  (`step-divergent-loops`): a resume state per work-item, and rounds of one
+  loop iteration for the work-items still in the loop; see `_run_steps`.
 """
 
 from __future__ import annotations
@@ -117,6 +120,7 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     begin, end = (wi.ctx_load(b, ctx, s) for s in (wi.CTX_GROUP_BEGIN, wi.CTX_GROUP_END))
     ngx, ngy = (wi.ctx_load(b, ctx, wi.CTX_NUM_GROUPS + d) for d in (0, 1))
     sizes = [wi.ctx_load(b, ctx, wi.CTX_LOCAL_SIZE + d) for d in range(3)]
+
     def on_latch(state: int) -> Callable[[ll.Instruction], None] | None:
         if loop_md is None:
             return None
@@ -128,7 +132,7 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
         if frame_size is None:
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
-        elif divergent:
+        elif divergent:  # no group state: its i32 says whether any work-item still loops
             _run_steps(b, kernel, values, ctx, group, sizes, frames, state, on_latch, loop_md)
         else:
             _run_regions(b, kernel, values, ctx, group, sizes, frames, barriers, state,
@@ -203,7 +207,7 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     done = fn.append_basic_block("steps.done")
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
 
-    def item_state(lid: list[ll.Value]) -> ll.Value:
+    def item_state(lid: list[ll.Value]) -> ll.Value:  # slot offset 0: its array starts at `frames`
         linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
         return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
 
