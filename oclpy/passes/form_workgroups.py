@@ -35,6 +35,12 @@ work-item writes the same next state, and one round takes the whole group
 from one barrier to the next. One state per group rather than per work-item
 keeps the work-item loops free of per-item bookkeeping, so they vectorise.
 
+A kernel marked `attrs["wg_divergent"]` (by step-divergent-loops) is the
+exception: its one barrier is the step of a loop that work-items leave at
+different iterations, so each work-item has its own state, in the first
+frame slot (`ITEM_STATE_SLOT`, reserved here), and the launcher passes each
+work-item a pointer to its own as `%wg.state`.
+
 The transformation (per kernel with at least one `ocl.barrier` call)
 --------------------------------------------------------------------
 1. Split: each barrier ends its block; the instructions after it move to a
