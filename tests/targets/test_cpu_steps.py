@@ -7,24 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.cases_dense import MANDELBROT as MANDEL
 from oclpy.compiler import build_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import DIVERGENT_ATTR
 from tests.targets.cpu_harness import run
-
-MANDEL = """
-__kernel void k(int w, int h, int max_iter, __global int *out) {
-    int px = get_global_id(0), py = get_global_id(1);
-    float cr = -2.0f + 3.0f * px / w, ci = -1.5f + 3.0f * py / h;
-    float zr = 0.0f, zi = 0.0f;
-    int it = 0;
-    while (it < max_iter && zr * zr + zi * zi <= 4.0f) {
-        float t = zr * zr - zi * zi + cr;
-        zi = 2.0f * zr * zi + ci;
-        zr = t;
-        ++it;
-    }
-    out[py * w + px] = it;
-}"""
 
 COLLATZ = """
 __kernel void k(__global const uint *start, __global uint *steps, __global uint *peak) {
@@ -69,7 +55,8 @@ def _mandel_ref(w: int, h: int, max_iter: int) -> np.ndarray:
 
 
 def _kernel(src: str, options: str = ""):  # type: ignore[no-untyped-def]
-    return build_program(src, options).program.kernels["k"]
+    (kernel,) = build_program(src, options).program.kernels.values()
+    return kernel
 
 
 def _divergent(src: str) -> bool:
