@@ -286,8 +286,8 @@ def _clone_tree(v: Value, b: Builder, copies: dict[int, Instr]) -> Value:
 def _rematerialize(value: Instr, uses: UseMap) -> None:
     """Give every use of `value` outside its own block a fresh copy of its
     computation placed before it. The original stays for the uses in its own
-    block (after the definition, before any barrier); if it has none, DCE
-    removes it."""
+    block (after the definition, before any barrier); left unused, it goes
+    with dead code (`dce`, or LLVM's)."""
     b = Builder()
     for user, k in uses.get(id(value), []):
         if user.parent is value.parent and user.op != "phi":

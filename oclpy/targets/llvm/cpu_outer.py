@@ -25,8 +25,9 @@ gives it only where that promise holds and where widening pays:
 
 Measured (python -m benchmarks, oclpy/PoCL kernel time): n-body 1.03 -> 0.47,
 naive matrix multiply 1.12 -> 0.48, the helper-call polynomial 0.99 -> 0.14;
-Mandelbrot (its loop exit differs per work-item) and CSR SpMV (its row length
-does) are left without the hint: LLVM would decline them.
+Loops whose trip count differs per work-item get no hint (LLVM would
+decline): CSR SpMV's row loop stays scalar, and Mandelbrot's escape loop is
+stepped instead (`passes/step_divergent_loops.py`).
 """
 
 from __future__ import annotations
