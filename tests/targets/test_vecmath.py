@@ -235,7 +235,8 @@ def test_work_item_loops_vectorise(loop_ir: dict[str, str], name: str) -> None:
     """Each builtin's work-item loop is widened: our body inlined on vectors of
     doubles, or (C library scalars) a call to our vector variant."""
     body = loop_ir[f"k_{name}.launch"]
-    widened = re.search(r"<(8|16) x double>", body) or re.search(rf"oclpy\.{name}\.v(8|16)f32", body)
+    # the width is LLVM's pick for the host: 8 or 16 on AMD Zen 4, 4 on Intel Emerald Rapids
+    widened = re.search(r"<(2|4|8|16) x double>", body) or re.search(rf"oclpy\.{name}\.v(2|4|8|16)f32", body)
     assert widened, f"{name}: the work-item loop was not vectorised"
 
 
