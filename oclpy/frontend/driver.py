@@ -18,6 +18,7 @@ from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from ..diagnostics import CompileError, DiagnosticEngine, SourceLocation, TooManyErrors
 from ..ir.values import Module
+from .cltypes import CType
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
 
 
@@ -90,6 +91,12 @@ def _preprocess(source: str, filename: str, options: BuildOptions, diags: Diagno
     return preprocess(source, filename, options, diags)
 
 
+def version_type_names(options: BuildOptions) -> dict[str, CType]:
+    """Predefined type names beyond OpenCL C 1.2's: CL2.0's atomic types."""
+    from .cl20_atomics import atomic_type_names
+    return atomic_type_names() if options.opencl_c_version >= 200 else {}
+
+
 def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> Optional[Module]:
     from .lower import lower
     from .parser import parse
@@ -97,7 +104,7 @@ def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticE
     text = _preprocess(source, filename, options, diags)
     if diags.has_errors:
         return None
-    tu = parse(text, filename, diags)
+    tu = parse(text, filename, diags, version_type_names(options))
     if diags.has_errors:
         _check_after_syntax_errors(tu, options, diags)
         return None

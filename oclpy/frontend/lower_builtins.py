@@ -27,6 +27,7 @@ from .cltypes import CType
 from .async_copy import ASYNC_IMPLS
 from .generic_space import GENERIC_IMPLS
 from .cl20_sync import SYNC_IMPLS
+from .cl20_atomics import ATOMIC_IMPLS
 from .irtypes import reg_type
 from .lower_builtins_convert import directed_round, needs_directed, round_to_odd_float
 from .lower_builtins_geometric import GEOMETRIC_IMPLS, splat_value
@@ -473,6 +474,7 @@ IMPLS: dict[str, Callable[..., Optional[Value]]] = {
 IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)
 IMPLS.update(GENERIC_IMPLS)  # to_global, to_local, to_private, get_fence (generic_space.py)
 IMPLS.update(SYNC_IMPLS)  # CL2.0 work_group_barrier(flags, scope), atomic_work_item_fence (cl20_sync.py)
+IMPLS.update(ATOMIC_IMPLS)  # CL2.0 atomic_load, atomic_fetch_add_explicit, ... (cl20_atomics.py)
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
 IMPLS.update(PRINTF_IMPLS)  # OpenCL printf formats: vector conversions (lower_builtins_printf.py)

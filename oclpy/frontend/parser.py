@@ -223,9 +223,11 @@ class TokenStream:
 
 
 class Parser:
-    def __init__(self, tokens: list[Token], diags: DiagnosticEngine) -> None:
+    def __init__(self, tokens: list[Token], diags: DiagnosticEngine,
+                 extra_types: Optional[dict[str, ct.CType]] = None) -> None:
         self.ts = TokenStream(tokens)
         self.diags = diags
+        self.builtin_types = {**BUILTIN_TYPES, **extra_types} if extra_types else BUILTIN_TYPES
         self.scopes: list[dict[str, Union[ct.CType, ast.Decl]]] = [{}]
         self.tags: list[dict[str, ct.CType]] = [{}]
         self.tu = ast.TranslationUnit(self.ts.tok.loc, [])  # what was parsed so far
@@ -298,7 +300,7 @@ class Parser:
         found = self.lookup(name)
         if isinstance(found, ct.CType):
             return found
-        return BUILTIN_TYPES.get(name) if found is None else None
+        return self.builtin_types.get(name) if found is None else None
 
     def is_type_name(self, tok: Token) -> bool:
         if tok.kind == "kw":
@@ -1435,13 +1437,15 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
 }
 
 
-def parse(text: str, filename: str, diags: DiagnosticEngine) -> ast.TranslationUnit:
-    """Parse preprocessed OpenCL C; errors go to `diags`, never raised."""
+def parse(text: str, filename: str, diags: DiagnosticEngine,
+          extra_types: Optional[dict[str, ct.CType]] = None) -> ast.TranslationUnit:
+    """Parse preprocessed OpenCL C; errors go to `diags`, never raised. `extra_types`
+    are predefined type names of the language version (CL2.0's atomic types)."""
     try:
         tokens = tokenize(text, filename, diags)
     except TooManyErrors:
         return ast.TranslationUnit(SourceLocation(filename, 1, 1), [])
-    parser = Parser(tokens, diags)
+    parser = Parser(tokens, diags, extra_types)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:

@@ -82,12 +82,14 @@ FIXED_MACROS = {
     "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
 }
 
-# OpenCL C 2.0's memory_order and memory_scope enumerators (values as clang's opencl-c-base.h).
+# OpenCL C 2.0's memory_order and memory_scope enumerators (values as clang's opencl-c-base.h)
+# and the atomic initialisers.
 CL20_MACROS = {
     "memory_order_relaxed": "0", "memory_order_acquire": "2", "memory_order_release": "3",
     "memory_order_acq_rel": "4", "memory_order_seq_cst": "5",
     "memory_scope_work_item": "0", "memory_scope_work_group": "1", "memory_scope_device": "2",
     "memory_scope_all_svm_devices": "3", "memory_scope_all_devices": "3", "memory_scope_sub_group": "4",
+    "ATOMIC_VAR_INIT(x)": "(x)", "ATOMIC_FLAG_INIT": "0",
 }
 
 

@@ -18,6 +18,7 @@ from . import builtins as bi
 from . import cltypes as ct
 from . import sema_types as st
 from .async_copy import async_overloads
+from .cl20_atomics import atomic_overloads
 from .cl20_sync import sync_overloads
 from .cltypes import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
@@ -123,8 +124,7 @@ class CallChecker:
             return self.error(e, f"image functions are not supported yet ('{name}')")
         if name == "printf":
             return self._printf(e)
-        if name in GENERIC_BUILTINS and getattr(self, "options", None) is not None and \
-                getattr(self.options, "opencl_c_version", 120) >= 200:
+        if name in GENERIC_BUILTINS and self._version() >= 200:
             return check_generic_builtin(e, name, self.diags)
         nan = bi.nan_builtin(name)
         if nan is not None:
@@ -135,6 +135,8 @@ class CallChecker:
         if conv is not None:
             return self._conversion_call(e, name, *conv)
         cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name)
+        if self._version() >= 200:
+            cands = cands + atomic_overloads(name)
         if not cands:
             return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
         chosen = _best(e.args, cands)
@@ -144,6 +146,10 @@ class CallChecker:
         e.builtin = chosen
         e.ctype = chosen.ret
         return e
+
+    def _version(self) -> int:
+        """The OpenCL C version being checked (120 without options)."""
+        return getattr(getattr(self, "options", None), "opencl_c_version", 120)
 
     def _printf(self, e: ast.Call) -> ast.Expr:
         fmt = e.args[0] if e.args else None
