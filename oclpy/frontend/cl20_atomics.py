@@ -17,8 +17,8 @@ functions and their lowering:
   global, local and private objects.
 - Lowering, onto the IR's `atomicrmw`/`cmpxchg` only: a load is
   `atomicrmw or p, 0`, a store an `atomicrmw xchg` whose result is unused,
-  compare-exchange a `cmpxchg` whose old value goes back to `*expected`
-  (unchanged when it succeeded) and whose success is the result. Floating
+  compare-exchange a `cmpxchg` whose old value goes to `*expected` when it
+  failed and whose success is the result. Floating
   objects are accessed through the same-sized integer where the IR needs one.
   A constant memory_order/memory_scope maps to the IR's ordering/scope; one
   known only at run time gets the strongest (seq_cst, all_svm_devices).
@@ -202,8 +202,18 @@ def b_compare_exchange(self: Any, sig: Builtin, args: list[Value], e: ast.Call) 
     expected_bits = _as_int(self, expected)
     old = self.b.cmpxchg(obj, expected_bits, _as_int(self, desired), ordering=ordering, scope=scope)
     ok = self.b.icmp("eq", old, expected_bits)
-    self.b.store(self.b.select(ok, expected, _from_int(self, old, t)), expected_ptr)
+    _store_unless(self, ok, _from_int(self, old, t), expected_ptr)
     return _bool(self, ok)
+
+
+def _store_unless(self: Any, cond: Value, value: Value, ptr: Value) -> None:
+    """`if (!cond) *ptr = value;` (a failed compare-exchange updates `*expected`)."""
+    failed, done = self.new_block("cmpxchg.failed"), self.new_block("cmpxchg.done")
+    self.b.condbr(cond, done, failed)
+    self.b.position_at_end(failed)
+    self.b.store(value, ptr)
+    self.b.br(done)
+    self.b.position_at_end(done)
 
 
 def _fetch_binop(op: str, value_type: CType) -> str:
