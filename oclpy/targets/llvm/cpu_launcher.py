@@ -187,6 +187,9 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
     b.position_at_end(done)
 
 
+STEP_CHUNK = 128  # work-items that run their loop's rounds together (see _run_steps)
+
+
 def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
                group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value, more: ll.Value,
                on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None],
@@ -194,18 +197,21 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     """Run a group of a kernel whose barrier is a divergent loop's step (state 1).
 
     Each work-item keeps its own resume state, an i32 in the first frame slot
-    (`form_workgroups.ITEM_STATE_SLOT`, at `frames + 4 * linear id`). One loop
-    over the work-items runs the kernel from its start (state 0); then, while
-    some work-item stopped at the step (state 1), one loop runs the next
-    iteration of every work-item still in the loop; the others (state -1)
-    are skipped. Each loop also ORs together "stopped at the step" (`more`,
-    which LLVM keeps in a register: a reduction it vectorises). The item states
-    are in the loops' access group (`loop_md`): each work-item touches only its own."""
+    (`form_workgroups.ITEM_STATE_SLOT`, at `frames + 4 * linear id`). The
+    work-items are taken in chunks of about `STEP_CHUNK` (a run along x, or
+    whole rows when a row is shorter; the kernel has no barrier: they need
+    not wait for each other). For each chunk, one loop
+    runs the kernel from its start (state 0); then, while some work-item
+    stopped at the step (state 1), one loop runs the next iteration of every
+    work-item of the chunk still in the loop; the others (state -1) are
+    skipped. A round costs as much as the chunk's slowest work-item, as a
+    GPU's warp does, not the whole group's. Each loop also ORs together
+    "stopped at the step" (`more`, which LLVM keeps in a register: a
+    reduction it vectorises). The item states are in the loops' access group
+    (`loop_md`): each work-item touches only its own."""
     fn = b.function
-    check = fn.append_basic_block("steps.check")
-    again = fn.append_basic_block("steps.again")
-    done = fn.append_basic_block("steps.done")
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
+    chunk = ll.Constant(I64, STEP_CHUNK)
 
     def item_state(lid: list[ll.Value]) -> ll.Value:  # slot offset 0: its array starts at `frames`
         linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
@@ -230,12 +236,35 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
         stopped = b.zext(b.icmp_signed("==", now, i32(1)), I32)
         b.store(b.or_(b.load(more, typ=I32), stopped), more)
 
-    for k, block in ((0, None), (1, again)):
-        if block is not None:
-            b.position_at_end(block)
-        b.store(i32(0), more)
-        _run_items(b, sizes, lambda lid, k=k: step(k, lid), on_x_latch(k))
-        b.branch(check)
-    b.position_at_end(check)
-    b.cbranch(b.icmp_signed("!=", b.load(more, typ=I32), i32(0)), again, done)
-    b.position_at_end(done)
+    def rounds(xs: tuple[ll.Value, ll.Value], ys: tuple[ll.Value, ll.Value], lz: ll.Value) -> None:
+        check = fn.append_basic_block("steps.check")
+        again = fn.append_basic_block("steps.again")
+        done = fn.append_basic_block("steps.done")
+        for k, block in ((0, None), (1, again)):
+            if block is not None:
+                b.position_at_end(block)
+            b.store(i32(0), more)
+            with counted_loop(b, *ys, f"sy{k}") as ly:
+                with counted_loop(b, *xs, f"sx{k}", on_x_latch(k)) as lx:
+                    step(k, [lx, ly, lz])
+            b.branch(check)
+        b.position_at_end(check)
+        b.cbranch(b.icmp_signed("!=", b.load(more, typ=I32), i32(0)), again, done)
+        b.position_at_end(done)
+
+    def umin(x: ll.Value, y: ll.Value) -> ll.Value:
+        return b.select(b.icmp_unsigned("<", x, y), x, y)
+
+    def span(index: ll.Value, extent: ll.Value, size: ll.Value) -> tuple[ll.Value, ll.Value]:
+        lo = b.mul(index, extent)
+        return lo, umin(b.add(lo, extent), size)
+
+    zero, one = ll.Constant(I64, 0), ll.Constant(I64, 1)
+    width = umin(sizes[0], chunk)  # a chunk: `width` work-items along x times `rows` along y
+    rows = b.udiv(chunk, width)
+    across = b.udiv(b.add(sizes[0], b.sub(width, one)), width)
+    down = b.udiv(b.add(sizes[1], b.sub(rows, one)), rows)
+    with counted_loop(b, zero, sizes[2], "lz") as lz:
+        with counted_loop(b, zero, down, "cy") as cy:
+            with counted_loop(b, zero, across, "cx") as cx:
+                rounds(span(cx, width, sizes[0]), span(cy, rows, sizes[1]), lz)
