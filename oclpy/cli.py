@@ -43,6 +43,7 @@ def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace
     from .diagnostics import DiagnosticEngine
     from .frontend.ast_printer import dump
     from .frontend.options import parse_build_options
+    from .frontend.driver import version_type_names
     from .frontend.parser import parse
     from .frontend.preprocess import preprocess
     from .frontend.sema import analyze
@@ -53,7 +54,7 @@ def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace
     opts = parse_build_options(options)
     diags = DiagnosticEngine({filename: source})
     text = preprocess(source, filename, opts, diags)
-    tu = parse(text, filename, diags)
+    tu = parse(text, filename, diags, version_type_names(opts))
     if not diags.has_errors:
         analyze(tu, opts, diags)
     if diags.has_errors:

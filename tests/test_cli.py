@@ -75,3 +75,13 @@ def test_build_without_emit_runs_the_target(tmp_path, capsys, monkeypatch):
     assert main(["build", str(src)]) == 0
     assert len(calls) == 1 and calls[0][2] == "cpu"
     assert "built for cpu" in capsys.readouterr().err
+
+
+def test_build_emit_ast_knows_the_cl20_atomic_types(tmp_path, capsys):
+    src = tmp_path / "k.cl"
+    src.write_text("global atomic_int sync = ATOMIC_VAR_INIT(0);\n"
+                   "kernel void k(global int *o) { o[0] = atomic_load(&sync); }\n")
+    assert main(["build", str(src), "--emit", "ast", "-cl-std=CL2.0"]) == 0
+    assert "sync global '__global atomic_int'" in capsys.readouterr().out
+    assert main(["build", str(src), "--emit", "ast"]) == 1  # CL1.2: not a type
+    assert "unknown type name 'atomic_int'" in capsys.readouterr().err
