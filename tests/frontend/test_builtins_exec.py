@@ -17,15 +17,6 @@ u8 = np.arange(0, 256, 16, dtype=np.uint8)
 f = np.linspace(-2.5, 2.5, 16).astype(np.float32)
 
 
-@pytest.fixture(scope="module")
-def queue():  # type: ignore[no-untyped-def]
-    try:
-        ctx = cl.Context(cl.get_platforms()[0].get_devices())
-    except Exception as exc:  # no cpu device in this build
-        pytest.skip(f"no device: {exc}")
-    return ctx, cl.CommandQueue(ctx)
-
-
 def run(queue, body: str, ins: dict, out_dtype: tuple, n: int = 16) -> np.ndarray:  # type: ignore[no-untyped-def]
     ctx, q = queue
     mf = cl.mem_flags

@@ -16,15 +16,6 @@ cl = pytest.importorskip("oclpy")
 CL20 = "-cl-std=CL2.0"
 
 
-@pytest.fixture(scope="module")
-def queue():  # type: ignore[no-untyped-def]
-    try:
-        ctx = cl.Context(cl.get_platforms()[0].get_devices())
-    except Exception as exc:  # no cpu device in this build
-        pytest.skip(f"no device: {exc}")
-    return ctx, cl.CommandQueue(ctx)
-
-
 def run(queue, src: str, buffers: list[np.ndarray], n: int, local: int | None = None,  # type: ignore[no-untyped-def]
         options: str = CL20) -> list[np.ndarray]:
     """Run kernel `k` of `src` over `n` work-items on copies of `buffers`; return them after."""

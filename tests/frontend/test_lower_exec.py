@@ -7,15 +7,6 @@ import pytest
 cl = pytest.importorskip("oclpy")
 
 
-@pytest.fixture(scope="module")
-def queue():  # type: ignore[no-untyped-def]
-    try:
-        ctx = cl.Context(cl.get_platforms()[0].get_devices())
-    except Exception as exc:
-        pytest.skip(f"no device: {exc}")
-    return ctx, cl.CommandQueue(ctx)
-
-
 def run_int(queue, src: str, n: int = 8, options: str = "") -> list[int]:  # type: ignore[no-untyped-def]
     """Run `k(__global int *out)` over n work-items; return out."""
     ctx, q = queue
