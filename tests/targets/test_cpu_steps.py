@@ -109,3 +109,29 @@ def test_newton_square_roots_stop_when_converged() -> None:
     ref_root, ref_iters = np.zeros(n, np.float32), np.zeros(n, np.int32)
     run(_kernel(NEWTON, "-cl-opt-disable"), [a, ref_root, ref_iters], (n,), (40,))
     assert iters.tolist() == ref_iters.tolist() and root.tolist() == ref_root.tolist()
+
+
+COLLATZ_3D = """
+__kernel void k(__global const uint *start, __global uint *steps) {
+    size_t i = get_global_linear_id();
+    uint n = start[i], count = 0;
+    while (n > 1u) { n = (n & 1u) ? 3u * n + 1u : n >> 1; ++count; }
+    steps[i] = count;
+}"""
+
+
+@pytest.mark.parametrize("local", [(4, 3, 2), (200, 1, 1), (1, 6, 4)])
+def test_steps_in_three_dimensions_and_chunks_across_rows(local: tuple[int, int, int]) -> None:
+    gsize = (400, 6, 4)  # rows shorter and longer than a chunk of 128 work-items
+    n = int(np.prod(gsize))
+    start = np.random.default_rng(9).integers(1, 5000, n).astype(np.uint32)
+    steps = np.zeros(n, np.uint32)
+    assert _divergent(COLLATZ_3D)
+    run(_kernel(COLLATZ_3D), [start, steps], gsize, local)
+    want = []
+    for s in start.tolist():
+        count = 0
+        while s > 1:
+            s, count = (3 * s + 1 if s & 1 else s >> 1), count + 1
+        want.append(count)
+    assert steps.tolist() == want
