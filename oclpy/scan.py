@@ -105,9 +105,10 @@ class GenericScanKernel:
         head = (f"{pragma}{self.preamble}\ntypedef {self.ctype} scan_type;\n"
                 f"#define OCLPY_SCAN_OP(a, b, across_seg_boundary) ({self.scan_expr})\n"
                 f"#define L {group}\n")
-        return head + _STAGES.format(decl=decl, adjust=adjust, neutral=self.neutral,
-                                     fetch=self._fetch(), output=self.output_statement,
-                                     name=self.name)
+        fetch = self._fetch()
+        fold = _CHUNK_FOLD.format(neutral=self.neutral, fetch=fetch, name=self.name)
+        return head + _STAGES.format(decl=decl, adjust=adjust, neutral=self.neutral, fold=fold,
+                                     fetch=fetch, output=self.output_statement, name=self.name)
 
     def _kernels(self, device: Any) -> tuple[Any, Any, Any, int]:
         built = self._built.get(device)
@@ -167,6 +168,21 @@ class GenericScanKernel:
         return three(queue, gsize, lsize, *values, *sizes, prefix, flags, wait_for=[evt])
 
 
+# Stages 1 and 3: fold this work-item's chunk of the input, then scan the group's folds.
+_CHUNK_FOLD = r"""  long first = (long) get_global_id(0) * chunk;
+  long last = min(first + chunk, N);
+  scan_type acc = {neutral};
+  bool accf = false;
+  for (long i = first; i < last; ++i)
+  {{
+    {{
+      {fetch}
+      OCLPY_COMBINE(acc, accf, oclpy_v, oclpy_seg);
+    }}
+  }}
+  {name}_group_scan(lv, lf, lid, acc, accf);
+"""
+
 _STAGES = r"""
 #define OCLPY_COMBINE(av, af, bv, bf) {{ av = OCLPY_SCAN_OP(av, bv, bf); af = af || bf; }}
 
@@ -203,19 +219,7 @@ __kernel void {name}_stage1({decl}long N, long chunk, __global scan_type *oclpy_
   __local scan_type lv[L];
   __local uchar lf[L];
   long lid = (long) get_local_id(0);
-  long first = (long) get_global_id(0) * chunk;
-  long last = min(first + chunk, N);
-  scan_type acc = {neutral};
-  bool accf = false;
-  for (long i = first; i < last; ++i)
-  {{
-    {{
-      {fetch}
-      OCLPY_COMBINE(acc, accf, oclpy_v, oclpy_seg);
-    }}
-  }}
-  {name}_group_scan(lv, lf, lid, acc, accf);
-  if (get_local_id(0) == L - 1)
+{fold}  if (get_local_id(0) == L - 1)
   {{
     oclpy_totals[get_group_id(0)] = lv[L - 1];
     oclpy_flags[get_group_id(0)] = lf[L - 1];
@@ -247,19 +251,7 @@ __kernel void {name}_stage3({decl}long N, long chunk, __global const scan_type *
   __local uchar lf[L];
   long lid = (long) get_local_id(0);
   long groups = (long) get_num_groups(0);
-  long first = (long) get_global_id(0) * chunk;
-  long last = min(first + chunk, N);
-  scan_type acc = {neutral};
-  bool accf = false;
-  for (long i = first; i < last; ++i)
-  {{
-    {{
-      {fetch}
-      OCLPY_COMBINE(acc, accf, oclpy_v, oclpy_seg);
-    }}
-  }}
-  {name}_group_scan(lv, lf, lid, acc, accf);
-  scan_type carry = oclpy_prefix[get_group_id(0)];
+{fold}  scan_type carry = oclpy_prefix[get_group_id(0)];
   bool carryf = oclpy_flags[groups + get_group_id(0)];
   if (lid > 0)
   {{
