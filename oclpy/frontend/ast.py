@@ -144,6 +144,15 @@ class InitList(Expr):
 
 
 @dataclass(eq=False)
+class StmtExpr(Expr):
+    """GNU `({ stmt; ... expr; })`: runs the block; its value is the last statement's
+    when that is an expression statement (`result`, filled by sema), else void."""
+
+    body: Compound
+    result: Optional[ExprStmt] = None  # sema: the statement giving the value
+
+
+@dataclass(eq=False)
 class ImplicitCast(Expr):
     """Inserted by sema. kind: "lvalue-to-rvalue", "array-decay", "function-decay",
     "int", "float", "int-to-float", "float-to-int", "to-bool", "pointer",

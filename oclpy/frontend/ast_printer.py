@@ -28,7 +28,7 @@ from .cltypes import CType
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
-                     "attributes", "params"])
+                     "attributes", "params", "result"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
           "is_lvalue": "lvalue", "braced": "braced"}
@@ -96,7 +96,7 @@ def _is_child(value: Any) -> bool:
 def _children(node: ast.Node) -> list[ast.Node]:
     out: list[ast.Node] = []
     for f in dataclasses.fields(node):
-        if f.name == "decl":
+        if f.name in ("decl", "result"):  # links back into the tree
             continue
         value = getattr(node, f.name)
         if isinstance(value, ast.Node):
@@ -364,6 +364,7 @@ _EXPR_WRITERS: dict[type, Any] = {
     ast.SizeOf: _SourceWriter.sizeof,
     ast.InitList: _SourceWriter.init_list,
     ast.ImplicitCast: lambda w, e: w.expr(e.operand),
+    ast.StmtExpr: lambda w, e: f"({w.compound(e.body)})",
 }
 
 

@@ -27,6 +27,7 @@ from .cltypes import CType
 from .irtypes import align_of, mem_type, reg_type, struct_info
 from .lower_builtins import BuiltinLowering
 from .lower_expr import ExprLowering
+from .lower_gnu import GnuLowering
 from .lower_stmt import StmtLowering
 from .lower_values import LValue, const_float
 from .sema_const import fold
@@ -59,7 +60,7 @@ def _type_name(t: CType) -> str:
     return str(t)
 
 
-class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
+class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering):
     def __init__(self, unit: "UnitLowering", decl: ast.FunctionDecl, fn: Function) -> None:
         StmtLowering.__init__(self)
         self.unit, self.decl, self.fn = unit, decl, fn
@@ -72,6 +73,9 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
         self.b = Builder(entry)
         self.locals: dict[int, Value] = {}
         self.local_names: set[str] = set()
+
+    def _rv_handlers(self) -> dict[type, Any]:
+        return {**super()._rv_handlers(), ast.StmtExpr: self.rv_stmt_expr}
 
     def storage(self, decl: ast.Decl) -> Value:
         addr = self.locals.get(id(decl)) or self.unit.globals.get(id(decl))

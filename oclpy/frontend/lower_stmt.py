@@ -109,15 +109,14 @@ class StmtLowering:
         cond_b, body_b = self.new_block(f"{name}.cond"), self.new_block(f"{name}.body")
         step_b = self.new_block(f"{name}.inc") if step is not None else cond_b
         end = self.new_block(f"{name}.end")
+        # The condition and step are inside the loop too: a statement expression there may break or continue.
+        self.break_targets.append(end)
+        self.continue_targets.append(step_b)
         self.start(cond_b if test_first else body_b)
         if test_first:
             self._test(cond, body_b, end)
             self.b.position_at_end(body_b)  # type: ignore[attr-defined]
-        self.break_targets.append(end)
-        self.continue_targets.append(step_b)
         self.stmt(body)
-        self.break_targets.pop()
-        self.continue_targets.pop()
         self.jump(step_b)
         if step is not None:
             self.b.position_at_end(step_b)  # type: ignore[attr-defined]
@@ -126,6 +125,8 @@ class StmtLowering:
         if not test_first:
             self.b.position_at_end(cond_b)  # type: ignore[attr-defined]
             self._test(cond, body_b, end)
+        self.break_targets.pop()
+        self.continue_targets.pop()
         self.b.position_at_end(end)  # type: ignore[attr-defined]
 
     def _test(self, cond: Optional[ast.Expr], body: Block, end: Block) -> None:

@@ -24,6 +24,7 @@ from ..diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ..ir.types import AddressSpace
 from . import ast
 from . import cltypes as ct
+from . import parse_gnu
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
@@ -233,6 +234,7 @@ class Parser:
         self.tu = ast.TranslationUnit(self.ts.tok.loc, [])  # what was parsed so far
         self.depth = 0  # nesting of recursive constructs, see `nested`
         self.else_ifs = 0  # depth of the current `else if` chain
+        self.function_depth = 0  # inside a function body (statement expressions are allowed)
 
     # -- token helpers --------------------------------------------------------
 
@@ -451,11 +453,13 @@ class Parser:
         func = self.make_function(spec, d, ctype, None)
         self.declare(d.name, func)
         self.push_scope()
+        self.function_depth += 1
         try:
             for param in func.params:
                 self.declare(param.name, param)
             func.body = self.parse_compound_statement(new_scope=False)
         finally:
+            self.function_depth -= 1
             self.pop_scope()
         return func
 
@@ -1340,10 +1344,13 @@ class Parser:
 
     def parse_primary(self) -> ast.Expr:
         # BNF: primary_expression : ID | constant | string_literal+ | '(' expression ')'
+        #                        | statement_expression
         tok = self.tok
         builder = _PRIMARY_BUILDERS.get(tok.kind)
         if builder is not None:
             return builder(self)
+        if parse_gnu.at_statement_expression(self):
+            return parse_gnu.parse_statement_expression(self)
         if self.at("("):
             self.ts.advance()
             expr = self.parse_expression()

@@ -23,10 +23,11 @@ from .sema_conv import assign_convert, convert
 from .sema_expr import ExprChecker, start_loc
 from .sema_init import InitChecker
 from .sema_flow import may_fall_through, contains_return, find_recursion
+from .sema_gnu import GnuChecker
 from .opaque_types import image_type_in
 
 
-class Sema(InitChecker, ExprChecker):
+class Sema(InitChecker, GnuChecker, ExprChecker):
     def __init__(self, options: object, diags: DiagnosticEngine) -> None:
         self.options = options
         self.diags = diags
@@ -39,6 +40,13 @@ class Sema(InitChecker, ExprChecker):
         self.labels: dict[str, ast.Label] = {}
         self.gotos: list[ast.Goto] = []
         self.checked_structs: set[int] = set()
+        self.stmt_exprs: list[ast.StmtExpr] = []
+        self.label_contexts: dict[str, tuple[ast.StmtExpr, ...]] = {}
+        self.goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]] = []
+        self.switch_depths: list[int] = []
+
+    def _handlers(self):  # type: ignore[no-untyped-def]
+        return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr}
 
     # -- scopes -------------------------------------------------------------
     def lookup(self, name: str) -> Optional[ast.Decl]:
@@ -174,6 +182,7 @@ class Sema(InitChecker, ExprChecker):
         assert fn.body is not None and isinstance(fn.ctype, ct.FunctionType)
         self.current_function = fn
         self.labels, self.gotos = {}, []
+        self.label_contexts, self.goto_contexts = {}, []
         self.scopes.append({})
         for p in fn.params:
             if p.name:
@@ -183,6 +192,7 @@ class Sema(InitChecker, ExprChecker):
         for g in self.gotos:
             if g.name not in self.labels:
                 self.diags.error(g.loc, f"use of undeclared label '{g.name}'")
+        self.check_gotos_into_stmt_exprs()
         if not st.is_void(fn.ctype.ret) and may_fall_through(fn.body):
             loc = getattr(fn.body, "end_loc", None) or fn.body.loc
             if contains_return(fn.body):
@@ -275,22 +285,32 @@ class Sema(InitChecker, ExprChecker):
         self.scoped(s)
         self.loop_depth -= 1
 
+    def loop_condition(self, e: ast.Expr) -> ast.Expr:
+        """A loop's condition: `break` and `continue` in a statement expression there act on the loop."""
+        self.loop_depth += 1
+        try:
+            return self.condition(e)
+        finally:
+            self.loop_depth -= 1
+
     def while_stmt(self, s: ast.While) -> None:
-        s.cond = self.condition(s.cond)
+        s.cond = self.loop_condition(s.cond)
         self.loop_body(s.body)
 
     def do_stmt(self, s: ast.DoWhile) -> None:
         self.loop_body(s.body)
-        s.cond = self.condition(s.cond)
+        s.cond = self.loop_condition(s.cond)
 
     def for_stmt(self, s: ast.For) -> None:
         self.scopes.append({})
         if s.init is not None:
             self.stmt(s.init)
         if s.cond is not None:
-            s.cond = self.condition(s.cond)
+            s.cond = self.loop_condition(s.cond)
         if s.step is not None:
+            self.loop_depth += 1
             s.step = self.value(s.step)
+            self.loop_depth -= 1
         self.loop_body(s.body)
         self.scopes.pop()
 
@@ -325,7 +345,9 @@ class Sema(InitChecker, ExprChecker):
         elif not st.is_error(t):
             s.cond = convert(s.cond, st.promote(t))  # type: ignore[arg-type]
         self.switches.append({})
+        self.switch_depths.append(len(self.stmt_exprs))
         self.scoped(s.body)
+        self.switch_depths.pop()
         self.switches.pop()
 
     def case_stmt(self, s: ast.Case) -> None:
@@ -333,6 +355,7 @@ class Sema(InitChecker, ExprChecker):
             self.diags.error(s.loc, "'case' statement not in switch statement")
             self.stmt(s.body)
             return
+        self.check_case_scope(s)
         s.value = self.value(s.value)
         v = fold_int(s.value)
         if v is None:
@@ -351,6 +374,7 @@ class Sema(InitChecker, ExprChecker):
     def default_stmt(self, s: ast.Default) -> None:
         if not self.switches:
             self.diags.error(s.loc, "'default' statement not in switch statement")
+        self.check_case_scope(s)
         self.stmt(s.body)
 
     def label_stmt(self, s: ast.Label) -> None:
@@ -359,10 +383,12 @@ class Sema(InitChecker, ExprChecker):
             diag = self.diags.error(s.loc, f"redefinition of label '{s.name}'")
             self.diags.note(diag, prev.loc, "previous definition is here")
         self.labels[s.name] = s
+        self.note_label(s)
         self.stmt(s.body)
 
     def goto_stmt(self, s: ast.Goto) -> None:
         self.gotos.append(s)
+        self.note_goto(s)
 
 
 def analyze(tu: ast.TranslationUnit, options: object, diags: DiagnosticEngine) -> None:

@@ -1,0 +1,92 @@
+"""Semantic analysis of GNU C extensions: statement expressions `({ ... })`.
+
+A statement expression runs its block in a new scope; its value is that of
+the last statement when that is an expression statement (trailing empty
+statements and labels are looked through, as clang does), converted to an
+rvalue, else it is void. `break`, `continue`, `return` and `goto` may leave
+it; a `goto` or a `case`/`default` label may not jump into it (the values of
+the enclosing expression computed before it would be skipped), which is
+reported in clang's words.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional, Union
+
+from ..diagnostics import DiagnosticEngine
+from . import ast
+from . import cltypes as ct
+from . import sema_types as st
+
+
+class GnuChecker:
+    diags: DiagnosticEngine
+    # The statement expressions being checked, outermost first; where each label,
+    # goto and switch sits among them (the jump checks compare the two).
+    stmt_exprs: list[ast.StmtExpr]
+    label_contexts: dict[str, tuple[ast.StmtExpr, ...]]
+    goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]]
+    switch_depths: list[int]
+
+    if TYPE_CHECKING:  # provided by Sema
+        def compound(self, s: ast.Compound, new_scope: bool = True) -> None: ...
+
+    def check_stmt_expr(self, e: ast.StmtExpr) -> ast.Expr:
+        result = result_statement(e.body.items)
+        self.stmt_exprs.append(e)
+        try:
+            self.compound(e.body)
+        finally:
+            self.stmt_exprs.pop()
+        e.result = result
+        value = result.expr if result is not None else None
+        if value is None:
+            e.ctype = ct.VOID
+        elif st.is_error(value.ctype):
+            e.ctype = st.ERROR
+        else:
+            assert value.ctype is not None
+            e.ctype = value.ctype.unqualified()
+        return e
+
+    # -- jumps into statement expressions ------------------------------------
+    def note_label(self, s: ast.Label) -> None:
+        self.label_contexts[s.name] = tuple(self.stmt_exprs)
+
+    def note_goto(self, s: ast.Goto) -> None:
+        self.goto_contexts.append((s, tuple(self.stmt_exprs)))
+
+    def check_gotos_into_stmt_exprs(self) -> None:
+        for goto, inside in self.goto_contexts:
+            target = self.label_contexts.get(goto.name)
+            entered = _entered(target or (), inside)
+            if entered is not None:
+                diag = self.diags.error(goto.loc, "cannot jump from this goto statement to its label")
+                self.diags.note(diag, entered.loc, "jump enters a statement expression")
+
+    def check_case_scope(self, s: Union[ast.Case, ast.Default]) -> None:
+        """A case or default label inside a statement expression its switch is outside."""
+        if self.switch_depths and len(self.stmt_exprs) > self.switch_depths[-1]:
+            diag = self.diags.error(s.loc, "cannot jump from switch statement to this case label")
+            self.diags.note(diag, self.stmt_exprs[self.switch_depths[-1]].loc, "jump enters a statement expression")
+
+
+def _entered(target: tuple[ast.StmtExpr, ...], source: tuple[ast.StmtExpr, ...]) -> Optional[ast.StmtExpr]:
+    """The outermost statement expression around `target` that `source` is not in."""
+    for i, se in enumerate(target):
+        if i >= len(source) or source[i] is not se:
+            return se
+    return None
+
+
+def result_statement(items: list[Union[ast.Stmt, ast.Decl]]) -> Optional[ast.ExprStmt]:
+    """The expression statement whose value a statement expression takes, if any: the
+    last statement other than empty ones, looking through labels."""
+    last: Optional[Union[ast.Stmt, ast.Decl]] = None
+    for item in reversed(items):
+        if not (isinstance(item, ast.ExprStmt) and item.expr is None):
+            last = item
+            break
+    while isinstance(last, ast.Label):
+        last = last.body
+    return last if isinstance(last, ast.ExprStmt) and last.expr is not None else None

@@ -1,0 +1,203 @@
+"""GNU C extensions that clang-based OpenCL compilers accept (issue 12), built and
+run on the cpu device, with their misuse diagnostics: statement expressions."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from oclpy.diagnostics import CompileError, DiagnosticEngine
+from oclpy.frontend import ast
+from oclpy.frontend.ast_printer import dump, to_source
+from oclpy.frontend.driver import compile_to_ir
+from oclpy.frontend.parser import parse
+from oclpy.ir.printer import print_module
+from oclpy.ir.verifier import module_problems
+
+cl = pytest.importorskip("oclpy")
+
+
+def run(queue, src: str, n: int, dtype: type = np.int32, options: str = "") -> list:  # type: ignore[no-untyped-def]
+    """Run kernel `k(global T *o)` of `src` on one work-item; return `o` (n zeros before)."""
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build(options=options)
+    out = np.zeros(n, dtype)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    prg.k(q, (1,), None, buf)
+    cl.enqueue_copy(q, out, buf)
+    return out.tolist()
+
+
+def diagnostics(src: str, options: str = "") -> list[str]:
+    """`line:col: severity: message` for each diagnostic of a build that fails."""
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(src, options)
+    return re.findall(r"^<kernel>:(\d+:\d+: (?:error|warning|note): .*)$", info.value.log, re.M)
+
+
+def build_log(src: str, options: str = "") -> str:
+    result = compile_to_ir(src, options)
+    assert module_problems(result.module) == []
+    return result.log
+
+
+# -- statement expressions ------------------------------------------------------
+
+SAFE_ADD = """#define SAFE_ADD(a, b) ({ int _a = (a); int _b = (b); \\
+    (_b > 0 && _a > 2147483647 - _b) ? _a : _a + _b; })
+"""
+
+
+def test_statement_expression_values(queue) -> None:  # type: ignore[no-untyped-def]
+    src = SAFE_ADD + """
+    kernel void k(global int *o) {
+        int y = ({ int x = 3; x + 1; });
+        o[0] = y;
+        o[1] = SAFE_ADD(y, SAFE_ADD(2, 3));
+        o[2] = SAFE_ADD(2147483647, 1);
+        if (({ int t = o[0]; t > 3; })) o[3] = 1;
+        ({ o[4] = 5; });
+        o[5] = ({ 42; ; ; });
+        o[6] = ({ int q = 1; ({ int q = 2; q * 10; }) + q; });
+        o[7] = o[0] ? ({ int z = 8; z; }) : ({ 1; });
+        o[8] = ({ lbl: 9; });
+    }"""
+    assert run(queue, src, 9) == [4, 9, 2147483647, 1, 5, 42, 21, 8, 9]
+
+
+def test_statement_expression_of_struct_array_and_void(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """typedef struct { int a; float b; } S;
+    void set(global int *p, int v) { *p = v; }
+    kernel void k(global int *o) {
+        S s = ({ S t; t.a = 11; t.b = 2.5f; t; });
+        o[0] = s.a + (int)(s.b * 2);
+        o[1] = ({ S t = {3, 1.0f}; t; }).a;
+        int arr[3] = {5, 6, 7};
+        o[2] = ({ arr; })[2];
+        ({ set(o + 3, 4); });
+        o[4] = sizeof(({ (char)1; }));
+    }"""
+    assert run(queue, src, 5) == [16, 3, 7, 4, 1]
+
+
+def test_break_continue_and_return_leave_statement_expressions(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """int f(int x) { return ({ int y = x * 2; if (y > 10) return -1; y + 1; }); }
+    kernel void k(global int *o) {
+        int i = 0;
+        while (({ if (i >= 7) break; i < 10; })) i++;
+        o[0] = i;
+        int s = 0;
+        for (int j = 0; j < 10; j++) s += ({ if (j % 2) continue; j; });
+        o[1] = s;
+        o[2] = f(3) * 100 + f(6);
+        for (int j = 0; ({ j < 3; }); j = ({ j + 1; })) o[3] += j;
+        int n = 0;
+        do { n++; } while (({ if (n == 4) break; 1; }));
+        o[4] = n;
+        for (int j = 0; ; ({ if (j == 5) break; j++; })) o[5] = j;
+        int w = 0;
+        while (1) { switch (({ if (w == 2) break; w; })) { default: w++; } }
+        o[6] = w;
+    }"""
+    assert run(queue, src, 7) == [7, 20, 699, 3, 4, 5, 2]
+
+
+def test_clsmith_style_safe_math_macros(queue) -> None:  # type: ignore[no-untyped-def]
+    """Nested statement expressions as CLsmith's safe-math macros write them
+    (an expression statement holding another statement expression ends the outer one)."""
+    src = """
+    #define safe_mul(_si1, _si2) ({ int si1 = (_si1); int si2 = (_si2); \\
+        (((si1 > 0) && (si2 > 0) && (si1 > (INT_MAX / si2)))) ? (si1) : (si1 * si2);})
+    #define safe_mad_hi(_si1, _si2, _si3) ({ int si1 = (_si1); int si2 = (_si2); int si3 = (_si3); \\
+        ({ int tmp = mul_hi(si1, si2); \\
+           ((tmp > 0) && (si3 > 0) && (tmp > (INT_MAX - si3))) ? (si1) : mad_hi(si1, si2, si3);}) \\
+        ;})
+    struct S0 { int f0; ushort f1; };
+    static int func_1(struct S0 *p_2) {
+        int l_3 = 7;
+        for (p_2->f1 = 0; p_2->f1 < 5; p_2->f1 = ({ ushort u = p_2->f1; (ushort)(u + 1); }))
+            l_3 = safe_mad_hi(safe_mul(l_3, 5), 0x7fffffff, safe_mul(l_3, 5));
+        return l_3;
+    }
+    kernel void k(global long *o) {
+        struct S0 c_1 = {2, 0};
+        o[0] = func_1(&c_1) + c_1.f1;
+    }"""
+    l3 = 7
+    for _ in range(5):
+        l3 *= 5
+        l3 = ((l3 * 0x7FFFFFFF) >> 32) + l3
+    assert run(queue, src, 1, np.int64) == [l3 + 5]
+
+
+def test_statement_expression_in_ir_is_plain_control_flow() -> None:
+    src = "int f(int x) { return ({ int y = x + 1; y * 2; }); }"
+    text = print_module(compile_to_ir(src).module)
+    assert "mul" in text and "add" in text
+
+
+def test_statement_expression_misuse() -> None:
+    src = """int gg = ({ 1; });
+kernel void k(global int *o) {
+  int x = ({ });
+  ({ break; });
+  int *p = &({ int t = 1; t; });
+  ({ 1; }) = 2;
+}"""
+    assert diagnostics(src) == [
+        "1:10: error: statement expression not allowed at file scope",
+        "3:11: error: initializing 'int' with an expression of incompatible type 'void'",
+        "4:6: error: 'break' statement not in loop or switch statement",
+        "5:12: error: cannot take the address of an rvalue of type 'int'",
+        "6:12: error: expression is not assignable",
+    ]
+
+
+def test_jumps_into_statement_expressions_are_errors() -> None:
+    src = """kernel void k(global int *o) {
+  goto inside;
+  o[0] = ({ inside: 4; });
+  switch (o[0]) { case 1: ({ default: 3; }); }
+}"""
+    assert sorted(diagnostics(src)) == [
+        "2:3: error: cannot jump from this goto statement to its label",
+        "3:10: note: jump enters a statement expression",
+        "4:27: note: jump enters a statement expression",
+        "4:30: error: cannot jump from switch statement to this case label",
+    ]
+
+
+def test_jumps_out_of_and_within_statement_expressions_are_fine() -> None:
+    src = """kernel void k(global int *o) {
+  o[0] = ({ int r = 0; switch (o[1]) { case 1: r = 5; break; default: goto done; } done: r; });
+  ({ if (o[2]) goto out; 0; });
+out:
+  o[3] = 1;
+}"""
+    assert build_log(src) == ""
+
+
+def test_return_in_statement_expression_counts_for_missing_return() -> None:
+    assert build_log("int f(int a) { ({ return a; }); }") == ""
+    log = build_log("int g(int a) { int b = ({ if (a) return 1; 2; }); }")
+    assert "warning: non-void function does not return a value in all control paths" in log
+
+
+def parse_tree(text: str) -> ast.TranslationUnit:
+    diags = DiagnosticEngine({"k.cl": text})
+    tu = parse(text, "k.cl", diags)
+    assert not diags.diagnostics, diags.render() + text
+    return tu
+
+
+def assert_roundtrip(source: str) -> None:
+    """parse -> to_source -> parse gives the same tree (locations aside)."""
+    tu = parse_tree(source)
+    again = parse_tree(to_source(tu))
+    assert re.sub(r" <[^>]*>", "", dump(again)) == re.sub(r" <[^>]*>", "", dump(tu))
+
+
+def test_statement_expression_round_trips_through_to_source() -> None:
+    assert_roundtrip("int f(int x) { return ({ int y = x; lbl: y + 1; ; }) + ({ }); }")
