@@ -28,6 +28,7 @@ from . import parse_gnu
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
+from .sema_types import ERROR
 
 
 class ParseError(Exception):
@@ -144,6 +145,9 @@ class TypeOp:
     count: Optional[int] = None
     params: list[ast.ParamDecl] = field(default_factory=list)
     variadic: bool = False
+    # An array parameter's `[static const restrict N]`: the words, and the '[' they follow.
+    array_quals: tuple[str, ...] = ()
+    loc: Optional[SourceLocation] = None
 
 
 @dataclass
@@ -235,6 +239,7 @@ class Parser:
         self.depth = 0  # nesting of recursive constructs, see `nested`
         self.else_ifs = 0  # depth of the current `else if` chain
         self.function_depth = 0  # inside a function body (statement expressions are allowed)
+        self.in_parameter = False  # parsing a parameter's declarator (array qualifiers are allowed)
 
     # -- token helpers --------------------------------------------------------
 
@@ -399,9 +404,20 @@ class Parser:
         self.diags.warning(spec.loc, "declaration does not declare anything")
         return []
 
+    def declared_type(self, base: ct.CType, ops: list[TypeOp]) -> ct.CType:
+        """The type a declarator gives; a pointer to a function is reported (OpenCL C has none),
+        and the declaration gets the error type unless it declares a function."""
+        t, bad = base, False
+        for op in ops:
+            if op.kind == "ptr" and isinstance(t, ct.FunctionType):
+                self.diags.error(op.loc or self.tok.loc, "pointers to functions are not allowed")
+                bad = True
+            t = apply_ops(t, [op])
+        return ERROR if bad and not isinstance(t, ct.FunctionType) else t
+
     def finish_declarator(self, spec: DeclSpec, d: Declarator, top_level: bool) -> ast.Decl:
         """Make the Decl for one declarator (with its initializer, if any)."""
-        ctype = apply_ops(spec.ctype, d.ops)
+        ctype = self.declared_type(spec.ctype, d.ops)
         attributes = {**spec.attributes, **d.attributes}
         if spec.storage == "typedef":
             self.declare(d.name, ctype)
@@ -448,7 +464,7 @@ class Parser:
 
     def parse_function_definition(self, spec: DeclSpec, d: Declarator) -> ast.FunctionDecl:
         # BNF: function_definition : declaration_specifiers declarator compound_statement
-        ctype = apply_ops(spec.ctype, d.ops)
+        ctype = self.declared_type(spec.ctype, d.ops)
         assert isinstance(ctype, ct.FunctionType)
         func = self.make_function(spec, d, ctype, None)
         self.declare(d.name, func)
@@ -711,7 +727,7 @@ class Parser:
                 width = self.parse_int_constant("bit-field width")
             self.parse_attributes_into(declarator.attributes)
             align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
-            fields.append(ct.StructField(declarator.name, apply_ops(spec.ctype, declarator.ops), width,
+            fields.append(ct.StructField(declarator.name, self.declared_type(spec.ctype, declarator.ops), width,
                                          align=align))
             if not self.accept(","):
                 break
@@ -884,8 +900,8 @@ class Parser:
     def parse_pointers(self) -> list[TypeOp]:
         # BNF: pointer : ('*' type_qualifier*)+
         ops: list[TypeOp] = []
-        while self.accept("*"):
-            op = TypeOp("ptr")
+        while self.at("*"):
+            op = TypeOp("ptr", loc=self.ts.advance().loc)
             while self.tok.kind == "kw" and self.tok.text in QUALIFIERS | set(ADDRESS_SPACES) | {"__attribute__"}:
                 text = self.tok.text
                 if text.startswith("__attribute"):
@@ -900,10 +916,10 @@ class Parser:
         return ops
 
     @nested
-    def parse_declarator(self, abstract: bool = False) -> Declarator:
+    def parse_declarator(self, abstract: bool = False, name_optional: bool = False) -> Declarator:
         # BNF: declarator : pointer? direct_declarator
         #      direct_declarator : (ID | '(' declarator ')') declarator_suffix*
-        #      (abstract declarators may omit the ID)
+        #      (abstract declarators omit the ID; a parameter's may: `int f(char *, int [4])`)
         pointers = self.parse_pointers()
         self.parse_attributes_into({})
         inner: Optional[Declarator] = None
@@ -912,9 +928,9 @@ class Parser:
             inner = Declarator(tok.text, tok.loc)
         elif self.at("(") and self.is_nested_declarator(abstract):
             opener = self.ts.advance()
-            inner = self.parse_declarator(abstract)
+            inner = self.parse_declarator(abstract, name_optional)
             self.expect_closing(")", opener)
-        elif abstract:
+        elif abstract or name_optional:
             inner = Declarator("", self.tok.loc)
         else:
             raise self.error(self.tok.loc, "expected identifier or '('")
@@ -935,6 +951,7 @@ class Parser:
             opener = self.ts.advance()
             if opener.text == "[":
                 count = None
+                quals = self.parse_array_qualifiers(opener)
                 if not self.at("]"):
                     size_loc = self.tok.loc
                     count = self.parse_int_constant("array size")
@@ -944,10 +961,20 @@ class Parser:
                         self.diags.error(size_loc, f"array is too large ({count} elements)")
                         count = 1
                 self.expect_closing("]", opener)
-                ops.append(TypeOp("array", count=count))
+                ops.append(TypeOp("array", count=count, array_quals=quals, loc=opener.loc))
             else:
                 ops.append(self.parse_parameter_list(opener))
         return ops
+
+    def parse_array_qualifiers(self, opener: Token) -> tuple[str, ...]:
+        # BNF: array_qualifiers : ('static' | type_qualifier)*   (array parameters only, C99 6.7.5.3)
+        words: list[str] = []
+        while self.tok.kind == "kw" and (self.tok.text in QUALIFIERS or self.tok.text == "static"):
+            words.append(self.ts.advance().text)
+        if words and not self.in_parameter:
+            what = "'static'" if "static" in words else "type qualifier"
+            self.diags.error(opener.loc, f"{what} used in array declarator outside of function prototype")
+        return tuple(words)
 
     def parse_parameter_list(self, opener: Token) -> TypeOp:
         # BNF: parameter_type_list : 'void' | parameter_declaration (',' parameter_declaration)* (',' '...')?
@@ -969,13 +996,29 @@ class Parser:
         spec = self.parse_declaration_specifiers(in_param=True)
         if spec.empty:
             raise self.error(self.tok.loc, "expected parameter declarator")
-        abstract = not (self.tok.kind == "id" or self.at("*", "("))
-        declarator = self.parse_declarator(abstract=abstract)
+        outer, self.in_parameter = self.in_parameter, True
+        try:
+            declarator = self.parse_declarator(name_optional=True)
+        finally:
+            self.in_parameter = outer
         self.parse_attributes_into(declarator.attributes)
-        ctype = _adjust_param_type(apply_ops(spec.ctype, declarator.ops))
-        loc = declarator.loc if declarator.name else spec.loc
-        return ast.ParamDecl(loc, declarator.name, ctype, access=spec.access,
+        ctype = _adjust_param_type(self.declared_type(spec.ctype, declarator.ops))
+        ctype = self.array_parameter_qualifiers(declarator.ops, ctype)
+        return ast.ParamDecl(declarator.loc, declarator.name, ctype, access=spec.access,
                              type_name=_written_type_name(spec, declarator))
+
+    def array_parameter_qualifiers(self, ops: list[TypeOp], ctype: ct.CType) -> ct.CType:
+        """`int a[const restrict 4]` is `int *const restrict a`; only the outermost array may say so."""
+        for op in ops[:-1]:
+            if op.array_quals and op.loc is not None:
+                what = "'static'" if "static" in op.array_quals else "type qualifier"
+                self.diags.error(op.loc, f"{what} used in non-outermost array type derivation")
+        quals = ops[-1].array_quals if ops else ()
+        if not quals or not isinstance(ctype, ct.Pointer):
+            return ctype
+        return replace(ctype, const=ctype.const or "const" in quals or "__const" in quals,
+                       volatile=ctype.volatile or "volatile" in quals,
+                       restrict=ctype.restrict or any("restrict" in q for q in quals))
 
     def parse_type_name(self) -> ct.CType:
         # BNF: type_name : specifier_qualifier_list abstract_declarator?
@@ -983,7 +1026,7 @@ class Parser:
         if not spec.has_type:
             raise self.error(self.tok.loc, "expected a type")
         declarator = self.parse_declarator(abstract=True)
-        return apply_ops(spec.ctype, declarator.ops)
+        return self.declared_type(spec.ctype, declarator.ops)
 
     # -- initializers ---------------------------------------------------------
 

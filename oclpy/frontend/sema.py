@@ -187,6 +187,8 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         for p in fn.params:
             if p.name:
                 self.declare(p)
+            else:
+                self.diags.warning(p.loc, "omitting the parameter name in a function definition is a C2x extension")
         self.compound(fn.body, new_scope=False)
         self.scopes.pop()
         for g in self.gotos:

@@ -201,3 +201,65 @@ def assert_roundtrip(source: str) -> None:
 
 def test_statement_expression_round_trips_through_to_source() -> None:
     assert_roundtrip("int f(int x) { return ({ int y = x; lbl: y + 1; ; }) + ({ }); }")
+
+
+# -- unnamed parameters ---------------------------------------------------------------
+
+
+def test_unnamed_parameters_in_prototypes(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """char *first(const char*);
+    int f(int, float*, global int *, const int [], int [4], int (*)[3], int *const*, int[][2]);
+    void g(int *restrict, const __global float * const, local int*);
+    int sum(global const int *, int);
+    kernel void k(global int *o) { o[0] = sum(o + 1, 3); }
+    int sum(global const int *p, int n) { int s = 0; for (int i = 0; i < n; i++) s += p[i]; return s; }"""
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    data = np.array([0, 4, 5, 6], np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+    prg.k(q, (1,), None, buf)
+    cl.enqueue_copy(q, data, buf)
+    assert data[0] == 15
+
+
+def test_unnamed_parameter_types_are_adjusted() -> None:
+    tu = parse_tree("void f(const char*, int [4], int[][2], float (int), int [const restrict 3]);")
+    fn = tu.decls[0]
+    assert isinstance(fn, ast.FunctionDecl)
+    assert [p.name for p in fn.params] == [""] * 5
+    assert [str(p.ctype) for p in fn.params] == [
+        "const char *", "int *", "int [2] *", "float (int) *", "int * const"]
+    assert fn.params[4].ctype.restrict  # type: ignore[attr-defined]
+
+
+def test_unnamed_parameter_in_a_definition_is_a_c2x_warning(queue) -> None:  # type: ignore[no-untyped-def]
+    src = "int f(global int *, float) { return 7; }\nkernel void k(global int *o) { o[0] = f(o, 1.0f); }"
+    assert build_log(src).splitlines()[0] == (
+        "<kernel>:1:19: warning: omitting the parameter name in a function definition is a C2x extension")
+    assert run(queue, src, 1) == [7]
+
+
+def test_array_parameter_qualifiers(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """int get(const int a[static 3], int i) { return a[i]; }
+    void put(global int o[restrict const 2], int v) { o[1] = v; }
+    kernel void k(global int *o) { int a[3] = {1, 2, 3}; put(o, get(a, 2)); }"""
+    assert run(queue, src, 2) == [0, 3]
+
+
+def test_misplaced_array_qualifiers_and_function_pointers() -> None:
+    src = """kernel void k(global int *o) { int e[const 3]; int s[static 2]; }
+void g2(int (*p)[const 3]);
+void g3(int a[3][static 3]);
+typedef int (*F)(int);
+void h(float (*)(int), int g(int));
+int x = (int)(int (*)(int))0;"""
+    assert diagnostics(src) == [
+        "1:37: error: type qualifier used in array declarator outside of function prototype",
+        "1:53: error: 'static' used in array declarator outside of function prototype",
+        "2:17: error: type qualifier used in non-outermost array type derivation",
+        "3:17: error: 'static' used in non-outermost array type derivation",
+        "4:14: error: pointers to functions are not allowed",
+        "5:15: error: pointers to functions are not allowed",
+        "6:5: error: program scope variable must reside in constant address space",
+        "6:20: error: pointers to functions are not allowed",
+    ]
