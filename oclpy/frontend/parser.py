@@ -24,7 +24,7 @@ from ..diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ..ir.types import AddressSpace
 from . import ast
 from . import cltypes as ct
-from . import parse_gnu
+from . import parse_gnu, parse_recovery
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
@@ -390,8 +390,9 @@ class Parser:
             decls.append(self.finish_declarator(spec, declarator, top_level))
             if not self.accept(","):
                 break
-        message = "expected ';' after top level declarator" if top_level else "expected ';' at end of declaration"
-        self.expect_semi(message)
+        if not self.accept(";"):
+            message = "expected ';' after top level declarator" if top_level else "expected ';' at end of declaration"
+            parse_recovery.missing_declaration_semi(self, message)
         return decls
 
     def tag_only_declaration(self, spec: DeclSpec) -> list[ast.Decl]:
@@ -431,8 +432,12 @@ class Parser:
         init = None
         self.declare(d.name, ast.VarDecl(d.loc, d.name, ctype))
         if self.accept("="):
-            init = self.parse_initializer()
-            ctype = self.complete_array_from_init(ctype, init)
+            try:
+                init = self.parse_initializer()
+                ctype = self.complete_array_from_init(ctype, init)
+            except ParseError:  # reported: the variable stays declared, with the error type
+                parse_recovery.skip_declarator_rest(self)
+                init, ctype = None, ERROR
         storage = spec.storage if spec.storage in ("static", "extern") else None
         var = ast.VarDecl(d.loc, d.name, ctype, init, storage, attributes, is_global_scope=top_level)
         self.declare(d.name, var)
@@ -808,21 +813,6 @@ class Parser:
         if value is not None:
             attrs[name] = value
 
-    def skip_past_closing(self) -> None:
-        """Recover inside a brace list: skip past its closing bracket (balanced), or up to a `;`."""
-        depth = 0
-        while self.tok.kind != "eof":
-            if depth == 0 and self.at(";"):
-                return
-            tok = self.ts.advance()
-            text = tok.text if tok.kind == "punct" else ""
-            if text in ("(", "[", "{"):
-                depth += 1
-            elif text in (")", "]", "}"):
-                if depth == 0:
-                    return
-                depth -= 1
-
     def skip_balanced_parens(self) -> None:
         if not self.at("("):
             return
@@ -1035,6 +1025,7 @@ class Parser:
         # BNF: initializer : assignment_expression | '{' initializer_list ','? '}'
         if not self.at("{"):
             return self.parse_assignment()
+        opener_pos = self.ts.mark()
         opener = self.ts.advance()
         init = ast.InitList(opener.loc, [], [])
         try:
@@ -1046,7 +1037,7 @@ class Parser:
                     break
             self.expect_closing("}", opener)
         except ParseError:
-            self.skip_past_closing()
+            parse_recovery.skip_init_list(self, opener_pos)
         if not any(init.designators):
             init.designators = [None] * len(init.items)
         return init

@@ -77,7 +77,8 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
             self.top_level(decl)
         for (caller, callee), site in self.call_sites.items():
             decl = self.scopes[0].get(callee)
-            if isinstance(decl, ast.FunctionDecl) and decl.body is None:
+            # After an error the definition may be in what the parser skipped: no guessing then.
+            if isinstance(decl, ast.FunctionDecl) and decl.body is None and not self.diags.has_errors:
                 self.diags.error(site.loc, f"function '{callee}' is used but not defined in this program")
         for fn_name, callee, chain in find_recursion(self.calls):
             site = self.call_sites.get((fn_name, callee))
@@ -195,7 +196,8 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
             if g.name not in self.labels:
                 self.diags.error(g.loc, f"use of undeclared label '{g.name}'")
         self.check_gotos_into_stmt_exprs()
-        if not st.is_void(fn.ctype.ret) and may_fall_through(fn.body):
+        # As clang, no flow analysis once an error was reported (the tree may be partial).
+        if not st.is_void(fn.ctype.ret) and not self.diags.has_errors and may_fall_through(fn.body):
             loc = getattr(fn.body, "end_loc", None) or fn.body.loc
             if contains_return(fn.body):
                 self.diags.warning(loc, "non-void function does not return a value in all control paths")
