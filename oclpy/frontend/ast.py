@@ -90,6 +90,7 @@ class Call(Expr):
     callee: Expr  # an Identifier naming a function or a builtin
     args: list[Expr]
     builtin: Any = None  # sema: the resolved builtin overload, when callee is a builtin
+    end_loc: Optional[SourceLocation] = None  # the closing ')'
 
 
 @dataclass(eq=False)

@@ -1354,7 +1354,7 @@ class Parser:
                 expr = ast.Index(tok.loc, expr, index)
             elif tok.text == "(":
                 self.ts.advance()
-                expr = ast.Call(expr.loc, expr, self.parse_argument_list(tok))
+                expr = ast.Call(expr.loc, expr, self.parse_argument_list(tok), end_loc=self.ts.prev.loc)
             elif tok.text in (".", "->"):
                 self.ts.advance()
                 name = self.expect_ident()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, Union
 
 from . import ast
+from .gnu_builtins import is_unreachable_call
 from .sema_const import fold
 
 Item = Union[ast.Stmt, ast.Decl]
@@ -104,7 +105,8 @@ def _switch(s: ast.Switch) -> bool:
 
 
 _RULES: dict[type, Callable[..., bool]] = {
-    ast.ExprStmt: lambda s: not isinstance(s.expr, ast.StmtExpr) or may_fall_through(s.expr.body),
+    ast.ExprStmt: lambda s: not is_unreachable_call(s.expr) and
+    (not isinstance(s.expr, ast.StmtExpr) or may_fall_through(s.expr.body)),
     ast.Return: lambda s: False,
     ast.Goto: lambda s: False,
     ast.Compound: _compound,

@@ -263,3 +263,46 @@ int x = (int)(int (*)(int))0;"""
         "6:5: error: program scope variable must reside in constant address space",
         "6:20: error: pointers to functions are not allowed",
     ]
+
+
+# -- __builtin_expect, __builtin_assume, __builtin_unreachable ----------------------------
+
+
+def test_expect_assume_and_unreachable_run(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """#define likely(x) __builtin_expect(!!(x), 1)
+    int pick(int x) {
+        switch (x) { case 0: return 10; case 1: return 20; default: __builtin_unreachable(); }
+    }
+    kernel void k(global int *o) {
+        int n = 0;
+        __builtin_assume(n == 0);
+        if (likely(o[0] == 0)) o[1] = 3;
+        o[2] = __builtin_expect(o[1] + 4, 7);
+        o[3] = pick(1) + n;
+        o[4] = __builtin_expect_with_probability(5, 5, 0.9);
+    }"""
+    assert build_log(src) == ""  # pick's switch does not fall off the end
+    assert run(queue, src, 5) == [0, 3, 7, 20, 5]
+
+
+def test_assume_does_not_evaluate_its_argument(queue) -> None:  # type: ignore[no-untyped-def]
+    src = "kernel void k(global int *o) {\n  int n = 0;\n  __builtin_assume(n++ == 0);\n  o[0] = n;\n}"
+    assert build_log(src).splitlines()[0] == (
+        "<kernel>:3:20: warning: the argument to '__builtin_assume' has side effects that will be discarded")
+    assert run(queue, src, 1) == [0]
+
+
+def test_unreachable_lowers_to_unreachable() -> None:
+    src = "int f(int x) { if (x) return 1; __builtin_unreachable(); }"
+    assert "unreachable" in print_module(compile_to_ir(src).module)
+
+
+def test_gnu_builtin_misuse() -> None:
+    src = """kernel void k(global int *o) {
+  __builtin_unreachable(1);
+  o[0] = __builtin_expect(o[0]);
+}"""
+    assert diagnostics(src) == [
+        "2:25: error: too many arguments to function call, expected 0, have 1",
+        "3:31: error: too few arguments to function call, expected 2, have 1",
+    ]
