@@ -25,6 +25,7 @@ from typing import Any
 from . import ast
 from . import cltypes as ct
 from .cltypes import CType
+from .gnu_types import TypeOf
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
@@ -172,6 +173,8 @@ class _SourceWriter:
             name = self.enum(t)
         elif isinstance(t, ct.Scalar):
             name = t.kind.spelling
+        elif isinstance(t, TypeOf):
+            name = f"__typeof__({self.expr(t.expr)})"
         else:
             name = str(t.unqualified())
         return f"{quals} {name}" if quals else name

@@ -1,5 +1,5 @@
 """Parsing of the GNU C and clang extensions that OpenCL C compilers built on clang
-accept: statement expressions `({ ... })`.
+accept: statement expressions `({ ... })` and `__typeof__(...)`.
 
 Each function takes the `Parser` as its first argument (an explicit context, not
 a mixin) and is called from the parse method where the construct can appear.
@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast
+from .gnu_types import TypeOf
 
 if TYPE_CHECKING:
-    from .parser import Parser
+    from .parser import DeclSpec, Parser
 
 
 def at_statement_expression(p: Parser) -> bool:
@@ -30,3 +31,19 @@ def parse_statement_expression(p: Parser) -> ast.Expr:
     body = p.parse_compound_statement()
     p.expect_closing(")", opener)
     return ast.StmtExpr(opener.loc, body)
+
+
+def parse_typeof_specifier(p: Parser, spec: DeclSpec) -> None:
+    # BNF: typeof_specifier : ('__typeof__' | '__typeof' | 'typeof') '(' (type_name | expression) ')'
+    kw = p.ts.advance()
+    opener = p.expect("(", f"expected '(' after '{kw.text}'")
+    if p.is_type_name(p.tok):
+        t = p.parse_type_name()
+    else:
+        t = TypeOf(p.parse_expression())
+    p.expect_closing(")", opener)
+    if spec.has_type:
+        previous = spec.named_type or spec.words[0]
+        p.diags.error(kw.loc, f"cannot combine with previous '{previous}' declaration specifier")
+        return
+    spec.named_type = t

@@ -28,6 +28,7 @@ from . import parse_gnu, parse_recovery
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
+from .gnu_types import TYPEOF_KEYWORDS
 from .sema_types import ERROR
 
 
@@ -92,7 +93,8 @@ TYPE_WORDS = frozenset(["void", "char", "short", "int", "long", "float", "double
 QUALIFIERS = frozenset(["const", "__const", "volatile", "restrict", "__restrict", "__restrict__"])
 FUNCTION_SPECIFIERS = frozenset(["__kernel", "kernel", "inline", "__inline", "__inline__"])
 DECL_KEYWORDS = (STORAGE_CLASSES | TYPE_WORDS | QUALIFIERS | FUNCTION_SPECIFIERS | set(ADDRESS_SPACES)
-                 | set(ACCESS_QUALIFIERS) | {"struct", "union", "enum", "__attribute__", "__attribute"})
+                 | set(ACCESS_QUALIFIERS) | {"struct", "union", "enum", "__attribute__", "__attribute"}
+                 | TYPEOF_KEYWORDS)
 SPECIFIER_QUALIFIER_KEYWORDS = DECL_KEYWORDS - STORAGE_CLASSES - FUNCTION_SPECIFIERS
 
 _SIGNED_TO_UNSIGNED = {ct.ScalarKind.CHAR: ct.ScalarKind.UCHAR, ct.ScalarKind.SHORT: ct.ScalarKind.USHORT,
@@ -312,7 +314,11 @@ class Parser:
     def is_type_name(self, tok: Token) -> bool:
         if tok.kind == "kw":
             return tok.text in SPECIFIER_QUALIFIER_KEYWORDS
-        return tok.kind == "id" and self.typedef_type(tok.text) is not None
+        return tok.kind == "id" and (self.typedef_type(tok.text) is not None or self.is_typeof_word(tok))
+
+    def is_typeof_word(self, tok: Token) -> bool:
+        """GNU `typeof` (spelt without underscores it is an identifier unless one is declared so)."""
+        return tok.text == "typeof" and tok.kind == "id" and self.lookup("typeof") is None
 
     def is_declaration_start(self) -> bool:
         tok = self.tok
@@ -320,7 +326,7 @@ class Parser:
             return tok.text in DECL_KEYWORDS
         if tok.kind != "id":
             return False
-        if self.typedef_type(tok.text) is not None:
+        if self.typedef_type(tok.text) is not None or self.is_typeof_word(tok):
             return True
         # `flot x;`: an unknown identifier followed by an identifier is a misspelt type.
         return self.lookup(tok.text) is None and self.ts.peek().kind == "id"
@@ -522,6 +528,9 @@ class Parser:
     def parse_type_name_specifier(self, spec: DeclSpec, in_param: bool) -> bool:
         """An identifier among the specifiers: a type name, or a misspelt one."""
         tok = self.tok
+        if self.is_typeof_word(tok) and self.ts.peek().text == "(":
+            parse_gnu.parse_typeof_specifier(self, spec)
+            return True
         if spec.has_type:
             return False
         named = self.typedef_type(tok.text)
@@ -1458,6 +1467,7 @@ def _specifier_handlers() -> dict[str, Callable[[Parser, DeclSpec], None]]:
         (TYPE_WORDS, Parser.spec_type_word),
         ({"struct", "union", "enum"}, Parser.spec_tag),
         ({"__attribute__", "__attribute"}, Parser.spec_attribute),
+        (TYPEOF_KEYWORDS, parse_gnu.parse_typeof_specifier),
     ]
     for words, handler in groups:
         table.update(dict.fromkeys(words, handler))

@@ -306,3 +306,69 @@ def test_gnu_builtin_misuse() -> None:
         "2:25: error: too many arguments to function call, expected 0, have 1",
         "3:31: error: too few arguments to function call, expected 2, have 1",
     ]
+
+
+# -- __typeof__ --------------------------------------------------------------------------
+
+
+def test_typeof_in_macros_and_declarations(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """#define MAX(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+    #define SWAP(a, b) do { typeof(a) _t = (a); (a) = (b); (b) = _t; } while (0)
+    typedef struct { int x; float y; } S;
+    kernel void k(global int *o) {
+        int a = 3, b = 9;
+        SWAP(a, b);
+        o[0] = a * 10 + b;
+        float f = MAX(1.5f, 2.5f);
+        o[1] = (int)(f * 2);
+        __typeof__(o[0]) *p = o;
+        __typeof(p) q = p + 2;
+        *q = sizeof(__typeof__(f)) + sizeof(typeof(double));
+        S s = {1, 2.0f};
+        typeof(s) t = s;
+        t.x = 7;
+        o[3] = t.x + s.x;
+        int arr[5];
+        o[4] = sizeof(__typeof__(arr)) / sizeof(arr[0]);
+        const int ci = 4;
+        typeof(ci + 1) m = 1;
+        m = 6;
+        o[5] = m + (__typeof__(ci))2;
+        typedef __typeof__(a + 1L) LT;
+        o[6] = sizeof(LT);
+        __typeof__(int *) ip = &a;
+        o[7] = *ip;
+    }"""
+    assert run(queue, src, 8) == [93, 5, 12, 8, 5, 8, 8, 9]
+
+
+def test_typeof_keeps_qualifiers() -> None:
+    src = "void f(global int *g) { const int c = 1; __typeof__(c) x = 2; x = 3; }"
+    assert diagnostics(src) == [
+        "1:65: error: cannot assign to variable 'x' with const-qualified type 'const int'",
+        "1:56: note: variable 'x' declared const here",
+    ]
+
+
+def test_typeof_spelt_typeof_is_an_identifier_when_declared_so(queue) -> None:  # type: ignore[no-untyped-def]
+    src = "kernel void k(global int *o) { int typeof = 4; o[0] = typeof * 2; }"
+    assert run(queue, src, 1) == [8]
+
+
+def test_typeof_misuse() -> None:
+    src = """kernel void k(global int *o) {
+  __typeof__(o[0]) a = 1;
+  __typeof__(nothere) b = 2;
+  int __typeof__(o) c;
+  __typeof__ d;
+}"""
+    assert diagnostics(src) == [
+        "2:20: error: function scope variable cannot be declared in global address space",
+        "3:14: error: use of undeclared identifier 'nothere'",
+        "4:7: error: cannot combine with previous 'int' declaration specifier",
+        "5:14: error: expected '(' after '__typeof__'",
+    ]
+
+
+def test_typeof_round_trips_through_to_source() -> None:
+    assert_roundtrip("void f(int x) { __typeof__(x + 1) y = x; __typeof__(float) z; const __typeof(y) *p; }")
