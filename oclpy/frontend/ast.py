@@ -311,5 +311,14 @@ class TagDecl(Decl):
 
 
 @dataclass(eq=False)
+class StaticAssert(Decl):
+    """`_Static_assert(cond, "message")` at file scope, in a block or in a struct; `name` is ""."""
+
+    cond: Expr
+    message: Optional[bytes] = None  # None: C2x's form without a message
+    text: str = ""  # the condition as written (clang quotes it in the diagnostic)
+
+
+@dataclass(eq=False)
 class TranslationUnit(Node):
     decls: list[Decl]

@@ -29,7 +29,7 @@ from .gnu_types import TypeOf
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
-                     "attributes", "params", "result"])
+                     "attributes", "params", "result", "text"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
           "is_lvalue": "lvalue", "braced": "braced"}
@@ -329,6 +329,8 @@ _DECL_WRITERS: dict[type, Any] = {
     ast.TypedefDecl: _SourceWriter.typedef,
     ast.TagDecl: _SourceWriter.tag,
     ast.EnumConstant: lambda w, d: w.enumerators.append(d) or "",
+    ast.StaticAssert: lambda w, d: (f"_Static_assert({w.expr(d.cond)}"
+                                    + (f", {_c_string(d.message)});" if d.message is not None else ");")),
 }
 
 _STMT_WRITERS: dict[type, Any] = {

@@ -352,6 +352,8 @@ class Parser:
             return []
         if self.at("}"):
             raise self.error(self.ts.advance().loc, "extraneous closing brace ('}')")
+        if self.at("_Static_assert"):
+            return [parse_gnu.parse_static_assert(self)]
         return self.parse_declaration(top_level=True)
 
     def sync(self, top_level: bool = False) -> None:
@@ -722,6 +724,9 @@ class Parser:
         # BNF: struct_declaration : specifier_qualifier_list struct_declarator (',' struct_declarator)* ';'
         #      struct_declarator : declarator? (':' constant_expression)?
         if self.accept(";"):
+            return []
+        if self.at("_Static_assert"):
+            parse_gnu.check_static_assert_now(self, parse_gnu.parse_static_assert(self))
             return []
         spec = self.parse_declaration_specifiers()
         if not spec.has_type:
@@ -1105,6 +1110,8 @@ class Parser:
             return self.parse_compound_statement()
         if tok.kind == "id" and self.ts.peek().text == ":" and self.ts.peek().kind == "punct":
             return self.parse_label()
+        if self.at("_Static_assert"):
+            return ast.DeclStmt(tok.loc, [parse_gnu.parse_static_assert(self)])
         if self.at("__attribute__", "__attribute"):
             attrs: dict[str, Any] = {}
             self.parse_attributes_into(attrs)

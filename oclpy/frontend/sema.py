@@ -102,6 +102,8 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         elif isinstance(decl, ast.TypedefDecl):
             decl.ctype = self.spaces(decl.ctype)
             self.tag(decl.ctype, decl.loc)
+        elif isinstance(decl, ast.StaticAssert):
+            self.static_assert(decl)
 
     def tag(self, t: CType, loc: Optional[SourceLocation] = None) -> None:
         """Check a struct definition once: pointer fields get their default address

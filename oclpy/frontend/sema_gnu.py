@@ -1,4 +1,5 @@
-"""Semantic analysis of GNU C extensions: statement expressions `({ ... })`.
+"""Semantic analysis of GNU C and C11 extensions: statement expressions `({ ... })`
+and `_Static_assert` (folded once its condition is typed, so `sizeof(x)` works).
 
 A statement expression runs its block in a new scope; its value is that of
 the last statement when that is an expression statement (trailing empty
@@ -17,6 +18,8 @@ from ..diagnostics import DiagnosticEngine
 from . import ast
 from . import cltypes as ct
 from . import sema_types as st
+from .sema_const import fold_int
+from .sema_expr import start_loc
 
 
 class GnuChecker:
@@ -28,8 +31,15 @@ class GnuChecker:
     goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]]
     switch_depths: list[int]
 
-    if TYPE_CHECKING:  # provided by Sema
+    if TYPE_CHECKING:  # provided by Sema and ExprChecker
         def compound(self, s: ast.Compound, new_scope: bool = True) -> None: ...
+        def value(self, e: ast.Expr) -> ast.Expr: ...
+
+    def static_assert(self, sa: ast.StaticAssert) -> None:
+        sa.cond = self.value(sa.cond)
+        if st.is_error(sa.cond.ctype):
+            return
+        report_static_assert(sa, fold_int(sa.cond), self.diags)
 
     def check_stmt_expr(self, e: ast.StmtExpr) -> ast.Expr:
         result = result_statement(e.body.items)
@@ -90,3 +100,14 @@ def result_statement(items: list[Union[ast.Stmt, ast.Decl]]) -> Optional[ast.Exp
     while isinstance(last, ast.Label):
         last = last.body
     return last if isinstance(last, ast.ExprStmt) and last.expr is not None else None
+
+
+def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: DiagnosticEngine) -> None:
+    """clang's diagnostics for a `_Static_assert` whose condition folded to `value` (None: not constant)."""
+    if value is None:
+        diags.error(start_loc(sa.cond), "static_assert expression is not an integral constant expression")
+    elif value == 0:
+        message = "" if sa.message is None else ' "' + sa.message.decode("latin-1") + '"'
+        literal = isinstance(sa.cond, ast.IntLiteral)
+        requirement = "" if literal else f" due to requirement '{sa.text}'"
+        diags.error(sa.loc, f"static_assert failed{requirement}{message}")

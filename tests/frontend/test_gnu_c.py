@@ -372,3 +372,43 @@ def test_typeof_misuse() -> None:
 
 def test_typeof_round_trips_through_to_source() -> None:
     assert_roundtrip("void f(int x) { __typeof__(x + 1) y = x; __typeof__(float) z; const __typeof(y) *p; }")
+
+
+# -- _Static_assert ----------------------------------------------------------------------
+
+
+def test_static_asserts_that_hold(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """_Static_assert(sizeof(int) == 4, "int");
+    typedef struct { float4 v; int n; _Static_assert(sizeof(float4) == 16, "in a struct"); } S;
+    kernel void k(global int *o) {
+        int x = 3;
+        _Static_assert(sizeof(x) == 4 && sizeof(S) == 32, "in a block");
+        for (int i = 0; i < 2; i++) _Static_assert(1, "as a loop body");
+        o[0] = x;
+    }"""
+    assert build_log(src) == ""
+    assert run(queue, src, 1) == [3]
+
+
+def test_static_assert_diagnostics() -> None:
+    src = """_Static_assert(sizeof(int) == 8, "int is 4");
+_Static_assert(0, "zero");
+struct S { int a; _Static_assert(-1 > 0, "in struct"); };
+kernel void k(global int *o) { int x = 3; _Static_assert(x, "not const"); }
+_Static_assert(1, 2);"""
+    assert diagnostics(src) == [
+        "1:1: error: static_assert failed due to requirement 'sizeof(int) == 8' \"int is 4\"",
+        "2:1: error: static_assert failed \"zero\"",
+        "3:19: error: static_assert failed due to requirement '-1 > 0' \"in struct\"",
+        "4:58: error: static_assert expression is not an integral constant expression",
+        "5:19: error: expected string literal for diagnostic message in static_assert",
+    ]
+
+
+def test_static_assert_without_message_is_a_c2x_warning() -> None:
+    assert build_log("_Static_assert(1);").splitlines()[0] == (
+        "<kernel>:1:17: warning: '_Static_assert' with no message is a C2x extension")
+
+
+def test_static_assert_round_trips_through_to_source() -> None:
+    assert_roundtrip('_Static_assert(1 + 1 == 2, "two"); void f(void) { _Static_assert(1, ""); }')
