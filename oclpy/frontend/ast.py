@@ -239,6 +239,8 @@ class Case(Stmt):
     value: Expr  # an integer constant expression
     body: Stmt
     const_value: Optional[int] = None  # sema: the folded value
+    high: Optional[Expr] = None  # GNU case range `case value ... high:`
+    const_high: Optional[int] = None  # sema: the folded `high`
 
 
 @dataclass(eq=False)

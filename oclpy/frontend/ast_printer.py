@@ -345,7 +345,8 @@ _STMT_WRITERS: dict[type, Any] = {
     ast.Continue: lambda w, s: "continue;",
     ast.Return: lambda w, s: f"return {w.expr(s.value)};" if s.value is not None else "return;",
     ast.Switch: lambda w, s: f"switch ({w.expr(s.cond)}) {w.stmt(s.body)}",
-    ast.Case: lambda w, s: f"case {w.expr(s.value)}: {w.stmt(s.body)}",
+    ast.Case: lambda w, s: (f"case {w.expr(s.value)}{' ... ' + w.expr(s.high) if s.high is not None else ''}: "
+                            f"{w.stmt(s.body)}"),
     ast.Default: lambda w, s: f"default: {w.stmt(s.body)}",
     ast.Label: lambda w, s: f"{s.name}: {w.stmt(s.body)}",
     ast.Goto: lambda w, s: f"goto {s.name};",

@@ -27,7 +27,7 @@ from .cltypes import CType
 from .irtypes import align_of, mem_type, reg_type, struct_info
 from .lower_builtins import BuiltinLowering
 from .lower_expr import ExprLowering
-from .lower_gnu import GnuLowering
+from .lower_gnu import CaseRangeLowering, GnuLowering
 from .lower_stmt import StmtLowering
 from .lower_values import LValue, const_float
 from .sema_const import fold
@@ -60,7 +60,7 @@ def _type_name(t: CType) -> str:
     return str(t)
 
 
-class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering):
+class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering, CaseRangeLowering):
     def __init__(self, unit: "UnitLowering", decl: ast.FunctionDecl, fn: Function) -> None:
         StmtLowering.__init__(self)
         self.unit, self.decl, self.fn = unit, decl, fn

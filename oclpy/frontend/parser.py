@@ -1179,11 +1179,12 @@ class Parser:
         return ast.Switch(kw.loc, cond, self.parse_sub_statement("switch"))
 
     def parse_case(self) -> ast.Case:
-        # BNF: labeled_statement : 'case' constant_expression ':' statement
+        # BNF: labeled_statement : 'case' constant_expression ('...' constant_expression)? ':' statement
         kw = self.ts.advance()
         value = self.parse_conditional()
+        high = self.parse_conditional() if self.accept("...") else None
         self.expect(":", "expected ':' after 'case'", after_prev=True)
-        return ast.Case(kw.loc, value, self.parse_sub_statement("case"))
+        return ast.Case(kw.loc, value, self.parse_sub_statement("case"), high=high)
 
     def parse_default(self) -> ast.Default:
         # BNF: labeled_statement : 'default' ':' statement

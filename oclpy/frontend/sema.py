@@ -44,6 +44,7 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         self.label_contexts: dict[str, tuple[ast.StmtExpr, ...]] = {}
         self.goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]] = []
         self.switch_depths: list[int] = []
+        self.switch_ranges: list[list[ast.Case]] = []
 
     def _handlers(self):  # type: ignore[no-untyped-def]
         return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr}
@@ -352,7 +353,9 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
             s.cond = convert(s.cond, st.promote(t))  # type: ignore[arg-type]
         self.switches.append({})
         self.switch_depths.append(len(self.stmt_exprs))
+        self.switch_ranges.append([])
         self.scoped(s.body)
+        self.check_case_ranges(self.switches[-1], self.switch_ranges.pop())
         self.switch_depths.pop()
         self.switches.pop()
 
@@ -362,6 +365,10 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
             self.stmt(s.body)
             return
         self.check_case_scope(s)
+        if s.high is not None:
+            self.case_range(s)
+            self.stmt(s.body)
+            return
         s.value = self.value(s.value)
         v = fold_int(s.value)
         if v is None:

@@ -1,5 +1,6 @@
-"""Semantic analysis of GNU C and C11 extensions: statement expressions `({ ... })`
-and `_Static_assert` (folded once its condition is typed, so `sizeof(x)` works).
+"""Semantic analysis of GNU C and C11 extensions: statement expressions `({ ... })`,
+case ranges `case 1 ... 5:` and `_Static_assert` (folded once its condition is
+typed, so `sizeof(x)` works).
 
 A statement expression runs its block in a new scope; its value is that of
 the last statement when that is an expression statement (trailing empty
@@ -30,6 +31,7 @@ class GnuChecker:
     label_contexts: dict[str, tuple[ast.StmtExpr, ...]]
     goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]]
     switch_depths: list[int]
+    switch_ranges: list[list[ast.Case]]  # the case ranges of each switch being checked
 
     if TYPE_CHECKING:  # provided by Sema and ExprChecker
         def compound(self, s: ast.Compound, new_scope: bool = True) -> None: ...
@@ -58,6 +60,37 @@ class GnuChecker:
             assert value.ctype is not None
             e.ctype = value.ctype.unqualified()
         return e
+
+    # -- case ranges ------------------------------------------------------------
+    def case_range(self, s: ast.Case) -> None:
+        """`case lo ... hi:`: both ends constant; an empty range is warned about and dropped."""
+        assert s.high is not None
+        s.value, s.high = self.value(s.value), self.value(s.high)
+        lo, hi = fold_int(s.value), fold_int(s.high)
+        for e, v in ((s.value, lo), (s.high, hi)):
+            if v is None and not st.is_error(e.ctype):
+                self.diags.error(start_loc(e), "expression is not an integer constant expression")
+        if lo is None or hi is None:
+            return
+        if lo > hi:
+            self.diags.warning(start_loc(s.value), "empty case range specified")
+            return
+        s.const_value, s.const_high = lo, hi
+        self.switch_ranges[-1].append(s)
+
+    def check_case_ranges(self, singles: dict[int, ast.Case], ranges: list[ast.Case]) -> None:
+        """Ranges overlapping a single case or each other, reported as clang does (in order of
+        their low ends, naming the last overlapping value it finds)."""
+        ordered = sorted(ranges, key=lambda r: r.const_value or 0)
+        for i, r in enumerate(ordered):
+            lo, hi = r.const_value or 0, r.const_high or 0
+            overlap = max((v for v in singles if lo <= v <= hi), default=None)
+            previous = singles.get(overlap) if overlap is not None else None
+            if i and (ordered[i - 1].const_high or 0) >= lo:
+                overlap, previous = ordered[i - 1].const_high, ordered[i - 1]
+            if previous is not None:
+                diag = self.diags.error(start_loc(r.value), f"duplicate case value '{overlap}'")
+                self.diags.note(diag, start_loc(previous.value), "previous case defined here")
 
     # -- jumps into statement expressions ------------------------------------
     def note_label(self, s: ast.Label) -> None:

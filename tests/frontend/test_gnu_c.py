@@ -412,3 +412,49 @@ def test_static_assert_without_message_is_a_c2x_warning() -> None:
 
 def test_static_assert_round_trips_through_to_source() -> None:
     assert_roundtrip('_Static_assert(1 + 1 == 2, "two"); void f(void) { _Static_assert(1, ""); }')
+
+
+# -- case ranges --------------------------------------------------------------------------
+
+
+def test_case_ranges_narrow_and_wide(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """int classify(int c) {
+        switch (c) {
+            case 'a' ... 'z': return 1;
+            case 'A' ... 'Z': return 2;
+            case '0' ... '9': case '_': return 3;
+            case 1000 ... 100000: return 4;
+            case -100000 ... -1000: return 5;
+            default: return 0;
+        }
+    }
+    kernel void k(global int *o) {
+        int in[12] = {'q', 'Q', '5', '_', ' ', 1000, 99999, 100001, -5000, -999, 5, 'z'};
+        for (int i = 0; i < 12; i++) o[i] = classify(in[i]);
+    }"""
+    assert run(queue, src, 12) == [1, 2, 3, 3, 0, 4, 4, 0, 5, 0, 0, 1]
+
+
+def test_wide_case_range_is_one_unsigned_comparison() -> None:
+    src = "int f(int c) { switch (c) { case 10 ... 1000: return 1; case 3: return 2; } return 0; }"
+    text = print_module(compile_to_ir(src).module)
+    assert "icmp ule" in text and text.count("sw.range") >= 1
+
+
+def test_case_range_diagnostics() -> None:
+    src = """kernel void k(global int *o) {
+  switch (o[0]) { case 5 ... 1: break; case 1 ... 5: break; case 3: break; case 4 ... 10: break; }
+  switch (o[0]) { case 1 ... o[1]: break; }
+}"""
+    assert diagnostics(src) == [
+        "2:24: warning: empty case range specified",
+        "2:45: error: duplicate case value '3'",
+        "2:66: note: previous case defined here",
+        "2:81: error: duplicate case value '5'",
+        "2:45: note: previous case defined here",
+        "3:30: error: expression is not an integer constant expression",
+    ]
+
+
+def test_case_range_round_trips_through_to_source() -> None:
+    assert_roundtrip("void f(int x) { switch (x) { case 1 ... 3: x = 2; case 7: break; } }")
