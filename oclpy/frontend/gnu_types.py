@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
 from ..ir.types import AddressSpace
-from . import cltypes as ct
-from .cltypes import CType
+from .c import c_types as ct
+from .c.c_types import CType
 
 TYPEOF_KEYWORDS = frozenset(["__typeof__", "__typeof"])  # `typeof` is an identifier unless used so
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Union
 from ..ir import types as ir
 from ..ir.builder import Builder
 from ..ir.values import Block, ConstInt, Undef, Value
-from . import ast
+from .c import ast
 
 
 class GnuLowering:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional, Union
 
 from ..diagnostics import DiagnosticEngine
-from . import ast
-from . import cltypes as ct
-from . import sema_types as st
-from .sema_const import fold_int
-from .sema_expr import start_loc
+from .c import ast
+from .c import c_types as ct
+from .c import type_rules as st
+from .c.sema.folding import fold_int
+from .c.sema.expressions import start_loc
 
 
 class GnuChecker:

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from oclpy.diagnostics import CompileError, DiagnosticEngine
-from oclpy.frontend import ast
-from oclpy.frontend.ast_printer import dump, to_source
+from oclpy.frontend.c import ast
+from oclpy.frontend.c.ast_printer import dump, to_source
 from oclpy.frontend.driver import compile_to_ir
-from oclpy.frontend.parser import parse
+from oclpy.frontend.c.parser import parse
 from oclpy.ir.printer import print_module
 from oclpy.ir.verifier import module_problems
 
