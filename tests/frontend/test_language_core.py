@@ -143,9 +143,9 @@ def test_huge_array_is_a_diagnostic() -> None:
 
 
 def test_sema_errors_after_a_syntax_error_are_reported() -> None:
-    log = errors("kernel void k(global int *o) {\n  int x = 1\n  o[0] = y;\n}")
+    log = errors("kernel void k(global int *o) {\n  int x = 1\n  int z = 2;\n  o[0] = y;\n}")
     assert log == ("<kernel>:2:12: error: expected ';' at end of declaration\n  int x = 1\n           ^\n"
-                   "<kernel>:3:10: error: use of undeclared identifier 'y'\n  o[0] = y;\n         ^\n"
+                   "<kernel>:4:10: error: use of undeclared identifier 'y'\n  o[0] = y;\n         ^\n"
                    "2 errors generated.\n")
 
 

@@ -180,7 +180,6 @@ def test_locations_follow_includes_and_line_markers():
     ("int x[3][4];", ct.Array(ct.Array(ct.INT, 4), 3)), ("int x[] = {1, 2, 3};", ct.Array(ct.INT, 3)),
     ("char s[] = \"abc\";", ct.Array(ct.CHAR, 4)), ("int x[] = {[4] = 1, 2};", ct.Array(ct.INT, 6)),
     ("int *x[2];", ct.Array(ct.Pointer(ct.INT), 2)), ("int (*x)[2];", ct.Pointer(ct.Array(ct.INT, 2))),
-    ("int (*x)(int, float);", ct.Pointer(ct.FunctionType(ct.INT, (ct.INT, ct.FLOAT)))),
     ("int x[2 * 3 + (1 << 2)];", ct.Array(ct.INT, 10)), ("int x[sizeof(float4)];", ct.Array(ct.INT, 16)),
 ])
 def test_declarator_types(decl, expected):

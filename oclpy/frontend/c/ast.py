@@ -90,6 +90,7 @@ class Call(Expr):
     callee: Expr  # an Identifier naming a function or a builtin
     args: list[Expr]
     builtin: Any = None  # sema: the resolved builtin overload, when callee is a builtin
+    end_loc: Optional[SourceLocation] = None  # the closing ')'
 
 
 @dataclass(eq=False)
@@ -141,6 +142,15 @@ class InitList(Expr):
 
     items: list[Expr]
     designators: list[Optional[list[Union[int, str]]]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class StmtExpr(Expr):
+    """GNU `({ stmt; ... expr; })`: runs the block; its value is the last statement's
+    when that is an expression statement (`result`, filled by sema), else void."""
+
+    body: Compound
+    result: Optional[ExprStmt] = None  # sema: the statement giving the value
 
 
 @dataclass(eq=False)
@@ -229,6 +239,8 @@ class Case(Stmt):
     value: Expr  # an integer constant expression
     body: Stmt
     const_value: Optional[int] = None  # sema: the folded value
+    high: Optional[Expr] = None  # GNU case range `case value ... high:`
+    const_high: Optional[int] = None  # sema: the folded `high`
 
 
 @dataclass(eq=False)
@@ -298,6 +310,15 @@ class TagDecl(Decl):
     """A struct/union/enum declared without declarators (`struct S { ... };`)."""
 
     ctype: CType
+
+
+@dataclass(eq=False)
+class StaticAssert(Decl):
+    """`_Static_assert(cond, "message")` at file scope, in a block or in a struct; `name` is ""."""
+
+    cond: Expr
+    message: Optional[bytes] = None  # None: C2x's form without a message
+    text: str = ""  # the condition as written (clang quotes it in the diagnostic)
 
 
 @dataclass(eq=False)

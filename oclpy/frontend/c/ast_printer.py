@@ -25,10 +25,11 @@ from typing import Any
 from . import ast
 from . import c_types as ct
 from .c_types import CType
+from ..gnu_types import TypeOf
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
-                     "attributes", "params"])
+                     "attributes", "params", "result", "text"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
           "is_lvalue": "lvalue", "braced": "braced"}
@@ -96,7 +97,7 @@ def _is_child(value: Any) -> bool:
 def _children(node: ast.Node) -> list[ast.Node]:
     out: list[ast.Node] = []
     for f in dataclasses.fields(node):
-        if f.name == "decl":
+        if f.name in ("decl", "result"):  # links back into the tree
             continue
         value = getattr(node, f.name)
         if isinstance(value, ast.Node):
@@ -172,6 +173,8 @@ class _SourceWriter:
             name = self.enum(t)
         elif isinstance(t, ct.Scalar):
             name = t.kind.spelling
+        elif isinstance(t, TypeOf):
+            name = f"__typeof__({self.expr(t.expr)})"
         else:
             name = str(t.unqualified())
         return f"{quals} {name}" if quals else name
@@ -326,6 +329,8 @@ _DECL_WRITERS: dict[type, Any] = {
     ast.TypedefDecl: _SourceWriter.typedef,
     ast.TagDecl: _SourceWriter.tag,
     ast.EnumConstant: lambda w, d: w.enumerators.append(d) or "",
+    ast.StaticAssert: lambda w, d: (f"_Static_assert({w.expr(d.cond)}"
+                                    + (f", {_c_string(d.message)});" if d.message is not None else ");")),
 }
 
 _STMT_WRITERS: dict[type, Any] = {
@@ -340,7 +345,8 @@ _STMT_WRITERS: dict[type, Any] = {
     ast.Continue: lambda w, s: "continue;",
     ast.Return: lambda w, s: f"return {w.expr(s.value)};" if s.value is not None else "return;",
     ast.Switch: lambda w, s: f"switch ({w.expr(s.cond)}) {w.stmt(s.body)}",
-    ast.Case: lambda w, s: f"case {w.expr(s.value)}: {w.stmt(s.body)}",
+    ast.Case: lambda w, s: (f"case {w.expr(s.value)}{' ... ' + w.expr(s.high) if s.high is not None else ''}: "
+                            f"{w.stmt(s.body)}"),
     ast.Default: lambda w, s: f"default: {w.stmt(s.body)}",
     ast.Label: lambda w, s: f"{s.name}: {w.stmt(s.body)}",
     ast.Goto: lambda w, s: f"goto {s.name};",
@@ -364,6 +370,7 @@ _EXPR_WRITERS: dict[type, Any] = {
     ast.SizeOf: _SourceWriter.sizeof,
     ast.InitList: _SourceWriter.init_list,
     ast.ImplicitCast: lambda w, e: w.expr(e.operand),
+    ast.StmtExpr: lambda w, e: f"({w.compound(e.body)})",
 }
 
 

@@ -24,7 +24,7 @@ KEYWORDS = frozenset("""
     __kernel kernel __global global __local local __constant constant __private private
     __generic generic __read_only read_only __write_only write_only __read_write read_write
     __attribute__ __attribute __restrict __restrict__ __inline __inline__ __const
-    vec_step __alignof__ __alignof _Alignof
+    vec_step __alignof__ __alignof _Alignof __typeof__ __typeof _Static_assert
 """.split())
 
 PUNCTUATORS = sorted("""

@@ -24,9 +24,12 @@ from ...diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ...ir.types import AddressSpace
 from . import ast
 from . import c_types as ct
+from .. import parse_gnu, parse_recovery
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
+from ..gnu_types import TYPEOF_KEYWORDS
+from .type_rules import ERROR
 
 
 class ParseError(Exception):
@@ -90,7 +93,8 @@ TYPE_WORDS = frozenset(["void", "char", "short", "int", "long", "float", "double
 QUALIFIERS = frozenset(["const", "__const", "volatile", "restrict", "__restrict", "__restrict__"])
 FUNCTION_SPECIFIERS = frozenset(["__kernel", "kernel", "inline", "__inline", "__inline__"])
 DECL_KEYWORDS = (STORAGE_CLASSES | TYPE_WORDS | QUALIFIERS | FUNCTION_SPECIFIERS | set(ADDRESS_SPACES)
-                 | set(ACCESS_QUALIFIERS) | {"struct", "union", "enum", "__attribute__", "__attribute"})
+                 | set(ACCESS_QUALIFIERS) | {"struct", "union", "enum", "__attribute__", "__attribute"}
+                 | TYPEOF_KEYWORDS)
 SPECIFIER_QUALIFIER_KEYWORDS = DECL_KEYWORDS - STORAGE_CLASSES - FUNCTION_SPECIFIERS
 
 _SIGNED_TO_UNSIGNED = {ct.ScalarKind.CHAR: ct.ScalarKind.UCHAR, ct.ScalarKind.SHORT: ct.ScalarKind.USHORT,
@@ -143,6 +147,9 @@ class TypeOp:
     count: Optional[int] = None
     params: list[ast.ParamDecl] = field(default_factory=list)
     variadic: bool = False
+    # An array parameter's `[static const restrict N]`: the words, and the '[' they follow.
+    array_quals: tuple[str, ...] = ()
+    loc: Optional[SourceLocation] = None
 
 
 @dataclass
@@ -233,6 +240,8 @@ class Parser:
         self.tu = ast.TranslationUnit(self.ts.tok.loc, [])  # what was parsed so far
         self.depth = 0  # nesting of recursive constructs, see `nested`
         self.else_ifs = 0  # depth of the current `else if` chain
+        self.function_depth = 0  # inside a function body (statement expressions are allowed)
+        self.in_parameter = False  # parsing a parameter's declarator (array qualifiers are allowed)
 
     # -- token helpers --------------------------------------------------------
 
@@ -305,7 +314,11 @@ class Parser:
     def is_type_name(self, tok: Token) -> bool:
         if tok.kind == "kw":
             return tok.text in SPECIFIER_QUALIFIER_KEYWORDS
-        return tok.kind == "id" and self.typedef_type(tok.text) is not None
+        return tok.kind == "id" and (self.typedef_type(tok.text) is not None or self.is_typeof_word(tok))
+
+    def is_typeof_word(self, tok: Token) -> bool:
+        """GNU `typeof` (spelt without underscores it is an identifier unless one is declared so)."""
+        return tok.text == "typeof" and tok.kind == "id" and self.lookup("typeof") is None
 
     def is_declaration_start(self) -> bool:
         tok = self.tok
@@ -313,7 +326,7 @@ class Parser:
             return tok.text in DECL_KEYWORDS
         if tok.kind != "id":
             return False
-        if self.typedef_type(tok.text) is not None:
+        if self.typedef_type(tok.text) is not None or self.is_typeof_word(tok):
             return True
         # `flot x;`: an unknown identifier followed by an identifier is a misspelt type.
         return self.lookup(tok.text) is None and self.ts.peek().kind == "id"
@@ -339,6 +352,8 @@ class Parser:
             return []
         if self.at("}"):
             raise self.error(self.ts.advance().loc, "extraneous closing brace ('}')")
+        if self.at("_Static_assert"):
+            return [parse_gnu.parse_static_assert(self)]
         return self.parse_declaration(top_level=True)
 
     def sync(self, top_level: bool = False) -> None:
@@ -383,8 +398,9 @@ class Parser:
             decls.append(self.finish_declarator(spec, declarator, top_level))
             if not self.accept(","):
                 break
-        message = "expected ';' after top level declarator" if top_level else "expected ';' at end of declaration"
-        self.expect_semi(message)
+        if not self.accept(";"):
+            message = "expected ';' after top level declarator" if top_level else "expected ';' at end of declaration"
+            parse_recovery.missing_declaration_semi(self, message)
         return decls
 
     def tag_only_declaration(self, spec: DeclSpec) -> list[ast.Decl]:
@@ -397,9 +413,20 @@ class Parser:
         self.diags.warning(spec.loc, "declaration does not declare anything")
         return []
 
+    def declared_type(self, base: ct.CType, ops: list[TypeOp]) -> ct.CType:
+        """The type a declarator gives; a pointer to a function is reported (OpenCL C has none),
+        and the declaration gets the error type unless it declares a function."""
+        t, bad = base, False
+        for op in ops:
+            if op.kind == "ptr" and isinstance(t, ct.FunctionType):
+                self.diags.error(op.loc or self.tok.loc, "pointers to functions are not allowed")
+                bad = True
+            t = apply_ops(t, [op])
+        return ERROR if bad and not isinstance(t, ct.FunctionType) else t
+
     def finish_declarator(self, spec: DeclSpec, d: Declarator, top_level: bool) -> ast.Decl:
         """Make the Decl for one declarator (with its initializer, if any)."""
-        ctype = apply_ops(spec.ctype, d.ops)
+        ctype = self.declared_type(spec.ctype, d.ops)
         attributes = {**spec.attributes, **d.attributes}
         if spec.storage == "typedef":
             self.declare(d.name, ctype)
@@ -413,8 +440,12 @@ class Parser:
         init = None
         self.declare(d.name, ast.VarDecl(d.loc, d.name, ctype))
         if self.accept("="):
-            init = self.parse_initializer()
-            ctype = self.complete_array_from_init(ctype, init)
+            try:
+                init = self.parse_initializer()
+                ctype = self.complete_array_from_init(ctype, init)
+            except ParseError:  # reported: the variable stays declared, with the error type
+                parse_recovery.skip_declarator_rest(self)
+                init, ctype = None, ERROR
         storage = spec.storage if spec.storage in ("static", "extern") else None
         var = ast.VarDecl(d.loc, d.name, ctype, init, storage, attributes, is_global_scope=top_level)
         self.declare(d.name, var)
@@ -446,16 +477,18 @@ class Parser:
 
     def parse_function_definition(self, spec: DeclSpec, d: Declarator) -> ast.FunctionDecl:
         # BNF: function_definition : declaration_specifiers declarator compound_statement
-        ctype = apply_ops(spec.ctype, d.ops)
+        ctype = self.declared_type(spec.ctype, d.ops)
         assert isinstance(ctype, ct.FunctionType)
         func = self.make_function(spec, d, ctype, None)
         self.declare(d.name, func)
         self.push_scope()
+        self.function_depth += 1
         try:
             for param in func.params:
                 self.declare(param.name, param)
             func.body = self.parse_compound_statement(new_scope=False)
         finally:
+            self.function_depth -= 1
             self.pop_scope()
         return func
 
@@ -497,6 +530,9 @@ class Parser:
     def parse_type_name_specifier(self, spec: DeclSpec, in_param: bool) -> bool:
         """An identifier among the specifiers: a type name, or a misspelt one."""
         tok = self.tok
+        if self.is_typeof_word(tok) and self.ts.peek().text == "(":
+            parse_gnu.parse_typeof_specifier(self, spec)
+            return True
         if spec.has_type:
             return False
         named = self.typedef_type(tok.text)
@@ -689,6 +725,9 @@ class Parser:
         #      struct_declarator : declarator? (':' constant_expression)?
         if self.accept(";"):
             return []
+        if self.at("_Static_assert"):
+            parse_gnu.check_static_assert_now(self, parse_gnu.parse_static_assert(self))
+            return []
         spec = self.parse_declaration_specifiers()
         if not spec.has_type:
             raise self.error(self.tok.loc, "type name requires a specifier or qualifier")
@@ -707,7 +746,7 @@ class Parser:
                 width = self.parse_int_constant("bit-field width")
             self.parse_attributes_into(declarator.attributes)
             align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
-            fields.append(ct.StructField(declarator.name, apply_ops(spec.ctype, declarator.ops), width,
+            fields.append(ct.StructField(declarator.name, self.declared_type(spec.ctype, declarator.ops), width,
                                          align=align))
             if not self.accept(","):
                 break
@@ -788,21 +827,6 @@ class Parser:
         if value is not None:
             attrs[name] = value
 
-    def skip_past_closing(self) -> None:
-        """Recover inside a brace list: skip past its closing bracket (balanced), or up to a `;`."""
-        depth = 0
-        while self.tok.kind != "eof":
-            if depth == 0 and self.at(";"):
-                return
-            tok = self.ts.advance()
-            text = tok.text if tok.kind == "punct" else ""
-            if text in ("(", "[", "{"):
-                depth += 1
-            elif text in (")", "]", "}"):
-                if depth == 0:
-                    return
-                depth -= 1
-
     def skip_balanced_parens(self) -> None:
         if not self.at("("):
             return
@@ -880,8 +904,8 @@ class Parser:
     def parse_pointers(self) -> list[TypeOp]:
         # BNF: pointer : ('*' type_qualifier*)+
         ops: list[TypeOp] = []
-        while self.accept("*"):
-            op = TypeOp("ptr")
+        while self.at("*"):
+            op = TypeOp("ptr", loc=self.ts.advance().loc)
             while self.tok.kind == "kw" and self.tok.text in QUALIFIERS | set(ADDRESS_SPACES) | {"__attribute__"}:
                 text = self.tok.text
                 if text.startswith("__attribute"):
@@ -896,10 +920,10 @@ class Parser:
         return ops
 
     @nested
-    def parse_declarator(self, abstract: bool = False) -> Declarator:
+    def parse_declarator(self, abstract: bool = False, name_optional: bool = False) -> Declarator:
         # BNF: declarator : pointer? direct_declarator
         #      direct_declarator : (ID | '(' declarator ')') declarator_suffix*
-        #      (abstract declarators may omit the ID)
+        #      (abstract declarators omit the ID; a parameter's may: `int f(char *, int [4])`)
         pointers = self.parse_pointers()
         self.parse_attributes_into({})
         inner: Optional[Declarator] = None
@@ -908,9 +932,9 @@ class Parser:
             inner = Declarator(tok.text, tok.loc)
         elif self.at("(") and self.is_nested_declarator(abstract):
             opener = self.ts.advance()
-            inner = self.parse_declarator(abstract)
+            inner = self.parse_declarator(abstract, name_optional)
             self.expect_closing(")", opener)
-        elif abstract:
+        elif abstract or name_optional:
             inner = Declarator("", self.tok.loc)
         else:
             raise self.error(self.tok.loc, "expected identifier or '('")
@@ -931,6 +955,7 @@ class Parser:
             opener = self.ts.advance()
             if opener.text == "[":
                 count = None
+                quals = self.parse_array_qualifiers(opener)
                 if not self.at("]"):
                     size_loc = self.tok.loc
                     count = self.parse_int_constant("array size")
@@ -940,10 +965,20 @@ class Parser:
                         self.diags.error(size_loc, f"array is too large ({count} elements)")
                         count = 1
                 self.expect_closing("]", opener)
-                ops.append(TypeOp("array", count=count))
+                ops.append(TypeOp("array", count=count, array_quals=quals, loc=opener.loc))
             else:
                 ops.append(self.parse_parameter_list(opener))
         return ops
+
+    def parse_array_qualifiers(self, opener: Token) -> tuple[str, ...]:
+        # BNF: array_qualifiers : ('static' | type_qualifier)*   (array parameters only, C99 6.7.5.3)
+        words: list[str] = []
+        while self.tok.kind == "kw" and (self.tok.text in QUALIFIERS or self.tok.text == "static"):
+            words.append(self.ts.advance().text)
+        if words and not self.in_parameter:
+            what = "'static'" if "static" in words else "type qualifier"
+            self.diags.error(opener.loc, f"{what} used in array declarator outside of function prototype")
+        return tuple(words)
 
     def parse_parameter_list(self, opener: Token) -> TypeOp:
         # BNF: parameter_type_list : 'void' | parameter_declaration (',' parameter_declaration)* (',' '...')?
@@ -965,13 +1000,29 @@ class Parser:
         spec = self.parse_declaration_specifiers(in_param=True)
         if spec.empty:
             raise self.error(self.tok.loc, "expected parameter declarator")
-        abstract = not (self.tok.kind == "id" or self.at("*", "("))
-        declarator = self.parse_declarator(abstract=abstract)
+        outer, self.in_parameter = self.in_parameter, True
+        try:
+            declarator = self.parse_declarator(name_optional=True)
+        finally:
+            self.in_parameter = outer
         self.parse_attributes_into(declarator.attributes)
-        ctype = _adjust_param_type(apply_ops(spec.ctype, declarator.ops))
-        loc = declarator.loc if declarator.name else spec.loc
-        return ast.ParamDecl(loc, declarator.name, ctype, access=spec.access,
+        ctype = _adjust_param_type(self.declared_type(spec.ctype, declarator.ops))
+        ctype = self.array_parameter_qualifiers(declarator.ops, ctype)
+        return ast.ParamDecl(declarator.loc, declarator.name, ctype, access=spec.access,
                              type_name=_written_type_name(spec, declarator))
+
+    def array_parameter_qualifiers(self, ops: list[TypeOp], ctype: ct.CType) -> ct.CType:
+        """`int a[const restrict 4]` is `int *const restrict a`; only the outermost array may say so."""
+        for op in ops[:-1]:
+            if op.array_quals and op.loc is not None:
+                what = "'static'" if "static" in op.array_quals else "type qualifier"
+                self.diags.error(op.loc, f"{what} used in non-outermost array type derivation")
+        quals = ops[-1].array_quals if ops else ()
+        if not quals or not isinstance(ctype, ct.Pointer):
+            return ctype
+        return replace(ctype, const=ctype.const or "const" in quals or "__const" in quals,
+                       volatile=ctype.volatile or "volatile" in quals,
+                       restrict=ctype.restrict or any("restrict" in q for q in quals))
 
     def parse_type_name(self) -> ct.CType:
         # BNF: type_name : specifier_qualifier_list abstract_declarator?
@@ -979,7 +1030,7 @@ class Parser:
         if not spec.has_type:
             raise self.error(self.tok.loc, "expected a type")
         declarator = self.parse_declarator(abstract=True)
-        return apply_ops(spec.ctype, declarator.ops)
+        return self.declared_type(spec.ctype, declarator.ops)
 
     # -- initializers ---------------------------------------------------------
 
@@ -988,6 +1039,7 @@ class Parser:
         # BNF: initializer : assignment_expression | '{' initializer_list ','? '}'
         if not self.at("{"):
             return self.parse_assignment()
+        opener_pos = self.ts.mark()
         opener = self.ts.advance()
         init = ast.InitList(opener.loc, [], [])
         try:
@@ -999,7 +1051,7 @@ class Parser:
                     break
             self.expect_closing("}", opener)
         except ParseError:
-            self.skip_past_closing()
+            parse_recovery.skip_init_list(self, opener_pos)
         if not any(init.designators):
             init.designators = [None] * len(init.items)
         return init
@@ -1058,6 +1110,8 @@ class Parser:
             return self.parse_compound_statement()
         if tok.kind == "id" and self.ts.peek().text == ":" and self.ts.peek().kind == "punct":
             return self.parse_label()
+        if self.at("_Static_assert"):
+            return ast.DeclStmt(tok.loc, [parse_gnu.parse_static_assert(self)])
         if self.at("__attribute__", "__attribute"):
             attrs: dict[str, Any] = {}
             self.parse_attributes_into(attrs)
@@ -1125,11 +1179,12 @@ class Parser:
         return ast.Switch(kw.loc, cond, self.parse_sub_statement("switch"))
 
     def parse_case(self) -> ast.Case:
-        # BNF: labeled_statement : 'case' constant_expression ':' statement
+        # BNF: labeled_statement : 'case' constant_expression ('...' constant_expression)? ':' statement
         kw = self.ts.advance()
         value = self.parse_conditional()
+        high = self.parse_conditional() if self.accept("...") else None
         self.expect(":", "expected ':' after 'case'", after_prev=True)
-        return ast.Case(kw.loc, value, self.parse_sub_statement("case"))
+        return ast.Case(kw.loc, value, self.parse_sub_statement("case"), high=high)
 
     def parse_default(self) -> ast.Default:
         # BNF: labeled_statement : 'default' ':' statement
@@ -1316,7 +1371,7 @@ class Parser:
                 expr = ast.Index(tok.loc, expr, index)
             elif tok.text == "(":
                 self.ts.advance()
-                expr = ast.Call(expr.loc, expr, self.parse_argument_list(tok))
+                expr = ast.Call(expr.loc, expr, self.parse_argument_list(tok), end_loc=self.ts.prev.loc)
             elif tok.text in (".", "->"):
                 self.ts.advance()
                 name = self.expect_ident()
@@ -1340,10 +1395,13 @@ class Parser:
 
     def parse_primary(self) -> ast.Expr:
         # BNF: primary_expression : ID | constant | string_literal+ | '(' expression ')'
+        #                        | statement_expression
         tok = self.tok
         builder = _PRIMARY_BUILDERS.get(tok.kind)
         if builder is not None:
             return builder(self)
+        if parse_gnu.at_statement_expression(self):
+            return parse_gnu.parse_statement_expression(self)
         if self.at("("):
             self.ts.advance()
             expr = self.parse_expression()
@@ -1417,6 +1475,7 @@ def _specifier_handlers() -> dict[str, Callable[[Parser, DeclSpec], None]]:
         (TYPE_WORDS, Parser.spec_type_word),
         ({"struct", "union", "enum"}, Parser.spec_tag),
         ({"__attribute__", "__attribute"}, Parser.spec_attribute),
+        (TYPEOF_KEYWORDS, parse_gnu.parse_typeof_specifier),
     ]
     for words, handler in groups:
         table.update(dict.fromkeys(words, handler))

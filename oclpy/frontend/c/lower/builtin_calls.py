@@ -25,6 +25,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..builtins.async_copy import ASYNC_IMPLS
+from ...gnu_builtins import GNU_IMPLS, UNEVALUATED_IMPLS
 from ..sema.generic_space import GENERIC_IMPLS
 from ..builtins.cl20_sync import SYNC_IMPLS
 from ..builtins.cl20_atomics import ATOMIC_IMPLS
@@ -49,7 +50,8 @@ class BuiltinLowering:
 
     def lower_builtin(self, e: ast.Call) -> Optional[Value]:
         sig: bi.Builtin = e.builtin
-        args = [] if sig.impl == "const_nan" else [self.rv(a) for a in e.args]  # type: ignore[attr-defined]
+        unevaluated = sig.impl == "const_nan" or sig.impl in UNEVALUATED_IMPLS
+        args = [] if unevaluated else [self.rv(a) for a in e.args]  # type: ignore[attr-defined]
         impl = IMPLS.get(sig.impl)
         if impl is None:
             raise NotImplementedError(f"builtin '{sig.name}' ({sig.impl})")
@@ -477,4 +479,5 @@ IMPLS.update(SYNC_IMPLS)  # CL2.0 work_group_barrier(flags, scope), atomic_work_
 IMPLS.update(ATOMIC_IMPLS)  # CL2.0 atomic_load, atomic_fetch_add_explicit, ... (cl20_atomics.py)
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
+IMPLS.update(GNU_IMPLS)  # __builtin_expect, __builtin_assume, __builtin_unreachable (gnu_builtins.py)
 IMPLS.update(PRINTF_IMPLS)  # OpenCL printf formats: vector conversions (lower_builtins_printf.py)

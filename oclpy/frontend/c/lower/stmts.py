@@ -23,7 +23,10 @@ class StmtLowering:
     def __init__(self) -> None:
         self.break_targets: list[Block] = []
         self.continue_targets: list[Block] = []
-        self.switch_stack: list[tuple[list[tuple[int, Block]], list[Optional[Block]]]] = []
+        # Per switch being lowered: its (value, block) cases, [default block], and its
+        # case ranges too wide to list value by value, (low, high, block).
+        self.switch_stack: list[tuple[list[tuple[int, Block]], list[Optional[Block]],
+                                      list[tuple[int, int, Block]]]] = []
         self.label_blocks: dict[str, Block] = {}
         self.block_names: set[str] = {"entry"}  # names given in this function
         self.block_next: dict[str, int] = {}  # name -> the next suffix worth trying
@@ -109,15 +112,14 @@ class StmtLowering:
         cond_b, body_b = self.new_block(f"{name}.cond"), self.new_block(f"{name}.body")
         step_b = self.new_block(f"{name}.inc") if step is not None else cond_b
         end = self.new_block(f"{name}.end")
+        # The condition and step are inside the loop too: a statement expression there may break or continue.
+        self.break_targets.append(end)
+        self.continue_targets.append(step_b)
         self.start(cond_b if test_first else body_b)
         if test_first:
             self._test(cond, body_b, end)
             self.b.position_at_end(body_b)  # type: ignore[attr-defined]
-        self.break_targets.append(end)
-        self.continue_targets.append(step_b)
         self.stmt(body)
-        self.break_targets.pop()
-        self.continue_targets.pop()
         self.jump(step_b)
         if step is not None:
             self.b.position_at_end(step_b)  # type: ignore[attr-defined]
@@ -126,6 +128,8 @@ class StmtLowering:
         if not test_first:
             self.b.position_at_end(cond_b)  # type: ignore[attr-defined]
             self._test(cond, body_b, end)
+        self.break_targets.pop()
+        self.continue_targets.pop()
         self.b.position_at_end(end)  # type: ignore[attr-defined]
 
     def _test(self, cond: Optional[ast.Expr], body: Block, end: Block) -> None:
@@ -168,23 +172,30 @@ class StmtLowering:
         end = self.new_block("sw.end")
         cases: list[tuple[int, Block]] = []
         default: list[Optional[Block]] = [None]
-        self.switch_stack.append((cases, default))
+        ranges: list[tuple[int, int, Block]] = []
+        self.switch_stack.append((cases, default, ranges))
         self.break_targets.append(end)
         self.b.position_at_end(self.new_block("sw.body"))  # type: ignore[attr-defined]
         self.stmt(s.body)
         self.jump(end)
         self.break_targets.pop()
         self.switch_stack.pop()
+        fallback = default[0] or end
+        if ranges:
+            fallback = self.range_tests(value, ranges, fallback)  # type: ignore[attr-defined]
         self.b.position_at_end(dispatch)  # type: ignore[attr-defined]
-        self.b.switch(value, default[0] or end, cases)  # type: ignore[attr-defined]
+        self.b.switch(value, fallback, cases)  # type: ignore[attr-defined]
         self.b.position_at_end(end)  # type: ignore[attr-defined]
 
     def s_case(self, s: ast.Case) -> None:
         block = self.new_block("sw.case")
         self.start(block)
-        assert s.const_value is not None
-        cases, _ = self.switch_stack[-1]
-        cases.append((s.const_value, block))
+        cases, _, ranges = self.switch_stack[-1]
+        if s.high is not None:
+            self.add_case_range(s, block, cases, ranges)  # type: ignore[attr-defined]
+        else:
+            assert s.const_value is not None
+            cases.append((s.const_value, block))
         self.stmt(s.body)
 
     def s_default(self, s: ast.Default) -> None:

@@ -24,6 +24,7 @@ from ..c_types import CType
 from ..layout import align_of, mem_type, reg_type, struct_info
 from .builtin_calls import BuiltinLowering
 from .exprs import ExprLowering
+from ...lower_gnu import CaseRangeLowering, GnuLowering
 from .stmts import StmtLowering
 from .helpers import LValue, const_float
 from ..sema.folding import fold
@@ -56,7 +57,7 @@ def _type_name(t: CType) -> str:
     return str(t)
 
 
-class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
+class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering, CaseRangeLowering):
     def __init__(self, unit: "UnitLowering", decl: ast.FunctionDecl, fn: Function) -> None:
         StmtLowering.__init__(self)
         self.unit, self.decl, self.fn = unit, decl, fn
@@ -69,6 +70,9 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering):
         self.b = Builder(entry)
         self.locals: dict[int, Value] = {}
         self.local_names: set[str] = set()
+
+    def _rv_handlers(self) -> dict[type, Any]:
+        return {**super()._rv_handlers(), ast.StmtExpr: self.rv_stmt_expr}
 
     def storage(self, decl: ast.Decl) -> Value:
         addr = self.locals.get(id(decl)) or self.unit.globals.get(id(decl))

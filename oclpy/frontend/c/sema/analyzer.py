@@ -23,10 +23,11 @@ from .conversions import assign_convert, convert
 from .expressions import ExprChecker, start_loc
 from .initializers import InitChecker
 from .flow import may_fall_through, contains_return, find_recursion
+from ...sema_gnu import GnuChecker
 from ..opaque_types import image_type_in
 
 
-class Sema(InitChecker, ExprChecker):
+class Sema(InitChecker, GnuChecker, ExprChecker):
     def __init__(self, options: object, diags: DiagnosticEngine) -> None:
         self.options = options
         self.diags = diags
@@ -39,6 +40,14 @@ class Sema(InitChecker, ExprChecker):
         self.labels: dict[str, ast.Label] = {}
         self.gotos: list[ast.Goto] = []
         self.checked_structs: set[int] = set()
+        self.stmt_exprs: list[ast.StmtExpr] = []
+        self.label_contexts: dict[str, tuple[ast.StmtExpr, ...]] = {}
+        self.goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]] = []
+        self.switch_depths: list[int] = []
+        self.switch_ranges: list[list[ast.Case]] = []
+
+    def _handlers(self):  # type: ignore[no-untyped-def]
+        return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr}
 
     # -- scopes -------------------------------------------------------------
     def lookup(self, name: str) -> Optional[ast.Decl]:
@@ -69,7 +78,8 @@ class Sema(InitChecker, ExprChecker):
             self.top_level(decl)
         for (caller, callee), site in self.call_sites.items():
             decl = self.scopes[0].get(callee)
-            if isinstance(decl, ast.FunctionDecl) and decl.body is None:
+            # After an error the definition may be in what the parser skipped: no guessing then.
+            if isinstance(decl, ast.FunctionDecl) and decl.body is None and not self.diags.has_errors:
                 self.diags.error(site.loc, f"function '{callee}' is used but not defined in this program")
         for fn_name, callee, chain in find_recursion(self.calls):
             site = self.call_sites.get((fn_name, callee))
@@ -93,6 +103,8 @@ class Sema(InitChecker, ExprChecker):
         elif isinstance(decl, ast.TypedefDecl):
             decl.ctype = self.spaces(decl.ctype)
             self.tag(decl.ctype, decl.loc)
+        elif isinstance(decl, ast.StaticAssert):
+            self.static_assert(decl)
 
     def tag(self, t: CType, loc: Optional[SourceLocation] = None) -> None:
         """Check a struct definition once: pointer fields get their default address
@@ -174,16 +186,21 @@ class Sema(InitChecker, ExprChecker):
         assert fn.body is not None and isinstance(fn.ctype, ct.FunctionType)
         self.current_function = fn
         self.labels, self.gotos = {}, []
+        self.label_contexts, self.goto_contexts = {}, []
         self.scopes.append({})
         for p in fn.params:
             if p.name:
                 self.declare(p)
+            else:
+                self.diags.warning(p.loc, "omitting the parameter name in a function definition is a C2x extension")
         self.compound(fn.body, new_scope=False)
         self.scopes.pop()
         for g in self.gotos:
             if g.name not in self.labels:
                 self.diags.error(g.loc, f"use of undeclared label '{g.name}'")
-        if not st.is_void(fn.ctype.ret) and may_fall_through(fn.body):
+        self.check_gotos_into_stmt_exprs()
+        # As clang, no flow analysis once an error was reported (the tree may be partial).
+        if not st.is_void(fn.ctype.ret) and not self.diags.has_errors and may_fall_through(fn.body):
             loc = getattr(fn.body, "end_loc", None) or fn.body.loc
             if contains_return(fn.body):
                 self.diags.warning(loc, "non-void function does not return a value in all control paths")
@@ -275,22 +292,32 @@ class Sema(InitChecker, ExprChecker):
         self.scoped(s)
         self.loop_depth -= 1
 
+    def loop_condition(self, e: ast.Expr) -> ast.Expr:
+        """A loop's condition: `break` and `continue` in a statement expression there act on the loop."""
+        self.loop_depth += 1
+        try:
+            return self.condition(e)
+        finally:
+            self.loop_depth -= 1
+
     def while_stmt(self, s: ast.While) -> None:
-        s.cond = self.condition(s.cond)
+        s.cond = self.loop_condition(s.cond)
         self.loop_body(s.body)
 
     def do_stmt(self, s: ast.DoWhile) -> None:
         self.loop_body(s.body)
-        s.cond = self.condition(s.cond)
+        s.cond = self.loop_condition(s.cond)
 
     def for_stmt(self, s: ast.For) -> None:
         self.scopes.append({})
         if s.init is not None:
             self.stmt(s.init)
         if s.cond is not None:
-            s.cond = self.condition(s.cond)
+            s.cond = self.loop_condition(s.cond)
         if s.step is not None:
+            self.loop_depth += 1
             s.step = self.value(s.step)
+            self.loop_depth -= 1
         self.loop_body(s.body)
         self.scopes.pop()
 
@@ -325,12 +352,21 @@ class Sema(InitChecker, ExprChecker):
         elif not st.is_error(t):
             s.cond = convert(s.cond, st.promote(t))  # type: ignore[arg-type]
         self.switches.append({})
+        self.switch_depths.append(len(self.stmt_exprs))
+        self.switch_ranges.append([])
         self.scoped(s.body)
+        self.check_case_ranges(self.switches[-1], self.switch_ranges.pop())
+        self.switch_depths.pop()
         self.switches.pop()
 
     def case_stmt(self, s: ast.Case) -> None:
         if not self.switches:
             self.diags.error(s.loc, "'case' statement not in switch statement")
+            self.stmt(s.body)
+            return
+        self.check_case_scope(s)
+        if s.high is not None:
+            self.case_range(s)
             self.stmt(s.body)
             return
         s.value = self.value(s.value)
@@ -351,6 +387,7 @@ class Sema(InitChecker, ExprChecker):
     def default_stmt(self, s: ast.Default) -> None:
         if not self.switches:
             self.diags.error(s.loc, "'default' statement not in switch statement")
+        self.check_case_scope(s)
         self.stmt(s.body)
 
     def label_stmt(self, s: ast.Label) -> None:
@@ -359,10 +396,12 @@ class Sema(InitChecker, ExprChecker):
             diag = self.diags.error(s.loc, f"redefinition of label '{s.name}'")
             self.diags.note(diag, prev.loc, "previous definition is here")
         self.labels[s.name] = s
+        self.note_label(s)
         self.stmt(s.body)
 
     def goto_stmt(self, s: ast.Goto) -> None:
         self.gotos.append(s)
+        self.note_goto(s)
 
 
 def analyze(tu: ast.TranslationUnit, options: object, diags: DiagnosticEngine) -> None:

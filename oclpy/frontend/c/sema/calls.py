@@ -20,6 +20,7 @@ from .. import type_rules as st
 from ..builtins.async_copy import async_overloads
 from ..builtins.cl20_atomics import atomic_overloads
 from ..builtins.cl20_sync import sync_overloads
+from ...gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
@@ -134,17 +135,33 @@ class CallChecker:
         conv = bi.conversion_target(name)
         if conv is not None:
             return self._conversion_call(e, name, *conv)
-        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name)
+        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name)
         if self._version() >= 200:
             cands = cands + atomic_overloads(name)
         if not cands:
             return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
         chosen = _best(e.args, cands)
+        if chosen is None and name in GNU_BUILTINS:
+            return self._wrong_count(e, len(cands[0].params))
         if chosen is None:
             return self._no_match(e, name, cands)
         e.args = [self._convert_arg(a, p) for a, p in zip(e.args, chosen.params)]
+        if chosen.impl == "gnu_assume":
+            check_assume(e, self.diags)
         e.builtin = chosen
         e.ctype = chosen.ret
+        return e
+
+    def _wrong_count(self, e: ast.Call, n: int) -> ast.Expr:
+        """clang's words for a function of one signature called with too many or too few arguments."""
+        from .expressions import start_loc
+        have = len(e.args)
+        if have == n:
+            return self._no_match(e, e.callee.name, [])  # type: ignore[attr-defined]
+        loc = start_loc(e.args[n]) if have > n else (e.end_loc or e.loc)
+        self.diags.error(loc, f"too {'many' if have > n else 'few'} arguments to function call, "
+                              f"expected {n}, have {have}")
+        e.ctype = st.ERROR
         return e
 
     def _version(self) -> int:

@@ -79,7 +79,7 @@ class CastChecker:
         e.to = self.spaces(e.to)
         e.operand = self.value(e.operand)
         frm, to = e.operand.ctype, e.to
-        if st.is_error(frm):
+        if st.is_error(frm) or st.is_error(to):
             e.ctype = st.ERROR
             return e
         assert frm is not None

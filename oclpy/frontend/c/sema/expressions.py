@@ -17,6 +17,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
 from ..dispatch import cached_table
+from ...gnu_types import resolve_typeof
 from .conversions import assign_convert, convert, to_rvalue
 from .calls import CallChecker
 from .casts import CastChecker
@@ -67,7 +68,13 @@ class ExprChecker(CastChecker, CallChecker):
             else AddressSpace.PRIVATE
 
     def spaces(self, t: CType) -> CType:
-        return st.default_spaces(t, self.default_space)
+        """A declared type as sema uses it: `__typeof__` resolved, default address spaces filled in."""
+        return st.default_spaces(resolve_typeof(t, self.type_of), self.default_space)
+
+    def type_of(self, e: ast.Expr) -> CType:
+        """`__typeof__(e)`: e's type, qualifiers kept, arrays not decayed; e is not evaluated."""
+        e = self.check(e)
+        return e.ctype if e.ctype is not None else st.ERROR
 
     def check(self, e: ast.Expr) -> ast.Expr:
         if e.ctype is not None:  # already checked (initializers may look at an item twice)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, Union
 
 from .. import ast
+from ...gnu_builtins import is_unreachable_call
 from .folding import fold
 
 Item = Union[ast.Stmt, ast.Decl]
@@ -33,6 +34,8 @@ def _has(s: Item, kind: type, into_loops: bool, into_switch: bool = True) -> boo
 
 
 def _children(s: Item) -> Iterator[Item]:
+    for e in _own_exprs(s):
+        yield from (se.body for se in stmt_exprs_in(e))
     if isinstance(s, ast.Compound):
         yield from s.items
     elif isinstance(s, ast.If):
@@ -43,6 +46,35 @@ def _children(s: Item) -> Iterator[Item]:
         yield s.body
     elif isinstance(s, (ast.Case, ast.Default, ast.Label)):
         yield s.body
+
+
+_EXPR_FIELDS = {ast.ExprStmt: ("expr",), ast.If: ("cond",), ast.While: ("cond",), ast.DoWhile: ("cond",),
+                ast.For: ("cond", "step"), ast.Return: ("value",), ast.Switch: ("cond",)}
+
+
+def _own_exprs(s: Item) -> Iterator[ast.Expr]:
+    """The expressions a statement evaluates itself (not those of its sub-statements)."""
+    if isinstance(s, ast.DeclStmt):
+        yield from (d.init for d in s.decls if isinstance(d, ast.VarDecl) and d.init is not None)
+    for name in _EXPR_FIELDS.get(type(s), ()):
+        e = getattr(s, name)
+        if e is not None:
+            yield e
+
+
+def stmt_exprs_in(e: object) -> Iterator[ast.StmtExpr]:
+    """The statement expressions in expression `e`, outermost ones only."""
+    if isinstance(e, ast.StmtExpr):
+        yield e
+        return
+    if not isinstance(e, ast.Expr):
+        return
+    for value in vars(e).values():
+        if isinstance(value, ast.Expr):
+            yield from stmt_exprs_in(value)
+        elif isinstance(value, list):
+            for item in value:
+                yield from stmt_exprs_in(item)
 
 
 def contains_return(s: Item) -> bool:
@@ -73,6 +105,8 @@ def _switch(s: ast.Switch) -> bool:
 
 
 _RULES: dict[type, Callable[..., bool]] = {
+    ast.ExprStmt: lambda s: not is_unreachable_call(s.expr) and
+    (not isinstance(s.expr, ast.StmtExpr) or may_fall_through(s.expr.body)),
     ast.Return: lambda s: False,
     ast.Goto: lambda s: False,
     ast.Compound: _compound,

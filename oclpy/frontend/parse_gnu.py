@@ -1,0 +1,99 @@
+"""Parsing of the GNU C and clang extensions that OpenCL C compilers built on clang
+accept: statement expressions `({ ... })`, `__typeof__(...)` and `_Static_assert`.
+
+Each function takes the `Parser` as its first argument (an explicit context, not
+a mixin) and is called from the parse method where the construct can appear.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from .c import ast
+from .gnu_types import TypeOf
+from .c.lexer import Token
+
+if TYPE_CHECKING:
+    from .c.parser import DeclSpec, Parser
+
+
+def at_statement_expression(p: Parser) -> bool:
+    """Is `(` `{` next: a statement expression, not a parenthesised expression?"""
+    return p.at("(") and p.ts.peek().kind == "punct" and p.ts.peek().text == "{"
+
+
+def parse_statement_expression(p: Parser) -> ast.Expr:
+    # BNF: statement_expression : '(' compound_statement ')'
+    if p.function_depth == 0:
+        loc = p.tok.loc
+        p.skip_balanced_parens()
+        raise p.error(loc, "statement expression not allowed at file scope")
+    opener = p.ts.advance()
+    body = p.parse_compound_statement()
+    p.expect_closing(")", opener)
+    return ast.StmtExpr(opener.loc, body)
+
+
+def parse_typeof_specifier(p: Parser, spec: DeclSpec) -> None:
+    # BNF: typeof_specifier : ('__typeof__' | '__typeof' | 'typeof') '(' (type_name | expression) ')'
+    kw = p.ts.advance()
+    opener = p.expect("(", f"expected '(' after '{kw.text}'")
+    if p.is_type_name(p.tok):
+        t = p.parse_type_name()
+    else:
+        t = TypeOf(p.parse_expression())
+    p.expect_closing(")", opener)
+    if spec.has_type:
+        previous = spec.named_type or spec.words[0]
+        p.diags.error(kw.loc, f"cannot combine with previous '{previous}' declaration specifier")
+        return
+    spec.named_type = t
+
+
+def parse_static_assert(p: Parser) -> ast.StaticAssert:
+    # BNF: static_assert_declaration : '_Static_assert' '(' constant_expression (',' string_literal)? ')' ';'
+    kw = p.ts.advance()
+    opener = p.expect("(", "expected '(' after '_Static_assert'")
+    first = p.ts.mark()
+    cond = p.parse_conditional()
+    text = condition_text(p.ts.tokens[first:p.ts.mark()])
+    message = None
+    if p.accept(","):
+        if p.tok.kind != "string":
+            raise p.error(p.tok.loc, "expected string literal for diagnostic message in static_assert")
+        literal = p.primary_string()
+        assert isinstance(literal, ast.StringLiteral)
+        message = literal.value
+    else:
+        p.diags.warning(p.tok.loc, "'_Static_assert' with no message is a C2x extension")
+    p.expect_closing(")", opener)
+    p.expect_semi("expected ';' after static_assert")
+    return ast.StaticAssert(kw.loc, "", cond, message, text)
+
+
+_NO_SPACE_AFTER = frozenset(["(", "[", "!", "~", ".", "->"])
+_NO_SPACE_BEFORE = frozenset([")", "]", ",", ".", "->", "["])
+_PREFIX_OPERATORS = frozenset(["-", "+", "*", "&"])
+
+
+def condition_text(tokens: list[Token]) -> str:
+    """The tokens of an expression spaced as clang prints it (`sizeof(int) == 8`, `-1 > 0`)."""
+    out = ""
+    prev: Optional[Token] = None
+    prev_prefix = False  # the previous token was a prefix operator (`-` in `-1`)
+    for tok in tokens:
+        glued = prev is None or prev_prefix or prev.text in _NO_SPACE_AFTER or tok.text in _NO_SPACE_BEFORE \
+            or (tok.text == "(" and prev.kind in ("id", "kw"))
+        out += ("" if glued else " ") + tok.text
+        follows_operand = prev is not None and (prev.kind != "punct" or prev.text in (")", "]"))
+        prev_prefix = tok.kind == "punct" and tok.text in _PREFIX_OPERATORS and not follows_operand
+        prev = tok
+    return out
+
+
+def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
+    """A `_Static_assert` among struct members: folded as the parser folds array sizes."""
+    from .c.consteval import eval_int_const
+    from .sema_gnu import report_static_assert
+    value = eval_int_const(sa.cond, p.diags)
+    report_static_assert(sa, value, p.diags)
