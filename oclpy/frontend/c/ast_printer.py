@@ -25,7 +25,7 @@ from typing import Any
 from . import ast
 from . import c_types as ct
 from .c_types import CType
-from ..gnu_types import TypeOf
+from .gnu_types import TypeOf
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",

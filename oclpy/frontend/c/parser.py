@@ -24,11 +24,11 @@ from ...diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ...ir.types import AddressSpace
 from . import ast
 from . import c_types as ct
-from .. import parse_gnu, parse_recovery
+from . import parse_gnu, parse_recovery
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
-from ..gnu_types import TYPEOF_KEYWORDS
+from .gnu_types import TYPEOF_KEYWORDS
 from .type_rules import ERROR
 
 

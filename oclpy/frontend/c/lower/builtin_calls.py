@@ -25,7 +25,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..builtins.async_copy import ASYNC_IMPLS
-from ...gnu_builtins import GNU_IMPLS, UNEVALUATED_IMPLS
+from ..builtins.gnu_builtins import GNU_IMPLS, UNEVALUATED_IMPLS
 from ..sema.generic_space import GENERIC_IMPLS
 from ..builtins.cl20_sync import SYNC_IMPLS
 from ..builtins.cl20_atomics import ATOMIC_IMPLS

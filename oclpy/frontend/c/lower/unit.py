@@ -24,7 +24,7 @@ from ..c_types import CType
 from ..layout import align_of, mem_type, reg_type, struct_info
 from .builtin_calls import BuiltinLowering
 from .exprs import ExprLowering
-from ...lower_gnu import CaseRangeLowering, GnuLowering
+from .gnu_lowering import CaseRangeLowering, GnuLowering
 from .stmts import StmtLowering
 from .helpers import LValue, const_float
 from ..sema.folding import fold

@@ -23,7 +23,7 @@ from .conversions import assign_convert, convert
 from .expressions import ExprChecker, start_loc
 from .initializers import InitChecker
 from .flow import may_fall_through, contains_return, find_recursion
-from ...sema_gnu import GnuChecker
+from .gnu_checks import GnuChecker
 from ..opaque_types import image_type_in
 
 

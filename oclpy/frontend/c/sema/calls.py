@@ -20,7 +20,7 @@ from .. import type_rules as st
 from ..builtins.async_copy import async_overloads
 from ..builtins.cl20_atomics import atomic_overloads
 from ..builtins.cl20_sync import sync_overloads
-from ...gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
+from ..builtins.gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event

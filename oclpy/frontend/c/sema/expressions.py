@@ -17,7 +17,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
 from ..dispatch import cached_table
-from ...gnu_types import resolve_typeof
+from ..gnu_types import resolve_typeof
 from .conversions import assign_convert, convert, to_rvalue
 from .calls import CallChecker
 from .casts import CastChecker

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, Union
 
 from .. import ast
-from ...gnu_builtins import is_unreachable_call
+from ..builtins.gnu_builtins import is_unreachable_call
 from .folding import fold
 
 Item = Union[ast.Stmt, ast.Decl]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from .c import ast
+from . import ast
 from .gnu_types import TypeOf
-from .c.lexer import Token
+from .lexer import Token
 
 if TYPE_CHECKING:
-    from .c.parser import DeclSpec, Parser
+    from .parser import DeclSpec, Parser
 
 
 def at_statement_expression(p: Parser) -> bool:
@@ -93,7 +93,7 @@ def condition_text(tokens: list[Token]) -> str:
 
 def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
     """A `_Static_assert` among struct members: folded as the parser folds array sizes."""
-    from .c.consteval import eval_int_const
-    from .sema_gnu import report_static_assert
+    from .consteval import eval_int_const
+    from .sema.gnu_checks import report_static_assert
     value = eval_int_const(sa.cond, p.diags)
     report_static_assert(sa, value, p.diags)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Union
 
-from ..ir import types as ir
-from ..ir.builder import Builder
-from ..ir.values import Block, ConstInt, Undef, Value
-from .c import ast
+from ....ir import types as ir
+from ....ir.builder import Builder
+from ....ir.values import Block, ConstInt, Undef, Value
+from .. import ast
 
 
 class GnuLowering:

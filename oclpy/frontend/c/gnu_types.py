@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
-from ..ir.types import AddressSpace
-from .c import c_types as ct
-from .c.c_types import CType
+from ...ir.types import AddressSpace
+from . import c_types as ct
+from .c_types import CType
 
 TYPEOF_KEYWORDS = frozenset(["__typeof__", "__typeof"])  # `typeof` is an identifier unless used so
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional, Union
 
-from ..diagnostics import DiagnosticEngine
-from .c import ast
-from .c import c_types as ct
-from .c import type_rules as st
-from .c.sema.folding import fold_int
-from .c.sema.expressions import start_loc
+from ....diagnostics import DiagnosticEngine
+from .. import ast
+from .. import c_types as ct
+from .. import type_rules as st
+from .folding import fold_int
+from .expressions import start_loc
 
 
 class GnuChecker:

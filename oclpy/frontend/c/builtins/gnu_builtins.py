@@ -15,12 +15,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, Optional
 
-from ..diagnostics import DiagnosticEngine
-from ..ir.values import Undef, Value
-from ..ir import types as ir
-from .c import ast
-from .c import c_types as ct
-from .c.builtins.table import Builtin
+from ....diagnostics import DiagnosticEngine
+from ....ir.values import Undef, Value
+from ....ir import types as ir
+from .. import ast
+from .. import c_types as ct
+from .table import Builtin
 
 # Builtins whose arguments are type-checked but never evaluated.
 UNEVALUATED_IMPLS = frozenset(["gnu_assume"])
@@ -62,7 +62,7 @@ def has_side_effects(e: object) -> bool:
 
 def check_assume(e: ast.Call, diags: DiagnosticEngine) -> None:
     """Clang's warning: `__builtin_assume`'s argument is not evaluated."""
-    from .c.sema.expressions import start_loc
+    from ..sema.expressions import start_loc
     if e.args and has_side_effects(e.args[0]):
         diags.warning(start_loc(e.args[0]), "the argument to '__builtin_assume' has side effects that will be "
                       "discarded")
