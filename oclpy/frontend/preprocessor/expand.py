@@ -1,0 +1,329 @@
+"""Macro expansion (C99 6.10.3.1-6.10.3.4), with hidesets as in Prosser's algorithm.
+
+Each token carries the set of macro names that must not expand it again: a
+macro's replacement tokens get the macro's name added, and a function-like
+macro's replacement gets `(hideset of the name & hideset of the closing
+parenthesis) | {name}`. The replacement is pushed back onto the input and
+rescanned, so a name found inside its own expansion stays unexpanded forever
+(the "painted blue" tokens of the standard), while a function-like name that
+only gets its `(` from the text after the invocation expands as C requires.
+
+Arguments are macro-expanded on their own before substitution (6.10.3.1),
+except where they are operands of `#` or `##`. `##` works on placemarkers
+for empty arguments; `, ## __VA_ARGS__` drops the comma when the variable
+arguments are left out (GNU, as clang); `__VA_OPT__` is C2x's.
+
+Tokens produced by an expansion are placed (file, line, column) at the
+outermost macro name, so the output shows them where the macro was used.
+`__LINE__` inside a replacement is the line where the outermost invocation
+ends (its closing parenthesis), as clang and gcc do; written in the text or in
+an argument it is the line it is written on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from ...diagnostics import DiagnosticEngine
+from .macros import Macro, PPError, loc_of, paste, stringize
+from .tokens import PPToken
+
+PLACEMARKER = PPToken("placemarker", "", "", 0, 0)
+
+
+class TokenStream:
+    """Tokens still to be scanned: `pending` (a stack, next token last) in front of
+    what `more()` reads from a file or list. `peek()` looks at the next token
+    of the source without acting on a directive (for the `(` after a macro name)."""
+
+    __slots__ = ("pending", "more", "peek", "top")
+
+    def __init__(self, more: Callable[[], PPToken], peek: Callable[[], PPToken], top: bool = False) -> None:
+        self.pending: list[PPToken] = []
+        self.more = more
+        self.peek = peek
+        self.top = top  # the text itself (not an argument or a directive): _Pragma acts here
+
+
+def list_stream(tokens: list[PPToken], end: PPToken) -> TokenStream:
+    """A stream over `tokens`, then `end` forever."""
+    stream = TokenStream(lambda: end, lambda: end)
+    stream.pending = tokens[::-1]
+    return stream
+
+
+class _Paste:
+    """A `##` operator of a replacement list (an argument's `##` token is no operator)."""
+
+    __slots__ = ("tok",)
+
+    def __init__(self, tok: PPToken) -> None:
+        self.tok = tok
+
+
+class Expander:
+    """Expands macros from a `TokenStream`; `macros` is shared with the directives."""
+
+    def __init__(self, macros: dict[str, Macro], diags: DiagnosticEngine) -> None:
+        self.macros = macros
+        self.diags = diags
+        self.origin = PLACEMARKER  # the outermost macro name being expanded
+        self.expansion_line = 0  # the line where the outermost invocation ends
+        self.depth = 0  # > 0 while expanding arguments
+
+    def next(self, stream: TokenStream) -> PPToken:
+        """The next token of `stream` after macro replacement; "eof" at the end."""
+        pending, macros = stream.pending, self.macros
+        while True:
+            tok = pending.pop() if pending else stream.more()
+            if tok.kind != "id":
+                return tok
+            macro = macros.get(tok.text)
+            if macro is None:
+                if tok.text == "_Pragma" and stream.top and self.depth == 0:
+                    return self._pragma_operator(tok, stream)
+                return tok
+            if tok.text in tok.hideset:
+                return tok
+            if tok.src and self.depth == 0:
+                self.origin, self.expansion_line = tok, tok.line
+            if macro.builtin is not None:
+                return self._place(macro.builtin(tok), tok.space)
+            if macro.params is None:
+                hideset = tok.hideset | {macro.name}
+                body = _Substitution(self, macro, [], False).substitute(macro.body) if macro.pastes \
+                    else [t.copy() for t in macro.body]
+                pending.extend(reversed(self._finish(body, hideset, tok.space)))
+                continue
+            if not self._lparen_follows(stream):
+                return tok
+            replacement = self._invoke(macro, tok, stream)
+            if replacement is not None:
+                pending.extend(reversed(replacement))
+
+    def expand_all(self, tokens: list[PPToken], end: PPToken) -> list[PPToken]:
+        """`tokens` fully macro-replaced, as an argument is before substitution."""
+        stream = list_stream(tokens, end)
+        out = []
+        self.depth += 1
+        try:
+            while True:
+                tok = self.next(stream)
+                if tok is end:
+                    return out
+                out.append(tok)
+        finally:
+            self.depth -= 1
+
+    def _lparen_follows(self, stream: TokenStream) -> bool:
+        nxt = stream.pending[-1] if stream.pending else stream.peek()
+        return nxt.text == "(" and nxt.kind == "punct"
+
+    def _place(self, tok: PPToken, space: bool) -> PPToken:
+        origin = self.origin
+        tok.file, tok.line, tok.col, tok.space, tok.src = origin.file, origin.line, origin.col, space, False
+        return tok
+
+    def _finish(self, toks: list[PPToken], hideset: frozenset[str], space: bool) -> list[PPToken]:
+        """Give fresh replacement tokens their hideset and the place of the outermost macro name."""
+        origin = self.origin
+        file, line, col = origin.file, origin.line, origin.col
+        for tok in toks:
+            tok.hideset = hideset if not tok.hideset else tok.hideset | hideset
+            tok.file, tok.line, tok.col, tok.src = file, line, col, False
+            if tok.bol:
+                tok.space, tok.bol = True, False
+        if toks:
+            toks[0].space = space
+        return toks
+
+    def _invoke(self, macro: Macro, name: PPToken, stream: TokenStream) -> Optional[list[PPToken]]:
+        """Read the arguments of a function-like macro and return its replacement."""
+        try:
+            args, rparen, omitted = self._arguments(macro, name, stream)
+        except PPError as err:
+            diag = self.diags.error(err.loc, err.message)
+            self.diags.note(diag, macro.loc, f"macro '{macro.name}' defined here")
+            return None
+        if rparen.src and self.depth == 0:
+            self.expansion_line = rparen.line
+        hideset = (name.hideset & rparen.hideset) | {macro.name}
+        context = _Substitution(self, macro, args, omitted)
+        return self._finish(context.substitute(macro.body), hideset, name.space)
+
+    def _arguments(self, macro: Macro, name: PPToken,
+                   stream: TokenStream) -> tuple[list[list[PPToken]], PPToken, bool]:
+        """The arguments (split at top-level commas), the `)`, and whether `...` got none."""
+        pending = stream.pending
+        pending.pop() if pending else stream.more()  # the '('
+        params = macro.params or []
+        last = len(params) - 1 if macro.variadic else -1
+        args: list[list[PPToken]] = [[]]
+        depth = 0
+        while True:
+            tok = pending.pop() if pending else stream.more()
+            text = tok.text
+            if tok.kind == "eof":
+                pending.append(tok)
+                raise PPError("unterminated function-like macro invocation", loc_of(name))
+            if text == "(":
+                depth += 1
+            elif text == ")":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif text == "," and depth == 0 and len(args) - 1 != last:
+                args.append([])
+                continue
+            args[-1].append(tok)
+        return self._counted(macro, args, tok)
+
+    def _counted(self, macro: Macro, args: list[list[PPToken]],
+                 rparen: PPToken) -> tuple[list[list[PPToken]], PPToken, bool]:
+        """Check the argument count against the parameters (clang's messages)."""
+        wanted = len(macro.params or [])
+        if wanted == 0 and args == [[]]:
+            return [], rparen, False
+        if len(args) > wanted:
+            extra = args[wanted]
+            raise PPError("too many arguments provided to function-like macro invocation",
+                          loc_of(extra[0] if extra else rparen))
+        if len(args) == wanted - 1 and macro.variadic:
+            return args + [[]], rparen, True
+        if len(args) < wanted:
+            raise PPError("too few arguments provided to function-like macro invocation", loc_of(rparen))
+        return args, rparen, False
+
+    def _pragma_operator(self, tok: PPToken, stream: TokenStream) -> PPToken:
+        """`_Pragma ( string-literal )` (C99 6.10.9): a "pragma" token holding the directive's text."""
+        pending = stream.pending
+        seen = []
+        for want in ("(", "string", ")"):
+            nxt = pending.pop() if pending else stream.more()
+            seen.append(nxt)
+            if (nxt.kind != want) if want == "string" else (nxt.text != want):
+                if nxt.kind == "eof" or nxt.text == ")":
+                    pending.append(nxt)
+                self.diags.error(loc_of(tok), "_Pragma takes a parenthesized string literal")
+                return PPToken("pragma", "", tok.file, tok.line, tok.col, src=False)
+        body = seen[1].text
+        body = re.sub(r'\\([\\"])', r"\1", body[body.index('"') + 1:-1])  # C99 6.10.9: destringize
+        return PPToken("pragma", body, tok.file, tok.line, tok.col, src=tok.src)
+
+
+class _Substitution:
+    """Argument substitution (6.10.3.1) then `##` (6.10.3.3) for one invocation."""
+
+    def __init__(self, expander: Expander, macro: Macro, args: list[list[PPToken]], omitted: bool) -> None:
+        self.expander = expander
+        self.macro = macro
+        self.args = args
+        self.index = {p: i for i, p in enumerate(macro.params or [])}
+        self.omitted = omitted  # the variable arguments were left out entirely
+        self.expanded: dict[int, list[PPToken]] = {}
+
+    def expanded_arg(self, i: int) -> list[PPToken]:
+        if i not in self.expanded:
+            end = PPToken("eof", "", "", 0, 0)
+            self.expanded[i] = self.expander.expand_all(self.args[i], end)
+        return self.expanded[i]
+
+    def substitute(self, body: list[PPToken]) -> list[PPToken]:
+        items: list[object] = []
+        i, n = 0, len(body)
+        while i < n:
+            tok = body[i]
+            text = tok.text
+            if text == "##" and tok.kind == "punct":
+                items.append(_Paste(tok))
+            elif text == "#" and tok.kind == "punct" and i + 1 < n:
+                i = self._stringize(body, i, items)
+                continue
+            elif text == "__VA_OPT__" and self.macro.variadic:
+                inner, i = self._va_opt(body, i)
+                items.extend(inner or [PLACEMARKER])
+                continue
+            elif text in self.index:
+                self._parameter(tok, body, i, items)
+            else:
+                items.append(tok.copy())
+            i += 1
+        return _paste_all(items, self.expander, self.macro.name)
+
+    def _parameter(self, tok: PPToken, body: list[PPToken], i: int, items: list[object]) -> None:
+        idx = self.index[tok.text]
+        after_paste = bool(items) and isinstance(items[-1], _Paste)
+        before_paste = i + 1 < len(body) and body[i + 1].text == "##"
+        if after_paste and self.macro.variadic and idx == len(self.index) - 1 and len(items) >= 2 \
+                and getattr(items[-2], "text", None) == ",":
+            items.pop()  # GNU `, ## __VA_ARGS__`: no pasting; no comma when `...` got nothing
+            if self.omitted:
+                items.pop()
+            toks = [t.copy() for t in self.args[idx]]
+        elif after_paste or before_paste:
+            toks = [t.copy() for t in self.args[idx]] or [PLACEMARKER]
+        else:
+            toks = [t.copy() for t in self.expanded_arg(idx)]
+        if toks and toks[0] is not PLACEMARKER:
+            toks[0].space, toks[0].bol = tok.space, False
+        items.extend(toks)
+
+    def _stringize(self, body: list[PPToken], i: int, items: list[object]) -> int:
+        operand = body[i + 1]
+        if operand.text == "__VA_OPT__" and self.macro.variadic:
+            inner, end = self._va_opt(body, i + 1)
+        elif operand.text in self.index:
+            inner, end = self.args[self.index[operand.text]], i + 2
+        else:  # an object-like macro's '#', or one checked at #define
+            items.append(body[i].copy())
+            return i + 1
+        items.append(stringize(inner, body[i]))
+        return end
+
+    def _va_opt(self, body: list[PPToken], i: int) -> tuple[list[PPToken], int]:
+        """`__VA_OPT__ ( tokens )` at body[i]: the tokens substituted, or none without
+        variable arguments; and the index after the closing parenthesis."""
+        depth, j = 0, i + 1
+        while j < len(body):
+            depth += {"(": 1, ")": -1}.get(body[j].text, 0)
+            if depth == 0:
+                break
+            j += 1
+        if not self.expanded_arg(len(self.index) - 1):
+            return [], j + 1
+        return self.substitute(body[i + 2:j]), j + 1
+
+
+def _paste_all(items: list[object], expander: Expander, macro: str) -> list[PPToken]:
+    """Apply the `##` operators left to right, then drop the placemarkers."""
+    out: list[PPToken] = []
+    i, n = 0, len(items)
+    while i < n:
+        item = items[i]
+        if isinstance(item, _Paste):
+            rhs = items[i + 1] if i + 1 < n else PLACEMARKER
+            assert isinstance(rhs, PPToken)
+            lhs = out.pop() if out else PLACEMARKER
+            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro))
+            i += 2
+            continue
+        assert isinstance(item, PPToken)
+        out.append(item)
+        i += 1
+    return [t for t in out if t is not PLACEMARKER]
+
+
+def _paste_pair(lhs: PPToken, rhs: PPToken, op: PPToken, expander: Expander, macro: str) -> list[PPToken]:
+    if lhs is PLACEMARKER:
+        return [rhs]
+    if rhs is PLACEMARKER:
+        return [lhs]
+    joined = paste(lhs, rhs)
+    if joined is not None:
+        return [joined]
+    diag = expander.diags.error(loc_of(expander.origin),
+                                f"pasting formed '{lhs.text}{rhs.text}', an invalid preprocessing token")
+    expander.diags.note(diag, loc_of(op), f"expanded from macro '{macro}'")
+    return [lhs, rhs]
+
