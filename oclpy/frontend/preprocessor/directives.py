@@ -120,6 +120,8 @@ class Preprocessor:
         src.conds = len(self.conds)
         self.files.append(src)
         self.diags.add_source(src.name, src.text)
+        for line, col, message in src.lexed.warnings:
+            self.diags.warning(SourceLocation(src.name, line, col), message)
         if src.lexed.unterminated_comment is not None:
             line, col = src.lexed.unterminated_comment
             self.diags.error(SourceLocation(src.name, line, col), "unterminated /* comment")
@@ -277,7 +279,8 @@ class Preprocessor:
 
     def _defined(self, tok: PPToken, stream: TokenStream, end: PPToken) -> PPToken:
         """`defined X` or `defined ( X )` as the number 1 or 0."""
-        if not tok.src:
+        origin = self.macros.get(self.expander.origin.text)
+        if not tok.src and origin is not None and origin.params is None:  # clang: function-like is -pedantic
             self.diags.warning(loc_of(tok), "macro expansion producing 'defined' has undefined behavior")
         pending = stream.pending
         nxt = pending.pop() if pending else end

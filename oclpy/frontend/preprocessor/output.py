@@ -31,15 +31,11 @@ def _needs_space(prev: PPToken, tok: PPToken) -> bool:
         return False
     if prev.kind in _WORD and (tok.kind in _WORD or b[0] in "$\\"):
         return True
-    if prev.kind == "number" and (b[0] in ".+-" or tok.kind == "other"):
-        return True
-    if b[0] == "." and prev.kind == "punct" and a[-1] == ".":
-        return True
-    if a[-1] == "/" and b[0] in "/*":
+    if prev.kind == "number" and (b[0] == "." or b[0] in "+-" and a[-1] in "eEpP" or tok.kind == "other"):
         return True
     if prev.kind == "punct" and tok.kind == "punct" and (a + b[0]) in _PUNCT_PREFIXES:
         return True
-    return (a == "." or prev.kind == "punct" and a[-1] == ".") and tok.kind == "number"
+    return a[-1] == "/" and b[0] in "/*" or a == "." and tok.kind == "number"
 
 
 def line_marker(line: int, file: str) -> str:

@@ -44,6 +44,7 @@ _TOKEN = re.compile("|".join([
     r"(?P<other>['\"][^\n]*|.)",
 ]))
 _SPLICE = re.compile(r"\\[ \t\f\v]*\n")
+_SPLIT_COMMENT_END = re.compile(r"\*\\[ \t\f\v]*\n/")
 
 
 class PPToken:
@@ -79,6 +80,7 @@ class Lexed:
     tokens: list[PPToken]
     eol: dict[int, tuple[int, int]] = field(default_factory=dict)  # directive '#' index -> (line, col)
     unterminated_comment: Optional[tuple[int, int]] = None  # where a `/*` that never closes starts
+    warnings: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message)
 
 
 class _Positions:
@@ -99,11 +101,23 @@ class _Positions:
         self.original = text
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
-    def locate(self, offset: int) -> tuple[int, int]:
-        i = bisect_right(self.splices, offset)
-        original = offset + (self.removed[i - 1] if i else 0)
+    def warnings(self) -> list[tuple[int, int, str]]:
+        """clang's warnings about splices: spaces after the backslash, a splice inside `*/`."""
+        out = []
+        for m in _SPLICE.finditer(self.original):
+            if m.end() - m.start() > 2:
+                out.append((*self._physical(m.start() + 1), "backslash and newline separated by space"))
+        for m in _SPLIT_COMMENT_END.finditer(self.original):
+            out.append((*self._physical(m.start() + 1), "escaped newline between */ characters at block comment end"))
+        return sorted(out)
+
+    def _physical(self, original: int) -> tuple[int, int]:
         line = bisect_right(self.line_starts, original)
         return line, original - self.line_starts[line - 1] + 1
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        i = bisect_right(self.splices, offset)
+        return self._physical(offset + (self.removed[i - 1] if i else 0))
 
 
 def lex(text: str, file: str) -> Lexed:
@@ -111,7 +125,7 @@ def lex(text: str, file: str) -> Lexed:
     positions = _Positions(text) if "\\" in text and _SPLICE.search(text) else None
     body = positions.text if positions is not None else text
     out: list[PPToken] = []
-    result = Lexed(out)
+    result = Lexed(out, warnings=positions.warnings() if positions is not None else [])
     line, line_start, space, bol = 1, 0, False, True
     directive = -1  # index of the '#' of the directive being lexed, or -1
     for m in _TOKEN.finditer(body):
