@@ -92,7 +92,7 @@ class Result:
 
 
 def run_ours(path: Path, options: str) -> tuple[str, list[str]]:
-    diags = DiagnosticEngine()
+    diags = DiagnosticEngine(error_limit=1 << 30)  # every error, as clang with -ferror-limit=0
     text = preprocess(path.read_text(), str(path), parse_build_options(options), diags)
     return text, [f"{d.loc}: {d.severity}: {d.message}" for d in diags.diagnostics]
 
@@ -105,7 +105,7 @@ def run_clang(clang: str, path: Path, options: str) -> tuple[str, list[str]]:
     std = f"-cl-std=CL{opts.opencl_c_version // 100}.{opts.opencl_c_version % 100 // 10}"
     includes = [f"-I{d}" for d in [*opts.include_dirs, BUNDLED_INCLUDE_DIR]]
     try:
-        proc = subprocess.run([clang, "-E", "-x", "cl", std, "-cl-no-stdinc", "-undef", "-include", f.name,
+        proc = subprocess.run([clang, "-E", "-x", "cl", std, "-cl-no-stdinc", "-undef", "-ferror-limit=0", "-include", f.name,
                                *includes, str(path)], capture_output=True, text=True, timeout=60)
     finally:
         os.unlink(f.name)

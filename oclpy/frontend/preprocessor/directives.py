@@ -82,7 +82,7 @@ class Preprocessor:
         now = time.localtime()
         date, clock = time.strftime("%b %e %Y", now), time.strftime("%H:%M:%S", now)
         values: dict[str, Callable[[PPToken], tuple[str, str]]] = {
-            "__FILE__": lambda tok: ("string", _quote(tok.file if tok.src else self.expander.origin.file)),
+            "__FILE__": lambda tok: ("string", _quote(tok.file)),
             "__LINE__": lambda tok: ("number", str(tok.line if tok.src else self.expander.expansion_line)),
             "__DATE__": lambda tok: ("string", _quote(date)),
             "__TIME__": lambda tok: ("string", _quote(clock)),
@@ -180,6 +180,10 @@ class Preprocessor:
         if handler is None:
             self.diags.error(loc_of(name), "invalid preprocessing directive")
             return
+        if name.text not in ("error", "warning"):  # the C lexer sees text lines, not directives
+            for tok in args:
+                if tok.kind == "other" and tok.text[0] in "'\"":
+                    self.diags.warning(loc_of(tok), f"missing terminating {tok.text[0]} character")
         handler(self, line)
 
     def _skip_group(self, src: Source) -> None:
@@ -279,8 +283,8 @@ class Preprocessor:
 
     def _defined(self, tok: PPToken, stream: TokenStream, end: PPToken) -> PPToken:
         """`defined X` or `defined ( X )` as the number 1 or 0."""
-        origin = self.macros.get(self.expander.origin.text)
-        if not tok.src and origin is not None and origin.params is None:  # clang: function-like is -pedantic
+        makers = [self.macros.get(name) for name in tok.hideset]
+        if any(m is not None and m.params is None for m in makers):  # clang: from function-like is -pedantic
             self.diags.warning(loc_of(tok), "macro expansion producing 'defined' has undefined behavior")
         pending = stream.pending
         nxt = pending.pop() if pending else end
@@ -337,11 +341,14 @@ class Preprocessor:
             self.diags.warning(loc_of(line.name), text)
 
     def _pragma_directive(self, line: Line) -> None:
-        self.pragma(_spell(line.args), line.name)
+        once = len(line.args) == 1 and line.args[0].text == "once"
+        self.pragma(_spell(line.args), line.args[0] if once else line.name)
 
     def pragma(self, text: str, where: PPToken) -> None:
         """A pragma (directive or `_Pragma`): `once` is ours, the rest go to the output."""
         if text.split() == ["once"]:
+            if len(self.files) == 1:
+                self.diags.warning(loc_of(where), "#pragma once in main file")
             self.once.add(include_line.identity(self.files[-1].path))
             return
         self.writer.directive(("#pragma " + text).rstrip(), where.file, where.line)
@@ -361,7 +368,7 @@ def _quote(text: str) -> str:
 def _builtin(value: Callable[[PPToken], tuple[str, str]]) -> Callable[[PPToken], PPToken]:
     def expand(tok: PPToken) -> PPToken:
         kind, text = value(tok)
-        return PPToken(kind, text, tok.file, tok.line, tok.col, tok.space)
+        return PPToken(kind, text, tok.file, tok.line, tok.col, tok.space, src=False)
     return expand
 
 

@@ -13,11 +13,13 @@ except where they are operands of `#` or `##`. `##` works on placemarkers
 for empty arguments; `, ## __VA_ARGS__` drops the comma when the variable
 arguments are left out (GNU, as clang); `__VA_OPT__` is C2x's.
 
-Tokens produced by an expansion are placed (file, line, column) at the
-outermost macro name, so the output shows them where the macro was used.
-`__LINE__` inside a replacement is the line where the outermost invocation
-ends (its closing parenthesis), as clang and gcc do; written in the text or in
-an argument it is the line it is written on.
+Where a produced token is placed (file, line, column) follows clang's
+`getFileLoc`: a token of a replacement list goes where the macro name was
+(itself placed by this rule), a token of an argument stays where it was
+written. Diagnostics and the output both use these places. `__LINE__` inside a
+replacement list is the line where the outermost invocation ends (its closing
+parenthesis), as clang and gcc do; written in the text or in an argument it is
+the line it is written on.
 """
 
 from __future__ import annotations
@@ -68,7 +70,6 @@ class Expander:
     def __init__(self, macros: dict[str, Macro], diags: DiagnosticEngine) -> None:
         self.macros = macros
         self.diags = diags
-        self.origin = PLACEMARKER  # the outermost macro name being expanded
         self.expansion_line = 0  # the line where the outermost invocation ends
         self.depth = 0  # > 0 while expanding arguments
 
@@ -82,18 +83,21 @@ class Expander:
             macro = macros.get(tok.text)
             if macro is None:
                 if tok.text == "_Pragma" and stream.top and self.depth == 0:
-                    return self._pragma_operator(tok, stream)
+                    pragma = self._pragma_operator(tok, stream)
+                    if pragma is None:
+                        continue
+                    return pragma
                 return tok
             if tok.text in tok.hideset:
                 return tok
             if tok.src and self.depth == 0:
-                self.origin, self.expansion_line = tok, tok.line
+                self.expansion_line = tok.line
             if macro.builtin is not None:
-                return self._place(macro.builtin(tok), tok.space)
+                return macro.builtin(tok)
             if macro.params is None:
                 hideset = tok.hideset | {macro.name}
-                body = _Substitution(self, macro, [], False).substitute(macro.body) if macro.pastes \
-                    else [t.copy() for t in macro.body]
+                body = _Substitution(self, macro, tok, [], False).substitute(macro.body) if macro.pastes \
+                    else [_at(t, tok) for t in macro.body]
                 pending.extend(reversed(self._finish(body, hideset, tok.space)))
                 continue
             if not self._lparen_follows(stream):
@@ -120,18 +124,11 @@ class Expander:
         nxt = stream.pending[-1] if stream.pending else stream.peek()
         return nxt.text == "(" and nxt.kind == "punct"
 
-    def _place(self, tok: PPToken, space: bool) -> PPToken:
-        origin = self.origin
-        tok.file, tok.line, tok.col, tok.space, tok.src = origin.file, origin.line, origin.col, space, False
-        return tok
-
     def _finish(self, toks: list[PPToken], hideset: frozenset[str], space: bool) -> list[PPToken]:
-        """Give fresh replacement tokens their hideset and the place of the outermost macro name."""
-        origin = self.origin
-        file, line, col = origin.file, origin.line, origin.col
+        """Give fresh replacement tokens their hideset; the first gets the macro name's spacing."""
         for tok in toks:
             tok.hideset = hideset if not tok.hideset else tok.hideset | hideset
-            tok.file, tok.line, tok.col, tok.src = file, line, col, False
+            tok.src = False
             if tok.bol:
                 tok.space, tok.bol = True, False
         if toks:
@@ -141,24 +138,29 @@ class Expander:
     def _invoke(self, macro: Macro, name: PPToken, stream: TokenStream) -> Optional[list[PPToken]]:
         """Read the arguments of a function-like macro and return its replacement."""
         try:
-            args, rparen, omitted = self._arguments(macro, name, stream)
-        except PPError as err:
+            args, starts, rparen = self._arguments(name, stream,
+                                                   len(macro.params or []) - 1 if macro.variadic else -1)
+            args, omitted = self._counted(macro, args, starts, rparen)
+        except PPError as err:  # clang drops the call; after a wrong count it keeps the name
             diag = self.diags.error(err.loc, err.message)
             self.diags.note(diag, macro.loc, f"macro '{macro.name}' defined here")
-            return None
+            if err.message.startswith("unterminated"):
+                return None
+            kept = name.copy()
+            kept.hideset = name.hideset | {macro.name}
+            return [kept]
         if rparen.src and self.depth == 0:
             self.expansion_line = rparen.line
         hideset = (name.hideset & rparen.hideset) | {macro.name}
-        context = _Substitution(self, macro, args, omitted)
+        context = _Substitution(self, macro, name, args, omitted)
         return self._finish(context.substitute(macro.body), hideset, name.space)
 
-    def _arguments(self, macro: Macro, name: PPToken,
-                   stream: TokenStream) -> tuple[list[list[PPToken]], PPToken, bool]:
-        """The arguments (split at top-level commas), the `)`, and whether `...` got none."""
+    def _arguments(self, name: PPToken, stream: TokenStream,
+                   last: int) -> tuple[list[list[PPToken]], list[PPToken], PPToken]:
+        """The arguments, split at top-level commas except from argument `last` on (`...`),
+        the '(' or ',' before each, and the ')'."""
         pending = stream.pending
-        pending.pop() if pending else stream.more()  # the '('
-        params = macro.params or []
-        last = len(params) - 1 if macro.variadic else -1
+        starts = [pending.pop() if pending else stream.more()]  # the '('
         args: list[list[PPToken]] = [[]]
         depth = 0
         while True:
@@ -175,49 +177,60 @@ class Expander:
                 depth -= 1
             elif text == "," and depth == 0 and len(args) - 1 != last:
                 args.append([])
+                starts.append(tok)
                 continue
             args[-1].append(tok)
-        return self._counted(macro, args, tok)
+        return args, starts, tok
 
-    def _counted(self, macro: Macro, args: list[list[PPToken]],
-                 rparen: PPToken) -> tuple[list[list[PPToken]], PPToken, bool]:
-        """Check the argument count against the parameters (clang's messages)."""
+    def _counted(self, macro: Macro, args: list[list[PPToken]], starts: list[PPToken],
+                 rparen: PPToken) -> tuple[list[list[PPToken]], bool]:
+        """The arguments checked against the parameters, and whether `...` got none at all."""
         wanted = len(macro.params or [])
         if wanted == 0 and args == [[]]:
-            return [], rparen, False
-        if len(args) > wanted:
+            return [], False
+        if len(args) > wanted:  # clang points at the first extra argument, or what opens it
             extra = args[wanted]
             raise PPError("too many arguments provided to function-like macro invocation",
-                          loc_of(extra[0] if extra else rparen))
+                          loc_of(extra[0] if extra else starts[wanted]))
         if len(args) == wanted - 1 and macro.variadic:
-            return args + [[]], rparen, True
+            return args + [[]], True
         if len(args) < wanted:
             raise PPError("too few arguments provided to function-like macro invocation", loc_of(rparen))
-        return args, rparen, False
+        return args, False
 
-    def _pragma_operator(self, tok: PPToken, stream: TokenStream) -> PPToken:
-        """`_Pragma ( string-literal )` (C99 6.10.9): a "pragma" token holding the directive's text."""
-        pending = stream.pending
-        seen = []
-        for want in ("(", "string", ")"):
-            nxt = pending.pop() if pending else stream.more()
-            seen.append(nxt)
-            if (nxt.kind != want) if want == "string" else (nxt.text != want):
-                if nxt.kind == "eof" or nxt.text == ")":
-                    pending.append(nxt)
-                self.diags.error(loc_of(tok), "_Pragma takes a parenthesized string literal")
-                return PPToken("pragma", "", tok.file, tok.line, tok.col, src=False)
-        body = seen[1].text
+    def _pragma_operator(self, tok: PPToken, stream: TokenStream) -> Optional[PPToken]:
+        """`_Pragma ( string-literal )` (C99 6.10.9): a "pragma" token holding the directive's text.
+        The operand is macro-expanded and a malformed one is skipped as clang does."""
+        lparen = self.next(stream)
+        string = self.next(stream) if lparen.text == "(" else lparen
+        rparen = self.next(stream) if string.kind == "string" and string is not lparen else string
+        if rparen.text == ")" and string.kind == "string" and lparen.text == "(":
+            body = string.text
+        elif lparen.text != "(" or string.kind == "string":
+            stream.pending.append(rparen)  # no '(' or no ')': the token read stays
+            return self._pragma_error(tok)
+        else:  # no string: skip to the ')' of this line
+            bad = string
+            while bad.text != ")" and bad.kind != "eof" and not (bad.bol and bad is not string):
+                bad = self.next(stream)
+            if bad.text != ")":
+                stream.pending.append(bad)
+            return self._pragma_error(tok)
         body = re.sub(r'\\([\\"])', r"\1", body[body.index('"') + 1:-1])  # C99 6.10.9: destringize
         return PPToken("pragma", body, tok.file, tok.line, tok.col, src=tok.src)
+
+    def _pragma_error(self, tok: PPToken) -> None:
+        self.diags.error(loc_of(tok), "_Pragma takes a parenthesized string literal")
 
 
 class _Substitution:
     """Argument substitution (6.10.3.1) then `##` (6.10.3.3) for one invocation."""
 
-    def __init__(self, expander: Expander, macro: Macro, args: list[list[PPToken]], omitted: bool) -> None:
+    def __init__(self, expander: Expander, macro: Macro, name: PPToken, args: list[list[PPToken]],
+                 omitted: bool) -> None:
         self.expander = expander
         self.macro = macro
+        self.name = name  # where the replacement's own tokens are placed
         self.args = args
         self.index = {p: i for i, p in enumerate(macro.params or [])}
         self.omitted = omitted  # the variable arguments were left out entirely
@@ -247,9 +260,9 @@ class _Substitution:
             elif text in self.index:
                 self._parameter(tok, body, i, items)
             else:
-                items.append(tok.copy())
+                items.append(_at(tok, self.name))
             i += 1
-        return _paste_all(items, self.expander, self.macro.name)
+        return _paste_all(items, self.expander, self.macro.name, self.name)
 
     def _parameter(self, tok: PPToken, body: list[PPToken], i: int, items: list[object]) -> None:
         idx = self.index[tok.text]
@@ -276,9 +289,12 @@ class _Substitution:
         elif operand.text in self.index:
             inner, end = self.args[self.index[operand.text]], i + 2
         else:  # an object-like macro's '#', or one checked at #define
-            items.append(body[i].copy())
+            items.append(_at(body[i], self.name))
             return i + 1
-        items.append(stringize(inner, body[i]))
+        string, dropped = stringize(inner, _at(body[i], self.name))
+        if dropped is not None:
+            self.expander.diags.warning(dropped, "invalid string literal, ignoring final '\\'")
+        items.append(string)
         return end
 
     def _va_opt(self, body: list[PPToken], i: int) -> tuple[list[PPToken], int]:
@@ -295,7 +311,14 @@ class _Substitution:
         return self.substitute(body[i + 2:j]), j + 1
 
 
-def _paste_all(items: list[object], expander: Expander, macro: str) -> list[PPToken]:
+def _at(tok: PPToken, where: PPToken) -> PPToken:
+    """A copy of a replacement-list token, placed at the macro name that is being expanded."""
+    out = tok.copy()
+    out.file, out.line, out.col = where.file, where.line, where.col
+    return out
+
+
+def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken) -> list[PPToken]:
     """Apply the `##` operators left to right, then drop the placemarkers."""
     out: list[PPToken] = []
     i, n = 0, len(items)
@@ -305,7 +328,7 @@ def _paste_all(items: list[object], expander: Expander, macro: str) -> list[PPTo
             rhs = items[i + 1] if i + 1 < n else PLACEMARKER
             assert isinstance(rhs, PPToken)
             lhs = out.pop() if out else PLACEMARKER
-            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro))
+            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name))
             i += 2
             continue
         assert isinstance(item, PPToken)
@@ -314,15 +337,17 @@ def _paste_all(items: list[object], expander: Expander, macro: str) -> list[PPTo
     return [t for t in out if t is not PLACEMARKER]
 
 
-def _paste_pair(lhs: PPToken, rhs: PPToken, op: PPToken, expander: Expander, macro: str) -> list[PPToken]:
+def _paste_pair(lhs: PPToken, rhs: PPToken, op: PPToken, expander: Expander, macro: str,
+                name: PPToken) -> list[PPToken]:
     if lhs is PLACEMARKER:
         return [rhs]
     if rhs is PLACEMARKER:
         return [lhs]
     joined = paste(lhs, rhs)
     if joined is not None:
+        joined.file, joined.line, joined.col = name.file, name.line, name.col
         return [joined]
-    diag = expander.diags.error(loc_of(expander.origin),
+    diag = expander.diags.error(loc_of(name),
                                 f"pasting formed '{lhs.text}{rhs.text}', an invalid preprocessing token")
     expander.diags.note(diag, loc_of(op), f"expanded from macro '{macro}'")
     return [lhs, rhs]

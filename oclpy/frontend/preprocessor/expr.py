@@ -132,7 +132,8 @@ class _Evaluator:
         text = tok.text
         m = _INT.fullmatch(text)
         if m is None:
-            raise PPError(_bad_number(text), loc_of(tok))
+            message, offset = _bad_number(text)
+            raise PPError(message, SourceLocation(tok.file, tok.line, tok.col + offset))
         digits, suffix = m.group(1), (m.group(2) or "").lower()
         base = {"0x": 16, "0b": 2}.get(digits[:2].lower(), 8 if digits.startswith("0") else 10)
         value = int(digits[2:] if base in (2, 16) else digits, base)
@@ -152,12 +153,16 @@ class _Evaluator:
         body = tok.text[tok.text.index("'") + 1:-1]
         data = decode_escapes(body, loc_of(tok), self.diags)
         if not data:
-            raise PPError("empty character constant", loc_of(tok))
+            self.diags.warning(loc_of(tok), "empty character constant")
+            raise PPError("invalid token at start of a preprocessor expression", loc_of(tok))
         if tok.text.startswith("L"):  # wchar_t: the first character's code point
             return ord(data.decode("utf-8", "replace")[0]), False
         if len(data) == 1:
             return (data[0] - 256 if data[0] >= 128 else data[0]), False
-        self.diags.warning(loc_of(tok), "multi-character character constant")
+        if len(data) > 4:
+            self.diags.warning(loc_of(tok), "character constant too long for its type")
+        elif len(data) < 4:  # four characters: clang's -Wfour-char-constants, off by default
+            self.diags.warning(loc_of(tok), "multi-character character constant")
         value = 0
         for byte in data[-4:]:
             value = (value << 8) | byte
@@ -227,14 +232,18 @@ _COMPARE = {
 }
 
 
-def _bad_number(text: str) -> str:
-    """clang's message for a pp-number that is no integer constant."""
+def _bad_number(text: str) -> tuple[str, int]:
+    """clang's message for a pp-number that is no integer constant, and the offset it points at."""
     if re.fullmatch(r"0[0-7]*[89][0-9]*", text):
-        return f"invalid digit '{next(c for c in text if c in '89')}' in octal constant"
+        bad = next(i for i, c in enumerate(text) if c in "89")
+        return f"invalid digit '{text[bad]}' in octal constant", bad
     if re.match(r"(?:[0-9]*\.|\.?[0-9]+[eE]|0[xX][0-9a-fA-F.]*[pP])", text) and not re.match(r"0[xX][0-9a-fA-F]*$", text):
-        return "floating point literal in preprocessor expression"
+        return "floating point literal in preprocessor expression", 0
     head = re.match(r"0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+", text)
-    return f"invalid suffix '{text[len(head.group()) if head else 0:]}' on integer constant"
+    digits = len(head.group()) if head else 0
+    if text[digits:].lower() in ("z", "uz", "zu"):
+        return "'size_t' suffix for literals is a C++2b feature", 0
+    return f"invalid suffix '{text[digits:]}' on integer constant", digits
 
 
 def evaluate(tokens: list[PPToken], eol: SourceLocation, diags: DiagnosticEngine) -> Optional[bool]:

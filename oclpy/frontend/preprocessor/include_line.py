@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .directives import Line, Preprocessor
 
 MAX_INCLUDE_DEPTH = 200  # as clang
-_MAX_LINE = 2147483647
+_MAX_LINE = 4294967295  # clang: larger is an error, up to here a -pedantic warning
 
 
 def identity(path: str) -> str:
@@ -51,8 +51,9 @@ def include(pp: Preprocessor, line: Line) -> None:
         args = pp.expand_line(args, line.eol)
         header = _header_name(args)
     if header is None:
-        where = loc_of(args[0]) if args else line.eol
-        pp.diags.error(where, 'expected "FILENAME" or <FILENAME>')
+        unclosed = bool(args) and args[0].text == "<"
+        where = line.eol if unclosed or not args else loc_of(args[0])
+        pp.diags.error(where, "expected '>'" if unclosed else 'expected "FILENAME" or <FILENAME>')
         return
     name, angled, used = header
     if len(args) > used:
@@ -65,8 +66,12 @@ def include(pp: Preprocessor, line: Line) -> None:
         pp.diags.error(loc_of(args[0]), "empty filename")
         return
     start = 0
-    if line.name.text == "include_next" and len(pp.files) > 1:
-        start = line.src.found_in + 1
+    if line.name.text == "include_next":
+        if len(pp.files) > 1:
+            start = line.src.found_in + 1
+        else:
+            pp.diags.warning(loc_of(line.name), "#include_next in primary source file; will search from start "
+                                                "of include path")
     found = find_include(name, angled, line.src, pp.folders, start)
     if found is None:
         pp.diags.fatal(loc_of(args[0]), f"'{name}' file not found")

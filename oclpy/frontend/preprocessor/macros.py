@@ -62,8 +62,10 @@ def _parse_params(toks: list[PPToken], eol: SourceLocation) -> tuple[list[str], 
     i = 2
     while True:
         tok = toks[i] if i < len(toks) else None
-        if tok is not None and tok.text == ")" and not params:
-            return params, False, i + 1
+        if tok is not None and tok.text == ")":
+            if not params:
+                return params, False, i + 1
+            raise PPError("expected identifier in macro parameter list", loc_of(tok))
         if tok is None:
             raise PPError("missing ')' in macro parameter list", eol)
         if tok.text == "...":
@@ -74,8 +76,6 @@ def _parse_params(toks: list[PPToken], eol: SourceLocation) -> tuple[list[str], 
             return params, True, i + 2
         if tok.kind != "id":
             raise PPError("invalid token in macro parameter list", loc_of(tok))
-        if tok.text == "__VA_ARGS__":
-            raise PPError("__VA_ARGS__ can only appear in the expansion of a C99 variadic macro", loc_of(tok))
         if tok.text in params:
             raise PPError(f"duplicate macro parameter name '{tok.text}'", loc_of(tok))
         params.append(tok.text)
@@ -113,11 +113,11 @@ def parse_define(toks: list[PPToken], eol: SourceLocation) -> Macro:
     body = [t.copy() for t in toks[start:]]
     if body:
         body[0].space = False
-    _check_body(body, params, variadic)
+    _check_body(body, params, variadic, eol)
     return Macro(name, params, body, variadic, loc_of(toks[0]))
 
 
-def _check_body(body: list[PPToken], params: Optional[list[str]], variadic: bool) -> None:
+def _check_body(body: list[PPToken], params: Optional[list[str]], variadic: bool, eol: SourceLocation) -> None:
     if body and body[0].text == "##":
         raise PPError("'##' cannot appear at start of macro expansion", loc_of(body[0]))
     if body and body[-1].text == "##":
@@ -128,7 +128,7 @@ def _check_body(body: list[PPToken], params: Optional[list[str]], variadic: bool
         if tok.text == "#":
             nxt = body[i + 1] if i + 1 < len(body) else None
             if nxt is None or (nxt.text not in params and not (variadic and nxt.text == "__VA_OPT__")):
-                raise PPError("'#' is not followed by a macro parameter", loc_of(nxt or tok))
+                raise PPError("'#' is not followed by a macro parameter", loc_of(nxt) if nxt else eol)
         elif tok.text == "__VA_OPT__" and not variadic:
             raise PPError("__VA_OPT__ can only appear in the expansion of a C++20 variadic macro", loc_of(tok))
 
@@ -137,15 +137,19 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def stringize(toks: list[PPToken], loc: PPToken) -> PPToken:
-    """`#` applied to an argument: its spelling as a string literal (6.10.3.2p2)."""
+def stringize(toks: list[PPToken], loc: PPToken) -> tuple[PPToken, Optional[SourceLocation]]:
+    """`#` applied to an argument: its spelling as a string literal (6.10.3.2p2), and where
+    a final backslash had to be dropped to make it one (clang warns there)."""
     parts = []
     for i, tok in enumerate(toks):
         if i and (tok.space or tok.bol):
             parts.append(" ")
         parts.append(_escape(tok.text) if tok.kind in ("string", "char") else tok.text)
-    out = PPToken("string", '"' + "".join(parts) + '"', loc.file, loc.line, loc.col, loc.space)
-    return out
+    text = "".join(parts)
+    dropped = None
+    if (len(text) - len(text.rstrip("\\"))) % 2:
+        text, dropped = text[:-1], loc_of(toks[-1])
+    return PPToken("string", '"' + text + '"', loc.file, loc.line, loc.col, loc.space), dropped
 
 
 def paste(lhs: PPToken, rhs: PPToken) -> Optional[PPToken]:

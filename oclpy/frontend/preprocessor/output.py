@@ -20,7 +20,7 @@ from __future__ import annotations
 from .tokens import PUNCTUATORS, PPToken
 
 _MAX_BLANK_LINES = 8  # a longer jump is a line marker
-_WORD = frozenset("id number char string")
+_WORD = frozenset(("id", "number", "char", "string"))
 _PUNCT_PREFIXES = frozenset(p[:i] for p in PUNCTUATORS for i in range(2, len(p) + 1))
 
 
