@@ -314,6 +314,8 @@ class Preprocessor:
         except PPError as err:
             self.diags.error(err.loc, err.message)
             return
+        for message, loc in macro.warnings:
+            self.diags.warning(loc, message)
         old = self.macros.get(macro.name)
         if old is not None and old.builtin is not None:
             self.diags.warning(macro.loc, "redefining builtin macro")

@@ -253,7 +253,7 @@ class _Substitution:
             elif text == "#" and tok.kind == "punct" and i + 1 < n:
                 i = self._stringize(body, i, items)
                 continue
-            elif text == "__VA_OPT__" and self.macro.variadic:
+            elif text == "__VA_OPT__" and self.macro.params is not None:
                 inner, i = self._va_opt(body, i)
                 items.extend(inner or [PLACEMARKER])
                 continue
@@ -306,8 +306,8 @@ class _Substitution:
             if depth == 0:
                 break
             j += 1
-        if not self.expanded_arg(len(self.index) - 1):
-            return [], j + 1
+        if not self.macro.variadic or not self.expanded_arg(len(self.index) - 1):
+            return [], j + 1  # (clang drops it from a function-like macro that is not variadic)
         return self.substitute(body[i + 2:j]), j + 1
 
 

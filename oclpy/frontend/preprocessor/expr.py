@@ -161,7 +161,7 @@ class _Evaluator:
             return (data[0] - 256 if data[0] >= 128 else data[0]), False
         if len(data) > 4:
             self.diags.warning(loc_of(tok), "character constant too long for its type")
-        elif len(data) < 4:  # four characters: clang's -Wfour-char-constants, off by default
+        if len(data) != 4:  # four characters: clang's -Wfour-char-constants, off by default
             self.diags.warning(loc_of(tok), "multi-character character constant")
         value = 0
         for byte in data[-4:]:
@@ -233,17 +233,38 @@ _COMPARE = {
 
 
 def _bad_number(text: str) -> tuple[str, int]:
-    """clang's message for a pp-number that is no integer constant, and the offset it points at."""
-    if re.fullmatch(r"0[0-7]*[89][0-9]*", text):
-        bad = next(i for i, c in enumerate(text) if c in "89")
-        return f"invalid digit '{text[bad]}' in octal constant", bad
-    if re.match(r"(?:[0-9]*\.|\.?[0-9]+[eE]|0[xX][0-9a-fA-F.]*[pP])", text) and not re.match(r"0[xX][0-9a-fA-F]*$", text):
+    """clang's message for a pp-number that is no integer constant, and the offset it points at
+    (the scan of clang's NumericLiteralParser)."""
+    n, lower = len(text), text.lower()
+    if lower.startswith(("0x", "0b")):
+        digits = "0123456789abcdefABCDEF" if lower[1] == "x" else "01"
+        i = 2
+        while i < n and text[i] in digits:
+            i += 1
+        if lower[1] == "x" and (i < n and text[i] in ".pP"):
+            return "floating point literal in preprocessor expression", 0
+        if lower[1] == "b" and i < n and text[i].isdigit():
+            return f"invalid digit '{text[i]}' in binary constant", i
+        i = i if i > 2 else 1
+        return f"invalid suffix '{text[i:]}' on integer constant", i
+    i = 0
+    while i < n and text[i].isdigit():
+        i += 1
+    if i < n and text[i] in "eE":
+        if any(c.isdigit() for c in text[i + 1:i + 3]):
+            return "floating point literal in preprocessor expression", 0
+        return "exponent has no digits", i
+    if text[0] == "." or (i < n and text[i] == "."):
         return "floating point literal in preprocessor expression", 0
-    head = re.match(r"0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+", text)
-    digits = len(head.group()) if head else 0
-    if text[digits:].lower() in ("z", "uz", "zu"):
+    octal = text[0] == "0"
+    bad = next((j for j in range(i) if octal and text[j] in "89"), None)
+    if bad is None and i < n and text[i] in "abcdfABCDF":
+        bad = i
+    if bad is not None:
+        return f"invalid digit '{text[bad]}' in {'octal' if octal else 'decimal'} constant", bad
+    if lower[i:] in ("z", "uz", "zu"):
         return "'size_t' suffix for literals is a C++2b feature", 0
-    return f"invalid suffix '{text[digits:]}' on integer constant", digits
+    return f"invalid suffix '{text[i:]}' on integer constant", i
 
 
 def evaluate(tokens: list[PPToken], eol: SourceLocation, diags: DiagnosticEngine) -> Optional[bool]:

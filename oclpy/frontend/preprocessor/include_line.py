@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Optional
 
+from ...diagnostics import SourceLocation
 from .files import Source, find_include, read_source, unquote
 from .macros import loc_of
 from .tokens import PPToken
@@ -104,7 +105,12 @@ def line_marker(pp: Preprocessor, directive: Line) -> None:
 
 def _set_line(pp: Preprocessor, directive: Line, args: list[PPToken], allowed: int) -> None:
     number = args[0] if args else None
-    if number is None or number.kind != "number" or not number.text.isdigit() or int(number.text) > _MAX_LINE:
+    if number is not None and number.kind == "number" and not number.text.isdigit():
+        bad = next(i for i, c in enumerate(number.text) if not c.isdigit())
+        pp.diags.error(SourceLocation(number.file, number.line, number.col + bad),
+                       "#line directive requires a simple digit sequence")
+        return
+    if number is None or number.kind != "number" or int(number.text) > _MAX_LINE:
         pp.diags.error(loc_of(number) if number else directive.eol,
                        "#line directive requires a positive integer argument")
         return

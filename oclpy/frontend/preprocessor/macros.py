@@ -44,6 +44,7 @@ class Macro:
     loc: SourceLocation = field(default_factory=lambda: SourceLocation("<built-in>", 1, 9))
     builtin: Optional[Callable[[PPToken], PPToken]] = None
     pastes: bool = False  # the body has a `##` operator
+    warnings: list[tuple[str, SourceLocation]] = field(default_factory=list)  # found by parse_define
 
     def __post_init__(self) -> None:
         self.pastes = any(t.text == "##" and t.kind == "punct" for t in self.body)
@@ -113,24 +114,41 @@ def parse_define(toks: list[PPToken], eol: SourceLocation) -> Macro:
     body = [t.copy() for t in toks[start:]]
     if body:
         body[0].space = False
-    _check_body(body, params, variadic, eol)
-    return Macro(name, params, body, variadic, loc_of(toks[0]))
+    macro = Macro(name, params, body, variadic, loc_of(toks[0]))
+    _check_body(macro, eol)
+    return macro
 
 
-def _check_body(body: list[PPToken], params: Optional[list[str]], variadic: bool, eol: SourceLocation) -> None:
+def _check_body(macro: Macro, eol: SourceLocation) -> None:
+    """The constraints on a replacement list (6.10.3.2p1, 6.10.3.3p1, C2x's __VA_OPT__)."""
+    body, params = macro.body, macro.params
     if body and body[0].text == "##":
         raise PPError("'##' cannot appear at start of macro expansion", loc_of(body[0]))
     if body and body[-1].text == "##":
         raise PPError("'##' cannot appear at end of macro expansion", loc_of(body[-1]))
-    if params is None:
-        return
     for i, tok in enumerate(body):
-        if tok.text == "#":
-            nxt = body[i + 1] if i + 1 < len(body) else None
-            if nxt is None or (nxt.text not in params and not (variadic and nxt.text == "__VA_OPT__")):
+        nxt = body[i + 1] if i + 1 < len(body) else None
+        if tok.text == "#" and params is not None:
+            if nxt is None or (nxt.text not in params and not (macro.variadic and nxt.text == "__VA_OPT__")):
                 raise PPError("'#' is not followed by a macro parameter", loc_of(nxt) if nxt else eol)
-        elif tok.text == "__VA_OPT__" and not variadic:
-            raise PPError("__VA_OPT__ can only appear in the expansion of a C++20 variadic macro", loc_of(tok))
+        elif tok.text == "__VA_OPT__" and not macro.variadic:
+            macro.warnings.append(("__VA_OPT__ can only appear in the expansion of a variadic macro", loc_of(tok)))
+        elif tok.text == "__VA_OPT__":
+            _check_va_opt(body, i, eol)
+
+
+def _check_va_opt(body: list[PPToken], i: int, eol: SourceLocation) -> None:
+    """`__VA_OPT__` at body[i] is followed by a balanced parenthesized group without another one."""
+    if i + 1 >= len(body) or body[i + 1].text != "(":
+        raise PPError("missing '(' following __VA_OPT__", loc_of(body[i + 1]) if i + 1 < len(body) else eol)
+    depth = 0
+    for tok in body[i + 1:]:
+        depth += {"(": 1, ")": -1}.get(tok.text, 0)
+        if tok.text == "__VA_OPT__":
+            raise PPError("__VA_OPT__ cannot be nested within its own replacement tokens", loc_of(tok))
+        if depth == 0:
+            return
+    raise PPError("missing ')' after identifier", eol)
 
 
 def _escape(text: str) -> str:
