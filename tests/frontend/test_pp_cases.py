@@ -17,7 +17,7 @@ import pytest
 
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.preprocess import preprocess
+from oclpy.frontend.c.preprocess import preprocess
 from oclpy.frontend.preprocessor.tokens import lex
 
 CASES = Path(__file__).resolve().parent / "preprocessor_cases"

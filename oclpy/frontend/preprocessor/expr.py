@@ -17,7 +17,7 @@ import re
 from typing import Optional
 
 from ...diagnostics import DiagnosticEngine, SourceLocation
-from ..lexer import decode_escapes
+from ..c.lexer import decode_escapes
 from .macros import PPError, loc_of
 from .tokens import PPToken
 
