@@ -1,9 +1,14 @@
+<<<<<<< HEAD
 """The C99 preprocessor for OpenCL C, on top of pcpp.
+=======
+"""The entry point of the C99 preprocessor for OpenCL C, and OpenCL's predefined macros.
+>>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
 
 `preprocess(source, filename, options, diags)` expands macros, resolves
 `#include` (the including file's folder first, then each `-I` folder, then
 oclpy's bundled headers in `oclpy/include`, as PyOpenCL adds its own), and
 returns text with `#line N "file"` markers so the lexer can place every token
+<<<<<<< HEAD
 in the user's original file and line. Comments are passed through (the lexer
 skips them) so columns stay exact outside macro expansions.
 
@@ -11,10 +16,18 @@ OpenCL's predefined macros (versions, extension macros, math constants and
 numeric limits of OpenCL C 6.15.2/6.15.3) are defined here. pcpp's own
 messages go to `diags` through its hooks: nothing is printed, and an exception
 inside pcpp becomes an error diagnostic.
+=======
+in the user's original file, line and column. The preprocessor itself is the
+package `preprocessor/`; its diagnostics go to `diags` in clang's words.
+
+OpenCL's predefined macros (versions, extension macros, math constants and
+numeric limits of OpenCL C 6.15.2/6.15.3) are defined here.
+>>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
 """
 
 from __future__ import annotations
 
+<<<<<<< HEAD
 import io
 import os
 import re
@@ -25,6 +38,11 @@ import pcpp
 
 from ...diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
+=======
+from ...diagnostics import DiagnosticEngine, TooManyErrors
+from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
+from ..preprocessor.directives import Preprocessor
+>>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
 
 # Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
 MATH_CONSTANTS = {
@@ -115,6 +133,7 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     return macros
 
 
+<<<<<<< HEAD
 # pcpp's messages (regex) -> clang's wording.
 _PCPP_MESSAGES = [
     (re.compile(r"Could not evaluate expression due to ZeroDivisionError"), "division by zero in preprocessor expression"),
@@ -270,3 +289,14 @@ def preprocess(source: str, filename: str, options: BuildOptions, diags: Diagnos
     if not text.startswith("#line"):
         text = f'#line 1 "{filename}"\n' + text
     return text
+=======
+def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
+    """Preprocess `source`; the result carries `#line` markers into the original files."""
+    pp = Preprocessor(diags, [*options.include_dirs, BUNDLED_INCLUDE_DIR])
+    for name, body in predefined_macros(options).items():
+        pp.define(f"{name} {body}")
+    try:
+        return pp.run(source, filename)
+    except TooManyErrors:
+        return pp.writer.text()
+>>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
