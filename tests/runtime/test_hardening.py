@@ -32,16 +32,15 @@ def _raises(kind, code, match, fn, *args, **kwargs):
     return info.value
 
 
-@pytest.mark.parametrize("name", ["/tmp/oclpy-hardening-abs.h", "../oclpy-hardening-up.h",
-                                  "inc/../../oclpy-hardening-up.h", "", "inc/", "a\0b.h"])
+@pytest.mark.parametrize("name", ["{tmp}/abs.h", "../up.h", "inc/../../up.h", "", "inc/", "a\0b.h"])
 def test_header_names_cannot_leave_their_folder(ctx, name, private_tmp):
+    name = name.format(tmp=private_tmp)
     header = cl.Program(ctx, "#define PWNED 1\n")
     main = cl.Program(ctx, f'#include "{name}"\n__kernel void k() {{}}\n')
     before = set(os.listdir(private_tmp))
     _raises(cl.LogicError, cl.status_code.INVALID_VALUE, "not a relative include name",
             main.compile, headers=[(name, header)])
     assert set(os.listdir(private_tmp)) == before
-    assert not os.path.exists("/tmp/oclpy-hardening-abs.h")
 
 
 def test_header_in_a_subfolder_is_still_found(ctx):
@@ -85,3 +84,14 @@ def test_binary_header_fields_are_checked(ctx, header, message):
     data = MAGIC + header + b"\n" + KERNEL.encode()
     _raises(cl.LogicError, cl.status_code.INVALID_BINARY, message,
             cl.Program, ctx, ctx.devices, [data])
+
+
+@pytest.mark.parametrize("source, options", [
+    ("__kernel void k(__global ulong *a) { a[0] = 18446744073709551616; }", ""),
+    ("__kernel void k(__global ulong *a) { a[0] = X; }", "-D X=" + "9" * 5000),
+])
+def test_too_large_integer_literal_is_a_build_error(ctx, source, options):
+    err = _raises(cl.RuntimeError, cl.status_code.BUILD_PROGRAM_FAILURE,
+                  "error: integer literal is too large to be represented in any integer type",
+                  cl.Program(ctx, source).build, options)
+    assert "internal compiler error" not in str(err)
