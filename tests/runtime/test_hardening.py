@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+import numpy as np
 import pytest
 
 import oclpy as cl
@@ -95,3 +96,32 @@ def test_too_large_integer_literal_is_a_build_error(ctx, source, options):
                   "error: integer literal is too large to be represented in any integer type",
                   cl.Program(ctx, source).build, options)
     assert "internal compiler error" not in str(err)
+
+
+@pytest.mark.parametrize("shape, strides, dtype, message", [
+    ((-1,), None, np.int32, "shape dimension must be a non-negative integer, got -1"),
+    ((2**20, 2**20), None, np.int32, "overruns the buffer's 64 bytes"),
+    ((2**62, 2**62, 2**62), None, np.int32, "spans"),
+    ((4,), (1 << 20,), np.int32, "overruns the buffer's 64 bytes"),
+    ((4,), (-4,), np.int32, "reach 12 bytes before the start of the map"),
+    ((4, 4), (4,), np.int32, "1 strides for a shape of 2 dimensions"),
+    ((4,), ("x",), np.int32, "a stride must be an integer"),
+    ((4,), None, object, "a map cannot hold Python objects"),
+    ((4,), None, "no-such-type", "invalid dtype"),
+    ((1,) * 65, None, np.int32, "dimensions, got 65"),
+    (2.5, None, np.int32, "shape must be a sequence"),
+])
+def test_map_shape_strides_and_dtype_are_checked(ctx, queue, shape, strides, dtype, message):
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    _raises(cl.LogicError, cl.status_code.INVALID_VALUE, message, cl.enqueue_map_buffer,
+            queue, buf, cl.map_flags.READ, 0, shape, dtype, strides=strides)
+
+
+def test_map_with_strides_inside_the_buffer(ctx, queue):
+    data = np.arange(16, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+    ary, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.READ, 4, (4, 2), np.int32, strides=(12, 4))
+    assert ary.tolist() == [[1, 2], [4, 5], [7, 8], [10, 11]]
+    ary.base.release()
+    _raises(cl.LogicError, cl.status_code.INVALID_VALUE, "mapping 44 bytes at offset 24 overruns",
+            cl.enqueue_map_buffer, queue, buf, cl.map_flags.READ, 24, (4, 2), np.int32, strides=(12, 4))
