@@ -125,3 +125,39 @@ def test_map_with_strides_inside_the_buffer(ctx, queue):
     ary.base.release()
     _raises(cl.LogicError, cl.status_code.INVALID_VALUE, "mapping 44 bytes at offset 24 overruns",
             cl.enqueue_map_buffer, queue, buf, cl.map_flags.READ, 24, (4, 2), np.int32, strides=(12, 4))
+
+
+@pytest.mark.parametrize("global_size", [(2**64,), (2**32, 2**32), (2**22, 2**21, 2**21), (2**64 + 5, 1)])
+def test_global_sizes_beyond_size_t_are_refused_at_the_call(ctx, queue, global_size):
+    prg = cl.Program(ctx, KERNEL).build()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    local = None if len(global_size) == 1 else (1,) * len(global_size)
+    _raises(cl.LogicError, cl.status_code.INVALID_GLOBAL_WORK_SIZE, "more than a size_t",
+            prg.k, queue, global_size, local, buf)
+    _raises(cl.LogicError, cl.status_code.INVALID_GLOBAL_WORK_SIZE, "more than a size_t",
+            prg.k, queue, global_size, None, buf)
+
+
+def test_wait_for_events_of_two_contexts(ctx, queue):
+    other = cl.Context(dev_type=cl.device_type.CPU)
+    mine, theirs = cl.enqueue_marker(queue), cl.enqueue_marker(cl.CommandQueue(other))
+    _raises(cl.LogicError, cl.status_code.INVALID_CONTEXT, "2 different contexts",
+            cl.wait_for_events, [mine, theirs])
+    cl.wait_for_events([mine, cl.enqueue_marker(queue)])
+
+
+def test_released_and_exited_queues_refuse_work(ctx):
+    prg = cl.Program(ctx, KERNEL).build()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    released = cl.CommandQueue(ctx)
+    released.release()
+    _raises(cl.LogicError, cl.status_code.INVALID_COMMAND_QUEUE, "the queue was released", released.finish)
+    _raises(cl.LogicError, cl.status_code.INVALID_COMMAND_QUEUE, "the queue was released",
+            prg.k, released, (4,), None, buf)
+    with cl.CommandQueue(ctx) as exited:
+        prg.k(exited, (4,), None, buf)
+    for call in (lambda: prg.k(exited, (4,), None, buf), lambda: prg.k(exited, (4,), None, buf),
+                 lambda: cl.enqueue_copy(exited, np.zeros(4, np.int32), buf),
+                 lambda: cl.enqueue_fill_buffer(exited, buf, np.int32(0), 0, 16)):
+        _raises(cl.LogicError, cl.status_code.INVALID_COMMAND_QUEUE, "used after its `with` block", call)
+    exited.finish()  # nothing pending: a no-op, as in PyOpenCL
