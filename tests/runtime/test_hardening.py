@@ -161,3 +161,14 @@ def test_released_and_exited_queues_refuse_work(ctx):
                  lambda: cl.enqueue_fill_buffer(exited, buf, np.int32(0), 0, 16)):
         _raises(cl.LogicError, cl.status_code.INVALID_COMMAND_QUEUE, "used after its `with` block", call)
     exited.finish()  # nothing pending: a no-op, as in PyOpenCL
+
+
+def test_an_uncalled_helper_with_a_barrier_builds(ctx, queue):
+    src = """void sync(__local int *p) { p[0] = 1; barrier(CLK_LOCAL_MEM_FENCE); }
+             __kernel void k(__global int *a) { a[0] = 5; }"""
+    prg = cl.Program(ctx, src).build()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4)
+    prg.k(queue, (1,), None, buf)
+    out = np.zeros(1, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    assert out[0] == 5

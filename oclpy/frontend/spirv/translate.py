@@ -149,6 +149,10 @@ class ModuleTranslator:
         params = [i for i in body[1:] if i.opcode == OP["FunctionParameter"]]
         if len(params) != len(ftype.params):
             raise head.error(f"{len(params)} OpFunctionParameters for a type with {len(ftype.params)}")
+        for k, (p, instr) in enumerate(zip(ftype.params, params)):
+            if self.types.get(instr.operand(0), instr).ir != p.ir:
+                raise instr.error(f"parameter {k} has type %{instr.operand(0)}, which is not "
+                                  f"parameter {k}'s type in the function type %{head.operand(3)}")
         entry = self.kernels.get(rid)
         if not any(i.opcode == OP["Label"] for i in body):
             self.builtin_functions[rid] = self._imported_builtin(rid, head)
