@@ -85,3 +85,25 @@ def test_build_emit_ast_knows_the_cl20_atomic_types(tmp_path, capsys):
     assert "sync global '__global atomic_int'" in capsys.readouterr().out
     assert main(["build", str(src), "--emit", "ast"]) == 1  # CL1.2: not a type
     assert "unknown type name 'atomic_int'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["build", "opt"])
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder", "too large"])
+def test_inputs_that_are_not_regular_files_or_too_large_are_refused(tmp_path, capsys, monkeypatch,
+                                                                     command, kind):
+    import os
+
+    from oclpy.frontend import source_files
+
+    path = {"device": "/dev/zero", "fifo": str(tmp_path / "fifo"), "folder": str(tmp_path),
+            "too large": str(tmp_path / "big.cl")}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)  # opening it for reading would wait for a writer: never here
+    if kind == "too large":
+        (tmp_path / "big.cl").write_text("// a comment\n" * 100)
+        monkeypatch.setattr(source_files, "MAX_SOURCE_BYTES", 1000)
+    assert main([command, path]) == 1
+    why = {"device": "not a regular file (a character device)", "fifo": "not a regular file (a FIFO)",
+           "folder": "not a regular file (a folder)",
+           "too large": "file too large (the limit is 1,000 bytes)"}[kind]
+    assert capsys.readouterr().err == f"oclpy {command}: error: cannot read '{path}': {why}\n"

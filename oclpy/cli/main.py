@@ -147,10 +147,10 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
 def _read_source(path: str) -> str:
     """OpenCL C text, or a SPIR-V module as `compiler.il_text` (told by its magic number)."""
     from ..compiler.build import il_text
+    from ..frontend.source_files import read_source_bytes
     from ..frontend.spirv import is_spirv
 
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_source_bytes(path)
     return il_text(data) if is_spirv(data) else data.decode("utf-8", errors="replace")
 
 
@@ -173,14 +173,14 @@ def _quote(option: str) -> str:
 
 
 def _cmd_opt(args: argparse.Namespace) -> int:
+    from ..frontend.source_files import read_source_file
     from ..ir.parser import IRParseError, parse_module
     from ..ir.printer import print_module
     from ..ir.verifier import VerifyError, verify_module
     from ..passes.manager import run_pipeline
 
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        text = read_source_file(args.file)
         module = parse_module(text, args.file)
         verify_module(module)
         trace = sys.stdout if args.print_after_all else None

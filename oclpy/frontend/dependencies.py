@@ -18,6 +18,7 @@ import os
 import re
 
 from .options import BUNDLED_INCLUDE_DIR, parse_build_options
+from .source_files import read_source_bytes
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.MULTILINE)
 MAX_HEADERS = 1000  # a bound on the scan, whatever the headers do
@@ -58,7 +59,6 @@ def _resolve(name: str, here: str | None, folders: list[str]) -> str | None:
 
 def _read(path: str) -> bytes:
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        return read_source_bytes(path)
     except OSError:
         return b""

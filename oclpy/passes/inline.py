@@ -14,7 +14,9 @@ split barriers that are in the kernel itself, whatever the helper's size). Each 
    single returned value, or a phi of the returned values;
 4. moves the clone's allocas to the top of the caller's entry block.
 
-Helper functions (not kernels) whose calls were all inlined are deleted.
+Helper functions (not kernels) whose calls were all inlined are deleted, and
+so are helpers that reach a barrier but that nothing calls (no target could
+compile a barrier outside a kernel's work-group loops).
 
 Requires: nothing. Invalidates: the CFG of callers, the call graph.
 """
@@ -47,8 +49,9 @@ class Inline:
                 break
             inlined.add(site.attrs["callee"])
             inline_call(site)
-        remove_dead_helpers(module, inlined)
-        return bool(inlined)
+        # a helper reaching a barrier that nothing calls can be compiled nowhere: it goes too
+        removed = remove_dead_helpers(module, inlined | functions_with_barriers(call_graph(module)))
+        return bool(inlined) or removed
 
     def _next_site(self, module: Module) -> Instr | None:
         graph = call_graph(module)

@@ -375,5 +375,9 @@ def wait_for_events(events: Iterable[Event]) -> None:
         if not isinstance(evt, Event):
             raise_cl("clWaitForEvents", status_code.INVALID_EVENT,
                      f"expected an Event, got {type(evt).__name__}")
+    contexts = {id(evt._context) for evt in events if evt._context is not None}
+    if len(contexts) > 1:
+        raise_cl("clWaitForEvents", status_code.INVALID_CONTEXT,
+                 f"the events belong to {len(contexts)} different contexts")
     for evt in events:
         evt.wait()

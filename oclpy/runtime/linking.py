@@ -59,9 +59,15 @@ def parse_binary(data: Any, routine: str = "clCreateProgramWithBinary") -> Progr
     header, _, body = raw[len(MAGIC):].partition(b"\n")
     try:
         meta = json.loads(header)
+        if not isinstance(meta, dict):
+            raise TypeError(f"the header is a JSON {type(meta).__name__}, not an object")
         binary = ProgramBinary(meta["type"], meta["device"], meta["options"], body.decode("utf-8"))
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as exc:
         raise_cl(routine, status_code.INVALID_BINARY, f"corrupt oclpy program binary: {exc}")
+    bad = [f for f in ("type", "device", "options") if not isinstance(getattr(binary, f), str)]
+    if bad:
+        raise_cl(routine, status_code.INVALID_BINARY,
+                 f"corrupt oclpy program binary: field {bad[0]!r} is not a string")
     if binary.type not in BINARY_TYPES:
         raise_cl(routine, status_code.INVALID_BINARY, f"unknown binary type {binary.type!r}")
     return binary
@@ -79,10 +85,33 @@ def _header_dir(headers: Any, folder: str) -> None:
         if not isinstance(text, str) or not isinstance(name, str):
             raise_cl("clCompileProgram", status_code.INVALID_VALUE,
                      f"header {name!r}: expected a name and a Program made from source")
+        _check_header_name(name)
+        check_text(text, "clCompileProgram", f"header {name!r}")
         path = os.path.join(folder, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
+
+
+def _check_header_name(name: str) -> None:
+    """A header name is an include name relative to the unit: never a path out of its folder."""
+    parts = name.replace("\\", "/").split("/")
+    if not name or name.startswith("/") or os.path.isabs(name) or "\0" in name \
+            or ".." in parts or not parts[-1]:
+        raise_cl("clCompileProgram", status_code.INVALID_VALUE,
+                 f"header name {name!r} is not a relative include name (absolute, empty, "
+                 f"a folder, or climbing out with '..')")
+
+
+def check_text(text: str, routine: str, what: str) -> None:
+    """INVALID_VALUE for text that is not Unicode text (lone surrogates cannot be UTF-8)."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"{what} is not valid Unicode text: {exc.reason} at character {exc.start}")
 
 
 def preprocess_unit(source: str, options: str, headers: Any = None, parse: bool = False,

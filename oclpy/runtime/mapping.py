@@ -16,14 +16,15 @@ from typing import Any
 import numpy as np
 
 from .constants import command_type, map_flags
-from .errors import raise_cl, status_code
+from .errors import as_list, raise_cl, status_code
 from .event import Event
-from .memory import Buffer
+from .memory import Buffer, as_size
 from .queue import CommandQueue
 from .transfer import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
 ALL_MAP_FLAGS = map_flags.READ | map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
 WRITE_FLAGS = map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
+MAX_DIMS = 64 if int(np.__version__.split(".")[0]) >= 2 else 32  # numpy's NPY_MAXDIMS
 
 
 class MemoryMap:
@@ -76,15 +77,53 @@ def _contiguous_strides(shape: tuple[int, ...], itemsize: int, fortran: bool) ->
 
 
 def _layout(shape: Any, dtype: np.dtype, order: str, strides: Any) -> tuple[dict[str, Any], int]:
-    """numpy's __array_interface__ for the map (its "data" is filled in later), and its size."""
-    shape = (shape,) if isinstance(shape, int) or hasattr(shape, "__index__") else tuple(shape)
-    shape = tuple(operator.index(s) for s in shape)
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    """numpy's __array_interface__ for the map (its "data" is filled in later), and the
+    bytes it spans from the map's start; INVALID_VALUE for a shape or strides that a numpy
+    array cannot have or that reach before the map's start."""
+    routine = "clEnqueueMapBuffer"
+    dims = (shape,) if isinstance(shape, int) or hasattr(shape, "__index__") else shape
+    dims = tuple(as_size(d, routine, "a map's shape dimension")
+                 for d in as_list(dims, routine, status_code.INVALID_VALUE, "shape"))
+    if len(dims) > MAX_DIMS:
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"a map has at most {MAX_DIMS} dimensions, got {len(dims)}")
     if strides is None:
-        strides = _contiguous_strides(shape, dtype.itemsize, order in ("F", "f"))
-    iface = {"shape": shape, "typestr": dtype.str, "descr": dtype.descr, "data": (0, False),
-             "strides": tuple(strides), "version": 3}
-    return iface, nbytes
+        steps = _contiguous_strides(dims, dtype.itemsize, order in ("F", "f"))
+    else:
+        steps = tuple(_as_stride(s) for s in as_list(strides, routine, status_code.INVALID_VALUE, "strides"))
+        if len(steps) != len(dims):
+            raise_cl(routine, status_code.INVALID_VALUE,
+                     f"{len(steps)} strides for a shape of {len(dims)} dimensions")
+    low = sum(min(0, (d - 1) * s) for d, s in zip(dims, steps))
+    high = sum(max(0, (d - 1) * s) for d, s in zip(dims, steps)) + dtype.itemsize
+    span = 0 if 0 in dims else high
+    if low < 0 and span:
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"strides {steps} reach {-low} bytes before the start of the map")
+    if span >= 1 << 63:
+        raise_cl(routine, status_code.INVALID_VALUE, f"a map of shape {dims} spans {span} bytes")
+    iface = {"shape": dims, "typestr": dtype.str, "descr": dtype.descr, "data": (0, False),
+             "strides": steps, "version": 3}
+    return iface, span
+
+
+def _as_stride(value: Any) -> int:
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise_cl("clEnqueueMapBuffer", status_code.INVALID_VALUE, f"a stride must be an integer, got {value!r}")
+
+
+def _as_dtype(dtype: Any) -> np.dtype:
+    """A numpy dtype of plain bytes: objects (pointers) can never live in a map."""
+    try:
+        result = np.dtype(dtype)
+    except (TypeError, ValueError) as exc:
+        raise_cl("clEnqueueMapBuffer", status_code.INVALID_VALUE, f"invalid dtype {dtype!r}: {exc}")
+    if result.hasobject:
+        raise_cl("clEnqueueMapBuffer", status_code.INVALID_VALUE,
+                 f"a map cannot hold Python objects (dtype {result})")
+    return result
 
 
 def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int, shape: Any,
@@ -96,13 +135,14 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
         raise_cl(routine, status_code.INVALID_VALUE, f"invalid map_flags value {flags!r}")
     if flags & map_flags.READ and buf.flags & HOST_NO_READ or flags & WRITE_FLAGS and buf.flags & HOST_NO_WRITE:
         raise_cl(routine, status_code.INVALID_OPERATION, "the buffer's host access flags forbid this map")
-    dtype = np.dtype(dtype)
+    dtype = _as_dtype(dtype)
+    offset = as_size(offset, routine, "offset")
+    iface, nbytes = _layout(shape, dtype, order, strides)
+    check_range(routine, "mapping", offset, nbytes, buf.size)
     driver = queue.driver
     alloc, base = buf.allocation(driver)
     address = driver.host_address(alloc)
     staging = None
-    iface, nbytes = _layout(shape, dtype, order, strides)
-    check_range(routine, "mapping", offset, nbytes, buf.size)
     if address is None:
         staging = np.empty(max(nbytes, 1), np.uint8)
         address = staging.ctypes.data

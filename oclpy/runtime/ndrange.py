@@ -23,6 +23,7 @@ from .drivers.base import NDRange
 from .errors import raise_cl, status_code
 
 ROUTINE = "clEnqueueNDRangeKernel"
+SIZE_LIMIT = 1 << 64  # sizes and work-item counts are size_t
 
 
 def _sizes(value: Any, what: str) -> list[int]:
@@ -68,6 +69,17 @@ def choose_local_size(global_size: Sequence[int], max_group: int, max_items: Seq
     return local
 
 
+def _check_global(gsize: list[int]) -> None:
+    """INVALID_GLOBAL_WORK_SIZE when a size, or the count of work-items, does not fit a size_t."""
+    items = 1
+    for g in gsize:
+        items *= g
+    if items >= SIZE_LIMIT or any(g >= SIZE_LIMIT for g in gsize):
+        raise_cl(ROUTINE, status_code.INVALID_GLOBAL_WORK_SIZE,
+                 f"global size {tuple(gsize)} has {items} work-items: more than a size_t "
+                 f"(64 bits) can count")
+
+
 def _check_local(local: list[int], gsize: list[int], max_group: int, max_items: Sequence[int],
                  reqd: tuple[int, int, int] | None) -> None:
     if any(l == 0 for l in local):
@@ -107,11 +119,14 @@ def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_g
         elif len(local) != len(gsize):
             raise_cl(ROUTINE, status_code.INVALID_VALUE,
                      "global/local work sizes have differing dimensions")
+        _check_global(gsize)
         _check_local(local, gsize, max_group, max_items, reqd)
     elif reqd is not None:
+        _check_global(gsize)
         local = list(reqd[:len(gsize)])
         _check_local(local, gsize, max_group, max_items, reqd)
     else:
+        _check_global(gsize)
         local = choose_local_size(gsize, max_group, max_items, units)
     offset = [0] * len(gsize)
     if global_offset is not None:
@@ -119,7 +134,7 @@ def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_g
         if len(offset) != len(gsize):
             raise_cl(ROUTINE, status_code.INVALID_VALUE,
                      "global work offset has a different number of dimensions than the global size")
-        if any(o + g >= 1 << 64 for o, g in zip(offset, gsize)):
+        if any(o + g >= SIZE_LIMIT for o, g in zip(offset, gsize)):
             raise_cl(ROUTINE, status_code.INVALID_GLOBAL_OFFSET, "global offset + size overflows")
     return NDRange(len(gsize), _pad(gsize, 1), _pad(local, 1), _pad(offset, 0))
 

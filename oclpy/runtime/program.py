@@ -4,8 +4,8 @@
 source) through the driver (`Driver.build` -> `oclpy.compiler.build_program`)
 and caches the result for the process. A bad build raises RuntimeError
 BUILD_PROGRAM_FAILURE whose message holds the routine, the device, the
-clang-style log, the options and where the source was saved, as PyOpenCL's
-does. Kernels are reached as attributes (`prg.vadd`, one cached Kernel per
+clang-style log and the options, as PyOpenCL's does (nothing is written to
+disk: a failed build leaves no file behind). Kernels are reached as attributes (`prg.vadd`, one cached Kernel per
 name, created by whichever thread gets there first), by `Kernel(prg, name)`,
 or all at once by `all_kernels()`.
 
@@ -18,7 +18,6 @@ program builds through the same pipeline and targets as OpenCL C.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 import warnings
 from collections import OrderedDict
@@ -30,7 +29,7 @@ from .constants import build_status, program_build_info, program_info, program_k
 from .device import Device
 from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
-from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, parse_binary,
+from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, check_text, parse_binary,
                       preprocess_unit, strip_source_options)
 
 BUILD_CACHE_SIZE = 256  # compiled programs kept for the process, least recently used dropped
@@ -135,6 +134,7 @@ class Program(Handle):
         if not isinstance(src, str):
             raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
                      f"program source must be a str, got {type(src).__name__}")
+        check_text(src, "clCreateProgramWithSource", "program source")
         if self._il is None and _is_il_text(src):  # IL as `compiler.il_text` (a captured call)
             self._il = src.encode("latin-1")
         self._source = src
@@ -233,9 +233,6 @@ class Program(Handle):
         head = "clBuildProgram failed: BUILD_PROGRAM_FAILURE"
         logs = (75 * "=" + "\n").join(f"Build on {dev!r}:\n\n{b.log}" for dev, b in failed)
         what = f"{head} - {head}\n\n{logs}\n(options: {opts})"
-        saved = _save_source(self._source) if self._il is None else None
-        if saved:
-            what += f"\n(source saved as {saved})"
         return make_error("clBuildProgram", status_code.BUILD_PROGRAM_FAILURE, what)
 
     def _report_warnings(self, devices: list[Device]) -> None:
@@ -433,15 +430,6 @@ def _check_binaries(context: Any, devices: Any, binaries: Any) -> dict[Device, P
     if len({b.text for b in result.values()}) > 1:
         raise_cl(routine, status_code.INVALID_BINARY, "the binaries hold different programs")
     return result
-
-
-def _save_source(source: str) -> str | None:
-    try:
-        with tempfile.NamedTemporaryFile("w", suffix=".cl", prefix="oclpy-", delete=False) as f:
-            f.write(source)
-            return f.name
-    except OSError:
-        return None
 
 
 def create_program_with_il(context: Any, il: Any) -> Program:

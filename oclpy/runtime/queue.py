@@ -25,6 +25,12 @@ to the scheduler without the general cases (storages, markers, barriers).
 Either answers None, having done nothing, when the command needs `_enqueue`.
 A command's event tells its queue when it is done (`Event._retire_to`), which
 keeps `finish()`'s pending set and the failures not yet reported.
+
+A released queue refuses commands and `finish()` (INVALID_COMMAND_QUEUE); a
+queue whose `with` block ended (the block finishes it) refuses commands too,
+where PyOpenCL still warns (`CommandQueueUsedAfterExit`, deprecated since
+2023): a command there would run after the code that set the queue up
+believes it is done.
 """
 
 from __future__ import annotations
@@ -76,7 +82,7 @@ class CommandQueue(Handle):
         self._pending: dict[Event, None] = {}  # not yet done, in enqueue order
         self._failed: list[Event] = []
         self._released = False
-        self._exited = False  # left its `with` block: still works, but warns
+        self._exited = False  # left its `with` block: commands are refused, flush() warns
 
     # -- properties -----------------------------------------------------------------
 
@@ -116,9 +122,12 @@ class CommandQueue(Handle):
                           "and will stop working in 2023.", CommandQueueUsedAfterExit, stacklevel=3)
 
     def check_wait_for(self, wait_for: Iterable[Event] | None, routine: str) -> list[Event]:
-        self._warn_if_exited()
         if self._released:
             raise_cl(routine, status_code.INVALID_COMMAND_QUEUE, "the queue was released")
+        if self._exited:  # PyOpenCL deprecated this use in 2023 (it only warns): refused here
+            raise_cl(routine, status_code.INVALID_COMMAND_QUEUE,
+                     "the queue was used after its `with` block ended (the block finished it; "
+                     "make a new queue)")
         events = as_list(wait_for, routine, status_code.INVALID_EVENT_WAIT_LIST, "wait_for")
         for evt in events:
             if not isinstance(evt, Event):
@@ -269,6 +278,8 @@ class CommandQueue(Handle):
     # -- synchronisation ------------------------------------------------------------
 
     def finish(self) -> None:
+        if self._released:
+            raise_cl("clFinish", status_code.INVALID_COMMAND_QUEUE, "the queue was released")
         with self._lock:
             pending = list(self._pending)
         synchronized = settle_all(self.driver)  # one device sync completes what was issued

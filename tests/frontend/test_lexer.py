@@ -17,6 +17,8 @@ def kinds(text):
 
 @pytest.mark.parametrize("text,value,suffix", [
     ("42", 42, ""), ("0x1F", 31, ""), ("0X1fu", 31, "u"), ("017", 15, ""), ("0", 0, ""),
+    ("18446744073709551615", 2**64 - 1, ""), ("0xFFFFFFFFFFFFFFFFul", 2**64 - 1, "ul"),
+    ("01777777777777777777777", 2**64 - 1, ""), ("0x00000000000000000000001", 1, ""),
     ("10UL", 10, "ul"), ("10lu", 10, "ul"), ("5LLu", 5, "ull"), ("7ll", 7, "ll"), ("7ULL", 7, "ull"), ("3L", 3, "l"),
 ])
 def test_integer_literals(text, value, suffix):
@@ -80,6 +82,23 @@ def test_eof_token_after_last_token():
 def test_token_end():
     toks, _ = lex("  foo")
     assert str(toks[0].end) == "k.cl:1:6"
+
+
+@pytest.mark.parametrize("text", ["18446744073709551616", "0x10000000000000000", "02000000000000000000000",
+                                  "9" * 5000, "0x" + "f" * 5000, "0" + "7" * 5000, "1" * 5000 + "ul"])
+def test_integer_literal_too_large(text):
+    """clang's error (checked with clang-14 -x cl -fsyntax-only), never a truncated value or
+    Python's limit on converting 4,300-digit strings."""
+    (tok, _), diags = lex(text)
+    assert diags.render().startswith(
+        "k.cl:1:1: error: integer literal is too large to be represented in any integer type\n")
+    assert (tok.kind, tok.value) == ("int", 0)
+
+
+@pytest.mark.parametrize("number", ["4294967296", "9" * 5000])
+def test_line_marker_out_of_range(number):
+    _, diags = lex(f"#line {number}\nx")
+    assert diags.render().startswith("k.cl:1:7: error: #line directive requires a positive integer argument\n")
 
 
 @pytest.mark.parametrize("text,message", [

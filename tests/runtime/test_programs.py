@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 
 import numpy as np
@@ -63,10 +62,7 @@ def test_build_failure_message(ctx):
                            "Build on <oclpy.Device 'oclpy cpu' on 'oclpy'>:\n\n")
     assert "<kernel>:3:14: error: use of undeclared identifier 'x'" in text
     assert "(options: -D FOO=1)" in text
-    saved = text.rsplit("(source saved as ", 1)[1].rstrip(")")
-    with open(saved) as f:
-        assert f.read() == BAD
-    os.unlink(saved)
+    assert "source saved as" not in text  # a failed build writes no file
     dev = ctx.devices[0]
     assert prg.get_build_info(dev, cl.program_build_info.STATUS) == cl.build_status.ERROR
     assert "use of undeclared identifier 'x'" in prg.get_build_info(dev, cl.program_build_info.LOG)

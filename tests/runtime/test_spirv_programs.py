@@ -80,9 +80,9 @@ def test_bad_spirv_is_a_build_failure_with_the_reader_s_message(ctx):
     with pytest.raises(cl.RuntimeError) as info:
         prg.build()
     assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
-    assert "<spirv>: error: SPIR-V word 48 (OpIAdd): %99 is not defined before this use" in str(info.value)
+    assert "<spirv>: error: SPIR-V word 48 (OpIAdd): %99 is used but never defined" in str(info.value)
     log = prg.get_build_info(ctx.devices[0], cl.program_build_info.LOG)
-    assert log == "<spirv>: error: SPIR-V word 48 (OpIAdd): %99 is not defined before this use\n"
+    assert log == "<spirv>: error: SPIR-V word 48 (OpIAdd): %99 is used but never defined\n"
 
 
 def test_compile_of_an_il_program_is_refused(ctx):

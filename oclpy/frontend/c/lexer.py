@@ -48,6 +48,8 @@ _INT_RE = re.compile(r"(?P<digits>0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)(?P<suff
 _FLOAT_RE = re.compile(
     r"(?P<body>(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+"
     r"|0[xX](?:[0-9a-fA-F]*\.[0-9a-fA-F]+|[0-9a-fA-F]+\.?)[pP][+-]?[0-9]+)(?P<suffix>[fFhHlL]?)")
+ULONG_MAX = 2**64 - 1
+_MAX_DIGITS = {8: 22, 10: 20, 16: 16}  # digits of ULONG_MAX in each base
 _LINE_DIRECTIVE = re.compile(r"#\s*(?:line\s+)?([0-9]+)(?:\s+\"((?:[^\"\\]|\\.)*)\")?")
 
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39, '"': 34, "?": 63, "a": 7, "b": 8,
@@ -150,7 +152,11 @@ class Lexer:
         if m is not None:
             if m.group(2) is not None:
                 self.file = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-            self.line = int(m.group(1)) - 1
+            digits = m.group(1).lstrip("0")
+            if len(digits) > 10 or int(digits or "0") > 0xFFFFFFFF:  # clang's limit: unsigned
+                self.diags.error(self.loc(m.start(1)), "#line directive requires a positive integer argument")
+            else:
+                self.line = int(digits or "0") - 1
         return eol  # the newline itself is counted by the main loop
 
     def _token(self, m: re.Match[str]) -> None:
@@ -173,12 +179,29 @@ class Lexer:
             base = 16 if digits[:2] in ("0x", "0X") else 8 if digits.startswith("0") else 10
             suffix = m.group("suffix").lower()
             suffix = ("u" if "u" in suffix else "") + suffix.replace("u", "")  # canonical: "lu" -> "ul"
-            return Token("int", text, loc, int(digits, base), suffix)
+            return Token("int", text, loc, self._int_value(digits, base, loc), suffix)
         m = _FLOAT_RE.fullmatch(text)
         if m is not None:
             return Token("float", text, loc, self._float_value(m.group("body"), loc), m.group("suffix").lower())
         self._bad_number(text, loc)
         return Token("int", text, loc, 0, "")
+
+    def _int_value(self, digits: str, base: int, loc: SourceLocation) -> int:
+        """The literal's value; clang's error (and 0) when no integer type of OpenCL C holds it.
+
+        Clang gives OpenCL C a 128-bit `long long` and only warns up to 2**128;
+        oclpy has no integer type wider than `ulong`, so any literal over
+        2**64 - 1 is this error. The digits are counted before converting, so
+        a literal of thousands of digits costs nothing (and never reaches
+        Python's limit on int() of long decimal strings).
+        """
+        body = (digits[2:] if base == 16 else digits).lstrip("0")
+        if len(body) <= _MAX_DIGITS[base]:
+            value = int(body or "0", base)
+            if value <= ULONG_MAX:
+                return value
+        self.diags.error(loc, "integer literal is too large to be represented in any integer type")
+        return 0
 
     def _float_value(self, body: str, loc: SourceLocation) -> float:
         try:

@@ -1,7 +1,8 @@
 """SPIR-V binary -> verified IR module: the SPIR-V frontend's one entry point.
 
 `compile_spirv(data, options, filename) -> FrontendResult` parses the
-binary, reads the module layout, translates it and runs the IR verifier.
+binary, validates its structure (`validate.py`), reads the module layout,
+translates it and runs the IR verifier.
 Malformed or unsupported input raises `CompileError` whose log is one line,
 `<file>: error: SPIR-V word N (OpFoo): <what is wrong>`; a Python exception
 escaping from the reader is reported the same way as an internal error,
@@ -20,6 +21,7 @@ from .binary import MAGIC, parse_binary
 from .errors import SpirvError
 from .reader import read_module
 from .translate import translate
+from .validate import validate
 
 MAGIC_BYTES = (MAGIC.to_bytes(4, "little"), MAGIC.to_bytes(4, "big"))
 
@@ -39,7 +41,9 @@ def compile_spirv(data: bytes, options: str = "", filename: str = "<spirv>") -> 
     except InvalidBuildOptions as exc:
         raise CompileError(f"error: {exc}\n1 error generated.\n") from None
     try:
-        module = translate(read_module(parse_binary(data)))
+        binary = parse_binary(data)
+        validate(binary)
+        module = translate(read_module(binary))
         verify_module(module)
     except SpirvError as exc:
         raise CompileError(exc.render(filename)) from None

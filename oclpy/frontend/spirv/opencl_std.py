@@ -190,7 +190,11 @@ def ext_inst(ft: FunctionTranslator, instr: Instruction) -> None:
     ret = ft.result_type(instr).ir
     ids = instr.operands[4:]
     if name in _WIDTH_OPERAND:
+        if not ids:
+            raise instr.error(f"OpenCL.std {name} has no width or rounding-mode operand")
         ids = ids[:-1]
+    if name in _STORES and not ids:
+        raise instr.error(f"OpenCL.std {name} has no data operand")
     args = [ft.value(i) for i in ids]
     ft.define(instr, lower_builtin(ft, instr, _builtin_name(name, instr, args), ret, args,
                                    label=f"OpenCL.std {name}"))

@@ -149,6 +149,10 @@ class ModuleTranslator:
         params = [i for i in body[1:] if i.opcode == OP["FunctionParameter"]]
         if len(params) != len(ftype.params):
             raise head.error(f"{len(params)} OpFunctionParameters for a type with {len(ftype.params)}")
+        for k, (p, instr) in enumerate(zip(ftype.params, params)):
+            if self.types.get(instr.operand(0), instr).ir != p.ir:
+                raise instr.error(f"parameter {k} has type %{instr.operand(0)}, which is not "
+                                  f"parameter {k}'s type in the function type %{head.operand(3)}")
         entry = self.kernels.get(rid)
         if not any(i.opcode == OP["Label"] for i in body):
             self.builtin_functions[rid] = self._imported_builtin(rid, head)
@@ -231,7 +235,8 @@ class ModuleTranslator:
                 value = ft.allocas.alloca(arg.type, self.layout.align_of(arg.type), name=f"{arg.name}.copy")
                 ft.b.store(arg, value)
             elif t.kind == "pointer" and _BYVAL in self.info.func_param_attrs(instr.operand(1)):
-                pointee = self.types.pointee(t, instr).ir
+                self.types.pointee(t, instr)
+                pointee = self.types.data(t.pointee_id, instr, "a ByVal parameter").ir
                 value = ft.allocas.alloca(pointee, self.layout.align_of(pointee), name=f"{arg.name}.copy")
                 ft.b.store(ft.b.load(pointee, arg), value)
             ft.values[instr.operand(1)] = value

@@ -76,6 +76,14 @@ class TypeTable:
             raise instr.error(f"%{id_} is not a type")
         return t
 
+    def data(self, id_: int, instr: Instruction, what: str) -> SpvType:
+        """The type `id_` where a value must be stored (a parameter, a member, an element):
+        never void or a function type."""
+        t = self.get(id_, instr)
+        if t.kind in ("void", "function"):
+            raise instr.error(f"{what} cannot have {t.kind} type %{id_}")
+        return t
+
     def pointee(self, ptr: SpvType, instr: Instruction) -> SpvType:
         t = self.types.get(ptr.pointee_id)
         if t is None:
@@ -135,7 +143,7 @@ def _vector(tt: TypeTable, instr: Instruction) -> SpvType:
 
 
 def _array(tt: TypeTable, instr: Instruction) -> SpvType:
-    elem = tt.get(instr.operand(1), instr)
+    elem = tt.data(instr.operand(1), instr, "an array element")
     n = array_length(tt, instr)
     return SpvType("array", ir.ArrayType(elem.ir, n), elem, n, name=f"{elem.name}[{n}]")
 
@@ -150,7 +158,7 @@ def array_length(tt: TypeTable, instr: Instruction) -> int:
 
 def _struct(tt: TypeTable, instr: Instruction) -> SpvType:
     result = instr.operand(0)
-    members = tuple(tt.get(m, instr) for m in instr.operands[1:])
+    members = tuple(tt.data(m, instr, "a struct member") for m in instr.operands[1:])
     packed = tt.info.decoration(result, "CPacked") is not None
     offsets = [tt.info.member_decoration(result, i, "Offset") for i in range(len(members))]
     try:
@@ -198,7 +206,7 @@ def _pointer(tt: TypeTable, instr: Instruction) -> SpvType:
 
 def _function(tt: TypeTable, instr: Instruction) -> SpvType:
     ret = tt.get(instr.operand(1), instr)
-    params = tuple(tt.get(p, instr) for p in instr.operands[2:])
+    params = tuple(tt.data(p, instr, "a parameter") for p in instr.operands[2:])
     return SpvType("function", ir.FunctionType(ret.ir, tuple(p.ir for p in params)),
                    ret=ret, params=params)
 

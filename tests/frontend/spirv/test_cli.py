@@ -45,6 +45,6 @@ def test_build_bad_spirv_reports_the_word(tmp_path, capsys):
     path = tmp_path / "bad.spv"
     path.write_bytes(kernel_module([("IAdd", [2, 20, 5, 99]), ("Return", [])]))
     assert main(["build", str(path), "--emit", "ir"]) == 1
-    assert capsys.readouterr().err == f"{path}: error: SPIR-V word 48 (OpIAdd): %99 is not defined before this use\n"
+    assert capsys.readouterr().err == f"{path}: error: SPIR-V word 48 (OpIAdd): %99 is used but never defined\n"
     assert main(["build", str(path), "--emit", "ast"]) == 1
     assert "a SPIR-V module has no OpenCL C AST" in capsys.readouterr().err

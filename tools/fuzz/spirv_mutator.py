@@ -1,0 +1,291 @@
+"""A structure-aware SPIR-V mutator, and a fuzz loop over oclpy's SPIR-V frontend.
+
+Bit flips mostly break the header or a word count, which the binary parser
+refuses at once. This mutator works on instruction records instead, so a
+mutant is a well-formed word stream whose *meaning* is wrong, the input that
+reaches the reader, the translator and the code generator: an operand
+dropped or added, an id swapped for another (a type for a value, a label for
+a constant) or pushed past the id bound, an instruction deleted, duplicated,
+moved or given another opcode, a literal (a decoration's alignment, a type's
+width, a constant, a mask) replaced by an interesting value, a decoration
+added, the header's id bound lowered.
+
+`fuzz(seeds, cases, seed)` mutates the seed modules (1 to 3 mutations per
+case) and builds each mutant with `compile_spirv` (and, when `backend` is
+set, the modules that translate go on through the cpu target's LLVM code
+generation); a case's outcome is "ok" (it built), "diagnostic" (a clean
+build error) or "internal" (anything else: an exception, or a log saying
+internal compiler error), with the first reproducer of each internal kind
+kept. Run offline with
+
+    python -m tools.fuzz.spirv_mutator --cases 100000 [--jobs 2] [--backend]
+
+(from the repository root); the tests run it for a few thousand cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+MAGIC = 0x07230203
+INTERESTING = (0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 128, 255, 0x7FFF, 0xFFFF,
+               0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 1 << 20, 1 << 30)
+DECORATIONS = ((44, 1), (11, 1), (6, 1), (35, 1), (38, 1), (39, 1), (40, 1), (21, 0), (22, 0),
+               (19, 0), (10, 0), (28, 0), (4469, 0), (4470, 0), (41, 2))  # (decoration, literals)
+
+Record = tuple[int, list[int]]  # (opcode, operand words)
+
+
+def split(data: bytes) -> tuple[list[int], list[Record]]:
+    """(header words, instruction records) of a little-endian module; stops at a bad count."""
+    words = [int.from_bytes(data[k:k + 4], "little") for k in range(0, len(data) - len(data) % 4, 4)]
+    header, records, i = words[:5], [], 5
+    while i < len(words):
+        count, opcode = words[i] >> 16, words[i] & 0xFFFF
+        if count == 0 or i + count > len(words):
+            break
+        records.append((opcode, words[i + 1:i + count]))
+        i += count
+    return header, records
+
+
+def join(header: list[int], records: list[Record]) -> bytes:
+    words = list(header)
+    for opcode, ops in records:
+        words.append(((len(ops) + 1) & 0xFFFF) << 16 | opcode)
+        words += ops
+    return b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)
+
+
+class Mutator:
+    """Mutations of one module's records, choosing ids among those the module uses."""
+
+    def __init__(self, rng: random.Random, donors: list[list[Record]]) -> None:
+        self.rng = rng
+        self.donors = donors
+        self.table: list[Callable[[list[int], list[Record]], None]] = [
+            self.drop_operand, self.add_operand, self.swap_id, self.id_past_bound,
+            self.delete, self.duplicate, self.move, self.change_opcode, self.literal,
+            self.decorate, self.lower_bound, self.transplant, self.truncate_operands,
+        ]
+
+    def mutate(self, data: bytes, count: int) -> bytes:
+        header, records = split(data)
+        for _ in range(count):
+            if records:
+                self.rng.choice(self.table)(header, records)
+        return join(header, records)
+
+    # -- helpers ----------------------------------------------------------------------
+    def pick(self, records: list[Record], need_ops: bool = True) -> int:
+        choices = [k for k, (_, ops) in enumerate(records) if ops or not need_ops]
+        return self.rng.choice(choices) if choices else -1
+
+    def some_id(self, header: list[int], records: list[Record]) -> int:
+        """An id the module defines or uses, usually, else any id below the bound."""
+        k = self.pick(records)
+        if k >= 0 and self.rng.random() < 0.8:
+            ops = records[k][1]
+            return self.rng.choice(ops) % max(header[3], 1) or 1
+        return self.rng.randrange(1, max(header[3], 2))
+
+    # -- mutations --------------------------------------------------------------------
+    def drop_operand(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records)
+        if k >= 0:
+            records[k][1].pop(self.rng.randrange(len(records[k][1])))
+
+    def add_operand(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records, need_ops=False)
+        if k >= 0:
+            ops = records[k][1]
+            value = self.some_id(header, records) if self.rng.random() < 0.7 else self.rng.choice(INTERESTING)
+            ops.insert(self.rng.randrange(len(ops) + 1), value)
+
+    def swap_id(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records)
+        if k >= 0:
+            ops = records[k][1]
+            ops[self.rng.randrange(len(ops))] = self.some_id(header, records)
+
+    def id_past_bound(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records)
+        if k >= 0:
+            ops = records[k][1]
+            ops[self.rng.randrange(len(ops))] = header[3] + self.rng.choice((0, 1, 1000))
+
+    def truncate_operands(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records)
+        if k >= 0:
+            del records[k][1][self.rng.randrange(len(records[k][1])):]
+
+    def delete(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records, need_ops=False)
+        if k >= 0:
+            records.pop(k)
+
+    def duplicate(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records, need_ops=False)
+        if k >= 0:
+            opcode, ops = records[k]
+            records.insert(self.rng.randrange(len(records) + 1), (opcode, list(ops)))
+
+    def move(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records, need_ops=False)
+        if k >= 0:
+            record = records.pop(k)
+            near = max(0, min(len(records), k + self.rng.randint(-8, 8)))
+            records.insert(near if self.rng.random() < 0.8 else self.rng.randrange(len(records) + 1), record)
+
+    def change_opcode(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records, need_ops=False)
+        if k >= 0:
+            if self.rng.random() < 0.5:
+                opcode = self.rng.choice(records)[0]  # one the module uses: more often meaningful
+            else:
+                opcode = self.rng.choice(self.rng.choice(self.donors))[0]
+            records[k] = (opcode, records[k][1])
+
+    def literal(self, header: list[int], records: list[Record]) -> None:
+        k = self.pick(records)
+        if k >= 0:
+            ops = records[k][1]
+            i = self.rng.randrange(len(ops))
+            ops[i] = self.rng.choice(INTERESTING) if self.rng.random() < 0.8 else ops[i] ^ (1 << self.rng.randrange(32))
+
+    def decorate(self, header: list[int], records: list[Record]) -> None:
+        dec, literals = self.rng.choice(DECORATIONS)
+        ops = [self.some_id(header, records), dec] + [self.rng.choice(INTERESTING) for _ in range(literals)]
+        first_type = next((k for k, (op, _) in enumerate(records) if 19 <= op <= 39), len(records))
+        records.insert(first_type, (71, ops))
+
+    def lower_bound(self, header: list[int], records: list[Record]) -> None:
+        header[3] = self.rng.randrange(1, max(header[3], 2))
+
+    def transplant(self, header: list[int], records: list[Record]) -> None:
+        donor = self.rng.choice(self.donors)
+        if donor:
+            opcode, ops = self.rng.choice(donor)
+            records.insert(self.rng.randrange(len(records) + 1), (opcode, list(ops)))
+
+
+@dataclass
+class FuzzReport:
+    cases: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    internal: dict[str, bytes] = field(default_factory=dict)  # first reproducer of each kind
+    seconds: float = 0.0
+
+    def merge(self, other: FuzzReport) -> None:
+        self.cases += other.cases
+        self.outcomes.update(other.outcomes)
+        for kind, data in other.internal.items():
+            self.internal.setdefault(kind, data)
+        self.seconds = max(self.seconds, other.seconds)
+
+
+def build_one(data: bytes, backend: bool = False) -> tuple[str, str]:
+    """("ok" | "diagnostic" | "internal", detail) of building one module."""
+    from oclpy.compiler import build_program
+    from oclpy.diagnostics import CompileError
+    from oclpy.frontend.spirv import compile_spirv
+
+    try:
+        if backend:
+            build_program(data, device_kind="cpu", filename="f.spv")
+        else:
+            compile_spirv(data, filename="f.spv")
+    except CompileError as exc:
+        if "internal compiler error" in exc.log or not exc.log.startswith(("f.spv: error: ", "error: ")):
+            return "internal", exc.log.splitlines()[0][:200]
+        return "diagnostic", ""
+    except RecursionError:
+        return "internal", "RecursionError"
+    except Exception as exc:  # the point of the exercise: any of these is a bug
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        line = f"{where.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{where.tb_lineno}" if where else "?"
+        return "internal", f"{type(exc).__name__} at {line}: {str(exc)[:120]}"
+    return "ok", ""
+
+
+def fuzz(seeds: list[bytes], cases: int, seed: int = 0, backend: bool = False,
+         time_limit: float | None = None) -> FuzzReport:
+    rng = random.Random(seed)
+    donors = [split(s)[1] for s in seeds]
+    mutator = Mutator(rng, donors)
+    report = FuzzReport()
+    start = time.perf_counter()
+    for _ in range(cases):
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        data = mutator.mutate(rng.choice(seeds), rng.choice((1, 1, 2, 3)))
+        outcome, detail = build_one(data, backend)
+        report.cases += 1
+        report.outcomes[outcome] += 1
+        if outcome == "internal":
+            report.internal.setdefault(detail, data)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def default_seeds() -> list[bytes]:
+    """SPIR-V of the kernels the SPIR-V tests run (LLVM IR -> llvmlite's SPIR-V backend)."""
+    root = Path(__file__).resolve().parents[2]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    from tests.e2e import test_spirv_kernels as kernels
+    from tests.frontend.spirv.spirv_helpers import from_llvm, kernel_module
+
+    texts = [getattr(kernels, name) for name in ("INTS", "FLOATS", "REDUCE", "MIXED", "MISC", "HALVES",
+                                                 "BYVAL_HELPER", "KERNEL_CALLS", "FENCES", "ATOMICS",
+                                                 "ASYNC_COPY", "PRINTF")]
+    return [from_llvm(t) for t in texts] + [kernel_module()]
+
+
+def _worker(args: tuple[int, int, bool]) -> FuzzReport:
+    cases, seed, backend = args
+    return fuzz(default_seeds(), cases, seed, backend)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=10000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--backend", action="store_true", help="also generate code for modules that translate")
+    parser.add_argument("--save", type=Path, help="a folder to write internal-error reproducers to")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, args.backend)
+              for k in range(args.jobs)]
+    report = FuzzReport()
+    if args.jobs == 1:
+        report.merge(_worker(chunks[0]))
+    else:
+        from multiprocessing import Pool
+
+        with Pool(args.jobs) as pool:
+            for part in pool.imap_unordered(_worker, chunks):
+                report.merge(part)
+    elapsed = time.perf_counter() - start
+    print(f"{report.cases} cases in {elapsed:.0f} s: " +
+          ", ".join(f"{k} {v}" for k, v in sorted(report.outcomes.items())))
+    for n, (kind, data) in enumerate(report.internal.items()):
+        print(f"internal: {kind}")
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"internal-{n}.spv").write_bytes(data)
+    return 1 if report.internal else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
