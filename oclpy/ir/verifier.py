@@ -14,7 +14,7 @@ What is checked:
     start, one incoming value per predecessor and no other;
   * SSA: operands that are instructions or arguments belong to this function and
     sit in a block; each definition dominates its uses (for a phi, the end of
-    the incoming block); dominance is `analysis/dominators.py`'s DomTree;
+    the incoming block); dominance is `ir/dominance.py`'s DomTree;
   * operand types per opcode (the builder's rules: `builder._check_cast` for
     casts), call argument counts and types, `ret` against the function type;
   * address spaces: no store or atomic through `ptr<constant>`; `addrspacecast`
@@ -30,11 +30,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from ..analysis.cfg import predecessors
-from ..analysis.dominators import DomTree
 from .builder import IRBuildError, gep_result_elem
 from .builder import _check_cast as _builder_cast_rule
+from .cfg import predecessors
 from .datalayout import CPU_LAYOUT, DataLayout
+from .dominance import DomTree
 from .ops import ATOMIC_BINOPS, FCMP_PREDICATES, ICMP_PREDICATES, OPS, ORDERINGS, SCOPES, Kind
 from .printer import Names, format_name, format_value, print_instr
 from .types import (

@@ -96,9 +96,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.analysis.cfg import reachable_blocks
 from oclpy.analysis.liveness import compute_liveness
 from oclpy.ir.builder import Builder, i32, i64
+from oclpy.ir.cfg import reachable_blocks
 from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
 from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, declare_intrinsic, intrinsic_info
 from oclpy.ir.types import I8, I32, I64, AddressSpace, FunctionType, PtrType, Type

@@ -23,8 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.analysis.cfg import predecessors
-from oclpy.analysis.dominators import DomTree, iterated_frontier
+from oclpy.analysis.dominators import iterated_frontier
+from oclpy.ir.cfg import predecessors
+from oclpy.ir.dominance import DomTree
 from oclpy.ir.types import AddressSpace, FloatType, IntType, PtrType, Type, VectorType
 from oclpy.ir.values import Block, Function, Instr, Module, Undef, Value
 

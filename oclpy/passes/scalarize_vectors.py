@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Callable, ClassVar, Optional
 
-from oclpy.analysis.cfg import reverse_post_order
 from oclpy.ir.builder import Builder, add_incoming
+from oclpy.ir.cfg import reverse_post_order
 from oclpy.ir.datalayout import CPU_LAYOUT
 from oclpy.ir.intrinsics import MATH_FUNCTIONS
 from oclpy.ir.ops import OPS, Kind

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.analysis.cfg import predecessors, reachable_blocks
+from oclpy.ir.cfg import predecessors, reachable_blocks
 from oclpy.ir.values import Block, ConstInt, Function, Instr, Module, Value
 
 from .fold import simplify_instr
