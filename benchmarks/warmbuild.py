@@ -44,7 +44,7 @@ def main() -> int:
 def in_process(impl, source: str) -> float:  # type: ignore[no-untyped-def]
     """oclpy's build of `source` with the in-memory caches emptied (the disk cache answers)."""
     from oclpy.runtime import program
-    from oclpy.targets.llvm import buildcache
+    from oclpy.compiler import cache as buildcache
 
     buildcache.clear_memory()
     with program._cache_lock:

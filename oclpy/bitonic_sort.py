@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .elementwise import _build
-from .kernel_args import kernel_ctype
+from .kernelgen.arguments import kernel_ctype
 
 _SOURCE = """{pragma}
 __kernel void oclpy_bitonic_stage(__global {key} *keys, __global {idx} *idx, long n_half, long inner,

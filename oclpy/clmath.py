@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import array_complex
-from . import array_elementwise as elw
+from .array import complex as array_complex
+from .array import arith as elw
 
 _UNARY = ("acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atanh", "atanpi",
           "cbrt", "ceil", "cos", "cosh", "cospi", "erfc", "erf", "exp", "exp2", "exp10", "expm1",
@@ -60,7 +60,7 @@ def nan(array: Any, queue: Any = None) -> Any:
 
 
 def _binary(name: str, y: Any, x: Any, queue: Any) -> Any:
-    from .array import Array
+    from .array.core import Array
 
     dtype = _float_dtype(elw.result_type(y, x))
     like = y if isinstance(y, Array) else x
@@ -90,7 +90,7 @@ def ldexp(significand: Any, exponent: Any, queue: Any = None) -> Any:
 
 
 def _two_outputs(name: str, arg: Any, second: np.dtype, queue: Any) -> tuple[Any, Any]:
-    from .array import empty
+    from .array.core import empty
 
     dtype = _float_dtype(arg.dtype)
     queue = queue or arg.queue

@@ -128,7 +128,7 @@ class Random123GeneratorBase:
         return [np.uint32(int(w) & 0xFFFFFFFF) for w in words]
 
     def _source(self, dtype: np.dtype, distribution: str) -> tuple[str, int]:
-        from .array_elementwise import ctype
+        from .array.arith import ctype
 
         per, emit = _EMIT[(distribution, _kind(dtype))]
         t, st = ctype(dtype), ctype(_scale_dtype(dtype))
@@ -152,7 +152,7 @@ class Random123GeneratorBase:
                 f"    uint w[4] = {{r.x, r.y, r.z, r.w}};\n    {body}\n  }}\n}}\n"), per
 
     def _fill(self, distribution: str, ary: Any, scale: Any, shift: Any, queue: Any = None) -> Any:
-        from .array import copy_strided, empty
+        from .array.core import copy_strided, empty
         from .elementwise import _build, launch_size
 
         queue = queue or ary.queue
@@ -181,7 +181,7 @@ class Random123GeneratorBase:
     def _fill_vectors(self, distribution: str, ary: Any, scale: Any, shift: Any,
                       queue: Any) -> Any:
         """Vector dtypes (cltypes.float4, ...): every component, padding included, is drawn."""
-        from .array import contiguous, copy_strided
+        from .array.core import contiguous, copy_strided
 
         base = np.dtype(cltypes.vec_type_to_scalar_and_count[ary.dtype][0])
         target = contiguous(ary)
@@ -203,7 +203,7 @@ class Random123GeneratorBase:
         return self._fill("uniform", ary, scale=(b - a), shift=a, queue=queue)
 
     def uniform(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import empty
+        from .array.core import empty
 
         a, b = kwargs.pop("a", 0), kwargs.pop("b", 1)
         result = empty(*args, **kwargs)
@@ -218,7 +218,7 @@ class Random123GeneratorBase:
         return self._fill("normal", ary, scale=sigma, shift=mu, queue=queue)
 
     def normal(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import empty
+        from .array.core import empty
 
         mu, sigma = kwargs.pop("mu", 0), kwargs.pop("sigma", 1)
         result = empty(*args, **kwargs)
@@ -261,7 +261,7 @@ def fill_rand(result: Any, queue: Any = None, a: Any = 0, b: Any = 1) -> None:
 
 def rand(queue: Any, shape: Any, dtype: Any, luxury: Any = None, a: Any = 0, b: Any = 1) -> Any:
     """An array of `shape` with uniform values of `dtype` in [a, b)."""
-    from .array import empty
+    from .array.core import empty
 
     if luxury is not None:
         from warnings import warn

@@ -24,8 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .kernel_args import (FP64_PRAGMA, DtypedArgument, ScalarArg, VectorArg, needs_double,
-                          offset_adjuster, parse_arg_list)
+from .kernelgen.arguments import (FP64_PRAGMA, DtypedArgument, ScalarArg, VectorArg, needs_double, offset_adjuster, parse_arg_list)
 
 _MAX_GROUPS = 1 << 20
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -77,7 +76,7 @@ def launch_size(queue: Any, n: int) -> tuple[tuple[int], tuple[int]]:
 
 def kernel_arg_values(args: Sequence[DtypedArgument], values: Sequence[Any]) -> list[Any]:
     """The launch's values: (buffer, offset) for offset pointers, dtype-converted scalars."""
-    from .array import Array
+    from .array.core import Array
 
     out: list[Any] = []
     for arg, value in zip(args, values):
@@ -99,7 +98,7 @@ def call_queue(name: str, specs: Sequence[DtypedArgument], args: Sequence[Any],
                queue: Any) -> tuple[Any, Any]:
     """(the queue a builder's call runs on, its first Array argument or None), after
     checking the argument count: `queue=` if given, else that Array's queue."""
-    from .array import Array
+    from .array.core import Array
 
     if len(args) != len(specs):
         raise TypeError(f"{name}: expected {len(specs)} arguments, got {len(args)}")
@@ -112,7 +111,7 @@ def call_queue(name: str, specs: Sequence[DtypedArgument], args: Sequence[Any],
 
 
 def _events(values: Sequence[Any], wait_for: Any) -> list[Any]:
-    from .array import Array
+    from .array.core import Array
 
     waits = list(wait_for or [])
     for value in values:

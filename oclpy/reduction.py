@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 
 from .elementwise import _build
-from .kernel_args import (FP64_PRAGMA, ScalarArg, VectorArg, group_size, needs_double,
-                          offset_adjuster, parse_arg_list)
+from .kernelgen.arguments import (FP64_PRAGMA, ScalarArg, VectorArg, group_size, needs_double, offset_adjuster, parse_arg_list)
 
 MAX_GROUPS = 32
 
@@ -67,7 +66,7 @@ class ReductionKernel:
     def __init__(self, ctx: Any, dtype_out: Any, neutral: str, reduce_expr: str,
                  map_expr: str | None = None, arguments: Any = None, name: str = "reduce_kernel",
                  options: Any = None, preamble: str = "") -> None:
-        from .kernel_args import kernel_ctype as dtype_to_ctype
+        from .kernelgen.arguments import kernel_ctype as dtype_to_ctype
 
         self.context = ctx
         self.dtype_out = np.dtype(dtype_out)
@@ -106,7 +105,7 @@ class ReductionKernel:
         return one, two, group
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import empty
+        from .array.core import empty
         from .elementwise import _events, call_queue, kernel_arg_values
 
         queue, wait_for = kwargs.pop("queue", None), kwargs.pop("wait_for", None)

@@ -30,8 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .elementwise import _build
-from .kernel_args import (FP64_PRAGMA, VectorArg, group_size, needs_double, offset_adjuster,
-                          parse_arg_list)
+from .kernelgen.arguments import (FP64_PRAGMA, VectorArg, group_size, needs_double, offset_adjuster, parse_arg_list)
 
 MAX_GROUPS = 64
 
@@ -51,7 +50,7 @@ class GenericScanKernel:
                  input_fetch_exprs: Sequence[tuple[str, str, int]] | None = None,
                  index_dtype: Any = None, name_prefix: str = "scan", options: Any = None,
                  preamble: str = "", devices: Any = None) -> None:
-        from .kernel_args import kernel_ctype as dtype_to_ctype
+        from .kernelgen.arguments import kernel_ctype as dtype_to_ctype
 
         if neutral is None:
             raise ValueError("must provide a 'neutral' element in scan")
@@ -125,7 +124,7 @@ class GenericScanKernel:
     # -- launching ---------------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import Array
+        from .array.core import Array
         from .elementwise import _events, kernel_arg_values
 
         queue, size = kwargs.pop("queue", None), kwargs.pop("size", None)
@@ -294,7 +293,7 @@ class _LegacyScanKernel(GenericScanKernel):
     def __init__(self, ctx: Any, dtype: Any, scan_expr: str, neutral: str | None = None,
                  name_prefix: str = "scan", options: Any = None, preamble: str = "",
                  devices: Any = None) -> None:
-        from .kernel_args import kernel_ctype as dtype_to_ctype
+        from .kernelgen.arguments import kernel_ctype as dtype_to_ctype
 
         ctype = dtype_to_ctype(np.dtype(dtype))
         super().__init__(ctx, dtype, f"__global {ctype} *input_ary, __global {ctype} *output_ary",
@@ -303,7 +302,7 @@ class _LegacyScanKernel(GenericScanKernel):
 
     def __call__(self, input_ary: Any, output_ary: Any = None, allocator: Any = None,  # type: ignore[override]
                  queue: Any = None, wait_for: Any = None) -> Any:
-        from .array import empty_like
+        from .array.core import empty_like
 
         queue = queue or input_ary.queue or (output_ary.queue if output_ary is not None else None)
         if output_ary is None:

@@ -21,8 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .kernel_args import (DtypedArgument, ScalarArg, VectorArg, c_name_to_dtype, parse_arg_list,
-                          parse_c_arg)
+from .kernelgen.arguments import (DtypedArgument, ScalarArg, VectorArg, c_name_to_dtype, parse_arg_list, parse_c_arg)
 from .mempool import DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer
 from .runtime.context import Context, create_some_context
 

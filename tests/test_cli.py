@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from oclpy.cli import main, split_build_args
+from oclpy.cli.main import main, split_build_args
 
 
 def test_split_build_args_keeps_opencl_options_in_order():

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import oclpy as cl  # noqa: E402
 from oclpy.runtime import program as runtime_program  # noqa: E402
-from oclpy.targets.llvm import buildcache  # noqa: E402
+from oclpy.compiler import cache as buildcache  # noqa: E402
 
 SOURCE = "__kernel void inc(__global int *a, int k) { a[get_global_id(0)] += k; }"
 

@@ -28,7 +28,7 @@ from .device import Device
 from .errors import LogicError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
 from .event import Event
-from .kernel_args import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
+from .arg_binding import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
 from .drivers.base import NDRange
 from .launch_plan import LaunchPlan
 from .ndrange import make_ndrange, plain_sizes

@@ -90,8 +90,8 @@ def preprocess_unit(source: str, options: str, headers: Any = None, parse: bool 
     """(preprocessed text, log) of one unit; raises CompileError with the log on errors."""
     from ..diagnostics import CompileError, DiagnosticEngine
     from ..frontend.options import parse_build_options
-    from ..frontend.parser import parse as parse_text
-    from ..frontend.preprocess import preprocess
+    from ..frontend.c.parser import parse as parse_text
+    from ..frontend.c.preprocess import preprocess
 
     with tempfile.TemporaryDirectory(prefix="oclpy-headers-") as folder:
         opts = parse_build_options(options)

@@ -396,7 +396,7 @@ def _source_from_bytes(data: bytes) -> str:
     """PyOpenCL reads bytes as an IL (SPIR-V) module when they start with its magic
     number (carried on as `compiler.il_text`), else as UTF-8 OpenCL C text."""
     if data[:4] in SPIRV_MAGIC:
-        from ..compiler import il_text
+        from ..compiler.build import il_text
 
         return il_text(data)
     try:

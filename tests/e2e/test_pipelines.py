@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy import demo
+from oclpy.cli import demo
 from oclpy.runtime.program import Program
 
 HERE = Path(__file__).parent

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from oclpy.diagnostics import DiagnosticEngine, SourceLocation
-from oclpy.frontend import ast
-from oclpy.frontend import cltypes as ct
-from oclpy.frontend.ast_printer import dump, to_source
+from oclpy.frontend.c import ast
+from oclpy.frontend.c import c_types as ct
+from oclpy.frontend.c.ast_printer import dump, to_source
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.parser import parse
-from oclpy.frontend.preprocess import preprocess
+from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.preprocess import preprocess
 
 
 def parse_ok(source):

@@ -111,7 +111,7 @@ def test_kernel_arg_type_names_keep_typedef_names() -> None:
 
 
 def test_aligned_attribute_on_struct_fields_sets_the_layout() -> None:
-    from oclpy.frontend.irtypes import struct_info
+    from oclpy.frontend.c.layout import struct_info
     from tests.frontend.sema_helpers import check
     tu, _ = check("typedef struct { char c; float x __attribute__((aligned(16)));"
                   " __attribute__((aligned(8))) char d; } S;")

@@ -5,10 +5,10 @@ import math
 import pytest
 
 from oclpy.diagnostics import DiagnosticEngine
-from oclpy.frontend.lexer import tokenize
+from oclpy.frontend.c.lexer import tokenize
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.parser import parse
-from oclpy.frontend.preprocess import MATH_CONSTANTS, predefined_macros, preprocess
+from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.preprocess import MATH_CONSTANTS, predefined_macros, preprocess
 
 
 def pp(source, options="", filename="k.cl"):

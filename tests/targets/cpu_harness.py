@@ -6,7 +6,7 @@ import numpy as np
 
 from oclpy.ir.parser import parse_module
 from oclpy.ir.verifier import verify_module
-from oclpy.targets.llvm.cpu import CompiledKernel, CpuProgram, compile_cpu
+from oclpy.targets.llvm.cpu.cpu_target import CompiledKernel, CpuProgram, compile_cpu
 
 
 def compile_text(text: str) -> CpuProgram:

@@ -13,19 +13,19 @@ import pytest
 
 from oclpy.compiler import build_program
 from oclpy.ir import types as irt
-from oclpy.targets.llvm import buildcache as bc
-from oclpy.targets.llvm.cpu_program import type_from_json, type_to_json
+from oclpy.compiler import cache as bc
+from oclpy.targets.llvm.cpu.compiled import type_from_json, type_to_json
 
 SRC = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }\n"
 REPO = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent("""
     import sys, numpy as np
-    import oclpy as cl, oclpy.compiler
+    import oclpy as cl, oclpy.compiler.build
     if sys.argv[1] == "forbid":
         def no_compiler(*a, **k):
             raise AssertionError("compiled although the cache had the program")
-        oclpy.compiler.build_program = no_compiler
+        oclpy.compiler.build.build_program = no_compiler
     ctx = cl.create_some_context(); q = cl.CommandQueue(ctx)
     prg = cl.Program(ctx, sys.argv[2]).build()
     a = np.arange(8, dtype=np.int32)

@@ -10,7 +10,7 @@ import pytest
 from cpu_harness import compile_text, pack, run
 from oclpy.ir.parser import parse_module
 from oclpy.passes.manager import PassError
-from oclpy.targets.llvm.cpu import compile_cpu
+from oclpy.targets.llvm.cpu.cpu_target import compile_cpu
 
 DECLS = """
 declare i64 @ocl.get_global_id(i32)

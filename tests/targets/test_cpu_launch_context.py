@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from oclpy.compiler import build_program
-from oclpy.targets.llvm import cpu_program
+from oclpy.targets.llvm.cpu import compiled as cpu_program
 from tests.targets.cpu_harness import pack, pad3
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from oclpy.compiler import build_program
-from oclpy.targets.llvm.cpu_loopmd import GROUP_MARK, LOOP_MARK, finalize
+from oclpy.targets.llvm.cpu.loopmd import GROUP_MARK, LOOP_MARK, finalize
 from tests.targets.cpu_harness import run
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks.cases_dense import MATMUL_TILED as TILED
 from oclpy.compiler import build_program, frontend_for, optimize
-from oclpy.targets.llvm.cpu_outer import outer_regions, region_starts
+from oclpy.targets.llvm.cpu.outer import outer_regions, region_starts
 from tests.targets.cpu_harness import run
 
 NBODY_LIKE = """

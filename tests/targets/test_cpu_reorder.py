@@ -10,7 +10,7 @@ import pytest
 from benchmarks.cases_vector import TILE_SMOOTH
 from oclpy.compiler import build_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import FRAME_ATTR
-from oclpy.targets.llvm.cpu_reorder import reorder_safe
+from oclpy.targets.llvm.cpu.reorder import reorder_safe
 from tests.targets.cpu_harness import run
 
 STALE_SLOTS = """

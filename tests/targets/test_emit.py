@@ -14,8 +14,8 @@ from oclpy.ir.builder import Builder
 from oclpy.ir.parser import parse_module
 from oclpy.ir.types import F32, I32, VOID, AddressSpace, FunctionType, ptr
 from oclpy.ir.values import Argument, Function, Module
-from oclpy.targets.llvm import jit
-from oclpy.targets.llvm.cpu import CpuTarget, compile_cpu
+from oclpy.targets.llvm.cpu.cpu_target import jit
+from oclpy.targets.llvm.cpu.cpu_target import CpuTarget, compile_cpu
 from oclpy.targets.llvm.emit import emit_module
 from oclpy.targets.llvm.emit_types import EmitError
 
@@ -232,7 +232,7 @@ def test_declared_kernels_are_skipped() -> None:
 def test_wrap_flags_from_instruction_attrs() -> None:
     """A frontend may mark signed arithmetic `nsw` (overflow is undefined in OpenCL C)."""
     from oclpy.ir.parser import parse_module
-    from oclpy.targets.llvm.cpu import compile_cpu
+    from oclpy.targets.llvm.cpu.cpu_target import compile_cpu
 
     module = parse_module("kernel void @k(ptr<global> %x, i32 %a, i32 %b) {\n"
                           "entry:\n  %s = add i32 %a, %b\n  %t = mul i32 %s, %b\n"

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from oclpy.targets.llvm import jit
+from oclpy.targets.llvm.cpu.cpu_target import jit
 
 ADD = """
 define i64 @add(i64 %a, i64 %b) {

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from oclpy.compiler import build_program
-from oclpy.targets.llvm import jit
-from oclpy.targets.llvm.cpu_program import NativeCode
+from oclpy.targets.llvm.cpu.cpu_target import jit
+from oclpy.targets.llvm.cpu.compiled import NativeCode
 from tests.targets.cpu_harness import run
 
 SRC = """

@@ -17,7 +17,7 @@ from filecheck.matcher import Matcher
 from filecheck.options import parse_argv_options
 
 from oclpy.compiler import build_program
-from oclpy.targets.llvm import nvptx_codegen
+from oclpy.targets.llvm.nvptx import ptx_codegen as nvptx_codegen
 
 CASES: dict[str, tuple[str, str]] = {
     "address_spaces": ("", """

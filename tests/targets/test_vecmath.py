@@ -27,9 +27,9 @@ from llvmlite import ir as ll
 
 from cpu_harness import compile_text, run
 from oclpy.compiler import build_program
-from oclpy.targets.llvm.cpu import CpuProgram
-from oclpy.targets.llvm.vecmath import C_LIBRARY, VF_WIDTHS, covers
-from oclpy.targets.llvm.vecmath import call as vecmath_call
+from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
+from oclpy.targets.llvm.vecmath.library import C_LIBRARY, VF_WIDTHS, covers
+from oclpy.targets.llvm.vecmath.library import call as vecmath_call
 
 F32 = np.float32
 N_RANDOM = 1 << 17

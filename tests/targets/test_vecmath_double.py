@@ -20,7 +20,7 @@ import pytest
 
 from cpu_harness import run
 from oclpy.compiler import build_program
-from oclpy.targets.llvm.cpu import CpuProgram
+from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
 
 mp.mp.dps = 40
 LOCAL = 60

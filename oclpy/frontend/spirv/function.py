@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ...ir.builder import Builder, IRBuildError, add_incoming
 from ...ir.values import Block, Function, Instr, Value
-from ..lower import remove_unreachable
+from ..c.lower.unit import remove_unreachable
 from .binary import Instruction
 from .grammar import OP
 from .types import SpvType

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Optional
 
 from ...ir import types as ir
 from ...ir.values import ConstAggregate, ConstInt, GlobalVar, Instr, Value
-from .. import builtins as bi
-from ..irtypes import reg_type
-from ..generic_space import GENERIC_BUILTINS
-from ..lower_builtins import IMPLS, BuiltinLowering
-from ..lower_values import ValueOps, is_unsigned
+from ..c.builtins import table as bi
+from ..c.layout import reg_type
+from ..c.sema.generic_space import GENERIC_BUILTINS
+from ..c.lower.builtin_calls import IMPLS, BuiltinLowering
+from ..c.lower.helpers import ValueOps, is_unsigned
 from .binary import Instruction
 from .grammar import ROUNDING_MODES
 
@@ -210,7 +210,7 @@ def _format_bytes(v: Value) -> Optional[bytes]:
 def _printf(ft: FunctionTranslator, instr: Instruction) -> Value:
     """printf(format, args...): the OpenCL C lowering, with the format's vector conversions
     expanded when the format is constant data (as it always is from OpenCL C)."""
-    from ..lower_builtins_printf import b_printf, expand_format
+    from ..c.builtins.printf_format import b_printf, expand_format
 
     args = [ft.value(i) for i in instr.operands[4:]]
     if not args or not isinstance(args[0].type, ir.PtrType):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Value
-from ..lower_values import const_of
+from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
 

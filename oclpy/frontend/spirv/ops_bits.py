@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Undef, Value
-from ..lower_values import const_of
+from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...ir import types as ir
-from .. import cltypes as ct
-from ..builtins import Builtin
-from ..cltypes import ScalarKind as K
+from ..c import c_types as ct
+from ..c.builtins.table import Builtin
+from ..c.c_types import ScalarKind as K
 from .binary import Instruction
 from .grammar import OP, ROUNDING_MODES
 

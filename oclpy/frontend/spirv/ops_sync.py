@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 from ...ir import types as ir
 from ...ir.intrinsics import declare_intrinsic
 from ...ir.values import ConstInt, Value
-from .. import cltypes as ct
-from ..async_copy import ASYNC_IMPLS
-from ..builtins import Builtin
-from ..opaque_types import EVENT_T
+from ..c import c_types as ct
+from ..c.builtins.async_copy import ASYNC_IMPLS
+from ..c.builtins.table import Builtin
+from ..c.opaque_types import EVENT_T
 from .binary import Instruction
 from .grammar import (
     OP, SCOPES, SEM_ACQ_REL, SEM_ACQUIRE, SEM_CROSS_WORKGROUP_MEMORY, SEM_IMAGE_MEMORY,

@@ -22,7 +22,7 @@ from .builtins import builtin_ref
 from .constants import define_constant
 from .function import FunctionTranslator, Handler
 from .grammar import BUILTINS, EXECUTION_MODELS, KERNEL_MODEL, LINKAGE_IMPORT, OP, SC, STORAGE_CLASSES
-from .kernel_args import kernel_arg_attrs
+from .arg_info import kernel_arg_attrs
 from .mangled import demangle_builtin
 from .opencl_std import is_debug_set
 from .reader import EntryPoint, ModuleInfo

@@ -159,6 +159,6 @@ class Driver(abc.ABC):
 
     def build(self, source: str, options: str) -> Any:
         """Compile for this device through the compiler's one entry point."""
-        from ... import compiler
+        from ...compiler import build as compiler
 
         return compiler.build_program(source, options, self.kind)

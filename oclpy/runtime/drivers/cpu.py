@@ -29,7 +29,7 @@ import numpy as np
 
 from ..constants import (command_queue_properties, device_exec_capabilities, device_fp_config,
                          device_local_mem_type, device_mem_cache_type, device_type)
-from ...targets.llvm.buildcache import cached_build, prepare
+from ...compiler.cache import cached_build, prepare
 from .base import Allocation, DeviceDescription, Driver, NDRange
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8

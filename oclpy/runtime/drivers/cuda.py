@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from ...targets.llvm import nvptx_codegen as codegen
+from ...targets.llvm.nvptx import ptx_codegen as codegen
 from ..constants import (command_queue_properties, device_local_mem_type,
                          device_mem_cache_type, device_type)
 from . import cuda_api as api

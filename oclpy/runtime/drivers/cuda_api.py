@@ -18,7 +18,7 @@ import ctypes
 import ctypes.util
 from typing import Any
 
-from ...targets.llvm import nvptx_codegen as codegen
+from ...targets.llvm.nvptx import ptx_codegen as codegen
 
 
 class CudaError(RuntimeError):

@@ -1,0 +1,272 @@
+"""The C99 preprocessor for OpenCL C, on top of pcpp.
+
+`preprocess(source, filename, options, diags)` expands macros, resolves
+`#include` (the including file's folder first, then each `-I` folder, then
+oclpy's bundled headers in `oclpy/include`, as PyOpenCL adds its own), and
+returns text with `#line N "file"` markers so the lexer can place every token
+in the user's original file and line. Comments are passed through (the lexer
+skips them) so columns stay exact outside macro expansions.
+
+OpenCL's predefined macros (versions, extension macros, math constants and
+numeric limits of OpenCL C 6.15.2/6.15.3) are defined here. pcpp's own
+messages go to `diags` through its hooks: nothing is printed, and an exception
+inside pcpp becomes an error diagnostic.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from typing import Any, Optional
+
+import pcpp
+
+from ...diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
+from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
+
+# Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
+MATH_CONSTANTS = {
+    "E": "2.718281828459045235360287471352662498",
+    "LOG2E": "1.442695040888963407359924681001892137",
+    "LOG10E": "0.434294481903251827651128918916605082",
+    "LN2": "0.693147180559945309417232121458176568",
+    "LN10": "2.302585092994045684017991454684364208",
+    "PI": "3.141592653589793238462643383279502884",
+    "PI_2": "1.570796326794896619231321691639751442",
+    "PI_4": "0.785398163397448309615660845819875721",
+    "1_PI": "0.318309886183790671537767526745028724",
+    "2_PI": "0.636619772367581343075535053490057448",
+    "2_SQRTPI": "1.128379167095512573896158903121545172",
+    "SQRT2": "1.414213562373095048801688724209698079",
+    "SQRT1_2": "0.707106781186547524400844362104849039",
+}
+
+LIMITS = {
+    "CHAR_BIT": "8", "SCHAR_MAX": "127", "SCHAR_MIN": "(-127-1)", "CHAR_MAX": "SCHAR_MAX",
+    "CHAR_MIN": "SCHAR_MIN", "UCHAR_MAX": "255", "SHRT_MAX": "32767", "SHRT_MIN": "(-32767-1)",
+    "USHRT_MAX": "65535", "INT_MAX": "2147483647", "INT_MIN": "(-2147483647-1)",
+    "UINT_MAX": "0xffffffffU", "LONG_MAX": "0x7fffffffffffffffL",
+    "LONG_MIN": "(-0x7fffffffffffffffL-1)", "ULONG_MAX": "0xffffffffffffffffUL",
+    "FLT_DIG": "6", "FLT_MANT_DIG": "24", "FLT_MAX_10_EXP": "+38", "FLT_MAX_EXP": "+128",
+    "FLT_MIN_10_EXP": "-37", "FLT_MIN_EXP": "-125", "FLT_RADIX": "2", "FLT_MAX": "0x1.fffffep127f",
+    "FLT_MIN": "0x1.0p-126f", "FLT_EPSILON": "0x1.0p-23f",
+    "DBL_DIG": "15", "DBL_MANT_DIG": "53", "DBL_MAX_10_EXP": "+308", "DBL_MAX_EXP": "+1024",
+    "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021", "DBL_MAX": "0x1.fffffffffffffp1023",
+    "DBL_MIN": "0x1.0p-1022", "DBL_EPSILON": "0x1.0p-52",
+    "HALF_DIG": "3", "HALF_MANT_DIG": "11", "HALF_MAX_10_EXP": "+4", "HALF_MAX_EXP": "+16",
+    "HALF_MIN_10_EXP": "-4", "HALF_MIN_EXP": "-13", "HALF_RADIX": "2", "HALF_MAX": "0x1.ffcp15h",
+    "HALF_MIN": "0x1.0p-14h", "HALF_EPSILON": "0x1.0p-10h",
+    "MAXFLOAT": "0x1.fffffep127f", "HUGE_VALF": "__builtin_huge_valf()", "HUGE_VAL": "__builtin_huge_val()",
+    "INFINITY": "__builtin_inff()", "NAN": "__builtin_nanf(\"\")",
+    "FP_ILOGB0": "(-2147483647-1)", "FP_ILOGBNAN": "(-2147483647-1)",
+}
+
+EXTENSIONS = (
+    "cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+    "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+)
+
+FIXED_MACROS = {
+    "__ENDIAN_LITTLE__": "1", "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
+    "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
+    "NULL": "((void*)0)",
+    # Sampler bits (clang's values), so image kernels reach "images are not supported yet".
+    "CLK_NORMALIZED_COORDS_FALSE": "0", "CLK_NORMALIZED_COORDS_TRUE": "1", "CLK_ADDRESS_NONE": "0",
+    "CLK_ADDRESS_CLAMP_TO_EDGE": "2", "CLK_ADDRESS_CLAMP": "4", "CLK_ADDRESS_REPEAT": "6",
+    "CLK_ADDRESS_MIRRORED_REPEAT": "8", "CLK_FILTER_NEAREST": "0x10", "CLK_FILTER_LINEAR": "0x20",
+    "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+    "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
+}
+
+# OpenCL C 2.0's memory_order and memory_scope enumerators (values as clang's opencl-c-base.h)
+# and the atomic initialisers.
+CL20_MACROS = {
+    "memory_order_relaxed": "0", "memory_order_acquire": "2", "memory_order_release": "3",
+    "memory_order_acq_rel": "4", "memory_order_seq_cst": "5",
+    "memory_scope_work_item": "0", "memory_scope_work_group": "1", "memory_scope_device": "2",
+    "memory_scope_all_svm_devices": "3", "memory_scope_all_devices": "3", "memory_scope_sub_group": "4",
+    "ATOMIC_VAR_INIT(x)": "(x)", "ATOMIC_FLAG_INIT": "0",
+}
+
+
+def predefined_macros(options: BuildOptions) -> dict[str, str]:
+    """Every macro OpenCL C predefines for `options`, name (or `NAME(args)`) -> body."""
+    macros: dict[str, str] = {f"CL_VERSION_{v // 100}_{v % 100 // 10}": str(v) for v in CL_STD_VERSIONS.values()}
+    macros["__OPENCL_VERSION__"] = str(options.opencl_version)
+    macros["__OPENCL_C_VERSION__"] = str(options.opencl_c_version)
+    macros.update(FIXED_MACROS)
+    macros.update(dict.fromkeys(EXTENSIONS, "1"))
+    for name, value in MATH_CONSTANTS.items():
+        macros[f"M_{name}"] = value
+        macros[f"M_{name}_F"] = value + "f"
+        macros[f"M_{name}_H"] = value + "h"
+    macros.update(LIMITS)
+    if options.opencl_c_version >= 200:
+        macros.update(CL20_MACROS)
+    if options.fast_relaxed_math:
+        macros["__FAST_RELAXED_MATH__"] = "1"
+    if options.finite_math_only or options.fast_relaxed_math:
+        macros["__FINITE_MATH_ONLY__"] = "1"
+    macros.update(options.defines)
+    return macros
+
+
+# pcpp's messages (regex) -> clang's wording.
+_PCPP_MESSAGES = [
+    (re.compile(r"Could not evaluate expression due to ZeroDivisionError"), "division by zero in preprocessor expression"),
+    (re.compile(r"Could not evaluate expression"), "invalid expression in preprocessor conditional"),
+    (re.compile(r"Misplaced #(elif|else|endif)"), r"#\1 without #if"),
+    (re.compile(r"Unterminated #.*"), "unterminated conditional directive"),
+    (re.compile(r"Macro \S+ requires (\d+) arguments but was passed (\d+)"), None),
+    (re.compile(r"Macro \S+ must have at least"), "too few arguments provided to function-like macro invocation"),
+    (re.compile(r"Missing '\(' in macro arguments"), "missing '(' in macro invocation"),
+    (re.compile(r"Missing '\)' in macro arguments"), "unterminated function-like macro invocation"),
+    (re.compile(r"No more arguments may follow a variadic argument"), "missing ')' in macro parameter list"),
+    (re.compile(r"Invalid macro argument|Bad macro definition"), "invalid macro definition"),
+]
+
+
+def clang_wording(message: str) -> str:
+    """pcpp's message for a preprocessing error, in the words clang uses."""
+    for pattern, replacement in _PCPP_MESSAGES:
+        m = pattern.match(message)
+        if m is None:
+            continue
+        if replacement is None:  # argument count: too many or too few
+            few = int(m.group(2)) < int(m.group(1))
+            return f"too {'few' if few else 'many'} arguments provided to function-like macro invocation"
+        return m.expand(replacement)
+    return message
+
+
+MAX_INCLUDE_DEPTH = 200  # as clang
+_RECURSION_LIMIT = 20000  # pcpp recurses per nested #include
+
+
+class _Preprocessor(pcpp.Preprocessor):
+    """pcpp with its messages routed to our diagnostics and file names kept as the user gave them."""
+
+    def __init__(self, filename: str, diags: DiagnosticEngine) -> None:
+        super().__init__()
+        self.diags = diags
+        self.filename = filename
+        self.texts: dict[str, str] = {}  # display name -> source text, for columns and carets
+        main_abs = os.path.abspath(filename)
+        self.rewrite_paths = [(re.escape(main_abs) + "$", lambda m: filename),
+                              (re.escape(os.path.abspath("") + os.sep) + "(.*)", r"\1")]
+        self.lastdirective: Any = None
+        self.fatal = False
+
+    def display_name(self, path: str) -> str:
+        for pattern, repl in self.rewrite_paths:
+            new = re.sub(pattern, repl, path)  # type: ignore[arg-type]
+            if new != path:
+                return new
+        return path
+
+    def location(self, source: Optional[str], line: int, needle: str = "") -> SourceLocation:
+        """A location on `line` of `source`; the column of `needle` in that line when found."""
+        name = source or self.filename
+        col = 1
+        lines = self.texts.get(name, "").splitlines()
+        if needle and 1 <= line <= len(lines):
+            col = lines[line - 1].find(needle) + 1 or 1
+        return SourceLocation(name, line, col)
+
+    def on_error(self, file: str, line: int, msg: str) -> None:
+        self.return_code += 1
+        message = clang_wording(msg)
+        d = self.lastdirective
+        in_define = d is not None and d.value == "define" and d.lineno == line and d.source == file
+        if in_define and msg.startswith("Missing ')'"):
+            message = "missing ')' in macro parameter list"
+        self.diags.error(self.location(file, line), message)
+
+    def on_file_open(self, is_system_include: bool, includepath: str) -> Any:
+        handle = super().on_file_open(is_system_include, includepath)
+        text = handle.read()
+        handle.close()
+        name = self.display_name(includepath)
+        self.texts[name] = text
+        self.diags.add_source(name, text)
+        return io.StringIO(text)
+
+    def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str,
+                             includepath: str) -> Any:
+        d = self.lastdirective
+        source, line = (d.source, d.lineno) if d is not None else (self.filename, 1)
+        if is_malformed:
+            self.diags.error(self.location(source, line, "include"), "expected \"FILENAME\" or <FILENAME>")
+        else:
+            self.fatal = True
+            loc = self.location(source, line, ("<" if is_system_include else '"') + includepath)
+            self.diags.fatal(loc, f"'{includepath}' file not found")
+        raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+
+    def on_directive_handle(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
+        self.lastdirective = directive
+        if directive.value == "include" and self.include_depth > MAX_INCLUDE_DEPTH:
+            self.diags.error(self.location(directive.source, directive.lineno, "include"),
+                             f"#include nested depth {self.include_depth} exceeds maximum of {MAX_INCLUDE_DEPTH}")
+            raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+        if directive.value in ("define", "undef", "include", "ifdef", "ifndef", "if", "elif"):
+            if not "".join(t.value for t in toks).strip():
+                message = {"include": "expected \"FILENAME\" or <FILENAME>",
+                           "if": "#if with no expression", "elif": "#elif with no expression"}
+                self.diags.error(self.location(directive.source, directive.lineno, directive.value),
+                                 message.get(directive.value, "macro name missing"))
+                raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+        return True
+
+    def on_directive_unknown(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
+        text = "".join(t.value for t in toks).strip()
+        loc = self.location(directive.source, directive.lineno, directive.value)
+        if directive.value == "error":
+            self.diags.error(loc, text)
+            return True
+        if directive.value == "warning":
+            self.diags.warning(loc, text)
+            return True
+        if directive.value == "line" and not re.fullmatch(r'\s*[0-9]+(\s+"[^"]*")?\s*', text):
+            self.diags.error(loc, "#line directive requires a positive integer argument")
+            return True
+        if directive.value in ("pragma", "line") or directive.value.isdigit():
+            return None  # the lexer reads line markers; pragmas are ignored
+        self.diags.error(loc, "invalid preprocessing directive")
+        return True
+
+    def on_comment(self, tok: Any) -> bool:
+        return True
+
+
+def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
+    """Preprocess `source`; the result carries `#line` markers into the original files."""
+    source = source.removeprefix("\ufeff")  # a byte-order mark is not part of the program
+    diags.add_source(filename, source)
+    pp = _Preprocessor(filename, diags)
+    pp.texts[filename] = source
+    for name, body in predefined_macros(options).items():
+        pp.define(f"{name} {body}")
+    for folder in [*options.include_dirs, BUNDLED_INCLUDE_DIR]:
+        pp.add_path(folder)
+    out = io.StringIO()
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
+    try:
+        pp.parse(source, filename)
+        pp.write(out)
+    except TooManyErrors:
+        pass
+    except Exception as exc:  # pcpp fails on some malformed input: report, never raise
+        line = getattr(pp.lastdirective, "lineno", 1) if pp.lastdirective is not None else 1
+        diags.error(SourceLocation(filename, line, 1), f"malformed preprocessing directive ({type(exc).__name__})")
+    finally:
+        sys.setrecursionlimit(old_limit)
+    text = out.getvalue()
+    if not text.startswith("#line"):
+        text = f'#line 1 "{filename}"\n' + text
+    return text

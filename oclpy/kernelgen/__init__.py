@@ -1,0 +1,1 @@
+"""What the kernel generators share: argument parsing and the dtype registry."""

@@ -1,0 +1,342 @@
+"""What a compiled cpu program is at run time: kernels, their ABI facts, native code.
+
+`CompiledKernel.launch` allocates one call's context, local memory and frames
+(so concurrent calls share nothing) and calls the native launcher through
+ctypes, which releases the GIL. A freshly built program's native code is made
+at its first launch (`NativeCode`, as PoCL defers its work-group functions):
+`Program.build` runs the frontend, our passes and LLVM IR emission and parsing
+(so bad source and invalid IR still fail the build), and the first launch of
+any of its kernels runs LLVM's optimiser and code generator, once, for all. `program_record` / `program_from_record` turn
+a `CpuProgram` into JSON data plus object code and back (the build cache,
+`buildcache.py`). Kept apart from `cpu.py` so that loading a cached program
+imports no part of the compiler.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import struct
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ...kernel_abi import align_up, KernelArg
+from ....ir import types as irt
+from ....ir.types import Type
+from . import workitem as wi
+from . import jit
+from .generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
+
+LOCAL_ALIGN = 16
+
+
+_LIBC = ctypes.CDLL(None)
+# (blob, context): each a bytes object (passed as a pointer to its data) or an address.
+_LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+CONTEXTS_KEPT = 64  # launch contexts a kernel keeps, by launch shape
+
+
+def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray | None, int]:
+    """A zeroed byte buffer and the address inside it aligned to `align` (none for 0 bytes)."""
+    if nbytes <= 0:
+        return None, 0
+    raw = np.zeros(nbytes + align, dtype=np.uint8)
+    addr = raw.ctypes.data
+    return raw, addr + (-addr) % align
+
+
+# The launch context: cpu_workitem.py's slots, then cpu_generic.py's two.
+_CTX = struct.Struct(f"<{CTX_SLOTS}q")
+
+
+def _launch_words(work_dim: int, global_size: tuple[int, int, int],
+                  local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+                  groups: list[int], call: tuple[int, int, int, int, int, int]) -> bytes:
+    """The context of one `launch` call (see cpu_workitem.py and cpu_generic.py for the slots)."""
+    words = [0] * CTX_SLOTS
+    words[wi.CTX_WORK_DIM] = work_dim
+    words[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
+    words[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
+    words[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
+    words[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
+    local_mem, frames, begin, end, local_end, frames_end = call
+    words[wi.CTX_LOCAL_MEM], words[wi.CTX_FRAMES] = local_mem, frames
+    words[wi.CTX_GROUP_BEGIN], words[wi.CTX_GROUP_END] = begin, end
+    words[LOCAL_END_SLOT], words[FRAMES_END_SLOT] = local_end, frames_end
+    return _CTX.pack(*words)
+
+
+def _address(data: bytes) -> int:
+    """Where the bytes of `data` start (the object must outlive every use)."""
+    return ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0
+
+
+class NativeCode:
+    """A program's native code, compiled at first need by `get` (once, thread-safe).
+
+    Made from a compile function (`jit.defer_ir`'s) or from ready native code
+    (a program loaded from the disk cache). `when_ready` runs a callback once
+    the code exists (the build cache stores the program then)."""
+
+    def __init__(self, compile: Callable[[], jit.JitModule] | None = None,
+                 ready: jit.JitModule | None = None) -> None:
+        if (compile is None) == (ready is None):
+            raise ValueError("NativeCode needs exactly one of a compile function and ready code")
+        self._compile = compile
+        self._jit = ready
+        self._lock = threading.Lock()
+        self._waiting: list[Callable[[], None]] = []
+        self._failed: Exception | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._jit is not None
+
+    def get(self) -> jit.JitModule:
+        """The native code, compiling it now if this is the first need."""
+        if self._jit is not None:
+            return self._jit
+        with self._lock:
+            if self._failed is not None:
+                raise self._failed  # the one compile failed: every later need says why
+            if self._jit is None:
+                assert self._compile is not None
+                try:
+                    self._jit = self._compile()
+                except Exception as exc:
+                    self._failed = exc
+                    raise
+                self._compile = None
+            waiting, self._waiting = self._waiting, []
+        for callback in waiting:
+            callback()
+        return self._jit
+
+    def when_ready(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the native code exists (now, if it does)."""
+        with self._lock:
+            if self._jit is None:
+                self._waiting.append(callback)
+                return
+        callback()
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    args: list[KernelArg]
+    blob_size: int
+    reqd_work_group_size: tuple[int, int, int] | None
+    static_local_bytes: int
+    frame_size: int  # bytes per work-item frame (0 without barriers)
+    uses_printf: bool = False
+    _native: Any = field(repr=False, default=None)
+    _jit: Any = field(repr=False, default=None)  # keeps the native code alive
+    _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
+    _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
+
+    def __post_init__(self) -> None:
+        if self._native is None and self._code is not None:
+            self._native = self._first_call
+
+    def _first_call(self, blob: bytes | int, context: bytes) -> None:
+        """The native launcher's stand-in until the program's native code exists."""
+        native = self._code.get()  # type: ignore[union-attr]
+        address = native.address_of(f"{self.name}.launch")
+        if not address:
+            raise jit.LLVMError(f"native code has no launcher for '{self.name}'")
+        self._jit, self._native = native, _LAUNCH_SIG(address)
+        self._native(blob, context)
+
+    def local_bytes(self, blob: bytes) -> int:
+        """The local memory one work-group of this launch needs."""
+        total = self.static_local_bytes
+        for arg in self.args:
+            if arg.kind == "local":
+                size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
+                total = align_up(total, LOCAL_ALIGN) + size
+        return total
+
+    def launch(self, blob: bytes, work_dim: int, global_size: tuple[int, int, int],
+               local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+               group_begin: int, group_end: int) -> None:
+        """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
+        if type(blob) is not bytes:
+            blob = bytes(blob)  # immutable: the native code reads it in place
+        if len(blob) < self.blob_size:
+            raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
+                             f"expected {self.blob_size}")
+        shape = (work_dim, tuple(global_size), tuple(local_size), tuple(global_offset),
+                 group_begin, group_end)
+        context = self._contexts.get(shape)
+        if context is None:
+            self._check_shape(shape[1], shape[2])
+            if self._needs_call_memory:
+                self._launch_with_call_memory(blob, shape)
+                return
+            context = self._remember_context(shape, self._context(shape, (0, 0, 0, 0)))
+        self._call_native(blob, context)
+
+    def _launch_with_call_memory(self, blob: bytes, shape: tuple) -> None:
+        """A launch whose work-groups need `__local` memory or barrier frames: fresh per call,
+        so concurrent calls share nothing."""
+        local_size = shape[2]
+        local_n = self.local_bytes(blob) if self._has_local_args else self.static_local_bytes
+        local_raw, local_addr = _aligned_buffer(local_n)
+        frames_n = self.frame_size * local_size[0] * local_size[1] * local_size[2]
+        frames_raw, frames_addr = _aligned_buffer(frames_n, 128)
+        context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
+                                        frames_addr + frames_n))
+        self._call_native(blob, context)
+        del local_raw, frames_raw
+
+    def _call_native(self, blob: bytes, context: bytes) -> None:
+        """Run the native launcher; the blob is passed in place when aligned enough."""
+        if self._blob_align > 8 and _address(blob) % self._blob_align:
+            raw, base = _aligned_buffer(len(blob), self._blob_align)
+            ctypes.memmove(base, blob, len(blob))
+            self._native(base, context)
+        else:  # any allocator aligns bytes data to 8
+            self._native(blob, context)
+        if self.uses_printf:
+            _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
+
+    def _check_shape(self, global_size: tuple[int, int, int],
+                     local_size: tuple[int, int, int]) -> None:
+        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
+            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
+                             f"of local size {local_size}")
+
+    @staticmethod
+    def _context(shape: tuple, memory: tuple[int, int, int, int]) -> bytes:
+        """The launch context of `shape` with call memory (local, frames, their ends)."""
+        work_dim, global_size, local_size, global_offset, begin, end = shape
+        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
+        local_mem, frames, local_end, frames_end = memory
+        return _launch_words(work_dim, global_size, local_size, global_offset, groups,
+                             (local_mem, frames, begin, end, local_end, frames_end))
+
+    def _remember_context(self, shape: tuple, context: bytes) -> bytes:
+        """Keep a context that holds no per-call memory for the next launch of `shape`
+        (the native code only reads it, so concurrent launches may share it)."""
+        if len(self._contexts) >= CONTEXTS_KEPT:
+            self._contexts.clear()
+        self._contexts[shape] = context
+        return context
+
+    @functools.cached_property
+    def _needs_call_memory(self) -> bool:
+        return bool(self.static_local_bytes or self._has_local_args or self.frame_size)
+
+    @functools.cached_property
+    def _has_local_args(self) -> bool:
+        return any(a.kind == "local" for a in self.args)
+
+    @functools.cached_property
+    def _blob_align(self) -> int:
+        """The alignment the blob needs: 8, or a by-value argument's own (float4: 16)."""
+        sizes = [a.size for a in self.args if a.kind == "scalar"]
+        return max([8] + [min(1 << (n - 1).bit_length(), 128) for n in sizes if n > 8])
+
+
+@dataclass
+class CpuProgram:
+    kernels: dict[str, CompiledKernel]
+    llvm_ir: str
+    _code: NativeCode = field(repr=False)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the native code exists yet (after the first launch, or from the cache)."""
+        return self._code.ready
+
+    @property
+    def _jit(self) -> jit.JitModule:
+        return self._code.get()
+
+    @property
+    def optimized_llvm_ir(self) -> str:
+        return self._jit.optimized_ir
+
+    def asm(self) -> str:
+        return self._jit.asm()
+
+    def when_compiled(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the native code exists (now, if it does)."""
+        self._code.when_ready(callback)
+
+
+# -- the disk cache's view of a program (see buildcache.py) ------------------------
+
+def program_record(program: CpuProgram) -> dict[str, Any]:
+    """Everything but the object code needed to rebuild `program`, as JSON data."""
+    kernels = {}
+    for name, k in program.kernels.items():
+        kernels[name] = {
+            "args": [{"name": a.name, "kind": a.kind, "size": a.size, "offset": a.offset,
+                      "type": type_to_json(a.type), "attrs": _json_attrs(a.attrs)} for a in k.args],
+            "blob_size": k.blob_size, "reqd": list(k.reqd_work_group_size or ()) or None,
+            "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
+            "uses_printf": k.uses_printf}
+    return {"kernels": kernels, "optimized_ir": program.optimized_llvm_ir}
+
+
+def _json_attrs(attrs: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in attrs.items():
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            out[key] = value
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) for v in value):
+            out[key] = list(value)
+    return out
+
+
+def program_from_record(record: dict[str, Any], object_code: bytes) -> CpuProgram:
+    """The program `program_record` described, its native code loaded from `object_code`.
+
+    Raises KeyError/TypeError/ValueError on a malformed record, jit.LLVMError on
+    object code LLVM refuses."""
+    native = jit.load_object(object_code, record["optimized_ir"])
+    kernels = {}
+    for name, k in record["kernels"].items():
+        args = [KernelArg(a["name"], a["kind"], int(a["size"]), int(a["offset"]),
+                          type_from_json(a["type"]), dict(a["attrs"])) for a in k["args"]]
+        address = native.address_of(f"{name}.launch")
+        if not address:
+            raise ValueError(f"cached object code has no launcher for '{name}'")
+        kernels[name] = CompiledKernel(
+            name, args, int(k["blob_size"]), tuple(k["reqd"]) if k["reqd"] else None,
+            int(k["static_local_bytes"]), int(k["frame_size"]), bool(k["uses_printf"]),
+            _LAUNCH_SIG(address), native)
+    return CpuProgram(kernels, "", NativeCode(ready=native))
+
+
+def type_to_json(t: Type) -> Any:
+    """An IR type of a kernel parameter as JSON data (`type_from_json` reverses it)."""
+    if isinstance(t, (irt.IntType, irt.FloatType)):
+        return [type(t).__name__, t.bits]
+    if isinstance(t, irt.PtrType):
+        return ["PtrType", t.space.value]
+    if isinstance(t, (irt.VectorType, irt.ArrayType)):
+        return [type(t).__name__, type_to_json(t.elem), t.count]
+    if isinstance(t, irt.StructType):
+        return ["StructType", [type_to_json(f) for f in t.fields], t.packed]
+    raise ValueError(f"no JSON form for a kernel parameter of type {t}")
+
+
+_FROM_JSON = {
+    "IntType": lambda d: irt.IntType(int(d[1])),
+    "FloatType": lambda d: irt.FloatType(int(d[1])),
+    "PtrType": lambda d: irt.PtrType(irt.AddressSpace(d[1])),
+    "VectorType": lambda d: irt.VectorType(type_from_json(d[1]), int(d[2])),
+    "ArrayType": lambda d: irt.ArrayType(type_from_json(d[1]), int(d[2])),
+    "StructType": lambda d: irt.StructType(tuple(type_from_json(f) for f in d[1]), bool(d[2])),
+}
+
+
+def type_from_json(data: Any) -> Type:
+    """The IR type `type_to_json` wrote; KeyError/TypeError/ValueError on bad data."""
+    return _FROM_JSON[data[0]](data)
