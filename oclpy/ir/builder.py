@@ -230,8 +230,7 @@ class Builder:
 def add_incoming(phi: Instr, value: Value, block: Block) -> None:
     if value.type != phi.type:
         raise IRBuildError(f"phi: incoming {value.type} does not match {phi.type}")
-    phi.operands.append(value)
-    phi.blocks.append(block)
+    phi.add_incoming(value, block)
 
 
 def const_int(type: Type, value: int) -> ConstInt:

@@ -117,11 +117,12 @@ class Lexer:
 
 
 class _Forward(Value):
-    """A local value used before its definition; replaced when the function ends."""
+    """A local value used before its definition; its definition replaces it."""
 
     def __init__(self, type: Type, name: str) -> None:
         self.type = type
         self.name = name
+        self._users = {}
 
 
 class Parser:
@@ -388,7 +389,6 @@ class Parser:
         self.forward: dict[str, tuple[_Forward, Token]] = {}
         self.blocks: dict[str, Block] = {}
         self.pending_blocks: dict[str, Token] = {}
-        self.replacements: dict[int, Value] = {}
 
     def use_local(self, tok: Token, t: Type) -> Value:
         key = _key_of(tok.text)
@@ -415,7 +415,7 @@ class Parser:
                 raise self.error(
                     f"'{tok.text}' is defined with type {value.type} but used as {placeholder.type}",
                     use)
-            self.replacements[id(placeholder)] = value
+            placeholder.replace_all_uses_with(value)
         self.locals[key] = value
 
     def parse_block_ref(self) -> Block:
@@ -629,8 +629,6 @@ class ModuleParser(Parser):
             raise self.error(f"use of undefined value '{tok.text}'", tok)
         for key, tok in self.pending_blocks.items():
             raise self.error(f"use of undefined label '{tok.text}'", tok)
-        for instr in fn.instructions():
-            instr.operands = [self.replacements.get(id(v), v) for v in instr.operands]
         self._reset_function()
 
     # BNF: instr := [LOCAL '='] OPCODE operands...

@@ -14,7 +14,7 @@ What is checked:
     start, one incoming value per predecessor and no other;
   * SSA: operands that are instructions or arguments belong to this function and
     sit in a block; each definition dominates its uses (for a phi, the end of
-    the incoming block); dominance is `analysis/dominators.py`'s DomTree;
+    the incoming block); dominance is `ir/dominance.py`'s DomTree;
   * operand types per opcode (the builder's rules: `builder._check_cast` for
     casts), call argument counts and types, `ret` against the function type;
   * address spaces: no store or atomic through `ptr<constant>`; `addrspacecast`
@@ -30,11 +30,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from ..analysis.cfg import predecessors
-from ..analysis.dominators import DomTree
 from .builder import IRBuildError, gep_result_elem
 from .builder import _check_cast as _builder_cast_rule
+from .cfg import predecessors
 from .datalayout import CPU_LAYOUT, DataLayout
+from .dominance import DomTree
 from .ops import ATOMIC_BINOPS, FCMP_PREDICATES, ICMP_PREDICATES, OPS, ORDERINGS, SCOPES, Kind
 from .printer import Names, format_name, format_value, print_instr
 from .types import (
@@ -99,8 +99,10 @@ def module_problems(module: Module, layout: DataLayout = CPU_LAYOUT) -> list[str
         if sym.name in seen:
             problems.append(f"duplicate name '@{format_name(sym.name)}'")
         seen.add(sym.name)
+    functions = {id(fn) for fn in module.functions}
     for gv in module.globals:
         problems += [f"global @{format_name(gv.name)}: {p}" for p in _global_problems(gv, module)]
+        problems += [f"global @{format_name(gv.name)}: {p}" for p in _global_users(gv, functions)]
     for fn in module.functions:
         problems += function_problems(fn, module, layout)
     return problems
@@ -116,6 +118,14 @@ def _global_problems(gv: GlobalVar, module: Module) -> Iterator[str]:
         yield f"initializer has type {init.type}, expected {gv.value_type}"
     for problem in _constant_problems(init, module):
         yield f"initializer: {problem}"
+
+
+def _global_users(gv: GlobalVar, functions: set[int]) -> Iterator[str]:
+    """Every user on the global's use-list is in a block of a function of the module."""
+    for user in gv.users:
+        block = user.parent
+        if block is None or block.parent is None or id(block.parent) not in functions:
+            yield f"use-list names '{print_instr(user)}', which is in no function of this module"
 
 
 def _constant_problems(value: Value, module: Module | None) -> Iterator[str]:
@@ -158,6 +168,9 @@ def function_problems(fn: Function, module: Module | None = None,
     if fn.entry in ctx.preds and ctx.preds[fn.entry]:
         problems.append(f"{where}: the entry block {names.local(fn.entry)} has predecessors")
     problems += _instr_problems(fn, ctx, where, dominance=not structural)
+    for arg in fn.args:
+        shown = f"{where}: argument {names.local(arg)}"
+        problems += [f"{shown}: {p}" for p in _stale_users(arg, names)]
     return problems
 
 
@@ -209,6 +222,7 @@ def _instr_problems(fn: Function, ctx: _Ctx, where: str, dominance: bool) -> lis
             found = list(_check_instr(instr, block, ctx))
             if dom is not None:
                 found += _dominance_problems(instr, block, dom, ctx)
+            found += _use_list_problems(instr, ctx)
             if found:
                 text = print_instr(instr, ctx.names)
                 problems += [f"{label}: instruction '{text}': {p}" for p in found]
@@ -255,6 +269,27 @@ def _operand_problems(value: Value, ctx: _Ctx) -> Iterator[str]:
         yield from _constant_problems(value, ctx.module)
     if not isinstance(getattr(value, "type", None), Type):
         yield f"operand {shown} has no type"
+
+
+def _use_list_problems(instr: Instr, ctx: _Ctx) -> Iterator[str]:
+    """Use-lists agree with operands: each operand's list counts this instruction
+    once per operand it is, and this instruction's own list names only users
+    that use it and sit in a block."""
+    for value in dict.fromkeys(instr.operands):
+        if value.keeps_uses:
+            have, want = value.use_count(instr), instr.operands.count(value)
+            if have != want:
+                yield (f"the use-list of operand {format_operand(value, ctx)} counts {have} "
+                       f"uses by this instruction, not {want}")
+    yield from _stale_users(instr, ctx.names)
+
+
+def _stale_users(value: Value, names: Names) -> Iterator[str]:
+    for user in value.users:
+        if user.parent is None:
+            yield f"use-list names '{print_instr(user, names)}', which is not in any block"
+        elif not any(op is value for op in user.operands):
+            yield f"use-list names '{print_instr(user, names)}', which does not use it"
 
 
 def format_operand(value: Value, ctx: _Ctx) -> str:

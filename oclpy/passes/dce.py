@@ -43,13 +43,7 @@ def eliminate_dead_code(fn: Function) -> bool:
                 work.append(op)
     changed = False
     for block in fn.blocks:
-        kept = [i for i in block.instrs if i in live]
-        if len(kept) != len(block.instrs):
-            for gone in block.instrs:
-                if gone not in live:
-                    gone.parent = None
-            block.instrs = kept
-            changed = True
+        changed |= block.erase_instrs(lambda i: i not in live)
     return changed
 
 

@@ -119,6 +119,8 @@ def remove_dead_helpers(module: Module, candidates: set[Function]) -> bool:
     counts = call_counts(module)
     dead = {f for f in candidates if not f.is_kernel and counts.get(f, 0) == 0}
     module.functions = [f for f in module.functions if f not in dead]
+    for fn in dead:
+        fn.erase_body()
     return bool(dead)
 
 
@@ -135,12 +137,10 @@ def inline_call(call: Instr) -> None:
     vmap: dict[Value, Value] = dict(zip(callee.args, call.operands))
     clones = _clone_blocks(caller, callee, vmap, after=block)
     returns = _rewire_returns(clones, cont)
-    block.instrs.remove(call)
-    call.parent = None
-    branch = Instr("br", VOID, targets=[clones[0]])
-    block.append(branch)
     if call.type != VOID:
-        caller.replace_all_uses(call, _return_value(call, returns, cont))
+        call.replace_all_uses_with(_return_value(call, returns, cont))
+    call.erase()
+    block.append(Instr("br", VOID, targets=[clones[0]]))
     _hoist_allocas(caller, clones)
 
 
@@ -183,7 +183,8 @@ def _rewire_returns(clones: list[Block], cont: Block) -> list[tuple[Value | None
         term = block.terminator
         if term is not None and term.op == "ret":
             returns.append((term.operands[0] if term.operands else None, block))
-            block.instrs[-1] = Instr("br", VOID, targets=[cont], parent=block)
+            term.erase()
+            block.append(Instr("br", VOID, targets=[cont]))
     return returns
 
 

@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Callable, ClassVar, Optional
 
-from oclpy.analysis.cfg import reverse_post_order
 from oclpy.ir.builder import Builder, add_incoming
+from oclpy.ir.cfg import reverse_post_order
 from oclpy.ir.datalayout import CPU_LAYOUT
 from oclpy.ir.intrinsics import MATH_FUNCTIONS
 from oclpy.ir.ops import OPS, Kind
@@ -166,9 +166,7 @@ class Scalarizer:
                     add_incoming(part, self.element(value, k), pred)
         self._rebuild_uses()
         for instr in self.removed:
-            assert instr.parent is not None
-            instr.parent.instrs.remove(instr)
-            instr.parent = None
+            instr.erase()
         return bool(self.removed)
 
     def _visit(self, instr: Instr) -> None:
@@ -186,22 +184,16 @@ class Scalarizer:
         self.removed.append(instr)
 
     def _rebuild_uses(self) -> None:
-        """Give every kept user of a rewritten value the value it used."""
+        """Give every kept user of a rewritten value the value it used: a scalar,
+        or the vector rebuilt from its elements where it stood."""
         gone = set(self.removed)
-        rebuilt: dict[Instr, Value] = {}
-        for block in self.fn.blocks:
-            for user in list(block.instrs):
-                if user in gone:
-                    continue
-                for i, op in enumerate(user.operands):
-                    if not isinstance(op, Instr) or op not in gone:
-                        continue
-                    if op in self.scalars:
-                        user.operands[i] = self.scalars[op]
-                        continue
-                    if op not in rebuilt:
-                        rebuilt[op] = self._build_vector(op)
-                    user.operands[i] = rebuilt[op]
+        for instr in self.removed:
+            kept = [user for user in instr.users if user not in gone]
+            if not kept:
+                continue
+            new = self.scalars[instr] if instr in self.scalars else self._build_vector(instr)
+            for user in kept:
+                user.replace_uses_of(instr, new)
 
     def _build_vector(self, instr: Instr) -> Value:
         """The vector of a rewritten instruction, rebuilt where it stood."""

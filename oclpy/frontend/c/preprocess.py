@@ -39,6 +39,7 @@ import pcpp
 from ...diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
 <<<<<<< HEAD
+<<<<<<< HEAD
 =======
 from ...diagnostics import DiagnosticEngine, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
@@ -46,6 +47,8 @@ from ..preprocessor.directives import Preprocessor
 >>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
 =======
 >>>>>>> 71ad78ad8bdb8dfb26fae4daf37cc24a525be71f
+=======
+>>>>>>> 47061c0e5e3400a77fbf9f3b99964c1220e6772e
 
 # Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
 MATH_CONSTANTS = {

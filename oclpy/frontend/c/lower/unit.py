@@ -140,7 +140,8 @@ def remove_unreachable(fn: Function) -> None:
     for bl in fn.blocks:
         if bl.terminator is None:
             Builder(bl).unreachable()
-    del dead
+    for bl in dead:
+        bl.erase_instrs()  # their operands' use-lists forget them
 
 
 class UnitLowering:

@@ -2,14 +2,15 @@
 reverse post-order and reachability.
 
 Everything here is computed from the blocks' terminators on each call; nothing
-is cached on the IR, so a pass that edits the CFG just asks again.
+is cached on the IR, so a pass that edits the CFG just asks again. These live
+in `ir/` (as LLVM's `IR/CFG.h` does) because the verifier needs them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from oclpy.ir.values import Block, Function
+from .values import Block, Function
 
 
 def successors(block: Block) -> list[Block]:
