@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from oclpy.diagnostics import DiagnosticEngine  # noqa: E402
 from oclpy.frontend.options import BUNDLED_INCLUDE_DIR, parse_build_options  # noqa: E402
 from oclpy.frontend.c.preprocess import predefined_macros, preprocess  # noqa: E402
-from oclpy.frontend.preprocessor.tokens import DIGRAPHS, lex  # noqa: E402
+from oclpy.frontend.c.preprocessor.tokens import DIGRAPHS, lex  # noqa: E402
 
 CLANG_NAMES = ["clang", *(f"clang-{v}" for v in range(14, 21))]
 _MARKER = re.compile(r"^[ \t]*#[ \t]*(?:line[ \t]+)?[0-9]+(?:[ \t].*)?$", re.M)

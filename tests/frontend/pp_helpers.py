@@ -7,7 +7,7 @@ import re
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.options import parse_build_options
 from oclpy.frontend.c.preprocess import preprocess
-from oclpy.frontend.preprocessor.tokens import lex
+from oclpy.frontend.c.preprocessor.tokens import lex
 
 _MARKER = re.compile(r"^[ \t]*#[ \t]*(?:line[ \t]+)?[0-9]+(?:[ \t].*)?$", re.M)
 

@@ -1,54 +1,21 @@
-<<<<<<< HEAD
-"""The C99 preprocessor for OpenCL C, on top of pcpp.
-=======
 """The entry point of the C99 preprocessor for OpenCL C, and OpenCL's predefined macros.
->>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
 
 `preprocess(source, filename, options, diags)` expands macros, resolves
 `#include` (the including file's folder first, then each `-I` folder, then
 oclpy's bundled headers in `oclpy/include`, as PyOpenCL adds its own), and
 returns text with `#line N "file"` markers so the lexer can place every token
-<<<<<<< HEAD
-in the user's original file and line. Comments are passed through (the lexer
-skips them) so columns stay exact outside macro expansions.
-
-OpenCL's predefined macros (versions, extension macros, math constants and
-numeric limits of OpenCL C 6.15.2/6.15.3) are defined here. pcpp's own
-messages go to `diags` through its hooks: nothing is printed, and an exception
-inside pcpp becomes an error diagnostic.
-=======
 in the user's original file, line and column. The preprocessor itself is the
 package `preprocessor/`; its diagnostics go to `diags` in clang's words.
 
 OpenCL's predefined macros (versions, extension macros, math constants and
 numeric limits of OpenCL C 6.15.2/6.15.3) are defined here.
->>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
 """
 
 from __future__ import annotations
 
-<<<<<<< HEAD
-import io
-import os
-import re
-import sys
-from typing import Any, Optional
-
-import pcpp
-
-from ...diagnostics import DiagnosticEngine, SourceLocation, TooManyErrors
-from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
-<<<<<<< HEAD
-<<<<<<< HEAD
-=======
 from ...diagnostics import DiagnosticEngine, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
-from ..preprocessor.directives import Preprocessor
->>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1
-=======
->>>>>>> 71ad78ad8bdb8dfb26fae4daf37cc24a525be71f
-=======
->>>>>>> 47061c0e5e3400a77fbf9f3b99964c1220e6772e
+from .preprocessor.directives import Preprocessor
 
 # Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
 MATH_CONSTANTS = {
@@ -139,163 +106,6 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     return macros
 
 
-<<<<<<< HEAD
-# pcpp's messages (regex) -> clang's wording.
-_PCPP_MESSAGES = [
-    (re.compile(r"Could not evaluate expression due to ZeroDivisionError"), "division by zero in preprocessor expression"),
-    (re.compile(r"Could not evaluate expression"), "invalid expression in preprocessor conditional"),
-    (re.compile(r"Misplaced #(elif|else|endif)"), r"#\1 without #if"),
-    (re.compile(r"Unterminated #.*"), "unterminated conditional directive"),
-    (re.compile(r"Macro \S+ requires (\d+) arguments but was passed (\d+)"), None),
-    (re.compile(r"Macro \S+ must have at least"), "too few arguments provided to function-like macro invocation"),
-    (re.compile(r"Missing '\(' in macro arguments"), "missing '(' in macro invocation"),
-    (re.compile(r"Missing '\)' in macro arguments"), "unterminated function-like macro invocation"),
-    (re.compile(r"No more arguments may follow a variadic argument"), "missing ')' in macro parameter list"),
-    (re.compile(r"Invalid macro argument|Bad macro definition"), "invalid macro definition"),
-]
-
-
-def clang_wording(message: str) -> str:
-    """pcpp's message for a preprocessing error, in the words clang uses."""
-    for pattern, replacement in _PCPP_MESSAGES:
-        m = pattern.match(message)
-        if m is None:
-            continue
-        if replacement is None:  # argument count: too many or too few
-            few = int(m.group(2)) < int(m.group(1))
-            return f"too {'few' if few else 'many'} arguments provided to function-like macro invocation"
-        return m.expand(replacement)
-    return message
-
-
-MAX_INCLUDE_DEPTH = 200  # as clang
-_RECURSION_LIMIT = 20000  # pcpp recurses per nested #include
-
-
-class _Preprocessor(pcpp.Preprocessor):
-    """pcpp with its messages routed to our diagnostics and file names kept as the user gave them."""
-
-    def __init__(self, filename: str, diags: DiagnosticEngine) -> None:
-        super().__init__()
-        self.diags = diags
-        self.filename = filename
-        self.texts: dict[str, str] = {}  # display name -> source text, for columns and carets
-        main_abs = os.path.abspath(filename)
-        self.rewrite_paths = [(re.escape(main_abs) + "$", lambda m: filename),
-                              (re.escape(os.path.abspath("") + os.sep) + "(.*)", r"\1")]
-        self.lastdirective: Any = None
-        self.fatal = False
-
-    def display_name(self, path: str) -> str:
-        for pattern, repl in self.rewrite_paths:
-            new = re.sub(pattern, repl, path)  # type: ignore[arg-type]
-            if new != path:
-                return new
-        return path
-
-    def location(self, source: Optional[str], line: int, needle: str = "") -> SourceLocation:
-        """A location on `line` of `source`; the column of `needle` in that line when found."""
-        name = source or self.filename
-        col = 1
-        lines = self.texts.get(name, "").splitlines()
-        if needle and 1 <= line <= len(lines):
-            col = lines[line - 1].find(needle) + 1 or 1
-        return SourceLocation(name, line, col)
-
-    def on_error(self, file: str, line: int, msg: str) -> None:
-        self.return_code += 1
-        message = clang_wording(msg)
-        d = self.lastdirective
-        in_define = d is not None and d.value == "define" and d.lineno == line and d.source == file
-        if in_define and msg.startswith("Missing ')'"):
-            message = "missing ')' in macro parameter list"
-        self.diags.error(self.location(file, line), message)
-
-    def on_file_open(self, is_system_include: bool, includepath: str) -> Any:
-        handle = super().on_file_open(is_system_include, includepath)
-        text = handle.read()
-        handle.close()
-        name = self.display_name(includepath)
-        self.texts[name] = text
-        self.diags.add_source(name, text)
-        return io.StringIO(text)
-
-    def on_include_not_found(self, is_malformed: bool, is_system_include: bool, curdir: str,
-                             includepath: str) -> Any:
-        d = self.lastdirective
-        source, line = (d.source, d.lineno) if d is not None else (self.filename, 1)
-        if is_malformed:
-            self.diags.error(self.location(source, line, "include"), "expected \"FILENAME\" or <FILENAME>")
-        else:
-            self.fatal = True
-            loc = self.location(source, line, ("<" if is_system_include else '"') + includepath)
-            self.diags.fatal(loc, f"'{includepath}' file not found")
-        raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
-
-    def on_directive_handle(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
-        self.lastdirective = directive
-        if directive.value == "include" and self.include_depth > MAX_INCLUDE_DEPTH:
-            self.diags.error(self.location(directive.source, directive.lineno, "include"),
-                             f"#include nested depth {self.include_depth} exceeds maximum of {MAX_INCLUDE_DEPTH}")
-            raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
-        if directive.value in ("define", "undef", "include", "ifdef", "ifndef", "if", "elif"):
-            if not "".join(t.value for t in toks).strip():
-                message = {"include": "expected \"FILENAME\" or <FILENAME>",
-                           "if": "#if with no expression", "elif": "#elif with no expression"}
-                self.diags.error(self.location(directive.source, directive.lineno, directive.value),
-                                 message.get(directive.value, "macro name missing"))
-                raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
-        return True
-
-    def on_directive_unknown(self, directive: Any, toks: Any, ifpassthru: Any, precedingtoks: Any) -> Any:
-        text = "".join(t.value for t in toks).strip()
-        loc = self.location(directive.source, directive.lineno, directive.value)
-        if directive.value == "error":
-            self.diags.error(loc, text)
-            return True
-        if directive.value == "warning":
-            self.diags.warning(loc, text)
-            return True
-        if directive.value == "line" and not re.fullmatch(r'\s*[0-9]+(\s+"[^"]*")?\s*', text):
-            self.diags.error(loc, "#line directive requires a positive integer argument")
-            return True
-        if directive.value in ("pragma", "line") or directive.value.isdigit():
-            return None  # the lexer reads line markers; pragmas are ignored
-        self.diags.error(loc, "invalid preprocessing directive")
-        return True
-
-    def on_comment(self, tok: Any) -> bool:
-        return True
-
-
-def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
-    """Preprocess `source`; the result carries `#line` markers into the original files."""
-    source = source.removeprefix("\ufeff")  # a byte-order mark is not part of the program
-    diags.add_source(filename, source)
-    pp = _Preprocessor(filename, diags)
-    pp.texts[filename] = source
-    for name, body in predefined_macros(options).items():
-        pp.define(f"{name} {body}")
-    for folder in [*options.include_dirs, BUNDLED_INCLUDE_DIR]:
-        pp.add_path(folder)
-    out = io.StringIO()
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
-    try:
-        pp.parse(source, filename)
-        pp.write(out)
-    except TooManyErrors:
-        pass
-    except Exception as exc:  # pcpp fails on some malformed input: report, never raise
-        line = getattr(pp.lastdirective, "lineno", 1) if pp.lastdirective is not None else 1
-        diags.error(SourceLocation(filename, line, 1), f"malformed preprocessing directive ({type(exc).__name__})")
-    finally:
-        sys.setrecursionlimit(old_limit)
-    text = out.getvalue()
-    if not text.startswith("#line"):
-        text = f'#line 1 "{filename}"\n' + text
-    return text
-=======
 def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
     """Preprocess `source`; the result carries `#line` markers into the original files."""
     pp = Preprocessor(diags, [*options.include_dirs, BUNDLED_INCLUDE_DIR])
@@ -305,4 +115,3 @@ def preprocess(source: str, filename: str, options: BuildOptions, diags: Diagnos
         return pp.run(source, filename)
     except TooManyErrors:
         return pp.writer.text()
->>>>>>> 14120307a6a685c82e7f71ed1e100a9d434fb8a1

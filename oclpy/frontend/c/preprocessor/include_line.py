@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Optional
 
-from ...diagnostics import SourceLocation
+from ....diagnostics import SourceLocation
 from .files import Source, find_include, read_source, unquote
 from .macros import loc_of
 from .tokens import PPToken

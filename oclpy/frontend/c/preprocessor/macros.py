@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ...diagnostics import SourceLocation
+from ....diagnostics import SourceLocation
 from .tokens import PPToken, lex_one
 
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ...diagnostics import DiagnosticEngine, SourceLocation
+from ....diagnostics import DiagnosticEngine, SourceLocation
 from . import include_line
 from .expand import Expander, TokenStream, list_stream
 from .expr import evaluate

@@ -10,6 +10,6 @@ Modules, in the order a token meets them:
 - `expr.py`: `#if` arithmetic in intmax_t/uintmax_t.
 - `output.py`: tokens back to text with `#line` markers, columns kept.
 
-`frontend/preprocess.py` is the entry point (`preprocess(source, filename,
+`frontend/c/preprocess.py` is the entry point (`preprocess(source, filename,
 options, diags)`) and defines OpenCL's predefined macros.
 """

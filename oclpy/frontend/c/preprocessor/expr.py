@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ...diagnostics import DiagnosticEngine, SourceLocation
-from ..c.lexer import decode_escapes
+from ....diagnostics import DiagnosticEngine, SourceLocation
+from ..lexer import decode_escapes
 from .macros import PPError, loc_of
 from .tokens import PPToken
 

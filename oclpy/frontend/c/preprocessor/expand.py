@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from ...diagnostics import DiagnosticEngine
+from ....diagnostics import DiagnosticEngine
 from .macros import Macro, PPError, loc_of, paste, stringize
 from .tokens import PPToken
 
