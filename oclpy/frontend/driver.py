@@ -20,6 +20,11 @@ from ..diagnostics import CompileError, DiagnosticEngine, SourceLocation, TooMan
 from ..ir.values import Module
 from .c.c_types import CType
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
+from .c.sema.analyzer import analyze
+from .c.preprocess import preprocess
+from .c.parser import parse
+from .c.lower.unit import lower
+from .c.builtins.cl20_atomics import atomic_type_names
 
 
 # The frontend's walkers recurse over the AST; a kernel with a 1,500-term
@@ -87,20 +92,15 @@ class FrontendResult:
 
 
 def _preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
-    from .c.preprocess import preprocess
     return preprocess(source, filename, options, diags)
 
 
 def version_type_names(options: BuildOptions) -> dict[str, CType]:
     """Predefined type names beyond OpenCL C 1.2's: CL2.0's atomic types."""
-    from .c.builtins.cl20_atomics import atomic_type_names
     return atomic_type_names() if options.opencl_c_version >= 200 else {}
 
 
 def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> Optional[Module]:
-    from .c.lower.unit import lower
-    from .c.parser import parse
-    from .c.sema.analyzer import analyze
     text = _preprocess(source, filename, options, diags)
     if diags.has_errors:
         return None
@@ -119,7 +119,6 @@ def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: Diagnos
     error, so one build reports the later errors too. The build has failed
     already: should sema trip over a half-parsed construct, the syntax errors
     stand alone (they are the cause) rather than an internal error."""
-    from .c.sema.analyzer import analyze
     parse_diags = len(diags.diagnostics)
     try:
         analyze(tu, options, diags)  # type: ignore[arg-type]

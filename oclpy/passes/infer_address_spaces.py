@@ -44,6 +44,7 @@ from oclpy.ir.values import (
 )
 
 from .manager import defined_functions, register
+from .dce import is_removable
 
 MAX_ROUNDS = 4
 
@@ -257,7 +258,6 @@ def _remove_dead(fn: Function, candidates: list[Instr]) -> bool:
     """Delete the candidates (and pure operands they kept alive) that nothing uses;
     return whether any was."""
     # Imported here: pass modules load each other through the registry in manager.py.
-    from .dce import is_removable
 
     work = [c for c in candidates if c.parent is not None and c.parent.parent is fn]
     removed = False

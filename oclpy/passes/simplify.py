@@ -31,6 +31,7 @@ from oclpy.ir.values import Block, ConstInt, Function, Instr, Module
 
 from .fold import simplify_instr
 from .manager import defined_functions, register
+from .dce import eliminate_dead_code
 
 
 @register
@@ -50,7 +51,6 @@ class Simplify:
 
 def simplify_function(fn: Function) -> bool:
     # Imported here: pass modules load each other through the registry in manager.py.
-    from .dce import eliminate_dead_code
 
     changed_any = False
     while True:

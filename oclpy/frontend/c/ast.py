@@ -13,7 +13,7 @@ Every node has `loc` (a `SourceLocation`), used by every diagnostic about it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ...diagnostics import SourceLocation
 from .c_types import CType
@@ -324,3 +324,22 @@ class StaticAssert(Decl):
 @dataclass(eq=False)
 class TranslationUnit(Node):
     decls: list[Decl]
+
+
+def start_loc(e: Expr) -> SourceLocation:
+    """Where an expression's text begins (the parser places binary nodes at their operator)."""
+    while True:
+        nxt = _FIRST_CHILD.get(type(e))
+        if nxt is None:
+            return e.loc
+        child = nxt(e)
+        if child.loc.line > e.loc.line or (child.loc.line == e.loc.line and child.loc.col > e.loc.col):
+            return e.loc
+        e = child
+
+
+_FIRST_CHILD: dict[type, Callable[[Any], Expr]] = {
+    Binary: lambda e: e.lhs, Assign: lambda e: e.target, Index: lambda e: e.base,
+    Member: lambda e: e.base, Conditional: lambda e: e.cond, Call: lambda e: e.callee,
+    ImplicitCast: lambda e: e.operand, Unary: lambda e: e.operand,
+}

@@ -21,6 +21,7 @@ from ....ir import types as ir
 from .. import ast
 from .. import c_types as ct
 from .table import Builtin
+from ..ast import start_loc
 
 # Builtins whose arguments are type-checked but never evaluated.
 UNEVALUATED_IMPLS = frozenset(["gnu_assume"])
@@ -62,7 +63,6 @@ def has_side_effects(e: object) -> bool:
 
 def check_assume(e: ast.Call, diags: DiagnosticEngine) -> None:
     """Clang's warning: `__builtin_assume`'s argument is not evaluated."""
-    from ..sema.expressions import start_loc
     if e.args and has_side_effects(e.args[0]):
         diags.warning(start_loc(e.args[0]), "the argument to '__builtin_assume' has side effects that will be "
                       "discarded")

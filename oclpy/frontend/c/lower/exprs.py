@@ -21,6 +21,7 @@ from ..dispatch import cached_table
 from ..layout import mem_type, reg_type, struct_info
 from .helpers import LValue, ValueOps, const_float, const_of, is_unsigned
 from ..sema.folding import fold
+from ..layout import size_of
 
 _NO_SIGNED_WRAP = ("add", "sub", "mul")
 
@@ -426,5 +427,4 @@ def _is_scalar_test(e: ast.Expr) -> bool:
 
 
 def _elem_size(t: ct.Pointer) -> int:
-    from ..layout import size_of
     return size_of(t.pointee) if not st.is_void(t.pointee) else 1

@@ -16,6 +16,7 @@ from .. import type_rules as st
 from ..c_types import CType
 from ..layout import align_of, mem_type, reg_type
 from ..sema.folding import round_float
+from ....ir.values import ConstAggregate
 
 
 @dataclass
@@ -48,7 +49,6 @@ def const_float(t: ir.Type, value: float) -> ConstFloat:
 
 def const_of(t: ir.Type, value: float | int) -> Value:
     """A constant of IR type `t` (splatted for vectors)."""
-    from ....ir.values import ConstAggregate
     if isinstance(t, ir.VectorType):
         return ConstAggregate(t, [const_of(t.elem, value) for _ in range(t.count)])
     if isinstance(t, ir.FloatType):

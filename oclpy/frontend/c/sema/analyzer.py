@@ -20,7 +20,8 @@ from .. import type_rules as st
 from ..c_types import CType
 from .folding import fold_int
 from .conversions import assign_convert, convert
-from .expressions import ExprChecker, start_loc
+from ..ast import start_loc
+from .expressions import ExprChecker
 from .initializers import InitChecker
 from .flow import may_fall_through, contains_return, find_recursion
 from .gnu_checks import GnuChecker

@@ -26,6 +26,8 @@ from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
 from ..builtins.printf_format import format_problem
 from .conversions import assign_convert, convert
+from ..ast import start_loc
+from ..layout import size_of
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -154,7 +156,6 @@ class CallChecker:
 
     def _wrong_count(self, e: ast.Call, n: int) -> ast.Expr:
         """clang's words for a function of one signature called with too many or too few arguments."""
-        from .expressions import start_loc
         have = len(e.args)
         if have == n:
             return self._no_match(e, e.callee.name, [])  # type: ignore[attr-defined]
@@ -227,7 +228,6 @@ class CallChecker:
             e.ctype = st.ERROR
             return e
         if impl == "as":
-            from ..layout import size_of
             if size_of(frm) != size_of(to):
                 return self.error(e, f"invalid reinterpretation: sizes of '{to}' and '{frm}' must match")
         e.builtin = bi.Builtin(name, to, (frm.unqualified(),), impl)

@@ -8,11 +8,12 @@ error gives the expression `ErrorType`, which later checks pass over silently.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
-from ....diagnostics import DiagnosticEngine, SourceLocation
+from ....diagnostics import DiagnosticEngine
 from ....ir.types import AddressSpace
 from .. import ast
+from ..ast import start_loc
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
@@ -22,6 +23,7 @@ from .conversions import assign_convert, convert, to_rvalue
 from .calls import CallChecker
 from .casts import CastChecker
 from .folding import fold_int
+from .conversions import is_null_constant
 
 ARITH_OPS = {"+", "-", "*", "/"}
 INT_OPS = {"%", "&", "|", "^"}
@@ -32,25 +34,6 @@ LOGIC_OPS = {"&&", "||"}
 _BOOL_CONSTANTS = {"true": 1, "false": 0}
 _UNSIGNED_SUFFIX = {"u", "ul", "ull", "lu", "llu"}
 _LONG_SUFFIX = {"l", "ll", "ul", "ull", "lu", "llu"}
-
-
-def start_loc(e: ast.Expr) -> SourceLocation:
-    """Where an expression's text begins (the parser places binary nodes at their operator)."""
-    while True:
-        nxt = _FIRST_CHILD.get(type(e))
-        if nxt is None:
-            return e.loc
-        child = nxt(e)
-        if child.loc.line > e.loc.line or (child.loc.line == e.loc.line and child.loc.col > e.loc.col):
-            return e.loc
-        e = child
-
-
-_FIRST_CHILD: dict[type, Callable[[Any], ast.Expr]] = {
-    ast.Binary: lambda e: e.lhs, ast.Assign: lambda e: e.target, ast.Index: lambda e: e.base,
-    ast.Member: lambda e: e.base, ast.Conditional: lambda e: e.cond, ast.Call: lambda e: e.callee,
-    ast.ImplicitCast: lambda e: e.operand, ast.Unary: lambda e: e.operand,
-}
 
 
 class ExprChecker(CastChecker, CallChecker):
@@ -345,7 +328,6 @@ class ExprChecker(CastChecker, CallChecker):
         return e
 
     def _check_pointer_compare(self, e: ast.Binary) -> ast.Expr:
-        from .conversions import is_null_constant
         lt, rt = e.lhs.ctype, e.rhs.ctype
         if is_null_constant(e.rhs):  # `0`, or `(void *)0` (NULL) in any space
             e.rhs = convert(e.rhs, lt)  # type: ignore[arg-type]
@@ -454,7 +436,6 @@ class ExprChecker(CastChecker, CallChecker):
         return e
 
     def _conditional_type(self, e: ast.Conditional, a: CType, b: CType) -> Optional[CType]:
-        from .conversions import is_null_constant
         if st.is_arith_or_vector(a) and st.is_arith_or_vector(b):
             return st.arith_conversion(a, b)
         if st.is_pointer(a) and st.is_integer(b) and is_null_constant(e.else_):

@@ -15,6 +15,7 @@ from typing import Callable, Optional, Union
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
+from ..layout import align_of, size_of, LayoutError
 
 Number = Union[int, float]
 
@@ -140,7 +141,6 @@ def _cast(e: Union[ast.Cast, ast.ImplicitCast]) -> Optional[Number]:
 
 
 def _sizeof(e: ast.SizeOf) -> Optional[Number]:
-    from ..layout import align_of, size_of, LayoutError
     t = e.operand.ctype if isinstance(e.operand, ast.Expr) else e.operand
     if t is None or st.is_error(t):
         return None

@@ -20,7 +20,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from .folding import fold_int
-from .expressions import start_loc
+from ..ast import start_loc
 
 
 class GnuChecker:

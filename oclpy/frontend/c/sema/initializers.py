@@ -18,6 +18,7 @@ from .. import type_rules as st
 from ..c_types import CType
 from .folding import fold
 from .conversions import assign_convert
+from ..ast import start_loc
 
 Slot = tuple[int, Union[ast.Expr, ast.InitList]]
 
@@ -71,7 +72,6 @@ class InitChecker:
 
     def _require_constant(self, e: ast.Expr) -> None:
         if fold(e) is None and not isinstance(e, ast.VectorLiteral) and not self._const_vector(e):
-            from .expressions import start_loc
             self.diags.error(start_loc(e), "initializer element is not a compile-time constant")
 
     @staticmethod
