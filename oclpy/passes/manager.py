@@ -17,10 +17,14 @@ import contextlib
 import contextvars
 import dataclasses
 import importlib
+import io
 import time
 from typing import Any, ClassVar, Iterable, Iterator, Protocol, TextIO, TypeVar
 
-from oclpy.ir.values import Function, Module
+from ..ir.values import Function, Module
+from ..ir.verifier import VerifyError, verify_module
+from ..ir.printer import print_module
+from ..ir.parser import parse_module
 
 
 class Pass(Protocol):
@@ -183,8 +187,6 @@ def known_passes() -> list[str]:
 
 
 def _verify(module: Module, after: str) -> None:
-    from oclpy.ir.verifier import VerifyError, verify_module
-
     try:
         verify_module(module)
     except VerifyError as exc:
@@ -192,8 +194,6 @@ def _verify(module: Module, after: str) -> None:
 
 
 def _print(module: Module, after: str, out: TextIO) -> None:
-    from oclpy.ir.printer import print_module
-
     out.write(f"; *** IR after {after} ***\n")
     out.write(print_module(module))
 
@@ -273,11 +273,6 @@ def _report_times(timings: list[tuple[str, float]], out: TextIO) -> None:
 def opt_text(text: str, pipeline: str, verify_each: bool = False) -> str:
     """Parse IR text, run `pipeline`, print the result (what `oclpy opt` does):
     what analysis printers wrote, then the module."""
-    import io
-
-    from oclpy.ir.parser import parse_module
-    from oclpy.ir.printer import print_module
-
     module = parse_module(text)
     printed = io.StringIO()
     run_pipeline(module, pipeline, verify_each=verify_each, print_stream=printed)

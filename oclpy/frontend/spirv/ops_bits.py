@@ -13,6 +13,7 @@ from ...ir.values import ConstInt, Undef, Value
 from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
+from .opencl_std import adapter
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -24,7 +25,6 @@ def _bits(t: ir.Type) -> int:
 
 def _like(ft: FunctionTranslator, v: Value, t: ir.Type) -> Value:
     """An Offset/Count operand (any integer width, scalar) as type `t`, splatted for vectors."""
-    from .opencl_std import adapter
 
     s = t.scalar()
     if v.type.scalar() != s:

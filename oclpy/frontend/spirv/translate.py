@@ -27,12 +27,11 @@ from .mangled import demangle_builtin
 from .opencl_std import is_debug_set
 from .reader import EntryPoint, ModuleInfo
 from .types import SpvType, TypeTable
+from .opencl_std import ext_inst
+from . import ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
 
 
 def _handlers() -> dict[int, Handler]:
-    from . import ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
-    from .opencl_std import ext_inst
-
     table: dict[int, Handler] = {OP["ExtInst"]: ext_inst}
     for mod in (ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync):
         table.update(mod.HANDLERS)
