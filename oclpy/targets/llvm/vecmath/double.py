@@ -25,15 +25,15 @@ from .builder import F64, I1, I32, I64, Ops
 
 INF, NAN = math.inf, math.nan
 Builtin = Callable[[Ops, list[ll.Value]], ll.Value]
-_SHIFTER_BITS = 0x4338000000000000
+SHIFTER_BITS = 0x4338000000000000
 
 
 # -- exponentials -------------------------------------------------------------------
-def _scale(o: Ops, kbits: ll.Value, v: ll.Value) -> ll.Value:
+def scale(o: Ops, kbits: ll.Value, v: ll.Value) -> ll.Value:
     """v * 2^k for k in [-1080, 1030] (the low bits of `kbits`), by two exact
     power-of-two factors, so a subnormal result is rounded once."""
     b = o.b
-    kk = b.sub(kbits, o.i64(_SHIFTER_BITS))
+    kk = b.sub(kbits, o.i64(SHIFTER_BITS))
     k1 = b.ashr(kk, o.i64(1))
     k2 = b.sub(kk, k1)
     s1 = o.from_bits(b.shl(b.add(k1, o.i64(1023)), o.i64(52)), F64)
@@ -41,29 +41,29 @@ def _scale(o: Ops, kbits: ll.Value, v: ll.Value) -> ll.Value:
     return o.mul(o.mul(v, s1), s2)
 
 
-def _exp_reduced(o: Ops, r: ll.Value, kbits: ll.Value) -> ll.Value:
+def exp_reduced(o: Ops, r: ll.Value, kbits: ll.Value) -> ll.Value:
     """2^k e^r for |r| <= ln2/2 (plus rounding)."""
-    return _scale(o, kbits, o.mad(r, o.poly(r, k.EXPM1_D), o.d(1.0)))
+    return scale(o, kbits, o.mad(r, o.poly(r, k.EXPM1_D), o.d(1.0)))
 
 
 def exp(o: Ops, x: ll.Value) -> ll.Value:
     x = o.clamp(x, -746.0, 710.0)
     kd, kbits = rint_bits(o, o.mul(x, o.d(k.LOG2E)))
     r = o.sub(o.sub(x, o.mul(kd, o.d(k.LN2_HI))), o.mul(kd, o.d(k.LN2_LO)))
-    return _exp_reduced(o, r, kbits)
+    return exp_reduced(o, r, kbits)
 
 
 def exp2(o: Ops, x: ll.Value) -> ll.Value:
     x = o.clamp(x, -1080.0, 1030.0)
     kd, kbits = rint_bits(o, x)
-    return _exp_reduced(o, o.mul(o.sub(x, kd), o.d(k.LN2)), kbits)
+    return exp_reduced(o, o.mul(o.sub(x, kd), o.d(k.LN2)), kbits)
 
 
 def exp10(o: Ops, x: ll.Value) -> ll.Value:
     x = o.clamp(x, -330.0, 310.0)
     kd, kbits = rint_bits(o, o.mul(x, o.d(k.LOG2_10)))
     y = o.sub(o.sub(x, o.mul(kd, o.d(k.LOG10_2_HI))), o.mul(kd, o.d(k.LOG10_2_LO)))
-    return _exp_reduced(o, o.mul(y, o.d(k.LN10)), kbits)
+    return exp_reduced(o, o.mul(y, o.d(k.LN10)), kbits)
 
 
 # -- logarithms ---------------------------------------------------------------------
@@ -110,7 +110,7 @@ def log10(o: Ops, x: ll.Value) -> ll.Value:
 
 
 # -- trigonometry -------------------------------------------------------------------
-def _two_sum(o: Ops, a: ll.Value, b: ll.Value) -> tuple[ll.Value, ll.Value]:
+def two_sum(o: Ops, a: ll.Value, b: ll.Value) -> tuple[ll.Value, ll.Value]:
     s = o.add(a, b)
     bb = o.sub(s, a)
     return s, o.add(o.sub(a, o.sub(s, bb)), o.sub(b, bb))
@@ -120,20 +120,20 @@ def _reduce(o: Ops, x: ll.Value) -> tuple[ll.Value, ll.Value, ll.Value]:
     """(q, hi, lo): x = k pi/2 + hi + lo, q = k mod 4, for |x| < PIO2_LIMIT."""
     kd, kbits = rint_bits(o, o.mul(x, o.d(2 / math.pi)))
     y = o.sub(x, o.mul(kd, o.d(k.PIO2_1)))  # exact: k has at most 19 bits, PIO2_1 33
-    s1, e1 = _two_sum(o, y, o.neg(o.mul(kd, o.d(k.PIO2_2))))
-    s2, e2 = _two_sum(o, s1, o.neg(o.mul(kd, o.d(k.PIO2_3))))
+    s1, e1 = two_sum(o, y, o.neg(o.mul(kd, o.d(k.PIO2_2))))
+    s2, e2 = two_sum(o, s1, o.neg(o.mul(kd, o.d(k.PIO2_3))))
     lo = o.sub(o.add(e1, e2), o.mul(kd, o.d(k.PIO2_3T)))
     hi = o.add(s2, lo)
     return o.b.and_(kbits, o.i64(3)), hi, o.sub(lo, o.sub(hi, s2))
 
 
-def _sin_kernel(o: Ops, hi: ll.Value, lo: ll.Value) -> ll.Value:
+def sin_kernel(o: Ops, hi: ll.Value, lo: ll.Value) -> ll.Value:
     z = o.mul(hi, hi)
     tail = o.mad(o.mul(hi, z), o.poly(z, k.SIN_D), o.mul(lo, o.mad(z, o.d(-0.5), o.d(1.0))))
     return o.add(hi, tail)
 
 
-def _cos_kernel(o: Ops, hi: ll.Value, lo: ll.Value) -> ll.Value:
+def cos_kernel(o: Ops, hi: ll.Value, lo: ll.Value) -> ll.Value:
     z = o.mul(hi, hi)
     hz = o.mul(z, o.d(0.5))
     w = o.sub(o.d(1.0), hz)
@@ -143,7 +143,7 @@ def _cos_kernel(o: Ops, hi: ll.Value, lo: ll.Value) -> ll.Value:
 
 def _trig(o: Ops, x: ll.Value, name: str) -> ll.Value:
     q, hi, lo = _reduce(o, x)
-    s, c = _sin_kernel(o, hi, lo), _cos_kernel(o, hi, lo)
+    s, c = sin_kernel(o, hi, lo), cos_kernel(o, hi, lo)
     odd = o.b.trunc(q, o.ty(I1))
     if name == "tan":
         return o.negate_if(odd, o.div(o.sel(odd, c, s), o.sel(odd, s, c)))

@@ -20,7 +20,7 @@ from llvmlite import ir as ll
 
 from . import coefficients as k
 from .core import rint_bits
-from .double import _SHIFTER_BITS, _scale, exp, log
+from .double import SHIFTER_BITS, scale, exp, log
 from .builder import F64, Ops
 
 INF, NAN = math.inf, math.nan
@@ -33,10 +33,10 @@ def expm1(o: Ops, x: ll.Value) -> ll.Value:
     r = o.sub(o.sub(c, o.mul(kd, o.d(k.LN2_HI))), o.mul(kd, o.d(k.LN2_LO)))
     rp = o.mul(r, o.poly(r, k.EXPM1_D))  # e^r - 1
     b = o.b
-    kk = b.sub(kbits, o.i64(_SHIFTER_BITS))
+    kk = b.sub(kbits, o.i64(SHIFTER_BITS))
     neg_k = b.sub(o.i64(0), b.select(b.icmp_signed(">", kk, o.i64(60)), o.i64(60), kk))
     inv_scale = o.from_bits(b.shl(b.add(neg_k, o.i64(1023)), o.i64(52)), F64)  # 2^-min(k, 60)
-    v = _scale(o, kbits, o.add(rp, o.sub(o.d(1.0), inv_scale)))
+    v = scale(o, kbits, o.add(rp, o.sub(o.d(1.0), inv_scale)))
     v = o.sel(o.eq(kd, o.d(0.0)), rp, v)
     return o.sel(o.eq(x, o.d(0.0)), x, v)  # expm1(-0) = -0
 

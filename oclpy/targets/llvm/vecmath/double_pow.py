@@ -18,7 +18,7 @@ from llvmlite import ir as ll
 
 from . import coefficients as k
 from .core import rint_bits
-from .double import _exp_reduced, _two_sum
+from .double import exp_reduced, two_sum
 from .builder import F64, I1, I32, I64, Ops
 
 INF, NAN = math.inf, math.nan
@@ -47,7 +47,7 @@ def log_dd(o: Ops, x: ll.Value) -> DD:
     """log(x) as hi + lo (about 2^-100 relative) for positive finite x."""
     e, m = _split_exponent(o, x)
     f = o.sub(m, o.d(1.0))  # exact
-    d_hi, d_lo = _two_sum(o, m, o.d(1.0))
+    d_hi, d_lo = two_sum(o, m, o.d(1.0))
     s_hi = o.div(f, d_hi)
     s_lo = o.div(o.sub(o.fma(o.neg(s_hi), d_hi, f), o.mul(s_hi, d_lo)), d_hi)
     z = o.mul(s_hi, s_hi)
@@ -59,9 +59,9 @@ def log_dd(o: Ops, x: ll.Value) -> DD:
                  o.mad(p_lo, o.d(k.TWO_THIRDS_HI), o.mul(p, o.d(k.TWO_THIRDS_LO))))
     tail = o.mul(o.mul(p, z), o.poly(z, k.LOG_DD))  # s^5 (2/5 + 2 s^2/7 + ...)
     two_s = o.add(s_hi, s_hi)
-    a, a_err = _two_sum(o, two_s, q)
+    a, a_err = two_sum(o, two_s, q)
     lo = o.add(o.add(s_lo, s_lo), o.mad(o.add(z, z), s_lo, o.add(q_lo, tail)))
-    h, h_err = _two_sum(o, o.mul(e, o.d(k.LN2_HI)), a)
+    h, h_err = two_sum(o, o.mul(e, o.d(k.LN2_HI)), a)
     lo = o.add(o.add(h_err, a_err), o.mad(e, o.d(k.LN2_LO), lo))
     return _fast_two_sum(o, h, lo)
 
@@ -82,7 +82,7 @@ def exp_dd(o: Ops, hi: ll.Value, lo: ll.Value) -> ll.Value:
     x = o.clamp(hi, -746.0, 710.0)
     kd, kbits = rint_bits(o, o.mul(x, o.d(k.LOG2E)))
     r = o.sub(o.sub(x, o.mul(kd, o.d(k.LN2_HI))), o.mul(kd, o.d(k.LN2_LO)))
-    return _exp_reduced(o, o.add(r, lo), kbits)
+    return exp_reduced(o, o.add(r, lo), kbits)
 
 
 def _times(o: Ops, y: ll.Value, log_hi: ll.Value, log_lo: ll.Value) -> DD:

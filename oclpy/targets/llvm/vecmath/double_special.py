@@ -51,7 +51,7 @@ from llvmlite import ir as ll
 
 from . import coefficients as k
 from .core import rint_bits
-from .double import _cos_kernel, _sin_kernel, log
+from .double import cos_kernel, sin_kernel, log
 from .double_hyp import log1p
 from .double_pow import exp_dd
 from .builder import F64, I1, I32, I64, Ops
@@ -236,7 +236,7 @@ def _sinpi_cospi(o: Ops, x: ll.Value, quarter_turns: int) -> ll.Value:
     q = o.b.add(q, o.i64(quarter_turns))
     odd = o.b.trunc(q, o.ty(I1))
     negate = o.b.icmp_unsigned("!=", o.b.and_(q, o.i64(2)), o.i64(0))
-    v = o.negate_if(negate, o.sel(odd, _cos_kernel(o, hi, lo), _sin_kernel(o, hi, lo)))
+    v = o.negate_if(negate, o.sel(odd, cos_kernel(o, hi, lo), sin_kernel(o, hi, lo)))
     return o.sel(_not_finite(o, x), o.d(NAN), v)
 
 
@@ -252,7 +252,7 @@ def cospi(o: Ops, x: ll.Value) -> ll.Value:
 
 def tanpi(o: Ops, x: ll.Value) -> ll.Value:
     q, hi, lo = _reduce_half(o, x)
-    s, c = _sin_kernel(o, hi, lo), _cos_kernel(o, hi, lo)
+    s, c = sin_kernel(o, hi, lo), cos_kernel(o, hi, lo)
     odd = o.b.trunc(q, o.ty(I1))
     v = o.negate_if(odd, o.div(o.sel(odd, c, s), o.sel(odd, s, c)))
     # k = 2n: zero with the sign of x, flipped for odd n; k = 2n + 1: +inf for even n
