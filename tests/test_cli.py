@@ -60,7 +60,7 @@ def test_console_script_runs_as_module():
 
 def test_build_without_emit_runs_the_target(tmp_path, capsys, monkeypatch):
     """No --emit still compiles to native code: a target-stage failure must surface."""
-    import oclpy.compiler as compiler
+    import oclpy.compiler.build as compiler
 
     calls = []
     real = compiler.build_program
