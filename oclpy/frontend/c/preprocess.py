@@ -58,7 +58,16 @@ EXTENSIONS = (
     "cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_byte_addressable_store",
+    "cl_khr_byte_addressable_store", "cl_khr_subgroups",
+)
+
+# OpenCL C 3.0's optional features (6.2.1) that oclpy has; images, pipes and device-side
+# enqueue are not among them.
+CL30_FEATURES = (
+    "__opencl_c_generic_address_space", "__opencl_c_program_scope_global_variables",
+    "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices", "__opencl_c_work_group_collective_functions",
+    "__opencl_c_subgroups", "__opencl_c_fp64", "__opencl_c_int64",
 )
 
 FIXED_MACROS = {
@@ -98,6 +107,8 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     macros.update(LIMITS)
     if options.opencl_c_version >= 200:
         macros.update(CL20_MACROS)
+    if options.opencl_c_version >= 300:
+        macros.update(dict.fromkeys(CL30_FEATURES, "1"))
     if options.fast_relaxed_math:
         macros["__FAST_RELAXED_MATH__"] = "1"
     if options.finite_math_only or options.fast_relaxed_math:

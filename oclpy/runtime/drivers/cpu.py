@@ -81,6 +81,7 @@ _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_con
 EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
+              "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups "
               "cl_khr_il_program")
 
 
@@ -127,7 +128,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "NATIVE_VECTOR_WIDTH_LONG": 2, "NATIVE_VECTOR_WIDTH_FLOAT": 4,
         "NATIVE_VECTOR_WIDTH_DOUBLE": 2, "NATIVE_VECTOR_WIDTH_HALF": 0,
         "PRINTF_BUFFER_SIZE": 1 << 20, "PREFERRED_INTEROP_USER_SYNC": True,
-        "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 0,
+        "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 1024,
         "NUMERIC_VERSION": (3 << 22), "HOST_CPU_MODEL": model,
         **il_info(),  # SPIR-V programs (clCreateProgramWithIL) through frontend/spirv
     }

@@ -69,16 +69,16 @@ def async_overloads(name: str) -> list[Builtin]:
 
 # -- lowering (methods mixed into the builtin lowering: `self.b` is the IR builder) --
 
-def _work_item(self: Any, query: str, dim: Optional[int]) -> Value:
+def work_item_query(self: Any, query: str, dim: Optional[int]) -> Value:
     params = [ir.I32] if dim is not None else []
     fn = declare_intrinsic(self.module, query, ir.I64, params)
     return self.b.call(fn, [ConstInt(ir.I32, dim)] if dim is not None else [])
 
 
-def _group_size(self: Any) -> Value:
-    size = _work_item(self, "get_local_size", 0)
+def group_size(self: Any) -> Value:
+    size = work_item_query(self, "get_local_size", 0)
     for d in (1, 2):
-        size = self.b.binop("mul", size, _work_item(self, "get_local_size", d))
+        size = self.b.binop("mul", size, work_item_query(self, "get_local_size", d))
     return size
 
 
@@ -90,7 +90,7 @@ def b_async_copy(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Val
     stride = args[3] if len(args) == 5 else ConstInt(ir.I64, 1)
     local_stride = sig.params[0].pointee.space is _LOCAL  # type: ignore[attr-defined]
     dst_stride, src_stride = (ConstInt(ir.I64, 1), stride) if local_stride else (stride, ConstInt(ir.I64, 1))
-    start, step = _work_item(self, "get_local_linear_id", None), _group_size(self)
+    start, step = work_item_query(self, "get_local_linear_id", None), group_size(self)
     entry = self.b.block
     head, body, done = self.new_block("async.cond"), self.new_block("async.body"), self.new_block("async.end")
     self.b.br(head)

@@ -29,6 +29,7 @@ from ..builtins.gnu_builtins import GNU_IMPLS, UNEVALUATED_IMPLS
 from ..sema.generic_space import GENERIC_IMPLS
 from ..builtins.cl20_sync import SYNC_IMPLS
 from ..builtins.cl20_atomics import ATOMIC_IMPLS
+from ..builtins.collectives import COLLECTIVE_IMPLS
 from ..layout import reg_type
 from .builtin_convert import directed_round, needs_directed, round_to_odd_float
 from .builtin_geometric import GEOMETRIC_IMPLS, splat_value
@@ -477,6 +478,7 @@ IMPLS.update(ASYNC_IMPLS)  # async_work_group_copy and friends (async_copy.py)
 IMPLS.update(GENERIC_IMPLS)  # to_global, to_local, to_private, get_fence (generic_space.py)
 IMPLS.update(SYNC_IMPLS)  # CL2.0 work_group_barrier(flags, scope), atomic_work_item_fence (cl20_sync.py)
 IMPLS.update(ATOMIC_IMPLS)  # CL2.0 atomic_load, atomic_fetch_add_explicit, ... (cl20_atomics.py)
+IMPLS.update(COLLECTIVE_IMPLS)  # CL2.0 work_group_reduce_add, sub_group_broadcast, ... (collectives.py)
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
 IMPLS.update(GNU_IMPLS)  # __builtin_expect, __builtin_assume, __builtin_unreachable (gnu_builtins.py)
