@@ -81,7 +81,7 @@ _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_con
 EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
-              "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups "
+              "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups cl_ext_float_atomics "
               "cl_khr_il_program")
 
 

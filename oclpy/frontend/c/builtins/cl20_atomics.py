@@ -11,14 +11,16 @@ functions and their lowering:
   `ATOMIC_VAR_INIT` and `ATOMIC_FLAG_INIT` are macros (preprocess.py).
 - Functions: `atomic_init`, `atomic_store`, `atomic_load`, `atomic_exchange`,
   `atomic_compare_exchange_strong`/`_weak`, `atomic_fetch_<op>` for
-  add/sub/or/xor/and/min/max (integers only), `atomic_flag_test_and_set`,
+  add/sub/or/xor/and/min/max on integers and add/sub on `atomic_float` and
+  `atomic_double` (cl_ext_float_atomics' fetch_add), `atomic_flag_test_and_set`,
   `atomic_flag_clear`, each with `_explicit` forms taking a memory_order
   (two for compare-exchange) and optionally a memory_scope, on generic,
   global, local and private objects.
 - Lowering, onto the IR's `atomicrmw`/`cmpxchg` only: a load is
   `atomicrmw or p, 0`, a store an `atomicrmw xchg` whose result is unused,
   compare-exchange a `cmpxchg` whose old value goes to `*expected` when it
-  failed and whose success is the result. Floating
+  failed and whose success is the result, a float fetch_add an `atomicrmw
+  fadd` (fetch_sub adds the negated operand). Floating
   objects are accessed through the same-sized integer where the IR needs one.
   A constant memory_order/memory_scope maps to the IR's ordering/scope; one
   known only at run time gets the strongest (seq_cst, all_svm_devices).
@@ -32,7 +34,7 @@ from typing import Any, Callable, Optional
 
 from ....ir import types as ir
 from ....ir.types import AddressSpace
-from ....ir.values import ConstInt, Value
+from ....ir.values import ConstFloat, ConstInt, Value
 from .. import ast
 from .. import c_types as ct
 from .table import Builtin
@@ -67,6 +69,7 @@ _INT_KINDS = (K.INT, K.UINT, K.LONG, K.ULONG)
 _ALL_KINDS = _INT_KINDS + (K.FLOAT, K.DOUBLE)
 _SPACES = (AddressSpace.GENERIC, AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.PRIVATE)
 FETCH_OPS = ("add", "sub", "or", "xor", "and", "min", "max")
+FLOAT_FETCH_OPS = ("add", "sub")  # cl_ext_float_atomics' atomic_fetch_add/sub on atomic_float and atomic_double
 
 
 def _object_ptr(kind: K, space: AddressSpace) -> ct.Pointer:
@@ -98,7 +101,7 @@ def _add_access(table: dict[str, list[Builtin]], kind: K, space: AddressSpace) -
 
 def _add_fetch(table: dict[str, list[Builtin]], kind: K, space: AddressSpace) -> None:
     p, c = _object_ptr(kind, space), ct.Scalar(kind)
-    for op in FETCH_OPS:
+    for op in (FLOAT_FETCH_OPS if kind.is_float else FETCH_OPS):
         _with_explicit_forms(table, f"atomic_fetch_{op}", c, (p, c), f"c11_fetch_{op}")
 
 
@@ -114,7 +117,7 @@ def _table() -> dict[str, list[Builtin]]:
     for space in _SPACES:
         for kind in _ALL_KINDS:
             _add_access(table, kind, space)
-        for kind in _INT_KINDS:
+        for kind in _ALL_KINDS:
             _add_fetch(table, kind, space)
         _add_flag(table, space)
     return table
@@ -224,7 +227,12 @@ def _fetch_binop(op: str, value_type: CType) -> str:
 def b_fetch(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
     op = _fetch_binop(sig.impl[len("c11_fetch_"):], sig.ret)
     ordering, scope = _order_and_scope(args, 2)
-    return self.b.atomicrmw(op, args[0], args[1], ordering=ordering, scope=scope)
+    operand = args[1]
+    if operand.type.is_float_or_float_vector():
+        if op == "sub":
+            operand = self.b.binop("fsub", ConstFloat(operand.type, -0.0), operand)
+        op = "fadd"
+    return self.b.atomicrmw(op, args[0], operand, ordering=ordering, scope=scope)
 
 
 def b_flag_test_and_set(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
