@@ -1,6 +1,6 @@
 """Differential check of oclpy's preprocessor against clang's (`clang -E -x cl`).
 
-    python tools/pp_compare.py [--clang PATH] [--options "-cl-std=CL2.0"] [--diags] FILE.cl|FOLDER...
+    python tools/pp_compare.py [--clang PATH] [--options="-cl-std=CL2.0 -D N=4"] [--diags] FILE.cl|FOLDER...
 
 Both preprocessors run on each file with the same macros: clang gets
 `-cl-no-stdinc -undef` and an `-include` file holding oclpy's predefined
@@ -39,7 +39,7 @@ from oclpy.frontend.preprocess import predefined_macros, preprocess  # noqa: E40
 from oclpy.frontend.preprocessor.tokens import DIGRAPHS, lex  # noqa: E402
 
 CLANG_NAMES = ["clang", *(f"clang-{v}" for v in range(14, 21))]
-_MARKER = re.compile(r"^[ \t]*#[ \t]*(?:line[ \t]+)?[0-9]+(?:[ \t].*)?$", re.M)
+_MARKER = re.compile(r"^#[ \t]*(?:line[ \t]+)?[0-9]+[ \t]+\"[^\n]*$", re.M)  # `# N "file" flags`, `#line N "file"`
 _CLANG_DIAG = re.compile(r"^(.*?):(\d+):(\d+): (error|warning|fatal error|note): (.*?)(?: \[-W[^\]]*\])?$", re.M)
 
 

@@ -83,7 +83,7 @@ class Preprocessor:
         date, clock = time.strftime("%b %e %Y", now), time.strftime("%H:%M:%S", now)
         values: dict[str, Callable[[PPToken], tuple[str, str]]] = {
             "__FILE__": lambda tok: ("string", _quote(tok.file)),
-            "__LINE__": lambda tok: ("number", str(tok.line if tok.src else self.expander.expansion_line)),
+            "__LINE__": lambda tok: ("number", str(tok.line if tok.src else tok.eline)),
             "__DATE__": lambda tok: ("string", _quote(date)),
             "__TIME__": lambda tok: ("string", _quote(clock)),
             "__COUNTER__": lambda tok: ("number", str(self._count())),

@@ -70,7 +70,6 @@ class Expander:
     def __init__(self, macros: dict[str, Macro], diags: DiagnosticEngine) -> None:
         self.macros = macros
         self.diags = diags
-        self.expansion_line = 0  # the line where the outermost invocation ends
         self.depth = 0  # > 0 while expanding arguments
 
     def next(self, stream: TokenStream) -> PPToken:
@@ -90,15 +89,13 @@ class Expander:
                 return tok
             if tok.text in tok.hideset:
                 return tok
-            if tok.src and self.depth == 0:
-                self.expansion_line = tok.line
             if macro.builtin is not None:
                 return macro.builtin(tok)
             if macro.params is None:
                 hideset = tok.hideset | {macro.name}
-                body = _Substitution(self, macro, tok, [], False).substitute(macro.body) if macro.pastes \
-                    else [_at(t, tok) for t in macro.body]
-                pending.extend(reversed(self._finish(body, hideset, tok.space)))
+                body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \
+                    else [_at(t, tok, tok) for t in macro.body]
+                pending.extend(reversed(self._finish(body, hideset, tok.space, tok)))
                 continue
             if not self._lparen_follows(stream):
                 return tok
@@ -124,11 +121,14 @@ class Expander:
         nxt = stream.pending[-1] if stream.pending else stream.peek()
         return nxt.text == "(" and nxt.kind == "punct"
 
-    def _finish(self, toks: list[PPToken], hideset: frozenset[str], space: bool) -> list[PPToken]:
-        """Give fresh replacement tokens their hideset; the first gets the macro name's spacing."""
+    def _finish(self, toks: list[PPToken], hideset: frozenset[str], space: bool, end: PPToken) -> list[PPToken]:
+        """Give fresh replacement tokens their hideset and the line where the call ends (`end`,
+        the name or the ')': what __LINE__ in them will say); the first gets the name's spacing."""
+        eline = end.line if end.src else end.eline
         for tok in toks:
             tok.hideset = hideset if not tok.hideset else tok.hideset | hideset
             tok.src = False
+            tok.eline = eline
             if tok.bol:
                 tok.space, tok.bol = True, False
         if toks:
@@ -149,11 +149,9 @@ class Expander:
             kept = name.copy()
             kept.hideset = name.hideset | {macro.name}
             return [kept]
-        if rparen.src and self.depth == 0:
-            self.expansion_line = rparen.line
         hideset = (name.hideset & rparen.hideset) | {macro.name}
-        context = _Substitution(self, macro, name, args, omitted)
-        return self._finish(context.substitute(macro.body), hideset, name.space)
+        context = _Substitution(self, macro, name, rparen, args, omitted)
+        return self._finish(context.substitute(macro.body), hideset, name.space, rparen)
 
     def _arguments(self, name: PPToken, stream: TokenStream,
                    last: int) -> tuple[list[list[PPToken]], list[PPToken], PPToken]:
@@ -226,11 +224,12 @@ class Expander:
 class _Substitution:
     """Argument substitution (6.10.3.1) then `##` (6.10.3.3) for one invocation."""
 
-    def __init__(self, expander: Expander, macro: Macro, name: PPToken, args: list[list[PPToken]],
-                 omitted: bool) -> None:
+    def __init__(self, expander: Expander, macro: Macro, name: PPToken, end: PPToken,
+                 args: list[list[PPToken]], omitted: bool) -> None:
         self.expander = expander
         self.macro = macro
         self.name = name  # where the replacement's own tokens are placed
+        self.end = end  # the last token of the call: the name, or the ')'
         self.args = args
         self.index = {p: i for i, p in enumerate(macro.params or [])}
         self.omitted = omitted  # the variable arguments were left out entirely
@@ -260,9 +259,9 @@ class _Substitution:
             elif text in self.index:
                 self._parameter(tok, body, i, items)
             else:
-                items.append(_at(tok, self.name))
+                items.append(_at(tok, self.name, self.end))
             i += 1
-        return _paste_all(items, self.expander, self.macro.name, self.name)
+        return _paste_all(items, self.expander, self.macro.name, self.name, self.end)
 
     def _parameter(self, tok: PPToken, body: list[PPToken], i: int, items: list[object]) -> None:
         idx = self.index[tok.text]
@@ -289,9 +288,9 @@ class _Substitution:
         elif operand.text in self.index:
             inner, end = self.args[self.index[operand.text]], i + 2
         else:  # an object-like macro's '#', or one checked at #define
-            items.append(_at(body[i], self.name))
+            items.append(_at(body[i], self.name, self.end))
             return i + 1
-        string, dropped = stringize(inner, _at(body[i], self.name))
+        string, dropped = stringize(inner, _at(body[i], self.name, self.end))
         if dropped is not None:
             self.expander.diags.warning(dropped, "invalid string literal, ignoring final '\\'")
         items.append(string)
@@ -311,14 +310,14 @@ class _Substitution:
         return self.substitute(body[i + 2:j]), j + 1
 
 
-def _at(tok: PPToken, where: PPToken) -> PPToken:
-    """A copy of a replacement-list token, placed at the macro name that is being expanded."""
+def _at(tok: PPToken, where: PPToken, end: PPToken) -> PPToken:
+    """A copy of a replacement-list token, placed at the macro name `where`."""
     out = tok.copy()
     out.file, out.line, out.col = where.file, where.line, where.col
     return out
 
 
-def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken) -> list[PPToken]:
+def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken, end: PPToken) -> list[PPToken]:
     """Apply the `##` operators left to right, then drop the placemarkers."""
     out: list[PPToken] = []
     i, n = 0, len(items)
@@ -328,7 +327,7 @@ def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToke
             rhs = items[i + 1] if i + 1 < n else PLACEMARKER
             assert isinstance(rhs, PPToken)
             lhs = out.pop() if out else PLACEMARKER
-            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name))
+            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name, end))
             i += 2
             continue
         assert isinstance(item, PPToken)
@@ -338,7 +337,7 @@ def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToke
 
 
 def _paste_pair(lhs: PPToken, rhs: PPToken, op: PPToken, expander: Expander, macro: str,
-                name: PPToken) -> list[PPToken]:
+                name: PPToken, end: PPToken) -> list[PPToken]:
     if lhs is PLACEMARKER:
         return [rhs]
     if rhs is PLACEMARKER:
