@@ -29,7 +29,6 @@ from .output import Writer
 from .tokens import PPToken, lex
 
 
-
 @dataclass
 class Conditional:
     """One open #if/#ifdef/#ifndef: `taking` while its current group is kept."""
@@ -45,7 +44,6 @@ class Line:
     """A directive: its name token, the tokens after it, and where its line ends."""
 
     src: Source
-    hash_index: int
     name: PPToken
     args: list[PPToken]
     eol: SourceLocation
@@ -54,6 +52,8 @@ class Line:
 
 
 class Preprocessor:
+    """One preprocessing run: the macros, the files being read, the open conditionals, the output."""
+
     def __init__(self, diags: DiagnosticEngine, folders: list[str]) -> None:
         self.diags = diags
         self.folders = folders  # -I folders, then the bundled headers
@@ -87,7 +87,7 @@ class Preprocessor:
             return SourceLocation("<built-in>", 1, 1)
         src = self.files[-1]
         tok = src.tokens[min(src.pos, len(src.tokens) - 1)]
-        return SourceLocation(src.name, src.presumed_line(tok.line), tok.col)
+        return SourceLocation(src.presumed or src.name, src.presumed_line(tok.line), tok.col)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -164,7 +164,7 @@ class Preprocessor:
             for tok in (name, *args):
                 src.relocate(tok)
         eol = SourceLocation(src.presumed or src.name, src.presumed_line(eol_physical[0]), eol_physical[1])
-        line = Line(src, i, name, args, eol, eol_physical, raw_start)
+        line = Line(src, name, args, eol, eol_physical, raw_start)
         if name.kind == "number":
             include_line.line_marker(self, line)
             return

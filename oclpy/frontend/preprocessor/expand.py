@@ -17,9 +17,10 @@ Where a produced token is placed (file, line, column) follows clang's
 `getFileLoc`: a token of a replacement list goes where the macro name was
 (itself placed by this rule), a token of an argument stays where it was
 written. Diagnostics and the output both use these places. `__LINE__` inside a
-replacement list is the line where the outermost invocation ends (its closing
-parenthesis), as clang and gcc do; written in the text or in an argument it is
-the line it is written on.
+replacement list is the line where that macro call ends (its closing
+parenthesis, or the name of an object-like macro; followed back through the
+calls that made it when that token came from a replacement itself), as clang
+does; written in the text or in an argument it is the line it is written on.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class Expander:
             if macro.params is None:
                 hideset = tok.hideset | {macro.name}
                 body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \
-                    else [_at(t, tok, tok) for t in macro.body]
+                    else [_at(t, tok) for t in macro.body]
                 pending.extend(reversed(self._finish(body, hideset, tok.space, tok)))
                 continue
             if not self._lparen_follows(stream):
@@ -259,9 +260,9 @@ class _Substitution:
             elif text in self.index:
                 self._parameter(tok, body, i, items)
             else:
-                items.append(_at(tok, self.name, self.end))
+                items.append(_at(tok, self.name))
             i += 1
-        return _paste_all(items, self.expander, self.macro.name, self.name, self.end)
+        return _paste_all(items, self.expander, self.macro.name, self.name)
 
     def _parameter(self, tok: PPToken, body: list[PPToken], i: int, items: list[object]) -> None:
         idx = self.index[tok.text]
@@ -288,9 +289,9 @@ class _Substitution:
         elif operand.text in self.index:
             inner, end = self.args[self.index[operand.text]], i + 2
         else:  # an object-like macro's '#', or one checked at #define
-            items.append(_at(body[i], self.name, self.end))
+            items.append(_at(body[i], self.name))
             return i + 1
-        string, dropped = stringize(inner, _at(body[i], self.name, self.end))
+        string, dropped = stringize(inner, _at(body[i], self.name))
         if dropped is not None:
             self.expander.diags.warning(dropped, "invalid string literal, ignoring final '\\'")
         items.append(string)
@@ -310,34 +311,35 @@ class _Substitution:
         return self.substitute(body[i + 2:j]), j + 1
 
 
-def _at(tok: PPToken, where: PPToken, end: PPToken) -> PPToken:
+def _at(tok: PPToken, where: PPToken) -> PPToken:
     """A copy of a replacement-list token, placed at the macro name `where`."""
     out = tok.copy()
     out.file, out.line, out.col = where.file, where.line, where.col
     return out
 
 
-def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken, end: PPToken) -> list[PPToken]:
-    """Apply the `##` operators left to right, then drop the placemarkers."""
+def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken) -> list[PPToken]:
+    """Apply the `##` operators left to right, then drop the placemarkers. The operand
+    right of a `##` is a token even when it is `##` (`a ## ## b` pastes `a` and `##`)."""
     out: list[PPToken] = []
     i, n = 0, len(items)
     while i < n:
         item = items[i]
         if isinstance(item, _Paste):
             rhs = items[i + 1] if i + 1 < n else PLACEMARKER
-            assert isinstance(rhs, PPToken)
+            if isinstance(rhs, _Paste):
+                rhs = _at(rhs.tok, name)
             lhs = out.pop() if out else PLACEMARKER
-            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name, end))
+            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name))  # type: ignore[arg-type]
             i += 2
             continue
-        assert isinstance(item, PPToken)
-        out.append(item)
+        out.append(item)  # type: ignore[arg-type]
         i += 1
     return [t for t in out if t is not PLACEMARKER]
 
 
 def _paste_pair(lhs: PPToken, rhs: PPToken, op: PPToken, expander: Expander, macro: str,
-                name: PPToken, end: PPToken) -> list[PPToken]:
+                name: PPToken) -> list[PPToken]:
     if lhs is PLACEMARKER:
         return [rhs]
     if rhs is PLACEMARKER:
