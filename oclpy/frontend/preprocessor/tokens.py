@@ -51,8 +51,8 @@ _SPLIT_COMMENT_END = re.compile(r"\*\\[ \t\f\v]*\n/")
 class PPToken:
     """One pp-token. `hideset` holds the macros that must not expand it again
     (C99 6.10.3.4, Prosser's algorithm); `src` is False for tokens made by a
-    macro expansion, whose `file`/`line`/`col` are then those of the outermost
-    macro name."""
+    macro expansion, whose `file`/`line`/`col` are then where expand.py places
+    them, and whose `eline` is what `__LINE__` among them says."""
 
     __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline")
 
