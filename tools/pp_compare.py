@@ -1,6 +1,6 @@
 """Differential check of oclpy's preprocessor against clang's (`clang -E -x cl`).
 
-    python tools/pp_compare.py [--clang PATH] [--options "-cl-std=CL2.0"] [--diags] FILE.cl|FOLDER...
+    python tools/pp_compare.py [--clang PATH] [--options="-cl-std=CL2.0 -D N=4"] [--diags] FILE.cl|FOLDER...
 
 Both preprocessors run on each file with the same macros: clang gets
 `-cl-no-stdinc -undef` and an `-include` file holding oclpy's predefined
@@ -39,7 +39,7 @@ from oclpy.frontend.c.preprocess import predefined_macros, preprocess  # noqa: E
 from oclpy.frontend.c.preprocessor.tokens import DIGRAPHS, lex  # noqa: E402
 
 CLANG_NAMES = ["clang", *(f"clang-{v}" for v in range(14, 21))]
-_MARKER = re.compile(r"^[ \t]*#[ \t]*(?:line[ \t]+)?[0-9]+(?:[ \t].*)?$", re.M)
+_MARKER = re.compile(r"^#[ \t]*(?:line[ \t]+)?[0-9]+[ \t]+\"[^\n]*$", re.M)  # `# N "file" flags`, `#line N "file"`
 _CLANG_DIAG = re.compile(r"^(.*?):(\d+):(\d+): (error|warning|fatal error|note): (.*?)(?: \[-W[^\]]*\])?$", re.M)
 
 
@@ -105,7 +105,8 @@ def run_clang(clang: str, path: Path, options: str) -> tuple[str, list[str]]:
     std = f"-cl-std=CL{opts.opencl_c_version // 100}.{opts.opencl_c_version % 100 // 10}"
     includes = [f"-I{d}" for d in [*opts.include_dirs, BUNDLED_INCLUDE_DIR]]
     try:
-        proc = subprocess.run([clang, "-E", "-x", "cl", std, "-cl-no-stdinc", "-undef", "-ferror-limit=0", "-include", f.name,
+        proc = subprocess.run([clang, "-E", "-x", "cl", std, "-cl-no-stdinc", "-undef", "-ferror-limit=0",
+                               "-include", f.name,
                                *includes, str(path)], capture_output=True, text=True, timeout=60)
     finally:
         os.unlink(f.name)
@@ -129,7 +130,8 @@ def cl_files(paths: list[str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help=".cl files, or folders searched for them")
-    parser.add_argument("--clang", default=None, help="the clang to run (default: first of %s)" % ", ".join(CLANG_NAMES))
+    parser.add_argument("--clang", default=None,
+                        help="the clang to run (default: first of %s)" % ", ".join(CLANG_NAMES))
     parser.add_argument("--options", default="", help="OpenCL build options for both (-D, -I, -cl-std=)")
     parser.add_argument("--diags", action="store_true", help="compare diagnostics as well")
     args = parser.parse_args(argv)

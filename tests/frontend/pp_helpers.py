@@ -9,7 +9,7 @@ from oclpy.frontend.options import parse_build_options
 from oclpy.frontend.c.preprocess import preprocess
 from oclpy.frontend.c.preprocessor.tokens import lex
 
-_MARKER = re.compile(r"^[ \t]*#[ \t]*(?:line[ \t]+)?[0-9]+(?:[ \t].*)?$", re.M)
+_MARKER = re.compile(r"^#[ \t]*(?:line[ \t]+)?[0-9]+[ \t]+\"[^\n]*$", re.M)  # `# N "file" flags`, `#line N "file"`
 
 
 def pp(source: str, options: str = "", filename: str = "k.cl") -> tuple[str, DiagnosticEngine]:

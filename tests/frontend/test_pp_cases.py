@@ -21,7 +21,7 @@ from oclpy.frontend.c.preprocess import preprocess
 from oclpy.frontend.c.preprocessor.tokens import lex
 
 CASES = Path(__file__).resolve().parent / "preprocessor_cases"
-_MARKER = re.compile(r"^[ \t]*#[ \t]*(?:line[ \t]+)?[0-9]+(?:[ \t].*)?$", re.M)
+_MARKER = re.compile(r"^#[ \t]*(?:line[ \t]+)?[0-9]+[ \t]+\"[^\n]*$", re.M)  # `# N "file" flags`, `#line N "file"`
 
 
 def token_texts(text: str) -> list[str]:
@@ -153,6 +153,9 @@ EXPECTED = {
         11
         14 0
         x 18 y 1 18 2
+        v(a,21 1,b)
+        25 1 xy
+        1 30
 """,
     "paste.cl": """\
         a b xy 12 1.5e+3 L'a' L"s"

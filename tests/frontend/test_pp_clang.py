@@ -39,3 +39,15 @@ def test_test_kernel_agrees_with_clang(path):
 def test_options_reach_both(options):
     result = compare(CLANG, ROOT / "tests" / "frontend" / "preprocessor_cases" / "if_arithmetic.cl", options)
     assert result.same_tokens, result.token_diff("if_arithmetic.cl")
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_random_program_agrees_with_clang(seed, tmp_path):
+    import random
+
+    from tools.pp_fuzz import _normal, program
+    path = tmp_path / f"fuzz{seed}.cl"
+    path.write_text(program(random.Random(seed)))
+    result = compare(CLANG, path)
+    assert result.same_tokens, path.read_text() + result.token_diff(path.name)
+    assert _normal(result.our_diags) == _normal(result.clang_diags), path.read_text()

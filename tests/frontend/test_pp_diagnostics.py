@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -45,7 +47,8 @@ from .pp_helpers import messages, pp, tokens
     ("#undef X Y\n", ["1:10: warning: extra tokens at end of #undef directive"]),
     ("#define X 1\n#define X 2\n", ["2:9: warning: 'X' macro redefined", "  1:9: note: previous definition is here"]),
     ("#define X 1\n#define X  1 // same\n", []),
-    ("#define F(a) a\n#define F(b) b\n", ["2:9: warning: 'F' macro redefined", "  1:9: note: previous definition is here"]),
+    ("#define F(a) a\n#define F(b) b\n",
+     ["2:9: warning: 'F' macro redefined", "  1:9: note: previous definition is here"]),
     ("#define M_PI 3\n", ["1:9: warning: 'M_PI' macro redefined", "  1:9: note: previous definition is here"]),
     ("#define __LINE__ 1\n", ["1:9: warning: redefining builtin macro"]),
     ("#undef __FILE__\n", ["1:8: warning: undefining builtin macro"]),
@@ -66,7 +69,8 @@ from .pp_helpers import messages, pp, tokens
     ("#define F(...) __VA_OPT__(\n", ["1:27: error: missing ')' after identifier"]),
     ("#define F(...) __VA_OPT__(__VA_OPT__())\n",
      ["1:27: error: __VA_OPT__ cannot be nested within its own replacement tokens"]),
-    ("#define F(x) __VA_OPT__(x)\n", ["1:14: warning: __VA_OPT__ can only appear in the expansion of a variadic macro"]),
+    ("#define F(x) __VA_OPT__(x)\n",
+     ["1:14: warning: __VA_OPT__ can only appear in the expansion of a variadic macro"]),
     ("#define X 'unterminated\n", ["1:11: warning: missing terminating ' character"]),
     # macro calls
     ("#define F(a) a\nF(1, 2)\n", ["2:6: error: too many arguments provided to function-like macro invocation",
@@ -83,6 +87,10 @@ from .pp_helpers import messages, pp, tokens
                                        "  1:17: note: expanded from macro 'P'"]),
     ("#define P(a,b) a##b\nP(/,/)\n", ["2:1: error: pasting formed '//', an invalid preprocessing token",
                                        "  1:17: note: expanded from macro 'P'"]),
+    ("#define G(a) a ## ## ## b\nG(x)\n", ["2:1: error: pasting formed 'x##', an invalid preprocessing token",
+                                          "  1:16: note: expanded from macro 'G'",
+                                          "2:1: error: pasting formed '##b', an invalid preprocessing token",
+                                          "  1:22: note: expanded from macro 'G'"]),
     ("#define S(x) #x\nS(\\)\n", ["2:3: warning: invalid string literal, ignoring final '\\'"]),
     ("_Pragma(1) a\n", ["1:1: error: _Pragma takes a parenthesized string literal"]),
     ('_Pragma("x" "y")\n', ["1:1: error: _Pragma takes a parenthesized string literal"]),
@@ -135,15 +143,14 @@ def test_include_nested_too_deeply(tmp_path):
     assert diags.diagnostics[0].loc.file.endswith("self.h")
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a file this user cannot read")
-def test_unreadable_header(tmp_path):
-    header = tmp_path / "locked.h"
-    header.write_text("int x;\n")
-    header.chmod(0)
-    try:
-        _, diags = pp('#include "locked.h"\n', filename=str(tmp_path / "k.cl"))
-    finally:
-        header.chmod(0o644)
+def test_unreadable_header(tmp_path, monkeypatch):
+    from oclpy.frontend.c.preprocessor import include_line
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", path)
+    (tmp_path / "locked.h").write_text("int x;\n")
+    monkeypatch.setattr(include_line, "read_source", refuse)
+    _, diags = pp('#include "locked.h"\n', filename=str(tmp_path / "k.cl"))
     assert messages(diags) == ["1:10: fatal error: 'locked.h': Permission denied"]
 
 
@@ -178,5 +185,43 @@ def test_random_directive_soup_never_raises(seed, capsys):
     rng = random.Random(seed)
     source = "#define F(x, ...) x ## __VA_ARGS__ # x\n#define G F(\n" + " ".join(
         rng.choice(_PIECES) for _ in range(rng.randint(1, 120)))
-    pp(source)  # any exception fails the test
+    _, diags = pp(source)  # an exception fails the test
+    assert not any("internal error" in d.message for d in diags.diagnostics), diags.render()
     assert capsys.readouterr() == ("", "")
+
+
+def test_deeply_nested_calls(monkeypatch):
+    from oclpy.frontend.c import preprocess
+    out, diags = pp("#define F(x) x\n" + "F(" * 500 + "1" + ")" * 500 + "\n")
+    assert tokens(out) == "1" and messages(diags) == []
+    limit = sys.getrecursionlimit()
+    monkeypatch.setattr(preprocess, "_RECURSION_LIMIT", 1000)  # deep enough for 150 levels, not 500
+    monkeypatch.setattr(preprocess, "sys", SimpleNamespace(getrecursionlimit=lambda: 1000,
+                                                           setrecursionlimit=sys.setrecursionlimit))
+    try:
+        _, diags = pp("#define F(x) x\n" + "F(" * 500 + "1" + ")" * 500 + "\n")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert messages(diags) == ["3:1: error: macro calls nested too deeply"]
+
+
+def test_has_include(tmp_path):
+    (tmp_path / "h.h").write_text("int h;\n")
+    source = ('#define H "h.h"\n#if __has_include("h.h") && __has_include(<h.h>) && __has_include(H)'
+              ' && !__has_include("no.h")\nyes\n#endif\n#if defined __has_include && defined(__has_include_next)\n'
+              "defined\n#endif\n")
+    out, diags = pp(source, f"-I {tmp_path}", filename=str(tmp_path / "k.cl"))
+    assert messages(diags) == [] and tokens(out) == "yes defined"
+
+
+@pytest.mark.parametrize("source,expected", [
+    ("#if __has_include\n#endif\n", ["1:18: error: missing '(' after '__has_include'"]),
+    ("#if __has_include(\n#endif\n", ['1:19: error: expected "FILENAME" or <FILENAME>']),
+    ('#if __has_include("x"\n#endif\n', ["1:22: error: missing ')' after '__has_include'",
+                                          "  1:18: note: to match this '('"]),
+    ("#if __has_include(x)\n#endif\n", ['1:19: error: expected "FILENAME" or <FILENAME>']),
+    ('__has_include("k.cl")\n', ["1:1: error: '__has_include' must be used within a preprocessing directive"]),
+    ("#define __has_include 1\n", ["1:9: warning: redefining builtin macro"]),
+])
+def test_has_include_errors(source, expected):
+    assert messages(pp(source)[1]) == expected

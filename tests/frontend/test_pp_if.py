@@ -126,7 +126,8 @@ def test_defined_does_not_expand_its_operand():
 
 
 def test_macros_in_if_expand_first():
-    assert truth("TWICE(2) == 4 && ZERO == 0 && EMPTY 1", "#define TWICE(x) ((x) * 2)\n#define ZERO 0\n#define EMPTY\n")[0]
+    defines = "#define TWICE(x) ((x) * 2)\n#define ZERO 0\n#define EMPTY\n"
+    assert truth("TWICE(2) == 4 && ZERO == 0 && EMPTY 1", defines)[0]
 
 
 def test_elif_after_a_taken_group_is_not_evaluated():

@@ -13,6 +13,8 @@ numeric limits of OpenCL C 6.15.2/6.15.3) are defined here.
 
 from __future__ import annotations
 
+import sys
+
 from ...diagnostics import DiagnosticEngine, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
 from .preprocessor.directives import Preprocessor
@@ -119,12 +121,24 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
     return macros
 
 
+_RECURSION_LIMIT = 20000  # each macro call nested in an argument costs a few frames
+
+
 def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
     """Preprocess `source`; the result carries `#line` markers into the original files."""
     pp = Preprocessor(diags, [*options.include_dirs, BUNDLED_INCLUDE_DIR])
-    for name, body in predefined_macros(options).items():
-        pp.define(f"{name} {body}")
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:
+        for name, body in predefined_macros(options).items():
+            pp.define(f"{name} {body}")
         return pp.run(source, filename)
     except TooManyErrors:
-        return pp.writer.text()
+        pass
+    except RecursionError:
+        diags.error(pp.where(), "macro calls nested too deeply")
+    except Exception as exc:  # a bug of ours: report it rather than fail the whole build with a traceback
+        diags.error(pp.where(), f"internal error in the preprocessor ({type(exc).__name__}: {exc})")
+    finally:
+        sys.setrecursionlimit(old_limit)
+    return pp.writer.text()

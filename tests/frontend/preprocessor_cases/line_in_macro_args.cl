@@ -16,3 +16,15 @@ M
 FL(x,
    y
   ) FL(1, 2)
+#define V(...) v(__VA_ARGS__)
+V(a,
+L(1),
+b)
+#define C(a, b) a ## b
+C(L(1) x,
+y)
+#define A F
+#define F(x) x __LINE__
+A(
+1
+)

@@ -7,6 +7,7 @@ Modules, in the order a token meets them:
 - `include_line.py`: `#include`, `#include_next`, `#line` and GNU line markers.
 - `macros.py`: `#define` parsing, redefinition, `#` and `##` on spellings.
 - `expand.py`: macro expansion with hidesets (Prosser's algorithm), `_Pragma`.
+- `builtin_macros.py`: `__FILE__`, `__LINE__` and the other macros made at each use.
 - `expr.py`: `#if` arithmetic in intmax_t/uintmax_t.
 - `output.py`: tokens back to text with `#line` markers, columns kept.
 

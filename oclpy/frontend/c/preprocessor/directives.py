@@ -15,21 +15,18 @@ line when something is missing there.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ....diagnostics import DiagnosticEngine, SourceLocation
 from . import include_line
+from ...preprocessor.builtin_macros import HAS_INCLUDE, define_builtins
 from .expand import Expander, TokenStream, list_stream
 from .expr import evaluate
 from .files import Source, normalize
 from .macros import Macro, PPError, check_name, loc_of, parse_define
 from .output import Writer
 from .tokens import PPToken, lex
-
-BUILTIN_NAMES = ("__FILE__", "__LINE__", "__DATE__", "__TIME__", "__COUNTER__", "__INCLUDE_LEVEL__",
-                 "__BASE_FILE__")
 
 
 @dataclass
@@ -47,7 +44,6 @@ class Line:
     """A directive: its name token, the tokens after it, and where its line ends."""
 
     src: Source
-    hash_index: int
     name: PPToken
     args: list[PPToken]
     eol: SourceLocation
@@ -56,6 +52,8 @@ class Line:
 
 
 class Preprocessor:
+    """One preprocessing run: the macros, the files being read, the open conditionals, the output."""
+
     def __init__(self, diags: DiagnosticEngine, folders: list[str]) -> None:
         self.diags = diags
         self.folders = folders  # -I folders, then the bundled headers
@@ -66,36 +64,30 @@ class Preprocessor:
         self.conds: list[Conditional] = []
         self.once: set[str] = set()
         self.stopped = False  # after a fatal error
-        self.counter = 0
+        self.counter = 0  # __COUNTER__
+        self.in_condition = False  # evaluating #if/#elif: __has_include works
         self.stream = TokenStream(self._more, self._peek, top=True)
-        self._define_builtins()
+        define_builtins(self)
 
     # -- macros defined before the source -------------------------------------------------
 
     def define(self, definition: str) -> None:
         """Define `NAME body` or `NAME(params) body`, as `-D` and the predefined macros do."""
-        toks = lex("#define " + definition, "<built-in>").tokens[2:-1]
-        macro = parse_define(toks, SourceLocation("<built-in>", 1, 1))
+        lexed = lex("#define " + definition, "<built-in>").tokens
+        try:
+            macro = parse_define(lexed[2:-1], SourceLocation("<built-in>", 1, lexed[-1].col))
+        except PPError as err:
+            self.diags.error(err.loc, err.message)
+            return
         self.macros[macro.name] = macro
 
-    def _define_builtins(self) -> None:
-        now = time.localtime()
-        date, clock = time.strftime("%b %e %Y", now), time.strftime("%H:%M:%S", now)
-        values: dict[str, Callable[[PPToken], tuple[str, str]]] = {
-            "__FILE__": lambda tok: ("string", _quote(tok.file)),
-            "__LINE__": lambda tok: ("number", str(tok.line if tok.src else self.expander.expansion_line)),
-            "__DATE__": lambda tok: ("string", _quote(date)),
-            "__TIME__": lambda tok: ("string", _quote(clock)),
-            "__COUNTER__": lambda tok: ("number", str(self._count())),
-            "__INCLUDE_LEVEL__": lambda tok: ("number", str(len(self.files) - 1)),
-            "__BASE_FILE__": lambda tok: ("string", _quote(self.files[0].name if self.files else "")),
-        }
-        for name in BUILTIN_NAMES:
-            self.macros[name] = Macro(name, None, [], builtin=_builtin(values[name]))
-
-    def _count(self) -> int:
-        self.counter += 1
-        return self.counter - 1
+    def where(self) -> SourceLocation:
+        """Where reading has got to (for a diagnostic that has no better place)."""
+        if not self.files:
+            return SourceLocation("<built-in>", 1, 1)
+        src = self.files[-1]
+        tok = src.tokens[min(src.pos, len(src.tokens) - 1)]
+        return SourceLocation(src.presumed or src.name, src.presumed_line(tok.line), tok.col)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -172,7 +164,7 @@ class Preprocessor:
             for tok in (name, *args):
                 src.relocate(tok)
         eol = SourceLocation(src.presumed or src.name, src.presumed_line(eol_physical[0]), eol_physical[1])
-        line = Line(src, i, name, args, eol, eol_physical, raw_start)
+        line = Line(src, name, args, eol, eol_physical, raw_start)
         if name.kind == "number":
             include_line.line_marker(self, line)
             return
@@ -268,17 +260,24 @@ class Preprocessor:
         end = PPToken("eof", "", eol.file, eol.line, eol.col)
         stream = list_stream(toks, end)
         out = []
+        self.in_condition = True
         try:
             while True:
                 tok = self.expander.next(stream)
                 if tok is end:
                     break
-                out.append(self._defined(tok, stream, end) if tok.text == "defined" else tok)
+                if tok.text == "defined":
+                    tok = self._defined(tok, stream, end)
+                elif tok.text in HAS_INCLUDE and tok.kind == "id":
+                    tok = include_line.has_include(self, tok, stream, end)
+                out.append(tok)
         except PPError as err:
             diag = self.diags.error(err.loc, err.message)
             if err.note is not None:
                 self.diags.note(diag, err.note[1], err.note[0])
             return None
+        finally:
+            self.in_condition = False
         return evaluate(out, eol, self.diags)
 
     def _defined(self, tok: PPToken, stream: TokenStream, end: PPToken) -> PPToken:
@@ -361,17 +360,6 @@ class Preprocessor:
 
 def _spell(toks: list[PPToken]) -> str:
     return "".join((" " if i and t.space else "") + t.text for i, t in enumerate(toks))
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _builtin(value: Callable[[PPToken], tuple[str, str]]) -> Callable[[PPToken], PPToken]:
-    def expand(tok: PPToken) -> PPToken:
-        kind, text = value(tok)
-        return PPToken(kind, text, tok.file, tok.line, tok.col, tok.space, src=False)
-    return expand
 
 
 _HANDLERS: dict[str, Callable[[Preprocessor, Line], None]] = {

@@ -17,9 +17,10 @@ Where a produced token is placed (file, line, column) follows clang's
 `getFileLoc`: a token of a replacement list goes where the macro name was
 (itself placed by this rule), a token of an argument stays where it was
 written. Diagnostics and the output both use these places. `__LINE__` inside a
-replacement list is the line where the outermost invocation ends (its closing
-parenthesis), as clang and gcc do; written in the text or in an argument it is
-the line it is written on.
+replacement list is the line where that macro call ends (its closing
+parenthesis, or the name of an object-like macro; followed back through the
+calls that made it when that token came from a replacement itself), as clang
+does; written in the text or in an argument it is the line it is written on.
 """
 
 from __future__ import annotations
@@ -70,7 +71,6 @@ class Expander:
     def __init__(self, macros: dict[str, Macro], diags: DiagnosticEngine) -> None:
         self.macros = macros
         self.diags = diags
-        self.expansion_line = 0  # the line where the outermost invocation ends
         self.depth = 0  # > 0 while expanding arguments
 
     def next(self, stream: TokenStream) -> PPToken:
@@ -90,15 +90,13 @@ class Expander:
                 return tok
             if tok.text in tok.hideset:
                 return tok
-            if tok.src and self.depth == 0:
-                self.expansion_line = tok.line
             if macro.builtin is not None:
                 return macro.builtin(tok)
             if macro.params is None:
                 hideset = tok.hideset | {macro.name}
-                body = _Substitution(self, macro, tok, [], False).substitute(macro.body) if macro.pastes \
+                body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \
                     else [_at(t, tok) for t in macro.body]
-                pending.extend(reversed(self._finish(body, hideset, tok.space)))
+                pending.extend(reversed(self._finish(body, hideset, tok.space, tok)))
                 continue
             if not self._lparen_follows(stream):
                 return tok
@@ -124,11 +122,14 @@ class Expander:
         nxt = stream.pending[-1] if stream.pending else stream.peek()
         return nxt.text == "(" and nxt.kind == "punct"
 
-    def _finish(self, toks: list[PPToken], hideset: frozenset[str], space: bool) -> list[PPToken]:
-        """Give fresh replacement tokens their hideset; the first gets the macro name's spacing."""
+    def _finish(self, toks: list[PPToken], hideset: frozenset[str], space: bool, end: PPToken) -> list[PPToken]:
+        """Give fresh replacement tokens their hideset and the line where the call ends (`end`,
+        the name or the ')': what __LINE__ in them will say); the first gets the name's spacing."""
+        eline = end.line if end.src else end.eline
         for tok in toks:
             tok.hideset = hideset if not tok.hideset else tok.hideset | hideset
             tok.src = False
+            tok.eline = eline
             if tok.bol:
                 tok.space, tok.bol = True, False
         if toks:
@@ -149,11 +150,9 @@ class Expander:
             kept = name.copy()
             kept.hideset = name.hideset | {macro.name}
             return [kept]
-        if rparen.src and self.depth == 0:
-            self.expansion_line = rparen.line
         hideset = (name.hideset & rparen.hideset) | {macro.name}
-        context = _Substitution(self, macro, name, args, omitted)
-        return self._finish(context.substitute(macro.body), hideset, name.space)
+        context = _Substitution(self, macro, name, rparen, args, omitted)
+        return self._finish(context.substitute(macro.body), hideset, name.space, rparen)
 
     def _arguments(self, name: PPToken, stream: TokenStream,
                    last: int) -> tuple[list[list[PPToken]], list[PPToken], PPToken]:
@@ -226,11 +225,12 @@ class Expander:
 class _Substitution:
     """Argument substitution (6.10.3.1) then `##` (6.10.3.3) for one invocation."""
 
-    def __init__(self, expander: Expander, macro: Macro, name: PPToken, args: list[list[PPToken]],
-                 omitted: bool) -> None:
+    def __init__(self, expander: Expander, macro: Macro, name: PPToken, end: PPToken,
+                 args: list[list[PPToken]], omitted: bool) -> None:
         self.expander = expander
         self.macro = macro
         self.name = name  # where the replacement's own tokens are placed
+        self.end = end  # the last token of the call: the name, or the ')'
         self.args = args
         self.index = {p: i for i, p in enumerate(macro.params or [])}
         self.omitted = omitted  # the variable arguments were left out entirely
@@ -312,27 +312,28 @@ class _Substitution:
 
 
 def _at(tok: PPToken, where: PPToken) -> PPToken:
-    """A copy of a replacement-list token, placed at the macro name that is being expanded."""
+    """A copy of a replacement-list token, placed at the macro name `where`."""
     out = tok.copy()
     out.file, out.line, out.col = where.file, where.line, where.col
     return out
 
 
 def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken) -> list[PPToken]:
-    """Apply the `##` operators left to right, then drop the placemarkers."""
+    """Apply the `##` operators left to right, then drop the placemarkers. The operand
+    right of a `##` is a token even when it is `##` (`a ## ## b` pastes `a` and `##`)."""
     out: list[PPToken] = []
     i, n = 0, len(items)
     while i < n:
         item = items[i]
         if isinstance(item, _Paste):
             rhs = items[i + 1] if i + 1 < n else PLACEMARKER
-            assert isinstance(rhs, PPToken)
+            if isinstance(rhs, _Paste):
+                rhs = _at(rhs.tok, name)
             lhs = out.pop() if out else PLACEMARKER
-            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name))
+            out.extend(_paste_pair(lhs, rhs, item.tok, expander, macro, name))  # type: ignore[arg-type]
             i += 2
             continue
-        assert isinstance(item, PPToken)
-        out.append(item)
+        out.append(item)  # type: ignore[arg-type]
         i += 1
     return [t for t in out if t is not PLACEMARKER]
 

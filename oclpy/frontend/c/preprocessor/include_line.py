@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Optional
 
 from ....diagnostics import SourceLocation
 from .files import Source, find_include, read_source, unquote
-from .macros import loc_of
+from .expand import TokenStream
+from .macros import PPError, loc_of
 from .tokens import PPToken
 
 if TYPE_CHECKING:
@@ -90,6 +91,30 @@ def include(pp: Preprocessor, line: Line) -> None:
     src = Source(path, path, text)
     src.found_in = folder
     pp.push_source(src)
+
+
+def has_include(pp: Preprocessor, tok: PPToken, stream: TokenStream, end: PPToken) -> PPToken:
+    """`__has_include ( header-name )` in #if (C23 6.10.1): 1 when the header would be found."""
+    pending = stream.pending
+    lparen = pending.pop() if pending else end
+    if lparen.text != "(":
+        raise PPError(f"missing '(' after '{tok.text}'", loc_of(lparen))
+    first = pending[-1] if pending else end
+    operand = []
+    if first.text != "<" and first.kind != "string":  # a macro that gives the header name
+        first = pp.expander.next(stream)
+        pending.append(first)
+    while pending and (not operand or operand[0].text == "<" and operand[-1].text != ">"):
+        operand.append(pending.pop())
+    header = _header_name(operand)
+    if header is None:
+        raise PPError('expected "FILENAME" or <FILENAME>', loc_of(operand[0] if operand else end))
+    rparen = pending.pop() if pending else end
+    if rparen.text != ")":
+        raise PPError(f"missing ')' after '{tok.text}'", loc_of(rparen), ("to match this '('", loc_of(lparen)))
+    start = pp.files[-1].found_in + 1 if tok.text == "__has_include_next" and len(pp.files) > 1 else 0
+    found = find_include(header[0], header[1], pp.files[-1], pp.folders, start) if header[0] else None
+    return PPToken("number", "1" if found else "0", tok.file, tok.line, tok.col, tok.space)
 
 
 def line(pp: Preprocessor, directive: Line) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ....diagnostics import SourceLocation
-from .tokens import PPToken, lex_one
+from .tokens import EMPTY, PPToken, lex_one
 
 
 class PPError(Exception):
@@ -175,4 +175,4 @@ def paste(lhs: PPToken, rhs: PPToken) -> Optional[PPToken]:
     lexed = lex_one(lhs.text + rhs.text)
     if lexed is None:
         return None
-    return PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, lhs.hideset, lhs.src)
+    return PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, EMPTY, False)  # a new token

@@ -12,7 +12,9 @@ written where the replacement has one, and wherever two tokens written side by
 side would lex as one (`- -1`, not `--1`).
 
 Pragma lines (`#pragma`, `_Pragma`) are written on a line of their own; the
-lexer skips them.
+lexer skips them. A `#` token (made by a macro, or after a line splice) that
+would start a line gets an empty comment before it, or the lexer would take
+the line for a directive.
 """
 
 from __future__ import annotations
@@ -75,9 +77,14 @@ class Writer:
         if tok.line != self.line or tok.file != self.file:
             self._goto_line(tok.file, tok.line)
         col, prev, parts = tok.col, self.prev, self.parts
+        shield = tok.text[:1] == "#"  # the lexer takes a line whose first token is '#' for a directive
+        if shield and prev is None:
+            self._shield()
         if tok.src:
             if col < self.col or (col == self.col and prev is not None and _needs_space(prev, tok)):
                 self.marker(tok.file, tok.line)
+                if shield:
+                    self._shield()
             if col > self.col:
                 parts.append(" " * (col - self.col))
                 self.col = col
@@ -90,6 +97,10 @@ class Writer:
         parts.append(tok.text)
         self.col += len(tok.text)
         self.prev = tok
+
+    def _shield(self) -> None:
+        self.parts.append("/**/")
+        self.col += 4
 
     def directive(self, text: str, file: str, line: int) -> None:
         """A whole line such as `#pragma ...` at `line` (or on a fresh line after a marker)."""

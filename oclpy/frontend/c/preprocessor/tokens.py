@@ -31,9 +31,8 @@ PUNCTUATORS = sorted("""
 """.split(), key=len, reverse=True)
 DIGRAPHS = {"<:": "[", ":>": "]", "<%": "{", "%>": "}", "%:": "#", "%:%:": "##"}
 
-_TOKEN = re.compile("|".join([
+_ALTERNATIVES = "|".join([
     r"(?P<nl>\n)",
-    r"(?P<ws>[ \t\f\v\r]+)",
     r"(?P<comment>//[^\n]*|/\*(?s:.)*?\*/)",
     r"(?P<badcomment>/\*)",
     r"(?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.$])*)",
@@ -42,7 +41,9 @@ _TOKEN = re.compile("|".join([
     r"(?P<id>[A-Za-z_$][A-Za-z0-9_$]*)",
     r"(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS) + ")",
     r"(?P<other>['\"][^\n]*|.)",
-]))
+])
+_SCAN = re.compile(r"[ \t\f\v\r]*(?:" + _ALTERNATIVES + ")")  # white space, then one token
+_TOKEN = re.compile(_ALTERNATIVES)
 _SPLICE = re.compile(r"\\[ \t\f\v]*\n")
 _SPLIT_COMMENT_END = re.compile(r"\*\\[ \t\f\v]*\n/")
 
@@ -50,10 +51,10 @@ _SPLIT_COMMENT_END = re.compile(r"\*\\[ \t\f\v]*\n/")
 class PPToken:
     """One pp-token. `hideset` holds the macros that must not expand it again
     (C99 6.10.3.4, Prosser's algorithm); `src` is False for tokens made by a
-    macro expansion, whose `file`/`line`/`col` are then those of the outermost
-    macro name."""
+    macro expansion, whose `file`/`line`/`col` are then where expand.py places
+    them, and whose `eline` is what `__LINE__` among them says."""
 
-    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src")
+    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline")
 
     def __init__(self, kind: str, text: str, file: str, line: int, col: int, space: bool = False,
                  bol: bool = False, hideset: frozenset[str] = EMPTY, src: bool = True) -> None:
@@ -66,13 +67,16 @@ class PPToken:
         self.bol = bol
         self.hideset = hideset
         self.src = src
+        self.eline = line  # a replacement token: the line where its macro call ends (for __LINE__)
 
     def __repr__(self) -> str:
         return f"PPToken({self.kind}, {self.text!r}, {self.file}:{self.line}:{self.col})"
 
     def copy(self) -> PPToken:
-        return PPToken(self.kind, self.text, self.file, self.line, self.col, self.space, self.bol,
-                       self.hideset, self.src)
+        out = PPToken(self.kind, self.text, self.file, self.line, self.col, self.space, self.bol,
+                      self.hideset, self.src)
+        out.eline = self.eline
+        return out
 
 
 @dataclass
@@ -128,32 +132,31 @@ def lex(text: str, file: str) -> Lexed:
     result = Lexed(out, warnings=positions.warnings() if positions is not None else [])
     line, line_start, space, bol = 1, 0, False, True
     directive = -1  # index of the '#' of the directive being lexed, or -1
-    for m in _TOKEN.finditer(body):
+    for m in _SCAN.finditer(body):
         kind = m.lastgroup
+        start = m.start(kind)  # type: ignore[arg-type]
         if kind == "nl":
             if directive >= 0:
-                result.eol[directive] = positions.locate(m.start()) if positions else (line, m.start() - line_start + 1)
+                result.eol[directive] = positions.locate(start) if positions else (line, start - line_start + 1)
                 directive = -1
             line += 1
             line_start = m.end()
             space, bol = False, True
             continue
-        if kind == "ws":
+        if start != m.start():
             space = True
-            continue
         if kind == "comment":
-            newlines = body.count("\n", m.start(), m.end())
+            newlines = body.count("\n", start, m.end())
             if newlines:
                 line += newlines
-                line_start = body.rindex("\n", m.start(), m.end()) + 1
+                line_start = body.rindex("\n", start, m.end()) + 1
             space = True
             continue
-        start = m.start()
         if kind == "badcomment":
             result.unterminated_comment = positions.locate(start) if positions else (line, start - line_start + 1)
             break
         tok_line, col = positions.locate(start) if positions else (line, start - line_start + 1)
-        value = m.group()
+        value = m.group(kind)  # type: ignore[arg-type]
         if kind == "punct":
             value = DIGRAPHS.get(value, value)
             if value == "#" and bol:
@@ -171,7 +174,7 @@ def lex(text: str, file: str) -> Lexed:
 def lex_one(text: str) -> Optional[tuple[str, str]]:
     """(kind, spelling) when `text` is exactly one pp-token (what `##` may form), else None."""
     m = _TOKEN.match(text)
-    if m is None or m.end() != len(text) or m.lastgroup in ("nl", "ws", "comment", "badcomment"):
+    if m is None or m.end() != len(text) or m.lastgroup in ("nl", "comment", "badcomment"):
         return None
     if m.lastgroup == "other" and text[0] in "'\"":
         return None
