@@ -75,7 +75,17 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering,
         self.local_names: set[str] = set()
 
     def _rv_handlers(self) -> dict[type, Any]:
-        return {**super()._rv_handlers(), ast.StmtExpr: self.rv_stmt_expr}
+        return {**super()._rv_handlers(), ast.StmtExpr: self.rv_stmt_expr,
+                ast.CompoundLiteral: lambda e: self.load(self.lv_compound_literal(e))}
+
+    def _lv_handlers(self) -> dict[type, Any]:
+        return {**super()._lv_handlers(), ast.CompoundLiteral: self.lv_compound_literal}
+
+    def lv_compound_literal(self, e: ast.CompoundLiteral) -> LValue:
+        """A compound literal's object: a private temporary, initialized each time it is reached."""
+        lv = LValue(self.temporary(e.to), e.to)
+        self.initialize(lv, e.init)
+        return lv
 
     def storage(self, decl: ast.Decl) -> Value:
         addr = self.locals.get(id(decl)) or self.unit.globals.get(id(decl))

@@ -461,8 +461,8 @@ class Parser:
         if isinstance(init, ast.InitList):
             count = index = 0
             for designator in init.designators or [None] * len(init.items):
-                if designator and isinstance(designator[0], int):
-                    index = designator[0]
+                if designator and isinstance(designator[0], (int, tuple)):
+                    index = designator[0] if isinstance(designator[0], int) else designator[0][1]
                 index += 1
                 count = max(count, index)
             return replace(ctype, count=count)
@@ -1044,9 +1044,11 @@ class Parser:
         init = ast.InitList(opener.loc, [], [])
         try:
             while not self.at("}"):
-                designators = self.parse_designation()
+                locs: list[tuple[SourceLocation, ...]] = []
+                designators = self.parse_designation(locs)
                 init.items.append(self.parse_initializer())
                 init.designators.append(designators)
+                init.designator_locs.append(locs or None)
                 if not self.accept(","):
                     break
             self.expect_closing("}", opener)
@@ -1054,17 +1056,27 @@ class Parser:
             parse_recovery.skip_init_list(self, opener_pos)
         if not any(init.designators):
             init.designators = [None] * len(init.items)
+            init.designator_locs = [None] * len(init.items)
         return init
 
-    def parse_designation(self) -> Optional[list[Union[int, str]]]:
-        # BNF: designation : ('[' constant_expression ']' | '.' ID)+ '='
-        designators: list[Union[int, str]] = []
+    def parse_designation(self, locs: list[tuple[SourceLocation, ...]]) -> Optional[list[ast.Designator]]:
+        # BNF: designation : ('[' constant_expression ('...' constant_expression)? ']' | '.' ID)+ '='
+        designators: list[ast.Designator] = []
         while self.at("[", "."):
             opener = self.ts.advance()
             if opener.text == ".":
-                designators.append(self.expect_ident("expected a field designator, such as '.field = 4'").text)
+                name = self.expect_ident("expected a field designator, such as '.field = 4'")
+                designators.append(name.text)
+                locs.append((opener.loc, name.loc))
             else:
-                designators.append(self.parse_int_constant("array designator"))
+                where = [opener.loc, self.tok.loc]
+                index = self.parse_int_constant("array designator")
+                if self.accept("..."):  # GNU range `[lo ... hi]`
+                    where.append(self.tok.loc)
+                    designators.append((index, self.parse_int_constant("array designator")))
+                else:
+                    designators.append(index)
+                locs.append(tuple(where))
                 self.expect_closing("]", opener)
         if designators:
             self.expect("=", "expected '=' or another designator")
@@ -1311,8 +1323,7 @@ class Parser:
 
     def parse_compound_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: compound_literal : '(' type_name ')' '{' initializer_list ','? '}'
-        #      (vector and arithmetic types only: `(float3){x, y, z}`, `(int){n}`)
-        brace = self.tok
+        #      (`(float3){x, y, z}` is a vector literal, `(int){n}` a cast; others are objects)
         init = self.parse_initializer()
         assert isinstance(init, ast.InitList)
         plain = not any(init.designators) and not any(isinstance(i, ast.InitList) for i in init.items)
@@ -1320,7 +1331,8 @@ class Parser:
             return self.parse_postfix(ast.VectorLiteral(opener.loc, to, init.items, braced=True))
         if isinstance(to, ct.Scalar) and plain and len(init.items) == 1:
             return self.parse_postfix(ast.Cast(opener.loc, to, init.items[0]))
-        raise self.error(brace.loc, "compound literals are not supported")
+        to = self.complete_array_from_init(to, init)
+        return self.parse_postfix(ast.CompoundLiteral(opener.loc, to, init))
 
     def parse_vector_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: vector_literal : '(' vector_type ')' '(' assignment_expression (',' assignment_expression)* ')'

@@ -47,7 +47,8 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         self.switch_ranges: list[list[ast.Case]] = []
 
     def _handlers(self):  # type: ignore[no-untyped-def]
-        return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr}
+        return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr,
+                ast.CompoundLiteral: self.check_compound_literal}
 
     # -- scopes -------------------------------------------------------------
     def lookup(self, name: str) -> Optional[ast.Decl]:

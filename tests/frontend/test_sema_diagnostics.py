@@ -183,6 +183,8 @@ def test_duplicate_case_note_points_at_previous() -> None:
     ("void f(int a) { a / 0; }", ["1:21: division by zero is undefined"]),
     ("void f(__global float *g, __global int *i) { g = i; }",
      ["1:48: incompatible pointer types assigning to '__global float *' from '__global int *'"]),
+    ("void f() { int a[2] = {1, 2, 3}; }", ["1:30: excess elements in array initializer"]),
+    ("struct S { int a; };\nvoid f() { struct S s = {1, 2}; }", ["2:29: excess elements in struct initializer"]),
 ])
 def test_warnings(src: str, want: list[str]) -> None:
     assert messages(src, severity="warning") == want
@@ -220,12 +222,6 @@ MORE_CASES = [
     ('array without size',
      'void f() { int b[]; }',
      ['1:16: definition of variable with array type needs an explicit size or an initializer']),
-    ('excess array elements',
-     'void f() { int a[2] = {1, 2, 3}; }',
-     ['1:30: excess elements in array initializer']),
-    ('excess struct elements',
-     'struct S { int a; };\nvoid f() { struct S s = {1, 2}; }',
-     ['2:29: excess elements in struct initializer']),
     ('switch on float',
      'void f(float x) { switch (x) { } }',
      ["1:27: statement requires expression of integer type ('float' invalid)"]),
