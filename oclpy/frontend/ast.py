@@ -307,6 +307,7 @@ class FunctionDecl(Decl):
     attributes: dict[str, Any] = field(default_factory=dict)
     # e.g. {"reqd_work_group_size": (16, 16, 1), "work_group_size_hint": (...),
     #       "vec_type_hint": CType}
+    link_name: str = ""  # sema: the IR function's name (mangled for an `overloadable` overload)
 
 
 @dataclass(eq=False)

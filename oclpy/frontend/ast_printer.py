@@ -30,7 +30,7 @@ from .gnu_types import TypeOf
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
                      "attributes", "params", "result", "text",
-                     "designator_locs"])
+                     "designator_locs", "link_name"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
           "is_lvalue": "lvalue", "braced": "braced"}

@@ -94,7 +94,11 @@ class CallChecker:
             e.ctype = st.ERROR
             return e
         if isinstance(decl, ast.FunctionDecl):
-            return self._user_call(e, decl)
+            chosen = self.choose_overload(e, name) if name in self.overloads else decl  # type: ignore[attr-defined]
+            if chosen is None:
+                e.ctype = st.ERROR
+                return e
+            return self._user_call(e, chosen)
         if decl is not None:
             return self.error(e, f"called object type '{getattr(decl, 'ctype', '')}' is not a function or function pointer")
         return self._builtin_call(e, name)
@@ -113,8 +117,9 @@ class CallChecker:
             return e
         e.args = [assign_convert(a, p, "pass", self.diags) for a, p in zip(e.args, ftype.params)]
         if self.current_function is not None:
-            self.calls.setdefault(self.current_function.name, set()).add(decl.name)
-            self.call_sites.setdefault((self.current_function.name, decl.name), e)
+            caller, callee = self.current_function.link_name, decl.link_name or decl.name
+            self.calls.setdefault(caller, set()).add(callee)
+            self.call_sites.setdefault((caller, callee), e)
         e.ctype = ftype.ret.unqualified()
         return e
 
