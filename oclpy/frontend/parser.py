@@ -428,6 +428,7 @@ class Parser:
         """Make the Decl for one declarator (with its initializer, if any)."""
         ctype = self.declared_type(spec.ctype, d.ops)
         attributes = {**spec.attributes, **d.attributes}
+        ctype = parse_gnu.ext_vector_type(self, ctype, attributes, spec.storage == "typedef")
         if spec.storage == "typedef":
             self.declare(d.name, ctype)
             if self.at("="):
@@ -746,8 +747,9 @@ class Parser:
                 width = self.parse_int_constant("bit-field width")
             self.parse_attributes_into(declarator.attributes)
             align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
-            fields.append(ct.StructField(declarator.name, self.declared_type(spec.ctype, declarator.ops), width,
-                                         align=align))
+            field_type = self.declared_type(spec.ctype, declarator.ops)
+            field_type = parse_gnu.ext_vector_type(self, field_type, {**spec.attributes, **declarator.attributes}, False)
+            fields.append(ct.StructField(declarator.name, field_type, width, align=align))
             if not self.accept(","):
                 break
         self.expect_semi("expected ';' at end of declaration list")
@@ -888,6 +890,10 @@ class Parser:
     def attr_unroll(self, name: str, tok: Token) -> Any:
         values = self.attribute_int_args(name, tok, (0, 1))
         return None if values is None else (values[0] if values else 0)
+
+    def attr_ext_vector_type(self, name: str, tok: Token) -> Any:
+        values = self.attribute_int_args(name, tok, (1,))
+        return None if values is None else (values[0], tok.loc)
 
     def attr_vec_type_hint(self, name: str, tok: Token) -> Any:
         opener = self.expect("(", f"'{name}' attribute takes one argument")
@@ -1502,9 +1508,14 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "work_group_size_hint": Parser.attr_work_group,
     "vec_type_hint": Parser.attr_vec_type_hint,
     "opencl_unroll_hint": Parser.attr_unroll,
+    "ext_vector_type": Parser.attr_ext_vector_type,
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "nosvm", "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
-                     "deprecated", "visibility", "endian", "mode", "format"], Parser.attr_flag),
+                     "deprecated", "visibility", "endian", "mode", "format", "fallthrough", "nonnull",
+                     "warn_unused_result", "returns_nonnull", "artificial", "gnu_inline", "optnone", "minsize",
+                     "leaf", "nothrow", "may_alias", "no_instrument_function", "section", "noduplicate",
+                     "format_arg", "malloc", "alloc_size", "assume_aligned", "transparent_union",
+                     "intel_reqd_sub_group_size", "uniform_work_group_size"], Parser.attr_flag),
 }
 
 
