@@ -17,6 +17,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from ..diagnostics import SourceLocation
 from ..ir.types import AddressSpace
 
 
@@ -152,6 +153,7 @@ class StructField:
     type: CType
     bit_width: Optional[int] = None
     align: int = 0  # from __attribute__((aligned(N))) on the field, 0 if none
+    loc: Optional[SourceLocation] = field(default=None, compare=False)  # where its name was written
 
 
 ANONYMOUS_MEMBER = "__anonymous."  # name prefix of anonymous struct/union members

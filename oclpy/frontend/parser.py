@@ -660,6 +660,7 @@ class Parser:
         definition = self.new_struct_definition(kw, name_tok)
         t = ct.Struct(definition)
         definition.fields = self.parse_struct_body()
+        self.check_flexible_array_members(definition)
         self.parse_attributes_into(attrs)
         definition.packed = bool(attrs.get("packed"))
         definition.align = int(attrs.get("aligned", 0))
@@ -708,6 +709,19 @@ class Parser:
         self.ts.advance()
         return fields
 
+    def check_flexible_array_members(self, d: ct.StructDef) -> None:
+        """C99 6.7.2.1: a flexible array member `T name[]` ends a struct with other members."""
+        fields = d.fields or []
+        for i, f in enumerate(fields):
+            if not (isinstance(f.type, ct.Array) and f.type.count is None):
+                continue
+            loc = f.loc or self.ts.prev.loc
+            kind = f"with type '{f.type.elem}[]' is not at the end of struct" if i != len(fields) - 1 else \
+                "in a union is not allowed" if d.is_union else \
+                "not allowed in otherwise empty struct" if len(fields) == 1 else ""
+            if kind:
+                self.diags.error(loc, f"flexible array member '{f.name}' {kind}")
+
     def check_member_names(self, f: ct.StructField, names: set[str], loc: SourceLocation) -> None:
         """Report a member whose name is already taken in the struct being defined,
         counting the members of anonymous struct and union members as its own."""
@@ -749,7 +763,7 @@ class Parser:
             align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
             field_type = self.declared_type(spec.ctype, declarator.ops)
             field_type = parse_gnu.ext_vector_type(self, field_type, {**spec.attributes, **declarator.attributes}, False)
-            fields.append(ct.StructField(declarator.name, field_type, width, align=align))
+            fields.append(ct.StructField(declarator.name, field_type, width, align=align, loc=declarator.loc))
             if not self.accept(","):
                 break
         self.expect_semi("expected ';' at end of declaration list")

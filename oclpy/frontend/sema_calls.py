@@ -111,9 +111,8 @@ class CallChecker:
         e.callee.ctype = ftype
         n, have = len(ftype.params), len(e.args)
         if have != n and not (ftype.variadic and have > n):
-            word = "few" if have < n else "many"
-            self.diags.error(e.loc, f"too {word} arguments to function call, expected {n}, have {have}")
-            e.ctype = st.ERROR
+            self._wrong_count(e, n)
+            self.diags.note(self.diags.diagnostics[-1], decl.loc, f"'{decl.name}' declared here")
             return e
         e.args = [assign_convert(a, p, "pass", self.diags) for a, p in zip(e.args, ftype.params)]
         if self.current_function is not None:
@@ -146,7 +145,7 @@ class CallChecker:
         if not cands:
             return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
         chosen = _best(e.args, cands)
-        if chosen is None and name in GNU_BUILTINS:
+        if chosen is None and name in GNU_BUILTINS and len(e.args) != len(cands[0].params):
             return self._wrong_count(e, len(cands[0].params))
         if chosen is None:
             return self._no_match(e, name, cands)
@@ -161,8 +160,6 @@ class CallChecker:
         """clang's words for a function of one signature called with too many or too few arguments."""
         from .sema_expr import start_loc
         have = len(e.args)
-        if have == n:
-            return self._no_match(e, e.callee.name, [])  # type: ignore[attr-defined]
         loc = start_loc(e.args[n]) if have > n else (e.end_loc or e.loc)
         self.diags.error(loc, f"too {'many' if have > n else 'few'} arguments to function call, "
                               f"expected {n}, have {have}")

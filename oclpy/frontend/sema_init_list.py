@@ -204,6 +204,11 @@ class ListFiller:
                 stack[-1].filled = True
                 continue
             mt = frame.member_type(frame.pos)
+            if isinstance(frame.t, ct.Struct) and isinstance(mt, ct.Array) and mt.count is None:
+                from .sema_expr import start_loc
+                self.diags.error(start_loc(item), "initialization of flexible array member is not allowed")
+                frame.pos += 1
+                return
             if self.elides(item, mt):
                 stack.append(self.enter(frame, frame.pos, reuse=False))
                 continue
