@@ -430,6 +430,8 @@ class Parser:
         attributes = {**spec.attributes, **d.attributes}
         ctype = parse_gnu.ext_vector_type(self, ctype, attributes, spec.storage == "typedef")
         if spec.storage == "typedef":
+            if attributes.get("aligned") and hasattr(ctype, "align"):  # clang: more alignment, same size
+                ctype = replace(ctype, align=max(ctype.align, int(attributes["aligned"])))  # type: ignore[attr-defined]
             self.declare(d.name, ctype)
             if self.at("="):
                 raise self.error(self.tok.loc, "illegal initializer (only variables can be initialized)")

@@ -107,3 +107,24 @@ kernel void k(global int *o) { float x __attribute__((ext_vector_type(2))); }"""
 def test_unknown_attribute_is_a_warning() -> None:
     log = compile_to_ir("int x(int a) __attribute__((frobnicate(3)));").log
     assert log.startswith("<kernel>:1:29: warning: unknown attribute 'frobnicate' ignored\n")
+
+
+def test_aligned_typedefs_align_without_growing(queue) -> None:  # type: ignore[no-untyped-def]
+    """clang: `aligned` on a typedef raises the alignment, the size stays (structs
+    holding such members are laid out accordingly; values from clang-14 -O2)."""
+    src = """typedef struct { char c; } T16 __attribute__((aligned(16)));
+    typedef int int_al __attribute__((aligned(8)));
+    typedef float4 f4a __attribute__((aligned(32)));
+    struct W { char c; int_al x; };
+    struct V { char c; f4a v; };
+    kernel void k(global int *o) {
+        struct W w = { 1, 2 };
+        int_al loc = 5;
+        int arr[sizeof(struct W)];
+        o[0] = sizeof(T16) * 100 + __alignof__(T16);
+        o[1] = sizeof(struct W) * 100 + __alignof__(struct W);
+        o[2] = sizeof(struct V) * 100 + __alignof__(struct V);
+        o[3] = sizeof(arr) + w.x + loc;
+        o[4] = (int)((ulong)&loc % 8) + __alignof__(int_al);
+    }"""
+    assert run(queue, src, 5) == [116, 1608, 6432, 71, 8]
