@@ -129,6 +129,15 @@ class VectorLiteral(Expr):
 
 
 @dataclass(eq=False)
+class CompoundLiteral(Expr):
+    """`(struct S){1, .b = 2}`, `(int[]){1, 2, 3}`: an unnamed object (an lvalue) of type
+    `to` initialized by `init`, anew each time it is evaluated."""
+
+    to: CType
+    init: InitList
+
+
+@dataclass(eq=False)
 class SizeOf(Expr):
     """`sizeof expr` / `sizeof(type)`; also `__alignof__`/`_Alignof` and `vec_step`."""
 
@@ -136,12 +145,17 @@ class SizeOf(Expr):
     operand: Union[Expr, CType]
 
 
+Designator = Union[int, str, tuple[int, int]]  # `[2]`, `.x`, GNU range `[1 ... 3]`
+
+
 @dataclass(eq=False)
 class InitList(Expr):
     """A brace initializer `{a, b, [2] = c, .x = d}`; `designators` parallels `items`."""
 
     items: list[Expr]
-    designators: list[Optional[list[Union[int, str]]]] = field(default_factory=list)
+    designators: list[Optional[list[Designator]]] = field(default_factory=list)
+    # Where each designator was written: (its '.' or '[', then the name or each index).
+    designator_locs: list[Optional[list[tuple[SourceLocation, ...]]]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -293,6 +307,7 @@ class FunctionDecl(Decl):
     attributes: dict[str, Any] = field(default_factory=dict)
     # e.g. {"reqd_work_group_size": (16, 16, 1), "work_group_size_hint": (...),
     #       "vec_type_hint": CType}
+    link_name: str = ""  # sema: the IR function's name (mangled for an `overloadable` overload)
 
 
 @dataclass(eq=False)

@@ -29,7 +29,8 @@ from .gnu_types import TypeOf
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
 _HIDDEN = frozenset(["loc", "end_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
-                     "attributes", "params", "result", "text"])
+                     "attributes", "params", "result", "text",
+                     "designator_locs", "link_name"])
 # Boolean fields shown as a bare word when true.
 _FLAGS = {"is_kernel": "kernel", "is_inline": "inline", "is_global_scope": "global", "arrow": "->",
           "is_lvalue": "lvalue", "braced": "braced"}
@@ -314,7 +315,8 @@ class _SourceWriter:
     def init_list(self, e: ast.InitList) -> str:
         items = []
         for designators, item in zip(e.designators or [None] * len(e.items), e.items):
-            prefix = "".join(f".{d}" if isinstance(d, str) else f"[{d}]" for d in designators or [])
+            prefix = "".join(f".{d}" if isinstance(d, str) else f"[{d[0]} ... {d[1]}]" if isinstance(d, tuple)
+                             else f"[{d}]" for d in designators or [])
             items.append(f"{prefix} = {self.expr(item)}" if prefix else self.expr(item))
         return "{" + ", ".join(items) + "}"
 
@@ -371,6 +373,7 @@ _EXPR_WRITERS: dict[type, Any] = {
     ast.InitList: _SourceWriter.init_list,
     ast.ImplicitCast: lambda w, e: w.expr(e.operand),
     ast.StmtExpr: lambda w, e: f"({w.compound(e.body)})",
+    ast.CompoundLiteral: lambda w, e: f"(({w.declaration(e.to, '')}){w.init_list(e.init)})",
 }
 
 

@@ -8,7 +8,9 @@ it a default: private for variables, generic for CL2.0 unqualified pointees).
 
 Scalar, Vector, Pointer, Array and FunctionType are immutable values;
 Struct types are identified by object (a tag names one declaration), and their
-fields are filled in when the definition is seen.
+fields are filled in when the definition is seen. `align` is the alignment an
+`__attribute__((aligned(N)))` typedef gives its type (clang keeps the size):
+it is not part of the type's identity.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from ...diagnostics import SourceLocation
 from ...ir.types import AddressSpace
 
 
@@ -104,6 +107,7 @@ class Scalar(CType):
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
+    align: int = field(default=0, compare=False)  # from an `aligned` typedef, 0 if none
 
     def __str__(self) -> str:
         return _qualified(self.kind.spelling, self)
@@ -116,6 +120,7 @@ class Vector(CType):
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
+    align: int = field(default=0, compare=False)  # from an `aligned` typedef, 0 if none
 
     def __str__(self) -> str:
         return _qualified(f"{self.elem.spelling}{self.count}", self)
@@ -128,6 +133,7 @@ class Pointer(CType):
     volatile: bool = False
     space: Optional[AddressSpace] = None
     restrict: bool = False
+    align: int = field(default=0, compare=False)  # from an `aligned` typedef, 0 if none
 
     def __str__(self) -> str:
         q = self.qualifiers_str()
@@ -141,6 +147,7 @@ class Array(CType):
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
+    align: int = field(default=0, compare=False)  # from an `aligned` typedef, 0 if none
 
     def __str__(self) -> str:
         return f"{self.elem} [{'' if self.count is None else self.count}]"
@@ -152,6 +159,7 @@ class StructField:
     type: CType
     bit_width: Optional[int] = None
     align: int = 0  # from __attribute__((aligned(N))) on the field, 0 if none
+    loc: Optional[SourceLocation] = field(default=None, compare=False)  # where its name was written
 
 
 ANONYMOUS_MEMBER = "__anonymous."  # name prefix of anonymous struct/union members
@@ -192,6 +200,7 @@ class Struct(CType):
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
+    align: int = field(default=0, compare=False)  # from an `aligned` typedef, 0 if none
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Struct) and other.definition is self.definition
@@ -213,6 +222,7 @@ class Enum(CType):
     const: bool = False
     volatile: bool = False
     space: Optional[AddressSpace] = None
+    align: int = field(default=0, compare=False)  # from an `aligned` typedef, 0 if none
 
     def __str__(self) -> str:
         return _qualified(f"enum {self.tag}", self)

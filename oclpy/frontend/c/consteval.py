@@ -257,10 +257,13 @@ def type_size(t: ct.CType) -> Optional[int]:
 
 
 def type_align(t: ct.CType) -> Optional[int]:
-    """The alignment of t in bytes (vectors align to their size)."""
+    """The alignment of t in bytes (vectors align to their size; an `aligned` typedef's more)."""
+    explicit = getattr(t, "align", 0)
     if isinstance(t, ct.Array):
-        return type_align(t.elem)
-    if isinstance(t, ct.Struct):
+        natural = type_align(t.elem)
+    elif isinstance(t, ct.Struct):
         layout = _struct_layout(t.definition)
-        return None if layout is None else layout[1]
-    return type_size(t)
+        natural = None if layout is None else layout[1]
+    else:
+        natural = type_size(t)
+    return None if natural is None else max(natural, explicit)

@@ -84,11 +84,12 @@ def size_of(t: ct.CType) -> int:
 
 
 def align_of(t: ct.CType) -> int:
+    explicit = getattr(t, "align", 0)  # an `aligned` typedef
     if isinstance(t, ct.Array):
-        return align_of(t.elem)
+        return max(align_of(t.elem), explicit)
     if isinstance(t, ct.Struct):
-        return struct_info(t.definition).align
-    return size_of(t)
+        return max(struct_info(t.definition).align, explicit)
+    return max(size_of(t), explicit)
 
 
 @dataclass(frozen=True)

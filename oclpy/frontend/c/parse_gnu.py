@@ -1,5 +1,6 @@
 """Parsing of the GNU C and clang extensions that OpenCL C compilers built on clang
-accept: statement expressions `({ ... })`, `__typeof__(...)` and `_Static_assert`.
+accept: statement expressions `({ ... })`, `__typeof__(...)`, `_Static_assert` and
+the `ext_vector_type` attribute.
 
 Each function takes the `Parser` as its first argument (an explicit context, not
 a mixin) and is called from the parse method where the construct can appear.
@@ -7,9 +8,10 @@ a mixin) and is called from the parse method where the construct can appear.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from . import ast
+from . import c_types as ct
 from .gnu_types import TypeOf
 from .lexer import Token
 
@@ -97,3 +99,23 @@ def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
     from .sema.gnu_checks import report_static_assert
     value = eval_int_const(sa.cond, p.diags)
     report_static_assert(sa, value, p.diags)
+
+
+def ext_vector_type(p: Parser, t: ct.CType, attrs: dict[str, Any], is_typedef: bool) -> ct.CType:
+    """clang's `typedef float f4 __attribute__((ext_vector_type(4)))`: an OpenCL vector type.
+    The attribute is taken out of `attrs` (it is part of the type, not of the declaration)."""
+    found = attrs.pop("ext_vector_type", None)
+    if found is None:
+        return t
+    count, loc = found
+    if not is_typedef:
+        p.diags.error(loc, "'ext_vector_type' attribute only applies to typedefs")
+        return t
+    if not isinstance(t, ct.Scalar) or t.kind is ct.ScalarKind.BOOL:
+        p.diags.error(loc, f"invalid vector element type '{t}'")
+        return t
+    if count not in ct.VECTOR_SIZES:
+        p.diags.error(loc, f"vectors of {count} elements are not supported (OpenCL C vectors have 2, 3, 4, 8 "
+                           "or 16)")
+        return t
+    return ct.Vector(t.kind, count, const=t.const, volatile=t.volatile, space=t.space)

@@ -428,7 +428,10 @@ class Parser:
         """Make the Decl for one declarator (with its initializer, if any)."""
         ctype = self.declared_type(spec.ctype, d.ops)
         attributes = {**spec.attributes, **d.attributes}
+        ctype = parse_gnu.ext_vector_type(self, ctype, attributes, spec.storage == "typedef")
         if spec.storage == "typedef":
+            if attributes.get("aligned") and hasattr(ctype, "align"):  # clang: more alignment, same size
+                ctype = replace(ctype, align=max(ctype.align, int(attributes["aligned"])))  # type: ignore[attr-defined]
             self.declare(d.name, ctype)
             if self.at("="):
                 raise self.error(self.tok.loc, "illegal initializer (only variables can be initialized)")
@@ -461,8 +464,8 @@ class Parser:
         if isinstance(init, ast.InitList):
             count = index = 0
             for designator in init.designators or [None] * len(init.items):
-                if designator and isinstance(designator[0], int):
-                    index = designator[0]
+                if designator and isinstance(designator[0], (int, tuple)):
+                    index = designator[0] if isinstance(designator[0], int) else designator[0][1]
                 index += 1
                 count = max(count, index)
             return replace(ctype, count=count)
@@ -659,6 +662,7 @@ class Parser:
         definition = self.new_struct_definition(kw, name_tok)
         t = ct.Struct(definition)
         definition.fields = self.parse_struct_body()
+        self.check_flexible_array_members(definition)
         self.parse_attributes_into(attrs)
         definition.packed = bool(attrs.get("packed"))
         definition.align = int(attrs.get("aligned", 0))
@@ -707,6 +711,19 @@ class Parser:
         self.ts.advance()
         return fields
 
+    def check_flexible_array_members(self, d: ct.StructDef) -> None:
+        """C99 6.7.2.1: a flexible array member `T name[]` ends a struct with other members."""
+        fields = d.fields or []
+        for i, f in enumerate(fields):
+            if not (isinstance(f.type, ct.Array) and f.type.count is None):
+                continue
+            loc = f.loc or self.ts.prev.loc
+            kind = f"with type '{f.type.elem}[]' is not at the end of struct" if i != len(fields) - 1 else \
+                "in a union is not allowed" if d.is_union else \
+                "not allowed in otherwise empty struct" if len(fields) == 1 else ""
+            if kind:
+                self.diags.error(loc, f"flexible array member '{f.name}' {kind}")
+
     def check_member_names(self, f: ct.StructField, names: set[str], loc: SourceLocation) -> None:
         """Report a member whose name is already taken in the struct being defined,
         counting the members of anonymous struct and union members as its own."""
@@ -746,8 +763,9 @@ class Parser:
                 width = self.parse_int_constant("bit-field width")
             self.parse_attributes_into(declarator.attributes)
             align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
-            fields.append(ct.StructField(declarator.name, self.declared_type(spec.ctype, declarator.ops), width,
-                                         align=align))
+            field_type = self.declared_type(spec.ctype, declarator.ops)
+            field_type = parse_gnu.ext_vector_type(self, field_type, {**spec.attributes, **declarator.attributes}, False)
+            fields.append(ct.StructField(declarator.name, field_type, width, align=align, loc=declarator.loc))
             if not self.accept(","):
                 break
         self.expect_semi("expected ';' at end of declaration list")
@@ -888,6 +906,10 @@ class Parser:
     def attr_unroll(self, name: str, tok: Token) -> Any:
         values = self.attribute_int_args(name, tok, (0, 1))
         return None if values is None else (values[0] if values else 0)
+
+    def attr_ext_vector_type(self, name: str, tok: Token) -> Any:
+        values = self.attribute_int_args(name, tok, (1,))
+        return None if values is None else (values[0], tok.loc)
 
     def attr_vec_type_hint(self, name: str, tok: Token) -> Any:
         opener = self.expect("(", f"'{name}' attribute takes one argument")
@@ -1044,9 +1066,11 @@ class Parser:
         init = ast.InitList(opener.loc, [], [])
         try:
             while not self.at("}"):
-                designators = self.parse_designation()
+                locs: list[tuple[SourceLocation, ...]] = []
+                designators = self.parse_designation(locs)
                 init.items.append(self.parse_initializer())
                 init.designators.append(designators)
+                init.designator_locs.append(locs or None)
                 if not self.accept(","):
                     break
             self.expect_closing("}", opener)
@@ -1054,17 +1078,27 @@ class Parser:
             parse_recovery.skip_init_list(self, opener_pos)
         if not any(init.designators):
             init.designators = [None] * len(init.items)
+            init.designator_locs = [None] * len(init.items)
         return init
 
-    def parse_designation(self) -> Optional[list[Union[int, str]]]:
-        # BNF: designation : ('[' constant_expression ']' | '.' ID)+ '='
-        designators: list[Union[int, str]] = []
+    def parse_designation(self, locs: list[tuple[SourceLocation, ...]]) -> Optional[list[ast.Designator]]:
+        # BNF: designation : ('[' constant_expression ('...' constant_expression)? ']' | '.' ID)+ '='
+        designators: list[ast.Designator] = []
         while self.at("[", "."):
             opener = self.ts.advance()
             if opener.text == ".":
-                designators.append(self.expect_ident("expected a field designator, such as '.field = 4'").text)
+                name = self.expect_ident("expected a field designator, such as '.field = 4'")
+                designators.append(name.text)
+                locs.append((opener.loc, name.loc))
             else:
-                designators.append(self.parse_int_constant("array designator"))
+                where = [opener.loc, self.tok.loc]
+                index = self.parse_int_constant("array designator")
+                if self.accept("..."):  # GNU range `[lo ... hi]`
+                    where.append(self.tok.loc)
+                    designators.append((index, self.parse_int_constant("array designator")))
+                else:
+                    designators.append(index)
+                locs.append(tuple(where))
                 self.expect_closing("]", opener)
         if designators:
             self.expect("=", "expected '=' or another designator")
@@ -1311,8 +1345,7 @@ class Parser:
 
     def parse_compound_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: compound_literal : '(' type_name ')' '{' initializer_list ','? '}'
-        #      (vector and arithmetic types only: `(float3){x, y, z}`, `(int){n}`)
-        brace = self.tok
+        #      (`(float3){x, y, z}` is a vector literal, `(int){n}` a cast; others are objects)
         init = self.parse_initializer()
         assert isinstance(init, ast.InitList)
         plain = not any(init.designators) and not any(isinstance(i, ast.InitList) for i in init.items)
@@ -1320,7 +1353,8 @@ class Parser:
             return self.parse_postfix(ast.VectorLiteral(opener.loc, to, init.items, braced=True))
         if isinstance(to, ct.Scalar) and plain and len(init.items) == 1:
             return self.parse_postfix(ast.Cast(opener.loc, to, init.items[0]))
-        raise self.error(brace.loc, "compound literals are not supported")
+        to = self.complete_array_from_init(to, init)
+        return self.parse_postfix(ast.CompoundLiteral(opener.loc, to, init))
 
     def parse_vector_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: vector_literal : '(' vector_type ')' '(' assignment_expression (',' assignment_expression)* ')'
@@ -1490,9 +1524,14 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "work_group_size_hint": Parser.attr_work_group,
     "vec_type_hint": Parser.attr_vec_type_hint,
     "opencl_unroll_hint": Parser.attr_unroll,
+    "ext_vector_type": Parser.attr_ext_vector_type,
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "nosvm", "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
-                     "deprecated", "visibility", "endian", "mode", "format"], Parser.attr_flag),
+                     "deprecated", "visibility", "endian", "mode", "format", "fallthrough", "nonnull",
+                     "warn_unused_result", "returns_nonnull", "artificial", "gnu_inline", "optnone", "minsize",
+                     "leaf", "nothrow", "may_alias", "no_instrument_function", "section", "noduplicate",
+                     "format_arg", "malloc", "alloc_size", "assume_aligned", "transparent_union",
+                     "intel_reqd_sub_group_size", "uniform_work_group_size"], Parser.attr_flag),
 }
 
 

@@ -331,8 +331,8 @@ class ExprLowering(ValueOps):
         if e.builtin is not None:
             v = self.lower_builtin(e)
             return v if v is not None else Undef(ir.VOID)
-        assert isinstance(e.callee, ast.Identifier)
-        fn = self.functions[e.callee.name]
+        assert isinstance(e.callee, ast.Identifier) and isinstance(e.callee.decl, ast.FunctionDecl)
+        fn = self.functions[e.callee.decl.link_name or e.callee.name]
         return self.b.call(fn, [self.rv(a) for a in e.args])
 
     # -- postfix ------------------------------------------------------------

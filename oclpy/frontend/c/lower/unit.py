@@ -30,6 +30,11 @@ from .helpers import LValue, const_float
 from ..sema.folding import fold
 
 
+def link_name(d: ast.FunctionDecl) -> str:
+    """The IR name of a function: its C name, or the mangled name sema gave an overload."""
+    return d.link_name or d.name
+
+
 def kernel_arg_attrs(p: ast.ParamDecl) -> dict[str, Any]:
     """What clGetKernelArgInfo reports for one kernel parameter."""
     t = p.ctype
@@ -72,7 +77,17 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering,
         self.local_names: set[str] = set()
 
     def _rv_handlers(self) -> dict[type, Any]:
-        return {**super()._rv_handlers(), ast.StmtExpr: self.rv_stmt_expr}
+        return {**super()._rv_handlers(), ast.StmtExpr: self.rv_stmt_expr,
+                ast.CompoundLiteral: lambda e: self.load(self.lv_compound_literal(e))}
+
+    def _lv_handlers(self) -> dict[type, Any]:
+        return {**super()._lv_handlers(), ast.CompoundLiteral: self.lv_compound_literal}
+
+    def lv_compound_literal(self, e: ast.CompoundLiteral) -> LValue:
+        """A compound literal's object: a private temporary, initialized each time it is reached."""
+        lv = LValue(self.temporary(e.to), e.to)
+        self.initialize(lv, e.init)
+        return lv
 
     def storage(self, decl: ast.Decl) -> Value:
         addr = self.locals.get(id(decl)) or self.unit.globals.get(id(decl))
@@ -102,7 +117,7 @@ class FunctionLowering(BuiltinLowering, ExprLowering, StmtLowering, GnuLowering,
             self.locals[id(d)] = gv
             return None
         if d.storage == "static" or d.ctype.space is ir.AddressSpace.CONSTANT:
-            gv = self.unit.constant_global(d, f"{self.decl.name}.{d.name}")
+            gv = self.unit.constant_global(d, f"{link_name(self.decl)}.{d.name}")
             self.locals[id(d)] = gv
             return None
         addr = self.alloca(d.ctype, d.name, int(d.attributes.get("aligned", 0) or 0))
@@ -154,16 +169,17 @@ class UnitLowering:
 
     def run(self) -> Module:
         decls = [d for d in self.tu.decls if isinstance(d, ast.FunctionDecl)]
-        defined = {d.name: d for d in decls if d.body is not None}
+        defined = {link_name(d): d for d in decls if d.body is not None}
         for d in decls:
-            if d.name not in self.functions and (d.body is not None or d.name not in defined):
-                self.declare_function(defined.get(d.name, d))
+            name = link_name(d)
+            if name not in self.functions and (d.body is not None or name not in defined):
+                self.declare_function(defined.get(name, d))
         for d in self.tu.decls:
             if isinstance(d, ast.VarDecl):
                 self.globals[id(d)] = self.constant_global(d, d.name)
         for d in decls:
             if d.body is not None:
-                FunctionLowering(self, d, self.functions[d.name]).lower_body()
+                FunctionLowering(self, d, self.functions[link_name(d)]).lower_body()
         return self.module
 
     def declare_function(self, d: ast.FunctionDecl) -> Function:
@@ -172,14 +188,14 @@ class UnitLowering:
         params = tuple(reg_type(p) for p in ftype.params)
         sig = ir.FunctionType(reg_type(ftype.ret), params)
         args = [Argument(t, p.name or f"arg{i}", i) for i, (t, p) in enumerate(zip(params, d.params))]
-        fn = Function(d.name, sig, args, is_kernel=d.is_kernel)
+        fn = Function(link_name(d), sig, args, is_kernel=d.is_kernel)
         if d.is_kernel:
             for a, p in zip(args, d.params):
                 a.attrs.update(kernel_arg_attrs(p))
             for key in ("reqd_work_group_size", "work_group_size_hint"):
                 if key in d.attributes:
                     fn.attrs[key] = tuple(d.attributes[key])
-        self.functions[d.name] = fn
+        self.functions[link_name(d)] = fn
         return self.module.add_function(fn)
 
     def string_global(self, data: bytes) -> GlobalVar:

@@ -25,10 +25,11 @@ from .expressions import ExprChecker
 from .initializers import InitChecker
 from .flow import may_fall_through, contains_return, find_recursion
 from .gnu_checks import GnuChecker
+from ...sema_overload import OverloadChecker
 from ..opaque_types import image_type_in
 
 
-class Sema(InitChecker, GnuChecker, ExprChecker):
+class Sema(InitChecker, GnuChecker, OverloadChecker, ExprChecker):
     def __init__(self, options: object, diags: DiagnosticEngine) -> None:
         self.options = options
         self.diags = diags
@@ -46,9 +47,12 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         self.goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]] = []
         self.switch_depths: list[int] = []
         self.switch_ranges: list[list[ast.Case]] = []
+        self.overloads: dict[str, list[ast.FunctionDecl]] = {}
+        self.linked: dict[str, ast.FunctionDecl] = {}
 
     def _handlers(self):  # type: ignore[no-untyped-def]
-        return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr}
+        return {**super()._handlers(), ast.StmtExpr: self.check_stmt_expr,
+                ast.CompoundLiteral: self.check_compound_literal}
 
     # -- scopes -------------------------------------------------------------
     def lookup(self, name: str) -> Optional[ast.Decl]:
@@ -78,14 +82,15 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         for decl in tu.decls:
             self.top_level(decl)
         for (caller, callee), site in self.call_sites.items():
-            decl = self.scopes[0].get(callee)
+            decl = self.linked.get(callee)
             # After an error the definition may be in what the parser skipped: no guessing then.
             if isinstance(decl, ast.FunctionDecl) and decl.body is None and not self.diags.has_errors:
-                self.diags.error(site.loc, f"function '{callee}' is used but not defined in this program")
+                self.diags.error(site.loc, f"function '{decl.name}' is used but not defined in this program")
         for fn_name, callee, chain in find_recursion(self.calls):
             site = self.call_sites.get((fn_name, callee))
             loc = site.loc if site is not None else tu.loc
-            self.diags.error(loc, f"recursive call to '{callee}' ({' -> '.join(chain)}): "
+            names = [self.linked[n].name if n in self.linked else n for n in chain]
+            self.diags.error(loc, f"recursive call to '{names[-1]}' ({' -> '.join(names)}): "
                              "recursion is not supported in OpenCL")
 
     def top_level(self, decl: ast.Decl) -> None:
@@ -159,12 +164,7 @@ class Sema(InitChecker, GnuChecker, ExprChecker):
         self.tag(fn.ctype.ret, fn.loc)
         if fn.is_kernel:
             self.kernel_checks(fn)
-        prev = self.scopes[0].get(fn.name)
-        if isinstance(prev, ast.FunctionDecl) and prev.body is not None and fn.body is not None:
-            diag = self.diags.error(fn.loc, f"redefinition of '{fn.name}'")
-            self.diags.note(diag, prev.loc, "previous definition is here")
-        if not (isinstance(prev, ast.FunctionDecl) and prev.body is not None and fn.body is None):
-            self.scopes[0][fn.name] = fn
+        self.declare_function(fn)
         if fn.body is not None:
             self.function_body(fn)
 

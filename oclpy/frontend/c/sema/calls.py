@@ -97,7 +97,11 @@ class CallChecker:
             e.ctype = st.ERROR
             return e
         if isinstance(decl, ast.FunctionDecl):
-            return self._user_call(e, decl)
+            chosen = self.choose_overload(e, name) if name in self.overloads else decl  # type: ignore[attr-defined]
+            if chosen is None:
+                e.ctype = st.ERROR
+                return e
+            return self._user_call(e, chosen)
         if decl is not None:
             return self.error(e, f"called object type '{getattr(decl, 'ctype', '')}' is not a function or function pointer")
         return self._builtin_call(e, name)
@@ -110,14 +114,14 @@ class CallChecker:
         e.callee.ctype = ftype
         n, have = len(ftype.params), len(e.args)
         if have != n and not (ftype.variadic and have > n):
-            word = "few" if have < n else "many"
-            self.diags.error(e.loc, f"too {word} arguments to function call, expected {n}, have {have}")
-            e.ctype = st.ERROR
+            self._wrong_count(e, n)
+            self.diags.note(self.diags.diagnostics[-1], decl.loc, f"'{decl.name}' declared here")
             return e
         e.args = [assign_convert(a, p, "pass", self.diags) for a, p in zip(e.args, ftype.params)]
         if self.current_function is not None:
-            self.calls.setdefault(self.current_function.name, set()).add(decl.name)
-            self.call_sites.setdefault((self.current_function.name, decl.name), e)
+            caller, callee = self.current_function.link_name, decl.link_name or decl.name
+            self.calls.setdefault(caller, set()).add(callee)
+            self.call_sites.setdefault((caller, callee), e)
         e.ctype = ftype.ret.unqualified()
         return e
 
@@ -144,7 +148,7 @@ class CallChecker:
         if not cands:
             return self.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
         chosen = _best(e.args, cands)
-        if chosen is None and name in GNU_BUILTINS:
+        if chosen is None and name in GNU_BUILTINS and len(e.args) != len(cands[0].params):
             return self._wrong_count(e, len(cands[0].params))
         if chosen is None:
             return self._no_match(e, name, cands)
@@ -158,8 +162,6 @@ class CallChecker:
     def _wrong_count(self, e: ast.Call, n: int) -> ast.Expr:
         """clang's words for a function of one signature called with too many or too few arguments."""
         have = len(e.args)
-        if have == n:
-            return self._no_match(e, e.callee.name, [])  # type: ignore[attr-defined]
         loc = start_loc(e.args[n]) if have > n else (e.end_loc or e.loc)
         self.diags.error(loc, f"too {'many' if have > n else 'few'} arguments to function call, "
                               f"expected {n}, have {have}")
