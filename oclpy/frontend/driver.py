@@ -22,62 +22,101 @@ from .cltypes import CType
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
 
 
-# The frontend's walkers recurse over the AST; a kernel with a 1,500-term
-# expression is a left-deep tree 1,500 levels down. The stages run in a worker
-# thread with a large stack and a raised recursion limit, so such kernels build;
-# the parser bounds nesting (brackets, operand chains) well inside these limits.
-_WORKER_STACK_BYTES = 512 * 1024 * 1024
-_WORKER_RECURSION_LIMIT = 200_000
+# The frontend's walkers recurse over the AST; a kernel with a 10,000-term
+# expression is a left-deep tree 10,000 levels down. The stages run in a worker
+# thread whose stack and recursion limit are sized to the source: Python frames
+# live on the heap, but a level of recursion through C (a builtin calling back
+# into Python) costs up to about a kilobyte of C stack, so the recursion limit
+# is the stack's size over _BYTES_PER_LEVEL. A source of n bytes nests at most
+# about n frames deep (a 10,000-term expression is 70 kB), so a small kernel
+# gets a small stack (virtual address space is what concurrent builds under
+# `ulimit -v` run out of) and only a large source a large one. When the thread
+# cannot start (no address space left), the build retries on smaller stacks,
+# and last on the calling thread; a build whose recursion still runs out
+# retries once on the largest stack, then is a diagnostic.
+_MIN_STACK_BYTES = 32 << 20
+_MAX_STACK_BYTES = 512 << 20
+_SMALLEST_STACK_BYTES = 4 << 20
+_BYTES_PER_LEVEL = 2048
 _limit_lock = threading.Lock()
-_limit_users = 0
+_active_limits: dict[int, int] = {}  # recursion limit -> builds running with it
 _saved_limit = 0
 
 _T = TypeVar("_T")
 
 
-def _raise_recursion_limit() -> None:
-    global _limit_users, _saved_limit
+def stack_bytes_for(source_size: int) -> int:
+    """The worker stack for a source of `source_size` bytes (see above)."""
+    want = max(_MIN_STACK_BYTES, source_size * _BYTES_PER_LEVEL)
+    return min(_MAX_STACK_BYTES, (want + (1 << 20) - 1) & ~((1 << 20) - 1))
+
+
+def _raise_recursion_limit(limit: int) -> None:
+    """The process's recursion limit (one for all threads) is the largest any build needs."""
+    global _saved_limit
     with _limit_lock:
-        if _limit_users == 0:
+        if not _active_limits:
             _saved_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_limit, _WORKER_RECURSION_LIMIT))
-        _limit_users += 1
+        _active_limits[limit] = _active_limits.get(limit, 0) + 1
+        sys.setrecursionlimit(max(_saved_limit, *_active_limits))
 
 
-def _restore_recursion_limit() -> None:
-    global _limit_users
+def _restore_recursion_limit(limit: int) -> None:
     with _limit_lock:
-        _limit_users -= 1
-        if _limit_users == 0:
-            sys.setrecursionlimit(_saved_limit)
+        _active_limits[limit] -= 1
+        if not _active_limits[limit]:
+            del _active_limits[limit]
+        sys.setrecursionlimit(max(_saved_limit, *_active_limits) if _active_limits else _saved_limit)
 
 
-def run_with_deep_stack(fn: Callable[[], _T]) -> _T:
-    """Run `fn()` in a thread with a large stack and a raised recursion limit;
-    return its result or re-raise its exception in the caller."""
+def run_with_deep_stack(fn: Callable[[], _T], stack_bytes: int = _MAX_STACK_BYTES) -> _T:
+    """Run `fn()` in a thread with a `stack_bytes` stack (less when that cannot be had)
+    and a recursion limit to match; return its result or re-raise its exception."""
     result: list[_T] = []
     error: list[BaseException] = []
 
-    def work() -> None:
-        _raise_recursion_limit()
+    def work(limit: int) -> None:
+        _raise_recursion_limit(limit)
         try:
             result.append(fn())
         except BaseException as exc:  # handed back to the caller below
             error.append(exc)
         finally:
-            _restore_recursion_limit()
+            _restore_recursion_limit(limit)
 
-    with _limit_lock:
-        old_size = threading.stack_size(_WORKER_STACK_BYTES)
+    size = stack_bytes
+    while size >= _SMALLEST_STACK_BYTES:
+        worker = _start_worker(work, size)
+        if worker is not None:
+            worker.join()
+            break
+        size //= 2
+    else:  # no thread at all: the calling thread's stack and recursion limit
         try:
-            worker = threading.Thread(target=work, name="oclpy-frontend", daemon=True)
-            worker.start()
-        finally:
-            threading.stack_size(old_size)
-    worker.join()
+            result.append(fn())
+        except BaseException as exc:
+            error.append(exc)
     if error:
         raise error[0]
     return result[0]
+
+
+def _start_worker(work: Callable[[int], None], size: int) -> threading.Thread | None:
+    """A started worker thread with a `size`-byte stack, or None when none can start."""
+    with _limit_lock:
+        try:
+            old_size = threading.stack_size(size)
+        except (ValueError, RuntimeError):
+            return None
+        try:
+            worker = threading.Thread(target=work, args=(size // _BYTES_PER_LEVEL,),
+                                      name="oclpy-frontend", daemon=True)
+            worker.start()
+        except (RuntimeError, MemoryError):  # "can't start new thread": no address space
+            return None
+        finally:
+            threading.stack_size(old_size)
+    return worker
 
 
 @dataclass
@@ -132,6 +171,13 @@ def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: Diagnos
             diags.diagnostics.sort(key=lambda d: (d.loc.file, d.loc.line, d.loc.col))
 
 
+def _fresh_diagnostics(old: DiagnosticEngine, source: str, filename: str) -> DiagnosticEngine:
+    diags = DiagnosticEngine({filename: source})
+    diags.warnings_as_errors = old.warnings_as_errors
+    diags.suppress_warnings = old.suppress_warnings
+    return diags
+
+
 def compile_to_ir(source: str, options: Union[str, Sequence[str], BuildOptions, None] = "",
                   filename: str = "<kernel>") -> FrontendResult:
     """Compile OpenCL C `source` to an IR module, or raise `CompileError(log)`."""
@@ -143,12 +189,21 @@ def compile_to_ir(source: str, options: Union[str, Sequence[str], BuildOptions, 
     diags.warnings_as_errors = opts.warnings_as_errors
     diags.suppress_warnings = opts.suppress_warnings
     module: Optional[Module] = None
+    stack = stack_bytes_for(len(source))
     try:
-        module = run_with_deep_stack(lambda: _front(source, filename, opts, diags))
+        try:
+            module = run_with_deep_stack(lambda: _front(source, filename, opts, diags), stack)
+        except RecursionError:
+            if stack >= _MAX_STACK_BYTES:
+                raise
+            diags = _fresh_diagnostics(diags, source, filename)  # again, on the largest stack
+            module = run_with_deep_stack(lambda: _front(source, filename, opts, diags))
     except TooManyErrors:
         pass
     except CompileError:
         raise
+    except RecursionError:
+        diags.error(SourceLocation(filename, 0, 0), "the program nests too deeply to compile")
     except Exception as exc:  # a bug in the compiler: report it, never a traceback
         where = traceback.extract_tb(exc.__traceback__)[-1]
         detail = f"{type(exc).__name__}: {exc} (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"

@@ -187,7 +187,8 @@ class Lexer:
         return Token("int", text, loc, 0, "")
 
     def _int_value(self, digits: str, base: int, loc: SourceLocation) -> int:
-        """The literal's value; clang's error (and 0) when no integer type of OpenCL C holds it.
+        """The literal's value; clang's error (and 1, which no use of it trips over again)
+        when no integer type of OpenCL C holds it.
 
         Clang gives OpenCL C a 128-bit `long long` and only warns up to 2**128;
         oclpy has no integer type wider than `ulong`, so any literal over
@@ -201,7 +202,7 @@ class Lexer:
             if value <= ULONG_MAX:
                 return value
         self.diags.error(loc, "integer literal is too large to be represented in any integer type")
-        return 0
+        return 1
 
     def _float_value(self, body: str, loc: SourceLocation) -> float:
         try:

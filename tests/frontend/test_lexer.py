@@ -92,7 +92,7 @@ def test_integer_literal_too_large(text):
     (tok, _), diags = lex(text)
     assert diags.render().startswith(
         "k.cl:1:1: error: integer literal is too large to be represented in any integer type\n")
-    assert (tok.kind, tok.value) == ("int", 0)
+    assert (tok.kind, tok.value) == ("int", 1)  # a value no use trips over again
 
 
 @pytest.mark.parametrize("number", ["4294967296", "9" * 5000])
