@@ -133,6 +133,8 @@ class ModuleTranslator:
             if ep.model != KERNEL_MODEL:
                 raise ep.instr.error(f"execution model {EXECUTION_MODELS.get(ep.model, ep.model)} is "
                                      f"not supported (only Kernel)")
+            if not (ep.name.isascii() and ep.name.isidentifier()):
+                raise ep.instr.error(f"entry point name {ep.name!r} is not an OpenCL C identifier")
             if ep.function in kernels:
                 raise ep.instr.error(f"function %{ep.function} is declared an entry point twice")
             kernels[ep.function] = ep

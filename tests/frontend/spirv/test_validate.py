@@ -60,6 +60,8 @@ CASES = {
         kernel_module(prelude=PRELUDE + [("Decorate", [10, 41, "k"])]),
         "(OpDecorate): LinkageAttributes takes a name and a linkage type"),
     "ArrayStride 0": (decorated(6, 0), "ArrayStride of 0"),
+    "empty kernel name": (kernel_module(prelude=PRELUDE[:5] + [("EntryPoint", [6, 10, ""])]),
+                          "(OpEntryPoint): entry point name '' is not an OpenCL C identifier"),
 }
 
 
