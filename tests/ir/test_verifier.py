@@ -250,8 +250,7 @@ def test_result_types_and_arity():
     prefix = "in function @f, block %entry: instruction "
     assert module_problems(m) == [
         prefix + "'%wide = add i32 %a, %a': result type is i64, expected i32",
-        prefix + "'%one = sub <malformed: ValueError not enough values to unpack (expected 2, got 1)>': "
-                 "expected 2 operands, found 1",
+        prefix + "'%one = sub <malformed: expected 2 operands, found 1>': expected 2 operands, found 1",
         prefix + "'%ev = extractvalue {i32} %s, 3': invalid index 3 into {i32}",
     ]
 
