@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .ops import OPS, Kind, TypeRuleError, shape_problem, type_problems
+from .ops import OPS, Kind, TypeRuleError, shape_problem
 from .types import I32, I64, VOID, AddressSpace, Type
 from .values import Block, ConstFloat, ConstInt, Function, Instr, Value
 
@@ -51,19 +51,21 @@ class Builder:
         return instr
 
     def make(self, op: str, operands: Sequence[Value] = (), name: str = "",
-              type: Type = VOID, targets: Sequence[Block] = (), **attrs: Any) -> Instr:
+             type: Type = VOID, targets: Sequence[Block] = (), **attrs: Any) -> Instr:
         """Make any opcode by its row of the opcode table: check the instruction
         against the row's rule and insert it. `type` is the result type for the
         rows that do not derive one (casts, load, phi); the methods below are
         shorthands."""
         row = OPS[op]
         instr = Instr(op, type, operands, attrs, list(targets), name=name)
-        if row.result is not None and shape_problem(instr) is None:
-            try:
-                instr.type = row.result(instr.operands, attrs)
-            except TypeRuleError:
-                pass  # the rule says what is wrong
-        problem = next(type_problems(instr), None)
+        problem = shape_problem(instr)
+        if problem is None:
+            if row.result is not None:
+                try:
+                    instr.type = row.result(instr.operands, attrs)
+                except TypeRuleError:
+                    pass  # the rule says what is wrong
+            problem = next(row.check(instr, None), None)
         if problem is not None:
             instr.operands = ()  # never made: its operands keep no use of it
             raise IRBuildError(f"{op}: {problem}")

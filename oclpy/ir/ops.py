@@ -13,7 +13,8 @@ A row (`OpInfo`) holds:
   for most terminators), or None when it is given: written in the text and
   passed to the builder (casts, `load`, `phi`);
 - `check`: its type rule, the problems its operands and attrs have, worded as
-  the verifier reports them; the builder raises the first as `IRBuildError`.
+  the verifier reports them (`type_problems` adds a type that differs from
+  the derived one); the builder raises the first as `IRBuildError`.
   Parts that need to know where the instruction is (`ret` against the
   function's return type, a phi's predecessors, an alloca's space in the
   DataLayout, a callee in the module) ask the `Context`, and are skipped when
@@ -36,11 +37,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Protocol, Sequence
 
 from .types import (
     I1, VOID, AddressSpace, ArrayType, FloatType, FunctionType, IntType, PtrType, StructType,
-    Type, VectorType,
+    Type, VectorType, VoidType,
 )
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ class Kind(enum.Enum):
 # -- syntax directives ------------------------------------------------------------------
 # Each consumes the next piece of the text after the opcode. Operands and successor
 # blocks are taken in order; a directive that prints nothing is left out (with the
-# space before it); pieces that start with "," follow without a space.
+# space before it); pieces that start with "," follow without a space. The parser
+# and the printer keep one function per `kind`.
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ class Lit:
     """Fixed text: a punctuator (`,`) or a keyword (`to`)."""
 
     text: str
+    kind: ClassVar[str] = "lit"
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,7 @@ class Flag:
 
     name: str
     absent: bool | None = None
+    kind: ClassVar[str] = "flag"
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,7 @@ class Word:
     attr: str
     choices: tuple[str, ...]
     what: str
+    kind: ClassVar[str] = "word"
 
 
 @dataclass(frozen=True)
@@ -115,13 +120,14 @@ class TypeOf:
     "result", or an attrs key holding a type (`elem`)."""
 
     of: str
+    kind: ClassVar[str] = "type_of"
 
 
 @dataclass(frozen=True)
 class Directive:
-    """A directive without parameters, named by `name` (the constants below)."""
+    """A directive without parameters: one of the constants below."""
 
-    name: str
+    kind: str
 
 
 BARE = Directive("bare")  # the next operand without its type (the TypeOf("values") before it)
@@ -140,12 +146,6 @@ CASES = Directive("cases")  # a switch's `[` then a line `T n, label %b` per cas
 COMMA = Lit(",")
 
 SyntaxItem = Lit | Flag | Word | TypeOf | Directive
-
-
-def syntax_key(item: SyntaxItem) -> object:
-    """What the parser's and the printer's directive tables are keyed by: a
-    parameterless Directive itself, any other directive its class."""
-    return item if isinstance(item, Directive) else type(item)
 
 
 # -- the row ----------------------------------------------------------------------------
@@ -216,20 +216,30 @@ def shape_problem(instr: Instr) -> str | None:
     if row.successors is not None and len(instr.targets) != row.successors:
         return (f"expected {row.successors} successor block{'s' if row.successors != 1 else ''}, "
                 f"found {len(instr.targets)}")
-    if instr.op == "phi" and n != len(instr.blocks):
-        return f"phi has {n} values but {len(instr.blocks)} incoming blocks"
-    if not row.terminator and instr.op != "phi" and (instr.targets or instr.blocks):
+    if instr.op == "phi":
+        if n != len(instr.blocks):
+            return f"phi has {n} values but {len(instr.blocks)} incoming blocks"
+    elif (instr.targets or instr.blocks) and not row.terminator:
         return "only terminators have successor blocks and only phis have incoming blocks"
     return None
 
 
 def type_problems(instr: Instr, ctx: Context | None = None) -> Iterator[str]:
-    """The problems of `instr` under its row: its shape, then its type rule."""
+    """The problems of `instr` under its row: its shape, then its type rule, then
+    (when the rule found nothing) its type against the one the row derives."""
+    row = OPS[instr.op]
     shape = shape_problem(instr)
     if shape is not None:
         yield shape
         return
-    yield from OPS[instr.op].check(instr, ctx)
+    found = False
+    for problem in row.check(instr, ctx):
+        found = True
+        yield problem
+    if not found and row.result is not None:
+        want = row.result(instr.operands, instr.attrs)
+        if instr.type != want:
+            yield f"result type is {instr.type}, expected {want}"
 
 
 # -- result types -------------------------------------------------------------------------
@@ -324,14 +334,6 @@ def _gep_result_elem(elem: Type, indices: Sequence[Value]) -> Type:
 # -- type rules ---------------------------------------------------------------------------
 
 
-def _result(i: Instr) -> Iterator[str]:
-    """The instruction's type against what its row derives."""
-    derive = OPS[i.op].result
-    want = derive(i.operands, i.attrs) if derive is not None else i.type
-    if i.type != want:
-        yield f"result type is {i.type}, expected {want}"
-
-
 def _check_none(i: Instr, c: Context | None) -> Iterator[str]:
     return iter(())
 
@@ -346,13 +348,11 @@ def _check_binary(i: Instr, c: Context | None) -> Iterator[str]:
     if not ok:
         kind = "float" if is_float_op else "integer"
         yield f"operands must be {kind} scalars or vectors, not {a.type}"
-    yield from _result(i)
 
 
 def _check_fneg(i: Instr, c: Context | None) -> Iterator[str]:
     if not i.operands[0].type.is_float_or_float_vector():
         yield f"operand must be a float scalar or vector, not {i.operands[0].type}"
-    yield from _result(i)
 
 
 def _check_cmp(i: Instr, c: Context | None) -> Iterator[str]:
@@ -369,7 +369,6 @@ def _check_cmp(i: Instr, c: Context | None) -> Iterator[str]:
         ok = a.type.is_float_or_float_vector()
     if not ok:
         yield f"invalid operand type {a.type} for {i.op}"
-    yield from _result(i)
 
 
 def _scalar_bits(t: Type) -> int:
@@ -382,13 +381,11 @@ def _total_bits(t: Type) -> int:
 
 
 def _narrows(kind: type) -> Callable[[Type, Type], bool]:
-    return lambda s, d: isinstance(s, kind) and isinstance(d, kind) and \
-        _scalar_bits(s) > _scalar_bits(d)
+    return lambda s, d: isinstance(s, kind) and isinstance(d, kind) and s.bits > d.bits  # type: ignore[attr-defined]
 
 
 def _widens(kind: type) -> Callable[[Type, Type], bool]:
-    return lambda s, d: isinstance(s, kind) and isinstance(d, kind) and \
-        _scalar_bits(s) < _scalar_bits(d)
+    return lambda s, d: isinstance(s, kind) and isinstance(d, kind) and s.bits < d.bits  # type: ignore[attr-defined]
 
 
 def _converts(src: type, dst: type) -> Callable[[Type, Type], bool]:
@@ -452,7 +449,6 @@ def _check_select(i: Instr, c: Context | None) -> Iterator[str]:
         yield f"arm types differ ({a.type} vs {b.type})"
     if cond.type != I1 and cond.type != _bool_like(a.type):
         yield f"condition must be i1 or a matching i1 vector, not {cond.type}"
-    yield from _result(i)
 
 
 def _check_alloca(i: Instr, c: Context | None) -> Iterator[str]:
@@ -462,7 +458,6 @@ def _check_alloca(i: Instr, c: Context | None) -> Iterator[str]:
     if c is not None and c.layout is not None and space is not c.layout.alloca_space:
         yield (f"alloca in address space {space}; the {c.layout.name} target allocates "
                f"in {c.layout.alloca_space}")
-    yield from _result(i)
 
 
 def _pointer(value: Value, what: str) -> Iterator[str]:
@@ -471,7 +466,7 @@ def _pointer(value: Value, what: str) -> Iterator[str]:
 
 
 def _is_value_type(t: Type) -> bool:
-    return isinstance(t, Type) and t != VOID and not isinstance(t, FunctionType)
+    return isinstance(t, Type) and not isinstance(t, (VoidType, FunctionType))
 
 
 def _check_load(i: Instr, c: Context | None) -> Iterator[str]:
@@ -506,7 +501,6 @@ def _check_gep(i: Instr, c: Context | None) -> Iterator[str]:
         _gep_result_elem(elem, indices)
     except TypeRuleError as exc:
         yield str(exc)
-    yield from _result(i)
 
 
 def _atomic_common(i: Instr, address: Value) -> Iterator[str]:
@@ -529,7 +523,6 @@ def _check_atomicrmw(i: Instr, c: Context | None) -> Iterator[str]:
         yield f"atomicrmw fadd needs a float value, not {value.type}"
     elif binop not in ("fadd", "xchg") and not isinstance(value.type, IntType):
         yield f"atomicrmw {binop} needs an integer value, not {value.type}"
-    yield from _result(i)
 
 
 def _check_cmpxchg(i: Instr, c: Context | None) -> Iterator[str]:
@@ -537,7 +530,6 @@ def _check_cmpxchg(i: Instr, c: Context | None) -> Iterator[str]:
     yield from _atomic_common(i, address)
     if expected.type != new.type:
         yield f"expected and new value types differ ({expected.type} vs {new.type})"
-    yield from _result(i)
 
 
 def _check_extractelement(i: Instr, c: Context | None) -> Iterator[str]:
@@ -547,7 +539,6 @@ def _check_extractelement(i: Instr, c: Context | None) -> Iterator[str]:
         return
     if not isinstance(idx.type, IntType):
         yield f"index must be an integer, not {idx.type}"
-    yield from _result(i)
 
 
 def _check_insertelement(i: Instr, c: Context | None) -> Iterator[str]:
@@ -559,7 +550,6 @@ def _check_insertelement(i: Instr, c: Context | None) -> Iterator[str]:
         yield f"cannot insert {elt.type} into {vec.type}"
     if not isinstance(idx.type, IntType):
         yield f"index must be an integer, not {idx.type}"
-    yield from _result(i)
 
 
 def _check_shufflevector(i: Instr, c: Context | None) -> Iterator[str]:
@@ -574,15 +564,12 @@ def _check_shufflevector(i: Instr, c: Context | None) -> Iterator[str]:
     for m in mask:
         if not isinstance(m, int) or not -1 <= m < 2 * a.type.count:
             yield f"mask element {m!r} out of range for two {a.type}"
-    yield from _result(i)
 
 
 def _check_extractvalue(i: Instr, c: Context | None) -> Iterator[str]:
     t = _walk_indices(i.operands[0].type, i.attrs.get("indices"))
     if isinstance(t, str):
         yield t
-    else:
-        yield from _result(i)
 
 
 def _check_insertvalue(i: Instr, c: Context | None) -> Iterator[str]:
@@ -593,7 +580,6 @@ def _check_insertvalue(i: Instr, c: Context | None) -> Iterator[str]:
         return
     if elt.type != t:
         yield f"inserted value is {elt.type}, the indexed field is {t}"
-    yield from _result(i)
 
 
 def _check_call(i: Instr, c: Context | None) -> Iterator[str]:
@@ -611,7 +597,6 @@ def _check_call(i: Instr, c: Context | None) -> Iterator[str]:
     for index, (arg, want) in enumerate(zip(i.operands, params)):
         if arg.type != want:
             yield f"argument {index} is {arg.type}, {name} expects {want}"
-    yield from _result(i)
 
 
 def _check_phi(i: Instr, c: Context | None) -> Iterator[str]:

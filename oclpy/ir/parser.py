@@ -22,11 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..diagnostics import Diagnostic, DiagnosticEngine, SourceLocation
-from .ops import (
-    ALIGN, BARE, CALLEE, CASES, INCOMING, INDICES, LABEL, MASK, MORE_TYPED, OPS, ORDERINGS,
-    SCOPES, SPACE, SYNC, TYPED, TYPED_OR_VOID, Flag, Lit, OpInfo, TypeOf, TypeRuleError, Word,
-    syntax_key,
-)
+from .ops import OPS, ORDERINGS, SCOPES, Flag, Lit, OpInfo, TypeOf, TypeRuleError, Word
 from .printer import intrinsic_base_from_name
 from .types import (
     VOID, AddressSpace, ArrayType, FloatType, FunctionType, IntType, PtrType, StructType, Type,
@@ -897,24 +893,24 @@ def _p_cases(p: ModuleParser, item: object, s: _Parsed) -> None:
     s.attrs["cases"] = tuple(cases)
 
 
-_PARSE: dict[object, Callable[[ModuleParser, Any, _Parsed], None]] = {
-    Lit: _p_lit,
-    Flag: _p_flag,
-    Word: _p_word,
-    TypeOf: _p_type_of,
-    BARE: lambda p, item, s: s.add(p.peek(), p.parse_value(s.values)),
-    TYPED: _p_typed,
-    MORE_TYPED: _p_more_typed,
-    TYPED_OR_VOID: _p_typed_or_void,
-    LABEL: lambda p, item, s: s.targets.append(p.parse_label_ref()),
-    ALIGN: _p_align,
-    SPACE: _p_space,
-    SYNC: _p_sync,
-    MASK: _p_mask,
-    INDICES: _p_indices,
-    INCOMING: _p_incoming,
-    CALLEE: _p_callee,
-    CASES: _p_cases,
+_PARSE: dict[str, Callable[[ModuleParser, Any, _Parsed], None]] = {
+    "lit": _p_lit,
+    "flag": _p_flag,
+    "word": _p_word,
+    "type_of": _p_type_of,
+    "bare": lambda p, item, s: s.add(p.peek(), p.parse_value(s.values)),
+    "typed": _p_typed,
+    "more_typed": _p_more_typed,
+    "typed_or_void": _p_typed_or_void,
+    "label": lambda p, item, s: s.targets.append(p.parse_label_ref()),
+    "align": _p_align,
+    "space": _p_space,
+    "sync": _p_sync,
+    "mask": _p_mask,
+    "indices": _p_indices,
+    "incoming": _p_incoming,
+    "callee": _p_callee,
+    "cases": _p_cases,
 }
 
 
@@ -924,7 +920,7 @@ def parse_operands(p: ModuleParser, row: OpInfo) -> Instr:
     derivation rejects)."""
     s = _Parsed()
     for item in row.syntax:
-        _PARSE[syntax_key(item)](p, item, s)
+        _PARSE[item.kind](p, item, s)
     result = s.result
     if row.result is not None:
         try:

@@ -30,10 +30,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .ops import (
-    ALIGN, BARE, CALLEE, CASES, INCOMING, INDICES, LABEL, MASK, MORE_TYPED, OPS, SPACE, SYNC,
-    TYPED, TYPED_OR_VOID, Flag, Lit, TypeOf, Word, syntax_key,
-)
+from .ops import OPS, TypeOf
 from .types import ArrayType, FunctionType, IntType, StructType, Type, VectorType, VOID
 from .values import (
     Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
@@ -264,24 +261,24 @@ def _cases(item: object, s: _Printing) -> str:
     return "[" + "".join(lines) + "\n  ]"
 
 
-_PRINT: dict[object, Callable[[Any, _Printing], str]] = {
-    Lit: lambda item, s: item.text,
-    Flag: lambda item, s: item.name if s.instr.attrs.get(item.name) else "",
-    Word: lambda item, s: s.instr.attrs[item.attr],
-    TypeOf: _type_of,
-    BARE: lambda item, s: format_value(s.next_operand(), s.names),
-    TYPED: lambda item, s: s.typed(),
-    MORE_TYPED: _more_typed,
-    TYPED_OR_VOID: lambda item, s: s.typed() if s.instr.operands else "void",
-    LABEL: lambda item, s: f"label {format_value(s.next_target(), s.names)}",
-    ALIGN: _align,
-    SPACE: _space,
-    SYNC: lambda item, s: f"scope({s.instr.attrs['scope']}) {s.instr.attrs['ordering']}",
-    MASK: lambda item, s: "[" + ", ".join(str(m) for m in s.instr.attrs["mask"]) + "]",
-    INDICES: lambda item, s: "".join(f", {k}" for k in s.instr.attrs["indices"]),
-    INCOMING: _incoming,
-    CALLEE: _callee,
-    CASES: _cases,
+_PRINT: dict[str, Callable[[Any, _Printing], str]] = {
+    "lit": lambda item, s: item.text,
+    "flag": lambda item, s: item.name if s.instr.attrs.get(item.name) else "",
+    "word": lambda item, s: s.instr.attrs[item.attr],
+    "type_of": _type_of,
+    "bare": lambda item, s: format_value(s.next_operand(), s.names),
+    "typed": lambda item, s: s.typed(),
+    "more_typed": _more_typed,
+    "typed_or_void": lambda item, s: s.typed() if s.instr.operands else "void",
+    "label": lambda item, s: f"label {format_value(s.next_target(), s.names)}",
+    "align": _align,
+    "space": _space,
+    "sync": lambda item, s: f"scope({s.instr.attrs['scope']}) {s.instr.attrs['ordering']}",
+    "mask": lambda item, s: "[" + ", ".join(str(m) for m in s.instr.attrs["mask"]) + "]",
+    "indices": lambda item, s: "".join(f", {k}" for k in s.instr.attrs["indices"]),
+    "incoming": _incoming,
+    "callee": _callee,
+    "cases": _cases,
 }
 
 
@@ -297,7 +294,7 @@ def _print_operands(instr: Instr, names: Names) -> str:
     s = _Printing(instr, names)
     text = instr.op
     for item in row.syntax:
-        piece = _PRINT[syntax_key(item)](item, s)
+        piece = _PRINT[item.kind](item, s)
         if piece:
             text += piece if piece.startswith(",") else " " + piece
     return text

@@ -20,7 +20,7 @@ which drop its operands. An instruction that is detached without being erased
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Container, Iterable, Iterator
 
 from .ops import OPS, OpInfo
 from .types import FunctionType, PtrType, Type, AddressSpace
@@ -55,9 +55,10 @@ class Value:
         return [(user, k) for user in self.users
                 for k, op in enumerate(user.operands) if op is self]
 
-    def use_count(self, user: Instr) -> int:
-        """How many operands of `user` this value's use-list records (for the verifier)."""
-        return self._users.get(user, 0) if self._users is not None else 0
+    def use_count(self, user: Instr) -> int | None:
+        """How many operands of `user` this value's use-list records (None: it keeps
+        no use-list); for the verifier."""
+        return self._users.get(user, 0) if self._users is not None else None
 
     def replace_all_uses_with(self, new: Value) -> None:
         """Make every user of this value use `new` instead."""
@@ -164,8 +165,11 @@ class Instr(Value):
         self.name = name
         self.parent = parent
         self._users = {}
-        self._operands: tuple[Value, ...] = ()
-        self.operands = operands  # type: ignore[assignment]
+        self._operands: tuple[Value, ...] = tuple(operands)
+        for value in self._operands:  # _add_use, inlined: every instruction made comes here
+            users = value._users
+            if users is not None:
+                users[self] = users.get(self, 0) + 1
 
     @property
     def operands(self) -> tuple[Value, ...]:
@@ -246,19 +250,21 @@ class Block:
         self.instrs.insert(index, instr)
         return instr
 
-    def erase_instrs(self, doomed: Callable[[Instr], bool] | None = None) -> bool:
-        """Erase the instructions for which `doomed` holds (all of them when it is
-        None); return whether any was."""
-        kept: list[Instr] = []
-        for instr in self.instrs:
-            if doomed is None or doomed(instr):
-                instr.parent = None
-                instr.operands = ()
-            else:
-                kept.append(instr)
-        erased = len(kept) != len(self.instrs)
+    def erase_instrs(self, doomed: Container[Instr] | None = None) -> bool:
+        """Erase the instructions in `doomed` (all of them when it is None); return
+        whether any was."""
+        if doomed is None:
+            gone, kept = self.instrs, []
+        else:
+            kept = [i for i in self.instrs if i not in doomed]
+            if len(kept) == len(self.instrs):
+                return False
+            gone = [i for i in self.instrs if i in doomed]
+        for instr in gone:
+            instr.parent = None
+            instr.operands = ()
         self.instrs = kept
-        return erased
+        return bool(gone)
 
 
 @dataclass(eq=False, repr=False)

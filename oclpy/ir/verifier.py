@@ -268,12 +268,12 @@ def _use_list_problems(instr: Instr, ctx: _Ctx) -> Iterator[str]:
     """Use-lists agree with operands: each operand's list counts this instruction
     once per operand it is, and this instruction's own list names only users
     that use it and sit in a block."""
-    for value in dict.fromkeys(instr.operands):
-        if value.keeps_uses:
-            have, want = value.use_count(instr), instr.operands.count(value)
-            if have != want:
-                yield (f"the use-list of operand {format_operand(value, ctx)} counts {have} "
-                       f"uses by this instruction, not {want}")
+    operands = instr.operands
+    for value in dict.fromkeys(operands):
+        have = value.use_count(instr)
+        if have is not None and have != operands.count(value):
+            yield (f"the use-list of operand {format_operand(value, ctx)} counts {have} "
+                   f"uses by this instruction, not {operands.count(value)}")
     yield from _stale_users(instr, ctx.names)
 
 
@@ -281,7 +281,7 @@ def _stale_users(value: Value, names: Names) -> Iterator[str]:
     for user in value.users:
         if user.parent is None:
             yield f"use-list names '{print_instr(user, names)}', which is not in any block"
-        elif not any(op is value for op in user.operands):
+        elif value not in user.operands:
             yield f"use-list names '{print_instr(user, names)}', which does not use it"
 
 

@@ -41,10 +41,12 @@ def eliminate_dead_code(fn: Function) -> bool:
             if isinstance(op, Instr) and op not in live:
                 live.add(op)
                 work.append(op)
-    changed = False
+    dead = {i for i in fn.instructions() if i not in live}
+    if not dead:
+        return False
     for block in fn.blocks:
-        changed |= block.erase_instrs(lambda i: i not in live)
-    return changed
+        block.erase_instrs(dead)
+    return True
 
 
 @register

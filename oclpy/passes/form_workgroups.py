@@ -156,7 +156,7 @@ def split_at_barriers(fn: Function) -> list[tuple[Instr, Block]]:
     reachable = reachable_blocks(fn)
     for block in fn.blocks:
         if block not in reachable:  # never runs: a resume edge would make it run
-            block.erase_instrs(is_barrier)
+            block.erase_instrs({i for i in block.instrs if is_barrier(i)})
     work = [b for b in fn.blocks if b in reachable]
     while work:
         block = work.pop(0)

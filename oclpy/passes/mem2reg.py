@@ -138,7 +138,7 @@ def _finish(fn: Function, promoted: list[Instr], users: dict[Instr, list[Instr]]
     for load in repl:
         load.replace_all_uses_with(_resolve(load, repl))
     for block in fn.blocks:
-        block.erase_instrs(lambda i: i in doomed)
+        block.erase_instrs(doomed)
     _remove_dead_phis(fn, set(phi_of))
 
 
@@ -154,4 +154,4 @@ def _remove_dead_phis(fn: Function, candidates: set[Instr]) -> None:
                 work.append(op)  # type: ignore[arg-type]
     dead = candidates - live
     for block in fn.blocks:
-        block.erase_instrs(lambda i: i in dead)
+        block.erase_instrs(dead)

@@ -170,7 +170,7 @@ def merge_blocks(fn: Function) -> bool:
 def _merge_into(fn: Function, pred: Block, block: Block) -> None:
     for phi in block.phis():  # one predecessor: each phi is its single incoming value
         phi.replace_all_uses_with(phi.operands[0])
-    block.erase_instrs(lambda i: i.op == "phi")
+    block.erase_instrs(set(block.phis()))
     pred.instrs[-1].erase()
     for instr in block.instrs:
         pred.append(instr)

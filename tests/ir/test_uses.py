@@ -101,7 +101,7 @@ def test_erase_instrs_and_phi_incoming():
     phi = b.phi(I32, "p")
     add_incoming(phi, a, entry)
     assert a.users == [phi]
-    body.erase_instrs(lambda instr: instr.op == "phi")
+    body.erase_instrs({phi})
     assert a.users == [] and phi.parent is None
     entry.erase_instrs()
     assert f.args[0].users == [] and entry.instrs == []
