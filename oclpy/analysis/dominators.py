@@ -39,7 +39,7 @@ def post_dominators(fn: Function) -> DomTree:
     exits = [b for b in fn.blocks if not successors(b)]
 
     def rsuccs(n: object) -> list[object]:
-        return list(exits) if n is exit_node else list(preds.get(n, []))  # type: ignore[arg-type]
+        return list(exits) if n is exit_node else list(preds.get(n, []))  # type: ignore[call-overload]
 
     def rpreds(n: object) -> list[object]:
         if n is exit_node:

@@ -583,7 +583,7 @@ def _check_insertvalue(i: Instr, c: Context | None) -> Iterator[str]:
 
 
 def _check_call(i: Instr, c: Context | None) -> Iterator[str]:
-    callee = i.attrs.get("callee")
+    callee: Function = i.attrs.get("callee")  # type: ignore[assignment]  # checked next
     if not isinstance(getattr(callee, "type", None), FunctionType):
         yield f"callee must be a function, not {callee!r}"
         return
@@ -653,9 +653,10 @@ def _check_ret(i: Instr, c: Context | None) -> Iterator[str]:
 
 # -- the table ----------------------------------------------------------------------------
 
-_BINARY = (*[Flag(f) for f in WRAP_FLAGS], TypeOf("values"), BARE, COMMA, BARE)
-_TWO = (TYPED, COMMA, TYPED)
-_THREE = (*_TWO, COMMA, TYPED)
+_BINARY: tuple[SyntaxItem, ...] = (*[Flag(f) for f in WRAP_FLAGS], TypeOf("values"), BARE,
+                                   COMMA, BARE)
+_TWO: tuple[SyntaxItem, ...] = (TYPED, COMMA, TYPED)
+_THREE: tuple[SyntaxItem, ...] = (*_TWO, COMMA, TYPED)
 _PURE: dict[str, Any] = {"pure": True}
 _READS_WRITES: dict[str, Any] = {"reads_memory": True, "writes_memory": True}
 _TERMINATOR: dict[str, Any] = {"terminator": True, "result": _void}

@@ -148,6 +148,7 @@ def fold_binary(instr: Instr) -> Value | None:
     out: list = []
     with np.errstate(all="ignore"):
         for x, y in zip(a, b):
+            r: int | float | None
             if instr.op in INT_FOLDS:
                 r = INT_FOLDS[instr.op](x, y, w)
             else:
@@ -228,7 +229,7 @@ def _count(t: Type) -> int:
 
 
 def _to_float(x: float, w: int) -> float:
-    return float(_NP_FLOAT[w](x))
+    return float(_NP_FLOAT[w](x))  # type: ignore[arg-type]
 
 
 def _int_to_float(x: int, w: int) -> float | None:

@@ -307,11 +307,11 @@ def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: 
             b.position_before(term)
             b.store(i32(STATE_DONE), state)
     for number, (barrier, _) in enumerate(pairs, start=1):
-        block = barrier.parent
-        assert block is not None
-        for instr in block.instrs[block.instrs.index(barrier):]:
+        home = barrier.parent
+        assert home is not None
+        for instr in home.instrs[home.instrs.index(barrier):]:
             instr.erase()
-        b = Builder(block)
+        b = Builder(home)
         b.store(i32(number), state)
         b.ret()
 

@@ -79,7 +79,8 @@ def promote_function(fn: Function) -> bool:
     phi_of: dict[Instr, Instr] = {}  # inserted phi -> its alloca
     placed: dict[Block, int] = {}  # phis inserted per block, to keep them in alloca order
     for alloca in promoted:
-        def_blocks = {u.parent for u in users[alloca] if u.op == "store" and dt.contains(u.parent)}
+        def_blocks = {u.parent for u in users[alloca]
+                      if u.op == "store" and u.parent is not None and dt.contains(u.parent)}
         for block in iterated_frontier(df, def_blocks):  # type: ignore[arg-type]
             phi = Instr("phi", alloca.attrs["elem"], name=alloca.name)
             block.insert(placed.get(block, 0), phi)

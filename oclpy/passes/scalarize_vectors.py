@@ -179,7 +179,7 @@ class Scalarizer:
             return
         if isinstance(result, list):
             self.elems[instr] = result
-        elif result is not instr:
+        elif isinstance(result, Value) and result is not instr:
             self.scalars[instr] = result
         self.removed.append(instr)
 
