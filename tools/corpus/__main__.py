@@ -1,0 +1,150 @@
+"""python -m tools.corpus [run|fetch|list|show] ...
+
+  fetch            materialise the pinned files under $OCLPY_CORPUS_DIR
+  run (default)    build every kernel on oclpy and on clang; print the corpus
+                   line and the failure groups; --json writes the full report
+  list             the cases, with their options
+  show ID          one case: its options and both compilers' logs
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from . import manifest
+from .build import build_options, run_case, worker_setup
+from .fetch import fetch_all
+from .known import KnownDifferences
+from .oracle import Oracle
+from .report import Report, classify
+from .workers import run_all
+
+
+def job_for(case: manifest.Case, what: str = "both") -> dict:
+    return {"id": case.id, "path": case.path, "text": case.text, "directory": str(case.directory),
+            "options": case.options, "std": case.std, "what": what,
+            "clang_cache": str(manifest.corpus_dir() / ".cache")}
+
+
+def skip_reason(case: manifest.Case) -> str:
+    if case.skip:
+        return case.skip
+    if not case.std.upper().startswith("CL") or "++" in case.std:
+        return f"-cl-std={case.std} is not OpenCL C"
+    return ""
+
+
+def _select(args: argparse.Namespace) -> list[manifest.Case]:
+    cases = manifest.cases(only=args.only)
+    if args.match:
+        cases = [c for c in cases if args.match in c.id]
+    if args.limit:
+        cases = cases[:args.limit]
+    return cases
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    projects = [p for p in manifest.load() if not args.only or p.name == args.only]
+    root = manifest.corpus_dir()
+    failed = fetch_all(projects, root)
+    print(f"fetched into {root}: {len(projects) - failed} of {len(projects)} projects")
+    return 1 if failed else 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    cases = _select(args)
+    for c in cases:
+        print(c.id, c.std, " ".join(c.options)[:120], f"[skip: {skip_reason(c)}]" if skip_reason(c) else "")
+    print(f"{len(cases)} cases in {len({c.project for c in cases})} projects")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    cases = [c for c in manifest.cases() if c.id == args.id or args.id in c.id]
+    if not cases:
+        print(f"no case matches {args.id!r}")
+        return 1
+    case = cases[0]
+    job = job_for(case)
+    worker_setup(tempfile.mkdtemp(prefix="oclpy-corpus-tmp-"))
+    result = run_case(job)
+    print(f"{case.id}\noptions: {' '.join(build_options(job))}")
+    for side in ("clang", "oclpy"):
+        print(f"--- {side}: {result[side]['status']} {result[side]['first']}\n{result[side]['log'][-3000:]}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    oracle = Oracle()
+    print(f"oracle: {oracle.describe()}")
+    known = KnownDifferences.load()
+    cases = _select(args)
+    report = Report(oracle=oracle.describe())
+    todo = []
+    for case in cases:
+        reason = skip_reason(case)
+        if reason:
+            report.add({"id": case.id, "skip": reason}, "skipped")
+        else:
+            todo.append(job_for(case, args.what))
+    print(f"{len(todo)} kernels from {len({c.project for c in cases})} projects "
+          f"({len(cases) - len(todo)} skipped), {args.jobs} processes, {args.timeout:.0f} s limit",
+          flush=True)
+    scratch = tempfile.mkdtemp(prefix="oclpy-corpus-tmp-")
+    start = time.time()
+    progress = Counter()
+
+    def done(result: dict) -> None:
+        category = classify(result, known)
+        report.add(result, category)
+        progress[category] += 1
+        n = sum(progress.values())
+        if args.verbose:
+            first = (result.get("oclpy") or {}).get("first")
+            print(f"  {category:<10} {result['id']}  {first['message'][:90] if first else ''}", flush=True)
+        elif n % 50 == 0:
+            print(f"  {n}/{len(todo)} in {time.time() - start:.0f} s: {dict(progress)}", flush=True)
+
+    try:
+        run_all(todo, args.jobs, args.timeout, scratch, done)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(report.table(args.groups))
+    if args.by_project:
+        for name, counts in report.by_project().items():
+            print(f"  {name:<24} {dict(counts)}")
+    if args.json:
+        report.save(Path(args.json))
+    print(f"({time.time() - start:.0f} s)")
+    print(report.line())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.corpus", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", nargs="?", default="run", choices=["run", "fetch", "list", "show"])
+    parser.add_argument("id", nargs="?", help="for show: a case id (or part of one)")
+    parser.add_argument("--only", help="projects whose name matches this glob")
+    parser.add_argument("--match", help="cases whose id contains this text")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--jobs", "-j", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per kernel")
+    parser.add_argument("--what", choices=["both", "clang", "oclpy"], default="both")
+    parser.add_argument("--json", help="write the full report here")
+    parser.add_argument("--groups", type=int, default=60, help="failure groups to print")
+    parser.add_argument("--by-project", action="store_true")
+    parser.add_argument("--verbose", "-v", action="store_true")
+    args = parser.parse_args(argv)
+    commands = {"run": cmd_run, "fetch": cmd_fetch, "list": cmd_list, "show": cmd_show}
+    return commands[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
