@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 import traceback
@@ -41,14 +42,16 @@ def _oracle() -> Oracle:
 
 
 def kernel_file(job: dict) -> Path:
-    """A file holding exactly the text both compilers build (the original when unchanged)."""
-    original = Path(job["directory"]) / Path(job["path"]).name
+    """A file holding exactly the text both compilers build: the original when unchanged,
+    else a copy beside it (or in `job['write_dir']`, for kernels embedded in our tests)."""
+    name = re.sub(r"[^\w.-]", "_", Path(job["path"]).name)
+    original = Path(job["directory"]) / name
     try:
         if original.read_text(errors="replace") == job["text"]:
             return original
     except OSError:
         pass
-    made = original.with_name(original.stem + ".corpus.cl")
+    made = Path(job.get("write_dir") or job["directory"]) / (Path(name).stem + ".corpus.cl")
     if not made.exists() or made.read_text(errors="replace") != job["text"]:
         made.write_text(job["text"])
     return made
@@ -58,10 +61,30 @@ def build_options(job: dict) -> list[str]:
     return [*job["options"], f"-I{job['directory']}", f"-cl-std={job['std']}"]
 
 
+def _frontend(job: dict) -> tuple[str, str]:
+    """Only oclpy's frontend (`oclpy.compiler.frontend_for`): parse, check, lower to IR."""
+    from oclpy import compiler
+
+    try:
+        result = compiler.frontend_for(job["text"], build_options(job), "<kernel>")
+        return "ok", result.log
+    except Exception as exc:  # noqa: BLE001 - CompileError carries the log; anything else is a bug
+        if type(exc).__name__ == "InvalidBuildOptions":
+            return "error", f"error: {exc}\n"
+        log = getattr(exc, "log", None)
+        return ("error", log) if isinstance(log, str) else ("internal", traceback.format_exc())
+
+
 def oclpy_build(job: dict) -> dict:
-    """{'status': 'ok'|'error'|'internal', 'first': Diag fields or None, 'log', 'seconds'}."""
-    cl, ctx = _context()
+    """{'status': 'ok'|'error'|'internal', 'first': Diag fields or None, 'log', 'seconds'}.
+
+    `job['depth']` is 'build' (the default: the whole build, as an application
+    does it) or 'frontend' (only as far as the IR, for quick tests)."""
     start = time.perf_counter()
+    if job.get("depth") == "frontend":
+        status, log = _frontend(job)
+        return _verdict(job, status, log, time.perf_counter() - start)
+    cl, ctx = _context()
     status, log = "ok", ""
     try:
         prog = cl.Program(ctx, job["text"])
@@ -77,7 +100,10 @@ def oclpy_build(job: dict) -> dict:
                 log = str(exc)
     except Exception:  # noqa: BLE001 - anything but cl.Error escaping build() is a compiler bug
         status, log = "internal", traceback.format_exc()
-    seconds = time.perf_counter() - start
+    return _verdict(job, status, log, time.perf_counter() - start)
+
+
+def _verdict(job: dict, status: str, log: str, seconds: float) -> dict:
     if status == "error" and any(m in log for m in INTERNAL_MARKERS):
         status = "internal"
     first = first_error(log, ("<kernel>", Path(job["path"]).name)) if status != "ok" else None
