@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
 import tempfile
@@ -80,6 +81,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_results(path: str) -> dict[str, dict]:
+    """The results of an interrupted run (one JSON object a line), by case id."""
+    out = {}
+    if Path(path).exists():
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                result = json.loads(line)
+                out[result["id"]] = result
+    return out
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     oracle = Oracle()
     print(f"oracle: {oracle.describe()}")
@@ -87,12 +99,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     cases = _select(args)
     report = Report(oracle=oracle.describe())
     todo = []
+    done_before = _load_results(args.results) if args.resume else {}
     for case in cases:
         reason = skip_reason(case)
         if reason:
             report.add({"id": case.id, "skip": reason}, "skipped")
+        elif case.id in done_before:
+            report.add(done_before[case.id], classify(done_before[case.id], known))
         else:
             todo.append(job_for(case, args.what))
+    todo.sort(key=lambda job: len(job["text"]))  # small kernels first: early results, long ones last
+    results_file = open(args.results, "a" if args.resume else "w")
     print(f"{len(todo)} kernels from {len({c.project for c in cases})} projects "
           f"({len(cases) - len(todo)} skipped), {args.jobs} processes, {args.timeout:.0f} s limit",
           flush=True)
@@ -103,6 +120,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     def done(result: dict) -> None:
         category = classify(result, known)
         report.add(result, category)
+        results_file.write(json.dumps(result) + "\n")
+        results_file.flush()
         progress[category] += 1
         n = sum(progress.values())
         if args.verbose:
@@ -115,6 +134,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         run_all(todo, args.jobs, args.timeout, scratch, done)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+        results_file.close()
     print(report.table(args.groups))
     if args.by_project:
         for name, counts in report.by_project().items():
@@ -135,9 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match", help="cases whose id contains this text")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--jobs", "-j", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per kernel")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per kernel")
     parser.add_argument("--what", choices=["both", "clang", "oclpy"], default="both")
     parser.add_argument("--json", help="write the full report here")
+    parser.add_argument("--results", default=str(manifest.corpus_dir() / ".cache" / "last-run.jsonl"),
+                        help="each result as it comes, one JSON object a line")
+    parser.add_argument("--resume", action="store_true", help="keep the results in --results, run the rest")
     parser.add_argument("--groups", type=int, default=60, help="failure groups to print")
     parser.add_argument("--by-project", action="store_true")
     parser.add_argument("--verbose", "-v", action="store_true")

@@ -1,16 +1,25 @@
-"""The known deliberate differences between oclpy and clang, with a reason each.
+"""The known differences between oclpy and clang, each with its reason.
 
-`known_differences.toml` holds `[[difference]]` tables:
-  match     a glob over case ids ("project:path", or "tests:path" for the
-            kernels of our own test tree)
+`known_differences.toml` holds two kinds of tables:
+  [[difference]]  a deliberate difference: oclpy differs on purpose. The case
+                  counts as "known" in the corpus report and passes the test.
+  [[pending]]     a bug awaiting its fix, named by its group in FINDINGS.md.
+                  The case still counts as a failure in the corpus report; in
+                  the differential test it is a strict xfail, so the fix shows
+                  up as XPASS and its entry must then go.
+Both have:
+  match     a glob over case ids ("project:path", or "tests:path:line" for
+            the kernels of our own test tree); "*" when `message` decides
+  message   optional: a regular expression that oclpy's first error message
+            must contain (for whole families, such as every image kernel)
   category  the disagreement it explains: fail, other-line, accepts, or "*"
-  reason    why oclpy differs on purpose
-A listed case that agrees with clang again is reported as stale by the test.
+and `reason` (difference) or `finding` (pending).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,28 +32,41 @@ class Difference:
     match: str
     category: str
     reason: str
+    message: str = ""
+
+    def applies(self, case_id: str, oclpy_message: str) -> bool:
+        return fnmatch.fnmatch(case_id, self.match) and \
+            (not self.message or re.search(self.message, oclpy_message) is not None)
 
 
 class KnownDifferences:
-    def __init__(self, entries: list[Difference]) -> None:
+    def __init__(self, entries: list[Difference], pending: list[Difference] | None = None) -> None:
         self.entries = entries
+        self.pending = pending or []
 
     @classmethod
     def load(cls, path: Path = KNOWN) -> "KnownDifferences":
         data = tomllib.loads(path.read_text()) if path.exists() else {}
-        entries = [Difference(d["match"], d.get("category", "*"), d["reason"])
+        entries = [Difference(d["match"], d.get("category", "*"), d["reason"], d.get("message", ""))
                    for d in data.get("difference", [])]
-        for e in entries:
+        pending = [Difference(d["match"], d.get("category", "*"), d["finding"], d.get("message", ""))
+                   for d in data.get("pending", [])]
+        for e in entries + pending:
             if not e.reason.strip():
                 raise ValueError(f"known difference {e.match!r} has no reason")
-        return cls(entries)
+        return cls(entries, pending)
 
-    def find(self, case_id: str) -> Difference | None:
+    def find(self, case_id: str, category: str, oclpy_message: str = "") -> Difference | None:
         for e in self.entries:
+            if e.category in ("*", category) and e.applies(case_id, oclpy_message):
+                return e
+        return None
+
+    def find_pending(self, case_id: str) -> Difference | None:
+        for e in self.pending:
             if fnmatch.fnmatch(case_id, e.match):
                 return e
         return None
 
-    def match(self, case_id: str, category: str) -> bool:
-        e = self.find(case_id)
-        return e is not None and e.category in ("*", category)
+    def match(self, case_id: str, category: str, oclpy_message: str = "") -> bool:
+        return self.find(case_id, category, oclpy_message) is not None

@@ -46,7 +46,8 @@ def classify(result: dict, known: KnownDifferences | None = None) -> str:
         category = "fail"
     else:
         category = "same-line" if _where(oclpy["first"]) == _where(clang["first"]) else "other-line"
-    if category not in ("build", "same-line") and known and known.match(result["id"], category):
+    message = (oclpy.get("first") or {}).get("message", "")
+    if category not in ("build", "same-line") and known and known.match(result["id"], category, message):
         return "known"
     return category
 
