@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from ....diagnostics import DiagnosticEngine, SourceLocation
 from . import include_line
-from ...preprocessor.builtin_macros import HAS_INCLUDE, define_builtins
+from .builtin_macros import HAS_INCLUDE, define_builtins
 from .expand import Expander, TokenStream, list_stream
 from .expr import evaluate
 from .files import Source, normalize

@@ -25,7 +25,7 @@ from .expressions import ExprChecker
 from .initializers import InitChecker
 from .flow import may_fall_through, contains_return, find_recursion
 from .gnu_checks import GnuChecker
-from ...sema_overload import OverloadChecker
+from .overloads import OverloadChecker
 from ..opaque_types import image_type_in
 
 

@@ -19,7 +19,7 @@ from ..c_types import CType
 from .folding import fold
 from .conversions import assign_convert
 from ..ast import start_loc
-from ...sema_init_list import ListFiller, is_aggregate
+from .init_lists import ListFiller, is_aggregate
 
 
 

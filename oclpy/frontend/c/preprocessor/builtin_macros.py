@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable
 
-from ..c.preprocessor.macros import Macro, loc_of
-from ..c.preprocessor.tokens import PPToken
+from .macros import Macro, loc_of
+from .tokens import PPToken
 
 if TYPE_CHECKING:
-    from ..c.preprocessor.directives import Preprocessor
+    from .directives import Preprocessor
 
 HAS_INCLUDE = ("__has_include", "__has_include_next")
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..diagnostics import DiagnosticEngine
-from ..ir.types import AddressSpace
-from .c import ast
-from .c import c_types as ct
-from .c import type_rules as st
-from .c.c_types import CType, ScalarKind as K
-from .c.sema.conversions import is_null_constant
+from ....diagnostics import DiagnosticEngine
+from ....ir.types import AddressSpace
+from .. import ast
+from .. import c_types as ct
+from .. import type_rules as st
+from ..c_types import CType, ScalarKind as K
+from .conversions import is_null_constant
 
 _CODES = {K.BOOL: "b", K.CHAR: "c", K.UCHAR: "h", K.SHORT: "s", K.USHORT: "t", K.INT: "i", K.UINT: "j",
           K.LONG: "l", K.ULONG: "m", K.HALF: "Dh", K.FLOAT: "f", K.DOUBLE: "d"}
@@ -195,7 +195,7 @@ class OverloadChecker:
 
     @staticmethod
     def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
-        from .c.sema.calls import ordinal
+        from .calls import ordinal
         ftype = d.ctype
         assert isinstance(ftype, ct.FunctionType)
         n = len(ftype.params)
