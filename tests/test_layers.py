@@ -31,11 +31,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("oclpy.targets",),
     ("oclpy.compiler",),
     ("oclpy.runtime",),
-    ("oclpy.cltypes", "oclpy._cl", "oclpy.__init__"),
+    ("oclpy.cltypes", "oclpy.__init__"),
     ("oclpy.kernelgen",),
     ("oclpy.array", "oclpy.elementwise", "oclpy.reduction", "oclpy.scan", "oclpy.algorithm",
      "oclpy.bitonic_sort", "oclpy.clmath", "oclpy.clrandom", "oclpy.tools", "oclpy.mempool",
-     "oclpy.characterize"),
+     "oclpy.characterize", "oclpy._cl"),
     ("oclpy.cli",),
 ]
 
