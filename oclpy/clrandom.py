@@ -136,7 +136,7 @@ class Random123GeneratorBase:
         per, emit = _EMIT[(distribution, _kind(dtype))]
         t, st = ctype(dtype), ctype(_scale_dtype(dtype))
         keys = ", ".join(f"uint k{i}" for i in range(self.key_length))
-        key = (f"(uint2)(k0, k1)" if self.key_length == 2 else "(uint4)(k0, k1, k2, k3)")
+        key = ("(uint2)(k0, k1)" if self.key_length == 2 else "(uint4)(k0, k1, k2, k3)")
         pragma = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "64" in _kind(dtype) else ""
         body = emit.replace("PUT(", "OCLPY_PUT(").replace("(T)", f"({t})")
         # rounding can carry shift + scale * u up to b itself: keep uniform floats below b

@@ -133,7 +133,7 @@ class Array(DeviceArray):
 
     def __str__(self) -> str:
         if self.queue is None:
-            return f"<oclpy.array.Array without queue, call with_queue()>"
+            return "<oclpy.array.Array without queue, call with_queue()>"
         return str(self.get())
 
     def __hash__(self) -> int:
@@ -288,10 +288,10 @@ class Array(DeviceArray):
         queue = self._queue(queue)
         if self.flags.c_contiguous:
             cl.enqueue_copy(queue, self.base_data, np.ascontiguousarray(host), dst_offset=self.offset,
-                         wait_for=self.events, is_blocking=not async_)
+                            wait_for=self.events, is_blocking=not async_)
         elif self.flags.f_contiguous:
             cl.enqueue_copy(queue, self.base_data, np.asfortranarray(host).ravel(order="K"),
-                         dst_offset=self.offset, wait_for=self.events, is_blocking=not async_)
+                            dst_offset=self.offset, wait_for=self.events, is_blocking=not async_)
         else:
             copy_strided(self, to_device(queue, np.ascontiguousarray(host)))
             if not async_:
@@ -311,7 +311,7 @@ class Array(DeviceArray):
             raise TypeError("'ary' does not have the same contiguity as the array")
         if self.size:
             cl.enqueue_copy(self._queue(queue), ary.ravel(order="K"), src.base_data,
-                         src_offset=src.offset, wait_for=src.events, is_blocking=not async_)
+                            src_offset=src.offset, wait_for=src.events, is_blocking=not async_)
         return ary
 
     def get_async(self, queue: Any = None, ary: np.ndarray | None = None) -> tuple[np.ndarray, Any]:
@@ -329,8 +329,8 @@ class Array(DeviceArray):
         if self.size:
             if self.flags.forc and (result.strides == self.strides):
                 evt = cl.enqueue_copy(run_queue, result.base_data, self.base_data,
-                                   src_offset=self.offset, byte_count=self.nbytes,
-                                   wait_for=self.events)
+                                      src_offset=self.offset, byte_count=self.nbytes,
+                                      wait_for=self.events)
                 result.add_event(evt)
             else:
                 copy_strided(result, self, run_queue)
@@ -350,7 +350,7 @@ class Array(DeviceArray):
             self.set(np.full(self.shape, pattern, self.dtype), queue)
             return self
         evt = cl.enqueue_fill_buffer(queue, self.base_data, pattern.reshape(1), self.offset,
-                                  self.nbytes, wait_for=[*self.events, *(wait_for or [])])
+                                     self.nbytes, wait_for=[*self.events, *(wait_for or [])])
         self.add_event(evt)
         return self
 
@@ -366,11 +366,11 @@ class Array(DeviceArray):
         if not self.flags.forc:
             raise ValueError("only contiguous arrays can be mapped")
         ary, evt = cl.enqueue_map_buffer(self._queue(queue), self.base_data,
-                                      flags or (cl.map_flags.READ | cl.map_flags.WRITE), self.offset,
-                                      self.shape, self.dtype,
-                                      order="C" if self.flags.c_contiguous else "F",
-                                      wait_for=[*self.events, *(wait_for or [])],
-                                      is_blocking=is_blocking)
+                                         flags or (cl.map_flags.READ | cl.map_flags.WRITE), self.offset,
+                                         self.shape, self.dtype,
+                                         order="C" if self.flags.c_contiguous else "F",
+                                         wait_for=[*self.events, *(wait_for or [])],
+                                         is_blocking=is_blocking)
         return ary
 
     # -- arithmetic -----------------------------------------------------------
@@ -504,7 +504,7 @@ def zeros(queue: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any =
     result = empty(queue, shape, dtype, order, allocator)
     if result.size:
         evt = cl.enqueue_fill_buffer(result._queue(None), result.base_data, np.zeros(1, np.uint8),
-                                  0, result.nbytes)
+                                     0, result.nbytes)
         result.add_event(evt)
     return result
 
