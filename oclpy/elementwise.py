@@ -11,7 +11,8 @@ so Array views with a nonzero `.offset` are passed as they are;
 
 Programs are cached per (context, arguments, operation, name, preamble,
 options, ranged or not): `get_elwise_kernel` is the memoized entry point the
-array module uses for its own kernels.
+array module uses for its own kernels. This module sits below oclpy.array:
+it knows arrays as kernelgen's DeviceArray.
 """
 
 from __future__ import annotations

@@ -21,6 +21,10 @@ PyOpenCL), and `prev_item` is the neutral element at a segment start.
 `input_fetch_exprs` entries `(NAME, ARG, OFFSET)` declare `NAME =
 ARG[i+OFFSET]` before `input_expr` (the element stays unread before the
 array's start).
+
+This module sits below oclpy.array (whose cumsum uses it): it knows arrays
+as kernelgen's DeviceArray, and `output_ary="new"` is an array of the
+input's class.
 """
 
 from __future__ import annotations
