@@ -7,6 +7,9 @@ imports of another oclpy module is checked against three rules:
 - no `_private` name is imported from another module;
 and an oclpy module is imported at module level only: a function-level import
 is for optional dependencies (cuda-bindings, PyOpenCL), never for oclpy itself.
+The companions (PyOpenCL's modules) and kernelgen/ reach the runtime only
+through the public face, as PyOpenCL's own do, and their modules import each
+other in no cycle (a package's __init__ counted as loaded with its modules).
 The last tests prove the checker would fail on a bad import.
 """
 
@@ -31,11 +34,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("oclpy.targets",),
     ("oclpy.compiler",),
     ("oclpy.runtime",),
-    ("oclpy.cltypes", "oclpy._cl", "oclpy.__init__"),
+    ("oclpy.cltypes", "oclpy.__init__"),
     ("oclpy.kernelgen",),
     ("oclpy.array", "oclpy.elementwise", "oclpy.reduction", "oclpy.scan", "oclpy.algorithm",
      "oclpy.bitonic_sort", "oclpy.clmath", "oclpy.clrandom", "oclpy.tools", "oclpy.mempool",
-     "oclpy.characterize"),
+     "oclpy.characterize", "oclpy._cl"),
     ("oclpy.cli",),
 ]
 
@@ -137,7 +140,13 @@ def folder_cycles(imports: list[Import], root: Path = PACKAGE) -> list[list[str]
         a, b = folder(i.importer, root), folder(i.target, root)
         if a != b and not b.startswith(a + ".") :
             edges.setdefault(a, set()).add(b)
-    cycles, state = [], {}
+    return cycles_of(edges)
+
+
+def cycles_of(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Cycles in a directed graph, each as its list of nodes (the first one repeated at the end)."""
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
 
     def walk(node: str, stack: list[str]) -> None:
         state[node] = 1
@@ -154,6 +163,41 @@ def folder_cycles(imports: list[Import], root: Path = PACKAGE) -> list[list[str]
         if node not in state:
             walk(node, [])
     return cycles
+
+
+COMPANIONS = LAYERS[-2] + ("oclpy.kernelgen",)
+FACE = ("oclpy", "oclpy.cltypes")
+
+
+def is_companion(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in COMPANIONS)
+
+
+def non_face_imports(imports: list[Import]) -> list[str]:
+    """Imports by a companion (or kernelgen) of anything but the face, kernelgen and the companions."""
+    return [f"{i.importer}:{i.line} imports {i.target}" for i in imports
+            if is_companion(i.importer) and i.target not in FACE and not is_companion(i.target)]
+
+
+def module_edges(imports: list[Import], root: Path = PACKAGE) -> dict[str, set[str]]:
+    """The modules each module loads: the target (`from pkg import mod` loads pkg.mod too)
+    and each package around it that the importer is not itself inside (its __init__ runs)."""
+    edges: dict[str, set[str]] = {}
+    for i in imports:
+        targets = [i.target, *(f"{i.target}.{n}" for n in i.names if is_submodule(root, i.target, n))]
+        for target in targets:
+            parts = target.split(".")
+            for k in range(1, len(parts) + 1):
+                module = ".".join(parts[:k])
+                if module != i.importer and not i.importer.startswith(module + "."):
+                    edges.setdefault(i.importer, set()).add(module)
+    return edges
+
+
+def companion_cycles(imports: list[Import], root: Path = PACKAGE) -> list[list[str]]:
+    """Cycles among the companion modules (and kernelgen's)."""
+    edges = module_edges([i for i in imports if is_companion(i.importer)], root)
+    return cycles_of({a: {b for b in bs if is_companion(b)} for a, bs in edges.items()})
 
 
 @pytest.fixture(scope="module")
@@ -181,6 +225,14 @@ def test_oclpy_modules_are_imported_at_module_level(imports: list[Import]) -> No
 
 def test_folders_import_each_other_in_no_cycle(imports: list[Import]) -> None:
     assert folder_cycles(imports) == []
+
+
+def test_companions_use_the_public_face(imports: list[Import]) -> None:
+    assert non_face_imports(imports) == []
+
+
+def test_companion_modules_import_each_other_in_no_cycle(imports: list[Import]) -> None:
+    assert companion_cycles(imports) == []
 
 
 # The checker itself, on a small tree written for the test.
@@ -216,3 +268,15 @@ def test_checker_finds_a_folder_cycle(tmp_path: Path) -> None:
                                 "frontend/spirv/b.py": "from ..c import a\n"})
     assert folder_cycles(all_imports(root), root) == [["oclpy.frontend.c", "oclpy.frontend.spirv",
                                                        "oclpy.frontend.c"]]
+
+
+def test_checker_finds_a_companion_using_the_runtime_and_a_cycle_through_a_package(tmp_path: Path) -> None:
+    root = make_tree(tmp_path, {"__init__.py": "", "runtime/__init__.py": "", "runtime/queue.py": "",
+                                "array/__init__.py": "from . import core, functions\n",
+                                "array/core.py": "from ..runtime.queue import enqueue_marker\n",
+                                "array/functions.py": "from ..scan import scan\n",
+                                "scan.py": "from .array.core import Array\n"})
+    found = all_imports(root)
+    assert non_face_imports(found) == ["oclpy.array.core:1 imports oclpy.runtime.queue"]
+    assert companion_cycles(found, root) == [["oclpy.array", "oclpy.array.functions", "oclpy.scan",
+                                              "oclpy.array"]]

@@ -17,14 +17,17 @@ scalar a by-value argument, as in PyOpenCL.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Any, Sequence
 
 import numpy as np
 
 from .lists import BuiltList, ListOfListsBuilder
-from ..kernelgen.arguments import DtypedArgument, ScalarArg, VectorArg, kernel_ctype
+from .. import cltypes
+from ..array.core import Array, empty, empty_like, zeros
+from ..elementwise import ElementwiseKernel
+from ..kernelgen.arguments import DtypedArgument, ScalarArg, VectorArg, parse_arg_list
+from ..kernelgen.dtypes import kernel_ctype
+from ..kernelgen.programs import ContextCache
 from ..scan import GenericScanKernel
 
 __all__ = ["BuiltList", "KeyValueSorter", "ListOfListsBuilder", "RadixSort", "copy_if", "partition",
@@ -41,15 +44,12 @@ _PARTITION_OUTPUT = """
   if (i + 1 == N) *count = item;
 """
 
-_kernels: "weakref.WeakKeyDictionary[Any, dict[tuple, GenericScanKernel]]" = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
+scan_kernels = ContextCache()  # the scan kernels of copy_if, remove_if, partition and unique
 
 
 def _extra_args(extra_args: Sequence[tuple[str, Any]] | None
                 ) -> tuple[list[DtypedArgument], list[Any], list[Any]]:
     """(argument declarations, values, events to wait for) of PyOpenCL's `extra_args`."""
-    from ..array.core import Array
-
     decls: list[DtypedArgument] = []
     values: list[Any] = []
     waits: list[Any] = []
@@ -76,31 +76,25 @@ def _scan_kernel(ary: Any, arrays: Sequence[str], input_expr: str, output: str, 
     item, scan = ary.dtype, _scan_dtype(ary)
     key = (item, scan, tuple(arrays), input_expr, output, preamble,
            tuple((type(a).__name__, a.dtype, a.name) for a in extra), tuple(fetches))
-    with _lock:
-        per_context = _kernels.setdefault(ary.context, {})
-        knl = per_context.get(key)
-        if knl is None:
-            args: list[Any] = [VectorArg(item, name) for name in arrays]
-            args.append(VectorArg(scan, "count"))
-            aliases = f"typedef {kernel_ctype(item)} item_t;\ntypedef {kernel_ctype(scan)} scan_t;\n"
-            knl = GenericScanKernel(ary.context, scan, args + extra, input_expr=input_expr,
-                                    scan_expr="a+b", neutral="0", output_statement=output,
-                                    input_fetch_exprs=list(fetches), preamble=preamble + "\n" + aliases,
-                                    name_prefix="oclpy_algorithm")
-            per_context[key] = knl
-    return knl
+
+    def make() -> GenericScanKernel:
+        args: list[Any] = [VectorArg(item, name) for name in arrays]
+        args.append(VectorArg(scan, "count"))
+        aliases = f"typedef {kernel_ctype(item)} item_t;\ntypedef {kernel_ctype(scan)} scan_t;\n"
+        return GenericScanKernel(ary.context, scan, args + extra, input_expr=input_expr,
+                                 scan_expr="a+b", neutral="0", output_statement=output,
+                                 input_fetch_exprs=list(fetches), preamble=preamble + "\n" + aliases,
+                                 name_prefix="oclpy_algorithm")
+
+    return scan_kernels.get(ary.context, key, make)
 
 
 def _count(ary: Any, queue: Any) -> Any:
-    from ..array.core import empty
-
     return empty(queue or ary.queue, (), _scan_dtype(ary))
 
 
 def _compact(ary: Any, input_expr: str, extra_args: Any, preamble: str, queue: Any, wait_for: Any,
              fetches: Sequence[tuple[str, str, int]] = ()) -> tuple[Any, Any, Any]:
-    from ..array.core import empty_like
-
     decls, values, waits = _extra_args(extra_args)
     knl = _scan_kernel(ary, ("ary", "out"), input_expr, _COMPACT_OUTPUT, preamble, decls, fetches)
     out = empty_like(ary, queue=queue or ary.queue)
@@ -127,8 +121,6 @@ def partition(ary: Any, predicate: str, extra_args: Sequence[tuple[str, Any]] | 
               ) -> tuple[Any, Any, Any, Any]:
     """(out_true, out_false, count_true, event): the elements split by `predicate`,
     each part in its original order."""
-    from ..array.core import empty_like
-
     decls, values, waits = _extra_args(extra_args)
     knl = _scan_kernel(ary, ("ary", "out_true", "out_false"), f"({predicate}) ? 1 : 0",
                        _PARTITION_OUTPUT, preamble, decls)
@@ -186,9 +178,6 @@ class RadixSort:
     def __init__(self, context: Any, arguments: Any, key_expr: str, sort_arg_names: Sequence[str],
                  bits_at_a_time: int = 2, index_dtype: Any = np.int32, key_dtype: Any = np.uint32,
                  scan_kernel: Any = GenericScanKernel, options: Any = None) -> None:
-        from .. import cltypes
-        from ..kernelgen.arguments import parse_arg_list
-
         if bits_at_a_time not in (1, 2, 3, 4):
             raise ValueError(f"RadixSort: bits_at_a_time must be 1 to 4, not {bits_at_a_time}")
         self.context, self.bits = context, bits_at_a_time
@@ -212,8 +201,6 @@ class RadixSort:
                                 options=options)
 
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        from ..array.core import Array, empty_like
-
         key_bits = kwargs.pop("key_bits", None) or self.key_dtype.itemsize * 8
         queue, wait_for = kwargs.pop("queue", None), kwargs.pop("wait_for", None)
         kwargs.pop("allocator", None)
@@ -261,8 +248,6 @@ class KeyValueSorter:
         self._kernels: dict[tuple, tuple[RadixSort, Any]] = {}
 
     def _get_kernels(self, key: np.dtype, value: np.dtype, starts: np.dtype) -> tuple[RadixSort, Any]:
-        from ..elementwise import ElementwiseKernel
-
         found = self._kernels.get((key, value, starts))
         if found is None:
             k, v, s = kernel_ctype(key), kernel_ctype(value), kernel_ctype(starts)
@@ -275,8 +260,6 @@ class KeyValueSorter:
 
     def __call__(self, queue: Any, keys: Any, values: Any, nkeys: int, starts_dtype: Any,
                  allocator: Any = None, wait_for: Any = None) -> tuple[Any, Any, Any]:
-        from ..array.core import zeros
-
         if keys.shape != values.shape or keys.ndim != 1:
             raise ValueError("KeyValueSorter: keys and values must be 1-d arrays of one length")
         if keys.dtype.kind not in "iu":

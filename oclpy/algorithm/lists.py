@@ -25,7 +25,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..kernelgen.arguments import DtypedArgument, VectorArg, kernel_ctype, offset_adjuster, parse_arg_list
+from ..array.core import Array, empty, zeros
+from ..kernelgen.arguments import DtypedArgument, VectorArg, offset_adjuster, parse_arg_list
+from ..kernelgen.dtypes import kernel_ctype
+from ..kernelgen.launch import kernel_arg_values
+from ..kernelgen.programs import build_kernel
 from ..scan import GenericScanKernel
 
 _KERNEL = """{preamble}
@@ -140,8 +144,6 @@ class ListOfListsBuilder:
         return "".join(p + ", " for p in params), "\n".join(setup), "\n".join(finish)
 
     def _kernel(self, stage: str, index: np.dtype, omitted: frozenset[str]) -> Any:
-        from ..elementwise import _build
-
         key = (stage, index, omitted)
         if key not in self._built:
             user_decl, user_args = self._user()
@@ -155,7 +157,7 @@ class ListOfListsBuilder:
                 adjust=offset_adjuster(self.arg_decls), setup=setup, finish=finish)
             if any(a.dtype == np.float64 for a in self.arg_decls) or "double" in source:
                 source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + source
-            self._built[key] = _build(self.context, source, name, self.options)
+            self._built[key] = build_kernel(self.context, source, name, self.options)
         return self._built[key]
 
     def _scans(self, index: np.dtype) -> tuple[GenericScanKernel, GenericScanKernel]:
@@ -181,9 +183,6 @@ class ListOfListsBuilder:
     def __call__(self, queue: Any, n_objects: int, *args: Any, allocator: Any = None,
                  omit_lists: Sequence[str] | None = None, wait_for: Any = None,
                  **kwargs: Any) -> tuple[dict[str, BuiltList], Any]:
-        from ..array.core import Array, empty, zeros
-        from ..elementwise import kernel_arg_values
-
         if kwargs:
             raise TypeError(f"invalid keyword arguments: {', '.join(sorted(kwargs))}")
         names = [name for name, _ in self.lists]
@@ -236,8 +235,6 @@ class ListOfListsBuilder:
                   index: np.dtype) -> None:
         """Fill `built`'s non-empty list fields from its full starts; its starts become
         those of the non-empty lists."""
-        from ..array.core import empty
-
         nonempty_starts = empty(queue, (n + 1,), index)
         nonempty_indices = empty(queue, (max(n, 1),), index)
         compressed = empty(queue, (n + 1,), index)

@@ -11,6 +11,11 @@ and returns PyOpenCL's result dtype (int8 for comparisons and logical
 operators). `copy_strided` copies any strided view into any other (bytes
 moved as unsigned integers of the item size), which is how non-contiguous
 arrays are read, written and made contiguous.
+
+This module sits below the Array class (core.py imports it): it knows
+arrays as kernelgen's `DeviceArray` and makes each new array (a result, a
+contiguous copy) of the class of an array it was given, with the Array
+constructor's arguments.
 """
 
 from __future__ import annotations
@@ -23,7 +28,11 @@ import numpy as np
 
 from . import complex as array_complex
 from ..elementwise import get_elwise_kernel
+from ..kernelgen.dtypes import dtype_to_ctype
+from ..kernelgen.launch import DeviceArray
 
+NO_QUEUE = ("the array has no queue; call .with_queue() to add one in order to be able to "
+            "perform operations")
 BOOL_DTYPE = np.dtype(np.int8)
 _INT_POW = """
 #define OCLPY_IPOW(T) \\
@@ -47,8 +56,6 @@ def ctype(dtype: Any) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _ctype(dtype: np.dtype) -> str:
-    from ..tools import dtype_to_ctype
-
     if dtype.kind == "c":
         return array_complex.vector_ctype(dtype)
     if dtype.kind == "b":
@@ -97,11 +104,28 @@ class Operand:
         return convert(self.expr(name), dtype, self.dtype)
 
 
+def new_array(like: DeviceArray, queue: Any, shape: Any, dtype: Any, allocator: Any = None,
+              **kwargs: Any) -> Any:
+    """A new array of `like`'s class (`queue` may be a context, as for the Array constructor)."""
+    return type(like)(queue, shape, dtype, allocator=allocator, **kwargs)
+
+
+def check_same_shape(a: Any, b: Any) -> None:
+    if a.shape != b.shape and a.shape != () and b.shape != ():
+        raise ValueError(f"operands could not be broadcast together with shapes {a.shape} "
+                         f"and {b.shape}: oclpy arrays need equal shapes")
+    if a.context != b.context:
+        raise ValueError("the arrays belong to different contexts")
+
+
+def check_index_dtype(indices: Any) -> None:
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"index arrays must be of integer dtype, not {indices.dtype}")
+
+
 def operand(obj: Any, like: Any, compute: np.dtype) -> Operand:
     """`obj` as an Operand next to the array `like` (scalars take the computation dtype)."""
-    from .core import Array, contiguous
-
-    if isinstance(obj, Array):
+    if isinstance(obj, DeviceArray):
         if obj.shape == () and like is not None and like.shape != ():
             return Operand(obj, obj.dtype, "dscalar")
         return Operand(contiguous(obj), obj.dtype, "array")
@@ -110,16 +134,12 @@ def operand(obj: Any, like: Any, compute: np.dtype) -> Operand:
 
 def result_type(*objs: Any) -> np.dtype:
     """np.result_type over arrays (by dtype) and scalars (weak Python scalars, as in NumPy 2)."""
-    from .core import Array
-
-    return np.result_type(*(o.dtype if isinstance(o, Array) else o for o in objs))
+    return np.result_type(*(o.dtype if isinstance(o, DeviceArray) else o for o in objs))
 
 
 def truediv_type(a: Any, b: Any) -> np.dtype:
-    from .core import Array
-
-    x = np.ones(1, a.dtype) if isinstance(a, Array) else a
-    y = np.ones(1, b.dtype) if isinstance(b, Array) else b
+    x = np.ones(1, a.dtype) if isinstance(a, DeviceArray) else a
+    y = np.ones(1, b.dtype) if isinstance(b, DeviceArray) else b
     return np.result_type(np.true_divide(x, y))
 
 
@@ -157,11 +177,9 @@ def op_dtypes(op: str, a: Any, b: Any) -> tuple[np.dtype, np.dtype]:
 
 def binary(op: str, a: Any, b: Any, out: Any = None, queue: Any = None) -> Any:
     """`a op b` elementwise (either may be a scalar, not both); writes `out` if given."""
-    from .core import Array, check_same_shape
-
-    like = a if isinstance(a, Array) else b
+    like = a if isinstance(a, DeviceArray) else b
     compute, res = op_dtypes(op, a, b)
-    if isinstance(a, Array) and isinstance(b, Array):
+    if isinstance(a, DeviceArray) and isinstance(b, DeviceArray):
         check_same_shape(a, b)
         like = a if a.shape != () else b
     x, y = operand(a, like, compute), operand(b, like, compute)
@@ -197,22 +215,19 @@ def run(name: str, operands: list[Operand], expr: str, res: np.dtype, like: Any,
 
     `expr_dtype` is the dtype of `expr` when it may be complex (None: a real type).
     """
-    from .core import Array, copy_strided, empty
-
     queue = queue or like.queue
     if queue is None:
-        raise ValueError("the array has no queue; call .with_queue() to add one in order to "
-                         "be able to perform operations")
+        raise ValueError(NO_QUEUE)
     if out is None:
-        out = empty(queue, like.shape, res, allocator=like.allocator)
-    target = out if out.is_contiguous_c() else empty(queue, out.shape, out.dtype)
+        out = new_array(like, queue, like.shape, res, like.allocator)
+    target = out if out.flags.c_contiguous else new_array(out, queue, out.shape, out.dtype)
     names = "xyzw"
     args = ", ".join([f"{ctype(target.dtype)} *out",
                       *(op.decl(names[k]) for k, op in enumerate(operands))])
     knl = get_elwise_kernel(like.context, args, f"out[i] = {convert(expr, target.dtype, expr_dtype)}",
                             f"oclpy_{name}", preamble)
     evt = knl(target, *(op.arg() for op in operands), queue=queue,
-              wait_for=[e for op in operands if isinstance(op.value, Array)
+              wait_for=[e for op in operands if isinstance(op.value, DeviceArray)
                         for e in op.value.events] + list(target.events))
     target.add_event(evt)
     if target is not out:
@@ -222,11 +237,9 @@ def run(name: str, operands: list[Operand], expr: str, res: np.dtype, like: Any,
 
 def where(cond: Any, a: Any, b: Any, queue: Any = None, out: Any = None) -> Any:
     """cond[i] ? a[i] : b[i] (a and b arrays or scalars), PyOpenCL's if_positive order."""
-    from .core import Array, check_same_shape
-
     res = result_type(a, b)
     for other in (a, b):
-        if isinstance(other, Array) and other.shape != ():
+        if isinstance(other, DeviceArray) and other.shape != ():
             check_same_shape(cond, other)
     ops = [operand(cond, cond, cond.dtype), operand(a, cond, res), operand(b, cond, res)]
     expr = (f"({ops[0].converted('x', np.dtype(np.bool_))}) ? {ops[1].converted('y', res)} "
@@ -236,11 +249,9 @@ def where(cond: Any, a: Any, b: Any, queue: Any = None, out: Any = None) -> Any:
 
 def take(a: Any, indices: Any, out: Any = None, queue: Any = None) -> Any:
     """out[i] = a[indices[i]] (a contiguous)."""
-    from .core import empty
-
     queue = queue or indices.queue or a.queue
     if out is None:
-        out = empty(queue, indices.shape, a.dtype, allocator=a.allocator)
+        out = new_array(a, queue, indices.shape, a.dtype, a.allocator)
     src, idx = operand(a, a, a.dtype), operand(indices, indices, indices.dtype)
     args = f"{_uint_of(a.dtype)} *out, const {_uint_of(a.dtype)} *x, {idx.decl('y')}"
     knl = get_elwise_kernel(a.context, args, "out[i] = x[y[i]]", "oclpy_take")
@@ -251,10 +262,8 @@ def take(a: Any, indices: Any, out: Any = None, queue: Any = None) -> Any:
 
 def put(dest: Any, indices: Any, values: Any, queue: Any = None) -> Any:
     """dest[indices[i]] = values[i] (dest contiguous)."""
-    from .core import Array
-
     queue = queue or dest.queue
-    if isinstance(values, Array) and values.size == 1 and indices.size != 1:
+    if isinstance(values, DeviceArray) and values.size == 1 and indices.size != 1:
         values = values.reshape(())  # one value for every index, as NumPy broadcasts it
     vals = operand(values, indices, dest.dtype)
     item = _uint_of(dest.dtype) if vals.kind != "scalar" else ctype(dest.dtype)
@@ -290,3 +299,30 @@ def strided_copy_kernel(context: Any, itemsize: int, ndim: int) -> Any:
     body = (f"long rem = i, idx, doff = 0, soff = 0; {walk}"
             f"*(__global {item} *) (dst + doff) = *(__global const {item} *) (src + soff)")
     return get_elwise_kernel(context, args, body, f"oclpy_copy_strided{ndim}")
+
+
+def contiguous(a: Any) -> Any:
+    """`a` itself if C-contiguous, else a C-contiguous copy."""
+    if a.flags.c_contiguous:
+        return a
+    result = new_array(a, a.queue or a.context, a.shape, a.dtype, a.allocator)
+    if a.queue is None:
+        raise ValueError(NO_QUEUE)
+    copy_strided(result, a, a.queue)
+    return result
+
+
+def copy_strided(dst: Any, src: Any, queue: Any = None) -> None:
+    """dst[...] = src[...] for any strides (equal shapes and item sizes)."""
+    if dst.shape != src.shape or dst.dtype.itemsize != src.dtype.itemsize:
+        raise ValueError(f"cannot copy {src.shape} {src.dtype} into {dst.shape} {dst.dtype}")
+    if not dst.size:
+        return
+    queue = queue or dst.queue or src.queue
+    knl = strided_copy_kernel(dst.context, dst.dtype.itemsize, max(1, len(dst.shape)))
+    shape, ds, ss = dst.shape or (1,), dst.strides or (0,), src.strides or (0,)
+    flat_dst = new_array(dst, queue, (dst.size,), dst.dtype, data=dst.base_data, offset=dst.offset,
+                         strides=(dst.dtype.itemsize,))
+    evt = knl(flat_dst, src, *map(np.int64, (*shape, *ds, *ss)), queue=queue,
+              wait_for=[*dst.events, *src.events])
+    dst.add_event(evt)

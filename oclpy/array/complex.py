@@ -16,6 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import cltypes
+from ..kernelgen.dtypes import dtype_to_ctype
+
 _HELPERS = """
 TT2 oclpy_cmul_TT(TT2 a, TT2 b) { return (TT2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 TT2 oclpy_cdiv_TT(TT2 a, TT2 b)
@@ -123,15 +126,11 @@ def convert(expr: str, dtype: np.dtype, src: np.dtype | None) -> str | None:
         return f"({t}2)(({t}) ({expr}), ({t}) 0)"
     if dtype.kind == "b":
         return f"(uchar) (({expr}).x != 0 || ({expr}).y != 0)"
-    from .arith import ctype
-
-    return f"({ctype(dtype)}) (({expr}).x)"
+    return f"({dtype_to_ctype(dtype)}) (({expr}).x)"
 
 
 def scalar_value(value: Any, dtype: np.dtype) -> np.ndarray:
     """A complex scalar as the float2/double2 kernel argument."""
-    from .. import cltypes
-
     vec = cltypes.double2 if dtype.itemsize == 16 else cltypes.float2
     value = complex(value)
     return np.array((value.real, value.imag), dtype=vec)

@@ -5,15 +5,16 @@ byte `offset`) into one Buffer (`base_data`; None for an empty array, as in
 PyOpenCL). Views (indexing with ints, slices of any step, Ellipsis and
 np.newaxis; `reshape`, `ravel`, `view`, `squeeze`, `transpose`) share the
 buffer. Transfers (`get`, `set`, `copy`) of a non-contiguous view go through
-a strided copy kernel. Arithmetic, comparisons, `where`/`if_positive`,
-`maximum`/`minimum` and casts are generated elementwise kernels
-(array_elementwise.py); `sum`, `dot`, `min`, `max`, `any`, `all` are
-ReductionKernels (array_reductions.py); `cumsum` is a scan. Result dtypes
+a strided copy kernel. Arithmetic, comparisons and casts are generated
+elementwise kernels (arith.py); `sum`, `dot`, `min`, `max`, `any`, `all`
+are map-reduce kernels (reductions.py). Both sit below this module and make
+their results of the class of the array they are given. Result dtypes
 follow NumPy's promotion rules (PyOpenCL's `_get_common_dtype`);
 comparisons give int8 arrays, as PyOpenCL's do. Complex arrays compute as
-float2/double2 (array_complex.py): arithmetic, `**`, `==`/`!=`, abs,
+float2/double2 (complex.py): arithmetic, `**`, `==`/`!=`, abs,
 conj/real/imag, sum and dot; ordering comparisons and min/max of complex
-values raise TypeError.
+values raise TypeError. The module functions (`where`, `concatenate`,
+`cumsum`, ...) are in functions.py, above this one.
 """
 
 from __future__ import annotations
@@ -24,13 +25,15 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from . import complex as array_complex
+import oclpy as cl
+
 from . import arith as elw
+from . import complex as array_complex
+from . import reductions
+from .arith import contiguous, copy_strided
 from .views import as_shape, c_strides, contiguity, f_strides, index_view, reshape_strides, resolve_reshape
-from ..runtime.constants import mem_flags
-from ..runtime.event import Event
-from ..runtime.memory import Buffer
-from ..runtime.transfer import enqueue_copy, enqueue_fill_buffer
+from ..elementwise import get_elwise_kernel
+from ..kernelgen.launch import DeviceArray
 
 
 class ArrayHasOffsetError(ValueError):
@@ -52,23 +55,21 @@ class _Flags:
 
 
 def _queue_and_context(cq: Any) -> tuple[Any, Any]:
-    from ..runtime.context import Context
-
-    if isinstance(cq, Context):
+    if isinstance(cq, cl.Context):
         return None, cq
     if cq is None:
         raise ValueError("an Array needs a queue or a context")
     return cq, cq.context
 
 
-class Array:
+class Array(DeviceArray):
     """A strided array in one Buffer of a context, with the queue its operations run on."""
 
     __array_priority__ = 100
 
     def __init__(self, cq: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any = None,
                  data: Any = None, offset: int = 0, strides: Any = None,
-                 events: list[Event] | None = None, _fast: bool = False) -> None:
+                 events: list[cl.Event] | None = None, _fast: bool = False) -> None:
         self.queue, self.context = _queue_and_context(cq)
         self.dtype = np.dtype(dtype)
         self.shape = as_shape(shape)
@@ -85,7 +86,7 @@ class Array:
         self.events = list(events or [])
         if data is None and self.nbytes:
             data = (allocator(self.nbytes) if allocator
-                    else Buffer(self.context, mem_flags.READ_WRITE, self.nbytes))
+                    else cl.Buffer(self.context, cl.mem_flags.READ_WRITE, self.nbytes))
         self.base_data = data
 
     # -- attributes -----------------------------------------------------------
@@ -132,7 +133,7 @@ class Array:
 
     def __str__(self) -> str:
         if self.queue is None:
-            return f"<oclpy.array.Array without queue, call with_queue()>"
+            return "<oclpy.array.Array without queue, call with_queue()>"
         return str(self.get())
 
     def __hash__(self) -> int:
@@ -140,7 +141,7 @@ class Array:
 
     # -- events ---------------------------------------------------------------
 
-    def add_event(self, evt: Event) -> None:
+    def add_event(self, evt: cl.Event) -> None:
         self.events.append(evt)
         if len(self.events) > 64:
             done = [e for e in self.events[:-1] if _is_done(e)]
@@ -154,8 +155,7 @@ class Array:
     def _queue(self, queue: Any) -> Any:
         queue = queue or self.queue
         if queue is None:
-            raise ValueError("the array has no queue; call .with_queue() to add one in order "
-                             "to be able to perform operations")
+            raise ValueError(elw.NO_QUEUE)
         return queue
 
     # -- views ----------------------------------------------------------------
@@ -168,7 +168,8 @@ class Array:
 
     def __getitem__(self, index: Any) -> Array:
         if isinstance(index, Array):
-            return take(self, index)
+            elw.check_index_dtype(index)
+            return elw.take(self, index)
         if isinstance(index, tuple) and builtins.any(isinstance(i, Array) for i in index):
             raise NotImplementedError("oclpy.array: indexing with several index arrays "
                                       "is not supported")
@@ -286,11 +287,11 @@ class Array:
             return
         queue = self._queue(queue)
         if self.flags.c_contiguous:
-            enqueue_copy(queue, self.base_data, np.ascontiguousarray(host), dst_offset=self.offset,
-                         wait_for=self.events, is_blocking=not async_)
+            cl.enqueue_copy(queue, self.base_data, np.ascontiguousarray(host), dst_offset=self.offset,
+                            wait_for=self.events, is_blocking=not async_)
         elif self.flags.f_contiguous:
-            enqueue_copy(queue, self.base_data, np.asfortranarray(host).ravel(order="K"),
-                         dst_offset=self.offset, wait_for=self.events, is_blocking=not async_)
+            cl.enqueue_copy(queue, self.base_data, np.asfortranarray(host).ravel(order="K"),
+                            dst_offset=self.offset, wait_for=self.events, is_blocking=not async_)
         else:
             copy_strided(self, to_device(queue, np.ascontiguousarray(host)))
             if not async_:
@@ -309,15 +310,13 @@ class Array:
         elif not ary.flags.forc or (ary.flags.c_contiguous != src.flags.c_contiguous):
             raise TypeError("'ary' does not have the same contiguity as the array")
         if self.size:
-            enqueue_copy(self._queue(queue), ary.ravel(order="K"), src.base_data,
-                         src_offset=src.offset, wait_for=src.events, is_blocking=not async_)
+            cl.enqueue_copy(self._queue(queue), ary.ravel(order="K"), src.base_data,
+                            src_offset=src.offset, wait_for=src.events, is_blocking=not async_)
         return ary
 
     def get_async(self, queue: Any = None, ary: np.ndarray | None = None) -> tuple[np.ndarray, Any]:
-        from ..runtime.queue import enqueue_marker
-
         result = self.get(queue, ary, async_=True)
-        return result, enqueue_marker(self._queue(queue))
+        return result, cl.enqueue_marker(self._queue(queue))
 
     def copy(self, queue: Any = ...) -> Array:
         target_queue = self.queue if queue is ... else queue
@@ -329,9 +328,9 @@ class Array:
                        allocator=self.allocator)
         if self.size:
             if self.flags.forc and (result.strides == self.strides):
-                evt = enqueue_copy(run_queue, result.base_data, self.base_data,
-                                   src_offset=self.offset, byte_count=self.nbytes,
-                                   wait_for=self.events)
+                evt = cl.enqueue_copy(run_queue, result.base_data, self.base_data,
+                                      src_offset=self.offset, byte_count=self.nbytes,
+                                      wait_for=self.events)
                 result.add_event(evt)
             else:
                 copy_strided(result, self, run_queue)
@@ -350,8 +349,8 @@ class Array:
         if size & (size - 1) or size > 128:
             self.set(np.full(self.shape, pattern, self.dtype), queue)
             return self
-        evt = enqueue_fill_buffer(queue, self.base_data, pattern.reshape(1), self.offset,
-                                  self.nbytes, wait_for=[*self.events, *(wait_for or [])])
+        evt = cl.enqueue_fill_buffer(queue, self.base_data, pattern.reshape(1), self.offset,
+                                     self.nbytes, wait_for=[*self.events, *(wait_for or [])])
         self.add_event(evt)
         return self
 
@@ -364,17 +363,14 @@ class Array:
 
     def map_to_host(self, queue: Any = None, flags: Any = None, is_blocking: bool = True,
                     wait_for: Any = None) -> np.ndarray:
-        from ..runtime.constants import map_flags
-        from ..runtime.mapping import enqueue_map_buffer
-
         if not self.flags.forc:
             raise ValueError("only contiguous arrays can be mapped")
-        ary, evt = enqueue_map_buffer(self._queue(queue), self.base_data,
-                                      flags or (map_flags.READ | map_flags.WRITE), self.offset,
-                                      self.shape, self.dtype,
-                                      order="C" if self.flags.c_contiguous else "F",
-                                      wait_for=[*self.events, *(wait_for or [])],
-                                      is_blocking=is_blocking)
+        ary, evt = cl.enqueue_map_buffer(self._queue(queue), self.base_data,
+                                         flags or (cl.map_flags.READ | cl.map_flags.WRITE), self.offset,
+                                         self.shape, self.dtype,
+                                         order="C" if self.flags.c_contiguous else "F",
+                                         wait_for=[*self.events, *(wait_for or [])],
+                                         is_blocking=is_blocking)
         return ary
 
     # -- arithmetic -----------------------------------------------------------
@@ -413,29 +409,25 @@ class Array:
                          "ambiguous. Use a.any() or a.all()")
 
     def any(self, queue: Any = None, wait_for: Any = None) -> Array:
-        from .reductions import any_all
-
-        return any_all(self, "any", queue)
+        return reductions.any_all(self, "any", queue)
 
     def all(self, queue: Any = None, wait_for: Any = None) -> Array:
-        from .reductions import any_all
-
-        return any_all(self, "all", queue)
+        return reductions.any_all(self, "all", queue)
 
     def sum(self, queue: Any = None, dtype: Any = None) -> Array:
-        return sum(self, dtype=dtype, queue=queue)
+        return reductions.sum(self, dtype=dtype, queue=queue)
 
     def dot(self, other: Array, queue: Any = None) -> Array:
-        return dot(self, other, queue=queue)
+        return reductions.dot(self, other, queue=queue)
 
     def vdot(self, other: Array, queue: Any = None) -> Array:
-        return vdot(self, other, queue=queue)
+        return reductions.vdot(self, other, queue=queue)
 
     def min(self, queue: Any = None) -> Array:
-        return min(self, queue)
+        return reductions.min(self, queue)
 
     def max(self, queue: Any = None) -> Array:
-        return max(self, queue)
+        return reductions.max(self, queue)
 
     def conj(self) -> Array:
         if self.dtype.kind != "c":
@@ -463,10 +455,8 @@ class Array:
 
 
 def _is_done(evt: Any) -> bool:
-    from ..runtime.constants import command_execution_status
-
     try:
-        return evt.command_execution_status == command_execution_status.COMPLETE
+        return evt.command_execution_status == cl.command_execution_status.COMPLETE
     except Exception:  # noqa: BLE001 - a released event counts as done
         return True
 
@@ -503,41 +493,6 @@ for _name, _op in {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge
     setattr(Array, f"__{_name}__", _binary_method(_op))
 
 
-# -- helpers shared with the other array modules --------------------------------
-
-def check_same_shape(a: Array, b: Array) -> None:
-    if a.shape != b.shape and a.shape != () and b.shape != ():
-        raise ValueError(f"operands could not be broadcast together with shapes {a.shape} "
-                         f"and {b.shape}: oclpy arrays need equal shapes")
-    if a.context != b.context:
-        raise ValueError("the arrays belong to different contexts")
-
-
-def contiguous(a: Array) -> Array:
-    """`a` itself if C-contiguous, else a C-contiguous copy."""
-    if a.flags.c_contiguous:
-        return a
-    result = Array(a.queue or a.context, a.shape, a.dtype, allocator=a.allocator)
-    copy_strided(result, a, a._queue(None))
-    return result
-
-
-def copy_strided(dst: Array, src: Array, queue: Any = None) -> None:
-    """dst[...] = src[...] for any strides (equal shapes and item sizes)."""
-    if dst.shape != src.shape or dst.dtype.itemsize != src.dtype.itemsize:
-        raise ValueError(f"cannot copy {src.shape} {src.dtype} into {dst.shape} {dst.dtype}")
-    if not dst.size:
-        return
-    queue = queue or dst.queue or src.queue
-    knl = elw.strided_copy_kernel(dst.context, dst.dtype.itemsize, builtins.max(1, dst.ndim))
-    shape, ds, ss = dst.shape or (1,), dst.strides or (0,), src.strides or (0,)
-    flat_dst = Array(queue, (dst.size,), dst.dtype, data=dst.base_data, offset=dst.offset,
-                     strides=(dst.itemsize,))
-    evt = knl(flat_dst, src, *map(np.int64, (*shape, *ds, *ss)), queue=queue,
-              wait_for=[*dst.events, *src.events])
-    dst.add_event(evt)
-
-
 # -- constructors ---------------------------------------------------------------
 
 def empty(queue: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any = None,
@@ -548,8 +503,8 @@ def empty(queue: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any =
 def zeros(queue: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any = None) -> Array:
     result = empty(queue, shape, dtype, order, allocator)
     if result.size:
-        evt = enqueue_fill_buffer(result._queue(None), result.base_data, np.zeros(1, np.uint8),
-                                  0, result.nbytes)
+        evt = cl.enqueue_fill_buffer(result._queue(None), result.base_data, np.zeros(1, np.uint8),
+                                     0, result.nbytes)
         result.add_event(evt)
     return result
 
@@ -619,30 +574,12 @@ def arange(queue: Any, *args: Any, **kwargs: Any) -> Array:
     size = int(np.ceil((stop - start) / step)) if (stop - start) * step > 0 else 0
     result = empty(queue, (size,), dtype, allocator=allocator)
     if size:
-        knl = elw.get_elwise_kernel(queue.context, f"{elw.ctype(dtype)} *z, {elw.ctype(dtype)} "
-                                    f"start, {elw.ctype(dtype)} step",
-                                    f"z[i] = start + (({elw.ctype(dtype)}) i) * step",
-                                    "oclpy_arange")
+        t = elw.ctype(dtype)
+        knl = get_elwise_kernel(queue.context, f"{t} *z, {t} start, {t} step",
+                                f"z[i] = start + (({t}) i) * step", "oclpy_arange")
         result.add_event(knl(result, dtype.type(start), dtype.type(step)))
     return result
 
 
-def _get_common_dtype(obj1: Any, obj2: Any, queue: Any) -> np.dtype:
-    """PyOpenCL's name for the result dtype of an operation on obj1 and obj2."""
-    if queue is None:
-        raise ValueError("PyOpenCL array has no queue; call .with_queue() to add one in order "
-                         "to be able to perform operations")
-    return elw.result_type(obj1, obj2)
-
-
-# the module functions (reductions, selection, stacking) live in array_functions.py
-from .functions import (all, any, concatenate, multi_take_put, cumsum, diff, dot, hstack,  # noqa: E402
-                        if_positive, logical_and, logical_not, logical_or, max, maximum, min,
-                        minimum, multi_put, multi_take, reshape, stack, subset_dot,
-                        subset_max, subset_min, sum, take, transpose, vdot, where)
-
-__all__ = ["Array", "ArrayHasOffsetError", "all", "any", "arange", "concatenate", "cumsum", "diff", "dot",
-           "empty", "empty_like", "hstack", "if_positive", "logical_and", "logical_not",
-           "logical_or", "max", "maximum", "min", "minimum", "multi_put", "multi_take", "multi_take_put",
-           "ones_like", "reshape", "stack", "subset_dot", "subset_max", "subset_min", "sum",
-           "take", "to_device", "transpose", "vdot", "where", "zeros", "zeros_like"]
+__all__ = ["Array", "ArrayHasOffsetError", "arange", "empty", "empty_like", "ones_like",
+           "to_device", "zeros", "zeros_like"]

@@ -5,7 +5,7 @@ elementwise kernels; `take`/`multi_take`/`multi_put` gather and scatter by
 index arrays; `concatenate`, `stack`, `hstack` copy each input into a view
 of the result (any strides); `diff` is one kernel; `cumsum` is an
 InclusiveScanKernel. The reductions are re-exported from
-array_reductions.py.
+reductions.py. This module sits above the Array class (core.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import arith as elw
-from .core import Array, copy_strided, empty
+from .arith import contiguous, copy_strided
+from .core import Array, empty, to_device
 from .reductions import dot, max, min, subset_dot, subset_max, subset_min, sum, vdot  # noqa: A004
+from ..elementwise import get_elwise_kernel
+from ..scan import get_inclusive_scan_kernel
 
 
 def _queue_of(*objs: Any, queue: Any = None) -> Any:
@@ -31,8 +34,6 @@ def _queue_of(*objs: Any, queue: Any = None) -> Any:
 
 
 def _scalar_result(value: Any, queue: Any, dtype: Any = None) -> Array:
-    from .core import to_device
-
     return to_device(queue, np.asarray(value, dtype=dtype))
 
 
@@ -104,8 +105,7 @@ def logical_not(x: Any, /, out: Any = None, queue: Any = None) -> Any:
 
 def take(a: Array, indices: Array, out: Any = None, queue: Any = None,
          wait_for: Any = None) -> Array:
-    if indices.dtype.kind not in "iu":
-        raise TypeError(f"index arrays must be of integer dtype, not {indices.dtype}")
+    elw.check_index_dtype(indices)
     return elw.take(a, indices, out, queue)
 
 
@@ -214,23 +214,19 @@ def diff(array: Array, queue: Any = None, allocator: Any = None) -> Array:
     if n > 1:
         src = elw.operand(array, array, array.dtype)
         t = elw.ctype(array.dtype)
-        knl = elw.get_elwise_kernel(array.context, f"{t} *out, const {t} *x",
-                                    "out[i] = x[i+1] - x[i]", "oclpy_diff")
+        knl = get_elwise_kernel(array.context, f"{t} *out, const {t} *x",
+                                "out[i] = x[i+1] - x[i]", "oclpy_diff")
         result.add_event(knl(result, src.value, queue=queue, wait_for=array.events))
     return result
 
 
 def cumsum(a: Array, output_dtype: Any = None, queue: Any = None, wait_for: Any = None,
            return_event: bool = False) -> Any:
-    from ..scan import get_inclusive_scan_kernel
-
     dtype = np.dtype(output_dtype if output_dtype is not None else a.dtype)
     queue = _queue_of(a, queue=queue)
     result = empty(queue, a.shape, dtype, allocator=a.allocator)
     knl = get_inclusive_scan_kernel(a.context, dtype)
     src = a if a.dtype == dtype else a.astype(dtype)
-    from .core import contiguous
-
     knl(contiguous(src), result, queue=queue, wait_for=wait_for)
     evt = result.events[-1] if result.events else None
     return (evt, result) if return_event else result
@@ -238,5 +234,5 @@ def cumsum(a: Array, output_dtype: Any = None, queue: Any = None, wait_for: Any 
 
 __all__ = ["all", "any", "concatenate", "cumsum", "diff", "dot", "hstack", "if_positive", "logical_and",
            "logical_not", "logical_or", "max", "maximum", "min", "minimum", "multi_put",
-           "multi_take", "reshape", "stack", "subset_dot", "subset_max", "subset_min", "sum",
-           "take", "transpose", "vdot", "where"]
+           "multi_take", "multi_take_put", "reshape", "stack", "subset_dot", "subset_max",
+           "subset_min", "sum", "take", "transpose", "vdot", "where"]

@@ -4,6 +4,10 @@ Each is one ReductionKernel (memoized per context and dtype) over a
 contiguous operand (a non-contiguous view is copied first) and returns a
 0-d Array, as PyOpenCL's do. Float min/max propagate NaN like NumPy;
 min/max of an empty array raise ValueError unless `initial` is given.
+
+Like arith.py, this module sits below the Array class: the kernels are
+kernelgen's MapReduceKernel, whose result has the class of the array
+reduced.
 """
 
 from __future__ import annotations
@@ -13,20 +17,27 @@ from typing import Any
 import numpy as np
 
 from . import complex as array_complex
-from .arith import BOOL_DTYPE, convert, ctype, result_type
-from ..reduction import get_reduction_kernel
+from .arith import BOOL_DTYPE, binary, check_same_shape, contiguous, convert, ctype, result_type
+from ..kernelgen.launch import DeviceArray
+from ..kernelgen.programs import ContextCache
+from ..kernelgen.reduce import MapReduceKernel
 
 _NAN_MINMAX = """
 #define OCLPY_FMAX_NANPROP(a, b) (isnan(a) ? (a) : (isnan(b) ? (b) : fmax(a, b)))
 #define OCLPY_FMIN_NANPROP(a, b) (isnan(a) ? (a) : (isnan(b) ? (b) : fmin(a, b)))
 """
 _NoValue = object()
+_kernels = ContextCache()
 
 
-def _contig(a: Any) -> Any:
-    from .core import contiguous
-
-    return contiguous(a)
+def get_reduction_kernel(ctx: Any, dtype_out: Any, neutral: str, reduce_expr: str,
+                         map_expr: str, arguments: str, name: str = "reduce_kernel",
+                         preamble: str = "") -> MapReduceKernel:
+    """A memoized MapReduceKernel (per context and text)."""
+    key = (np.dtype(dtype_out).str, neutral, reduce_expr, map_expr, arguments, name, preamble)
+    return _kernels.get(ctx, key, lambda: MapReduceKernel(ctx, dtype_out, neutral, reduce_expr,
+                                                          map_expr, arguments, name,
+                                                          preamble=preamble))
 
 
 def _run(knl: Any, args: list[Any], queue: Any, slice: Any = None) -> Any:  # noqa: A002
@@ -37,7 +48,7 @@ def _run(knl: Any, args: list[Any], queue: Any, slice: Any = None) -> Any:  # no
 def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,  # noqa: A001, A002
         initial: Any = _NoValue) -> Any:
     out = np.dtype(dtype) if dtype is not None else a.dtype
-    a = _contig(a)
+    a = contiguous(a)
     knl = get_reduction_kernel(a.context, out, convert("0", out), "a+b",
                                convert("in[i]", out, a.dtype), f"const {ctype(a.dtype)} *in",
                                "oclpy_sum")
@@ -51,11 +62,9 @@ def sum(a: Any, dtype: Any = None, queue: Any = None, slice: Any = None,  # noqa
 
 def _dot(a: Any, b: Any, dtype: Any, queue: Any, slice: Any, subset: Any = None,  # noqa: A002
          conjugate_first: bool = False) -> Any:
-    from .core import check_same_shape
-
     check_same_shape(a, b)
     out = np.dtype(dtype) if dtype is not None else result_type(a, b)
-    a, b = _contig(a), _contig(b)
+    a, b = contiguous(a), contiguous(b)
     index = "i" if subset is None else "lookup_tbl[i]"
     x, y = convert(f"a[{index}]", out, a.dtype), convert(f"b[{index}]", out, b.dtype)
     preamble = ""
@@ -84,7 +93,7 @@ def vdot(a: Any, b: Any, dtype: Any = None, queue: Any = None, slice: Any = None
 
 def subset_dot(subset: Any, a: Any, b: Any, dtype: Any = None, queue: Any = None,
                slice: Any = None) -> Any:  # noqa: A002
-    return _dot(a, b, dtype, queue, slice, subset=_contig(subset))
+    return _dot(a, b, dtype, queue, slice, subset=contiguous(subset))
 
 
 def _neutral(what: str, dtype: np.dtype) -> str:
@@ -115,9 +124,7 @@ def _minmax_kernel(context: Any, what: str, dtype: np.dtype, subset: Any = None)
 
 
 def _minmax(what: str, a: Any, queue: Any, initial: Any) -> Any:
-    from .core import Array, maximum, minimum
-
-    if not isinstance(a, Array):
+    if not isinstance(a, DeviceArray):
         return np.array(a).dtype.type(a)
     if a.size == 0:
         if initial is _NoValue:
@@ -126,11 +133,11 @@ def _minmax(what: str, a: Any, queue: Any, initial: Any) -> Any:
         return initial
     if initial is not _NoValue and not np.isscalar(initial):
         raise ValueError("'initial' is not a scalar")
-    a = _contig(a)
+    a = contiguous(a)
     result = _run(_minmax_kernel(a.context, what, a.dtype), [a], queue)
     if initial is not _NoValue:
-        pick = minimum if what == "min" else maximum
-        result = pick(result, a.dtype.type(initial), queue=queue)
+        result = binary("minimum" if what == "min" else "maximum", result, a.dtype.type(initial),
+                        queue=queue)
     return result
 
 
@@ -143,20 +150,20 @@ def max(a: Any, queue: Any = None, initial: Any = _NoValue) -> Any:  # noqa: A00
 
 
 def subset_min(subset: Any, a: Any, queue: Any = None, slice: Any = None) -> Any:  # noqa: A002
-    a = _contig(a)
-    return _run(_minmax_kernel(a.context, "min", a.dtype, subset), [_contig(subset), a], queue,
+    a = contiguous(a)
+    return _run(_minmax_kernel(a.context, "min", a.dtype, subset), [contiguous(subset), a], queue,
                 slice)
 
 
 def subset_max(subset: Any, a: Any, queue: Any = None, slice: Any = None) -> Any:  # noqa: A002
-    a = _contig(a)
-    return _run(_minmax_kernel(a.context, "max", a.dtype, subset), [_contig(subset), a], queue,
+    a = contiguous(a)
+    return _run(_minmax_kernel(a.context, "max", a.dtype, subset), [contiguous(subset), a], queue,
                 slice)
 
 
 def any_all(a: Any, what: str, queue: Any = None) -> Any:
     """a.any() / a.all() as a 0-d int8 array."""
-    a = _contig(a)
+    a = contiguous(a)
     neutral, reduce_expr = ("0", "a || b") if what == "any" else ("1", "a && b")
     knl = get_reduction_kernel(a.context, BOOL_DTYPE, neutral, reduce_expr,
                                convert("in[i]", np.dtype(np.bool_), a.dtype),

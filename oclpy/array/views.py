@@ -10,6 +10,7 @@ contiguous layouts and `contiguity` reports (C, F) contiguity.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -20,18 +21,12 @@ def as_shape(shape: Any) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     try:
-        dims = tuple(int(operator_index(s)) for s in shape)
+        dims = tuple(int(operator.index(s)) for s in shape)
     except TypeError:
         raise ValueError(f"shape must be an int or a sequence of ints, not {shape!r}") from None
     if any(d < 0 for d in dims):
         raise ValueError(f"negative dimensions are not allowed: {dims}")
     return dims
-
-
-def operator_index(value: Any) -> int:
-    import operator
-
-    return operator.index(value)
 
 
 def c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
@@ -97,7 +92,7 @@ def index_view(shape: tuple[int, ...], strides: tuple[int, ...], index: Any
             new_strides.append(stride * step)
         else:
             try:
-                k = operator_index(item)
+                k = operator.index(item)
             except TypeError:
                 raise IndexError(f"only integers, slices, ellipsis, None and integer arrays "
                                  f"are valid indices, not {type(item).__name__}") from None

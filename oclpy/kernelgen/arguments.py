@@ -11,7 +11,7 @@ Array view with a nonzero `.offset` can be passed as is.
 C type names resolve through `c_name_to_dtype`: OpenCL C's scalar names
 (with `unsigned`, `signed`, `const`, `__global`, `restrict` and friends),
 its vector types (`float4`, from oclpy.cltypes) and struct types registered
-with `oclpy.tools.get_or_register_dtype`.
+with `get_or_register_dtype` (dtypes.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+
+from .. import cltypes
+from .dtypes import get_or_register_dtype, kernel_ctype
 
 _SCALARS = {
     "char": np.int8, "signed char": np.int8, "uchar": np.uint8, "unsigned char": np.uint8,
@@ -90,21 +93,8 @@ class ScalarArg(DtypedArgument):
 Argument = DtypedArgument
 
 
-def kernel_ctype(dtype: Any) -> str:
-    """The C type of `dtype` in a generated kernel (complex as float2/double2, as NumPy lays it out)."""
-    from ..tools import dtype_to_ctype
-
-    dtype = np.dtype(dtype)
-    if dtype.kind == "c":
-        return "double2" if dtype.itemsize == 16 else "float2"
-    return dtype_to_ctype(dtype)
-
-
 def c_name_to_dtype(name: str) -> np.dtype:
     """The dtype of a C type name (scalar, OpenCL vector, or registered struct)."""
-    from .. import cltypes
-    from ..tools import get_or_register_dtype
-
     name = " ".join(name.split())
     if name in _SCALARS:
         return np.dtype(_SCALARS[name])
@@ -192,10 +182,3 @@ def needs_double(args: Sequence[DtypedArgument]) -> bool:
 
 FP64_PRAGMA = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 
-
-def group_size(device: Any, limit: int = 128) -> int:
-    """The largest power of two up to `limit` that `device` allows in a work-group."""
-    size = 1
-    while size * 2 <= min(limit, int(device.max_work_group_size)):
-        size *= 2
-    return size
