@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from ...diagnostics import DiagnosticEngine
 from . import ast
+from .ast import start_loc
 from . import c_types as ct
 from .gnu_types import TypeOf
+from .consteval import eval_int_const
 from .lexer import Token
 
 if TYPE_CHECKING:
@@ -95,8 +98,6 @@ def condition_text(tokens: list[Token]) -> str:
 
 def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
     """A `_Static_assert` among struct members: folded as the parser folds array sizes."""
-    from .consteval import eval_int_const
-    from .sema.gnu_checks import report_static_assert
     value = eval_int_const(sa.cond, p.diags)
     report_static_assert(sa, value, p.diags)
 
@@ -119,3 +120,14 @@ def ext_vector_type(p: Parser, t: ct.CType, attrs: dict[str, Any], is_typedef: b
                            "or 16)")
         return t
     return ct.Vector(t.kind, count, const=t.const, volatile=t.volatile, space=t.space)
+
+
+def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: DiagnosticEngine) -> None:
+    """clang's diagnostics for a `_Static_assert` whose condition folded to `value` (None: not constant)."""
+    if value is None:
+        diags.error(start_loc(sa.cond), "static_assert expression is not an integral constant expression")
+    elif value == 0:
+        message = "" if sa.message is None else ' "' + sa.message.decode("latin-1") + '"'
+        literal = isinstance(sa.cond, ast.IntLiteral)
+        requirement = "" if literal else f" due to requirement '{sa.text}'"
+        diags.error(sa.loc, f"static_assert failed{requirement}{message}")

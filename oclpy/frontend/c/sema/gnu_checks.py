@@ -21,6 +21,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from .folding import fold_int
 from ..ast import start_loc
+from ..parse_gnu import report_static_assert
 
 
 class GnuChecker:
@@ -133,14 +134,3 @@ def result_statement(items: list[Union[ast.Stmt, ast.Decl]]) -> Optional[ast.Exp
     while isinstance(last, ast.Label):
         last = last.body
     return last if isinstance(last, ast.ExprStmt) and last.expr is not None else None
-
-
-def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: DiagnosticEngine) -> None:
-    """clang's diagnostics for a `_Static_assert` whose condition folded to `value` (None: not constant)."""
-    if value is None:
-        diags.error(start_loc(sa.cond), "static_assert expression is not an integral constant expression")
-    elif value == 0:
-        message = "" if sa.message is None else ' "' + sa.message.decode("latin-1") + '"'
-        literal = isinstance(sa.cond, ast.IntLiteral)
-        requirement = "" if literal else f" due to requirement '{sa.text}'"
-        diags.error(sa.loc, f"static_assert failed{requirement}{message}")

@@ -23,6 +23,7 @@ from ....diagnostics import DiagnosticEngine, SourceLocation
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
+from ..ast import start_loc
 from ..c_types import CType
 
 Designator = ast.Designator
@@ -195,7 +196,6 @@ class ListFiller:
                 if len(stack) == 1:
                     if not self.warned_excess:
                         kind = {ct.Array: "array", ct.Vector: "vector"}.get(type(frame.t), "struct")  # type: ignore[arg-type]
-                        from .expressions import start_loc
                         self.diags.warning(start_loc(item), f"excess elements in {kind} initializer")
                         self.warned_excess = True
                     return
@@ -205,7 +205,6 @@ class ListFiller:
                 continue
             mt = frame.member_type(frame.pos)
             if isinstance(frame.t, ct.Struct) and isinstance(mt, ct.Array) and mt.count is None:
-                from .expressions import start_loc
                 self.diags.error(start_loc(item), "initialization of flexible array member is not allowed")
                 frame.pos += 1
                 return

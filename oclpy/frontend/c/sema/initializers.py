@@ -71,7 +71,6 @@ class InitChecker:
         if isinstance(init.items[0], ast.InitList):
             self.diags.warning(init.items[0].loc, "too many braces around scalar initializer")
         if len(init.items) > 1:
-            from .expressions import start_loc
             self.diags.warning(start_loc(init.items[1]), "excess elements in scalar initializer")
         return self.initializer(init.items[0], t, constant)
 

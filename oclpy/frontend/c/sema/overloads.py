@@ -25,6 +25,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
+from .calls import ordinal
 from .conversions import is_null_constant
 
 _CODES = {K.BOOL: "b", K.CHAR: "c", K.UCHAR: "h", K.SHORT: "s", K.USHORT: "t", K.INT: "i", K.UINT: "j",
@@ -195,7 +196,6 @@ class OverloadChecker:
 
     @staticmethod
     def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
-        from .calls import ordinal
         ftype = d.ctype
         assert isinstance(ftype, ct.FunctionType)
         n = len(ftype.params)
