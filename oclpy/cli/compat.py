@@ -134,7 +134,7 @@ def unpack(sdist: Path, dest: Path, names: tuple[str, ...]) -> dict[str, Path]:
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding the oclpy package
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     env.pop("PYOPENCL_CTX", None)
     return env
