@@ -13,8 +13,10 @@ bytes, each tagged with its kind. So an entry is never served to another
 compiler, machine, option, header or level.
 
 Memory (`remembered`): the last MEMORY_ENTRIES programs, least recently used
-dropped first; threads that ask for one key at once share one build, and a
-build that fails is not remembered.
+dropped first, keyed by the same parts but the compiler version (one per
+process) as a tuple, which is cheaper to look up than to hash; threads that
+ask for one key at once share one build, and a build that fails is not
+remembered.
 
 Disk: one file per key under `cache_dir()` ($OCLPY_CACHE_DIR, else
 $XDG_CACHE_HOME/oclpy, else ~/.cache/oclpy), in a folder per kind of entry
@@ -61,7 +63,7 @@ import warnings
 from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Hashable, Iterator
 
 from ..targets.llvm import binding
 from ..targets.target import Target
@@ -161,12 +163,12 @@ def entry_key(*parts: str | bytes) -> str:
 
 # -- memory -----------------------------------------------------------------------------
 
-_memory: OrderedDict[str, Any] = OrderedDict()
-_pending: dict[str, threading.Event] = {}
+_memory: OrderedDict[Hashable, Any] = OrderedDict()
+_pending: dict[Hashable, threading.Event] = {}
 _lock = threading.Lock()
 
 
-def remembered(key: str, make: Callable[[], Any]) -> Any:
+def remembered(key: Hashable, make: Callable[[], Any]) -> Any:
     """The value kept for `key`, else `make()`'s (then kept). Threads asking for one key
     at once share one `make()`; when it raises, the next waiting thread makes its own."""
     while True:

@@ -21,6 +21,7 @@ target serves.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
@@ -77,7 +78,11 @@ def cuda_target(arch: str = ptx_codegen.DEFAULT_ARCH) -> Target:
 
 def resolve(target: Target | None, options: str) -> Target:
     """`target` (default: the host CPU) with its level decided; ValueError for an unknown kind."""
-    target = target or host_target()
+    return _resolved(target or host_target(), options)
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(target: Target, options: str) -> Target:
     if target.kind not in RECORDS:
         raise ValueError(f"no compiler target for device '{target.kind}' "
                          f"(known: {', '.join(RECORDS)})")
@@ -93,12 +98,13 @@ def build(source: str | bytes, options: str = "", target: Target | None = None,
     target = resolve(target, options)
     unit = source_unit(source, filename)
     headers = include_digest(unit, options) if isinstance(unit, str) else ""
-    key = cache.program_key(unit, options, headers, target)
-    return cache.remembered(key, lambda: _load_or_compile(key, unit, options, target, filename))
+    return cache.remembered((unit, options, headers, target),
+                            lambda: _load_or_compile(unit, options, headers, target, filename))
 
 
-def _load_or_compile(key: str, unit: str | bytes, options: str, target: Target,
+def _load_or_compile(unit: str | bytes, options: str, headers: str, target: Target,
                      filename: str) -> CompiledProgram:
+    key = cache.program_key(unit, options, headers, target)
     record, from_record = RECORDS[target.kind]
     found = cache.load_program(key, from_record)
     if found is not None:
