@@ -19,16 +19,23 @@ its own (`ptx`, `simt`) by adding a row.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from typing import Callable, Sequence
 
-from ..compiler.build import DEVICE_KINDS
+from .. import get_platforms
+from .. import compiler
+from ..analysis.kernel_stats import format_stats, kernel_stats
 from ..diagnostics import CompileError
+from ..frontend.source_files import read_source_bytes, read_source_file
+from ..ir.parser import IRParseError, parse_module
+from ..ir.printer import print_module
+from ..ir.verifier import VerifyError, verify_module
+from ..passes.manager import pass_timing, run_pipeline
+from .demo import run_demo
 
 
 def _cmd_devices(args: argparse.Namespace) -> int:
-    from .. import get_platforms
-
     for p_index, platform in enumerate(get_platforms()):
         print(f"platform {p_index}: {platform.name} ({platform.version})")
         for d_index, device in enumerate(platform.get_devices()):
@@ -39,73 +46,51 @@ def _cmd_devices(args: argparse.Namespace) -> int:
     return 0
 
 
-def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
-    from ..diagnostics import DiagnosticEngine
-    from ..frontend.c.ast_printer import dump
-    from ..frontend.options import parse_build_options
-    from ..frontend.driver import version_type_names
-    from ..frontend.c.parser import parse
-    from ..frontend.c.preprocess import preprocess
-    from ..frontend.c.sema.analyzer import analyze
-    from ..frontend.spirv import is_spirv
-
-    if is_spirv(source):
-        raise CompileError(f"{filename}: error: a SPIR-V module has no OpenCL C AST\n")
-    opts = parse_build_options(options)
-    diags = DiagnosticEngine({filename: source})
-    text = preprocess(source, filename, opts, diags)
-    tu = parse(text, filename, diags, version_type_names(opts))
-    if not diags.has_errors:
-        analyze(tu, opts, diags)
-    if diags.has_errors:
-        raise CompileError(diags.render())
-    return dump(tu)
+def _target(kind: str, args: argparse.Namespace) -> compiler.Target:
+    """The Target of `--device` (cuda: sm_90, no GPU needed), at `-O<n>` when given."""
+    target = compiler.cuda_target() if kind == "cuda" else compiler.host_target()
+    return target if args.opt is None else target.with_opt_level(args.opt)
 
 
-def _emit_ir(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
-    from ..compiler.build import frontend_for, opt_level, pipeline_for
-    from ..ir.printer import print_module
-    from ..passes.manager import run_pipeline
+def _emit_ast(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
+    return compiler.ast_text(source, options, filename)
 
-    front = frontend_for(source, options, filename)
-    level = args.opt if args.opt is not None else opt_level(options)
+
+def _emit_ir(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
+    """The IR every target starts from: after the level's target-independent pipeline."""
+    front = compiler.frontend_for(source, options, filename)
+    level = args.opt if args.opt is not None else compiler.opt_level(options)
     trace = sys.stdout if args.print_after_all else None
-    run_pipeline(front.module, pipeline_for(level), verify_each=args.verify_each,
+    run_pipeline(front.module, compiler.pipeline_for(level), verify_each=args.verify_each,
                  print_after_all=trace)
     sys.stderr.write(front.log)
     return print_module(front.module)
 
 
-def _emit_target(kind: str) -> Callable[[str, str, str, argparse.Namespace], str]:
-    def emit(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
-        from ..compiler.build import build_program
-
-        result = build_program(source, options, args.device, filename=filename, level=args.opt)
+def _emit_target(kind: str) -> Callable[[str | bytes, str, str, argparse.Namespace], str]:
+    def emit(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
+        result = compiler.compile_program(source, options, _target(args.device, args), filename)
         sys.stderr.write(result.log)
         return result.program.llvm_ir if kind == "llvm" else result.program.asm()
 
     return emit
 
 
-def _emit_ptx(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
+def _emit_ptx(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
     """The cuda device's PTX (whatever --device says; no GPU is needed to make it)."""
-    from ..compiler.build import build_program
-
-    result = build_program(source, options, "cuda", filename=filename, level=args.opt)
+    result = compiler.compile_program(source, options, _target("cuda", args), filename)
     sys.stderr.write(result.log)
     return result.program.ptx
 
 
-def _build_only(source: str, options: str, filename: str, args: argparse.Namespace) -> str:
+def _build_only(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
     """No --emit: the whole build for the device, printing only diagnostics."""
-    from ..compiler.build import build_program
-
-    result = build_program(source, options, args.device, filename=filename, level=args.opt)
+    result = compiler.compile_program(source, options, _target(args.device, args), filename)
     sys.stderr.write(result.log)
     return ""
 
 
-EMITTERS: dict[str, Callable[[str, str, str, argparse.Namespace], str]] = {
+EMITTERS: dict[str, Callable[[str | bytes, str, str, argparse.Namespace], str]] = {
     "none": _build_only,
     "ast": _emit_ast,
     "ir": _emit_ir,
@@ -116,16 +101,12 @@ EMITTERS: dict[str, Callable[[str, str, str, argparse.Namespace], str]] = {
 
 
 def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
-    from ..frontend.options import InvalidBuildOptions
-
     try:
         source = _read_source(args.file)
     except OSError as exc:
         print(f"oclpy build: error: cannot read '{args.file}': {exc.strerror}", file=sys.stderr)
         return 1
-    options = " ".join(_quote(o) for o in cl_options)
-    from ..passes.manager import pass_timing
-
+    options = " ".join(shlex.quote(o) for o in cl_options)
     try:
         with pass_timing(sys.stderr if args.time_passes else None):
             out = EMITTERS[args.emit or "none"](source, options, args.file, args)
@@ -133,7 +114,7 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
     except CompileError as exc:
         sys.stderr.write(exc.log)
         return 1
-    except InvalidBuildOptions as exc:
+    except compiler.InvalidBuildOptions as exc:
         print(f"oclpy build: error: {exc}", file=sys.stderr)
         return 1
     if args.emit is None:
@@ -144,41 +125,21 @@ def _cmd_build(args: argparse.Namespace, cl_options: list[str]) -> int:
     return 0
 
 
-def _read_source(path: str) -> str:
-    """OpenCL C text, or a SPIR-V module as `compiler.il_text` (told by its magic number)."""
-    from ..compiler.build import il_text
-    from ..frontend.source_files import read_source_bytes
-    from ..frontend.spirv import is_spirv
-
+def _read_source(path: str) -> str | bytes:
+    """OpenCL C text, or a SPIR-V module as bytes (told by its magic number)."""
     data = read_source_bytes(path)
-    return il_text(data) if is_spirv(data) else data.decode("utf-8", errors="replace")
+    return data if compiler.is_spirv(data) else data.decode("utf-8", errors="replace")
 
 
-def _stats_table(source: str, options: str, args: argparse.Namespace) -> str:
+def _stats_table(source: str | bytes, options: str, args: argparse.Namespace) -> str:
     """Per-kernel counts of the IR every target starts from (after the level's pipeline)."""
-    from ..compiler.build import frontend_for, opt_level, pipeline_for
-    from ..passes.manager import run_pipeline
-    from ..analysis.kernel_stats import format_stats, kernel_stats
-
-    module = frontend_for(source, options, args.file).module
-    level = args.opt if args.opt is not None else opt_level(options)
-    run_pipeline(module, pipeline_for(level))
+    module = compiler.frontend_for(source, options, args.file).module
+    level = args.opt if args.opt is not None else compiler.opt_level(options)
+    run_pipeline(module, compiler.pipeline_for(level))
     return format_stats(kernel_stats(module))
 
 
-def _quote(option: str) -> str:
-    import shlex
-
-    return shlex.quote(option)
-
-
 def _cmd_opt(args: argparse.Namespace) -> int:
-    from ..frontend.source_files import read_source_file
-    from ..ir.parser import IRParseError, parse_module
-    from ..ir.printer import print_module
-    from ..ir.verifier import VerifyError, verify_module
-    from ..passes.manager import run_pipeline
-
     try:
         text = read_source_file(args.file)
         module = parse_module(text, args.file)
@@ -198,8 +159,6 @@ def _cmd_opt(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
-
     return run_demo(device_kind=args.device, quick=args.quick)
 
 
@@ -210,7 +169,7 @@ def _parser() -> argparse.ArgumentParser:
 
     build = sub.add_parser("build", help="compile an OpenCL C file; other options are OpenCL build options")
     build.add_argument("file")
-    build.add_argument("--device", default="cpu", choices=list(DEVICE_KINDS))
+    build.add_argument("--device", default="cpu", choices=list(compiler.DEVICE_KINDS))
     build.add_argument("--emit", choices=sorted(k for k in EMITTERS if k != "none"), default=None)
     for level in (0, 1, 2):
         build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level)

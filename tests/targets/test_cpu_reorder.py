@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from benchmarks.cases_vector import TILE_SMOOTH
-from oclpy.compiler import build_program, frontend_for, optimize
+from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import FRAME_ATTR
 from oclpy.targets.llvm.cpu.reorder import reorder_safe
 from tests.targets.cpu_harness import run
@@ -28,7 +28,7 @@ __kernel void k(__global int *out, __global const int *sel) {
 
 @pytest.mark.parametrize("options", ["-cl-opt-disable", ""])
 def test_strided_local_stores_are_seen_by_a_later_gather(options: str) -> None:
-    prog = build_program(STALE_SLOTS, options).program
+    prog = compile_program(STALE_SLOTS, options).program
     n = 64
     sel = (np.arange(n) * 7 % 4).astype(np.int32)
     out = np.zeros(n, np.int32)

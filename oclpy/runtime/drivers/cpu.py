@@ -13,9 +13,9 @@ which releases the GIL while native code runs. The chunks of a launch shape
 are worked out once (the runtime reuses one NDRange object per shape); a
 launch of one chunk runs on the calling thread with no hand-off.
 
-Builds go through the cpu build cache (`targets.llvm.buildcache`: in memory,
-then on disk), so a program built once is not compiled again, even by a new
-process.
+Programs are built for `target`, the host CPU (`compiler.host_target()`),
+through the compiler's build cache (in memory, then on disk), so a program
+built once is not compiled again, even by a new process.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..constants import (command_queue_properties, device_exec_capabilities, device_fp_config,
-                         device_local_mem_type, device_mem_cache_type, device_type)
-from ...compiler.cache import cached_build, prepare
+from ...compiler import IL_VERSIONS, cache, host_target
+from ..constants import (NameVersion, command_queue_properties, device_exec_capabilities, device_fp_config,
+                         device_local_mem_type, device_mem_cache_type, device_type, make_version)
 from .base import Allocation, DeviceDescription, Driver, NDRange
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
@@ -87,9 +87,6 @@ EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
 
 def il_info() -> dict[str, Any]:
     """IL_VERSION and ILS_WITH_VERSION: the SPIR-V versions the SPIR-V frontend reads."""
-    from ...frontend.spirv import IL_VERSIONS
-    from ..constants import NameVersion, make_version
-
     return {"IL_VERSION": " ".join(f"SPIR-V_{v}" for v in IL_VERSIONS),
             "ILS_WITH_VERSION": [NameVersion(make_version(*map(int, v.split("."))), "SPIR-V")
                                  for v in IL_VERSIONS]}
@@ -143,7 +140,8 @@ class CpuDriver(Driver):
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         self._chunks: dict[int, tuple[NDRange, list[tuple[int, int]]]] = {}  # by id of the shape
-        prepare()
+        self.target = host_target()
+        cache.prepare()  # the compiler version, hashed once before the first build
 
     def describe(self) -> DeviceDescription:
         return DeviceDescription("cpu", device_type.CPU, cpu_device_info(self.units))
@@ -181,9 +179,6 @@ class CpuDriver(Driver):
     def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
         region = dst.handle[offset:offset + nbytes].reshape(-1, len(pattern))
         region[...] = np.frombuffer(pattern, dtype=np.uint8)
-
-    def build(self, source: str, options: str) -> Any:
-        return cached_build(source, options, lambda: super(CpuDriver, self).build(source, options))
 
     # -- execution ------------------------------------------------------------
 

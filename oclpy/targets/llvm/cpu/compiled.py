@@ -6,10 +6,11 @@ ctypes, which releases the GIL. A freshly built program's native code is made
 at its first launch (`NativeCode`, as PoCL defers its work-group functions):
 `Program.build` runs the frontend, our passes and LLVM IR emission and parsing
 (so bad source and invalid IR still fail the build), and the first launch of
-any of its kernels runs LLVM's optimiser and code generator, once, for all. `program_record` / `program_from_record` turn
-a `CpuProgram` into JSON data plus object code and back (the build cache,
-`buildcache.py`). Kept apart from `cpu.py` so that loading a cached program
-imports no part of the compiler.
+any of its kernels runs LLVM's optimiser and code generator, once, for all.
+`CpuProgram.when_compiled` tells whoever asks (the build cache) when that
+has happened. `program_record` / `program_from_record` turn a `CpuProgram`
+into JSON data plus object code and back (the build cache,
+`compiler/cache.py`), checking every field of the record on the way back.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...kernel_abi import align_up, KernelArg
-from ....ir import types as irt
-from ....ir.types import Type
+from ...kernel_abi import (KernelArg, align_up, arg_record, args_from_record, checked_dict, checked_int,
+                           checked_str, reqd_from_record, MAX_BLOB_BYTES, MAX_MEMORY_BYTES)
+from .. import binding
 from . import workitem as wi
-from . import jit
 from .generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
 
 LOCAL_ALIGN = 16
@@ -77,12 +77,12 @@ def _address(data: bytes) -> int:
 class NativeCode:
     """A program's native code, compiled at first need by `get` (once, thread-safe).
 
-    Made from a compile function (`jit.defer_ir`'s) or from ready native code
+    Made from a compile function (`binding.defer_ir`'s) or from ready native code
     (a program loaded from the disk cache). `when_ready` runs a callback once
     the code exists (the build cache stores the program then)."""
 
-    def __init__(self, compile: Callable[[], jit.JitModule] | None = None,
-                 ready: jit.JitModule | None = None) -> None:
+    def __init__(self, compile: Callable[[], binding.JitModule] | None = None,
+                 ready: binding.JitModule | None = None) -> None:
         if (compile is None) == (ready is None):
             raise ValueError("NativeCode needs exactly one of a compile function and ready code")
         self._compile = compile
@@ -95,7 +95,7 @@ class NativeCode:
     def ready(self) -> bool:
         return self._jit is not None
 
-    def get(self) -> jit.JitModule:
+    def get(self) -> binding.JitModule:
         """The native code, compiling it now if this is the first need."""
         if self._jit is not None:
             return self._jit
@@ -147,7 +147,7 @@ class CompiledKernel:
         native = self._code.get()  # type: ignore[union-attr]
         address = native.address_of(f"{self.name}.launch")
         if not address:
-            raise jit.LLVMError(f"native code has no launcher for '{self.name}'")
+            raise binding.LLVMError(f"native code has no launcher for '{self.name}'")
         self._jit, self._native = native, _LAUNCH_SIG(address)
         self._native(blob, context)
 
@@ -254,7 +254,7 @@ class CpuProgram:
         return self._code.ready
 
     @property
-    def _jit(self) -> jit.JitModule:
+    def _jit(self) -> binding.JitModule:
         return self._code.get()
 
     @property
@@ -264,79 +264,72 @@ class CpuProgram:
     def asm(self) -> str:
         return self._jit.asm()
 
+    @property
+    def object_code(self) -> bytes:
+        """The native code as an object file (compiles it now if it was not yet)."""
+        return self._jit.object_code
+
     def when_compiled(self, callback: Callable[[], None]) -> None:
         """Call `callback` once the native code exists (now, if it does)."""
         self._code.when_ready(callback)
 
 
-# -- the disk cache's view of a program (see buildcache.py) ------------------------
+# -- the build cache's view of a program (compiler/cache.py) --------------------------
+
+KERNEL_KEYS = ("args", "blob_size", "reqd", "static_local_bytes", "frame_size", "uses_printf")
+
 
 def program_record(program: CpuProgram) -> dict[str, Any]:
-    """Everything but the object code needed to rebuild `program`, as JSON data."""
+    """Everything but the object code needed to rebuild `program`, as JSON data (not its
+    LLVM IR: a program from the cache has none to show)."""
     kernels = {}
     for name, k in program.kernels.items():
         kernels[name] = {
-            "args": [{"name": a.name, "kind": a.kind, "size": a.size, "offset": a.offset,
-                      "type": type_to_json(a.type), "attrs": _json_attrs(a.attrs)} for a in k.args],
-            "blob_size": k.blob_size, "reqd": list(k.reqd_work_group_size or ()) or None,
+            "args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
+            "reqd": list(k.reqd_work_group_size or ()) or None,
             "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
             "uses_printf": k.uses_printf}
-    return {"kernels": kernels, "optimized_ir": program.optimized_llvm_ir}
+    return {"kernels": kernels}
 
 
-def _json_attrs(attrs: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for key, value in attrs.items():
-        if isinstance(value, (str, int, float, bool)) or value is None:
-            out[key] = value
-        elif isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) for v in value):
-            out[key] = list(value)
-    return out
+def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
+    """(JSON data, object code) that `program_from_record` turns back into `program`
+    (compiles the native code now if it was not yet)."""
+    return program_record(program), program.object_code
 
 
-def program_from_record(record: dict[str, Any], object_code: bytes) -> CpuProgram:
+def _kernel_from_record(name: str, data: Any) -> tuple[list[KernelArg], tuple]:
+    k = checked_dict(data, KERNEL_KEYS, f"kernel {name[:40]!r}")
+    blob_size = checked_int(k["blob_size"], 0, MAX_BLOB_BYTES, "blob size")
+    if type(k["uses_printf"]) is not bool:
+        raise ValueError("uses_printf: not a bool")
+    facts = (blob_size, reqd_from_record(k["reqd"]),
+             checked_int(k["static_local_bytes"], 0, MAX_MEMORY_BYTES, "static local bytes"),
+             checked_int(k["frame_size"], 0, MAX_MEMORY_BYTES, "frame size"), k["uses_printf"])
+    return args_from_record(k["args"], blob_size), facts
+
+
+def program_from_record(record: Any, object_code: bytes) -> CpuProgram:
     """The program `program_record` described, its native code loaded from `object_code`.
 
-    Raises KeyError/TypeError/ValueError on a malformed record, jit.LLVMError on
-    object code LLVM refuses."""
-    native = jit.load_object(object_code, record["optimized_ir"])
+    Every field is checked before the object code is loaded: ValueError on a
+    malformed record, binding.LLVMError on object code LLVM refuses."""
+    data = checked_dict(record, ("kernels",), "program record")
+    if type(data["kernels"]) is not dict:
+        raise ValueError("program record: kernels is not an object")
+    facts = {checked_str(name, "kernel name"): _kernel_from_record(name, k)
+             for name, k in data["kernels"].items()}
+    native = binding.load_object(object_code)
     kernels = {}
-    for name, k in record["kernels"].items():
-        args = [KernelArg(a["name"], a["kind"], int(a["size"]), int(a["offset"]),
-                          type_from_json(a["type"]), dict(a["attrs"])) for a in k["args"]]
+    for name, (args, (blob_size, reqd, static_local, frame, printf)) in facts.items():
         address = native.address_of(f"{name}.launch")
         if not address:
             raise ValueError(f"cached object code has no launcher for '{name}'")
-        kernels[name] = CompiledKernel(
-            name, args, int(k["blob_size"]), tuple(k["reqd"]) if k["reqd"] else None,
-            int(k["static_local_bytes"]), int(k["frame_size"]), bool(k["uses_printf"]),
-            _LAUNCH_SIG(address), native)
+        kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
+                                       launch_function(address), native)
     return CpuProgram(kernels, "", NativeCode(ready=native))
 
 
-def type_to_json(t: Type) -> Any:
-    """An IR type of a kernel parameter as JSON data (`type_from_json` reverses it)."""
-    if isinstance(t, (irt.IntType, irt.FloatType)):
-        return [type(t).__name__, t.bits]
-    if isinstance(t, irt.PtrType):
-        return ["PtrType", t.space.value]
-    if isinstance(t, (irt.VectorType, irt.ArrayType)):
-        return [type(t).__name__, type_to_json(t.elem), t.count]
-    if isinstance(t, irt.StructType):
-        return ["StructType", [type_to_json(f) for f in t.fields], t.packed]
-    raise ValueError(f"no JSON form for a kernel parameter of type {t}")
-
-
-_FROM_JSON = {
-    "IntType": lambda d: irt.IntType(int(d[1])),
-    "FloatType": lambda d: irt.FloatType(int(d[1])),
-    "PtrType": lambda d: irt.PtrType(irt.AddressSpace(d[1])),
-    "VectorType": lambda d: irt.VectorType(type_from_json(d[1]), int(d[2])),
-    "ArrayType": lambda d: irt.ArrayType(type_from_json(d[1]), int(d[2])),
-    "StructType": lambda d: irt.StructType(tuple(type_from_json(f) for f in d[1]), bool(d[2])),
-}
-
-
-def type_from_json(data: Any) -> Type:
-    """The IR type `type_to_json` wrote; KeyError/TypeError/ValueError on bad data."""
-    return _FROM_JSON[data[0]](data)
+def launch_function(address: int) -> Any:
+    """The native launcher at `address` as a ctypes function (blob, context)."""
+    return _LAUNCH_SIG(address)

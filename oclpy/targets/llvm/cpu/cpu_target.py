@@ -1,12 +1,14 @@
 """The cpu target: IR module -> native code for the host, and the kernel ABI.
 
-`compile_cpu(module) -> CpuProgram` runs `form-workgroups` on kernels that
-contain barriers (in place: the module becomes cpu-lowered), emits LLVM IR
-through `emit.py` with `CpuTarget` deciding the target questions, adds one
-launcher per kernel (`cpu_launcher.py`), and parses the LLVM IR; LLVM's O3
-pipeline and code generation for the host CPU (`jit.py`) run at the program's
-first launch (`cpu_program.NativeCode`; measured in benchmarks/results: they
-are three quarters of a cold build, which then costs about a third).
+`compile_cpu(module, target) -> CpuProgram` takes a module the pipeline has
+finished (the level's passes, then this target's own: `PIPELINE`, which ends
+with `form-workgroups`, so kernels with barriers are resumable already), emits
+LLVM IR through `emit.py` with `CpuTarget` deciding the target questions, adds
+one launcher per kernel (`launcher.py`), and parses the LLVM IR; LLVM's
+pipeline at the Target's level (`Target.llvm_opt_level`: -O0, -O1 or -O3) and
+code generation for the Target's CPU (`binding.py`) run at the program's first
+launch (`compiled.NativeCode`; measured in benchmarks/results: they are three
+quarters of a cold build, which then costs about a third).
 
 Kernel ABI (docs/ARCHITECTURE.md, "Target: IR module -> compiled program"):
 - the argument blob packs each argument at its natural alignment in our
@@ -15,18 +17,17 @@ Kernel ABI (docs/ARCHITECTURE.md, "Target: IR module -> compiled program"):
 - local memory per work-group: every static `__local` variable of the module
   first (at its alignment), then each local argument, 16-byte aligned;
 - work-item queries read the launch context and the hidden group/local ids
-  (`cpu_workitem.py`);
-- `CompiledKernel.launch` (`cpu_program.py`) packs this call's context and
+  (`workitem.py`);
+- `CompiledKernel.launch` (`compiled.py`) packs this call's context and
   blob and allocates its local memory and frames (so concurrent calls share
   nothing), then calls the native launcher through ctypes, which releases the
   GIL;
 - every plain global/constant/local access (and, in kernels made resumable,
   every private one) joins one access group, and the launcher's work-item
-  loops are marked parallel over it (`cpu_loopmd.py`), so LLVM's loop
+  loops are marked parallel over it (`loopmd.py`), so LLVM's loop
   vectoriser widens them across work-items.
 
-Programs are cached in memory and on disk by `buildcache.py` (the cpu driver
-builds through it).
+Programs are cached in memory and on disk by the compiler (`compiler/cache.py`).
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ from ...kernel_abi import align_up, kernel_args
 from ....ir.datalayout import CPU_LAYOUT, DataLayout
 from ....ir.types import AddressSpace
 from ....ir.values import Function, GlobalVar, Instr, Module
-from ....passes.form_workgroups import (BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR, FormWorkgroups)
+from ....passes.form_workgroups import BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR
+from ...target import Target
 from . import workitem as wi
-from . import jit
+from .. import binding
 from .generic import SPACE_TESTS, lower_space_test
 from .atomics import group_private, plain_cmpxchg, plain_rmw
 from .launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
@@ -48,13 +50,16 @@ from .loopmd import LoopMetadata
 from .loopmd import finalize as finalize_loop_metadata
 from .outer import outer_regions
 from .reorder import reorder_safe
-from .compiled import (_LAUNCH_SIG, CompiledKernel, CpuProgram, KernelArg,  # noqa: F401 (re-exported)
-                       NativeCode, program_from_record, program_record)
+from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode  # noqa: F401 (re-exported)
 from ..emit import FunctionEmitter, ModuleEmitter
 from ..emit_types import EmitError
 from .mathlib import is_math, lower_math
 
 _SYNCSCOPES = {"work_item": "singlethread"}
+# What this target runs after the level's target-independent pipeline: work-groups
+# are formed last, so a barrier in a helper is inlined into its kernel first.
+PIPELINE = "inline,scalarize-vectors,step-divergent-loops,form-workgroups"
+HOST = Target("cpu")
 
 
 class CpuTarget:
@@ -171,35 +176,34 @@ def _uses_printf(module: Module) -> bool:
     return any(f.attrs.get("intrinsic") == "printf" for f in module.functions)
 
 
-def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
-    """Compile every kernel defined in `module` for the host CPU (LLVM at -O`opt_level`).
+def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
+    """Compile every kernel defined in `module` for `target`'s CPU (LLVM at its level).
 
-    Kernels with barriers are made resumable first (`form-workgroups`, in place,
-    a no-op when the pipeline already ran it)."""
-    FormWorkgroups().run(module)
-    target = CpuTarget(module)
-    me = ModuleEmitter(module, target)
-    target.loop_md = LoopMetadata(me.llmod)
+    The module has been through `PIPELINE` (kernels with barriers are
+    resumable); a barrier left over is an EmitError."""
+    cpu = CpuTarget(module)
+    me = ModuleEmitter(module, cpu)
+    cpu.loop_md = LoopMetadata(me.llmod)
     llmod = me.emit()
-    llmod.triple = jit.host_triple()
-    llmod.data_layout = jit.host_data_layout()
+    llmod.triple = binding.host_triple()
+    llmod.data_layout = binding.host_data_layout()
     infos = {}
     kernels_defined = [fn for fn in module.kernels() if not fn.is_declaration]
     for fn in kernels_defined:
-        args, blob_size = kernel_args(fn, target.layout)
+        args, blob_size = kernel_args(fn, cpu.layout)
         resumable = FRAME_ATTR in fn.attrs
         frame = fn.attrs.get(FRAME_ATTR, 0)
         frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
-        static_local = target.kernel_static_local_bytes(fn)
-        parallel = target.loop_md if reorder_safe(fn, frame=resumable) else None
-        emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, target.layout),
+        static_local = cpu.kernel_static_local_bytes(fn)
+        parallel = cpu.loop_md if reorder_safe(fn, frame=resumable) else None
+        emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
                       static_local, frame_size if resumable else None, parallel,
                       fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)),
                       bool(fn.attrs.get(DIVERGENT_ATTR)))
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
-    code = NativeCode(jit.defer_ir(text, opt_level))
+    code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))
     kernels = {}
     for fn in kernels_defined:
         args, blob_size, frame_size, static_local = infos[fn.name]

@@ -2,7 +2,7 @@
 
 On cpu every address space is one flat space, so the answer comes from the
 address. Two launch-context slots after the work-item ones (`LOCAL_END_SLOT`,
-`FRAMES_END_SLOT`, filled by `cpu_program` through `fill_context`) bound this
+`FRAMES_END_SLOT`, filled by `compiled.py` through `fill_context`) bound this
 call's local memory and its work-item frames:
 
 - local: `CTX_LOCAL_MEM <= p < local end`;

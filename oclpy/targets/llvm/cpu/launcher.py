@@ -104,7 +104,7 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
 
     Given `loop_md`, each x loop over work-items is marked parallel, and the
     loops of the regions (resume states) in `outer` ask for outer-loop
-    vectorisation (`cpu_outer.py`)."""
+    vectorisation (`outer.py`)."""
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
     fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
     blob, ctx = fn.args

@@ -14,11 +14,11 @@ constant or local memory. `LoopMetadata` tells LLVM so, the way PoCL does:
   `llvm.loop.parallel_accesses` naming that group, so the loop vectoriser
   needs no run-time alias checks and may vectorise across work-items; an x
   loop around a loop of the kernel's own also gets `llvm.loop.vectorize.enable`
-  where `cpu_outer.py` says so (LLVM's outer-loop vectoriser).
+  where `outer.py` says so (LLVM's outer-loop vectoriser).
 
 llvmlite cannot spell distinct or self-referencing metadata, so nodes are
 emitted with marker strings and `finalize(text)` rewrites them in the IR text
-(the seam to `jit.py` is text anyway).
+(the seam to `binding.py` is text anyway).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class LoopMetadata:
 
     def mark_parallel(self, latch: ll.Instruction, outer: bool = False) -> None:
         """Give the loop whose back edge is `latch` a parallel-accesses loop ID;
-        `outer`: also ask for outer-loop vectorisation (`cpu_outer.py` says when)."""
+        `outer`: also ask for outer-loop vectorisation (`outer.py` says when)."""
         m = self.llmod
         hints = [m.add_metadata([ll.MetaDataString(m, "llvm.loop.parallel_accesses"), self.group])]
         if outer:

@@ -4,7 +4,7 @@ Three kinds of lowering, chosen by one table each:
 - `LLVM_INTRINSICS`: LLVM has the operation (`llvm.sqrt.f32`, `llvm.minnum.f64`);
   its backend inlines it or calls the C library for us.
 - `LIBM`: a C99 libm function (`tanf`/`tan`); the JIT resolves it in the process
-  (`jit.py` loads libm permanently). Half precision goes through float.
+  (`binding.py` loads libm permanently). Half precision goes through float.
 - `FORMULAS`: functions C lacks (rsqrt, sinpi, ..., rootn), written in LLVM IR.
   For half and float they compute in double and round once at the end, which
   keeps them well inside OpenCL's ULP bounds; for double they reduce the

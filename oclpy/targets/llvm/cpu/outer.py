@@ -3,7 +3,7 @@
 LLVM's loop vectoriser widens innermost loops only. A work-item loop whose
 region holds a loop of its own (n-body's `j` loop, a matrix multiply's `k`
 loop) is an outer loop, so it ran one work-item at a time. LLVM's
-VPlan-native path (`-enable-vplan-native-path`, set in `jit.py`) widens such
+VPlan-native path (`-enable-vplan-native-path`, set in `binding.py`) widens such
 a loop when its loop ID carries `llvm.loop.vectorize.enable`: the inner loop
 then runs once for a whole vector of work-items. LLVM checks the control flow
 (every branch of the region the same for all work-items but the inner loops'
@@ -11,7 +11,7 @@ own, inner trip counts the same for all work-items) and declines otherwise,
 but it does not check memory: the hint is a promise. So `outer_regions`
 gives it only where that promise holds and where widening pays:
 
-- the work-item loop is marked parallel already (`cpu_reorder.reorder_safe`,
+- the work-item loop is marked parallel already (`reorder.reorder_safe`,
   checked by the caller): iterations are independent;
 - no private variable is left in memory (`alloca`): after inlining LLVM puts
   it once for all iterations, and widened work-items would share it (kernels

@@ -11,7 +11,7 @@ arguments packed, each at its natural alignment, in a private buffer;
 
 Math: what PTX does natively and exactly (sqrt.rn, fma, min/max, rounding,
 fabs, copysign) stays an LLVM intrinsic; everything else calls NVIDIA's
-libdevice (`__nv_sinf`, `__nv_pow`), linked in by `nvptx_codegen`. The
+libdevice (`__nv_sinf`, `__nv_pow`), linked in by `ptx_codegen`. The
 OpenCL functions libdevice lacks (asinpi, rootn, powr, ...) reuse the cpu
 target's formulas (`mathlib.py`), whose C-library calls become libdevice calls.
 libdevice's float functions meet OpenCL's bounds (CUDA documents them: sinf 2

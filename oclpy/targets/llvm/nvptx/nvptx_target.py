@@ -1,9 +1,11 @@
 """The nvptx target: IR module -> PTX for NVIDIA GPUs, and the cuda kernel ABI.
 
-`compile_nvptx(module, arch) -> PtxProgram` emits LLVM IR through `emit.py`
-with `NvptxTarget` answering the target questions, adds one PTX entry point
-per kernel, and turns the module into PTX (`nvptx_codegen.py`: libdevice, O3,
-disk cache). No GPU is needed; the cuda driver loads the PTX.
+`compile_nvptx(module, target, options) -> PtxProgram` emits LLVM IR through
+`emit.py` with `NvptxTarget` answering the target questions, adds one PTX
+entry point per kernel, and turns the module into PTX for the Target's
+architecture at its level (`ptx_codegen.py`: libdevice, LLVM's -O0/-O1/-O3).
+No GPU is needed; the cuda driver loads the PTX (`compiled.py`: what a
+compiled program holds, and its form in the build cache).
 
 Address spaces (LLVM's NVPTX numbers): global 1, `__local` 3 (shared), private
 and generic 0 (NVPTX allocas live in the generic space; LLVM's NVPTX passes put
@@ -33,25 +35,24 @@ shared arrays, one per variable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from llvmlite import ir as ll
 
 from ....analysis.callgraph import local_vars_reached
-from ...kernel_abi import align_up, KernelArg, kernel_args
+from ...kernel_abi import KernelArg, align_up, kernel_args
 from ....diagnostics import CompileError
 from ....frontend.options import BuildOptions, parse_build_options
 from ....ir.datalayout import DataLayout
 from ....ir.types import AddressSpace, ArrayType, PtrType, StructType, Type, VectorType
 from ....ir.values import Function, GlobalVar, Instr, Module
+from ...target import Target
 from . import ptx_codegen as codegen
+from .compiled import LOCAL_ALIGN, PtxKernel, PtxProgram, ptx_from_record, ptx_key, ptx_record  # noqa: F401
 from . import intrinsics as nvi
 from ..emit import FunctionEmitter, ModuleEmitter
 
 NVPTX_LAYOUT = DataLayout("nvptx64")
-LOCAL_ALIGN = 16  # each __local argument's start in dynamic shared memory
 DYNAMIC_SHARED = "__oclpy_dynamic_shared"
 BODY_SUFFIX = ".body"
 
@@ -62,6 +63,10 @@ GLOBAL_ADDRSPACES = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 4,
 # OpenCL memory scope -> LLVM NVPTX syncscope ("" is the whole system)
 SYNCSCOPES = {"work_item": "singlethread", "sub_group": "block", "work_group": "block",
               "device": "device", "all_svm_devices": ""}
+# What this target runs after the level's target-independent pipeline: the GPU runs
+# work-items as threads, so barriers stay barriers.
+PIPELINE = "inline"
+DEFAULT = Target("cuda", codegen.DEFAULT_ARCH, codegen.PTX_FEATURES)
 
 class NvptxTarget:
     """The answers `emit.py` asks of a target, for NVIDIA GPUs."""
@@ -115,52 +120,6 @@ class NvptxTarget:
                         args: list[ll.Value]) -> ll.Value | None:
         base = instr.attrs["callee"].attrs["intrinsic"]
         return nvi.lower_intrinsic(fe, base, fe.lltype(instr.type), args)
-
-
-@dataclass
-class PtxKernel:
-    """One kernel of a PtxProgram: what the runtime and the cuda driver need."""
-
-    name: str
-    args: list[KernelArg]
-    blob_size: int
-    reqd_work_group_size: tuple[int, int, int] | None
-    static_local_bytes: int
-    program: PtxProgram = field(repr=False, default=None)  # type: ignore[assignment]
-
-    @cached_property
-    def hidden_offset(self) -> int:
-        """Where the hidden parameters follow the blob in the launch's parameter copy."""
-        return align_up(self.blob_size, 8)
-
-    @cached_property
-    def param_offsets(self) -> tuple[int, ...]:
-        """Each entry parameter's offset: the arguments', then the hidden ones
-        (global offset x, y, z as i64, work dimension as i32)."""
-        h = self.hidden_offset
-        return tuple(a.offset for a in self.args) + (h, h + 8, h + 16, h + 24)
-
-    def dynamic_local_bytes(self, blob: bytes) -> int:
-        """The dynamic shared memory a launch with argument blob `blob` needs."""
-        total = 0
-        for arg in self.args:
-            if arg.kind == "local":
-                size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
-                total = align_up(total, LOCAL_ALIGN) + size
-        return total
-
-
-@dataclass
-class PtxProgram:
-    kernels: dict[str, PtxKernel]
-    ptx: str
-    llvm_ir: str
-    optimized_llvm_ir: str
-    arch: str
-    key: str  # identifies the PTX (cache key of the driver's cubin)
-
-    def asm(self) -> str:
-        return self.ptx
 
 
 def _is_aggregate(t: Type) -> bool:
@@ -262,8 +221,9 @@ def precision_for(opts: BuildOptions) -> codegen.Precision:
     return codegen.Precision()
 
 
-def emit_llvm(module: Module, target: NvptxTarget | None = None,
-              fast_math: bool = False) -> tuple[ll.Module, dict]:
+def emit_llvm(module: Module, target: NvptxTarget | None = None, fast_math: bool = False,
+              arch: str = codegen.DEFAULT_ARCH,
+              features: str = codegen.PTX_FEATURES) -> tuple[ll.Module, dict]:
     """The LLVM module (bodies and entries) and each kernel's (args, blob size)."""
     target = target or NvptxTarget()
     kernels = [fn for fn in module.kernels() if not fn.is_declaration]
@@ -287,28 +247,26 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None,
         annotate_reqntid(llmod, entry.fn, fn.attrs.get("reqd_work_group_size"))
         infos[fn.name] = (args, blob_size)
     llmod.triple = codegen.TRIPLE
-    llmod.data_layout = codegen.data_layout()
+    llmod.data_layout = codegen.data_layout(arch, features)
     return llmod, infos
 
 
-def compile_nvptx(module: Module, arch: str | None = None, opt_level: int = 3,
-                  options: str = "") -> PtxProgram:
-    """Compile every kernel defined in `module` to PTX for `arch` (sm_XY; default:
-    the cuda driver's GPU, else sm_90); `options` are the OpenCL build options
-    (their float-precision choices: `precision_for`)."""
-    arch = arch or codegen.default_arch()
+def compile_nvptx(module: Module, target: Target = DEFAULT, options: str = "") -> PtxProgram:
+    """Compile every kernel defined in `module` to PTX for `target` (its `sm_XY` and
+    level); `options` are the OpenCL build options (their float-precision
+    choices: `precision_for`)."""
+    arch, features = target.arch or codegen.DEFAULT_ARCH, target.features or codegen.PTX_FEATURES
     opts = parse_build_options(options)
-    target = NvptxTarget()
+    nvptx = NvptxTarget()
     fast = opts.fast_relaxed_math or opts.unsafe_math_optimizations
-    llmod, infos = emit_llvm(module, target, fast_math=fast)
+    llmod, infos = emit_llvm(module, nvptx, fast_math=fast, arch=arch, features=features)
     text = str(llmod)
     try:
-        ptx, optimized = codegen.compile_ptx(text, set(infos), arch, opt_level,
-                                             precision_for(opts))
+        ptx, optimized = codegen.compile_ptx(text, set(infos), arch, target.llvm_opt_level,
+                                             precision_for(opts), features)
     except codegen.LibdeviceMissing as exc:
         raise CompileError(f"{module.name}: error: {exc}\n") from None
-    key = codegen.cache_key("cubin", ptx, arch)
-    program = PtxProgram({}, ptx, text, optimized, arch, key)
+    program = PtxProgram({}, ptx, text, optimized, arch, ptx_key(ptx, arch))
     for fn in module.kernels():
         if fn.name not in infos:
             continue
@@ -316,5 +274,5 @@ def compile_nvptx(module: Module, arch: str | None = None, opt_level: int = 3,
         reqd = fn.attrs.get("reqd_work_group_size")
         program.kernels[fn.name] = PtxKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            _static_shared_bytes(target, fn), program)
+            _static_shared_bytes(nvptx, fn), program)
     return program

@@ -1,19 +1,21 @@
-"""The one module that touches `llvmlite.binding`: LLVM IR text in, native code out.
+"""The one module that touches `llvmlite.binding`: LLVM IR text in, native code or PTX out.
 
 Everything else in the LLVM targets builds `llvmlite.ir` objects and hands their
 text here (the seam between IR building and native bindings is text, as in
 llvmlite's own split). This module owns:
 
-- the host target machine (triple, CPU name and features, data layout string),
-- parsing and verifying LLVM IR text,
-- optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3 with
-  loop and SLP vectorisation, and the outer-loop vectoriser for loops that
-  ask for it, `cpu_outer.py`),
-- code generation to object code, loaded into an MCJIT engine kept alive by
-  `JitModule`, and symbol lookup; `defer_ir` splits it: parse and verify now,
-  optimise and compile later,
-- the object code (`JitModule.object_code`), and loading such object code
-  back into a fresh engine (`load_object`, the disk cache),
+- LLVM's process-wide state: initialisation, the lock every use holds, options;
+- target machines: the host's (triple, CPU name and features, data layout)
+  and NVPTX's (`nvptx64-nvidia-cuda`, an `sm_XY` architecture);
+- parsing and verifying LLVM IR text (`LLVMError` when LLVM refuses it);
+- optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3; for the
+  cpu with loop and SLP vectorisation, and the outer-loop vectoriser for loops
+  that ask for it, `cpu/outer.py`);
+- cpu code generation to object code, loaded into an MCJIT engine kept alive
+  by `JitModule`, and symbol lookup; `defer_ir` splits it: parse and verify
+  now, optimise and compile later; loading object code back into a fresh
+  engine (`load_object`, the build cache);
+- NVPTX: linking libdevice bitcode, optimising, emitting PTX (`emit_ptx`);
 - assembly emission for inspection (`oclpy build --emit asm`),
 - making the C math library's symbols visible to JIT code.
 """
@@ -30,7 +32,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+import llvmlite
 import llvmlite.binding as llvm
+
+NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
 
 class LLVMError(Exception):
@@ -40,6 +45,11 @@ class LLVMError(Exception):
 # LLVM's global context is not thread-safe: every use of it holds this lock.
 _lock = threading.RLock()
 _state: dict[str, object] = {}
+
+
+def versions() -> str:
+    """llvmlite's and LLVM's versions (part of the compiler version the build cache keys on)."""
+    return f"llvmlite {llvmlite.__version__} llvm {llvm.llvm_version_info}"
 
 
 def _init() -> None:
@@ -52,6 +62,14 @@ def _init() -> None:
         llvm.set_option("oclpy", "-enable-vplan-native-path")  # outer loops with the hint only
         _load_libm()
         _state["ready"] = True
+
+
+def _init_nvptx() -> None:
+    with _lock:
+        if not _state.get("nvptx"):
+            llvm.initialize_all_targets()
+            llvm.initialize_all_asmprinters()
+            _state["nvptx"] = True
 
 
 def _load_libm() -> None:
@@ -67,11 +85,22 @@ def _load_libm() -> None:
         llvm.load_library_permanently(libm)
 
 
-def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
-    """A target machine for the host CPU with all its features (AVX etc.)."""
+# -- the host ------------------------------------------------------------------------
+
+def host_cpu() -> tuple[str, str]:
+    """The host CPU's LLVM name and feature string (`znver4`, `+avx2,+fma,...`), cached."""
+    if "host_cpu" not in _state:
+        _init()
+        _state["host_cpu"] = (llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten())
+    return _state["host_cpu"]  # type: ignore[return-value]
+
+
+def host_target_machine(opt: int = 3, cpu: str = "", features: str = "") -> llvm.TargetMachine:
+    """A target machine for the host (or the named CPU and features), for JIT code."""
     _init()
     target = llvm.Target.from_triple(llvm.get_process_triple())
-    cpu, features = host_cpu()
+    if not cpu:
+        cpu, features = host_cpu()
     return target.create_target_machine(cpu=cpu, features=features,
                                         opt=opt, reloc="default", codemodel="jitdefault",
                                         jit=True)
@@ -84,7 +113,9 @@ def host_triple() -> str:
 
 def host_data_layout() -> str:
     """The host's LLVM data layout string (what `llvmlite.ir.Module.data_layout` wants)."""
-    return str(host_target_machine().target_data)
+    if "host_layout" not in _state:
+        _state["host_layout"] = str(host_target_machine().target_data)
+    return _state["host_layout"]  # type: ignore[return-value]
 
 
 def parse_and_verify(text: str) -> llvm.ModuleRef:
@@ -122,7 +153,7 @@ def _without_declined_hint_diagnostics() -> Iterator[None]:
     LLVM prints every hinted loop it could not vectorise, with its reasons,
     straight to file descriptor 2, and llvmlite offers no diagnostic handler.
     The cpu target gives the hint where LLVM's own checks decide
-    (`cpu_outer.py`), so a declined hint is expected, not news. Anything
+    (`cpu/outer.py`), so a declined hint is expected, not news. Anything
     else written to stderr meanwhile, from any thread, is written again
     afterwards."""
     try:
@@ -173,15 +204,17 @@ def compile_ir(text: str, opt_level: int = 3) -> JitModule:
     Serialised process-wide (LLVM's global context is shared); the native code
     it returns may be run from any number of threads at once."""
     with _lock:
-        return _compile_module(parse_and_verify(text), opt_level)
+        return _compile_module(parse_and_verify(text), opt_level, "", "")
 
 
-def defer_ir(text: str, opt_level: int = 3) -> Callable[[], JitModule]:
+def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
+             features: str = "") -> Callable[[], JitModule]:
     """Parse and verify LLVM IR text now (LLVMError now), optimise and compile later.
 
     The function returned does the rest of `compile_ir` when called (once: it
     consumes the parsed module); the cpu target calls it at a program's first
-    launch, so `Program.build` pays only for parsing."""
+    launch, so `Program.build` pays only for parsing. `cpu` and `features` name
+    the CPU to generate code for (empty: the host's)."""
     with _lock:
         mod = parse_and_verify(text)
     taken: list[bool] = []
@@ -191,20 +224,20 @@ def defer_ir(text: str, opt_level: int = 3) -> Callable[[], JitModule]:
             if taken:
                 raise LLVMError("deferred LLVM module compiled twice")
             taken.append(True)
-            return _compile_module(mod, opt_level)
+            return _compile_module(mod, opt_level, cpu, features)
     return compile_now
 
 
-def _compile_module(mod: llvm.ModuleRef, opt_level: int) -> JitModule:
+def _compile_module(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> JitModule:
     """Optimise a parsed module, generate object code, and load it (the caller holds `_lock`).
 
-    One target machine per optimisation level does all code generation (it
-    builds its subtarget once); the object code is then loaded into a fresh
-    engine with a fresh target machine. An engine that JIT-compiles from IR
-    keeps the module and the code generator's subtarget alive, about 0.85 MB
-    for a small kernel; one loaded from object code holds about 50 KB
-    (measured by holding 200 compiled programs)."""
-    tm = _codegen_machine(min(opt_level, 3))
+    One target machine per (level, CPU) does all code generation (it builds its
+    subtarget once); the object code is then loaded into a fresh engine with a
+    fresh target machine. An engine that JIT-compiles from IR keeps the module
+    and the code generator's subtarget alive, about 0.85 MB for a small
+    kernel; one loaded from object code holds about 50 KB (measured by holding
+    200 compiled programs)."""
+    tm = _codegen_machine(min(max(opt_level, 0), 3), cpu, features)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     optimize(mod, tm, opt_level)
@@ -213,11 +246,11 @@ def _compile_module(mod: llvm.ModuleRef, opt_level: int) -> JitModule:
     return _load_object(object_code, optimized_ir)
 
 
-def _codegen_machine(opt: int) -> llvm.TargetMachine:
-    """The process's code-generating target machine for -O`opt` (the caller holds `_lock`)."""
-    key = f"codegen_tm_{opt}"
+def _codegen_machine(opt: int, cpu: str, features: str) -> llvm.TargetMachine:
+    """The process's code-generating target machine for -O`opt` on `cpu` (the caller holds `_lock`)."""
+    key = f"codegen_tm {opt} {cpu} {features}"
     if key not in _state:
-        _state[key] = host_target_machine(opt=opt)
+        _state[key] = host_target_machine(opt, cpu, features)
     return _state[key]  # type: ignore[return-value]
 
 
@@ -243,9 +276,75 @@ def _load_object(object_code: bytes, optimized_ir: str) -> JitModule:
     return JitModule(engine, tm, optimized_ir, object_code)
 
 
-def host_cpu() -> tuple[str, str]:
-    """The host CPU's LLVM name and feature string (`znver4`, `+avx2,+fma,...`), cached."""
-    if "host_cpu" not in _state:
-        _init()
-        _state["host_cpu"] = (llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten())
-    return _state["host_cpu"]  # type: ignore[return-value]
+# -- NVPTX ---------------------------------------------------------------------------
+
+def nvptx_target_machine(arch: str, features: str, opt: int = 3) -> llvm.TargetMachine:
+    _init_nvptx()
+    target = llvm.Target.from_triple(NVPTX_TRIPLE)
+    return target.create_target_machine(cpu=arch, features=features, opt=opt)
+
+
+def nvptx_data_layout(arch: str, features: str) -> str:
+    key = f"nvptx_layout {arch} {features}"
+    if key not in _state:
+        with _lock:
+            _state[key] = str(nvptx_target_machine(arch, features).target_data)
+    return _state[key]  # type: ignore[return-value]
+
+
+def _libdevice_bitcode(path: str) -> bytes:
+    """libdevice with every function `linkonce_odr`, so linking brings in only what
+    the kernel calls (parsed and rewritten once per process; the caller holds `_lock`)."""
+    key = f"libdevice {path}"
+    data = _state.get(key)
+    if data is None:
+        with open(path, "rb") as f:
+            lib = llvm.parse_bitcode(f.read())
+        for fn in lib.functions:
+            if not fn.is_declaration:
+                fn.linkage = llvm.Linkage.linkonce_odr
+        data = _state[key] = lib.as_bitcode()
+    return data  # type: ignore[return-value]
+
+
+def _link_libdevice(mod: llvm.ModuleRef, path: str, keep: set[str]) -> None:
+    """Link the libdevice functions `mod` calls and make everything but `keep` internal."""
+    lib = llvm.parse_bitcode(_libdevice_bitcode(path))
+    lib.triple = mod.triple
+    lib.data_layout = mod.data_layout
+    mod.link_in(lib)
+    for fn in mod.functions:
+        if not fn.is_declaration and fn.name not in keep:
+            fn.linkage = llvm.Linkage.internal
+
+
+def _optimize_nvptx(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int) -> None:
+    if level <= 0:
+        return
+    pto = llvm.create_pipeline_tuning_options(speed_level=min(level, 3))
+    pto.loop_vectorization = False  # the GPU's parallelism is its threads
+    pto.slp_vectorization = True
+    pto.loop_unrolling = True
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+
+
+def emit_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
+             libdevice: str | None, keep: set[str]) -> tuple[str, str]:
+    """(PTX, optimised LLVM IR) of LLVM IR `text` for NVPTX `arch`.
+
+    `libdevice` is the path of libdevice.10.bc to link (None: nothing to link);
+    every function but `keep` (the kernels) becomes internal then. LLVM's NVPTX
+    `llvm_options` are process-wide, so they are set under the lock, right
+    before the emission they are for."""
+    with _lock:
+        mod = parse_and_verify(text)
+        tm = nvptx_target_machine(arch, features, opt=min(max(opt_level, 0), 3))
+        mod.triple = NVPTX_TRIPLE
+        mod.data_layout = str(tm.target_data)
+        if libdevice is not None:
+            _link_libdevice(mod, libdevice, keep)
+        _optimize_nvptx(mod, tm, opt_level)
+        for option in llvm_options:
+            llvm.set_option("oclpy", option)
+        return tm.emit_assembly(mod), str(mod)

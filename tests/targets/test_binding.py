@@ -1,4 +1,4 @@
-"""jit.py: the llvmlite.binding seam (verify errors, optimisation, host CPU, threads)."""
+"""binding.py: the llvmlite.binding seam (verify errors, optimisation, host CPU, threads)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from oclpy.targets.llvm.cpu.cpu_target import jit
+from oclpy.targets.llvm import binding
 
 ADD = """
 define i64 @add(i64 %a, i64 %b) {
@@ -18,28 +18,28 @@ define i64 @add(i64 %a, i64 %b) {
 
 
 def test_compile_and_call() -> None:
-    native = jit.compile_ir(ADD)
+    native = binding.compile_ir(ADD)
     add = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(native.address_of("add"))
     assert add(40, 2) == 42
     assert "add" in native.asm()
 
 
 def test_invalid_ir_is_reported_as_an_llvm_error() -> None:
-    with pytest.raises(jit.LLVMError, match="invalid LLVM IR generated"):
-        jit.compile_ir("define i32 @f() {\n  ret i64 0\n}\n")
+    with pytest.raises(binding.LLVMError, match="invalid LLVM IR generated"):
+        binding.compile_ir("define i32 @f() {\n  ret i64 0\n}\n")
 
 
 def test_host_cpu_and_layout() -> None:
-    name, features = jit.host_cpu()
+    name, features = binding.host_cpu()
     assert name and ("+" in features or features == "")
-    assert jit.host_data_layout().startswith(("e-", "E-"))
+    assert binding.host_data_layout().startswith(("e-", "E-"))
 
 
 def test_compiles_from_threads_at_once() -> None:
     results: list[int] = []
 
     def build(k: int) -> None:
-        native = jit.compile_ir(ADD.replace("@add", f"@add{k}"))
+        native = binding.compile_ir(ADD.replace("@add", f"@add{k}"))
         fn = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(
             native.address_of(f"add{k}"))
         results.append(fn(k, 1))
@@ -55,7 +55,7 @@ def test_compiles_from_threads_at_once() -> None:
 def test_declined_vectorisation_hints_leave_stderr_alone(capfd) -> None:  # type: ignore[no-untyped-def]
     import os
 
-    with jit._without_declined_hint_diagnostics():
+    with binding._without_declined_hint_diagnostics():
         os.write(2, b"remark: <unknown>:0:0: loop not vectorized: Unsupported outer loop\n")
         os.write(2, b"warning: <unknown>:0:0: loop not vectorized: the optimizer was unable\n")
         os.write(2, b"something else\n")
@@ -65,9 +65,9 @@ def test_declined_vectorisation_hints_leave_stderr_alone(capfd) -> None:  # type
 def test_a_kernel_whose_hint_llvm_declines_compiles_silently(capfd) -> None:  # type: ignore[no-untyped-def]
     # the outer loop holds an inner loop LLVM's outer-loop vectoriser declines (a reduction)
     from tests.targets.test_cpu_outer import OUTER_SHAPES
-    from oclpy.compiler import build_program
+    from oclpy.compiler import compile_program
 
-    program = build_program(OUTER_SHAPES["nested_loops"], "").program
+    program = compile_program(OUTER_SHAPES["nested_loops"], "").program
     assert "llvm.loop.vectorize.enable" in program.llvm_ir
     assert "<8 x" in program.optimized_llvm_ir or "<16 x" in program.optimized_llvm_ir
     assert capfd.readouterr().err == ""
