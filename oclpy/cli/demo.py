@@ -15,6 +15,8 @@ from typing import Callable
 
 import numpy as np
 
+import oclpy as cl
+
 VECTOR_ADD = """
 __kernel void vector_add(__global const float *a, __global const float *b,
                          __global float *out, const int n)
@@ -211,8 +213,6 @@ def format_table(results: list[CaseResult]) -> str:
 
 
 def run_demo(device_kind: str | None = None, quick: bool = False) -> int:
-    import oclpy as cl
-
     if device_kind:
         os.environ["OCLPY_DEVICE"] = device_kind
     ctx = cl.create_some_context(interactive=False)
