@@ -29,6 +29,9 @@ from .output import Writer
 from .tokens import PPToken, lex
 
 
+_DEFINITIONS: dict[str, Macro] = {}  # `define` text -> its macro
+
+
 @dataclass
 class Conditional:
     """One open #if/#ifdef/#ifndef: `taking` while its current group is kept."""
@@ -72,13 +75,18 @@ class Preprocessor:
     # -- macros defined before the source -------------------------------------------------
 
     def define(self, definition: str) -> None:
-        """Define `NAME body` or `NAME(params) body`, as `-D` and the predefined macros do."""
-        lexed = lex("#define " + definition, "<built-in>").tokens
-        try:
-            macro = parse_define(lexed[2:-1], SourceLocation("<built-in>", 1, lexed[-1].col))
-        except PPError as err:
-            self.diags.error(err.loc, err.message)
-            return
+        """Define `NAME body` or `NAME(params) body`, as `-D` and the predefined macros do.
+        Parsed definitions are shared between runs (a macro is never changed once made)."""
+        macro = _DEFINITIONS.get(definition)
+        if macro is None:
+            lexed = lex("#define " + definition, "<built-in>").tokens
+            try:
+                macro = parse_define(lexed[2:-1], SourceLocation("<built-in>", 1, lexed[-1].col))
+            except PPError as err:
+                self.diags.error(err.loc, err.message)
+                return
+            if len(_DEFINITIONS) < 10000:
+                _DEFINITIONS[definition] = macro
         self.macros[macro.name] = macro
 
     def where(self) -> SourceLocation:
