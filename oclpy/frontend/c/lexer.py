@@ -3,9 +3,9 @@
 One master regular expression recognises every token class (pycparser style);
 punctuators are matched longest first. Lines starting with `#` are directives
 left by the preprocessor: `#line N "file"` and `# N "file"` set the location of
-the next line, `#pragma` lines are skipped. Comments are skipped here (the
-preprocessor passes them through so that columns stay exact). A character that
-starts no token is reported and skipped.
+the next line, `#pragma` lines are skipped. Comments are skipped here too (the
+preprocessor removes them, but the lexer also reads unpreprocessed text in
+tests). A character that starts no token is reported and skipped.
 """
 
 from __future__ import annotations
