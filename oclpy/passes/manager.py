@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
-import importlib
 import io
 import time
 from typing import Any, ClassVar, Iterable, Iterator, Protocol, TextIO, TypeVar
@@ -59,11 +58,6 @@ PASS_ORDER: tuple[tuple[str, str, str], ...] = (
     ("step-divergent-loops", "form-workgroups", "the loop's step is made resumable like a barrier"),
     ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
 )
-
-# Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
-_PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
-                                  "infer_address_spaces", "print_uniformity", "scalarize_vectors",
-                                  "step_divergent_loops")
 
 P = TypeVar("P", bound=type)
 
@@ -283,8 +277,3 @@ def defined_functions(module: Module) -> list[Function]:
     """The functions of `module` that have bodies (a copy: passes may delete some)."""
     return [fn for fn in module.functions if not fn.is_declaration]
 
-
-for _module_name in _PASS_MODULES:
-    importlib.import_module(f"{__package__}.{_module_name}")
-for _pipeline in PIPELINES.values():
-    check_pass_order(_pipeline)

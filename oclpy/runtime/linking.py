@@ -73,6 +73,8 @@ def parse_binary(data: Any, routine: str = "clCreateProgramWithBinary") -> Progr
     header, _, body = raw[len(MAGIC):].partition(b"\n")
     try:
         meta = json.loads(header)
+        if not isinstance(meta, dict):
+            raise TypeError(f"the header is a JSON {type(meta).__name__}, not an object")
         if raw.startswith(MAGIC_V1):  # a UTF-8 text body; IL as the text of its Latin-1 bytes
             text = body.decode("utf-8")
             body = text.encode("latin-1") if units.is_spirv(body) else body
@@ -81,11 +83,12 @@ def parse_binary(data: Any, routine: str = "clCreateProgramWithBinary") -> Progr
         binary = ProgramBinary(meta["type"], meta["device"], meta["options"], body)
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as exc:
         raise_cl(routine, status_code.INVALID_BINARY, f"corrupt oclpy program binary: {exc}")
+    bad = [f for f in ("type", "device", "options") if not isinstance(getattr(binary, f), str)]
+    if bad:
+        raise_cl(routine, status_code.INVALID_BINARY,
+                 f"corrupt oclpy program binary: field {bad[0]!r} is not a string")
     if binary.type not in BINARY_TYPES:
         raise_cl(routine, status_code.INVALID_BINARY, f"unknown binary type {binary.type!r}")
-    if not all(isinstance(v, str) for v in (binary.device, binary.options)):
-        raise_cl(routine, status_code.INVALID_BINARY, "corrupt oclpy program binary: "
-                                                      "device and options must be strings")
     return binary
 
 
