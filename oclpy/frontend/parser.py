@@ -773,7 +773,12 @@ class Parser:
             fields.append(ct.StructField(declarator.name, field_type, width, align=align, loc=declarator.loc))
             if not self.accept(","):
                 break
-        self.expect_semi("expected ';' at end of declaration list")
+        if self.at("}"):  # `struct S { int a; float b };`: clang only warns
+            self.diags.warning(self.ts.prev.end, "expected ';' at end of declaration list")
+        elif not self.accept(";"):  # as clang: report, then skip the rest of this member declaration
+            self.diags.error(self.ts.prev.end, "expected ';' at end of declaration list")
+            parse_recovery.skip_to(self, frozenset([";"]))
+            self.accept(";")
         return fields
 
     def parse_enum_specifier(self, spec: DeclSpec) -> ct.CType:
@@ -1200,6 +1205,10 @@ class Parser:
     def parse_paren_condition(self, keyword: str) -> ast.Expr:
         opener = self.expect("(", f"expected '(' after '{keyword}'")
         cond = self.parse_expression()
+        if not self.at(")") and self.at("{"):  # `if (x {`: as clang, report and go on as if ')' were there
+            diag = self.diags.error(self.tok.loc, "expected ')'")
+            self.diags.note(diag, opener.loc, "to match this '('")
+            return cond
         self.expect_closing(")", opener)
         return cond
 
