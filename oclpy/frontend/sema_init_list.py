@@ -24,6 +24,7 @@ from . import ast
 from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
+from .sema_expr import start_loc
 
 Designator = ast.Designator
 MAX_RANGE = 1 << 16  # elements one `[lo ... hi]` designator may initialize
@@ -34,6 +35,12 @@ class Checker(Protocol):
 
     def initializer(self, init: ast.Expr, t: CType, constant: bool) -> ast.Expr: ...
     def same_type_item(self, item: ast.Expr, mt: CType) -> bool: ...
+
+
+def _kind(t: CType) -> str:
+    if isinstance(t, ct.Struct):
+        return "union" if t.definition.is_union else "struct"
+    return "vector" if isinstance(t, ct.Vector) else "array"
 
 
 def is_aggregate(t: CType) -> bool:
@@ -194,9 +201,7 @@ class ListFiller:
             if frame.full():
                 if len(stack) == 1:
                     if not self.warned_excess:
-                        kind = {ct.Array: "array", ct.Vector: "vector"}.get(type(frame.t), "struct")  # type: ignore[arg-type]
-                        from .sema_expr import start_loc
-                        self.diags.warning(start_loc(item), f"excess elements in {kind} initializer")
+                        self.diags.warning(start_loc(item), f"excess elements in {_kind(frame.t)} initializer")
                         self.warned_excess = True
                     return
                 stack.pop()
@@ -205,7 +210,6 @@ class ListFiller:
                 continue
             mt = frame.member_type(frame.pos)
             if isinstance(frame.t, ct.Struct) and isinstance(mt, ct.Array) and mt.count is None:
-                from .sema_expr import start_loc
                 self.diags.error(start_loc(item), "initialization of flexible array member is not allowed")
                 frame.pos += 1
                 return
