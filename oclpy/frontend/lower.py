@@ -29,6 +29,7 @@ from .lower_builtins import BuiltinLowering
 from .lower_expr import ExprLowering
 from .lower_gnu import CaseRangeLowering, GnuLowering
 from .lower_stmt import StmtLowering
+from .const_bytes import reinterpret
 from .lower_values import LValue, const_float
 from .sema_const import fold
 
@@ -262,7 +263,8 @@ def _aggregate(init: ast.InitList, t: CType) -> Value:
     info = struct_info(t.definition)
     fields = t.definition.fields or []
     if t.definition.is_union:
-        return ConstZero(mt) if 0 not in slots else _union_const(slots[0], fields[0].type, mt)
+        chosen = init.slots[-1] if getattr(init, "slots", None) else None  # type: ignore[attr-defined]
+        return ConstZero(mt) if chosen is None else _union_const(chosen[1], fields[chosen[0]].type, mt)
     elems: list[Value] = [ConstZero(f) for f in mt.fields]
     for i, f in enumerate(fields):
         if i in slots:
@@ -271,10 +273,11 @@ def _aggregate(init: ast.InitList, t: CType) -> Value:
 
 
 def _union_const(init: ast.Expr, t: CType, mt: ir.StructType) -> Value:
-    if mem_type(t) != mt.fields[0]:
-        return ConstZero(mt)
-    elems: list[Value] = [constant_value(init, t)] + [ConstZero(f) for f in mt.fields[1:]]
-    return ConstAggregate(mt, elems)
+    """A union's constant: its member's value, as the bytes of the union's storage type."""
+    value = constant_value(init, t)
+    if mem_type(t) == mt.fields[0]:
+        return ConstAggregate(mt, [value] + [ConstZero(f) for f in mt.fields[1:]])
+    return reinterpret(value, mt)
 
 
 def lower(tu: ast.TranslationUnit, options: object) -> Module:
