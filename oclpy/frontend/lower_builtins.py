@@ -25,6 +25,7 @@ from . import cltypes as ct
 from . import sema_types as st
 from .cltypes import CType
 from .async_copy import ASYNC_IMPLS
+from .gnu_builtin_aliases import ALIAS_IMPLS
 from .gnu_builtins import GNU_IMPLS, UNEVALUATED_IMPLS
 from .generic_space import GENERIC_IMPLS
 from .cl20_sync import SYNC_IMPLS
@@ -480,4 +481,5 @@ IMPLS.update(ATOMIC_IMPLS)  # CL2.0 atomic_load, atomic_fetch_add_explicit, ... 
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
 IMPLS.update(GNU_IMPLS)  # __builtin_expect, __builtin_assume, __builtin_unreachable (gnu_builtins.py)
+IMPLS.update(ALIAS_IMPLS)  # __builtin_clz, __builtin_sqrtf, __builtin_bswap32, ... (gnu_builtin_aliases.py)
 IMPLS.update(PRINTF_IMPLS)  # OpenCL printf formats: vector conversions (lower_builtins_printf.py)

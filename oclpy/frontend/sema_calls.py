@@ -20,6 +20,7 @@ from . import sema_types as st
 from .async_copy import async_overloads
 from .cl20_atomics import atomic_overloads
 from .cl20_sync import sync_overloads
+from .gnu_builtin_aliases import alias_overloads
 from .gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
 from .cltypes import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
@@ -139,7 +140,8 @@ class CallChecker:
         conv = bi.conversion_target(name)
         if conv is not None:
             return self._conversion_call(e, name, *conv)
-        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name)
+        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
+            alias_overloads(name)
         if self._version() >= 200:
             cands = cands + atomic_overloads(name)
         if not cands:
