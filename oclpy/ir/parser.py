@@ -11,7 +11,9 @@ same way across the module.
 The parser checks syntax, names and the types that the text states; whether
 the result is well-formed IR (terminators, dominance, operand types of each
 opcode) is the verifier's job (`ir/verifier.py`), so verifier tests can be
-written as text. The grammar is in `docs/ir.md`.
+written as text. What follows an instruction's opcode is read by the syntax of
+its row in the opcode table (`ir/ops.py`), one small function per directive
+kind. The grammar is in `docs/ir.md`.
 """
 
 from __future__ import annotations
@@ -914,6 +916,7 @@ _PARSE: dict[str, Callable[[ModuleParser, Any, _Parsed], None]] = {
 }
 
 
+# BNF: operands := the directives of the opcode's row, in order (ir/ops.py)
 def parse_operands(p: ModuleParser, row: OpInfo) -> Instr:
     """The text after an opcode, read by its row's syntax; the result type is the
     one the text states or the one the row derives (an error at the operand the

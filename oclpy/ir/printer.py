@@ -19,7 +19,9 @@ Naming: within a function, arguments, block labels and instruction results
 share one namespace. Named values keep their names (a later duplicate gets
 `.1`, `.2`, ... appended); unnamed values, and values whose name is all
 digits, are numbered `%0`, `%1`, ... in order of appearance. Names that are
-not plain identifiers are quoted (`%"a b"`). `docs/ir.md` describes the form.
+not plain identifiers are quoted (`%"a b"`). What follows an instruction's
+opcode is printed by the syntax of its row in the opcode table (`ir/ops.py`),
+one small function per directive kind. `docs/ir.md` describes the form.
 """
 
 from __future__ import annotations

@@ -128,3 +128,20 @@ def test_aligned_typedefs_align_without_growing(queue) -> None:  # type: ignore[
         o[4] = (int)((ulong)&loc % 8) + __alignof__(int_al);
     }"""
     assert run(queue, src, 5) == [116, 1608, 6432, 71, 8]
+
+
+def test_loop_and_kernel_attribute_misuse() -> None:
+    src = """kernel void k(global int *o) {
+  __attribute__((opencl_unroll_hint(0))) for (int i = 0; i < 2; i++) o[i] = i;
+  __attribute__((opencl_unroll_hint(2))) o[0] = 1;
+  __attribute__((opencl_unroll_hint(-1))) while (0) {}
+}
+void f(void) __attribute__((reqd_work_group_size(1,1,1)));
+__attribute__((vec_type_hint(float4))) void g(void) {}"""
+    assert diagnostics(src) == [
+        "2:18: error: 'opencl_unroll_hint' attribute requires a positive integral compile time constant expression",
+        "3:18: error: 'opencl_unroll_hint' attribute only applies to 'for', 'while', and 'do' statements",
+        "4:18: error: 'opencl_unroll_hint' attribute requires a positive integral compile time constant expression",
+        "6:6: error: attribute 'reqd_work_group_size' can only be applied to an OpenCL kernel function",
+        "7:45: error: attribute 'vec_type_hint' can only be applied to an OpenCL kernel function",
+    ]

@@ -101,3 +101,32 @@ def test_too_few_and_too_many_arguments_point_where_clang_does() -> None:
         "2:62: error: too many arguments to function call, expected 2, have 3",
         "1:5: note: 'f2' declared here",
     ]
+
+
+def test_anonymous_structs_and_unions(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """typedef struct {
+        int tag;
+        union { int i; float f; struct { short lo, hi; }; };
+        struct { int a; union { int b; uint ub; }; };
+    } S;
+    kernel void k(global int *o, global S *g) {
+        S s; s.tag = 1; s.f = 1.0f; s.a = 3; s.b = -1;
+        o[0] = s.i; o[1] = s.a + s.ub % 7;
+        s.lo = 5; s.hi = 6;
+        o[2] = s.i == ((6 << 16) | 5);
+        S *p = &s; p->hi = 9;
+        o[3] = p->hi + sizeof(S);
+        g->a = 42; o[4] = g->b;
+        S t = { 7, { .f = 2.0f }, { 8, { 9 } } };
+        o[5] = t.a * 10 + t.b;
+    }"""
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    o, g = np.zeros(6, np.int32), np.zeros(4, np.int32)
+    mf = cl.mem_flags
+    bo = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=o)
+    bg = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=g)
+    prg.k(q, (1,), None, bo, bg)
+    cl.enqueue_copy(q, o, bo)
+    cl.enqueue_copy(q, g, bg)
+    assert o.tolist() == [0x3F800000, 6, 1, 25, 0, 89] and g.tolist() == [0, 0, 42, 0]

@@ -74,3 +74,18 @@ def test_declaration_missing_its_semicolon_skips_the_rest_of_the_statement() -> 
         "3:12: error: expected ';' at end of declaration",
         "5:12: error: expected ';' at end of declaration",
     ]
+
+
+def test_if_condition_missing_its_paren_keeps_the_statement() -> None:
+    src = """kernel void k(global int *o) {
+  if (o[0] > 0 {
+    o[1] = 1;
+  }
+  else o[1] = 2;
+}"""
+    assert diagnostics(src) == ["2:16: error: expected ')'", "2:6: note: to match this '('"]
+
+
+def test_missing_semicolon_before_a_struct_brace_is_a_warning() -> None:
+    log = compile_to_ir("struct S { int a; float b };\nkernel void k(global struct S *s) { s->a = 1; }").log
+    assert log.splitlines()[0] == "<kernel>:1:26: warning: expected ';' at end of declaration list"

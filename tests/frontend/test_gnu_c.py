@@ -458,3 +458,39 @@ def test_case_range_diagnostics() -> None:
 
 def test_case_range_round_trips_through_to_source() -> None:
     assert_roundtrip("void f(int x) { switch (x) { case 1 ... 3: x = 2; case 7: break; } }")
+
+
+# -- __builtin_offsetof and the C library builtins ----------------------------------------
+
+
+def test_offsetof_and_c_library_builtins(queue) -> None:  # type: ignore[no-untyped-def]
+    """Values as clang-14 -O2 folds them (its `long long` is 128 bits: clzll(1) is 127)."""
+    src = """typedef struct { int a; float b; char c[3]; double d; union { short s; float4 v; }; } S;
+    kernel void k(global int *o) {
+        float zero = o[9];
+        int sized[__builtin_offsetof(S, c[1])];
+        o[0] = __builtin_offsetof(S, d) + __builtin_offsetof(S, c[2]) * 100 + __builtin_offsetof(S, v) * 10000;
+        o[1] = __builtin_clz(1u) + __builtin_ctz(8u) * 100 + __builtin_popcount(7u) * 10000;
+        o[2] = __builtin_bswap32(0x01020304);
+        o[3] = (int)(__builtin_fabsf(-1.5f) * 2 + __builtin_sqrtf(4.0f) + __builtin_pow(2.0, 3.0));
+        o[4] = __builtin_isnan(zero / zero) + __builtin_isinf(1.0f / zero) * 10 + __builtin_isfinite(2.0) * 100;
+        o[5] = __builtin_clzll(1ul) + __builtin_ffs(8) * 1000 + __builtin_ffs(0) + __builtin_ffsll(1L << 40) * 10000;
+        o[6] = __builtin_bswap16((ushort)0x1234) + (int)(__builtin_bswap64(0x0102030405060708ul) >> 56) * 100000;
+        o[7] = __builtin_popcountll(~0ul) + (int)__builtin_fmaf(2.0f, 3.0f, 1.0f) * 100 + sizeof(sized);
+    }"""
+    assert run(queue, src, 8) == [321016, 30331, 0x04030201, 13, 111, 414127, 813330, 800]
+
+
+def test_offsetof_misuse() -> None:
+    src = """typedef struct { int a; } S;
+struct T;
+kernel void k(global int *o) {
+  o[0] = __builtin_offsetof(S, nope);
+  o[1] = __builtin_offsetof(int, a);
+  o[2] = __builtin_offsetof(struct T, a);
+}"""
+    assert diagnostics(src) == [
+        "4:10: error: no member named 'nope' in 'struct (anonymous)'",
+        "5:10: error: offsetof requires struct, union, or class type, 'int' invalid",
+        "6:10: error: offsetof of incomplete type 'struct T'",
+    ]

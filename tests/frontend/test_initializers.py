@@ -138,3 +138,20 @@ def test_compound_literals(queue) -> None:  # type: ignore[no-untyped-def]
 def test_compound_literal_misuse() -> None:
     src = "struct T;\nkernel void k(global int *o) { o[0] = (struct T){ 1 }.x; int *p = (int[]){}; }"
     assert diagnostics(src)[0] == "2:39: error: variable has incomplete type 'struct T'"
+
+
+def test_program_scope_unions_initialized_through_any_member(queue) -> None:  # type: ignore[no-untyped-def]
+    """The constant takes the chosen member's bytes, whatever the union's storage type."""
+    src = """union U { int i; float f; };
+    union W { char c; double d; float4 v; int arr[3]; };
+    typedef struct { int tag; union { short s; float f; }; char z; } S;
+    constant union U gu = { .f = 1.0f };
+    constant union U gi = { 7 };
+    constant union W gw = { .arr = { 1, 2, 3 } };
+    constant union W gc = { .c = 5 };
+    constant S gs[2] = { { 1, { .f = 2.0f }, 3 }, { .z = 9, .s = -2 } };
+    kernel void k(global int *o) {
+        o[0] = gu.i; o[1] = gi.i; o[2] = gw.arr[2] * 10 + gw.arr[0]; o[3] = gc.c;
+        o[4] = as_int(gs[0].f) == as_int(2.0f); o[5] = gs[1].s; o[6] = gs[1].z + gs[0].tag + gs[0].z;
+    }"""
+    assert run(queue, src, 7) == [0x3F800000, 7, 31, 5, 1, -2, 13]

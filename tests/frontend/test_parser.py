@@ -368,7 +368,7 @@ def test_statement_attribute_is_accepted():
     ("void f() { a[1; }", ["1:15: error: expected ']'"]),
     ("void f() { int x = a ? b; }", ["1:25: error: expected ':'"]),
     ("}\nint x;", ["1:1: error: extraneous closing brace ('}')"]),
-    ("struct S { int a } ;", ["1:17: error: expected ';' at end of declaration list"]),
+    ("struct S { int a b; } ;", ["1:17: error: expected ';' at end of declaration list"]),
     ("int 3x;", ["1:5: error: invalid suffix 'x' on integer constant", "1:5: error: expected identifier or '('"]),
     ("int a[n];", ["1:7: error: array size is not an integer constant expression"]),
     ("int a[-1];", ["1:6: error: array has negative size"]),

@@ -12,6 +12,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tools.clsmith.check import judge_by_clang, parse_seeds  # noqa: E402
+from tools.clsmith.clang import CLANG  # noqa: E402
 from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
 from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
@@ -86,6 +88,7 @@ def test_classify_names_every_verdict():
     assert classify(Run("launch", "Traceback\nLogicError: x"), ok(1)) == "oclpy-launch"
     assert classify(ok(1), Run("timeout")) == "pocl-fail"
     assert classify(ok(1), Run("build", "error: y")) == "pocl-fail"
+    assert classify(Run("build", BUILD_LOG), Run("unrun", "clang-14 accepts the kernel")) == "oclpy-build"
 
 
 def test_first_error_drops_positions_names_and_numbers_but_keeps_where_an_ice_was_raised():
@@ -116,6 +119,20 @@ def test_tables_count_verdicts_per_mode_and_group_causes():
     assert (rows["plain"]["kernels"], rows["plain"]["agree"], rows["plain"]["oclpy-build"]) == (2, 1, 1)
     assert (rows["emi"]["differ"], rows["total"]["kernels"], rows["total"]["oclpy-build"]) == (1, 4, 2)
     assert causes(recs)[0] == ("oclpy-build: x", 2, {"plain": 1, "emi": 1}, ["plain/2", "emi/1"])
+
+
+def test_seed_ranges():
+    assert parse_seeds("1000000:1000003") == range(1000000, 1000003)
+    assert parse_seeds("7") == range(7, 8)
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_clang_judges_a_kernel_oclpy_cannot_build(tmp_path):
+    (tmp_path / "CLSmith.h").write_text("#define safe_add(a, b) ({ int x = (a); x + (b); })\n")
+    good = '#include "CLSmith.h"\n__kernel void entry(__global ulong *r) { r[0] = safe_add(1, 2); }\n'
+    assert judge_by_clang(good, str(tmp_path)).status == "unrun"
+    bad = judge_by_clang(good.replace("r[0]", "q[0]"), str(tmp_path))
+    assert bad.status == "build" and "undeclared identifier 'q'" in bad.detail
 
 
 # -- the reducer ---------------------------------------------------------------

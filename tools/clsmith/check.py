@@ -9,7 +9,9 @@ the per-mode table and the causes of every disagreement (`report.py`); the
 JSON (default /tmp/clsmith-results.json) holds every kernel's record and is
 rewritten as the run goes, so a cut-short run still leaves its numbers.
 PoCL's results are cached beside the kernels: a second run (e.g. with
-`--oclpy /work/wt-lang`, another checkout's oclpy) only runs oclpy.
+`--oclpy /work/wt-lang`, another checkout's oclpy) only runs oclpy. Where
+oclpy fails to build a kernel, clang-14 (`clang.py`) says whether it is
+valid, and PoCL is not run (`--pocl-always` runs it).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ import numpy as np
 from .execute import Run
 from .generate import DEFAULT_CACHE, MODES, generate, include_dir
 from .report import causes_markdown, markdown, mode_table
-from .verdict import cause, classify
+from .clang import clang_check
+from .verdict import ICE, cause, classify
 from .workers import Config, Worker
 
 
@@ -42,7 +45,7 @@ def load_pocl(cache: str, mode: str, seed: int) -> Run | None:
         return None
     d = json.loads(path.read_text())
     values = np.load(path.with_suffix(".npy")).tobytes() if d["status"] == "ok" else b""
-    return Run(d["status"], d["detail"], tuple(d["outputs"]), d["seconds"], values)
+    return Run(d["status"], d["detail"], tuple(d["outputs"]), d["seconds"], values, d.get("build_seconds", 0.0))
 
 
 def save_pocl(cache: str, mode: str, seed: int, r: Run) -> None:
@@ -52,12 +55,21 @@ def save_pocl(cache: str, mode: str, seed: int, r: Run) -> None:
     if r.status == "ok":
         np.save(path.with_suffix(".npy"), np.frombuffer(r.values, np.uint64))
     path.write_text(json.dumps({"status": r.status, "detail": r.detail[-4000:],
-                                "outputs": list(r.outputs), "seconds": r.seconds}))
+                                "outputs": list(r.outputs), "seconds": r.seconds,
+                                "build_seconds": r.build_seconds}))
+
+
+def judge_by_clang(source: str, clsmith_dir: str | None) -> Run:
+    """Where oclpy fails to build, whether the kernel is valid, from clang-14 rather than a
+    PoCL run: a "build" failure, or "unrun" (PoCL not run; clang accepts the kernel)."""
+    ok, messages = clang_check(source, include_dir(clsmith_dir))
+    return Run("unrun", "clang-14 accepts the kernel") if ok else Run("build", messages)
 
 
 def summary(r: Run) -> dict:
     """What the JSON keeps of one run: status, seconds, digest, the first results, the error."""
-    out: dict = {"status": r.status, "seconds": round(getattr(r, "seconds", 0.0), 2)}
+    out: dict = {"status": r.status, "seconds": round(getattr(r, "seconds", 0.0), 2),
+                 "build_seconds": round(getattr(r, "build_seconds", 0.0), 2)}
     if r.status == "ok":
         values = np.frombuffer(r.values, np.uint64)
         out.update(digest=r.outputs[0], first=[hex(v) for v in values[:4]],
@@ -85,11 +97,13 @@ class Checker:
         source = generate(seed, mode, a.cache, a.clsmith_dir)
         ours = worker.run(source, "oclpy", a.timeout)
         pocl = load_pocl(a.cache, mode, seed)
+        if pocl is None and ours.status == "build" and ICE not in ours.detail and not a.pocl_always:
+            pocl = judge_by_clang(source, a.clsmith_dir)
         if pocl is None:
             pocl = worker.run(source, "pocl", a.timeout)
             save_pocl(a.cache, mode, seed, pocl)
         return {"seed": seed, "mode": mode, "verdict": classify(ours, pocl), "cause": cause(ours, pocl),
-                "kernel": str(Path(a.cache) / mode / f"{seed}.cl"),
+                "kernel": str(Path(a.cache) / mode / f"{seed}.cl"), "lines": source.count("\n"),
                 "oclpy": summary(ours), "pocl": summary(pocl)}
 
     def record(self, rec: dict) -> None:
@@ -143,6 +157,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", default="/tmp/clsmith-results.json")
     ap.add_argument("--resume", action="store_true", help="keep the records of --json and skip their kernels")
     ap.add_argument("--no-pin", dest="pin", action="store_false")
+    ap.add_argument("--pocl-always", action="store_true",
+                    help="run PoCL also where oclpy fails to build (by default clang-14 judges the kernel)")
     args = ap.parse_args(argv)
     args.modes = list(MODES) if args.mode == "all" else args.mode.split(",")
     for m in args.modes:

@@ -4,13 +4,14 @@ C-Vise (apt: cvise) runs a shell script on each candidate; here the script
 is a few lines of the system Python that send the candidate to a socket
 served by this process, where `test(source)` (the warm `Oracle`, with its
 worker processes) answers. C-Vise then runs one test at a time (`--n 1`);
-after `seconds` the server answers "no" to everything, so C-Vise soon ends.
+after `seconds` C-Vise is stopped and the last kernel it kept is the result.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +38,8 @@ def _python() -> str:
     return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
-def _serve(server: socket.socket, test: Callable[[str], bool], deadline: float, stop: threading.Event) -> None:
+def _serve(server: socket.socket, test: Callable[[str], bool], deadline: float, stop: threading.Event,
+           best: list[str]) -> None:
     server.settimeout(0.5)
     while not stop.is_set():
         try:
@@ -49,6 +51,8 @@ def _serve(server: socket.socket, test: Callable[[str], bool], deadline: float, 
             while chunk := conn.recv(1 << 16):
                 data += chunk
             ok = time.monotonic() < deadline and test(data.decode())
+            if ok:
+                best.append(data.decode())     # C-Vise only tries what would be smaller
             conn.sendall(b"1" if ok else b"0")
 
 
@@ -67,15 +71,24 @@ def cvise_reduce(source: str, test: Callable[[str], bool], seconds: float = 1800
         server.bind(sock)
         server.listen(1)
         stop = threading.Event()
-        thread = threading.Thread(target=_serve, args=(server, test, time.monotonic() + seconds, stop))
+        best = [source]
+        deadline = time.monotonic() + seconds
+        thread = threading.Thread(target=_serve, args=(server, test, deadline, stop, best))
         thread.start()
         try:
-            proc = subprocess.run([CVISE, "--n", "1", "--timeout", "600", "--tidy", script, "kernel.cl"],
-                                  capture_output=True, text=True, timeout=seconds + 900, cwd=tmp)
+            proc = subprocess.Popen([CVISE, "--n", "1", "--timeout", "600", "--tidy", script, "kernel.cl"],
+                                    cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                    start_new_session=True)
+            try:
+                out, _ = proc.communicate(timeout=seconds + 5)
+                best.append(Path(kernel).read_text())
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGTERM)   # past the deadline: keep the last kernel it kept
+                out, _ = proc.communicate()
             if log:
-                log(proc.stdout[-2000:] + proc.stderr[-2000:])
+                log(out[-1500:])
         finally:
             stop.set()
             thread.join()
             server.close()
-        return Path(kernel).read_text()
+        return best[-1]

@@ -35,8 +35,9 @@ class Run(Result):
     """progen's Result (status, detail, outputs = (digest,)) with the time taken
     and the result buffer (one ulong per work-item)."""
 
-    seconds: float = 0.0
+    seconds: float = 0.0        # build and launch
     values: bytes = b""
+    build_seconds: float = 0.0
 
 
 _CONTEXTS: dict[str, tuple[Any, Any, Any]] = {}
@@ -96,9 +97,10 @@ def run(source: str, impl: str, include_dir: str) -> Run:
         return Run("build", str(exc), seconds=time.monotonic() - start)
     except Exception:  # noqa: BLE001 - an escaping exception is what we look for
         return Run("crash", traceback.format_exc(), seconds=time.monotonic() - start)
+    built = time.monotonic() - start
     try:
         values = _launch(cl, ctx, queue, program.entry, source)
     except Exception:  # noqa: BLE001
-        return Run("launch", traceback.format_exc(), seconds=time.monotonic() - start)
+        return Run("launch", traceback.format_exc(), seconds=time.monotonic() - start, build_seconds=built)
     data = values.tobytes()
-    return Run("ok", "", (digest(data),), seconds=time.monotonic() - start, values=data)
+    return Run("ok", "", (digest(data),), seconds=time.monotonic() - start, values=data, build_seconds=built)

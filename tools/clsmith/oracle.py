@@ -21,38 +21,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable
 
 from .execute import Run
 from .generate import include_dir as find_include_dir
+from .clang import UB_WARNINGS, clang_accepts
 from .cvise import CVISE, cvise_reduce
 from .reduce import reduce_kernel
 from .report import causes
 from .verdict import signature
 from .workers import Config, Worker
-
-CLANG = shutil.which("clang-14") or shutil.which("clang")
-UB_WARNINGS = ("uninitialized", "sometimes-uninitialized", "return-type", "implicit-function-declaration",
-               "int-conversion", "incompatible-pointer-types", "array-bounds", "shift-count-overflow",
-               "shift-count-negative", "division-by-zero")
-
-
-def clang_accepts(source: str, include_dir: str, errors: tuple[str, ...] = ()) -> bool:
-    """Whether clang parses `source` as OpenCL C 1.2 with the given warnings made errors."""
-    if CLANG is None:
-        return True
-    with tempfile.NamedTemporaryFile("w", suffix=".cl") as f:
-        f.write(source)
-        f.flush()
-        cmd = [CLANG, "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-fsyntax-only",
-               "-w", "-I", include_dir, *[f"-Werror={w}" for w in errors], f.name]
-        return subprocess.run(cmd, capture_output=True, timeout=60).returncode == 0
-
 
 class Oracle:
     """Whether a candidate kernel keeps the original's `signature` (see the module docstring)."""

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import sys
@@ -27,9 +28,15 @@ from .report import Report, classify
 from .workers import run_all
 
 
+def case_key(case: manifest.Case) -> str:
+    """What a verdict depends on besides the compilers: the text and the options."""
+    blob = json.dumps([case.text, case.options, case.std])
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 def job_for(case: manifest.Case, what: str = "both") -> dict:
     return {"id": case.id, "path": case.path, "text": case.text, "directory": str(case.directory),
-            "options": case.options, "std": case.std, "what": what,
+            "options": case.options, "std": case.std, "what": what, "key": case_key(case),
             "clang_cache": str(manifest.corpus_dir() / ".cache")}
 
 
@@ -99,17 +106,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     cases = _select(args)
     report = Report(oracle=oracle.describe())
     todo = []
-    done_before = _load_results(args.results) if args.resume else {}
+    done_before = _load_results(args.results) if args.resume or args.rerun_clang else {}
+    keep_oclpy: dict[str, dict] = {}
     for case in cases:
         reason = skip_reason(case)
+        before = done_before.get(case.id)
         if reason:
             report.add({"id": case.id, "skip": reason}, "skipped")
-        elif case.id in done_before:
-            report.add(done_before[case.id], classify(done_before[case.id], known))
+        elif before and args.rerun_clang and "oclpy" in before and before.get("key") == case_key(case):
+            keep_oclpy[case.id] = before["oclpy"]
+            todo.append(job_for(case, "clang"))
+        elif before and args.resume:
+            report.add(before, classify(before, known))
         else:
             todo.append(job_for(case, args.what))
     todo.sort(key=lambda job: len(job["text"]))  # small kernels first: early results, long ones last
-    results_file = open(args.results, "a" if args.resume else "w")
+    if args.rerun_clang:  # the new file is written from scratch below
+        Path(args.results).rename(args.results + ".before")
+    results_file = open(args.results, "a" if args.resume and not args.rerun_clang else "w")
     print(f"{len(todo)} kernels from {len({c.project for c in cases})} projects "
           f"({len(cases) - len(todo)} skipped), {args.jobs} processes, {args.timeout:.0f} s limit",
           flush=True)
@@ -118,6 +132,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     progress = Counter()
 
     def done(result: dict) -> None:
+        if result["id"] in keep_oclpy and "oclpy" not in result:
+            result["oclpy"] = keep_oclpy[result["id"]]
         category = classify(result, known)
         report.add(result, category)
         results_file.write(json.dumps(result) + "\n")
@@ -161,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", default=str(manifest.corpus_dir() / ".cache" / "last-run.jsonl"),
                         help="each result as it comes, one JSON object a line")
     parser.add_argument("--resume", action="store_true", help="keep the results in --results, run the rest")
+    parser.add_argument("--rerun-clang", action="store_true",
+                        help="keep oclpy's verdicts from --results, ask clang again (after an oracle change)")
     parser.add_argument("--groups", type=int, default=60, help="failure groups to print")
     parser.add_argument("--by-project", action="store_true")
     parser.add_argument("--verbose", "-v", action="store_true")

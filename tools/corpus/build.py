@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from .oracle import Diag, Oracle, first_error
+from .oracle import ORACLE_REVISION, Diag, Oracle, first_error
 
 INTERNAL_MARKERS = ("Traceback (most recent call last)", "internal compiler error", "internal error")
 
@@ -35,9 +35,16 @@ def _context() -> Any:
     return _state["cl"], _state["ctx"]
 
 
+def device_extensions() -> list[str]:
+    """The extensions oclpy's device advertises (the oracle imitates that device)."""
+    import oclpy as cl
+
+    return cl.get_platforms()[0].get_devices()[0].extensions.split()
+
+
 def _oracle() -> Oracle:
     if "oracle" not in _state:
-        _state["oracle"] = Oracle()
+        _state["oracle"] = Oracle(device_extensions())
     return _state["oracle"]
 
 
@@ -115,7 +122,9 @@ def _verdict(job: dict, status: str, log: str, seconds: float) -> dict:
 
 
 def _clang_cache_key(job: dict, oracle: Oracle) -> str:
-    blob = json.dumps([oracle.kind, oracle.binary, job["text"], build_options(job)], sort_keys=True)
+    blob = json.dumps([ORACLE_REVISION, oracle.kind, oracle.binary, oracle.extensions, job["text"],
+                       build_options(job)],
+                      sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
@@ -139,7 +148,7 @@ def clang_check(job: dict) -> dict:
 
 def run_case(job: dict) -> dict:
     """Both verdicts for one case; `job['what']` may ask for only one of them."""
-    out: dict = {"id": job["id"]}
+    out: dict = {"id": job["id"], "key": job.get("key", "")}
     if job.get("what", "both") in ("both", "clang"):
         out["clang"] = clang_check(job)
     if job.get("what", "both") in ("both", "oclpy"):

@@ -114,6 +114,8 @@ def kernel_paths(project: Project, files: list[str]) -> list[str]:
     glob of `kernels` and none of `headers`."""
     out = []
     for rel in sorted(files):
+        if rel.endswith(".corpus.cl"):  # a copy `build.kernel_file` made of an extracted kernel
+            continue
         if rel in project.kernels:
             out.append(rel)
             continue
@@ -159,6 +161,7 @@ def run_line_options(text: str) -> tuple[list[str], str | None]:
     for w in it:
         if w.startswith("-cl-std="):
             std = w.split("=", 1)[1]
+            std = "CL1.0" if std.upper() == "CL" else std  # clang's name for OpenCL C 1.0
         elif w.startswith("-D") or w.startswith("-U"):
             opts.append(w if len(w) > 2 else w + next(it, ""))
         elif w.startswith("-I") and "%" not in w:
@@ -178,9 +181,22 @@ def _overrides(project: Project, rel: str) -> dict:
     return merged
 
 
+def extract_macro_argument(text: str, macro: str) -> str:
+    """The argument of a stringifying macro around the whole kernel, `MSTRINGIFY( ... )`."""
+    start = text.find(macro + "(")
+    end = text.rfind(")")
+    if start < 0 or end < start:
+        return text
+    return "\n" * text.count("\n", 0, start) + text[start + len(macro) + 1:end]
+
+
 def _read(base: Path, rel: str, extract: str) -> str:
     text = (base / rel).read_text(errors="replace")
-    return extract_raw_string(text) if extract == "raw-string" else text
+    if extract == "raw-string":
+        return extract_raw_string(text)
+    if extract.startswith("macro:"):
+        return extract_macro_argument(text, extract.split(":", 1)[1])
+    return text
 
 
 def make_case(project: Project, base: Path, rel: str) -> Case:

@@ -51,6 +51,15 @@ def std_flag(std: str) -> str:
     return f"-cl-std={std}"
 
 
+def opencl_version(std: str) -> int:
+    """CL1.2 -> 120, CL3.0 -> 300."""
+    digits = re.findall(r"\d", std)
+    return int(digits[0]) * 100 + int(digits[1]) * 10 if len(digits) >= 2 else 120
+
+
+ORACLE_REVISION = 3  # part of the verdict cache's key: bump when the oracle's arguments change
+
+
 def _find_binary() -> str | None:
     explicit = os.environ.get("OCLPY_CLANG")
     if explicit and explicit != "libclang":
@@ -78,9 +87,15 @@ def _resource_dir() -> str | None:
 
 
 class Oracle:
-    """`check(path, options, std)`: clang's verdict on the kernel in file `path`."""
+    """`check(path, options, std)`: clang's verdict on the kernel in file `path`.
 
-    def __init__(self) -> None:
+    `extensions`: the OpenCL extensions of the device being imitated (oclpy's);
+    clang then defines those extension macros and no others, as a runtime
+    compiling for that device would (left alone, clang's x86 target claims
+    every extension it knows, cl_amd_media_ops included)."""
+
+    def __init__(self, extensions: list[str] | None = None) -> None:
+        self.extensions = extensions
         self.kind = "none"
         self.reason = ""
         self.binary = _find_binary()
@@ -115,7 +130,11 @@ class Oracle:
         return f"no oracle: {self.reason}"
 
     def args(self, options: list[str], std: str) -> list[str]:
-        return ["-x", "cl", std_flag(std), *options]
+        """clang as an OpenCL runtime drives it: the runtime, not clang, defines
+        __OPENCL_VERSION__ (the device's version; here the -cl-std's)."""
+        ext = [] if self.extensions is None else \
+            ["-Xclang", "-cl-ext=" + ",".join(["-all"] + [f"+{e}" for e in self.extensions])]
+        return ["-x", "cl", std_flag(std), f"-D__OPENCL_VERSION__={opencl_version(std)}", *ext, *options]
 
     def check(self, path: Path, options: list[str], std: str, timeout: float = 60) -> Verdict:
         names = (path.name,)

@@ -57,7 +57,7 @@ class Worker:
         except (EOFError, OSError):
             status, detail = "died", f"worker exited with code {self.proc.exitcode}"
         self.restart()
-        return {"id": job["id"], "oclpy": {"status": status, "first": None, "log": detail,
+        return {"id": job["id"], "key": job.get("key", ""), "oclpy": {"status": status, "first": None, "log": detail,
                                            "seconds": timeout}}
 
     def restart(self) -> None:

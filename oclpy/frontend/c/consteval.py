@@ -201,8 +201,15 @@ def vec_step(t: ct.CType) -> Optional[int]:
     return 1 if isinstance(t, (ct.Scalar, ct.Enum)) else None
 
 
-def _struct_layout(d: ct.StructDef) -> Optional[tuple[int, int]]:
-    """(size, align) of a struct or union, C layout rules, bit-fields packed in their unit."""
+def struct_offsets(d: ct.StructDef) -> Optional[dict[str, int]]:
+    """The byte offset of each member of a complete struct or union (`__builtin_offsetof`)."""
+    offsets: dict[str, int] = {}
+    return offsets if _struct_layout(d, offsets) is not None else None
+
+
+def _struct_layout(d: ct.StructDef, offsets: Optional[dict[str, int]] = None) -> Optional[tuple[int, int]]:
+    """(size, align) of a struct or union, C layout rules, bit-fields packed in their unit;
+    fills `offsets` with each member's byte offset when given."""
     if d.fields is None:
         return None
     size = bit_offset = 0
@@ -211,16 +218,21 @@ def _struct_layout(d: ct.StructDef) -> Optional[tuple[int, int]]:
         fs, fa = type_size(f.type), type_align(f.type)
         if fs is None or fa is None:
             return None
-        fa = 1 if d.packed else fa
+        fa = max(1 if d.packed else fa, f.align)
         align = max(align, fa)
         if d.is_union:
             size = max(size, fs)
+            if offsets is not None:
+                offsets[f.name] = 0
             continue
         if f.bit_width is not None:
             bit_offset = _place_bitfield(bit_offset, size, f.bit_width, fs)
             size = (bit_offset + 7) // 8
             continue
-        size = (size + fa - 1) // fa * fa + fs
+        start = (size + fa - 1) // fa * fa
+        if offsets is not None:
+            offsets[f.name] = start
+        size = start + fs
         bit_offset = size * 8
     align = max(align, d.align)
     return (size + align - 1) // align * align, align

@@ -122,6 +122,8 @@ def ext_vector_type(p: Parser, t: ct.CType, attrs: dict[str, Any], is_typedef: b
     return ct.Vector(t.kind, count, const=t.const, volatile=t.volatile, space=t.space)
 
 
+
+
 def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: DiagnosticEngine) -> None:
     """clang's diagnostics for a `_Static_assert` whose condition folded to `value` (None: not constant)."""
     if value is None:
@@ -131,3 +133,51 @@ def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: Diag
         literal = isinstance(sa.cond, ast.IntLiteral)
         requirement = "" if literal else f" due to requirement '{sa.text}'"
         diags.error(sa.loc, f"static_assert failed{requirement}{message}")
+
+
+def parse_offsetof(p: Parser) -> ast.Expr:
+    # BNF: offsetof_expression : '__builtin_offsetof' '(' type_name ',' ID ('.' ID | '[' constant_expression ']')* ')'
+    kw = p.ts.advance()
+    opener = p.expect("(", "expected '(' after '__builtin_offsetof'")
+    t = p.parse_type_name()
+    p.expect(",", "expected ','")
+    path: list[Any] = [p.expect_ident().text]
+    while p.at(".", "["):
+        bracket = p.ts.advance()
+        if bracket.text == ".":
+            path.append(p.expect_ident().text)
+        else:
+            path.append(p.parse_int_constant("array index"))
+            p.expect_closing("]", bracket)
+    p.expect_closing(")", opener)
+    offset = member_offset(p, kw, t, path)
+    return ast.IntLiteral(kw.loc, offset or 0, "ul")
+
+
+def member_offset(p: Parser, kw: Token, t: ct.CType, path: list[Any]) -> Optional[int]:
+    """The byte offset of member `path` (names and array indices) in `t`; None after an error."""
+    from .consteval import struct_offsets, type_size
+    total = 0
+    for step in path:
+        if isinstance(step, int) and isinstance(t, ct.Array):
+            total += step * (type_size(t.elem) or 0)
+            t = t.elem
+            continue
+        if not isinstance(t, ct.Struct) or isinstance(step, int):
+            p.diags.error(kw.loc, f"offsetof requires struct, union, or class type, '{t}' invalid")
+            return None
+        offsets = struct_offsets(t.definition)
+        if offsets is None:
+            p.diags.error(kw.loc, f"offsetof of incomplete type '{t}'")
+            return None
+        found = t.definition.field(step)
+        chain = [found] if found is not None else t.definition.anonymous_path(step)
+        if chain is None:
+            p.diags.error(kw.loc, f"no member named '{step}' in '{t}'")
+            return None
+        if found is None:  # through anonymous members: their offsets, then the member's
+            chain = chain + [chain[-1].type.definition.field(step)]  # type: ignore[union-attr]
+        for member in chain:
+            total += struct_offsets(t.definition)[member.name]  # type: ignore[index, union-attr]
+            t = member.type  # type: ignore[union-attr]
+    return total

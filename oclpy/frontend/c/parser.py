@@ -242,6 +242,7 @@ class Parser:
         self.else_ifs = 0  # depth of the current `else if` chain
         self.function_depth = 0  # inside a function body (statement expressions are allowed)
         self.in_parameter = False  # parsing a parameter's declarator (array qualifiers are allowed)
+        self.attribute_locs: dict[str, SourceLocation] = {}  # where each attribute name was last written
 
     # -- token helpers --------------------------------------------------------
 
@@ -475,6 +476,10 @@ class Parser:
                       body: Optional[ast.Compound]) -> ast.FunctionDecl:
         storage = spec.storage if spec.storage in ("static", "extern") else None
         attributes = {**spec.attributes, **d.attributes}
+        misplaced = [] if spec.is_kernel else sorted(_KERNEL_ATTRIBUTES & attributes.keys())
+        for name in misplaced:
+            self.diags.error(d.loc, f"attribute '{name}' can only be applied to an OpenCL kernel function")
+            del attributes[name]
         return ast.FunctionDecl(d.loc, d.name, ctype, list(d.params), body, spec.is_kernel,
                                 spec.is_inline, storage, attributes)
 
@@ -768,7 +773,12 @@ class Parser:
             fields.append(ct.StructField(declarator.name, field_type, width, align=align, loc=declarator.loc))
             if not self.accept(","):
                 break
-        self.expect_semi("expected ';' at end of declaration list")
+        if self.at("}"):  # `struct S { int a; float b };`: clang only warns
+            self.diags.warning(self.ts.prev.end, "expected ';' at end of declaration list")
+        elif not self.accept(";"):  # as clang: report, then skip the rest of this member declaration
+            self.diags.error(self.ts.prev.end, "expected ';' at end of declaration list")
+            parse_recovery.skip_to(self, frozenset([";"]))
+            self.accept(";")
         return fields
 
     def parse_enum_specifier(self, spec: DeclSpec) -> ct.CType:
@@ -841,6 +851,7 @@ class Parser:
             self.diags.warning(tok.loc, f"unknown attribute '{tok.text}' ignored")
             self.skip_balanced_parens()
             return
+        self.attribute_locs[name] = tok.loc
         value = handler(self, name, tok)
         if value is not None:
             attrs[name] = value
@@ -905,6 +916,10 @@ class Parser:
 
     def attr_unroll(self, name: str, tok: Token) -> Any:
         values = self.attribute_int_args(name, tok, (0, 1))
+        if values and values[0] <= 0:
+            self.diags.error(tok.loc, f"'{name}' attribute requires a positive integral compile time constant "
+                                      "expression")
+            return None
         return None if values is None else (values[0] if values else 0)
 
     def attr_ext_vector_type(self, name: str, tok: Token) -> Any:
@@ -1150,7 +1165,12 @@ class Parser:
             attrs: dict[str, Any] = {}
             self.parse_attributes_into(attrs)
             if not self.is_declaration_start():
-                return self.parse_statement(allow_declaration)
+                hint = self.attribute_locs.get("opencl_unroll_hint") if "opencl_unroll_hint" in attrs else None
+                stmt = self.parse_statement(allow_declaration)
+                if hint is not None and not isinstance(stmt, (ast.For, ast.While, ast.DoWhile)):
+                    self.diags.error(hint, "'opencl_unroll_hint' attribute only applies to 'for', 'while', "
+                                           "and 'do' statements")
+                return stmt
             spec = self.parse_declaration_specifiers()
             spec.attributes = {**attrs, **spec.attributes}
             return ast.DeclStmt(tok.loc, self.parse_declaration(spec=spec))
@@ -1185,6 +1205,10 @@ class Parser:
     def parse_paren_condition(self, keyword: str) -> ast.Expr:
         opener = self.expect("(", f"expected '(' after '{keyword}'")
         cond = self.parse_expression()
+        if not self.at(")") and self.at("{"):  # `if (x {`: as clang, report and go on as if ')' were there
+            diag = self.diags.error(self.tok.loc, "expected ')'")
+            self.diags.note(diag, opener.loc, "to match this '('")
+            return cond
         self.expect_closing(")", opener)
         return cond
 
@@ -1429,8 +1453,10 @@ class Parser:
 
     def parse_primary(self) -> ast.Expr:
         # BNF: primary_expression : ID | constant | string_literal+ | '(' expression ')'
-        #                        | statement_expression
+        #                        | statement_expression | offsetof_expression
         tok = self.tok
+        if tok.text == "__builtin_offsetof" and tok.kind == "id" and self.ts.peek().text == "(":
+            return parse_gnu.parse_offsetof(self)
         builder = _PRIMARY_BUILDERS.get(tok.kind)
         if builder is not None:
             return builder(self)
@@ -1517,6 +1543,8 @@ def _specifier_handlers() -> dict[str, Callable[[Parser, DeclSpec], None]]:
 
 
 _SPECIFIER_HANDLERS = _specifier_handlers()
+
+_KERNEL_ATTRIBUTES = frozenset(["reqd_work_group_size", "work_group_size_hint", "vec_type_hint"])
 
 _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "aligned": Parser.attr_aligned,

@@ -25,6 +25,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..builtins.async_copy import ASYNC_IMPLS
+from ..builtins.gnu_aliases import ALIAS_IMPLS
 from ..builtins.gnu_builtins import GNU_IMPLS, UNEVALUATED_IMPLS
 from ..sema.generic_space import GENERIC_IMPLS
 from ..builtins.cl20_sync import SYNC_IMPLS
@@ -482,4 +483,5 @@ IMPLS.update(COLLECTIVE_IMPLS)  # CL2.0 work_group_reduce_add, sub_group_broadca
 IMPLS.update(MATH_IMPLS)  # maxmag, ilogb, frexp, fract, remquo, ... (lower_builtins_math.py)
 IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (lower_builtins_geometric.py)
 IMPLS.update(GNU_IMPLS)  # __builtin_expect, __builtin_assume, __builtin_unreachable (gnu_builtins.py)
+IMPLS.update(ALIAS_IMPLS)  # __builtin_clz, __builtin_sqrtf, __builtin_bswap32, ... (gnu_builtin_aliases.py)
 IMPLS.update(PRINTF_IMPLS)  # OpenCL printf formats: vector conversions (lower_builtins_printf.py)

@@ -26,6 +26,7 @@ from .builtin_calls import BuiltinLowering
 from .exprs import ExprLowering
 from .gnu_lowering import CaseRangeLowering, GnuLowering
 from .stmts import StmtLowering
+from .const_bytes import reinterpret
 from .helpers import LValue, const_float
 from ..sema.folding import fold
 
@@ -260,7 +261,8 @@ def _aggregate(init: ast.InitList, t: CType) -> Value:
     info = struct_info(t.definition)
     fields = t.definition.fields or []
     if t.definition.is_union:
-        return ConstZero(mt) if 0 not in slots else _union_const(slots[0], fields[0].type, mt)
+        chosen = init.slots[-1] if getattr(init, "slots", None) else None  # type: ignore[attr-defined]
+        return ConstZero(mt) if chosen is None else _union_const(chosen[1], fields[chosen[0]].type, mt)
     elems: list[Value] = [ConstZero(f) for f in mt.fields]
     for i, f in enumerate(fields):
         if i in slots:
@@ -269,10 +271,11 @@ def _aggregate(init: ast.InitList, t: CType) -> Value:
 
 
 def _union_const(init: ast.Expr, t: CType, mt: ir.StructType) -> Value:
-    if mem_type(t) != mt.fields[0]:
-        return ConstZero(mt)
-    elems: list[Value] = [constant_value(init, t)] + [ConstZero(f) for f in mt.fields[1:]]
-    return ConstAggregate(mt, elems)
+    """A union's constant: its member's value, as the bytes of the union's storage type."""
+    value = constant_value(init, t)
+    if mem_type(t) == mt.fields[0]:
+        return ConstAggregate(mt, [value] + [ConstZero(f) for f in mt.fields[1:]])
+    return reinterpret(value, mt)
 
 
 def lower(tu: ast.TranslationUnit, options: object) -> Module:

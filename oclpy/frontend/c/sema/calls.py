@@ -21,6 +21,7 @@ from ..builtins.async_copy import async_overloads
 from ..builtins.cl20_atomics import atomic_overloads
 from ..builtins.cl20_sync import sync_overloads
 from ..builtins.collectives import collective_overloads
+from ..builtins.gnu_aliases import alias_overloads
 from ..builtins.gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
@@ -142,7 +143,8 @@ class CallChecker:
         conv = bi.conversion_target(name)
         if conv is not None:
             return self._conversion_call(e, name, *conv)
-        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name)
+        cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
+            alias_overloads(name)
         if self._version() >= 200:
             cands = cands + atomic_overloads(name) + collective_overloads(name)
         if not cands:

@@ -37,6 +37,12 @@ class Checker(Protocol):
     def same_type_item(self, item: ast.Expr, mt: CType) -> bool: ...
 
 
+def _kind(t: CType) -> str:
+    if isinstance(t, ct.Struct):
+        return "union" if t.definition.is_union else "struct"
+    return "vector" if isinstance(t, ct.Vector) else "array"
+
+
 def is_aggregate(t: CType) -> bool:
     return isinstance(t, (ct.Array, ct.Struct, ct.Vector))
 
@@ -195,8 +201,7 @@ class ListFiller:
             if frame.full():
                 if len(stack) == 1:
                     if not self.warned_excess:
-                        kind = {ct.Array: "array", ct.Vector: "vector"}.get(type(frame.t), "struct")  # type: ignore[arg-type]
-                        self.diags.warning(start_loc(item), f"excess elements in {kind} initializer")
+                        self.diags.warning(start_loc(item), f"excess elements in {_kind(frame.t)} initializer")
                         self.warned_excess = True
                     return
                 stack.pop()
