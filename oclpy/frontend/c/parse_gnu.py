@@ -15,7 +15,7 @@ from . import ast
 from .ast import start_loc
 from . import c_types as ct
 from .gnu_types import TypeOf
-from .consteval import eval_int_const
+from .consteval import eval_int_const, struct_offsets, type_size
 from .lexer import Token
 
 if TYPE_CHECKING:
@@ -156,7 +156,6 @@ def parse_offsetof(p: Parser) -> ast.Expr:
 
 def member_offset(p: Parser, kw: Token, t: ct.CType, path: list[Any]) -> Optional[int]:
     """The byte offset of member `path` (names and array indices) in `t`; None after an error."""
-    from .consteval import struct_offsets, type_size
     total = 0
     for step in path:
         if isinstance(step, int) and isinstance(t, ct.Array):

@@ -65,8 +65,7 @@ def alias_overloads(name: str) -> list[Builtin]:
 
 
 def _run(self: Any, target: Builtin, args: list[Value], e: ast.Call) -> Value:
-    from ..lower.builtin_calls import IMPLS
-    return IMPLS[target.impl](self, target, args, e)  # type: ignore[return-value]
+    return self.lower_builtin_call(target, args, e)  # type: ignore[no-any-return]
 
 
 def b_alias(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:

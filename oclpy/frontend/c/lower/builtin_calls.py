@@ -54,6 +54,10 @@ class BuiltinLowering:
         sig: bi.Builtin = e.builtin
         unevaluated = sig.impl == "const_nan" or sig.impl in UNEVALUATED_IMPLS
         args = [] if unevaluated else [self.rv(a) for a in e.args]  # type: ignore[attr-defined]
+        return self.lower_builtin_call(sig, args, e)
+
+    def lower_builtin_call(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+        """The lowering of builtin `sig` on already lowered `args` (aliases call their targets so)."""
         impl = IMPLS.get(sig.impl)
         if impl is None:
             raise NotImplementedError(f"builtin '{sig.name}' ({sig.impl})")
