@@ -252,9 +252,11 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None, fast_math: bool
 
 
 def compile_nvptx(module: Module, target: Target = DEFAULT, options: str = "") -> PtxProgram:
-    """Compile every kernel defined in `module` to PTX for `target` (its `sm_XY` and
-    level); `options` are the OpenCL build options (their float-precision
-    choices: `precision_for`)."""
+    """Compile every kernel defined in `module` to PTX for `target` (its `sm_XY`);
+    `options` are the OpenCL build options (their float-precision choices:
+    `precision_for`). The Target's level chose our pipeline; LLVM's NVPTX code
+    generation runs at -O3 whatever it is, because NVPTX fuses a*b+c only when
+    optimising, and -cl-opt-disable must not change a kernel's results."""
     arch, features = target.arch or codegen.DEFAULT_ARCH, target.features or codegen.PTX_FEATURES
     opts = parse_build_options(options)
     nvptx = NvptxTarget()
@@ -262,7 +264,7 @@ def compile_nvptx(module: Module, target: Target = DEFAULT, options: str = "") -
     llmod, infos = emit_llvm(module, nvptx, fast_math=fast, arch=arch, features=features)
     text = str(llmod)
     try:
-        ptx, optimized = codegen.compile_ptx(text, set(infos), arch, target.llvm_opt_level,
+        ptx, optimized = codegen.compile_ptx(text, set(infos), arch, 3,
                                              precision_for(opts), features)
     except codegen.LibdeviceMissing as exc:
         raise CompileError(f"{module.name}: error: {exc}\n") from None
