@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from oclpy.cli.main import main, split_build_args
+from oclpy.cli.commands import main, split_build_args
 
 
 def test_split_build_args_keeps_opencl_options_in_order():
@@ -60,7 +60,7 @@ def test_console_script_runs_as_module():
 
 def test_build_without_emit_runs_the_target(tmp_path, capsys, monkeypatch):
     """No --emit still compiles to native code: a target-stage failure must surface."""
-    import oclpy.compiler.build as compiler
+    import oclpy.compiler as compiler
 
     calls = []
     real = compiler.compile_program
