@@ -54,7 +54,7 @@ def _emit_ast(source: str, options: str, filename: str, args: argparse.Namespace
     opts = parse_build_options(options)
     diags = DiagnosticEngine({filename: source})
     text = preprocess(source, filename, opts, diags)
-    tu = parse(text, filename, diags, version_type_names(opts))
+    tu = parse(text, filename, diags, version_type_names(opts), opts.opencl_c_version)
     if not diags.has_errors:
         analyze(tu, opts, diags)
     if diags.has_errors:
