@@ -117,7 +117,7 @@ def preprocess_unit(source: str, options: str, headers: dict[str, str] | None = 
         diags = DiagnosticEngine({filename: source})
         text = preprocess(source, filename, opts, diags)
         if parse and not diags.has_errors:
-            parse_text(text, filename, diags)
+            parse_text(text, filename, diags, version_type_names(opts), opts.opencl_c_version)
     if diags.has_errors:
         raise CompileError(diags.render())
     return text, diags.render()
@@ -131,7 +131,7 @@ def ast_text(source: str | bytes, options: str, filename: str = "<kernel>") -> s
     opts = parse_build_options(options)
     diags = DiagnosticEngine({filename: unit})
     text = preprocess(unit, filename, opts, diags)
-    tu = parse_text(text, filename, diags, version_type_names(opts))
+    tu = parse_text(text, filename, diags, version_type_names(opts), opts.opencl_c_version)
     if not diags.has_errors:
         analyze(tu, opts, diags)
     if diags.has_errors:

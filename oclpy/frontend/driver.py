@@ -143,7 +143,7 @@ def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticE
     text = _preprocess(source, filename, options, diags)
     if diags.has_errors:
         return None
-    tu = parse(text, filename, diags, version_type_names(options))
+    tu = parse(text, filename, diags, version_type_names(options), options.opencl_c_version)
     if diags.has_errors:
         _check_after_syntax_errors(tu, options, diags)
         return None

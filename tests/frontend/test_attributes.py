@@ -145,3 +145,17 @@ __attribute__((vec_type_hint(float4))) void g(void) {}"""
         "6:6: error: attribute 'reqd_work_group_size' can only be applied to an OpenCL kernel function",
         "7:45: error: attribute 'vec_type_hint' can only be applied to an OpenCL kernel function",
     ]
+
+
+@pytest.mark.parametrize("options, want", [
+    ("", "1:44: error: attribute 'nosvm' is supported in the OpenCL version 2.0 onwards"),
+    ("-cl-std=CL2.0", "1:44: warning: 'nosvm' attribute is deprecated and ignored in OpenCL C version 2.0"),
+    ("-cl-std=CL3.0", "1:44: warning: 'nosvm' attribute is deprecated and ignored in OpenCL C version 3.0"),
+])
+def test_nosvm_depends_on_the_language_version(options: str, want: str) -> None:
+    src = "kernel void k(global int *o __attribute__((nosvm))) {}"
+    try:
+        log = compile_to_ir(src, options).log
+    except CompileError as exc:
+        log = exc.log
+    assert re.findall(r"^<kernel>:(\d+:\d+: (?:error|warning): .*)$", log, re.M) == [want]

@@ -243,6 +243,7 @@ class Parser:
         self.function_depth = 0  # inside a function body (statement expressions are allowed)
         self.in_parameter = False  # parsing a parameter's declarator (array qualifiers are allowed)
         self.attribute_locs: dict[str, SourceLocation] = {}  # where each attribute name was last written
+        self.version = 120  # the OpenCL C version being parsed
 
     # -- token helpers --------------------------------------------------------
 
@@ -922,6 +923,16 @@ class Parser:
             return None
         return None if values is None else (values[0] if values else 0)
 
+    def attr_nosvm(self, name: str, tok: Token) -> Any:
+        """OpenCL C 2.0 introduced `nosvm` and deprecated it at once; before 2.0 it is an error."""
+        self.skip_balanced_parens()
+        if self.version < 200:
+            self.diags.error(tok.loc, "attribute 'nosvm' is supported in the OpenCL version 2.0 onwards")
+        else:
+            self.diags.warning(tok.loc, f"'nosvm' attribute is deprecated and ignored in OpenCL C version "
+                                        f"{self.version // 100}.{self.version % 100 // 10}")
+        return None
+
     def attr_ext_vector_type(self, name: str, tok: Token) -> Any:
         values = self.attribute_int_args(name, tok, (1,))
         return None if values is None else (values[0], tok.loc)
@@ -1553,8 +1564,9 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "vec_type_hint": Parser.attr_vec_type_hint,
     "opencl_unroll_hint": Parser.attr_unroll,
     "ext_vector_type": Parser.attr_ext_vector_type,
+    "nosvm": Parser.attr_nosvm,
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
-                     "nosvm", "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
+                     "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
                      "deprecated", "visibility", "endian", "mode", "format", "fallthrough", "nonnull",
                      "warn_unused_result", "returns_nonnull", "artificial", "gnu_inline", "optnone", "minsize",
                      "leaf", "nothrow", "may_alias", "no_instrument_function", "section", "noduplicate",
@@ -1564,14 +1576,16 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
 
 
 def parse(text: str, filename: str, diags: DiagnosticEngine,
-          extra_types: Optional[dict[str, ct.CType]] = None) -> ast.TranslationUnit:
+          extra_types: Optional[dict[str, ct.CType]] = None, version: int = 120) -> ast.TranslationUnit:
     """Parse preprocessed OpenCL C; errors go to `diags`, never raised. `extra_types`
-    are predefined type names of the language version (CL2.0's atomic types)."""
+    are predefined type names of the language version (CL2.0's atomic types); `version`
+    is the OpenCL C version (120, 200, 300: some attributes depend on it)."""
     try:
         tokens = tokenize(text, filename, diags)
     except TooManyErrors:
         return ast.TranslationUnit(SourceLocation(filename, 1, 1), [])
     parser = Parser(tokens, diags, extra_types)
+    parser.version = version
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:
