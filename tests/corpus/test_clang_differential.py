@@ -72,7 +72,7 @@ def _check(case: manifest.Case, depth: str, request: pytest.FixtureRequest) -> N
         pytest.skip(case.skip)
     pending = _KNOWN.find_pending(case.id)
     if pending:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=f"pending: {pending.reason}"))
+        request.applymarker(pytest.mark.xfail(strict=pending.strict, reason=f"pending: {pending.reason}"))
     worker_setup(_SCRATCH)
     job = {"id": case.id, "path": case.path, "text": case.text, "directory": str(case.directory),
            "options": case.options, "std": case.std, "depth": depth, "write_dir": _SCRATCH,

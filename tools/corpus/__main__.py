@@ -5,6 +5,8 @@
                    line and the failure groups; --json writes the full report
   list             the cases, with their options
   show ID          one case: its options and both compilers' logs
+  report           the report of the last run's saved results (--results),
+                   classified again with the current known differences
 """
 
 from __future__ import annotations
@@ -162,10 +164,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    known = KnownDifferences.load()
+    report = Report(oracle="saved results")
+    skipped = {c.id: skip_reason(c) for c in manifest.cases() if skip_reason(c)}
+    for case_id, reason in skipped.items():
+        report.add({"id": case_id, "skip": reason}, "skipped")
+    for case_id, result in _load_results(args.results).items():
+        if case_id not in skipped:
+            report.add(result, classify(result, known))
+    print(report.table(args.groups))
+    if args.by_project:
+        for name, counts in report.by_project().items():
+            print(f"  {name:<24} {dict(counts)}")
+    if args.json:
+        report.save(Path(args.json))
+    print(report.line())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.corpus", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="?", default="run", choices=["run", "fetch", "list", "show"])
+    parser.add_argument("command", nargs="?", default="run", choices=["run", "fetch", "list", "show", "report"])
     parser.add_argument("id", nargs="?", help="for show: a case id (or part of one)")
     parser.add_argument("--only", help="projects whose name matches this glob")
     parser.add_argument("--match", help="cases whose id contains this text")
@@ -183,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-project", action="store_true")
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args(argv)
-    commands = {"run": cmd_run, "fetch": cmd_fetch, "list": cmd_list, "show": cmd_show}
+    commands = {"run": cmd_run, "fetch": cmd_fetch, "list": cmd_list, "show": cmd_show, "report": cmd_report}
     return commands[args.command](args)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .manifest import Project, glob_match, project_root
 
-MAX_FILE = 2 << 20  # no kernel or header is larger; skips stray binaries
+MAX_FILE = 8 << 20  # hashcat's inc_common.cl is 2.4 MB; skips stray binaries
 
 
 def mirror_for(project: Project) -> Path | None:

@@ -19,7 +19,7 @@ from .manifest import DEFAULT_STD, Case
 
 ROOT = Path(__file__).resolve().parents[2]
 _KERNEL = re.compile(r"\b(__kernel|kernel)\s+void\s+[A-Za-z_]")  # not IR text (`kernel void @k`)
-_STD = re.compile(r"-cl-std=(CL\d\.\d)")
+_STD = re.compile(r"-cl-std=(CL1\.[012]|CL2\.0|CL3\.0)\b")
 
 
 INCLUDE = ROOT / "oclpy" / "include"  # the headers every oclpy build can #include

@@ -12,8 +12,11 @@ Both have:
             the kernels of our own test tree); "*" when `message` decides
   message   optional: a regular expression that oclpy's first error message
             must contain (for whole families, such as every image kernel)
+  clang_message  optional: the same for clang's first error message (for a
+            fault of the oracle itself, such as one clang version's gaps)
   category  the disagreement it explains: fail, other-line, accepts, or "*"
-and `reason` (difference) or `finding` (pending).
+and `reason` (difference) or `finding` (pending); a pending entry may say
+`strict = false` where clang versions disagree on the case.
 """
 
 from __future__ import annotations
@@ -33,10 +36,13 @@ class Difference:
     category: str
     reason: str
     message: str = ""
+    clang_message: str = ""
+    strict: bool = True  # pending only: false where the verdict depends on the clang version
 
-    def applies(self, case_id: str, oclpy_message: str) -> bool:
+    def applies(self, case_id: str, oclpy_message: str, clang_message: str = "") -> bool:
         return fnmatch.fnmatch(case_id, self.match) and \
-            (not self.message or re.search(self.message, oclpy_message) is not None)
+            (not self.message or re.search(self.message, oclpy_message) is not None) and \
+            (not self.clang_message or re.search(self.clang_message, clang_message) is not None)
 
 
 class KnownDifferences:
@@ -47,18 +53,21 @@ class KnownDifferences:
     @classmethod
     def load(cls, path: Path = KNOWN) -> "KnownDifferences":
         data = tomllib.loads(path.read_text()) if path.exists() else {}
-        entries = [Difference(d["match"], d.get("category", "*"), d["reason"], d.get("message", ""))
+        entries = [Difference(d["match"], d.get("category", "*"), d["reason"], d.get("message", ""),
+                              d.get("clang_message", ""))
                    for d in data.get("difference", [])]
-        pending = [Difference(d["match"], d.get("category", "*"), d["finding"], d.get("message", ""))
+        pending = [Difference(d["match"], d.get("category", "*"), d["finding"], d.get("message", ""),
+                              strict=d.get("strict", True))
                    for d in data.get("pending", [])]
         for e in entries + pending:
             if not e.reason.strip():
                 raise ValueError(f"known difference {e.match!r} has no reason")
         return cls(entries, pending)
 
-    def find(self, case_id: str, category: str, oclpy_message: str = "") -> Difference | None:
+    def find(self, case_id: str, category: str, oclpy_message: str = "",
+             clang_message: str = "") -> Difference | None:
         for e in self.entries:
-            if e.category in ("*", category) and e.applies(case_id, oclpy_message):
+            if e.category in ("*", category) and e.applies(case_id, oclpy_message, clang_message):
                 return e
         return None
 
@@ -68,5 +77,5 @@ class KnownDifferences:
                 return e
         return None
 
-    def match(self, case_id: str, category: str, oclpy_message: str = "") -> bool:
-        return self.find(case_id, category, oclpy_message) is not None
+    def match(self, case_id: str, category: str, oclpy_message: str = "", clang_message: str = "") -> bool:
+        return self.find(case_id, category, oclpy_message, clang_message) is not None

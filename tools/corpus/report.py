@@ -47,7 +47,9 @@ def classify(result: dict, known: KnownDifferences | None = None) -> str:
     else:
         category = "same-line" if _where(oclpy["first"]) == _where(clang["first"]) else "other-line"
     message = (oclpy.get("first") or {}).get("message", "")
-    if category not in ("build", "same-line") and known and known.match(result["id"], category, message):
+    clang_message = (clang.get("first") or {}).get("message", "")
+    if category not in ("build", "same-line") and known and \
+            known.match(result["id"], category, message, clang_message):
         return "known"
     return category
 
