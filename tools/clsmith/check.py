@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from pathlib import Path
 
@@ -91,10 +93,17 @@ class Checker:
         self.lock = threading.Lock()
         self.start = time.monotonic()
         self.oclpy_root = ""
+        self.generator_failures: list[dict] = []
 
-    def check_one(self, worker: Worker, seed: int, mode: str) -> dict:
+    def check_one(self, worker: Worker, seed: int, mode: str) -> dict | None:
         a = self.args
-        source = generate(seed, mode, a.cache, a.clsmith_dir)
+        try:
+            source = generate(seed, mode, a.cache, a.clsmith_dir)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            with self.lock:
+                self.generator_failures.append({"seed": seed, "mode": mode, "error": str(exc)[-300:]})
+            print(f"{mode} {seed}: CLSmith failed, no kernel: {str(exc)[-120:]}", flush=True)
+            return None
         ours = worker.run(source, "oclpy", a.timeout)
         pocl = load_pocl(a.cache, mode, seed)
         if pocl is None and ours.status == "build" and ICE not in ours.detail and not a.pocl_always:
@@ -120,7 +129,8 @@ class Checker:
 
     def write(self) -> None:
         data = {"oclpy": self.oclpy_root, "timeout": self.args.timeout,
-                "table": mode_table(self.records), "kernels": self.records}
+                "table": mode_table(self.records), "kernels": self.records,
+                "generator_failures": self.generator_failures}
         Path(self.args.json).write_text(json.dumps(data, indent=1))
 
     def serve(self, index: int) -> None:
@@ -133,7 +143,13 @@ class Checker:
                     seed, mode = self.jobs.get_nowait()
                 except queue.Empty:
                     return
-                self.record(self.check_one(worker, seed, mode))
+                try:
+                    rec = self.check_one(worker, seed, mode)
+                except Exception:  # noqa: BLE001 - one kernel's trouble must not end the run
+                    print(f"{mode} {seed}: harness error\n{traceback.format_exc()}", flush=True)
+                    continue
+                if rec is not None:
+                    self.record(rec)
         finally:
             worker.close()
 

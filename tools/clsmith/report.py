@@ -8,8 +8,10 @@ A record is one kernel's line of the JSON that `check.py` writes:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Iterable
 
 from .verdict import VERDICTS
@@ -59,6 +61,21 @@ def causes_markdown(records: Iterable[dict]) -> str:
     return "\n".join(lines)
 
 
+SAFE_MACRO = re.compile(r"\bsafe_\w+\s*\(|\(\{")
+
+
+def by_statement_expressions(records: Iterable[dict]) -> dict[str, Counter]:
+    """verdict -> how many of its kernels use statement expressions (all of CLSmith's
+    safe-math macros are `({ ... })`) and how many do not, read from the kernels' files."""
+    out: dict[str, Counter] = defaultdict(Counter)
+    for rec in records:
+        path = Path(rec.get("kernel", ""))
+        if path.is_file():
+            uses = bool(SAFE_MACRO.search(path.read_text()))
+            out[rec["verdict"]]["with" if uses else "without"] += 1
+    return dict(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args:
@@ -68,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown(mode_table(records)))
     print()
     print(causes_markdown(records))
+    print()
+    for verdict, split in by_statement_expressions(records).items():
+        print(f"{verdict}: {split['with']} kernels with statement expressions, {split['without']} without")
     return 0
 
 
