@@ -93,7 +93,7 @@ def test_broadcast_in_three_dimensions_and_predicates(queue) -> None:  # type: i
         all[i] = work_group_all(v >= 0) + 2 * work_group_all(v != 123);
         any[i] = work_group_any(v == 123) + 2 * work_group_any(v < 0);
     }"""
-    shape, local = (8, 4, 2), (4, 4, 2)
+    shape, local = (8, 4, 2), (4, 4, 2)  # run() builds with -cl-std=CL2.0
     n = int(np.prod(shape))
     b1, b3, all_, any_ = run(queue, src, [np.zeros(n, np.int32) for _ in range(4)], shape, local)
     # work-item (x, y, z) of a group sits at linear id x + 4 y + 16 z; group 0 starts at x = 0, group 1 at x = 4

@@ -62,7 +62,7 @@ def opencl_version(std: str) -> int:
     return int(digits[0]) * 100 + int(digits[1]) * 10 if len(digits) >= 2 else 120
 
 
-ORACLE_REVISION = 4
+ORACLE_REVISION = 5
 
 # The OpenCL extensions clang knows and enables by default on its x86 target; the
 # oracle turns off those the imitated device does not advertise. (Not "-all":
@@ -85,6 +85,11 @@ CLANG_EXTENSIONS = (
     "cl_arm_integer_dot_product_accumulate_int16", "cl_arm_integer_dot_product_accumulate_saturate_int8",
     "cl_ext_float_atomics",
 )  # part of the verdict cache's key: bump when the oracle's arguments change
+
+
+# Extensions whose OpenCL C 3.0 optional feature clang checks against them.
+FEATURE_OF = {"cl_khr_3d_image_writes": "__opencl_c_3d_image_writes", "cl_khr_fp64": "__opencl_c_fp64",
+              "cl_khr_subgroups": "__opencl_c_subgroups"}
 
 
 def _clang_tidy() -> str | None:
@@ -175,6 +180,8 @@ class Oracle:
         """clang as an OpenCL runtime drives it: the runtime, not clang, defines
         __OPENCL_VERSION__ (the device's version; here the -cl-std's)."""
         off = [e for e in CLANG_EXTENSIONS if e not in (self.extensions or ())]
+        if opencl_version(std) >= 300:  # clang wants an extension and its OpenCL C 3.0 feature to agree
+            off += [FEATURE_OF[e] for e in off if e in FEATURE_OF]
         ext = [] if self.extensions is None else ["-Xclang", "-cl-ext=" + ",".join(f"-{e}" for e in off)]
         return ["-x", "cl", std_flag(std), f"-D__OPENCL_VERSION__={opencl_version(std)}", *ext, *options]
 
