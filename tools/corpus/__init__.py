@@ -15,5 +15,11 @@ Modules:
   build     one case on oclpy and on clang, in a worker process
   workers   worker processes with a time limit per case
   report    classify, group failures by first error, print, write JSON
-  known     the known deliberate differences (`known_differences.toml`)
+  known     the known differences (`known_differences.toml`)
+  intree    the kernels of our own test tree, as cases
+  oclgrind_sim  Oclgrind's test kernels run on oclpy and PoCL against their
+            reference output
+
+`FINDINGS.md` holds the last run's results: the corpus line and the failure
+groups with reproducers.
 """
