@@ -123,7 +123,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             todo.append(job_for(case, args.what))
     todo.sort(key=lambda job: len(job["text"]))  # small kernels first: early results, long ones last
-    if args.rerun_clang:  # the new file is written from scratch below
+    Path(args.results).parent.mkdir(parents=True, exist_ok=True)
+    if args.rerun_clang and Path(args.results).exists():  # the new file is written from scratch below
         Path(args.results).rename(args.results + ".before")
     results_file = open(args.results, "a" if args.resume and not args.rerun_clang else "w")
     print(f"{len(todo)} kernels from {len({c.project for c in cases})} projects "
