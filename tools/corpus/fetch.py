@@ -5,7 +5,7 @@ manifest entry needs (kernels, headers, include dirs, preludes) at their
 repository paths, and a `.commit` stamp. The source of the files is, in
 order: a local bare mirror (`$OCLPY_CORPUS_MIRRORS`, default `/work/.mirror`,
 laid out as `<owner>+<name>/repo[/.git]`), else git over the network (a
-shallow, blob-filtered fetch of the pinned commit).
+shallow fetch of the pinned commit alone).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ def _git(git_dir: Path, *args: str, stdout=subprocess.PIPE, input: bytes | None 
 
 
 def _network_clone(project: Project, into: Path) -> Path:
-    """A bare repository holding just the pinned commit (its blobs fetched as needed)."""
+    """A bare repository holding just the pinned commit (a shallow fetch of that commit)."""
     git_dir = into / "repo.git"
     subprocess.run(["git", "init", "-q", "--bare", str(git_dir)], check=True)
-    url = f"https://github.com/{project.repo}.git"
-    _git(git_dir, "fetch", "-q", "--depth", "1", "--filter=blob:none", url, project.commit)
+    _git(git_dir, "remote", "add", "origin", f"https://github.com/{project.repo}.git")
+    _git(git_dir, "fetch", "-q", "--depth", "1", "origin", project.commit)
     return git_dir
 
 
