@@ -40,7 +40,7 @@ def _literals(path: Path) -> list[tuple[int, str, str]]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in pieces \
-                and _KERNEL.search(node.value) and _whole(node.value):
+                and _KERNEL.search(node.value) and _whole(node.value) and _is_text(node.value):
             near = "\n".join(lines[node.lineno - 1:node.end_lineno + NEAR])
             found.append((node.lineno, node.value, _std_in(near) or _std_in(source, only=True) or DEFAULT_STD))
     return sorted(found)
@@ -49,6 +49,15 @@ def _literals(path: Path) -> list[tuple[int, str, str]]:
 def _whole(text: str) -> bool:
     """A whole kernel, not a fragment of one: a body, and its braces balanced."""
     return "{" in text and text.count("{") == text.count("}")
+
+
+def _is_text(text: str) -> bool:
+    """False for a literal that is not Unicode text (a test's lone surrogate): no compiler reads it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _std_in(text: str, only: bool = False) -> str | None:
