@@ -21,37 +21,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oclpy.compiler import cache, door, toolchain
+from oclpy.compiler import cache, door
 from tests.targets.cpu_harness import run
 
 SRC = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }\n"
 OTHER = "__kernel void twice(__global int *x) { x[get_global_id(0)] = 666; }\n"
 REPO = Path(__file__).resolve().parents[2]
 ROOT_USER = os.geteuid() == 0
-
-
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("OCLPY_CACHE_DIR", str(folder))
-    monkeypatch.delenv("OCLPY_NO_CACHE", raising=False)
-    monkeypatch.setattr(cache, "_warned", set())
-    cache.clear_memory()
-    yield folder
-    cache.clear_memory()
-
-
-@pytest.fixture
-def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real = toolchain.compile_program
-
-    def counting(source, *args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(source)
-        return real(source, *args, **kwargs)
-
-    monkeypatch.setattr(toolchain, "compile_program", counting)
-    return calls
 
 
 def result_of(build: door.CompiledProgram) -> list[int]:
