@@ -40,8 +40,7 @@ def kernel_arg_attrs(info: ModuleInfo, types: TypeTable, kernel: str, index: int
     quals: set[str] = set()
     by_value = t.kind == "pointer" and _BYVAL in param_attrs
     if by_value:
-        types.pointee(t, instr)
-        pointee = types.data(t.pointee_id, instr, f"kernel '{kernel}' by-value argument {index}")
+        pointee = types.pointee(t, instr)
         ir_type, space, name = pointee.ir, "private", pointee.name
     elif t.kind == "pointer":
         if t.space not in _QUALIFIERS or t.space is ir.AddressSpace.PRIVATE:

@@ -237,8 +237,7 @@ class ModuleTranslator:
                 value = ft.allocas.alloca(arg.type, self.layout.align_of(arg.type), name=f"{arg.name}.copy")
                 ft.b.store(arg, value)
             elif t.kind == "pointer" and _BYVAL in self.info.func_param_attrs(instr.operand(1)):
-                self.types.pointee(t, instr)
-                pointee = self.types.data(t.pointee_id, instr, "a ByVal parameter").ir
+                pointee = self.types.pointee(t, instr).ir
                 value = ft.allocas.alloca(pointee, self.layout.align_of(pointee), name=f"{arg.name}.copy")
                 ft.b.store(ft.b.load(pointee, arg), value)
             ft.values[instr.operand(1)] = value

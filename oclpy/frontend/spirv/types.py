@@ -88,6 +88,9 @@ class TypeTable:
         t = self.types.get(ptr.pointee_id)
         if t is None:
             raise instr.error(f"pointer to %{ptr.pointee_id}, which is not a defined type")
+        if t.kind in ("void", "function"):
+            raise instr.error(f"pointer to %{ptr.pointee_id} of {t.kind} type: nothing to load, "
+                              f"store or index (function pointers are not supported)")
         return t
 
     def define(self, instr: Instruction) -> bool:
