@@ -15,11 +15,16 @@ from .values import Block, Function
 
 def successors(block: Block) -> list[Block]:
     """The distinct successor blocks of `block`, in terminator order."""
-    seen: list[Block] = []
-    for succ in block.successors():
-        if not any(s is succ for s in seen):
-            seen.append(succ)
-    return seen
+    targets = block.successors()
+    if len(targets) < 2:
+        return targets
+    seen: set[int] = set()
+    out: list[Block] = []
+    for succ in targets:  # a switch may have thousands: no scan of those seen
+        if id(succ) not in seen:
+            seen.add(id(succ))
+            out.append(succ)
+    return out
 
 
 def predecessors(fn: Function) -> dict[Block, list[Block]]:
@@ -37,14 +42,14 @@ def post_order(fn: Function) -> list[Block]:
         return []
     order: list[Block] = []
     visited = {fn.entry}
-    stack: list[tuple[Block, list[Block]]] = [(fn.entry, successors(fn.entry))]
+    stack: list[tuple[Block, list[Block]]] = [(fn.entry, successors(fn.entry)[::-1])]
     while stack:
-        block, succs = stack[-1]
+        block, succs = stack[-1]  # successors still to visit, the next one last
         if succs:
-            nxt = succs.pop(0)
+            nxt = succs.pop()
             if nxt not in visited:
                 visited.add(nxt)
-                stack.append((nxt, successors(nxt)))
+                stack.append((nxt, successors(nxt)[::-1]))
         else:
             stack.pop()
             order.append(block)
