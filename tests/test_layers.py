@@ -243,6 +243,15 @@ def test_companion_modules_import_each_other_in_no_cycle(imports: list[Import]) 
     assert companion_cycles(imports) == []
 
 
+def test_every_module_has_a_name_of_its_own() -> None:
+    """One name per file in the tree: a name says which module it is without its folder."""
+    seen: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name not in ("__init__.py", "__main__.py"):
+            seen.setdefault(path.name, []).append(str(path.relative_to(PACKAGE)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
 # The checker itself, on a small tree written for the test.
 
 def make_tree(tmp_path: Path, files: dict[str, str]) -> Path:

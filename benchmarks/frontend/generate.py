@@ -23,7 +23,7 @@ def defined_names(text: str) -> set[str]:
     from oclpy.diagnostics import DiagnosticEngine
     from oclpy.frontend.c import ast
     from oclpy.frontend.options import parse_build_options
-    from oclpy.frontend.c.parser import parse
+    from oclpy.frontend.c.c_parser import parse
     from oclpy.frontend.c.preprocess import preprocess
 
     diags = DiagnosticEngine()

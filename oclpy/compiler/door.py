@@ -30,7 +30,7 @@ from typing import Any, Callable
 from ..frontend.dependencies import include_digest
 from ..targets.llvm import binding
 from ..targets.llvm.cpu import compiled as cpu_compiled
-from ..targets.llvm.nvptx import compiled as nvptx_compiled
+from ..targets.llvm.nvptx import ptx_program as nvptx_compiled
 from ..targets.llvm.nvptx import ptx_codegen
 from ..targets.target import KINDS, Target
 from . import cache

@@ -22,12 +22,12 @@ from typing import Any, Callable, TextIO
 
 from ..diagnostics import CompileError, DiagnosticEngine
 from ..frontend.c.ast_printer import dump
-from ..frontend.c.parser import parse as parse_text
+from ..frontend.c.c_parser import parse as parse_text
 from ..frontend.c.preprocess import preprocess
 from ..frontend.c.sema.analyzer import analyze
 from ..frontend.driver import FrontendResult, compile_to_ir, version_type_names
 from ..frontend.options import parse_build_options
-from ..frontend.spirv.driver import compile_spirv
+from ..frontend.spirv.spirv_driver import compile_spirv
 from ..ir.values import Module
 from ..passes.manager import PIPELINES, run_pipeline
 from ..targets.llvm.cpu import cpu_target

@@ -22,7 +22,7 @@ from .c.c_types import CType
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
 from .c.sema.analyzer import analyze
 from .c.preprocess import preprocess
-from .c.parser import parse
+from .c.c_parser import parse
 from .c.lower.unit import lower
 from .c.builtins.cl20_atomics import atomic_type_names
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.c_parser import parse
 from oclpy.frontend.c.sema.analyzer import analyze
 
 FILE = "<kernel>"

@@ -12,7 +12,7 @@ from oclpy.diagnostics import CompileError, DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.c.ast_printer import dump, to_source
 from oclpy.frontend.driver import compile_to_ir
-from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.c_parser import parse
 from oclpy.ir.printer import print_module
 from oclpy.ir.verifier import module_problems
 

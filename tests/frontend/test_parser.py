@@ -9,7 +9,7 @@ from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.c import c_types as ct
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.c_parser import parse
 from oclpy.frontend.c.preprocess import preprocess
 from oclpy.ir.types import AddressSpace
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c.ast_printer import dump, to_source
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.c_parser import parse
 from oclpy.frontend.c.preprocess import preprocess
 
 KERNELS = sorted((Path(__file__).parent / "kernels").glob("*.cl"))

@@ -8,7 +8,7 @@ import pytest
 
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c.lexer import tokenize
-from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.c_parser import parse
 
 from .pp_helpers import pp, tokens
 

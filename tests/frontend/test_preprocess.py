@@ -7,7 +7,7 @@ import pytest
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c.lexer import tokenize
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.c.parser import parse
+from oclpy.frontend.c.c_parser import parse
 from oclpy.frontend.c.preprocess import MATH_CONSTANTS, predefined_macros, preprocess
 
 

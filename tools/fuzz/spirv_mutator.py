@@ -195,7 +195,7 @@ def build_one(data: bytes, backend: bool = False) -> tuple[str, str]:
     """("ok" | "diagnostic" | "internal", detail) of building one module."""
     from oclpy.compiler import build_program
     from oclpy.diagnostics import CompileError
-    from oclpy.frontend.spirv.driver import compile_spirv
+    from oclpy.frontend.spirv.spirv_driver import compile_spirv
 
     try:
         if backend:

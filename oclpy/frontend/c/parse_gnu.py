@@ -19,7 +19,7 @@ from .consteval import eval_int_const, struct_offsets, type_size
 from .lexer import Token
 
 if TYPE_CHECKING:
-    from .parser import DeclSpec, Parser
+    from .c_parser import DeclSpec, Parser
 
 
 def at_statement_expression(p: Parser) -> bool:

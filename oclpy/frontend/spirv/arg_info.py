@@ -16,7 +16,7 @@ from typing import Any
 from ...ir import types as ir
 from .binary import Instruction
 from .reader import ModuleInfo
-from .types import SpvType, TypeTable
+from .spirv_types import SpvType, TypeTable
 
 _QUALIFIERS = {ir.AddressSpace.GLOBAL: "global", ir.AddressSpace.LOCAL: "local",
                ir.AddressSpace.CONSTANT: "constant", ir.AddressSpace.PRIVATE: "private"}

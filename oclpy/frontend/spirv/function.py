@@ -19,7 +19,7 @@ from ...ir.values import Block, Function, Instr, Value
 from ..c.lower.unit import remove_unreachable
 from .binary import Instruction
 from .grammar import OP
-from .types import SpvType
+from .spirv_types import SpvType
 from .builtins import BuiltinRef
 
 if TYPE_CHECKING:

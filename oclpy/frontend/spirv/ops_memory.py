@@ -22,7 +22,7 @@ from ...ir.values import ConstInt, Value
 from .binary import Instruction
 from .builtins import BuiltinRef, load_builtin
 from .grammar import MEMORY_ALIGNED, MEMORY_MAKE_AVAILABLE, MEMORY_MAKE_VISIBLE, MEMORY_VOLATILE, OP
-from .types import SpvType
+from .spirv_types import SpvType
 from .opencl_std import lower_builtin
 
 if TYPE_CHECKING:

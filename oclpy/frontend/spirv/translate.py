@@ -19,14 +19,14 @@ from ...ir.datalayout import CPU_LAYOUT
 from ...ir.values import Argument, ConstZero, Function, GlobalVar, Module
 from .binary import Instruction, string_from_words
 from .builtins import builtin_ref
-from .constants import define_constant
+from .spec_constants import define_constant
 from .function import FunctionTranslator, Handler
 from .grammar import BUILTINS, EXECUTION_MODELS, KERNEL_MODEL, LINKAGE_IMPORT, OP, SC, STORAGE_CLASSES
 from .arg_info import kernel_arg_attrs
 from .mangled import demangle_builtin
 from .opencl_std import is_debug_set
 from .reader import EntryPoint, ModuleInfo
-from .types import SpvType, TypeTable
+from .spirv_types import SpvType, TypeTable
 from .opencl_std import ext_inst
 from . import ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
 

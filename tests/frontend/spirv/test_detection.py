@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oclpy import compiler, tools
-from oclpy.frontend.spirv.driver import is_spirv
+from oclpy.frontend.spirv.spirv_driver import is_spirv
 
 MAGIC_LE = b"\x03\x02\x23\x07"
 

@@ -8,7 +8,7 @@ import pytest
 
 import oclpy as cl
 from oclpy.diagnostics import CompileError
-from oclpy.frontend.spirv.driver import compile_spirv
+from oclpy.frontend.spirv.spirv_driver import compile_spirv
 from oclpy.frontend.spirv.validate import LAYOUTS
 from oclpy.frontend.spirv.grammar import OPCODES
 from tests.frontend.spirv.spirv_helpers import PRELUDE, TYPES, assemble, kernel_module

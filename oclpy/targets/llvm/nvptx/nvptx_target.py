@@ -4,7 +4,7 @@
 `emit.py` with `NvptxTarget` answering the target questions, adds one PTX
 entry point per kernel, and turns the module into PTX for the Target's
 architecture at its level (`ptx_codegen.py`: libdevice, LLVM's -O0/-O1/-O3).
-No GPU is needed; the cuda driver loads the PTX (`compiled.py`: what a
+No GPU is needed; the cuda driver loads the PTX (`ptx_program.py`: what a
 compiled program holds, and its form in the build cache).
 
 Address spaces (LLVM's NVPTX numbers): global 1, `__local` 3 (shared), private
@@ -48,8 +48,8 @@ from ....ir.types import AddressSpace, ArrayType, PtrType, StructType, Type, Vec
 from ....ir.values import Function, GlobalVar, Instr, Module
 from ...target import Target
 from . import ptx_codegen as codegen
-from .compiled import LOCAL_ALIGN, PtxKernel, PtxProgram, ptx_from_record, ptx_key, ptx_record  # noqa: F401
-from . import intrinsics as nvi
+from .ptx_program import LOCAL_ALIGN, PtxKernel, PtxProgram, ptx_from_record, ptx_key, ptx_record  # noqa: F401
+from . import nvvm_intrinsics as nvi
 from ..emit import FunctionEmitter, ModuleEmitter
 
 NVPTX_LAYOUT = DataLayout("nvptx64")

@@ -20,8 +20,8 @@ from typing import Callable
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from .core import rint_bits
-from .builder import F64, I1, I32, I64, Ops
+from .double_core import rint_bits
+from .lane_ops import F64, I1, I32, I64, Ops
 
 INF, NAN = math.inf, math.nan
 Builtin = Callable[[Ops, list[ll.Value]], ll.Value]

@@ -19,9 +19,9 @@ from typing import Callable
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from .core import rint_bits
+from .double_core import rint_bits
 from .double import SHIFTER_BITS, scale, exp, log
-from .builder import F64, Ops
+from .lane_ops import F64, Ops
 
 INF, NAN = math.inf, math.nan
 BIG = 22.0  # above, cosh = sinh = e^|x| / 2 to double precision

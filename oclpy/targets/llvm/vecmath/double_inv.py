@@ -18,7 +18,7 @@ from typing import Callable
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from .builder import Ops
+from .lane_ops import Ops
 
 INF, NAN = math.inf, math.nan
 

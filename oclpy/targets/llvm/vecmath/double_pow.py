@@ -17,9 +17,9 @@ from typing import Callable
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from .core import rint_bits
+from .double_core import rint_bits
 from .double import exp_reduced, two_sum
-from .builder import F64, I1, I32, I64, Ops
+from .lane_ops import F64, I1, I32, I64, Ops
 
 INF, NAN = math.inf, math.nan
 DD = tuple[ll.Value, ll.Value]

@@ -50,11 +50,11 @@ from typing import Callable, Sequence
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from .core import rint_bits
+from .double_core import rint_bits
 from .double import cos_kernel, sin_kernel, log
 from .double_hyp import log1p
 from .double_pow import exp_dd
-from .builder import F64, I1, I32, I64, Ops
+from .lane_ops import F64, I1, I32, I64, Ops
 
 INF, NAN = math.inf, math.nan
 BIG = 2.0 ** 28  # above, sqrt(a^2 + 1) = a to double precision

@@ -45,7 +45,7 @@ from .double_inv import DOUBLE_INV
 from .double_pow import DOUBLE_POW
 from .double_special import DOUBLE_SPECIAL
 from .single import FLOAT
-from .builder import F16, F32, F64, Ops, type_suffix
+from .lane_ops import F16, F32, F64, Ops, type_suffix
 
 # builtins whose scalar form calls the C library's function (see above), by element type
 C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f",

@@ -16,8 +16,8 @@ from typing import Callable
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from . import core
-from .builder import F32, Ops
+from . import double_core as core
+from .lane_ops import F32, Ops
 
 INF, NAN = math.inf, math.nan
 Args = list[ll.Value]

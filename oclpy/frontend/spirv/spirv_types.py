@@ -17,7 +17,7 @@ from ...ir import types as ir
 from ...ir.datalayout import CPU_LAYOUT
 from ...ir.values import ConstInt
 from .binary import Instruction
-from .errors import SpirvError
+from .spirv_errors import SpirvError
 from .grammar import OP, SC, STORAGE_CLASSES
 from .reader import ModuleInfo
 

@@ -18,7 +18,7 @@ from ...ir.verifier import VerifyError, verify_module
 from ..driver import FrontendResult
 from ..options import InvalidBuildOptions, parse_build_options
 from .binary import MAGIC, parse_binary
-from .errors import SpirvError
+from .spirv_errors import SpirvError
 from .reader import read_module
 from .translate import translate
 from .validate import validate

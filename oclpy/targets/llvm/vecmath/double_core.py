@@ -22,7 +22,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from . import coefficients as k
-from .builder import F64, I32, I64, SHIFTER, Ops
+from .lane_ops import F64, I32, I64, SHIFTER, Ops
 
 Parts = tuple[ll.Value, ll.Value]
 

@@ -15,7 +15,7 @@ from ...ir import types as ir
 from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Undef, Value
 from .binary import Instruction
 from .grammar import OP
-from .types import SpvType, TypeTable
+from .spirv_types import SpvType, TypeTable
 
 _FLOAT_FORMATS = {16: "<e", 32: "<f", 64: "<d"}
 
