@@ -125,6 +125,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     todo.sort(key=lambda job: len(job["text"]))  # small kernels first: early results, long ones last
     if args.rerun_clang:  # the new file is written from scratch below
         Path(args.results).rename(args.results + ".before")
+    Path(args.results).parent.mkdir(parents=True, exist_ok=True)
     results_file = open(args.results, "a" if args.resume and not args.rerun_clang else "w")
     print(f"{len(todo)} kernels from {len({c.project for c in cases})} projects "
           f"({len(cases) - len(todo)} skipped), {args.jobs} processes, {args.timeout:.0f} s limit",
