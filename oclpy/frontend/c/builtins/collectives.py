@@ -238,7 +238,8 @@ def b_wg_broadcast(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> V
 def _predicate(self: Any, sig: Builtin, args: list[Value], e: ast.Call, op: str) -> Value:
     """work_group_all (min of the 0/1 flags) and work_group_any (max)."""
     flag = self.b.cast("zext", self.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
-    return b_wg_reduce(self, Builtin(f"work_group_reduce_{op}", ct.INT, (ct.INT,), "work_group_reduce"), [flag], e)
+    reduction = Builtin(f"work_group_reduce_{op}", ct.INT, (ct.INT,), "work_group_reduce")
+    return b_wg_reduce(self, reduction, [flag], e)
 
 
 def b_wg_all(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
