@@ -4,13 +4,18 @@
 
 For each implementation (oclpy on `--device`; PyOpenCL on PoCL for cpu, on
 NVIDIA's OpenCL for cuda, when pyopencl and that platform are installed) it
-times, in microseconds per launch, a one-work-group kernel (`x[0] += 1`):
+times, in microseconds per iteration, a one-work-group kernel (`x[0] += 1`)
+launched once per iteration, and the host path around it:
 
 - `launch+finish`: launch then `queue.finish()`, each time (latency);
 - `launch`: n launches then one finish (throughput of the enqueue path);
 - `ooo`: the same on an out-of-order queue;
 - `wait_for`: launches each waiting on the previous launch's event;
-- `prg.name`: `prg.k(...)` looked up by attribute on each launch.
+- `prg.name`: `prg.k(...)` looked up by attribute on each launch;
+- `read 4 B`: a blocking read of 4 bytes (no launch);
+- `write 4 B+finish`: a non-blocking write of 4 bytes, then `finish()` (no launch);
+- `bfs level`: what one level of an iterative host-driven algorithm does: a
+  4-byte write, two launches, a blocking 4-byte read of a flag.
 
 Each scenario runs three rounds, implementations alternating, and reports the
 best round. The result holds the count of the kernel's increments, checked
@@ -54,6 +59,8 @@ class Setup:
         self.knl = self.prg.k
         mf = cl.mem_flags
         self.buf = cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.int32))
+        self.flag = cl.Buffer(self.ctx, mf.READ_WRITE, 4)
+        self.host_flag = np.zeros(1, np.int32)
         self.one = np.int32(1)
         self.launches = 0
 
@@ -96,10 +103,32 @@ def _by_name(s: Setup, n: int) -> None:
     s.queue.finish()
 
 
+def _read(s: Setup, n: int) -> None:
+    for _ in range(n):
+        s.cl.enqueue_copy(s.queue, s.host_flag, s.flag)
+
+
+def _write_finish(s: Setup, n: int) -> None:
+    for _ in range(n):
+        s.cl.enqueue_copy(s.queue, s.flag, s.host_flag, is_blocking=False)
+        s.queue.finish()
+
+
+def _bfs_level(s: Setup, n: int) -> None:
+    for _ in range(n):
+        s.cl.enqueue_copy(s.queue, s.flag, s.host_flag, is_blocking=False)
+        s.knl(s.queue, (1,), (1,), s.buf, s.one)
+        s.knl(s.queue, (1,), (1,), s.buf, s.one)
+        s.cl.enqueue_copy(s.queue, s.host_flag, s.flag)
+
+
 SCENARIOS: dict[str, Callable[[Setup, int], None]] = {
     "launch+finish": _launch_finish, "launch": _launch, "ooo": _ooo,
     "wait_for": _wait_for, "prg.name": _by_name,
+    "read 4 B": _read, "write 4 B+finish": _write_finish, "bfs level": _bfs_level,
 }
+LAUNCHES_PER_ITERATION = {"read 4 B": 0, "write 4 B+finish": 0, "bfs level": 2}
+SLOW_SCENARIOS = ("launch+finish", "read 4 B", "write 4 B+finish", "bfs level")  # n // 10 each
 
 
 def implementations(device: str) -> dict[str, Setup]:
@@ -136,12 +165,12 @@ def measure(setups: dict[str, Setup], n: int) -> dict[str, dict[str, float]]:
         s.launches += min(n, 200)
     for _ in range(ROUNDS):
         for scenario, run in SCENARIOS.items():
-            count = n // 10 if scenario == "launch+finish" else n
+            count = n // 10 if scenario in SLOW_SCENARIOS else n
             for impl, s in setups.items():
                 t0 = time.perf_counter_ns()
                 run(s, count)
                 us = (time.perf_counter_ns() - t0) / count / 1e3
-                s.launches += count
+                s.launches += count * LAUNCHES_PER_ITERATION.get(scenario, 1)
                 old = best[scenario].get(impl)
                 best[scenario][impl] = us if old is None else min(old, us)
     for impl, s in setups.items():
@@ -166,7 +195,7 @@ def calls_per_launch(setups: dict[str, Setup], n: int = 200) -> dict[str, dict[s
                 run(s, n)
             finally:
                 sys.setprofile(None)
-            s.launches += n
+            s.launches += n * LAUNCHES_PER_ITERATION.get(scenario, 1)
             calls[scenario][impl] = count[0] / n
     return calls
 
@@ -182,10 +211,10 @@ def main(argv: list[str] | None = None) -> None:
     best = measure(setups, args.n)
     calls = calls_per_launch(setups)
     impls = list(setups)
-    print(f"{'scenario':<15}" + "".join(f"{i + ' us':>14}" for i in impls)
+    print(f"{'scenario':<17}" + "".join(f"{i + ' us':>14}" for i in impls)
           + "".join(f"{i + ' calls':>16}" for i in impls))
     for scenario, row in best.items():
-        print(f"{scenario:<15}" + "".join(f"{row[i]:>14.2f}" for i in impls)
+        print(f"{scenario:<17}" + "".join(f"{row[i]:>14.2f}" for i in impls)
               + "".join(f"{calls[scenario][i]:>16.1f}" for i in impls))
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     out = args.out or RESULTS_DIR / f"launch-{args.device}-{stamp}.json"

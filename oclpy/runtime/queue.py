@@ -219,6 +219,34 @@ class CommandQueue(Handle):
                 self._pending.pop(evt, None)
         return evt
 
+    def _transfer_now(self, command: int, move: Callable[..., None], args: tuple,
+                      storage: Any, blocking: bool) -> Event | None:
+        """The host-transfer fast path: a read or write (`move(*args)`, which returns
+        when the bytes have arrived) on an in-order queue whose previous command is
+        done or queued ahead of it on this device's ordered stream, of bytes whose
+        current copy is on this device, runs now on the calling thread and returns
+        its event, complete; None, with nothing done, when it needs `_enqueue`
+        (profiling, an out-of-order queue, a migration, an earlier command to wait for)."""
+        if self._released or self._exited or self.out_of_order or self._profiling:
+            return None
+        driver = self.device.driver
+        if storage.current is not driver:
+            return None
+        evt = Event(self, command)
+        with self._lock:
+            prev = self._last
+            if prev is not None and prev._status > ces.COMPLETE and not (
+                    prev._marker is not None and prev._driver is driver and driver.ordered_markers):
+                return None
+            self._last = evt
+        evt._start()
+        run_started(evt, None, False, move, args)
+        if evt._status < 0:
+            self._retire(evt)  # finish() reports it unless a wait does first
+            if blocking:
+                evt.wait()
+        return evt
+
     def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
                       keepalive: Any) -> Event | None:
         """The launch fast path on an out-of-order queue whose commands go to the command
@@ -280,6 +308,17 @@ class CommandQueue(Handle):
             raise_cl("clFinish", status_code.INVALID_COMMAND_QUEUE, "the queue was released")
         with self._lock:
             pending = list(self._pending)
+        if pending:  # else every command of this queue is done: nothing to synchronise
+            self._wait_all(pending)
+        with self._lock:
+            failed = [e for e in self._failed if not e._error_reported]
+            self._failed = []
+        if failed:
+            failed[0]._error_reported = True
+            raise_cl("clFinish", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+                     describe_failure(failed[0]))
+
+    def _wait_all(self, pending: list[Event]) -> None:
         synchronized = settle_all(self.driver)  # one device sync completes what was issued
         for evt in reversed(pending):  # the newest first: in a chain, the others are done then
             if evt.is_done:
@@ -289,13 +328,6 @@ class CommandQueue(Handle):
             synchronized = False
         if not synchronized:
             self.driver.synchronize()
-        with self._lock:
-            failed = [e for e in self._failed if not e._error_reported]
-            self._failed = []
-        if failed:
-            failed[0]._error_reported = True
-            raise_cl("clFinish", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-                     describe_failure(failed[0]))
 
     def flush(self) -> None:
         """Commands are submitted as soon as they are enqueued: nothing more to do."""

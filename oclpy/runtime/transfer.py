@@ -90,6 +90,10 @@ def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any
     driver = queue.driver
     alloc, base = buf.allocation(driver)
     move = driver.read if t.host_is_destination else driver.write
+    if not events:
+        evt = queue._transfer_now(t.command, move, (alloc, base + offset, view), buf.storage, blocking)
+        if evt is not None:
+            return evt
 
     def action() -> None:
         move(alloc, base + offset, view)

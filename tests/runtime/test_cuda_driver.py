@@ -116,7 +116,8 @@ def test_launch_parameters_shared_memory_and_streams(driver, fake):
     assert launch["shared"] == 512 and kernel.static_local_bytes == 256
     p = [int.from_bytes(v, "little") for v in launch["params"]]
     assert p[:3] == [a.address, b.address, 512]
-    assert p[3:6] == [256, 0, 0] and p[6] & 0xFFFFFFFF == 1
+    assert p[3:6] == [256, 0, 0] and p[6:9] == [0, 0, 0] and p[9:12] == [8, 1, 1]
+    assert p[12] & 0xFFFFFFFF == 1
     assert fake.calls[-1] == "cuLaunchKernel"  # asynchronous by default: no wait
     assert fake.calls.count("cuLinkCreate") == 1
 
@@ -209,3 +210,19 @@ def test_staging_can_be_turned_off(monkeypatch, fake):
     d = CudaDriver()
     d.write(d.allocate(64), 0, memoryview(np.ones(64, np.uint8)))
     assert not fake.pinned and fake.calls.count("cuMemcpyHtoDAsync") == 1
+
+
+def test_more_groups_than_the_grid_holds_run_as_several_launches(driver, fake):
+    kernel, a, b = _red_launch(driver, fake)
+    before = len(fake.launches)
+    nd = NDRange(3, (2, 2 * 70_000, 65_536), (1, 2, 1))  # 70,000 groups in y, 65,536 in z
+    driver.launch(kernel, struct.pack("<QQQ", a.address, b.address, 0), nd)
+    parts = fake.launches[before:]
+    assert [p["grid"] for p in parts] == [(2, 65535, 65535), (2, 4465, 65535),
+                                         (2, 65535, 1), (2, 4465, 1)]
+    hidden = [[int.from_bytes(v, "little") for v in p["params"][3:12]] for p in parts]
+    assert [h[3:6] for h in hidden] == [[0, 0, 0], [0, 65535, 0], [0, 0, 65535], [0, 65535, 65535]]
+    assert all(h[6:9] == [2, 70_000, 65_536] for h in hidden)
+    driver.launch(kernel, struct.pack("<QQQ", a.address, b.address, 0), NDRange(1, (64, 1, 1), (64, 1, 1)))
+    last = [int.from_bytes(v, "little") for v in fake.launches[-1]["params"][3:12]]
+    assert fake.launches[-1]["grid"] == (1, 1, 1) and last[3:9] == [0, 0, 0, 1, 1, 1]

@@ -142,8 +142,16 @@ __kernel void q(__global long *o) {
   o[0] = get_global_offset(0) + get_work_dim() + get_num_groups(1) + get_local_size(2);
 }
 // CHECK-DAG: ld.param.b64 {{.*}}[q_param_1]
-// CHECK-DAG: ld.param.b32 {{.*}}[q_param_4]
-// CHECK-DAG: %nctaid.y
+// CHECK-DAG: ld.param.b64 {{.*}}[q_param_8]
+// CHECK-DAG: ld.param.b32 {{.*}}[q_param_10]
+// CHECK-DAG: %ntid.z
+// CHECK-NOT: %nctaid
+"""),
+    "group_id_counts_from_the_launch_group_base": ("", """
+__kernel void q(__global long *o) { o[get_group_id(1)] = get_global_size(2); }
+// CHECK-DAG: ld.param.b64 {{.*}}[q_param_5]
+// CHECK-DAG: %ctaid.y
+// CHECK-DAG: ld.param.b64 {{.*}}[q_param_9]
 // CHECK-DAG: %ntid.z
 """),
     "generic_space_tests": ("-cl-std=CL2.0", """

@@ -39,10 +39,13 @@ three runs; PyOpenCL on NVIDIA's OpenCL in the same runs in brackets): 16.0
 
 Launches: the kernel's module is loaded once per program (cubin cached on
 disk, `cuda_api.load_module`), the argument blob plus the hidden global
-offset and work dimension become `cuLaunchKernel`'s parameter list (a
-per-thread, per-kernel `ParamBuffer` holding the function and the pointers,
-its hidden part and grid rewritten only when the launch shape changes), and
-`__local` arguments become dynamic shared memory. With `timing` set the
+offset, group base, number of groups and work dimension become
+`cuLaunchKernel`'s parameter list (a per-thread, per-kernel `ParamBuffer`
+holding the function and the pointers, its hidden part and grid rewritten only
+when the launch shape changes), and `__local` arguments become dynamic shared
+memory. OpenCL sets no limit on the number of work-groups; CUDA's grid holds
+at most 2^31-1 blocks in x and 65,535 in y and z, so a wider NDRange runs as
+several launches, each told its first group (`_launch_split`). With `timing` set the
 driver records CUDA events around each launch (`last_kernel_seconds()`).
 """
 
@@ -69,14 +72,20 @@ from .cuda_staging import Staging
 
 ALIGNMENT = 256  # cuMemAlloc's alignment; CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting in
-_HIDDEN = struct.Struct("<qqqi")  # global offset x, y, z; work dimension
+# global offset, group base, number of groups (x, y, z each); work dimension
+_HIDDEN = struct.Struct("<9qi")
 CUDA_ERROR_NOT_READY = 600  # cuEventQuery: the work is not done yet
 MARKER_POOL = 1024  # completed CUDA events kept for reuse
 
 
-def _host_address(view: memoryview) -> tuple[np.ndarray, int]:
-    array = np.frombuffer(view.cast("B") if view.format != "B" or view.ndim != 1 else view,
-                          dtype=np.uint8)
+def _host_address(view: memoryview) -> tuple[Any, int]:
+    """What to hold while the driver copies from or to `view`'s bytes, and their address
+    (ctypes reads a writable view's address in a third of numpy's time)."""
+    if view.format != "B" or view.ndim != 1:
+        view = view.cast("B")
+    if not view.readonly:
+        return view, ctypes.addressof(ctypes.c_char.from_buffer(view))
+    array = np.frombuffer(view, dtype=np.uint8)
     return array, array.ctypes.data
 
 
@@ -104,6 +113,7 @@ class CudaDriver(Driver):
         # handing a launch that only queues work to a command thread (queue.py)
         self.ordered_markers = self.inline_out_of_order = self.issues_markers = self.asynchronous
         self.timing = False
+        self.max_grid = tuple(api.attribute(self.device, f"MAX_GRID_DIM_{d}") for d in "XYZ")
         self.pinned_staging = os.environ.get("OCLPY_CUDA_PINNED", "1") != "0"
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -391,10 +401,13 @@ class CudaDriver(Driver):
             self._allow_shared(kernel, params.function, dynamic)
         shape = params.fill(blob, ndrange)
         timer = self._timer(stream) if self.timing else None
-        status = self.drv.cuLaunchKernel(params.function, *shape, dynamic, stream,
-                                         params.pointers_address, 0)[0]
-        if int(status):
-            raise api.CudaError(f"cuLaunchKernel failed: {api.error_text(status)}")
+        if params.split:
+            self._launch_split(params, ndrange, dynamic, stream)
+        else:
+            status = self.drv.cuLaunchKernel(params.function, *shape, dynamic, stream,
+                                             params.pointers_address, 0)[0]
+            if int(status):
+                raise api.CudaError(f"cuLaunchKernel failed: {api.error_text(status)}")
         if timer is not None:
             api.call(self.drv.cuEventRecord, timer[1], stream)
         if not self.asynchronous:
@@ -404,6 +417,24 @@ class CudaDriver(Driver):
             ms = api.call(self.drv.cuEventElapsedTime, timer[0], timer[1])
             self._local.kernel_seconds = float(ms) / 1e3
 
+    def _launch_split(self, params: ParamBuffer, ndrange: NDRange, dynamic: int,
+                      stream: Any) -> None:
+        """An NDRange with more work-groups in a dimension than CUDA's grid allows, as
+        consecutive launches of at most max_grid groups each: each launch's group base
+        tells the kernel where its groups start (nvvm_intrinsics.py)."""
+        total, local = ndrange.num_groups, ndrange.local_size
+        limit = self.max_grid
+        for gz in range(0, total[2], limit[2]):
+            for gy in range(0, total[1], limit[1]):
+                for gx in range(0, total[0], limit[0]):
+                    base = (gx, gy, gz)
+                    grid = [min(limit[d], total[d] - base[d]) for d in range(3)]
+                    params.pack_hidden(ndrange, base)
+                    status = self.drv.cuLaunchKernel(params.function, *grid, *local, dynamic,
+                                                     stream, params.pointers_address, 0)[0]
+                    if int(status):
+                        raise api.CudaError(f"cuLaunchKernel failed: {api.error_text(status)}")
+
     def _params(self, kernel: Any) -> ParamBuffer:
         """This thread's parameter buffer (and function) for `kernel`."""
         buffers = getattr(self._local, "params", None)
@@ -411,7 +442,7 @@ class CudaDriver(Driver):
             buffers = self._local.params = {}
         found = buffers.get(id(kernel))
         if found is None or found.kernel is not kernel:
-            found = buffers[id(kernel)] = ParamBuffer(kernel, self._function(kernel))
+            found = buffers[id(kernel)] = ParamBuffer(kernel, self._function(kernel), self.max_grid)
         return found
 
     def _timer(self, stream: Any) -> tuple[Any, Any]:
@@ -450,9 +481,10 @@ class ParamBuffer:
     parameters (see targets/llvm/nvptx.py). The driver copies the parameters at
     launch, so the buffer is reused by the thread's next launch of the kernel; the
     hidden parameters and the grid are rewritten only when the launch shape changes
-    (the runtime reuses one NDRange object per shape)."""
+    (the runtime reuses one NDRange object per shape). A shape wider than the grid
+    allows is `split` (CudaDriver._launch_split packs each part's hidden parameters)."""
 
-    def __init__(self, kernel: Any, function: Any) -> None:
+    def __init__(self, kernel: Any, function: Any, max_grid: tuple[int, ...]) -> None:
         self.kernel = kernel  # held, so the id keying this buffer is not reused
         self.function = function
         self.has_local = any(arg.kind == "local" for arg in kernel.args)
@@ -463,8 +495,10 @@ class ParamBuffer:
         offsets = kernel.param_offsets
         self.pointers = (ctypes.c_void_p * len(offsets))(*[base + o for o in offsets])
         self.pointers_address = ctypes.addressof(self.pointers)
+        self.max_grid = max_grid
         self.ndrange: NDRange | None = None
         self.shape: tuple[int, ...] = ()
+        self.split = False
 
     def fill(self, blob: bytes, ndrange: NDRange) -> tuple[int, ...]:
         """Copy the arguments in; the grid and block sizes (6 ints) of the launch."""
@@ -475,7 +509,13 @@ class ParamBuffer:
             n = min(len(blob), at)
             self.view[:n] = blob[:n]
         if ndrange is not self.ndrange:
-            _HIDDEN.pack_into(self.view, at, *ndrange.global_offset, ndrange.work_dim)
-            self.shape = (*ndrange.num_groups, *ndrange.local_size)
+            groups = ndrange.num_groups
+            self.split = any(n > m for n, m in zip(groups, self.max_grid))
+            self.pack_hidden(ndrange, (0, 0, 0))
+            self.shape = (*groups, *ndrange.local_size)
             self.ndrange = ndrange
         return self.shape
+
+    def pack_hidden(self, ndrange: NDRange, group_base: tuple[int, int, int]) -> None:
+        _HIDDEN.pack_into(self.view, self.hidden_at, *ndrange.global_offset, *group_base,
+                          *ndrange.num_groups, ndrange.work_dim)

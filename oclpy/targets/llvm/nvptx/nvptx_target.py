@@ -26,7 +26,8 @@ the order of `PtxKernel.args` (global/constant buffers as `ptr addrspace(1)`,
 `__local` arguments as their i64 byte size, scalars by value, aggregates and
 3-vectors as arrays of their size in our DataLayout, in units of their
 alignment up to 8 bytes), then the hidden
-global offset (3 x i64) and work dimension (i32). The entry computes each
+global offset, group base and number of work-groups (3 x i64 each) and work
+dimension (i32): nvvm_intrinsics.HIDDEN_NAMES. The entry computes each
 `__local` argument's place in the dynamic shared memory (16-byte aligned, in
 argument order), converts the other arguments and calls the kernel's body
 (`<kernel>.body`, always inlined). Static `__local` variables are static

@@ -1,8 +1,12 @@
 """The `ocl.*` intrinsics on nvptx: work-item queries, barriers, fences, printf, math.
 
 Work-item queries read NVVM's special registers (`llvm.nvvm.read.ptx.sreg.*`:
-tid, ntid, ctaid, nctaid); the global offset and the work dimension come from
-the hidden parameters every function receives (`HIDDEN_*`). `barrier` is
+tid, ntid); the global offset, the work dimension, the number of work-groups
+and the first group of this launch come from the hidden parameters every
+function receives (`HIDDEN_*`). The group base is not zero when the runtime
+splits an NDRange wider than CUDA's grid (65,535 blocks in y and z) into
+several launches: a work-group's id is `ctaid + base`, and the counts and
+sizes are the whole NDRange's, not the launch's. `barrier` is
 `bar.sync 0` (`llvm.nvvm.barrier0`, which orders the CTA's memory accesses);
 `mem_fence` is a work-group-scope fence; `printf` is CUDA's `vprintf` with the
 arguments packed, each at its natural alignment, in a private buffer;
@@ -36,12 +40,15 @@ F32, F64 = ll.FloatType(), ll.DoubleType()
 GENERIC_PTR = ll.PointerType()
 
 # Hidden parameters appended to every defined function (and to each kernel entry).
-HIDDEN_NAMES = ("wi.offset.x", "wi.offset.y", "wi.offset.z", "wi.work_dim")
-HIDDEN_OFFSET, HIDDEN_WORK_DIM = 0, 3
+HIDDEN_NAMES = ("wi.offset.x", "wi.offset.y", "wi.offset.z",
+                "wi.group_base.x", "wi.group_base.y", "wi.group_base.z",
+                "wi.num_groups.x", "wi.num_groups.y", "wi.num_groups.z", "wi.work_dim")
+HIDDEN_OFFSET, HIDDEN_GROUP_BASE, HIDDEN_NUM_GROUPS, HIDDEN_WORK_DIM = 0, 3, 6, 9
 
 
 def hidden_param_types() -> list[ll.Type]:
-    return [I64, I64, I64, I32]
+    """Nine i64 (offset, group base, number of groups, per dimension), then the i32 work dimension."""
+    return [I64] * 9 + [I32]
 
 
 def _sreg(fe: FunctionEmitter, reg: str, dim: int) -> ll.Value:
@@ -71,15 +78,24 @@ class Queries:
     def reg(self, reg: str, dim: ll.Value, default: int) -> ll.Value:
         return _per_dim(self.b, dim, lambda i: _sreg(self.fe, reg, i), default)
 
+    def hidden(self, first: int, dim: ll.Value, default: int) -> ll.Value:
+        return _per_dim(self.b, dim, lambda i: self.fe.hidden[first + i], default)
+
     def offset(self, dim: ll.Value) -> ll.Value:
-        return _per_dim(self.b, dim, lambda i: self.fe.hidden[HIDDEN_OFFSET + i], 0)
+        return self.hidden(HIDDEN_OFFSET, dim, 0)
+
+    def group_id(self, dim: ll.Value) -> ll.Value:
+        return self.b.add(self.reg("ctaid", dim, 0), self.hidden(HIDDEN_GROUP_BASE, dim, 0))
+
+    def num_groups(self, dim: ll.Value) -> ll.Value:
+        return self.hidden(HIDDEN_NUM_GROUPS, dim, 1)
 
     def global_size(self, dim: ll.Value) -> ll.Value:
-        return self.b.mul(self.reg("ntid", dim, 1), self.reg("nctaid", dim, 1))
+        return self.b.mul(self.reg("ntid", dim, 1), self.num_groups(dim))
 
     def global_id(self, dim: ll.Value) -> ll.Value:
         b = self.b
-        base = b.mul(self.reg("ctaid", dim, 0), self.reg("ntid", dim, 1))
+        base = b.mul(self.group_id(dim), self.reg("ntid", dim, 1))
         return b.add(b.add(base, self.reg("tid", dim, 0)), self.offset(dim))
 
     def _linear(self, ids: list[ll.Value], sizes: list[ll.Value]) -> ll.Value:
@@ -99,11 +115,11 @@ class Queries:
 _QUERIES: dict[str, Callable[[Queries, list[ll.Value]], ll.Value]] = {
     "get_global_id": lambda q, a: q.global_id(a[0]),
     "get_local_id": lambda q, a: q.reg("tid", a[0], 0),
-    "get_group_id": lambda q, a: q.reg("ctaid", a[0], 0),
+    "get_group_id": lambda q, a: q.group_id(a[0]),
     "get_global_size": lambda q, a: q.global_size(a[0]),
     "get_local_size": lambda q, a: q.reg("ntid", a[0], 1),
     "get_enqueued_local_size": lambda q, a: q.reg("ntid", a[0], 1),
-    "get_num_groups": lambda q, a: q.reg("nctaid", a[0], 1),
+    "get_num_groups": lambda q, a: q.num_groups(a[0]),
     "get_global_offset": lambda q, a: q.offset(a[0]),
     "get_work_dim": lambda q, a: q.fe.hidden[HIDDEN_WORK_DIM],
     "get_global_linear_id": lambda q, a: q.global_linear_id(),

@@ -41,9 +41,10 @@ class PtxKernel:
     @cached_property
     def param_offsets(self) -> tuple[int, ...]:
         """Each entry parameter's offset: the arguments', then the hidden ones
-        (global offset x, y, z as i64, work dimension as i32)."""
+        (global offset, group base and number of groups, x, y, z, as i64, then the
+        work dimension as i32: nvvm_intrinsics.HIDDEN_NAMES)."""
         h = self.hidden_offset
-        return tuple(a.offset for a in self.args) + (h, h + 8, h + 16, h + 24)
+        return tuple(a.offset for a in self.args) + tuple(h + 8 * i for i in range(10))
 
     def dynamic_local_bytes(self, blob: bytes) -> int:
         """The dynamic shared memory a launch with argument blob `blob` needs."""
