@@ -324,14 +324,18 @@ class CudaDriver(Driver):
         if staging is not None:
             staging.write(dst.address + offset, keep, stream)
             return
-        api.call(self.drv.cuMemcpyHtoDAsync, dst.address + offset, host, keep.nbytes, stream)
-        self._wait(stream)
+        drv = self.drv
+        api.check(drv.cuMemcpyHtoDAsync(dst.address + offset, host, keep.nbytes, stream)[0],
+                  "cuMemcpyHtoDAsync")
+        api.check(drv.cuStreamSynchronize(stream)[0], "cuStreamSynchronize")
 
     def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
         keep, host = _host_address(dst)
         stream = self._stream()
-        api.call(self.drv.cuMemcpyDtoHAsync, host, src.address + offset, keep.nbytes, stream)
-        self._wait(stream)
+        drv = self.drv
+        api.check(drv.cuMemcpyDtoHAsync(host, src.address + offset, keep.nbytes, stream)[0],
+                  "cuMemcpyDtoHAsync")
+        api.check(drv.cuStreamSynchronize(stream)[0], "cuStreamSynchronize")
 
     def copy(self, dst: Allocation, dst_offset: int, src: Allocation, src_offset: int,
              nbytes: int) -> None:

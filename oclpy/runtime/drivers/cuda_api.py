@@ -51,6 +51,13 @@ def call(fn: Any, *args: Any) -> Any:
     return rest[0] if len(rest) == 1 else rest
 
 
+def check(status: Any, name: str) -> None:
+    """CudaError unless `status` (the first value a driver function returns) is success:
+    `call` without its unpacking, for the host path's hottest calls."""
+    if int(status):
+        raise CudaError(f"{name} failed: {error_text(status)}")
+
+
 def why_unavailable() -> str | None:
     """None when a CUDA GPU can be used here, else what is missing."""
     try:

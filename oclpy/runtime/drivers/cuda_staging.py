@@ -6,10 +6,14 @@ that the host-side copy of one chunk overlaps the DMA of the other: chunk i
 is copied into pinned slot i % 2 (after that slot's previous DMA finished),
 then its DMA starts.
 
-Only writes are staged, because only they gain. Measured on an H200 (256 MiB,
-best of 3, two runs): host -> device 8.0-9.0 GB/s staged vs 6.9-8.3 GB/s
-through the driver (NVIDIA's OpenCL: 6.4-8.5); device -> host 8.1 GB/s
-staged vs 15.2 GB/s through the driver, whose own staging of reads is faster.
+Only writes are staged, because only they gain, and only large ones. Measured
+on an H200 (256 MiB, best of 3, two runs): host -> device 8.0-9.0 GB/s staged
+vs 6.9-8.3 GB/s through the driver (NVIDIA's OpenCL: 6.4-8.5); device -> host
+8.1 GB/s staged vs 15.2 GB/s through the driver, whose own staging of reads
+is faster. `python -m benchmarks.copy_bandwidth --device cuda`
+(benchmarks/results/copies-cuda-h200-20261201-1915.json, best of 5): 16 MiB
+writes 6.5 GB/s staged vs 10.7 through the driver (NVIDIA 11.0), 256 MiB
+8.0 staged vs 7.0 (NVIDIA 8.3): staging starts at 64 MiB.
 
 One `Staging` per thread (its stream's copies are ordered); the pinned memory
 (2 x CHUNK bytes) is allocated on first use and kept for the thread's life.
@@ -25,7 +29,7 @@ import numpy as np
 from . import cuda_api as api
 
 CHUNK = 8 << 20
-THRESHOLD = 4 << 20  # copies of at least this many bytes are staged here
+THRESHOLD = 64 << 20  # copies of at least this many bytes are staged here
 
 
 class Staging:
