@@ -227,7 +227,7 @@ class CommandQueue(Handle):
         current copy is on this device, runs now on the calling thread and returns
         its event, complete; None, with nothing done, when it needs `_enqueue`
         (profiling, an out-of-order queue, a migration, an earlier command to wait for)."""
-        if self._released or self._exited or self.out_of_order or self._profiling:
+        if self._released or self._exited or not self._in_order or self._profiling:
             return None
         driver = self.device.driver
         if storage.current is not driver:

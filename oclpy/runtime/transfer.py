@@ -77,9 +77,11 @@ _READ = _HostTransfer("clEnqueueReadBuffer", command_type.READ_BUFFER,
 
 def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any, wait_for: Any,
                    kwargs: dict[str, Any]) -> Event:
-    offset = _pop_offset(kwargs, *t.offset_keys)
-    blocking = bool(kwargs.pop("is_blocking", True))
-    _check_no_extra(kwargs)
+    offset, blocking = 0, True
+    if kwargs:
+        offset = _pop_offset(kwargs, *t.offset_keys)
+        blocking = bool(kwargs.pop("is_blocking", True))
+        _check_no_extra(kwargs)
     check_queue_and_buffer(queue, buf, t.routine)
     view = host_view(host, t.host_is_destination, t.routine, status_code.INVALID_VALUE, t.host_role)
     check_range(t.routine, t.verb, offset, view.nbytes, buf.size)
