@@ -19,7 +19,7 @@ from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
                                   shrink_launch, tidy)
 from tools.clsmith.report import causes, mode_table  # noqa: E402
-from tools.clsmith.verdict import cause, classify, first_error, signature  # noqa: E402
+from tools.clsmith.verdict import agreement, cause, classify, first_error, signature  # noqa: E402
 
 
 # -- the launch ----------------------------------------------------------------
@@ -108,6 +108,13 @@ def test_cause_groups_failures_and_tells_where_results_differ():
     assert cause(Run("timeout"), Run("timeout")) == "timeout (PoCL times out too)"
     assert cause(ok(1), Run("build", "<s>:1:2: error: bad 'x'")) == "pocl-build: bad '_'"
     assert signature(ok(1, 2, 3), ok(1, 2, 4)) == signature(ok(1, 2, 3), ok(4, 5, 6)) == ("differ", "")
+
+
+def test_agreement_says_which_runs_share_results():
+    runs = {"oclpy": ok(1), "oclpy-O0": ok(1), "pocl": ok(2), "pocl-O0": ok(1)}
+    assert agreement(runs) == (("oclpy", "ok", 0), ("oclpy-O0", "ok", 0), ("pocl", "ok", 2), ("pocl-O0", "ok", 0))
+    runs["pocl-O0"] = Run("timeout")
+    assert agreement(runs)[3] == ("pocl-O0", "timeout", -1)
 
 
 def test_tables_count_verdicts_per_mode_and_group_causes():
