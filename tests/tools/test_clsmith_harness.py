@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.clsmith.check import judge_by_clang, parse_seeds  # noqa: E402
-from tools.clsmith.clang import CLANG  # noqa: E402
+from tools.clsmith.clang import CLANG, uninitialized_reads  # noqa: E402
 from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
 from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
@@ -140,6 +140,14 @@ def test_clang_judges_a_kernel_oclpy_cannot_build(tmp_path):
     assert judge_by_clang(good, str(tmp_path)).status == "unrun"
     bad = judge_by_clang(good.replace("r[0]", "q[0]"), str(tmp_path))
     assert bad.status == "build" and "undeclared identifier 'q'" in bad.detail
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_the_analyzer_finds_a_struct_read_before_it_is_written(tmp_path):
+    src = ("struct S { int a; volatile ushort b; };\n"
+           "__kernel void entry(__global ulong *r) { struct S c, d; c = d; r[0] = c.b; }\n")
+    assert any("uninitialized" in w for w in uninitialized_reads(src, str(tmp_path)))
+    assert uninitialized_reads(src.replace("c, d;", "c, d = {1, 2};"), str(tmp_path)) == []
 
 
 # -- the reducer ---------------------------------------------------------------

@@ -11,7 +11,9 @@ go through cheap gates first:
 - oclpy must fail in the same way before PoCL is asked;
 - for a difference, oclpy and PoCL at -cl-opt-disable must agree with the
   four runs as in the original (which of them agree with which), a guard
-  against undefined behaviour, which tends to move such agreements.
+  against undefined behaviour, which tends to move such agreements; and
+  clang's static analyzer must find no read of an uninitialized value
+  (where it found none in the original).
 
 CLI: `python -m tools.clsmith.oracle KERNEL.cl [--oclpy ROOT]` reduces one
 kernel into KERNEL.min.cl (`--show`: only print its four runs); `--results RUN.json --top N --out DIR` reduces
@@ -30,7 +32,7 @@ import numpy as np
 
 from .execute import Run
 from .generate import include_dir as find_include_dir
-from .clang import UB_WARNINGS, clang_accepts
+from .clang import UB_WARNINGS, clang_accepts, uninitialized_reads
 from .cvise import CVISE, cvise_reduce
 from .reduce import reduce_kernel
 from .report import causes
@@ -48,6 +50,7 @@ class Oracle:
         self.first: tuple[Run, Run] = (ours, pocl)
         # a difference keeps which of oclpy and PoCL, each optimising and not, agree
         self.levels = self.levels_of(original, ours, pocl) if self.want[0] == "differ" else ()
+        self.analyze = bool(self.levels) and not uninitialized_reads(original, include_dir)
 
     def levels_of(self, source: str, ours: Run, pocl: Run) -> tuple:
         runs = {"oclpy": ours, "pocl": pocl}
@@ -74,6 +77,8 @@ class Oracle:
             return False
         pocl = self.worker.run(source, "pocl", self.timeout)
         if signature(ours, pocl) != self.want or pocl.status != self.first[1].status:
+            return False
+        if self.analyze and uninitialized_reads(source, self.include_dir):
             return False
         return not self.levels or self.levels_of(source, ours, pocl) == self.levels
 
