@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.clsmith.check import judge_by_clang, parse_seeds  # noqa: E402
-from tools.clsmith.clang import CLANG, uninitialized_reads  # noqa: E402
+from tools.clsmith.clang import CLANG, clang_accepts, uninitialized_reads  # noqa: E402
 from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
 from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
@@ -148,6 +148,16 @@ def test_the_analyzer_finds_a_struct_read_before_it_is_written(tmp_path):
            "__kernel void entry(__global ulong *r) { struct S c, d; c = d; r[0] = c.b; }\n")
     assert any("uninitialized" in w for w in uninitialized_reads(src, str(tmp_path)))
     assert uninitialized_reads(src.replace("c, d;", "c, d = {1, 2};"), str(tmp_path)) == []
+    loop = "__kernel void entry(__global int *r) { int i; for (; i < 7; i++) r[i] = 0; }\n"
+    assert any("garbage" in w for w in uninitialized_reads(loop, str(tmp_path)))
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_clang_makes_the_undefined_behaviour_warnings_errors(tmp_path):
+    loop = "__kernel void entry(__global int *r) { int i; for (; i < 7; i++) r[i] = 0; }\n"
+    assert clang_accepts(loop, str(tmp_path))
+    assert not clang_accepts(loop, str(tmp_path), ("uninitialized",))
+    assert clang_accepts(loop.replace("int i;", "int i = 0;"), str(tmp_path), ("uninitialized",))
 
 
 # -- the reducer ---------------------------------------------------------------
