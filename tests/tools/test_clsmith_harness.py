@@ -13,13 +13,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.clsmith.check import judge_by_clang, parse_seeds  # noqa: E402
-from tools.clsmith.clang import CLANG  # noqa: E402
+from tools.clsmith.clang import CLANG, clang_accepts, uninitialized_reads  # noqa: E402
 from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
 from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
                                   shrink_launch, tidy)
 from tools.clsmith.report import causes, mode_table  # noqa: E402
-from tools.clsmith.verdict import cause, classify, first_error, signature  # noqa: E402
+from tools.clsmith.verdict import agreement, cause, classify, first_error, signature  # noqa: E402
 
 
 # -- the launch ----------------------------------------------------------------
@@ -110,6 +110,13 @@ def test_cause_groups_failures_and_tells_where_results_differ():
     assert signature(ok(1, 2, 3), ok(1, 2, 4)) == signature(ok(1, 2, 3), ok(4, 5, 6)) == ("differ", "")
 
 
+def test_agreement_says_which_runs_share_results():
+    runs = {"oclpy": ok(1), "oclpy-O0": ok(1), "pocl": ok(2), "pocl-O0": ok(1)}
+    assert agreement(runs) == (("oclpy", "ok", 0), ("oclpy-O0", "ok", 0), ("pocl", "ok", 2), ("pocl-O0", "ok", 0))
+    runs["pocl-O0"] = Run("timeout")
+    assert agreement(runs)[3] == ("pocl-O0", "timeout", -1)
+
+
 def test_tables_count_verdicts_per_mode_and_group_causes():
     recs = [{"mode": "plain", "seed": 1, "verdict": "agree", "cause": "agree"},
             {"mode": "plain", "seed": 2, "verdict": "oclpy-build", "cause": "oclpy-build: x"},
@@ -133,6 +140,24 @@ def test_clang_judges_a_kernel_oclpy_cannot_build(tmp_path):
     assert judge_by_clang(good, str(tmp_path)).status == "unrun"
     bad = judge_by_clang(good.replace("r[0]", "q[0]"), str(tmp_path))
     assert bad.status == "build" and "undeclared identifier 'q'" in bad.detail
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_the_analyzer_finds_a_struct_read_before_it_is_written(tmp_path):
+    src = ("struct S { int a; volatile ushort b; };\n"
+           "__kernel void entry(__global ulong *r) { struct S c, d; c = d; r[0] = c.b; }\n")
+    assert any("uninitialized" in w for w in uninitialized_reads(src, str(tmp_path)))
+    assert uninitialized_reads(src.replace("c, d;", "c, d = {1, 2};"), str(tmp_path)) == []
+    loop = "__kernel void entry(__global int *r) { int i; for (; i < 7; i++) r[i] = 0; }\n"
+    assert any("garbage" in w for w in uninitialized_reads(loop, str(tmp_path)))
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_clang_makes_the_undefined_behaviour_warnings_errors(tmp_path):
+    loop = "__kernel void entry(__global int *r) { int i; for (; i < 7; i++) r[i] = 0; }\n"
+    assert clang_accepts(loop, str(tmp_path))
+    assert not clang_accepts(loop, str(tmp_path), ("uninitialized",))
+    assert clang_accepts(loop.replace("int i;", "int i = 0;"), str(tmp_path), ("uninitialized",))
 
 
 # -- the reducer ---------------------------------------------------------------

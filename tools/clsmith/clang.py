@@ -5,11 +5,13 @@ PoCL compiles with clang too, so a kernel clang-14 rejects is one PoCL
 rejects; `clang_accepts` answers in a quarter of a second where a PoCL
 build takes seconds. Used to tell a kernel oclpy fails to build from an
 invalid one without running PoCL (`check.py`), and to keep reductions free
-of the undefined behaviour a deletion can introduce (`oracle.py`).
+of the undefined behaviour a deletion can introduce (`oracle.py`), with the
+static analyzer's reports of uninitialized reads (`uninitialized_reads`).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -29,10 +31,31 @@ def clang_check(source: str, include_dir: str, errors: tuple[str, ...] = ()) -> 
         f.write(source)
         f.flush()
         cmd = [CLANG, "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-fsyntax-only",
-               "-w", "-I", include_dir, *[f"-Werror={w}" for w in errors], f.name]
+               # -w would silence the -Werror= warnings too; -Wno-everything leaves them on
+               "-Wno-everything", "-I", include_dir, *[f"-Werror={w}" for w in errors], f.name]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         return proc.returncode == 0, proc.stderr
 
 
 def clang_accepts(source: str, include_dir: str, errors: tuple[str, ...] = ()) -> bool:
     return clang_check(source, include_dir, errors)[0]
+
+
+_GARBAGE = re.compile(r"uninitialized|garbage|undefined", re.I)
+
+
+def uninitialized_reads(source: str, include_dir: str) -> list[str]:
+    """The clang static analyzer's reports of uninitialized values read (which
+    -Wuninitialized misses in structs and through pointers); [] without clang."""
+    if CLANG is None:
+        return []
+    with tempfile.NamedTemporaryFile("w", suffix=".cl") as f:
+        f.write(source)
+        f.flush()
+        cmd = [CLANG, "--analyze", "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+               "-Xclang", "-analyzer-checker=core", "-I", include_dir, "-o", "/dev/null", f.name]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            return ["analyzer timed out"]
+        return [ln for ln in proc.stderr.splitlines() if "warning:" in ln and _GARBAGE.search(ln)]

@@ -9,11 +9,14 @@ go through cheap gates first:
   undefined behaviour a deletion can introduce (a variable read before it is
   written, a function falling off its end, ...);
 - oclpy must fail in the same way before PoCL is asked;
-- for a difference, PoCL at -cl-opt-disable must agree with PoCL at its
-  default level (undefined behaviour tends to show as such a disagreement).
+- for a difference, oclpy and PoCL at -cl-opt-disable must agree with the
+  four runs as in the original (which of them agree with which), a guard
+  against undefined behaviour, which tends to move such agreements; and
+  clang's static analyzer must find no read of an uninitialized value
+  (where it found none in the original).
 
 CLI: `python -m tools.clsmith.oracle KERNEL.cl [--oclpy ROOT]` reduces one
-kernel into KERNEL.min.cl; `--results RUN.json --top N --out DIR` reduces
+kernel into KERNEL.min.cl (`--show`: only print its four runs); `--results RUN.json --top N --out DIR` reduces
 the first kernel of each of the N most common causes of a run.
 """
 
@@ -25,13 +28,15 @@ import time
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from .execute import Run
 from .generate import include_dir as find_include_dir
-from .clang import UB_WARNINGS, clang_accepts
+from .clang import UB_WARNINGS, clang_accepts, uninitialized_reads
 from .cvise import CVISE, cvise_reduce
 from .reduce import reduce_kernel
 from .report import causes
-from .verdict import signature
+from .verdict import agreement, first_error, signature
 from .workers import Config, Worker
 
 class Oracle:
@@ -43,6 +48,14 @@ class Oracle:
         ours, pocl = self.runs(original)
         self.want = signature(ours, pocl)
         self.first: tuple[Run, Run] = (ours, pocl)
+        # a difference keeps which of oclpy and PoCL, each optimising and not, agree
+        self.levels = self.levels_of(original, ours, pocl) if self.want[0] == "differ" else ()
+        self.analyze = bool(self.levels) and not uninitialized_reads(original, include_dir)
+
+    def levels_of(self, source: str, ours: Run, pocl: Run) -> tuple:
+        runs = {"oclpy": ours, "pocl": pocl}
+        runs.update({i: self.worker.run(source, i, self.timeout) for i in ("oclpy-O0", "pocl-O0")})
+        return agreement(runs)
 
     def runs(self, source: str) -> tuple[Run, Run]:
         return self.worker.run(source, "oclpy", self.timeout), self.worker.run(source, "pocl", self.timeout)
@@ -65,9 +78,9 @@ class Oracle:
         pocl = self.worker.run(source, "pocl", self.timeout)
         if signature(ours, pocl) != self.want or pocl.status != self.first[1].status:
             return False
-        if self.want[0] == "differ":
-            return self.worker.run(source, "pocl-O0", self.timeout).outputs == pocl.outputs
-        return True
+        if self.analyze and uninitialized_reads(source, self.include_dir):
+            return False
+        return not self.levels or self.levels_of(source, ours, pocl) == self.levels
 
 
 def reduce_file(path: Path, worker: Worker, include_dir: str, args: argparse.Namespace, out: Path) -> dict:
@@ -92,6 +105,17 @@ def reduce_file(path: Path, worker: Worker, include_dir: str, args: argparse.Nam
             "pocl": {"status": pocl.status, "digest": pocl.outputs, "detail": pocl.detail[-1500:]}}
 
 
+def show(path: Path, worker: Worker, timeout: float) -> None:
+    """Print what oclpy and PoCL, optimising and not, make of a kernel."""
+    source = path.read_text()
+    for impl in ("oclpy", "oclpy-O0", "pocl", "pocl-O0"):
+        r = worker.run(source, impl, timeout)
+        values = np.frombuffer(r.values, np.uint64) if r.values else None
+        what = f"{[hex(v) for v in values[:3]]} ({len(np.unique(values))} distinct)" if values is not None \
+            else first_error(r.detail)
+        print(f"{path.name} {impl:9} {r.status:7} {r.seconds:6.2f} s  {what}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.clsmith.oracle", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,11 +130,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=1800.0, help="per kernel")
     ap.add_argument("--timeout", type=float, default=60.0, help="per build and run")
     ap.add_argument("--no-cvise", action="store_true", help="only the line reducer, even where cvise is installed")
+    ap.add_argument("--show", action="store_true", help="only print the four runs of KERNEL")
     args = ap.parse_args(argv)
     inc = find_include_dir(args.clsmith_dir)
     worker = Worker(Config(inc, args.oclpy, cpu=0))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.show:
+        try:
+            show(Path(args.kernel), worker, args.timeout)
+        finally:
+            worker.close()
+        return 0
     todo: list[tuple[Path, Path]] = []
     if args.kernel:
         todo.append((Path(args.kernel), Path(args.kernel).with_suffix(".min.cl")))

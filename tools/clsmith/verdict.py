@@ -80,3 +80,15 @@ def signature(ours: Result, pocl: Result) -> tuple[str, str]:
     """What a reduction keeps: the verdict and, but for a difference, its cause."""
     verdict = classify(ours, pocl)
     return verdict, "" if verdict == "differ" else cause(ours, pocl)
+
+
+def agreement(runs: dict[str, Result]) -> tuple[tuple[str, str, int], ...]:
+    """Which runs agree with which: per implementation (in name order) its status and
+    the first implementation (by position) whose results it shares (-1 if it failed)."""
+    names = sorted(runs)
+    out = []
+    for name in names:
+        r = runs[name]
+        same = next((i for i, n in enumerate(names) if r.status == "ok" and runs[n].same(r)), -1)
+        out.append((name, r.status, same))
+    return tuple(out)
