@@ -318,9 +318,12 @@ def exec_valu(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     write = vector_writer(program, fn, dst, instr.field_of(d))
     compute = instr.info.compute
     if compute is None:  # v_cndmask: d = mask ? src1 : src0
-        select = reads.pop()
+        reads.pop()
+        m, mask_operand = instr.uses()[-1]
+        select = scalar_reader(program, fn, mask_operand, instr.field_of(m))
         lanes = program.config.wave_width
-        compute_mask = lambda s: ((select(s)[:, None] >> np.arange(lanes, dtype=U64)) & U64(1)).astype(bool)  # noqa: E731
+        shifts = np.arange(lanes, dtype=U64)
+        compute_mask = lambda s: ((np.reshape(select(s), (-1, 1)) >> shifts) & U64(1)).astype(bool)  # noqa: E731
         def run(s: Any, sel: np.ndarray) -> None:
             write(s, np.where(compute_mask(s), reads[1](s), reads[0](s)), s.lanes & sel[:, None])
         return run
