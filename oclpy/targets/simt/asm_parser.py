@@ -186,7 +186,7 @@ class AsmParser:
                 break
             if tok.kind == "slot":
                 self.parse_slot(fn)
-            elif tok.kind == "word" and self.toks[self.pos + 1].text == ":":
+            elif tok.kind in ("word", "preg") and self.toks[self.pos + 1].text == ":":
                 self.parse_label(fn)
             elif tok.kind == "word":
                 if not fn.blocks:

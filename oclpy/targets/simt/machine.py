@@ -258,7 +258,7 @@ def operand_problem(operand: Operand, f: Field) -> str | None:
         return operand.problem()
     width = getattr(operand, "width", None)
     if width is not None and f.bits and width != f.bits:
-        return f"expected a {f.bits}-bit {describe(f)}, found {width}-bit {operand}"
+        return f"expected a {f.bits}-bit operand, found {width}-bit {operand}"
     if isinstance(operand, Imm):
         return imm_problem(operand.value, f)
     return None
