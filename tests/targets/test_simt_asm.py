@@ -90,8 +90,8 @@ def test_the_table_states_widths_and_alignment() -> None:
     assert OPS["global_atomic_cmpswap_b64"].memory.atomic == "cmpswap"
     assert len(OPS["global_atomic_cmpswap_b64"].fields) == 5
     assert OPS["s_branch"].terminator and not OPS["s_cbranch_scc1"].terminator
-    assert signature(OPS["v_add_f32"]).split() == ["v_add_f32", "valu", "d:f32[vreg],", "s:f32[imm|slot|sreg|vreg],",
-                                                   "s:f32[imm|slot|sreg|vreg]", "exec=use"]
+    assert signature(OPS["v_add_f32"]).split() == [
+        "v_add_f32", "valu", "d:f32[vreg],", "s:f32[imm|slot|sreg|vreg],", "s:f32[imm|slot|sreg|vreg]", "exec=use"]
     assert PReg("s", 5, 64).problem() == "register s[5:6] must start at a multiple of 2"
     assert PReg("v", 6, 128).problem() == "register v[6:9] must start at a multiple of 4"
     assert instr_problems(MInstr("s_mov_b64", [EXEC, Imm(-1)])) == []
@@ -107,7 +107,8 @@ def test_the_calling_convention_table() -> None:
     assert [p.stack_offset for p in places[8:]] == [0, 8] and stack == 16
     assert assign_returns([ArgClass("v", 128)] * 5) is None
     assert RETURN_ADDRESS == PReg("s", 30, 64)
-    assert callee_saved("s", 48) == (32, 33, 34, 36, 37, 38, 39) and list(spill_pool("s", 48)) == list(range(40, 48))
+    assert callee_saved("s", 48) == (32, 33, 34, 36, 37, 38, 39)
+    assert list(spill_pool("s", 48)) == list(range(40, 48))
     assert 30 in caller_saved("s", 48) and 35 in caller_saved("s", 48) and 32 not in caller_saved("s", 48)
     assert 30 not in allocatable("s", 128) and 119 in allocatable("s", 128) and 120 not in allocatable("s", 128)
     assert kernarg_size(28) == 112
@@ -132,9 +133,11 @@ BAD = [
      "found a block label 'done'"),
     ("kernel @k {\nentry:\n  v_add_u64 v[2:3], v4, 1\n  s_endpgm\n}\n", 3, 21,
      "operand 2 of v_add_u64: expected a 64-bit operand, found 32-bit v4"),
-    ("kernel @k {\nentry:\n  s_mov_b64 s[5:6], 0\n  s_endpgm\n}\n", 3, 13, "register s[5:6] must start at a multiple of 2"),
+    ("kernel @k {\nentry:\n  s_mov_b64 s[5:6], 0\n  s_endpgm\n}\n", 3, 13,
+     "register s[5:6] must start at a multiple of 2"),
     ("kernel @k {\nentry:\n  s_mov_b64 s[7:6], 0\n  s_endpgm\n}\n", 3, 13, "register range s[7:6] runs backwards"),
-    ("kernel @k {\nentry:\n  s_load_b128 s[4:7], s[0:1]\n  s_endpgm\n}\n", 3, 3, "s_load_b128 takes 3 operands, found 2"),
+    ("kernel @k {\nentry:\n  s_load_b128 s[4:7], s[0:1]\n  s_endpgm\n}\n", 3, 3,
+     "s_load_b128 takes 3 operands, found 2"),
     ("kernel @k {\nentry:\n  s_branch nowhere\n}\n", 3, 12, "branch to unknown block 'nowhere'"),
     ("kernel @k {\nentry:\n  s_call_b64 s[30:31], @g\n  s_endpgm\n}\n", 3, 24, "call to unknown function '@g'"),
     ("kernel @k {\nentry:\n  s_nop\nentry:\n  s_endpgm\n}\n", 4, 1, "block 'entry' is defined twice"),
@@ -162,7 +165,8 @@ BAD = [
      "operand 1 of s_mov_b32: expected a 32-bit operand, found 64-bit exec"),
     ("kernel @k {\nentry:\n  s_call_b64 s[30:31], @k uses[s0, 3]\n  s_endpgm\n}\n", 3, 36,
      "expected a register in uses[...], found '3'"),
-    ("kernel @k {\nentry:\n  s_endpgm\n}\nkernel @k {\nentry:\n  s_endpgm\n}\n", 5, 8, "function '@k' is defined twice"),
+    ("kernel @k {\nentry:\n  s_endpgm\n}\nkernel @k {\nentry:\n  s_endpgm\n}\n", 5, 8,
+     "function '@k' is defined twice"),
     ("module @k {\n}\n", 1, 1, "expected 'kernel' or 'func', found 'module'"),
     ("kernel @k {\nentry:\n  s_mov_b32 s1, 2 s2\n  s_endpgm\n}\n", 3, 19, "expected end of line, found 's2'"),
 ]

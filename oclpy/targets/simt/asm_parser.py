@@ -8,7 +8,8 @@ calls when the module ends, so malformed text is an `AsmParseError` whose
 `str()` is rendered like a compiler diagnostic, with `loc` and `message`:
 
 ```
-k.s:4:22: error: operand 2 of v_add_f32: expected a vector register or a scalar register or an immediate, found a block label 'done'
+k.s:4:21: error: operand 3 of v_add_f32: expected a vector register or a scalar register or an
+immediate, found a block label 'done'
   v_add_f32 v1, v0, done
                     ^
 ```

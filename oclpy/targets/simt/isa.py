@@ -194,12 +194,12 @@ for _w, _t in ((32, "b32"), (64, "b64")):
     row(f"s_orn2_{_t}", "salu", f"sd:{_t} ss:{_t} ss:{_t}", with_scc(lambda a, b: a | ~b), scc="def")
     row(f"s_not_{_t}", "salu", f"sd:{_t} ss:{_t}", with_scc(operator.invert), scc="def")
     row(f"s_bcnt1_i32_{_t}", "salu", f"sd:u32 ss:{_t}", with_scc(lm.popcount), scc="def")
-row("s_lshl_b32", "salu", "sd:u32 ss:u32 ss:u32", with_scc(lambda a, b: a << shift_amount(b, 32)), scc="def")
-row("s_lshr_b32", "salu", "sd:u32 ss:u32 ss:u32", with_scc(lambda a, b: a >> shift_amount(b, 32)), scc="def")
-row("s_ashr_i32", "salu", "sd:i32 ss:i32 ss:u32", with_scc(lambda a, b: a >> shift_amount(b, 32).astype(I32)), scc="def")
-row("s_lshl_b64", "salu", "sd:u64 ss:u64 ss:u32", with_scc(lambda a, b: a << shift_amount(b, 64).astype(U64)), scc="def")
-row("s_lshr_b64", "salu", "sd:u64 ss:u64 ss:u32", with_scc(lambda a, b: a >> shift_amount(b, 64).astype(U64)), scc="def")
-row("s_ashr_i64", "salu", "sd:i64 ss:i64 ss:u32", with_scc(lambda a, b: a >> shift_amount(b, 64).astype(I64)), scc="def")
+SHIFTS = {"lshl": operator.lshift, "lshr": operator.rshift, "ashr": operator.rshift}
+for _name, _t, _bits in (("lshl_b32", "u32", 32), ("lshr_b32", "u32", 32), ("ashr_i32", "i32", 32),
+                         ("lshl_b64", "u64", 64), ("lshr_b64", "u64", 64), ("ashr_i64", "i64", 64)):
+    _shift = SHIFTS[_name[:4]]
+    row(f"s_{_name}", "salu", f"sd:{_t} ss:{_t} ss:u32",
+        with_scc(lambda a, b, n=_bits, f=_shift: f(a, shift_amount(b, n).astype(a.dtype))), scc="def")
 for _t in ("i32", "u32"):
     row(f"s_min_{_t}", "salu", f"sd:{_t} ss:{_t} ss:{_t}", lambda a, b: (np.minimum(a, b), a < b), scc="def")
     row(f"s_max_{_t}", "salu", f"sd:{_t} ss:{_t} ss:{_t}", lambda a, b: (np.maximum(a, b), a > b), scc="def")

@@ -41,7 +41,7 @@ import numpy as np
 from .calling_convention import (
     DEFAULT_REGISTERS, KERNEL_ENTRY, check_file_size, hidden_offset, kernarg_size, pack_hidden,
 )
-from .isa import DTYPES, Field, Op
+from .isa import DTYPES, Field
 from .machine import (
     ExecReg, Imm, MFunction, MInstr, MModule, PReg, Slot, VReg, frame_layout,
     function_problems, instr_problems,
