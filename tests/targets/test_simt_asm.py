@@ -76,6 +76,9 @@ def test_defs_and_uses_for_an_allocator_and_a_checker() -> None:
     saveexec = fn.instrs()[8]
     assert saveexec.defs() == [(0, VReg("s", 5, 64))] and saveexec.uses() == [(1, VReg("s", 4, 64))]
     assert OPS["s_and_saveexec_b64"].exec == "both" and OPS["s_and_saveexec_b64"].scc == "def"
+    assert saveexec.reads() == [VReg("s", 4, 64), EXEC] and saveexec.writes() == [VReg("s", 5, 64), EXEC]
+    call = fn.instrs()[10]
+    assert call.reads() == [PReg("s", 0), PReg("v", 0, 64)] and call.writes() == [PReg("s", 30, 64), PReg("v", 0)]
     saveexec.set_operand(0, PReg("s", 12, 64))
     assert str(saveexec.operands[0]) == "s[12:13]" and instr_problems(saveexec) == []
     split = parse_asm(TEXT).function("f").instrs()[0]

@@ -180,6 +180,16 @@ class MInstr:
     def set_operand(self, index: int, operand: Operand) -> None:
         self.operands[index] = operand
 
+    def reads(self) -> list[Register]:
+        """Every register it reads: explicit uses, implicit uses, and exec when the row reads it."""
+        regs = [o for _, o in self.uses() if isinstance(o, (PReg, VReg, ExecReg))] + list(self.implicit_uses)
+        return regs + ([EXEC] if self.info.exec in ("use", "both") and EXEC not in regs else [])
+
+    def writes(self) -> list[Register]:
+        """Every register it writes: explicit definitions, implicit ones, and exec when the row writes it."""
+        regs = [o for _, o in self.defs() if isinstance(o, (PReg, VReg, ExecReg))] + list(self.implicit_defs)
+        return regs + ([EXEC] if self.info.exec in ("def", "both") and EXEC not in regs else [])
+
     def registers(self) -> list[Register]:
         """Every register it reads or writes, explicit and implicit."""
         regs = [o for o in self.operands if isinstance(o, (PReg, VReg, ExecReg))]
