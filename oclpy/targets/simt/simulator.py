@@ -530,34 +530,55 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
 
     def run(s: Any, sel: np.ndarray) -> None:
         active = s.lanes & sel[:, None]
-        w, lane = np.nonzero(active)
-        if not len(w):
+        lanes = LaneSet(s, active)
+        if not len(lanes.w):
             return
-        address = np.broadcast_to(address_read(s), active.shape)[w, lane]
-        offset = np.broadcast_to(offset_read(s), active.shape)[w, lane].astype(np.int64)
-        pieces = s.resolve(index, mem.space, w, lane, address, offset, n, mem.kind != "load")
+        address, offset = lanes.pick(address_read(s)), lanes.pick(offset_read(s)).astype(np.int64)
+        pieces = s.resolve(index, mem.space, lanes.w, lanes.lane, address, offset, n, mem.kind != "load")
         if mem.kind == "load":
-            rows = np.empty((len(w), n), np.uint8)
+            rows = np.empty((len(lanes.w), n), np.uint8)
             for data, offsets, which in pieces:
                 rows[which] = gather(data, offsets, n)
-            s.vregs[w, lane, dst:dst + max(1, n // 4)] = load_words(rows, mem.signed)
+            lanes.put(dst, load_words(rows, mem.signed))
             return
-        values = [np.broadcast_to(read(s), active.shape + ((f.bits // 32,) if f.bits > 64 else ()))[w, lane]
+        values = [lanes.pick(read(s), (f.bits // 32,) if f.bits > 64 else ())
                   for read, f in zip(data_reads, data_fields)]
         if mem.kind == "store":
             rows = store_bytes(values[0], data_fields[0], n)
             for data, offsets, which in pieces:
                 scatter(data, offsets, rows[which])
             return
-        old = np.empty(len(w), DTYPES[data_fields[0].type])
+        old = np.empty(len(lanes.w), DTYPES[data_fields[0].type])
         for data, offsets, which in pieces:
             if (offsets % n).any():
-                raise s.error(index, f"atomic at a {n}-byte access that is not {n}-aligned", int(w[which][0]))
+                raise s.error(index, f"atomic at a {n}-byte access that is not {n}-aligned", int(lanes.w[which][0]))
             view = data.view(DTYPES[data_fields[0].type])
             compare = values[0][which] if mem.atomic == "cmpswap" else None
             old[which] = atomic_rmw(view, offsets // n, mem.atomic, values[-1][which], compare)
-        s.vregs[w, lane, dst:dst + n // 4] = old.view(U32).reshape(len(w), -1)
+        lanes.put(dst, old.view(U32).reshape(len(lanes.w), -1))
     return run
+
+
+class LaneSet:
+    """The lanes one memory instruction touches, in order (waves, then lanes): `w`, `lane`;
+    `pick` takes their values of a per-lane operand, `put` writes their registers. When every
+    lane of every wave is on, both are reshapes instead of gathers."""
+
+    def __init__(self, s: Any, active: np.ndarray) -> None:
+        self.s, self.shape = s, active.shape
+        self.full = bool(active.all())
+        self.w, self.lane = (s.all_waves, s.all_lanes) if self.full else np.nonzero(active)
+
+    def pick(self, value: Any, extra: tuple[int, ...] = ()) -> np.ndarray:
+        spread = np.broadcast_to(value, self.shape + extra)
+        return spread.reshape((-1,) + extra) if self.full else spread[self.w, self.lane]
+
+    def put(self, first: int, words: np.ndarray) -> None:
+        count = words.shape[1]
+        if self.full:
+            self.s.vregs[:, :, first:first + count] = words.reshape(self.shape + (count,))
+        else:
+            self.s.vregs[self.w, self.lane, first:first + count] = words
 
 
 def load_words(rows: np.ndarray, signed: bool) -> np.ndarray:
@@ -605,6 +626,7 @@ class Batch:
         self.local = np.zeros(len(groups) * local_bytes + 8, np.uint8)
         self.private = np.zeros(nw * width * private_bytes + 8, np.uint8)
         self.lane_shift = np.arange(width, dtype=U64)
+        self.all_waves, self.all_lanes = np.repeat(np.arange(nw), width), np.tile(np.arange(width), nw)
         linear = (np.arange(nw) % waves_per_group)[:, None] * width + np.arange(width)
         lx, ly, lz = local_size
         self.exec = np.zeros(nw, U64)
