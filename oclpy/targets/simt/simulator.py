@@ -51,6 +51,7 @@ from .sim_memory import GlobalMemory, SimError, atomic_rmw, gather, scatter
 
 RUNNING, AT_BARRIER, DONE = 0, 1, 2
 UNDEFINED = 0xDEADBEEF  # what a register holds before anything writes it
+REGISTER_BYTES = 1 << 28  # at most this much vector register file per batch
 U32, U64 = np.uint32, np.uint64
 
 
@@ -800,7 +801,8 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
     group_lanes = lsize[0] * lsize[1] * lsize[2]
     width = program.config.wave_width
     waves_per_group = -(-group_lanes // width)
-    per_batch = max(1, program.config.max_lanes // (waves_per_group * width))
+    lanes = min(program.config.max_lanes, REGISTER_BYTES // (4 * program.size["v"]))  # many virtual registers
+    per_batch = max(1, lanes // (waves_per_group * width))
     groups = group_ids(num_groups)
     stats = RunStats()
     try:
