@@ -125,16 +125,15 @@ def load_program(module: MModule, config: SimConfig) -> Program:
         program.entry[fn.name] = len(program.code)
         program.slots[fn.name] = frame_layout(fn)[0]
         program.code += [Decoded(i, fn.name, lambda s, w: None, False) for i in fn.instrs()]
-    fix_labels(program)
+    place_labels(program)
     place_registers(program)
     for k, d in enumerate(program.code):
         program.code[k] = decode(program, d.instr, d.function, k)
     return program
 
 
-def fix_labels(program: Program) -> None:
+def place_labels(program: Program) -> None:
     """Each block's first instruction's index (blocks may be empty: they then fall to the next)."""
-    program.labels.clear()
     for fn in program.module.functions:
         index = program.entry[fn.name]
         for block in fn.blocks:
