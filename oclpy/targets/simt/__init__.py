@@ -1,0 +1,1 @@
+"""simt: oclpy's own GPU target (ISA, ABI, machine code, simulator); docs/simt.md describes it."""
