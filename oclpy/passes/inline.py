@@ -14,6 +14,11 @@ split barriers that are in the kernel itself, whatever the helper's size). Each 
    single returned value, or a phi of the returned values;
 4. moves the clone's allocas to the top of the caller's entry block.
 
+With `keep_calls=true` (a target that has real calls: simt), a helper marked
+`noinline` (`attrs["noinline"]`) and a helper of `threshold` instructions or
+more stay calls, whatever their call count: only the barrier rule still
+inlines.
+
 Helper functions (not kernels) whose calls were all inlined are deleted, and
 so are helpers that reach a barrier but that nothing calls (no target could
 compile a barrier outside a kernel's work-group loops).
@@ -40,6 +45,7 @@ class Inline:
 
     name: ClassVar[str] = "inline"
     threshold: int = 50
+    keep_calls: bool = False  # noinline and large helpers stay calls (targets with real calls)
 
     def run(self, module: Module) -> bool:
         inlined: set[Function] = set()
@@ -64,6 +70,10 @@ class Inline:
                     continue
                 if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
                     continue  # recursive
+                if self.keep_calls and callee not in barriers:
+                    if not callee.attrs.get("noinline") and instruction_count(callee) < self.threshold:
+                        return instr
+                    continue
                 if (counts.get(callee, 0) == 1 or callee in barriers
                         or instruction_count(callee) < self.threshold):
                     return instr

@@ -1,0 +1,82 @@
+"""The simt target: IR module -> simt machine code, and the kernel-argument packing of a launch.
+
+- `PIPELINE`: what runs after the level's target-independent passes. As on
+  nvptx, work-items are lanes and barriers stay barriers (no work-group
+  formation); `inline{keep_calls=true}` keeps `noinline` helpers and helpers
+  above the inlining threshold as real calls.
+- `compile_simt(module) -> SimtProgram`: instruction selection
+  (`isel.select_module`), then register allocation when one is given (the
+  `allocate` argument: a function over the machine module; until the
+  allocator lands, code runs with virtual registers), then frame lowering.
+- `pack_args(kernel, values, static_local)`: the explicit part of the kernarg
+  segment for a launch (`targets/kernel_abi.py`'s blob, each `__local`
+  argument its 32-bit offset after the static `__local` memory and the
+  `__local` arguments before it) and the work-group's local memory size.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ...ir.values import Module
+from ..kernel_abi import KernelArg, align_up, kernel_args
+from .frame_lowering import lower_frames
+from .isel import select_module
+from .machine import MModule
+from .memory_model import SIMT_LAYOUT
+
+PIPELINE = "inline{keep_calls=true}"
+LOCAL_ARG_ALIGN = 16
+
+
+@dataclass
+class SimtKernel:
+    name: str
+    args: list[KernelArg]
+    kernarg_bytes: int
+    local_bytes: int  # static __local memory
+
+
+@dataclass
+class SimtProgram:
+    module: MModule
+    kernels: dict[str, SimtKernel] = field(default_factory=dict)
+
+
+def compile_simt(module: Module, allocate: Callable[[MModule], None] | None = None) -> SimtProgram:
+    """Machine code for every kernel of `module` (after PIPELINE), allocated when `allocate`
+    is given, with frames lowered."""
+    mmodule = select_module(module, SIMT_LAYOUT)
+    if allocate is not None:
+        allocate(mmodule)
+    lower_frames(mmodule)
+    program = SimtProgram(mmodule)
+    for fn in module.kernels():
+        args, size = kernel_args(fn, SIMT_LAYOUT)
+        local = int(mmodule.function(fn.name).attrs.get("local_bytes", 0))
+        program.kernels[fn.name] = SimtKernel(fn.name, args, size, local)
+    return program
+
+
+def pack_args(kernel: SimtKernel, values: Sequence[Any]) -> tuple[bytes, int]:
+    """(explicit kernarg bytes, local memory bytes) for a launch. A global/constant argument is
+    an int (its address), a `__local` one an int (its size in bytes), a scalar its bytes
+    (`bytes`) or a NumPy scalar."""
+    if len(values) != len(kernel.args):
+        raise ValueError(f"kernel {kernel.name} takes {len(kernel.args)} arguments, {len(values)} given")
+    blob = bytearray(kernel.kernarg_bytes)
+    local = align_up(kernel.local_bytes, LOCAL_ARG_ALIGN)
+    for arg, value in zip(kernel.args, values):
+        if arg.kind in ("global", "constant"):
+            blob[arg.offset:arg.offset + 8] = struct.pack("<Q", int(value))
+        elif arg.kind == "local":
+            blob[arg.offset:arg.offset + 8] = struct.pack("<Q", local)
+            local = align_up(local + int(value), LOCAL_ARG_ALIGN)
+        else:
+            data = value if isinstance(value, (bytes, bytearray)) else value.tobytes()
+            if len(data) != arg.size:
+                raise ValueError(f"argument {arg.name} of {kernel.name} takes {arg.size} bytes, {len(data)} given")
+            blob[arg.offset:arg.offset + arg.size] = data
+    return bytes(blob), local
