@@ -19,6 +19,9 @@ With `keep_calls=true` (a target that has real calls: simt), a helper marked
 more stay calls, whatever their call count: only the barrier rule still
 inlines.
 
+A helper marked `noinline` (`attrs["noinline"]`, from
+`__attribute__((noinline))`) stays a call, unless it reaches a barrier.
+
 Helper functions (not kernels) whose calls were all inlined are deleted, and
 so are helpers that reach a barrier but that nothing calls (no target could
 compile a barrier outside a kernel's work-group loops).
@@ -70,6 +73,8 @@ class Inline:
                     continue
                 if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
                     continue  # recursive
+                if callee.attrs.get("noinline") and callee not in barriers:
+                    continue
                 if self.keep_calls and callee not in barriers:
                     if not callee.attrs.get("noinline") and instruction_count(callee) < self.threshold:
                         return instr

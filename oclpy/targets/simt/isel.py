@@ -1,8 +1,8 @@
 """Instruction selection: IR module -> simt machine code with virtual registers.
 
 `select_module(module, layout=SIMT_LAYOUT) -> MModule` takes our IR after the
-simt pipeline (`simt_target.PIPELINE`: the level's passes, then `inline` that
-keeps `noinline` helpers and large ones as calls) and returns one machine
+simt pipeline (`simt_target.PIPELINE`: the level's passes, then `inline`, which
+keeps `noinline` helpers and large ones called from several places as calls) and returns one machine
 function per kernel and per defined helper, in virtual registers (`%s`, `%v`),
 with the ABI's physical registers where the ABI fixes them (entry state,
 argument and return registers, `s[30:31]`, `s32`). Nothing is allocated and no

@@ -336,8 +336,12 @@ def uniform_terminator(ctx: Ctx, flow: Flow, instr: Instr, mblocks: list[MBlock]
             return
         t_label = edge_target(ctx, flow, block, t, mblocks, "t")
         f_label = edge_target(ctx, flow, block, f, mblocks, "f")
-        ctx.emit("s_cbranch_scc1", Label(t_label))
-        ctx.emit("s_branch", Label(f_label))
+        if t_label == flow.next_label[block] and not mblocks:
+            ctx.emit("s_cbranch_scc0", Label(f_label))
+        else:
+            ctx.emit("s_cbranch_scc1", Label(t_label))
+            if f_label != flow.next_label[block] or mblocks:
+                ctx.emit("s_branch", Label(f_label))
         return
     if instr.op == "switch":
         uniform_switch(ctx, flow, instr, mblocks)

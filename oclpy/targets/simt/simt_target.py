@@ -2,8 +2,9 @@
 
 - `PIPELINE`: what runs after the level's target-independent passes. As on
   nvptx, work-items are lanes and barriers stay barriers (no work-group
-  formation); `inline{keep_calls=true}` keeps `noinline` helpers and helpers
-  above the inlining threshold as real calls.
+  formation); `inline` keeps `noinline` helpers, helpers above its threshold
+  called from several places, and recursive ones (which sema rejects) as
+  real calls.
 - `compile_simt(module) -> SimtProgram`: instruction selection
   (`isel.select_module`), then register allocation when one is given (the
   `allocate` argument: a function over the machine module; until the
@@ -27,7 +28,7 @@ from .isel import select_module
 from .machine import MModule
 from .memory_model import SIMT_LAYOUT
 
-PIPELINE = "inline{keep_calls=true}"
+PIPELINE = "inline"
 LOCAL_ARG_ALIGN = 16
 
 

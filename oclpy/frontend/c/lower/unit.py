@@ -197,7 +197,7 @@ class UnitLowering:
                 if key in d.attributes:
                     fn.attrs[key] = tuple(d.attributes[key])
         if d.attributes.get("noinline"):
-            fn.attrs["noinline"] = True  # targets with real calls keep it a call (inline{keep_calls})
+            fn.attrs["noinline"] = True  # the inline pass keeps it a call
         self.functions[link_name(d)] = fn
         return self.module.add_function(fn)
 
