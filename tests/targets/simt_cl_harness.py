@@ -30,11 +30,11 @@ class Local:
 
 def run_cl(source: str, kernel: str, args: Sequence[Any], global_size: Sequence[int],
            local_size: Sequence[int], level: int = 2, config: SimConfig | None = None,
-           program: SimtProgram | None = None) -> tuple[list[Any], RunStats]:
+           program: SimtProgram | None = None, options: str = "") -> tuple[list[Any], RunStats]:
     """Run `kernel`; NumPy arrays are buffers (read back after the run), `Local(n)` local
     memory, NumPy scalars by value. Returns the arguments with arrays replaced by their new
     contents."""
-    program = program or compile_cl(source, level)
+    program = program or compile_cl(source, level, options)
     memory = GlobalMemory()
     values, addresses = [], []
     for a in args:

@@ -202,3 +202,90 @@ def test_partial_waves_and_wave_widths(width: int) -> None:
     out, _ = run_cl(src, "k", [np.zeros(60, np.int32)], (60,), (20,), config=SimConfig(wave_width=width))
     i = np.arange(60)
     np.testing.assert_array_equal(out[0], (i % 20) * 1000 + i // 20)
+
+
+CALLS = """
+__attribute__((noinline)) int scale(int x, int k) { return x * k + get_local_id(0); }
+__attribute__((noinline)) float many(float a, float b, float c, float d, float e, float f, float g, float h,
+   float i, float j, float k, float l, float m, float n, float o, float p, float q, double r) {
+   return a + 2*b + 3*c + 4*d + 5*e + 6*f + 7*g + 8*h + 9*i + 10*j + 11*k + 12*l + 13*m + 14*n + 15*o + 16*p
+          + 17*q + 18*(float)r;
+}
+__attribute__((noinline)) int uni(int n, int m) { int s = 0; for (int k = 0; k < n; k++) s += m; return s; }
+__attribute__((noinline)) int priv(int i) {
+  int t[8];
+  for (int k = 0; k < 8; k++) t[k] = k * i;
+  int s = 0;
+  for (int k = 0; k < 8; k++) if (t[k] & 1) s += t[k];
+  return s;
+}
+__attribute__((noinline)) int early(int i) { if (i & 1) return i * 10; return uni(3, i) + scale(i, 2); }
+kernel void k(global int *out, global float *fo, int n) {
+  int i = get_global_id(0);
+  int pad[3] = {i, i + 1, i + 2};
+  out[i] = scale(i, n) + uni(n, 3) + priv(i) + early(i) + pad[i % 3];
+  float x = i;
+  fo[i] = many(x, x+1, x+2, x+3, x+4, x+5, x+6, x+7, x+8, x+9, x+10, x+11, x+12, x+13, x+14, x+15, x+16, x+17);
+}
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_calls_uniform_and_divergent_arguments_stack_arguments_frames(level: int) -> None:
+    out, _ = run_cl(CALLS, "k", [np.zeros(64, np.int32), np.zeros(64, np.float32), np.int32(5)], (64,), (32,),
+                    level)
+    i = np.arange(64)
+    priv = np.array([sum(k * x for k in range(8) if (k * x) & 1) for x in i])
+    early = np.where(i & 1, i * 10, 3 * i + i * 2 + i % 32)
+    np.testing.assert_array_equal(out[0], i * 5 + i % 32 + 15 + priv + early + i + i % 3)
+    xs = i.astype(np.float32)
+    np.testing.assert_allclose(out[1], sum((k + 1) * (xs + k) for k in range(18)), rtol=1e-6)
+
+
+def test_divergent_switch_and_generic_pointers() -> None:
+    src = """kernel void k(global int *out) {
+      local int l[64];
+      int p[4] = {1, 2, 3, 4};
+      int i = get_global_id(0), li = get_local_id(0);
+      l[li] = i * 2;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int *g;
+      switch (i % 4) {
+        case 0: g = &out[i]; *g = 5; break;
+        case 1: g = &l[li]; break;
+        case 2: g = &p[i % 3]; break;
+        default: g = 0;
+      }
+      int v = g ? *g : -1;
+      out[i] = v + (to_private(g) != 0 ? 1000 : 0) + (to_local(g) != 0 ? 2000 : 0) + (to_global(g) != 0 ? 4000 : 0);
+    }"""
+    out, _ = run_cl(src, "k", [np.zeros(128, np.int32)], (128,), (64,), options="-cl-std=CL2.0")
+    i = np.arange(128)
+    want = np.select([i % 4 == 0, i % 4 == 1, i % 4 == 2], [5 + 4000, i * 2 + 2000, (i % 3) + 1 + 1000], -1)
+    np.testing.assert_array_equal(out[0], want)
+
+
+def test_math_builtins() -> None:
+    src = """kernel void k(global const float *x, global float *o) {
+      int i = get_global_id(0);
+      float v = x[i];
+      o[8 * i + 0] = sqrt(fabs(v)) + floor(v) + ceil(v) + trunc(v) + rint(v);
+      o[8 * i + 1] = fmin(v, 0.5f) + fmax(v, -0.5f) + fma(v, v, 1.0f) + copysign(2.0f, v);
+      o[8 * i + 2] = exp(v);
+      o[8 * i + 3] = log(fabs(v) + 1.0f);
+      o[8 * i + 4] = sin(v);
+      o[8 * i + 5] = cos(v);
+      o[8 * i + 6] = exp2(v) + log2(fabs(v) + 2.0f);
+      o[8 * i + 7] = ldexp(v, 3) + rsqrt(fabs(v) + 1.0f);
+    }"""
+    x = np.linspace(-6, 6, 64).astype(np.float32)
+    out, _ = run_cl(src, "k", [x, np.zeros(8 * 64, np.float32)], (64,), (64,))
+    o = out[1].reshape(64, 8)
+    f = np.float32
+    np.testing.assert_allclose(o[:, 0], np.sqrt(np.abs(x)) + np.floor(x) + np.ceil(x) + np.trunc(x) + np.rint(x),
+                               rtol=1e-6)
+    np.testing.assert_allclose(o[:, 1], np.minimum(x, f(.5)) + np.maximum(x, f(-.5)) + (x * x + 1)
+                               + np.copysign(f(2), x), rtol=1e-6)
+    for col, want in ((2, np.exp(x)), (3, np.log(np.abs(x) + 1)), (4, np.sin(x)), (5, np.cos(x)),
+                      (6, np.exp2(x) + np.log2(np.abs(x) + 2)), (7, x * 8 + 1 / np.sqrt(np.abs(x) + 1))):
+        np.testing.assert_allclose(o[:, col], want, rtol=2e-6, atol=1e-6)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...ir.types import FloatType, IntType, PtrType, Type
+from ...ir.types import FloatType, Type
 from ...ir.values import Instr, Value
-from .isel_context import Ctx, bits_of, is_reg, is_vector, reg_width
+from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
 from .machine import EXEC, Imm, Operand
 
 # ir op -> (scalar 32, scalar 64, vector 32, vector 64, how narrow sources extend: "", "z", "s")
@@ -261,7 +261,6 @@ def select_select(ctx: Ctx, instr: Instr) -> None:
 
 
 def leaves_of(ctx: Ctx, t: Type) -> list[tuple[Type, int]]:
-    from .isel_context import leaves
     return leaves(t, ctx.layout)
 
 
@@ -396,9 +395,3 @@ CASTS: dict[str, Callable[[Ctx, Instr, Type, Type, Operand], Operand]] = {
 }
 
 
-def is_int_like(t: Type) -> bool:
-    return isinstance(t, (IntType, PtrType))
-
-
-def scalar_file(o: Operand) -> str:
-    return "s" if not is_reg(o) or o.file == "s" else "v"  # type: ignore[union-attr]

@@ -35,15 +35,18 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ...ir.types import FloatType, Type, VoidType
+from ...ir.intrinsics import MATH_FUNCTIONS
+from ...ir.datalayout import DataLayout
+from ...ir.types import AddressSpace, FloatType, Type, VoidType
 from ...ir.values import Argument, ConstInt, Function, Instr
 from ..kernel_abi import kernel_args
 from .calling_convention import (
     HIDDEN_FIELDS, KERNEL_ENTRY, RETURN_ADDRESS, STACK_POINTER, ArgClass, assign_arguments, assign_returns,
     hidden_offset,
 )
-from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
-from .machine import EXEC, FrameSlot, Func, Imm, Operand, PReg, VReg
+from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
+from .isel_memory import from_generic
+from .machine import FrameSlot, Func, Imm, Operand, PReg
 
 # query -> (file, bits) of its value (the IR's type is converted at each use)
 QUERY_CLASSES: dict[str, tuple[str, int]] = {
@@ -75,7 +78,8 @@ def kernel_entry(ctx: Ctx) -> None:
         elif ka.kind in ("global", "constant"):
             wanted.append((arg, [(arg.type, ka.offset, 8)]))
         else:
-            wanted.append((arg, [(t, ka.offset + off, ctx.layout.size_of(t)) for t, off in leaves(arg.type, ctx.layout)]))
+            parts = leaves(arg.type, ctx.layout)
+            wanted.append((arg, [(t, ka.offset + off, ctx.layout.size_of(t)) for t, off in parts]))
     ctx.in_preamble(lambda: load_kernel_args(ctx, wanted))
 
 
@@ -229,12 +233,10 @@ def queries_of(fn: Function) -> set[tuple[str, int]]:
 
 # -- helper entry and exit --------------------------------------------------------------------------------
 
-def arg_classes(ctx_layout: object, fn: Function, info: object) -> list[ArgClass]:
+def arg_classes(layout: DataLayout, fn: Function, info: FunctionInfo) -> list[ArgClass]:
     """The argument classes of a helper: its IR arguments' leaves, then its hidden queries."""
-    from .isel_context import FunctionInfo
-    assert isinstance(info, FunctionInfo)
-    classes = [ArgClass(file, reg_width(t, ctx_layout))  # type: ignore[arg-type]
-               for arg, file in zip(fn.args, info.arg_files) for t, _ in leaves(arg.type, ctx_layout)]  # type: ignore[arg-type]
+    classes = [ArgClass(file, reg_width(t, layout))
+               for arg, file in zip(fn.args, info.arg_files) for t, _ in leaves(arg.type, layout)]
     classes += [ArgClass(*QUERY_CLASSES[base]) for base, _ in info.queries]
     return classes
 
@@ -422,8 +424,6 @@ MATH_SPECIAL: dict[str, Callable[[Ctx, list[Operand]], Operand]] = {
 
 
 def select_generic_space_test(ctx: Ctx, instr: Instr, base: str) -> None:
-    from ...ir.types import AddressSpace
-    from .isel_memory import from_generic
     space = {"to_global": AddressSpace.GLOBAL, "to_local": AddressSpace.LOCAL,
              "to_private": AddressSpace.PRIVATE}[base]
     ctx.set(instr, [from_generic(ctx, instr, space, ctx.part(instr.operands[0]))])
@@ -435,12 +435,9 @@ def select_query_intrinsic(ctx: Ctx, instr: Instr, base: str) -> None:
 
 INTRINSICS: dict[str, Callable[[Ctx, Instr, str], None]] = {
     **{q: select_query_intrinsic for q in QUERY_CLASSES},
-    **{m: select_math for m in (*MATH_OPS, *NATIVE_F32, *MATH_SPECIAL)},
+    **{m: select_math for m in MATH_FUNCTIONS},
     "barrier": select_barrier, "mem_fence": select_fence,
     "to_global": select_generic_space_test, "to_local": select_generic_space_test,
     "to_private": select_generic_space_test,
 }
 
-
-def uses_exec(o: Operand) -> bool:
-    return o is EXEC or (isinstance(o, (VReg, PReg)) and is_vector(o))

@@ -29,6 +29,7 @@ internal exception.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,12 @@ def is_reg(o: Operand, file: str | None = None) -> bool:
 
 def is_vector(o: Operand) -> bool:
     return is_reg(o, "v")
+
+
+def float_bits(value: float, bits: int) -> int:
+    """The IEEE bits of `value` as a float of `bits` bits."""
+    return struct.unpack("<I", struct.pack("<f", value))[0] if bits == 32 else \
+        struct.unpack("<Q", struct.pack("<d", value))[0]
 
 
 # -- per-module decisions made before any function is selected ---------------------------
@@ -155,6 +162,11 @@ class Ctx:
     def emit(self, op: str, *operands: Operand, uses: list[Any] | tuple[Any, ...] = (),
              defs: list[Any] | tuple[Any, ...] = ()) -> MInstr:
         instr = MInstr(op, list(operands), list(uses), list(defs))
+        for k, o in enumerate(instr.operands):
+            if isinstance(o, Imm) and isinstance(o.value, float):
+                field_type = instr.field_of(k).type
+                if field_type not in ("f32", "f64", "b32", "b64", "any"):  # an integer field: the float's bits
+                    instr.operands[k] = Imm(float_bits(o.value, instr.field_of(k).bits))
         self.block.instrs.append(instr)
         return instr
 
@@ -209,8 +221,7 @@ class Ctx:
             return [Imm(value.value)]
         if isinstance(value, ConstFloat):
             if t.bits == 16:  # type: ignore[attr-defined]
-                import numpy as np
-                return [Imm(int(np.array(value.value, np.float16).view(np.uint16)))]
+                return [Imm(struct.unpack("<H", struct.pack("<e", value.value))[0])]
             return [Imm(float(value.value))]
         if isinstance(value, ConstNull):
             return [Imm(self.layout.null_value[t.space])]  # type: ignore[attr-defined]
@@ -276,8 +287,7 @@ class Ctx:
         if isinstance(o, Imm):
             v = o.value
             if isinstance(v, float):
-                import struct
-                v = struct.unpack("<Q", struct.pack("<d", v))[0]
+                v = float_bits(v, 64)
             v &= (1 << 64) - 1
             return Imm(v & 0xFFFFFFFF), Imm(v >> 32)
         key = ("split", o)

@@ -59,10 +59,10 @@ from dataclasses import dataclass, field
 
 from ...analysis.loops import Loop, LoopInfo
 from ...ir.cfg import reachable_blocks, successors
-from ...ir.types import FloatType, IntType, PtrType
+from ...ir.types import IntType, PtrType
 from ...ir.values import Block, Function, Instr, Undef, Value
 from .isel_arith import cond_mask, cond_scc
-from .isel_context import Ctx, SelectError, is_reg, is_vector, leaves, reg_width
+from .isel_context import Ctx, SelectError, is_reg, leaves, reg_width
 from .machine import EXEC, Imm, Label, MBlock, Operand, VReg
 
 Item = tuple[str, object]  # ("block", Block) or ("loop_end", Loop)
@@ -168,7 +168,7 @@ def plan_flow(ctx: Ctx, loops: LoopInfo, barrier_blocks: set[Block]) -> Flow:
     if flow.masked:
         previous: object = None
         for kind, obj in items:
-            if kind == "block" and obj is not ctx.fn.entry and not falls_through(ctx, obj, previous):  # type: ignore[arg-type]
+            if kind == "block" and obj is not ctx.fn.entry and not falls_through(ctx, obj, previous):  # type: ignore
                 flow.masks[obj] = ctx.new("s", 64)  # type: ignore[index]
             previous = obj
     return flow
@@ -446,9 +446,3 @@ def masked_switch(ctx: Ctx, flow: Flow, instr: Instr) -> None:
         send(ctx, flow, block, succ, lanes)
 
 
-def float_leaf(t: object) -> bool:
-    return isinstance(t, FloatType)
-
-
-def is_vector_operand(o: Operand) -> bool:
-    return is_vector(o)

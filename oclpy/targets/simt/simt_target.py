@@ -21,10 +21,12 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ...diagnostics import CompileError
 from ...ir.values import Module
 from ..kernel_abi import KernelArg, align_up, kernel_args
 from .frame_lowering import lower_frames
 from .isel import select_module
+from .isel_context import SelectError
 from .machine import MModule
 from .memory_model import SIMT_LAYOUT
 
@@ -46,10 +48,15 @@ class SimtProgram:
     kernels: dict[str, SimtKernel] = field(default_factory=dict)
 
 
-def compile_simt(module: Module, allocate: Callable[[MModule], None] | None = None) -> SimtProgram:
+def compile_simt(module: Module, allocate: Callable[[MModule], None] | None = None,
+                 filename: str = "<kernel>") -> SimtProgram:
     """Machine code for every kernel of `module` (after PIPELINE), allocated when `allocate`
-    is given, with frames lowered."""
-    mmodule = select_module(module, SIMT_LAYOUT)
+    is given, with frames lowered. What simt cannot compile is a CompileError whose log
+    says why (`isel.SelectError`'s sentence)."""
+    try:
+        mmodule = select_module(module, SIMT_LAYOUT)
+    except SelectError as exc:
+        raise CompileError(f"{filename}: error: {exc}\n") from None
     if allocate is not None:
         allocate(mmodule)
     lower_frames(mmodule)
