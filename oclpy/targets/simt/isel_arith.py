@@ -289,7 +289,9 @@ def int_resize(ctx: Ctx, instr: Instr, src_bits: int, dst_bits: int, how: str, p
         if how == "s" and src_bits == 1 and v:
             v = -1
         return Imm(v & ((1 << dst_bits) - 1))
-    if dst_bits <= src_bits:  # truncate
+    if dst_bits == src_bits:
+        return p
+    if dst_bits < src_bits:  # truncate
         if src_bits == 64:
             p = ctx.split64(p)[0]
         if dst_bits == 1:
