@@ -289,3 +289,24 @@ def test_math_builtins() -> None:
     for col, want in ((2, np.exp(x)), (3, np.log(np.abs(x) + 1)), (4, np.sin(x)), (5, np.cos(x)),
                       (6, np.exp2(x) + np.log2(np.abs(x) + 2)), (7, x * 8 + 1 / np.sqrt(np.abs(x) + 1))):
         np.testing.assert_allclose(o[:, col], want, rtol=2e-6, atol=1e-6)
+
+
+def test_program_scope_constant_tables_in_kernels_and_helpers() -> None:
+    src = """constant float weights[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+    constant int offsets[2][3] = {{-2, -1, 0}, {1, 2}};
+    __attribute__((noinline)) float tap(int k) { return weights[k] * 10.0f; }
+    kernel void blur(global const float *in, global float *out, int n) {
+      int i = get_global_id(0);
+      float s = 0.0f;
+      for (int k = 0; k < 5; k++) {
+        int j = clamp(i + offsets[k / 3][k % 3], 0, n - 1);
+        s += in[j] * weights[k];
+      }
+      out[i] = s + tap(i % 5) + weights[2];
+    }"""
+    x = np.arange(40, dtype=np.float32) ** 2
+    out, _ = run_cl(src, "blur", [x, np.zeros(40, np.float32), np.int32(40)], (40,), (8,))
+    w = np.array([0.1, 0.2, 0.4, 0.2, 0.1], np.float32)
+    i = np.arange(40)
+    want = sum(x[np.clip(i + k - 2, 0, 39)] * w[k] for k in range(5)) + w[i % 5] * np.float32(10) + w[2]
+    np.testing.assert_allclose(out[1], want, rtol=1e-6)

@@ -23,8 +23,10 @@ Then each function (`select_function`): uniformity, loops and the block layout
 order, each through the pattern table `PATTERNS` (opcode -> function of the
 context and the instruction).
 
-Kernel attributes on the machine function: `kernarg_bytes` (explicit
-arguments), `local_bytes` (static `__local` memory). A kernel needing more
+Kernel attributes on the machine function: `kernarg_bytes` (the bytes a
+launch passes before the hidden block: explicit arguments, then the
+program-scope `__constant` data, `constant_data.py`), `local_bytes` (static
+`__local` memory). A kernel needing more
 local memory than `LOCAL_MEMORY_BYTES`, or IR that no pattern covers, is a
 `SelectError` naming the function and the instruction.
 """
@@ -46,6 +48,7 @@ from . import isel_control as control
 from . import isel_memory as memory
 from . import isel_values as values
 from .calling_convention import STACK_POINTER
+from .constant_data import kernarg_bytes, layout_constants
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
 from .memory_model import SIMT_LAYOUT
@@ -81,6 +84,7 @@ def select_module(module: Module, layout: DataLayout = SIMT_LAYOUT) -> MModule:
 def plan_module(module: Module, layout: DataLayout) -> ModuleInfo:
     info = ModuleInfo(layout)
     place_local_variables(module, info)
+    info.constant_offsets, info.constants = layout_constants(module, layout)
     barriers = functions_with_barriers(module)
     order = callers_first(module)
     uniform_sites: dict[Function, bool] = {}
@@ -205,7 +209,7 @@ def check_kernel(ctx: Ctx) -> None:
         raise SelectError(f"simt: kernel '{fn.name}' needs {local} bytes of __local memory; "
                           f"a simt work-group has {LOCAL_MEMORY_BYTES}")
     _, explicit = kernel_args(fn, ctx.layout)
-    ctx.mfn.attrs["kernarg_bytes"] = explicit
+    ctx.mfn.attrs["kernarg_bytes"] = kernarg_bytes(explicit, ctx.module.constants)
     ctx.mfn.attrs["local_bytes"] = local
 
 

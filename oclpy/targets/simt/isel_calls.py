@@ -38,12 +38,13 @@ from typing import Callable
 from ...ir.intrinsics import MATH_FUNCTIONS
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, FloatType, Type, VoidType
-from ...ir.values import Argument, ConstInt, Function, Instr
+from ...ir.values import Argument, ConstInt, Function, GlobalVar, Instr
 from ..kernel_abi import kernel_args
 from .calling_convention import (
     HIDDEN_FIELDS, KERNEL_ENTRY, RETURN_ADDRESS, STACK_POINTER, ArgClass, assign_arguments, assign_returns,
     hidden_offset,
 )
+from .constant_data import constants_offset, kernarg_bytes
 from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
 from .isel_memory import from_generic
 from .machine import FrameSlot, Func, Imm, Operand, PReg
@@ -54,6 +55,7 @@ QUERY_CLASSES: dict[str, tuple[str, int]] = {
     "get_local_size": ("s", 32), "get_enqueued_local_size": ("s", 32), "get_num_groups": ("s", 32),
     "get_global_size": ("s", 32), "get_global_offset": ("s", 64), "get_work_dim": ("s", 32),
     "get_global_linear_id": ("v", 64), "get_local_linear_id": ("v", 32),
+    "constants": ("s", 64),  # not a query: the address of the program-scope __constant block
 }
 DIMENSIONAL = {"get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_enqueued_local_size",
                "get_num_groups", "get_global_size", "get_global_offset"}
@@ -66,7 +68,10 @@ def kernel_entry(ctx: Ctx) -> None:
     """The preamble of a kernel: its arguments read from the kernarg segment."""
     ctx.entry["kernarg"] = ctx.in_preamble(lambda: ctx.op("p_copy", "s", 64, KERNEL_ENTRY.kernarg))
     args, explicit = kernel_args(ctx.fn, ctx.layout)
-    ctx.entry["hidden"] = Imm(hidden_offset(explicit))
+    ctx.entry["hidden"] = Imm(hidden_offset(kernarg_bytes(explicit, ctx.module.constants)))
+    if ctx.module.constants:
+        ctx.entry["constants"] = ctx.in_preamble(lambda: ctx.op("s_add_u64", "s", 64, ctx.entry["kernarg"],
+                                                                 Imm(constants_offset(explicit))))
     by_name = {a.name: a for a in args}
     wanted = []
     for arg in ctx.fn.args:
@@ -152,6 +157,8 @@ def kernel_query(ctx: Ctx, base: str, dim: int) -> Operand:
         return hidden_load(ctx, "global_offset", dim)
     if base == "get_work_dim":
         return hidden_load(ctx, "work_dim", 0)
+    if base == "constants":
+        return ctx.entry["constants"]
     return ctx.in_preamble(lambda: derived_query(ctx, base, dim))
 
 
@@ -216,6 +223,8 @@ def queries_of(fn: Function) -> set[tuple[str, int]]:
     """The work-item queries `fn` makes itself (every dimension for a variable one)."""
     found: set[tuple[str, int]] = set()
     for instr in fn.instructions():
+        if any(isinstance(o, GlobalVar) and o.space is AddressSpace.CONSTANT for o in instr.operands):
+            found.add(("constants", 0))
         if instr.op != "call":
             continue
         base = instr.attrs["callee"].attrs.get("intrinsic")
@@ -273,6 +282,8 @@ def helper_entry(ctx: Ctx) -> None:
         at += n
     for (base, dim), value in zip(ctx.info.queries, values[at:]):
         ctx.entry[f"q.{base}.{dim}"] = value
+    if "q.constants.0" in ctx.entry:
+        ctx.entry["constants"] = ctx.entry["q.constants.0"]
 
 
 def helper_exit(ctx: Ctx, returned: list[Operand]) -> None:

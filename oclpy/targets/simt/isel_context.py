@@ -115,6 +115,8 @@ class ModuleInfo:
     local_offsets: dict[GlobalVar, int] = field(default_factory=dict)
     local_bytes: int = 0
     barrier_functions: set[Function] = field(default_factory=set)  # those that reach a barrier
+    constant_offsets: dict[GlobalVar, int] = field(default_factory=dict)  # in the constant block
+    constants: bytes = b""  # program-scope __constant data (`constant_data.py`)
 
 
 # -- the context ---------------------------------------------------------------------------
@@ -233,11 +235,24 @@ class Ctx:
         if isinstance(value, GlobalVar):
             if value.space is AddressSpace.LOCAL and value in self.module.local_offsets:
                 return [Imm(self.module.local_offsets[value])]
-            raise self.error(f"program-scope {value.space} variable @{value.name} is not supported on simt yet "
-                             "(only constant loads from it at constant indices are)")
+            if value in self.module.constant_offsets:
+                return [self.constant_address(value)]
+            raise self.error(f"program-scope {value.space} variable @{value.name} is not supported on simt yet")
         if isinstance(value, Function):
             raise self.error(f"function @{value.name} used as a value")
         raise self.error(f"unsupported operand {value!r}")
+
+    def constant_address(self, gv: GlobalVar) -> Operand:
+        """The address of a program-scope __constant variable: the constant block's base (a
+        work-item query, so a helper receives it) plus the variable's offset."""
+        from_block = self.module.constant_offsets[gv]
+        key = ("constant", gv)
+        if key not in self.block_cache:
+            base = self.entry.get("constants")
+            if base is None:
+                raise self.error(f"@{gv.name} in a function that did not receive the constant block")
+            self.block_cache[key] = self.op("s_add_u64", "s", 64, base, Imm(from_block)) if from_block else base
+        return self.block_cache[key]
 
     # -- banks -----------------------------------------------------------------------------
     def sreg(self, o: Operand, width: int = 32) -> Operand:

@@ -9,10 +9,12 @@
   (`isel.select_module`), then register allocation when one is given (the
   `allocate` argument: a function over the machine module; until the
   allocator lands, code runs with virtual registers), then frame lowering.
-- `pack_args(kernel, values, static_local)`: the explicit part of the kernarg
-  segment for a launch (`targets/kernel_abi.py`'s blob, each `__local`
-  argument its 32-bit offset after the static `__local` memory and the
-  `__local` arguments before it) and the work-group's local memory size.
+- `pack_args(kernel, values)`: what a launch puts before the kernarg
+  segment's hidden block: `targets/kernel_abi.py`'s blob of the explicit
+  arguments (each `__local` argument its 32-bit offset after the static
+  `__local` memory and the `__local` arguments before it), then the
+  program's `__constant` data (`constant_data.py`); and the work-group's
+  local memory size.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ...diagnostics import CompileError
 from ...ir.values import Module
 from ..kernel_abi import KernelArg, align_up, kernel_args
 from .frame_lowering import lower_frames
+from .constant_data import constants_offset, kernarg_bytes, layout_constants
 from .isel import select_module
 from .isel_context import SelectError
 from .machine import MModule
@@ -38,8 +41,9 @@ LOCAL_ARG_ALIGN = 16
 class SimtKernel:
     name: str
     args: list[KernelArg]
-    kernarg_bytes: int
+    kernarg_bytes: int  # explicit arguments
     local_bytes: int  # static __local memory
+    constants: bytes = b""  # program-scope __constant data, placed after the arguments
 
 
 @dataclass
@@ -61,10 +65,11 @@ def compile_simt(module: Module, allocate: Callable[[MModule], None] | None = No
         allocate(mmodule)
     lower_frames(mmodule)
     program = SimtProgram(mmodule)
+    _, constants = layout_constants(module, SIMT_LAYOUT)
     for fn in module.kernels():
         args, size = kernel_args(fn, SIMT_LAYOUT)
         local = int(mmodule.function(fn.name).attrs.get("local_bytes", 0))
-        program.kernels[fn.name] = SimtKernel(fn.name, args, size, local)
+        program.kernels[fn.name] = SimtKernel(fn.name, args, size, local, constants)
     return program
 
 
@@ -74,7 +79,9 @@ def pack_args(kernel: SimtKernel, values: Sequence[Any]) -> tuple[bytes, int]:
     (`bytes`) or a NumPy scalar."""
     if len(values) != len(kernel.args):
         raise ValueError(f"kernel {kernel.name} takes {len(kernel.args)} arguments, {len(values)} given")
-    blob = bytearray(kernel.kernarg_bytes)
+    blob = bytearray(kernarg_bytes(kernel.kernarg_bytes, kernel.constants))
+    at = constants_offset(kernel.kernarg_bytes)
+    blob[at:at + len(kernel.constants)] = kernel.constants if kernel.constants else b""
     local = align_up(kernel.local_bytes, LOCAL_ARG_ALIGN)
     for arg, value in zip(kernel.args, values):
         if arg.kind in ("global", "constant"):
