@@ -310,3 +310,17 @@ def test_program_scope_constant_tables_in_kernels_and_helpers() -> None:
     i = np.arange(40)
     want = sum(x[np.clip(i + k - 2, 0, 39)] * w[k] for k in range(5)) + w[i % 5] * np.float32(10) + w[2]
     np.testing.assert_allclose(out[1], want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_switch_on_a_char_with_negative_cases(level: int) -> None:
+    src = """kernel void k(global const char *in, global int *out, char u) {
+      int i = get_global_id(0);
+      int r;
+      switch (in[i]) { case -1: r = 10; break; case 3: r = 20; break; case -128: r = 30; break; default: r = 0; }
+      switch (u) { case -2: r += 100; break; default: r += 200; }
+      out[i] = r;
+    }"""
+    data = np.array([-1, 3, -128, 5, 127, -1, 0, 3], np.int8)
+    out, _ = run_cl(src, "k", [data, np.zeros(8, np.int32), np.int8(-2)], (8,), (8,), level)
+    np.testing.assert_array_equal(out[1], np.select([data == -1, data == 3, data == -128], [10, 20, 30], 0) + 100)

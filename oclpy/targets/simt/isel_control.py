@@ -61,8 +61,8 @@ from ...analysis.loops import Loop, LoopInfo
 from ...ir.cfg import reachable_blocks, successors
 from ...ir.types import IntType, PtrType
 from ...ir.values import Block, Function, Instr, Undef, Value
-from .isel_arith import cond_mask, cond_scc
-from .isel_context import Ctx, SelectError, is_reg, leaves, reg_width
+from .isel_arith import cond_mask, cond_scc, narrow
+from .isel_context import Ctx, SelectError, bits_of, is_reg, leaves, reg_width
 from .machine import EXEC, Imm, Label, MBlock, Operand, VReg
 
 Item = tuple[str, object]  # ("block", Block) or ("loop_end", Loop)
@@ -352,20 +352,32 @@ def uniform_terminator(ctx: Ctx, flow: Flow, instr: Instr, mblocks: list[MBlock]
 def uniform_switch(ctx: Ctx, flow: Flow, instr: Instr, mblocks: list[MBlock]) -> None:
     block = ctx.ir_block
     assert block is not None
-    value = ctx.sreg(ctx.part(instr.operands[0]), reg_width(instr.operands[0].type, ctx.layout))
     width = reg_width(instr.operands[0].type, ctx.layout)
+    value = ctx.sreg(switch_value(ctx, instr, scalar=True), width)
+    bits = bits_of(instr.operands[0].type, ctx.layout)
     labels: dict[Block, str] = {}
     for k, succ in enumerate(dict.fromkeys(instr.targets)):
         labels[succ] = edge_target(ctx, flow, block, succ, mblocks, f"s{k}")
     for case, succ in zip(instr.attrs["cases"], instr.targets[1:]):
-        ctx.emit(f"s_cmp_eq_u{width}" if width == 64 else "s_cmp_eq_u32", value, Imm(case_value(case)))
+        ctx.emit(f"s_cmp_eq_u{width}", value, Imm(case_bits(case_value(case), bits)))
         ctx.emit("s_cbranch_scc1", Label(labels[succ]))
     ctx.emit("s_branch", Label(labels[instr.targets[0]]))
+
+
+def switch_value(ctx: Ctx, instr: Instr, scalar: bool) -> Operand:
+    """The switch's operand, a narrow integer zero-extended (its cases are compared as unsigned)."""
+    value = ctx.part(instr.operands[0])
+    bits = bits_of(instr.operands[0].type, ctx.layout)
+    return narrow(ctx, value, bits, "z", scalar and not is_reg(value, "v"))
 
 
 def case_value(case: object) -> int:
     value = getattr(case, "value", case)
     return int(value)  # type: ignore[arg-type]
+
+
+def case_bits(value: int, bits: int) -> int:
+    return value & ((1 << bits) - 1)
 
 
 def masked_terminator(ctx: Ctx, flow: Flow, instr: Instr, mblocks: list[MBlock]) -> None:
@@ -431,12 +443,13 @@ def uniform_masked_branch(ctx: Ctx, flow: Flow, block: Block, cond: Value, t: Bl
 def masked_switch(ctx: Ctx, flow: Flow, instr: Instr) -> None:
     block = ctx.ir_block
     assert block is not None
-    value = ctx.part(instr.operands[0])
+    value = switch_value(ctx, instr, scalar=False)
     width = reg_width(instr.operands[0].type, ctx.layout)
+    bits = bits_of(instr.operands[0].type, ctx.layout)
     per_target: dict[Block, Operand] = {}
     taken: Operand = Imm(0)
     for case, succ in zip(instr.attrs["cases"], instr.targets[1:]):
-        hit = ctx.op(f"v_cmp_eq_u{width}", "s", 64, value, Imm(case_value(case)))
+        hit = ctx.op(f"v_cmp_eq_u{width}", "s", 64, value, Imm(case_bits(case_value(case), bits)))
         per_target[succ] = hit if succ not in per_target else ctx.op("s_or_b64", "s", 64, per_target[succ], hit)
         taken = hit if isinstance(taken, Imm) else ctx.op("s_or_b64", "s", 64, taken, hit)
     default = EXEC if isinstance(taken, Imm) else ctx.op("s_andn2_b64", "s", 64, EXEC, taken)
