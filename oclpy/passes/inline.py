@@ -14,11 +14,6 @@ split barriers that are in the kernel itself, whatever the helper's size). Each 
    single returned value, or a phi of the returned values;
 4. moves the clone's allocas to the top of the caller's entry block.
 
-With `keep_calls=true` (a target that has real calls: simt), a helper marked
-`noinline` (`attrs["noinline"]`) and a helper of `threshold` instructions or
-more stay calls, whatever their call count: only the barrier rule still
-inlines.
-
 A helper marked `noinline` (`attrs["noinline"]`, from
 `__attribute__((noinline))`) stays a call, unless it reaches a barrier.
 
@@ -48,7 +43,6 @@ class Inline:
 
     name: ClassVar[str] = "inline"
     threshold: int = 50
-    keep_calls: bool = False  # noinline and large helpers stay calls (targets with real calls)
 
     def run(self, module: Module) -> bool:
         inlined: set[Function] = set()
@@ -74,10 +68,6 @@ class Inline:
                 if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
                     continue  # recursive
                 if callee.attrs.get("noinline") and callee not in barriers:
-                    continue
-                if self.keep_calls and callee not in barriers:
-                    if not callee.attrs.get("noinline") and instruction_count(callee) < self.threshold:
-                        return instr
                     continue
                 if (counts.get(callee, 0) == 1 or callee in barriers
                         or instruction_count(callee) < self.threshold):
