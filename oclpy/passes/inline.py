@@ -14,6 +14,9 @@ split barriers that are in the kernel itself, whatever the helper's size). Each 
    single returned value, or a phi of the returned values;
 4. moves the clone's allocas to the top of the caller's entry block.
 
+A helper marked `noinline` (`attrs["noinline"]`, from
+`__attribute__((noinline))`) stays a call, unless it reaches a barrier.
+
 Helper functions (not kernels) whose calls were all inlined are deleted, and
 so are helpers that reach a barrier but that nothing calls (no target could
 compile a barrier outside a kernel's work-group loops).
@@ -64,6 +67,8 @@ class Inline:
                     continue
                 if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
                     continue  # recursive
+                if callee.attrs.get("noinline") and callee not in barriers:
+                    continue
                 if (counts.get(callee, 0) == 1 or callee in barriers
                         or instruction_count(callee) < self.threshold):
                     return instr

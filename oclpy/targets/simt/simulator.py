@@ -808,6 +808,7 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
         for start in range(0, len(groups), per_batch):
             batch = Batch(program, groups[start:start + per_batch], lsize, waves_per_group, kernarg,
                           local_bytes, private_bytes, memory)
+            batch.pc[:] = program.entry[kernel]  # waves start at their kernel, not at instruction 0
             with np.errstate(all="ignore"):
                 batch.run(stats)
             stats.batches += 1

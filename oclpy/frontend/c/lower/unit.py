@@ -196,6 +196,8 @@ class UnitLowering:
             for key in ("reqd_work_group_size", "work_group_size_hint"):
                 if key in d.attributes:
                     fn.attrs[key] = tuple(d.attributes[key])
+        if d.attributes.get("noinline"):
+            fn.attrs["noinline"] = True  # the inline pass keeps it a call
         self.functions[link_name(d)] = fn
         return self.module.add_function(fn)
 

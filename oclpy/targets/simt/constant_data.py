@@ -1,0 +1,81 @@
+"""Program-scope `__constant` data on simt: its bytes, and where a kernel finds them.
+
+The data of every `__constant` variable of the module is one read-only
+block, each variable at its alignment (`layout_constants`, `constant_bytes`).
+A launch places the block in the kernarg segment right after the explicit
+arguments, at `constants_offset(explicit bytes)` (16-aligned), so the hidden
+block moves to `hidden_offset(kernarg_bytes(...))`: the segment is read-only
+global memory the kernel already addresses from `s[0:1]`, and no other
+buffer or relocation is needed. A kernel computes the block's address once
+(`kernarg + constants_offset`); a helper that is called gets it as a hidden
+argument (the query `constants` of `isel_calls.QUERY_CLASSES`).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from ...ir.datalayout import DataLayout
+from ...ir.types import AddressSpace, FloatType, IntType, PtrType, Type
+from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, GlobalVar, Module, Value
+from .isel_context import SelectError, leaves
+
+CONSTANTS_ALIGN = 16
+
+
+def layout_constants(module: Module, layout: DataLayout) -> tuple[dict[GlobalVar, int], bytes]:
+    """Each `__constant` variable's offset in the block, and the block's bytes."""
+    offsets: dict[GlobalVar, int] = {}
+    data = bytearray()
+    for gv in module.globals:
+        if gv.space is not AddressSpace.CONSTANT:
+            continue
+        align = max(gv.align, layout.align_of(gv.value_type), 1)
+        data += bytes(-len(data) % align)
+        offsets[gv] = len(data)
+        data += constant_bytes(gv, layout)
+    return offsets, bytes(data)
+
+
+def constant_bytes(gv: GlobalVar, layout: DataLayout) -> bytes:
+    out = bytearray(layout.size_of(gv.value_type))
+    if gv.initializer is None:
+        return bytes(out)
+    values = flatten(gv.initializer, layout)
+    for (t, offset), value in zip(leaves(gv.value_type, layout), values):
+        if value is not None:
+            out[offset:offset + layout.size_of(t)] = scalar_bytes(value, t, layout)
+    return bytes(out)
+
+
+def flatten(value: Value, layout: DataLayout) -> list[Value | None]:
+    """The scalar leaves of a constant, in order (None: zero)."""
+    if isinstance(value, ConstAggregate):
+        return [leaf for e in value.elements for leaf in flatten(e, layout)]
+    if isinstance(value, (ConstInt, ConstFloat, ConstNull)):
+        return [value]
+    return [None] * len(leaves(value.type, layout))  # zeroinitializer, undef
+
+
+def scalar_bytes(value: Value, t: Type, layout: DataLayout) -> bytes:
+    size = layout.size_of(t)
+    if isinstance(value, ConstFloat) and isinstance(t, FloatType):
+        return struct.pack({2: "<e", 4: "<f", 8: "<d"}[size], value.value)
+    if isinstance(value, ConstInt) and isinstance(t, IntType):
+        return (value.value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    if isinstance(value, ConstNull) and isinstance(t, PtrType):
+        return layout.null_value[t.space].to_bytes(size, "little")
+    raise SelectError(f"simt: constant {value!r} in a program-scope __constant initializer is not supported")
+
+
+def constants_offset(explicit_bytes: int) -> int:
+    """Where the block starts in the kernarg segment, after the explicit arguments."""
+    return (explicit_bytes + CONSTANTS_ALIGN - 1) // CONSTANTS_ALIGN * CONSTANTS_ALIGN
+
+
+def kernarg_bytes(explicit_bytes: int, constants: bytes) -> int:
+    """The bytes a launch passes before the hidden block: the arguments, then the constants."""
+    if not constants:
+        return explicit_bytes
+    end = constants_offset(explicit_bytes) + len(constants)
+    return (end + 7) // 8 * 8

@@ -1,0 +1,88 @@
+"""What simt's instruction selection cannot compile is a build error that says why."""
+
+from __future__ import annotations
+
+import pytest
+
+from oclpy.diagnostics import CompileError
+from oclpy.ir.parser import parse_module
+from oclpy.targets.simt.isel import SelectError, select_module
+from tests.targets.simt_cl_harness import compile_cl
+
+
+def cl_error(source: str, options: str = "") -> str:
+    with pytest.raises(CompileError) as info:
+        compile_cl(source, options=options)
+    return str(info.value)
+
+
+def test_too_much_local_memory() -> None:
+    log = cl_error("kernel void k(global int *o) { local int big[20000]; big[get_local_id(0)] = 1; "
+                   "barrier(CLK_LOCAL_MEM_FENCE); o[0] = big[3]; }")
+    assert "error: simt: kernel 'k' needs 80000 bytes of __local memory; a simt work-group has 65536" in log
+
+
+def test_printf_is_not_supported_yet() -> None:
+    log = cl_error('kernel void k(int x) { printf("%d\\n", x); }')
+    assert "simt: in function 'k', instruction '%" in log
+    assert "the builtin 'printf' is not supported on simt yet" in log
+
+
+def test_math_function_without_an_implementation() -> None:
+    log = cl_error("kernel void k(global float *o) { o[0] = tgamma(o[1]); }")
+    assert "the math function 'tgamma' on float is not supported on simt yet" in log
+
+
+def test_double_transcendental_is_not_supported_yet() -> None:
+    log = cl_error("kernel void k(global double *o) { o[0] = exp(o[1]); }")
+    assert "the math function 'exp' on double is not supported on simt yet" in log
+
+
+def test_program_scope_global_variable() -> None:
+    log = cl_error("global int counter;\n"
+                   "kernel void k(global int *o) { o[get_global_id(0)] = counter; }", "-cl-std=CL2.0")
+    assert "program-scope global variable @counter is not supported on simt yet" in log
+
+
+def select_ir(text: str) -> None:
+    select_module(parse_module(text))
+
+
+def test_frem_names_the_instruction() -> None:
+    with pytest.raises(SelectError, match=r"in function 'k', instruction '%r = frem float %a, %b': frem"):
+        select_ir("kernel void @k(ptr<global> %p, float %a, float %b) {\nentry:\n"
+                  "  %r = frem float %a, %b\n  store float %r, ptr<global> %p\n  ret void\n}\n")
+
+
+def test_private_atomics() -> None:
+    with pytest.raises(SelectError, match="atomics on private memory are not supported on simt"):
+        select_ir("kernel void @k() {\nentry:\n  %a = alloca i32\n"
+                  "  %r = atomicrmw add ptr<private> %a, i32 1 scope(work_item) monotonic\n  ret void\n}\n")
+
+
+def test_irreducible_control_flow() -> None:
+    text = """kernel void @k(i32 %n) {
+entry:
+  %c = icmp slt i32 %n, 3
+  condbr i1 %c, label %a, label %b
+
+a:
+  %d = icmp slt i32 %n, 5
+  condbr i1 %d, label %b, label %done
+
+b:
+  %e = icmp slt i32 %n, 7
+  condbr i1 %e, label %a, label %done
+
+done:
+  ret void
+}
+"""
+    with pytest.raises(SelectError, match="in function 'k': irreducible control flow is not supported on simt"):
+        select_ir(text)
+
+
+def test_calling_a_declaration() -> None:
+    with pytest.raises(SelectError, match="call to @ext, which is declared but not defined"):
+        select_ir("declare i32 @ext(i32 %x)\n\nkernel void @k(i32 %n) {\nentry:\n"
+                  "  %r = call i32 @ext(i32 %n)\n  ret void\n}\n")
