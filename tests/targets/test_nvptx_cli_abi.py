@@ -59,7 +59,7 @@ def test_kernel_abi():
                      ("s", "scalar", 16, 24), ("v", "scalar", 16, 48),
                      ("c", "constant", 8, 64), ("l2", "local", 8, 72)]
     assert kernel.blob_size == 80 and kernel.hidden_offset == 80
-    assert kernel.param_offsets == (0, 8, 16, 24, 48, 64, 72, 80, 88, 96, 104)
+    assert kernel.param_offsets == (0, 8, 16, 24, 48, 64, 72, *range(80, 160, 8))  # 10 hidden
     assert kernel.static_local_bytes == 41  # tile (40 bytes) then flag
     blob = bytearray(80)
     struct.pack_into("<Q", blob, 16, 20)
@@ -75,5 +75,6 @@ def test_ptx_entry_parameters_match_the_abi():
         ".param .u8 k_param_0,", ".param .u64 .ptr .global .align 1 k_param_1,",
         ".param .u64 k_param_2,", ".param .align 8 .b8 k_param_3[16],",
         ".param .align 8 .b8 k_param_4[16],", ".param .u64 .ptr .global .align 1 k_param_5,",
-        ".param .u64 k_param_6,", ".param .u64 k_param_7,", ".param .u64 k_param_8,",
-        ".param .u64 k_param_9,", ".param .u32 k_param_10"]
+        ".param .u64 k_param_6,",
+        *[f".param .u64 k_param_{i}," for i in range(7, 16)],  # offset, group base, group count
+        ".param .u32 k_param_16"]
