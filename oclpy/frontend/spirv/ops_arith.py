@@ -15,7 +15,10 @@ from ...ir.values import ConstInt, Value
 from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
-from .opencl_std import adapter
+from ..c.builtins.intrinsic_calls import call_math
+from ..c.lower.builtin_calls import popcount
+from ..c.lower.builtin_geometric import dot, reduce
+from .opencl_std import TranslatorBuiltins
 from ...ir.values import Undef
 
 
@@ -119,7 +122,7 @@ def _classify(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _fabs(ft: FunctionTranslator, x: Value) -> Value:
-    return adapter(ft).math("fabs", [x])
+    return call_math(TranslatorBuiltins(ft), "fabs", [x])
 
 
 def _normal(ft: FunctionTranslator, x: Value) -> Value:
@@ -157,12 +160,12 @@ def _undef_like(t: ir.Type, n: int) -> Value:
 
 def _dot(ft: FunctionTranslator, instr: Instruction) -> None:
     a, b = _pair(ft, instr)
-    ft.define(instr, adapter(ft).dot(a, b))
+    ft.define(instr, dot(TranslatorBuiltins(ft), a, b))
 
 
 def _any_all(op: str) -> Handler:
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
-        ft.define(instr, adapter(ft).reduce(op, ft.value(instr.operand(2))))
+        ft.define(instr, reduce(TranslatorBuiltins(ft), op, ft.value(instr.operand(2))))
     return handle
 
 
@@ -173,7 +176,7 @@ def _logical_not(ft: FunctionTranslator, instr: Instruction) -> None:
 
 def _bit_count(ft: FunctionTranslator, instr: Instruction) -> None:
     x = ft.value(instr.operand(2))
-    r = adapter(ft).popcount(x)
+    r = popcount(TranslatorBuiltins(ft), x)
     t = ft.result_type(instr).ir
     if r.type != t:
         r = ft.b.cast("trunc" if r.type.scalar().bits > t.scalar().bits else "zext", r, t)  # type: ignore[attr-defined]

@@ -13,7 +13,8 @@ from ...ir.values import ConstInt, Undef, Value
 from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
-from .opencl_std import adapter
+from ..c.lower.builtin_geometric import splat_value
+from .opencl_std import TranslatorBuiltins
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -29,7 +30,7 @@ def _like(ft: FunctionTranslator, v: Value, t: ir.Type) -> Value:
     s = t.scalar()
     if v.type.scalar() != s:
         v = ft.b.cast("trunc" if _bits(v.type) > _bits(s) else "zext", v, s)
-    return adapter(ft).splat_value(v, t) if isinstance(t, ir.VectorType) and not v.type.is_vector() else v
+    return splat_value(TranslatorBuiltins(ft), v, t) if isinstance(t, ir.VectorType) and not v.type.is_vector() else v
 
 
 def _low_mask(ft: FunctionTranslator, count: Value) -> Value:
