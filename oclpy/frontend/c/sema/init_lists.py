@@ -31,7 +31,10 @@ MAX_RANGE = 1 << 16  # elements one `[lo ... hi]` designator may initialize
 
 
 class Checker(Protocol):
-    diags: DiagnosticEngine
+    """How the filler checks an item: as an initializer of a member's type, or as a whole member."""
+
+    @property
+    def diags(self) -> DiagnosticEngine: ...
 
     def initializer(self, init: ast.Expr, t: CType, constant: bool) -> ast.Expr: ...
     def same_type_item(self, item: ast.Expr, mt: CType) -> bool: ...
