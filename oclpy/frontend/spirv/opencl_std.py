@@ -11,7 +11,6 @@ translation. So both frontends share one implementation of every builtin.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Optional
 
 from ...ir import types as ir
@@ -112,7 +111,7 @@ class TranslatorBuiltins:
     def convert(self, v: Value, frm: ct.CType, to: ct.CType) -> Value:
         return convert(self.b, v, frm, to)
 
-    def lower_builtin_call(self, sig: bi.Builtin, args: list[Value], call: ast.Call) -> Optional[Value]:
+    def lower_builtin_call(self, sig: bi.Builtin, args: list[Value], call: Optional[ast.Call]) -> Optional[Value]:
         return lower_builtin_call(self, sig, args, call)
 
 
@@ -178,7 +177,7 @@ def resolve(name: str, ret: ir.Type, args: list[Value], signed: Optional[bool] =
 
 
 def lower_builtin(ft: FunctionTranslator, instr: Instruction, name: str, ret: ir.Type,
-                  args: list[Value], signed: Optional[bool] = None, label: str = "") -> Value:
+                  args: list[Value], signed: Optional[bool] = None, label: str = "") -> Optional[Value]:
     """Emit OpenCL C builtin `name` on `args` through the OpenCL C frontend's lowering;
     `label` names it in errors ("OpenCL.std sqrt", "builtin atomic_inc")."""
     label = label or f"builtin {name}"
@@ -189,8 +188,7 @@ def lower_builtin(ft: FunctionTranslator, instr: Instruction, name: str, ret: ir
     impl = IMPLS.get(sig.impl)
     if impl is None:
         raise instr.error(f"{label} is not supported")
-    call = SimpleNamespace(args=[SimpleNamespace(ctype=p) for p in sig.params])
-    return impl(TranslatorBuiltins(ft), sig, args, call)
+    return impl(TranslatorBuiltins(ft), sig, args, None)
 
 
 def is_debug_set(name: str) -> bool:
@@ -252,4 +250,5 @@ def _printf(ft: FunctionTranslator, instr: Instruction) -> Value:
     fmt = _format_bytes(args[0])
     if fmt is not None:
         args[0] = TranslatorBuiltins(ft).string_constant(expand_format(fmt))
-    return b_printf(TranslatorBuiltins(ft), None, args, SimpleNamespace(args=[None]))  # type: ignore[arg-type]
+    variadic = bi.Builtin("printf", ct.INT, (), "printf")  # b_printf reads only the arguments' IR types
+    return b_printf(TranslatorBuiltins(ft), variadic, args, None)

@@ -15,7 +15,6 @@ OpGroupWaitEvents go through the OpenCL C frontend's async-copy lowering.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from ...ir import types as ir
@@ -149,7 +148,7 @@ def _group_async_copy(ft: FunctionTranslator, instr: Instruction) -> None:
 
 def _group_wait_events(ft: FunctionTranslator, instr: Instruction) -> None:
     sig = Builtin("wait_group_events", ct.VOID, (ct.INT,), "wait_group_events")
-    ASYNC_IMPLS["wait_group_events"](TranslatorBuiltins(ft), sig, [], SimpleNamespace(args=[]))
+    ASYNC_IMPLS["wait_group_events"](TranslatorBuiltins(ft), sig, [], None)
 
 
 HANDLERS: dict[int, Handler] = {

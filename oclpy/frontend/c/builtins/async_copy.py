@@ -71,7 +71,7 @@ def async_overloads(name: str) -> list[Builtin]:
 # -- lowering (functions of a BuiltinContext: `cx.b` is the IR builder at the call) --
 
 def work_item_query(cx: BuiltinContext, query: str, dim: Optional[int]) -> Value:
-    params = [ir.I32] if dim is not None else []
+    params: list[ir.Type] = [ir.I32] if dim is not None else []
     fn = declare_intrinsic(cx.module, query, ir.I64, params)
     return cx.b.call(fn, [ConstInt(ir.I32, dim)] if dim is not None else [])
 
@@ -83,16 +83,19 @@ def group_size(cx: BuiltinContext) -> Value:
     return size
 
 
-def b_async_copy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_async_copy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """dst[i * dst_stride] = src[i * src_stride] for i = lid, lid + L, ... < n."""
     dst, src, n = args[0], args[1], args[2]
-    pointee = sig.params[0].pointee  # type: ignore[attr-defined]
+    dst_t = sig.params[0]
+    assert isinstance(dst_t, ct.Pointer)
+    pointee = dst_t.pointee
     elem, align = mem_type(pointee), align_of(pointee)
     stride = args[3] if len(args) == 5 else ConstInt(ir.I64, 1)
-    local_stride = sig.params[0].pointee.space is _LOCAL  # type: ignore[attr-defined]
+    local_stride = pointee.space is _LOCAL
     dst_stride, src_stride = (ConstInt(ir.I64, 1), stride) if local_stride else (stride, ConstInt(ir.I64, 1))
     start, step = work_item_query(cx, "get_local_linear_id", None), group_size(cx)
     entry = cx.b.block
+    assert entry is not None
     head, body, done = cx.new_block("async.cond"), cx.new_block("async.body"), cx.new_block("async.end")
     cx.b.br(head)
     cx.b.position_at_end(head)
@@ -102,18 +105,20 @@ def b_async_copy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Cal
     cx.b.position_at_end(body)
     value = cx.b.load(elem, cx.b.gep(elem, src, [cx.b.binop("mul", i, src_stride)]), align)
     cx.b.store(value, cx.b.gep(elem, dst, [cx.b.binop("mul", i, dst_stride)]), align)
-    add_incoming(i, cx.b.binop("add", i, step), cx.b.block)
+    latch = cx.b.block
+    assert latch is not None
+    add_incoming(i, cx.b.binop("add", i, step), latch)
     cx.b.br(head)
     cx.b.position_at_end(done)
     return args[-1]
 
 
-def b_wait_group_events(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wait_group_events(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     fn = declare_intrinsic(cx.module, "barrier", ir.VOID, [ir.I32])
     return cx.b.call(fn, [ConstInt(ir.I32, _FENCE_ALL)])
 
 
-def b_prefetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_prefetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     return None
 
 

@@ -2,8 +2,9 @@
 
 Every builtin implementation (`IMPLS` in `lower/builtin_calls.py`, the
 families' `*_IMPLS` here) is a function `impl(cx, sig, args, call)`: `cx` is
-a `BuiltinContext`, `sig` the chosen overload, `args` the lowered arguments
-and `call` the call being lowered. Two frontends provide the context: the
+a `BuiltinContext`, `sig` the chosen overload (its parameter types are the
+arguments' C types), `args` the lowered arguments and `call` the OpenCL C call
+being lowered (None from SPIR-V: only printf looks at it, for a literal format). Two frontends provide the context: the
 OpenCL C lowering (`lower/lowering_context.LoweringContext`) and the SPIR-V
 reader (`spirv/opencl_std.TranslatorBuiltins`); a typing.Protocol declares
 the little the builtins need of either, so neither has to fake the other.
@@ -45,9 +46,9 @@ class BuiltinContext(Protocol):
         """Value `v` of C type `frm` converted to C type `to` as C converts it."""
         ...
 
-    def lower_builtin_call(self, sig: Builtin, args: list[Value], call: ast.Call) -> Optional[Value]:
+    def lower_builtin_call(self, sig: Builtin, args: list[Value], call: Optional[ast.Call]) -> Optional[Value]:
         """The lowering of builtin `sig` on lowered `args` (how an alias calls its target)."""
         ...
 
 
-BuiltinImpl = Callable[[BuiltinContext, Builtin, list[Value], ast.Call], Optional[Value]]
+BuiltinImpl = Callable[[BuiltinContext, Builtin, list[Value], Optional[ast.Call]], Optional[Value]]

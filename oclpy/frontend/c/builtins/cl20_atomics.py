@@ -162,6 +162,7 @@ def _as_int(cx: BuiltinContext, v: Value) -> Value:
     """`v` as the integer of its width (floats are bitcast; the IR's cmpxchg wants integers)."""
     if isinstance(v.type, ir.IntType):
         return v
+    assert isinstance(v.type, ir.FloatType)
     return cx.b.cast("bitcast", v, ir.IntType(v.type.bits))
 
 
@@ -174,31 +175,32 @@ def _bool(cx: BuiltinContext, cond: Value) -> Value:
     return cond if cond.type == t else cx.b.cast("zext", cond, t)
 
 
-def b_init(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_init(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     cx.b.store(args[1], args[0])
     return None
 
 
-def b_store(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_store(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     ordering, scope = _order_and_scope(args, 2)
     cx.b.atomicrmw("xchg", args[0], args[1], ordering=ordering, scope=scope)
     return None
 
 
-def b_load(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_load(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 1)
     t = reg_type(sig.ret)
-    int_t = t if isinstance(t, ir.IntType) else ir.IntType(t.bits)  # type: ignore[attr-defined]
+    assert isinstance(t, (ir.IntType, ir.FloatType))
+    int_t = t if isinstance(t, ir.IntType) else ir.IntType(t.bits)
     old = cx.b.atomicrmw("or", args[0], ConstInt(int_t, 0), ordering=ordering, scope=scope)
     return _from_int(cx, old, t)
 
 
-def b_exchange(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_exchange(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 2)
     return cx.b.atomicrmw("xchg", args[0], args[1], ordering=ordering, scope=scope)
 
 
-def b_compare_exchange(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_compare_exchange(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     obj, expected_ptr, desired = args[0], args[1], args[2]
     ordering, scope = _order_and_scope(args, 3)  # the failure order (args[4]) is implied by it
     t = desired.type
@@ -225,7 +227,7 @@ def _fetch_binop(op: str, value_type: CType) -> str:
     return "u" + op if op in ("min", "max") and unsigned else op
 
 
-def b_fetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     op = _fetch_binop(sig.impl[len("c11_fetch_"):], sig.ret)
     ordering, scope = _order_and_scope(args, 2)
     operand = args[1]
@@ -236,13 +238,13 @@ def b_fetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) ->
     return cx.b.atomicrmw(op, args[0], operand, ordering=ordering, scope=scope)
 
 
-def b_flag_test_and_set(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_flag_test_and_set(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 1)
     old = cx.b.atomicrmw("xchg", args[0], ConstInt(ir.I32, 1), ordering=ordering, scope=scope)
     return _bool(cx, cx.b.icmp("ne", old, ConstInt(ir.I32, 0)))
 
 
-def b_flag_clear(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_flag_clear(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     ordering, scope = _order_and_scope(args, 1)
     cx.b.atomicrmw("xchg", args[0], ConstInt(ir.I32, 0), ordering=ordering, scope=scope)
     return None

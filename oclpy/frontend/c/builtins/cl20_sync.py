@@ -12,6 +12,7 @@ adds nothing: the barrier is `ocl.barrier(flags)`, the fence is
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.intrinsics import declare_intrinsic
@@ -38,12 +39,12 @@ def sync_overloads(name: str) -> list[Builtin]:
     return _table().get(name, [])
 
 
-def b_barrier(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_barrier(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     fn = declare_intrinsic(cx.module, "barrier", ir.VOID, [ir.I32])
     return cx.b.call(fn, [args[0]])
 
 
-def b_fence(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fence(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     fn = declare_intrinsic(cx.module, "mem_fence", ir.VOID, [ir.I32])
     return cx.b.call(fn, [args[0]])
 

@@ -100,7 +100,8 @@ def _identity(op: str, t: ct.CType) -> Value:
     rt = reg_type(t)
     if st.is_floating(t):
         return ConstFloat(rt, {"add": 0.0, "min": float("inf"), "max": float("-inf")}[op])
-    bits = rt.bits  # type: ignore[attr-defined]
+    assert isinstance(rt, ir.IntType)
+    bits = rt.bits
     unsigned = _unsigned(t)
     low, high = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
     return ConstInt(rt, {"add": 0, "min": high, "max": low}[op])
@@ -152,6 +153,7 @@ def _for_each_slot(cx: BuiltinContext, start: int, step: Callable[[Value], None]
     """Emit `for (i = start; i < group size; i++) step(i);` (i an i64)."""
     size = group_size(cx)
     entry = cx.b.block
+    assert entry is not None
     head, body, done = cx.new_block("collective.cond"), cx.new_block("collective.body"), cx.new_block("collective.end")
     cx.b.br(head)
     cx.b.position_at_end(head)
@@ -160,7 +162,9 @@ def _for_each_slot(cx: BuiltinContext, start: int, step: Callable[[Value], None]
     cx.b.condbr(cx.b.icmp("ult", i, size), body, done)
     cx.b.position_at_end(body)
     step(i)
-    add_incoming(i, cx.b.binop("add", i, ConstInt(ir.I64, 1)), cx.b.block)
+    latch = cx.b.block
+    assert latch is not None
+    add_incoming(i, cx.b.binop("add", i, ConstInt(ir.I64, 1)), latch)
     cx.b.br(head)
     cx.b.position_at_end(done)
 
@@ -190,7 +194,7 @@ def _prefix_in_place(cx: BuiltinContext, op: str, t: ct.CType) -> None:
     _for_each_slot(cx, 1, step)
 
 
-def b_wg_reduce(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_reduce(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     t, rt = sig.ret, reg_type(sig.ret)
     lid = _publish(cx, rt, args[0])
     _on_first_work_item(cx, lid, lambda: _fold_into_result(cx, _op_of(sig.name), t))
@@ -198,7 +202,7 @@ def b_wg_reduce(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call
     return cx.b.load(rt, _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT)))
 
 
-def b_wg_scan_inclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_scan_inclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     t, rt = sig.ret, reg_type(sig.ret)
     lid = _publish(cx, rt, args[0])
     _on_first_work_item(cx, lid, lambda: _prefix_in_place(cx, _op_of(sig.name), t))
@@ -206,7 +210,7 @@ def b_wg_scan_inclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: 
     return cx.b.load(rt, _slot(cx, rt, lid))
 
 
-def b_wg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     t, rt, op = sig.ret, reg_type(sig.ret), _op_of(sig.name)
     lid = _publish(cx, rt, args[0])
     _on_first_work_item(cx, lid, lambda: _prefix_in_place(cx, op, t))
@@ -216,7 +220,7 @@ def b_wg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: 
     return cx.b.select(first, _identity(op, t), cx.b.load(rt, _slot(cx, rt, before)))
 
 
-def b_wg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """The value of the work-item whose local id is (x[, y[, z]])."""
     rt = reg_type(sig.ret)
     chosen = args[1]
@@ -237,22 +241,22 @@ def b_wg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.C
     return cx.b.load(rt, _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT)))
 
 
-def _predicate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call, op: str) -> Value:
+def _predicate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call], op: str) -> Value:
     """work_group_all (min of the 0/1 flags) and work_group_any (max)."""
     flag = cx.b.cast("zext", cx.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
     reduction = Builtin(f"work_group_reduce_{op}", ct.INT, (ct.INT,), "work_group_reduce")
     return b_wg_reduce(cx, reduction, [flag], e)
 
 
-def b_wg_all(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_all(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return _predicate(cx, sig, args, e, "min")
 
 
-def b_wg_any(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_any(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return _predicate(cx, sig, args, e, "max")
 
 
-def b_sg_query(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_query(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     if sig.name in ("get_sub_group_size", "get_max_sub_group_size"):
         return ConstInt(ir.I32, 1)
     if sig.name == "get_sub_group_local_id":
@@ -261,24 +265,24 @@ def b_sg_query(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call)
     return cx.b.cast("trunc", count, ir.I32)
 
 
-def b_sg_fold(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_fold(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """A one-work-item sub-group: reduce and inclusive scan give the argument."""
     return args[0]
 
 
-def b_sg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return _identity(_op_of(sig.name), sig.ret)
 
 
-def b_sg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return args[0]
 
 
-def b_sg_predicate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_predicate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return cx.b.cast("zext", cx.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
 
 
-def b_sg_barrier(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_sg_barrier(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     return None
 
 

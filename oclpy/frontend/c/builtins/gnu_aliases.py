@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
+from ....ir import types as ir
 from ....ir.values import ConstInt, Value
 from .. import ast
 from . import table as bi
@@ -30,8 +31,8 @@ _MATH = {1: "fabs sqrt exp exp2 log log2 log10 sin cos tan asin acos atan sinh c
 
 def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
     """(GNU name, OpenCL name, GNU result type, parameter types)."""
-    rows = [(f"__builtin_{op}{suffix}", op, ct.INT, (t,)) for op in ("clz", "ctz", "popcount")
-            for suffix, t in _BITS]
+    rows: list[tuple[str, str, CType, tuple[CType, ...]]] = [
+        (f"__builtin_{op}{suffix}", op, ct.INT, (t,)) for op in ("clz", "ctz", "popcount") for suffix, t in _BITS]
     for arity, names in _MATH.items():
         for name in names.split():
             rows.append((f"__builtin_{name}f", name, ct.FLOAT, (ct.FLOAT,) * arity))
@@ -65,18 +66,18 @@ def alias_overloads(name: str) -> list[Builtin]:
     return _table()[0].get(name, []) if name.startswith("__builtin_") else []
 
 
-def _run(cx: BuiltinContext, target: Builtin, args: list[Value], e: ast.Call) -> Value:
+def _run(cx: BuiltinContext, target: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     result = cx.lower_builtin_call(target, args, e)
     assert result is not None
     return result
 
 
-def b_alias(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_alias(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     target = _table()[1][sig]
     return cx.convert(_run(cx, target, args, e), target.ret, sig.ret)
 
 
-def b_wide_count(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wide_count(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """clzll/ctzll of a 64-bit value counted in clang's 128-bit `long long`."""
     target = _table()[1][sig]
     x = args[0]
@@ -88,9 +89,10 @@ def b_wide_count(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Cal
     return cx.convert(count, target.ret, sig.ret)
 
 
-def b_bswap(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_bswap(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
-    n = x.type.bits // 8  # type: ignore[attr-defined]
+    assert isinstance(x.type, ir.IntType)
+    n = x.type.bits // 8
     out: Optional[Value] = None
     for i in range(n):
         byte = cx.b.binop("and", cx.b.binop("lshr", x, ConstInt(x.type, 8 * i)), ConstInt(x.type, 0xFF))
@@ -100,7 +102,7 @@ def b_bswap(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) ->
     return out
 
 
-def b_ffs(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_ffs(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """ffs(x): one plus the index of the lowest set bit, 0 for 0."""
     target = _table()[1][sig]
     x = args[0]

@@ -75,15 +75,15 @@ def is_unreachable_call(e: Optional[ast.Expr]) -> bool:
         e.callee.name == "__builtin_unreachable"
 
 
-def b_expect(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_expect(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return args[0]
 
 
-def b_assume(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_assume(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return Undef(ir.VOID)
 
 
-def b_unreachable(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_unreachable(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     cx.b.unreachable()
     cx.after_terminator()
     return Undef(ir.VOID)

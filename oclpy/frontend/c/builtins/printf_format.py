@@ -73,8 +73,8 @@ def _format_literal(e: ast.Expr) -> Optional[bytes]:
     return e.value if isinstance(e, ast.StringLiteral) else None
 
 
-def b_printf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-    fmt = _format_literal(e.args[0])
+def b_printf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    fmt = _format_literal(e.args[0]) if e is not None else None
     out: list[Value] = [args[0]]
     if fmt is not None:
         out = [cx.string_constant(expand_format(fmt))]

@@ -48,7 +48,7 @@ def _widen(t: ir.Type, bits: int) -> ir.Type:
     return ir.VectorType(ir.IntType(bits), t.count) if isinstance(t, ir.VectorType) else ir.IntType(bits)
 
 
-def lower_builtin_call(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def lower_builtin_call(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     """The lowering of builtin `sig` on already lowered `args` (aliases call their targets so)."""
     impl = IMPLS.get(sig.impl)
     if impl is None:
@@ -75,57 +75,57 @@ def widen_args(cx: BuiltinContext, sig: bi.Builtin, args: list[Value]) -> list[V
 
 
 # -- math, work-items, synchronisation ----------------------------------
-def b_math(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_math(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     base = bi.math_base(sig.name)
     if base == "recip":
         return cx.b.binop("fdiv", const_of(args[0].type, 1.0), args[0])
     return call_intrinsic(cx, base, reg_type(sig.ret), args, reg_type(sig.ret))
 
 
-def b_math_splat(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_math_splat(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     assert isinstance(sig.ret, ct.Vector)
     args = widen_args(cx, sig, args) if sig.params[1] != ct.INT else \
         [args[0], splat(cx.b, args[1], ct.Vector(ct.ScalarKind.INT, sig.ret.count))]
     return call_intrinsic(cx, bi.math_base(sig.name), reg_type(sig.ret), args, reg_type(sig.ret))
 
 
-def b_fdiv(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fdiv(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return cx.b.binop("fdiv", args[0], args[1])
 
 
-def b_workitem(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_workitem(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return call_intrinsic(cx, sig.name, reg_type(sig.ret), args, None)
 
 
-def b_barrier(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_barrier(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return call_intrinsic(cx, "barrier", ir.VOID, args, None)
 
 
-def b_mem_fence(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_mem_fence(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return call_intrinsic(cx, "mem_fence", ir.VOID, args, None)
 
 
-def b_const_inf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_const_inf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return ConstFloat(reg_type(sig.ret), math.inf)
 
 
-def b_const_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_const_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return ConstFloat(reg_type(sig.ret), math.nan)
 
 
 # -- common -------------------------------------------------------------
-def b_minmax(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_minmax(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b = widen_args(cx, sig, args)
     return minmax(cx, sig.name, a, b, is_unsigned(sig.ret))
 
 
-def b_clamp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_clamp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x, lo, hi = widen_args(cx, sig, args)
     u = is_unsigned(sig.ret)
     return minmax(cx, "min", minmax(cx, "max", x, lo, u), hi, u)
 
 
-def b_common(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_common(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
     if sig.name == "degrees":
         return cx.b.binop("fmul", x, const_of(x.type, 180.0 / math.pi))
@@ -137,18 +137,18 @@ def b_common(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call
     return cx.b.select(cx.b.fcmp("ogt", x, zero), const_of(x.type, 1.0), r)
 
 
-def b_mix(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_mix(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x, y, a = widen_args(cx, sig, args)
     return cx.b.binop("fadd", x, cx.b.binop("fmul", cx.b.binop("fsub", y, x), a))
 
 
-def b_step(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_step(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     edge, x = widen_args(cx, sig, args)
     lt = cx.b.fcmp("olt", x, edge)
     return cx.b.select(lt, const_of(x.type, 0.0), const_of(x.type, 1.0))
 
 
-def b_smoothstep(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_smoothstep(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     e0, e1, x = widen_args(cx, sig, args)
     t: Value = cx.b.binop("fdiv", cx.b.binop("fsub", x, e0), cx.b.binop("fsub", e1, e0))
     t = minmax(cx, "min", minmax(cx, "max", t, const_of(t.type, 0.0), False), const_of(t.type, 1.0), False)
@@ -159,11 +159,11 @@ def b_smoothstep(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.
 # -- geometric ----------------------------------------------------------
 
 
-def b_dot(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_dot(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return dot(cx, args[0], args[1])
 
 
-def b_cross(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_cross(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b = args
     vt = vector_type(a.type)
     n = vt.count
@@ -177,17 +177,17 @@ def b_cross(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call)
 
 
 # -- integer ------------------------------------------------------------
-def b_abs(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_abs(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
-    if is_unsigned(e.args[0].ctype):  # type: ignore[arg-type]
+    if is_unsigned(sig.params[0]):
         return x
     neg = cx.b.binop("sub", const_of(x.type, 0), x)
     return cx.b.select(cx.b.icmp("slt", x, const_of(x.type, 0)), neg, x)
 
 
-def b_abs_diff(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_abs_diff(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b = args
-    gt = select_cmp(cx, "ogt", a, b, is_unsigned(e.args[0].ctype))  # type: ignore[arg-type]
+    gt = select_cmp(cx, "ogt", a, b, is_unsigned(sig.params[0]))
     return cx.b.select(gt, cx.b.binop("sub", a, b), cx.b.binop("sub", b, a))
 
 
@@ -204,7 +204,7 @@ def saturate(cx: BuiltinContext, wide: Value, t: ir.Type, unsigned: bool) -> Val
     return cx.b.cast("trunc", wide, t)
 
 
-def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b = args
     t, bits, u = a.type, scalar_bits(a.type), is_unsigned(sig.ret)
     name = sig.name
@@ -227,7 +227,7 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call)
     return cx.b.cast("trunc", w, t)
 
 
-def b_intop3(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_intop3(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b, c = args
     t, bits, u = a.type, scalar_bits(a.type), is_unsigned(sig.ret)
     if sig.name == "mad24":
@@ -240,7 +240,7 @@ def b_intop3(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call
     return cx.b.binop("add", hi, c)
 
 
-def b_bitcount(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_bitcount(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
     if sig.name == "popcount":
         return popcount(cx, x)
@@ -267,7 +267,7 @@ def popcount(cx: BuiltinContext, x: Value) -> Value:
     return op("lshr", op("mul", x, const_of(t, rep(0x01))), const_of(t, bits - 8))
 
 
-def b_upsample(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_upsample(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     hi, lo = args
     wt = reg_type(sig.ret)
     bits = scalar_bits(hi.type)
@@ -282,18 +282,19 @@ _FCMP_PREDICATES = {"isequal": "oeq", "isnotequal": "une", "isgreater": "ogt", "
                     "isunordered": "uno"}
 
 
-def b_fcmp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fcmp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     c = cx.b.fcmp(_FCMP_PREDICATES[sig.name], args[0], args[1])
     return bool_to_int(cx.b, c, sig.ret)
 
 
-def b_fclass(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fclass(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
     name = sig.name
     if name == "isnan":
         c = cx.b.fcmp("uno", x, x)
     elif name == "signbit":
-        it = reg_type(st.relational_result(e.args[0].ctype)) if st.is_vector(e.args[0].ctype) else _widen(x.type, scalar_bits(x.type))  # type: ignore[arg-type]
+        arg_t = sig.params[0]
+        it = reg_type(st.relational_result(arg_t)) if st.is_vector(arg_t) else _widen(x.type, scalar_bits(x.type))
         c = cx.b.icmp("slt", cx.b.cast("bitcast", x, it), const_of(it, 0))
     else:
         ax = call_math(cx, "fabs", [x])
@@ -309,7 +310,7 @@ def b_fclass(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call
     return bool_to_int(cx.b, c, sig.ret)
 
 
-def b_anyall(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_anyall(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
     neg = cx.b.icmp("slt", x, const_of(x.type, 0))
     r = reduce(cx, "or" if sig.name == "any" else "and", neg)
@@ -322,14 +323,14 @@ def as_int(cx: BuiltinContext, v: Value) -> Value:
     return cx.b.cast("bitcast", v, _widen(v.type, scalar_bits(v.type)))
 
 
-def b_bitselect(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_bitselect(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b, c = (as_int(cx, v) for v in args)
     nc = cx.b.binop("xor", c, const_of(c.type, -1))
     r = cx.b.binop("or", cx.b.binop("and", a, nc), cx.b.binop("and", b, c))
     return r if r.type == args[0].type else cx.b.cast("bitcast", r, args[0].type)
 
 
-def b_select(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_select(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b, c = args
     if isinstance(c.type, ir.VectorType):
         cond = cx.b.icmp("slt", c, const_of(c.type, 0))
@@ -339,7 +340,7 @@ def b_select(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call
 
 
 # -- conversions --------------------------------------------------------
-def b_convert(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_convert(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x, frm, to = args[0], sig.params[0], sig.ret
     sat, rnd = "_sat" in sig.name, next((r for r in ("rte", "rtp", "rtn", "rtz") if sig.name.endswith(r)), None)
     if st.is_floating(st.element_type(frm)) and not st.is_floating(st.element_type(to)):
@@ -374,7 +375,7 @@ def _sat_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Value:
     return saturate(cx, ext(cx, x, w, fu), reg_type(to), tu)
 
 
-def b_as(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_as(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x, tt = args[0], reg_type(sig.ret)
     if isinstance(x.type, ir.VectorType) and isinstance(tt, ir.VectorType) and \
             x.type.count == 3 and scalar_bits(x.type) * 4 == scalar_bits(tt) * tt.count:
@@ -392,7 +393,7 @@ def _vaddr(cx: BuiltinContext, p: Value, offset: Value, elem: ir.Type, n: int) -
     return cx.b.gep(elem, p, [idx])
 
 
-def b_vload(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_vload(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     offset, p = args
     vt = reg_type(sig.ret)
     assert isinstance(vt, ir.VectorType)
@@ -400,7 +401,7 @@ def b_vload(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call)
     return cx.b.load(vt, addr, scalar_bits(vt) // 8)
 
 
-def b_vstore(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_vstore(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     data, offset, p = args
     vt = data.type
     assert isinstance(vt, ir.VectorType)
@@ -412,7 +413,7 @@ def _half_stride(cx: BuiltinContext, name: str, n: int) -> int:
     return 4 if n == 3 and name.startswith(("vloada", "vstorea")) else n
 
 
-def b_vload_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_vload_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     offset, p = args
     rt = reg_type(sig.ret)
     n = rt.count if isinstance(rt, ir.VectorType) else 1
@@ -422,7 +423,7 @@ def b_vload_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.
     return cx.b.cast("fpext", h, rt)
 
 
-def b_vstore_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_vstore_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     data, offset, p = args
     n = data.type.count if isinstance(data.type, ir.VectorType) else 1
     ht: ir.Type = ir.VectorType(ir.F16, n) if n > 1 else ir.F16
@@ -436,7 +437,7 @@ def b_vstore_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast
     return cx.b.store(h, addr, 2)
 
 
-def b_shuffle(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_shuffle(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """shuffle(x, mask) / shuffle2(x, y, mask): element i is x[mask[i]] (or y[mask[i] - m])."""
     *srcs, mask = args
     m = vector_type(srcs[0].type).count
@@ -456,7 +457,7 @@ def b_shuffle(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Cal
 
 
 # -- atomics ------------------------------------------------------------
-def b_atomic(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_atomic(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     op = sig.impl[len("atomic_"):]
     p = args[0]
     t = reg_type(sig.ret)

@@ -14,6 +14,7 @@ A zero vector normalizes to itself; infinities and NaNs take the unscaled path.
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.values import ConstInt, Value
@@ -97,15 +98,15 @@ def safe_length(cx: BuiltinContext, v: Value) -> Value:
     return cx.b.select(ok, scaled_len, call_math(cx, "sqrt", [dot(cx, v, v)]))
 
 
-def b_length(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_length(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return safe_length(cx, args[0])
 
 
-def b_distance(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_distance(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return safe_length(cx, cx.b.binop("fsub", args[0], args[1]))
 
 
-def b_normalize(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_normalize(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """v / |v|; normalize(0) = 0; scalars give ±1 (0 and NaN unchanged). A vector with
     infinite elements is normalized as if each infinity were ±1 and every other
     element 0 (times itself, so a NaN stays NaN), as OpenCL C 6.15.5 says."""

@@ -11,6 +11,7 @@ call; `builtin_calls.IMPLS` includes it.
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.values import Value
@@ -50,7 +51,7 @@ def _store_out(cx: BuiltinContext, v: Value, p: Value) -> None:
     cx.b.store(v, p, scalar_bits(v.type) // 8)
 
 
-def b_magnitude(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_magnitude(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """maxmag/minmag: the operand of larger/smaller magnitude, else fmax/fmin."""
     x, y = args
     ax, ay = call_math(cx, "fabs", [x]), call_math(cx, "fabs", [y])
@@ -61,7 +62,7 @@ def b_magnitude(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.C
     return cx.b.select(pick_x, x, cx.b.select(pick_y, y, r))
 
 
-def b_ilogb(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_ilogb(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """ilogb: logb as int; FP_ILOGB0 for zero, FP_ILOGBNAN for NaN, INT_MAX for infinity."""
     x = args[0]
     b, it = cx.b, reg_type(sig.ret)
@@ -74,7 +75,7 @@ def b_ilogb(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call)
     return b.select(b.fcmp("uno", x, x), const_of(it, INT_MIN), r)
 
 
-def b_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """nan(nancode): a quiet NaN carrying nancode in its low significand bits."""
     code = args[0]
     ft = reg_type(sig.ret)
@@ -84,7 +85,7 @@ def b_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -
     return cx.b.cast("bitcast", cx.b.binop("or", bits, const_of(code.type, exp_quiet)), ft)
 
 
-def b_frexp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_frexp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """frexp: x = m * 2^e with |m| in [0.5, 1); zero, inf and NaN give x and 0."""
     x, p = args
     b, t = cx.b, args[0].type
@@ -103,7 +104,7 @@ def b_frexp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call)
     return b.select(special, x, b.cast("bitcast", mbits, t))
 
 
-def b_fract(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fract(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """fract: min(x - floor(x), 0x1.fffffep-1f); *iptr = floor(x); ±inf gives ±0, ±0 gives ±0."""
     x, p = args
     b, t = cx.b, args[0].type
@@ -117,7 +118,7 @@ def b_fract(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call)
     return b.select(keep_x, x, r)
 
 
-def b_modf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_modf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """modf: the fractional part with x's sign; *iptr = trunc(x)."""
     x, p = args
     b, t = cx.b, args[0].type
@@ -128,13 +129,13 @@ def b_modf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) 
     return call_math(cx, "copysign", [frac, x])
 
 
-def b_sincos(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sincos(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x, p = args
     _store_out(cx, call_math(cx, "cos", [x]), p)
     return call_math(cx, "sin", [x])
 
 
-def b_lgamma_r(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_lgamma_r(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """lgamma_r: log|gamma(x)|, *signp = the sign of gamma(x) (0 for NaN)."""
     x, p = args
     b, t = cx.b, args[0].type
@@ -148,7 +149,7 @@ def b_lgamma_r(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Ca
     return call_math(cx, "lgamma", [x])
 
 
-def b_remquo(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_remquo(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """remquo: remainder(x, y); *quo has the sign of x/y and the low 3 bits of
     the quotient's magnitude (taken from fmod(x, 8y), which keeps them)."""
     x, y, p = args

@@ -213,5 +213,5 @@ class LoweringContext:
     def convert(self, v: Value, frm: CType, to: CType) -> Value:
         return convert(self.b, v, frm, to)
 
-    def lower_builtin_call(self, sig: Builtin, args: list[Value], call: ast.Call) -> Optional[Value]:
+    def lower_builtin_call(self, sig: Builtin, args: list[Value], call: Optional[ast.Call]) -> Optional[Value]:
         return lower_builtin_call(self, sig, args, call)

@@ -258,7 +258,7 @@ def _check_shift(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     if st.is_vector(rt) and not st.is_vector(lt):
         return invalid_operands(cx, e, lt, rt)
     res = lt if st.is_vector(lt) else st.promote(lt)
-    if st.is_vector(rt) and st.is_vector(lt) and lt.count != rt.count:  # type: ignore[attr-defined]
+    if isinstance(rt, ct.Vector) and isinstance(lt, ct.Vector) and lt.count != rt.count:
         return invalid_operands(cx, e, lt, rt)
     e.lhs = convert(e.lhs, res)
     e.rhs = convert(e.rhs, res)
@@ -309,7 +309,8 @@ def _check_pointer_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     if e.op == "-" and not isinstance(lt, ct.Pointer):
         return invalid_operands(cx, e, lt, rt)
     ptr, other = (lt, rt) if isinstance(lt, ct.Pointer) else (rt, lt)
-    if not st.is_integer(other) or not st.is_complete_object(ptr.pointee):  # type: ignore[attr-defined]
+    assert isinstance(ptr, ct.Pointer)
+    if not st.is_integer(other) or not st.is_complete_object(ptr.pointee):
         return invalid_operands(cx, e, lt, rt)
     if isinstance(lt, ct.Pointer):
         e.rhs = convert(e.rhs, ct.LONG)
@@ -379,7 +380,7 @@ def check_conditional(cx: SemaContext, e: ast.Conditional) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     assert a is not None and b is not None and ct_ is not None
-    if st.is_vector(ct_):
+    if isinstance(ct_, ct.Vector):
         return _vector_conditional(cx, e, ct_, a, b)
     if not st.is_scalar(ct_):
         return cx.error(e.cond, f"used type '{ct_}' where arithmetic or pointer type is required")
@@ -407,13 +408,15 @@ def _conditional_type(cx: SemaContext, e: ast.Conditional, a: CType, b: CType) -
     return None
 
 
-def _vector_conditional(cx: SemaContext, e: ast.Conditional, c: CType, a: CType, b: CType) -> ast.Expr:
+def _vector_conditional(cx: SemaContext, e: ast.Conditional, c: ct.Vector, a: CType, b: CType) -> ast.Expr:
     res = st.arith_conversion(a, b) if st.is_arith_or_vector(a) and st.is_arith_or_vector(b) else None
     if res is None or not st.is_int_or_int_vector(c):
         return cx.error(e, f"incompatible operand types ('{a}' and '{b}')")
-    if not st.is_vector(res):
-        res = ct.Vector(st.scalar_kind(res), c.count)  # type: ignore[arg-type, attr-defined]
-    if res.count != c.count or res.elem.size != c.elem.size:  # type: ignore[attr-defined]
+    if not isinstance(res, ct.Vector):
+        kind = st.scalar_kind(res)
+        assert kind is not None
+        res = ct.Vector(kind, c.count)
+    if res.count != c.count or res.elem.size != c.elem.size:
         return cx.error(e, f"vector condition type '{c}' and result type '{res}' do not have "
                         "elements of the same size")
     e.then, e.else_ = convert(e.then, res), convert(e.else_, res)

@@ -73,12 +73,15 @@ def _to_space(cx: BuiltinContext, space: AddressSpace, p: Value) -> Value:
     target = ir.PtrType(space)
     known = _known_space(p)
     if known is not None:
-        return p.operands[0] if known is space else ConstNull(target)  # type: ignore[attr-defined]
+        if known is not space:
+            return ConstNull(target)
+        assert isinstance(p, Instr)
+        return p.operands[0]
     fn = declare_intrinsic(cx.module, f"to_{space.value}", target, [p.type])
     return cx.b.call(fn, [p])
 
 
-def b_generic_space(cx: BuiltinContext, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_generic_space(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     if sig.name in TO_SPACE:
         return _to_space(cx, TO_SPACE[sig.name], args[0])
     known = _known_space(args[0])

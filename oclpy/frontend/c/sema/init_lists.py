@@ -168,7 +168,8 @@ class ListFiller:
             elif isinstance(t, ct.Vector):
                 t = ct.Scalar(t.elem)
             else:
-                t = (t.definition.fields or [])[index].type  # type: ignore[attr-defined]
+                assert isinstance(t, ct.Struct)
+                t = (t.definition.fields or [])[index].type
         return t
 
     def walk(self, top: Frame, indices: list[int]) -> list[Frame]:
