@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Value
-from ..c.lower.helpers import const_of
+from ..c.lower.helpers import const_of, scalar_bits, vector_type
 from .binary import Instruction
 from .grammar import OP
 from ..c.builtins.intrinsic_calls import call_math
@@ -74,7 +74,7 @@ def _shift(op: str) -> Handler:
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
         a, n = ft.value(instr.operand(2)), ft.value(instr.operand(3))
         if n.type != a.type:
-            abits, nbits = a.type.scalar().bits, n.type.scalar().bits  # type: ignore[attr-defined]
+            abits, nbits = scalar_bits(a.type), scalar_bits(n.type)
             n = ft.b.cast("trunc" if nbits > abits else "zext", n, a.type)
         ft.define(instr, ft.b.binop(op, a, n))
     return handle
@@ -127,13 +127,13 @@ def _fabs(ft: FunctionTranslator, x: Value) -> Value:
 
 def _normal(ft: FunctionTranslator, x: Value) -> Value:
     ax, inf = _fabs(ft, x), const_of(x.type, math.inf)
-    tiny = 2.2250738585072014e-308 if x.type.scalar().bits == 64 else (  # type: ignore[attr-defined]
-        1.1754943508222875e-38 if x.type.scalar().bits == 32 else 6.103515625e-05)  # type: ignore[attr-defined]
+    bits = scalar_bits(x.type)
+    tiny = 2.2250738585072014e-308 if bits == 64 else 1.1754943508222875e-38 if bits == 32 else 6.103515625e-05
     return ft.b.binop("and", ft.b.fcmp("oge", ax, const_of(x.type, tiny)), ft.b.fcmp("olt", ax, inf))
 
 
 def _signbit(ft: FunctionTranslator, x: Value) -> Value:
-    bits = x.type.scalar().bits  # type: ignore[attr-defined]
+    bits = scalar_bits(x.type)
     it = ir.VectorType(ir.IntType(bits), x.type.count) if isinstance(x.type, ir.VectorType) else ir.IntType(bits)
     return ft.b.icmp("slt", ft.b.cast("bitcast", x, it), const_of(it, 0))
 
@@ -150,7 +150,7 @@ CLASSIFY = {
 def _vector_times_scalar(ft: FunctionTranslator, instr: Instruction) -> None:
     v, s = ft.value(instr.operand(2)), ft.value(instr.operand(3))
     splat = ft.b.shufflevector(ft.b.insertelement(_undef_like(v.type, 1), s, ConstInt(ir.I32, 0)),
-                               _undef_like(v.type, 1), [0] * v.type.count)  # type: ignore[attr-defined]
+                               _undef_like(v.type, 1), [0] * vector_type(v.type).count)
     ft.define(instr, ft.b.binop("fmul", v, splat))
 
 
@@ -179,7 +179,7 @@ def _bit_count(ft: FunctionTranslator, instr: Instruction) -> None:
     r = popcount(TranslatorBuiltins(ft), x)
     t = ft.result_type(instr).ir
     if r.type != t:
-        r = ft.b.cast("trunc" if r.type.scalar().bits > t.scalar().bits else "zext", r, t)  # type: ignore[attr-defined]
+        r = ft.b.cast("trunc" if scalar_bits(r.type) > scalar_bits(t) else "zext", r, t)
     ft.define(instr, r)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Undef, Value
-from ..c.lower.helpers import const_of
+from ..c.lower.helpers import const_of, scalar_bits
 from .binary import Instruction
 from .grammar import OP
 from ..c.lower.builtin_geometric import splat_value
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def _bits(t: ir.Type) -> int:
-    return t.scalar().bits  # type: ignore[attr-defined]
+    return scalar_bits(t)
 
 
 def _like(ft: FunctionTranslator, v: Value, t: ir.Type) -> Value:

@@ -140,7 +140,9 @@ def _group_async_copy(ft: FunctionTranslator, instr: Instruction) -> None:
     if pointee.kind not in ("int", "float", "vector") or not isinstance(dst.type, ir.PtrType):
         raise instr.error(f"asynchronous copies of {pointee.ir} are not supported")
     elem = ctype_of(pointee.ir)
-    params = (ct.Pointer(elem.with_space(dst.type.space)), ct.Pointer(elem.with_space(src.type.space)),  # type: ignore[attr-defined]
+    if not isinstance(src.type, ir.PtrType):
+        raise instr.error(f"asynchronous copies from {src.type} are not supported")
+    params = (ct.Pointer(elem.with_space(dst.type.space)), ct.Pointer(elem.with_space(src.type.space)),
               ct.SIZE_T, ct.SIZE_T, EVENT_T)
     sig = Builtin("async_work_group_strided_copy", EVENT_T, params, "async_copy")
     ft.define(instr, ASYNC_IMPLS["async_copy"](TranslatorBuiltins(ft), sig, [dst, src, n, stride, event], None))
