@@ -18,6 +18,7 @@ from ...ir.intrinsics import declare_intrinsic
 from ...ir.values import ConstInt, Undef, Value
 from .binary import Instruction
 from .spirv_types import SpvType
+from ..c.lower.helpers import scalar_bits
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator
@@ -72,7 +73,7 @@ def _query(ft: FunctionTranslator, name: str, dim: Value | None, t: ir.Type) -> 
     if has_dim:
         assert dim is not None
         if dim.type != ir.I32:
-            dim = ft.b.cast("trunc" if dim.type.bits > 32 else "zext", dim, ir.I32)  # type: ignore[attr-defined]
+            dim = ft.b.cast("trunc" if scalar_bits(dim.type) > 32 else "zext", dim, ir.I32)
         fn = declare_intrinsic(ft.module, base, ir.I64, [ir.I32])
         v = ft.b.call(fn, [dim])
     else:
@@ -83,7 +84,7 @@ def _query(ft: FunctionTranslator, name: str, dim: Value | None, t: ir.Type) -> 
         return v
     if not isinstance(t, ir.IntType):
         raise ValueError(f"built-in variable {name} loaded as {t}")
-    return ft.b.cast("trunc" if t.bits < v.type.bits else "zext", v, t)  # type: ignore[attr-defined]
+    return ft.b.cast("trunc" if t.bits < scalar_bits(v.type) else "zext", v, t)
 
 
 def load_builtin(ft: FunctionTranslator, ref: BuiltinRef, t: SpvType, instr: Instruction) -> Value:

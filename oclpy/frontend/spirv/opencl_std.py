@@ -4,25 +4,26 @@ Every OpenCL.std instruction is an OpenCL C builtin (`s_max` is `max` on
 signed integers, `vloadn` is `vload<n>`): `EXT_NAMES` maps its number to that
 name, the overload is the one of `frontend.builtins` whose IR signature
 matches the operands (and whose integers have the instruction's signedness),
-and the frontend's own lowering (`lower_builtins.IMPLS`) emits it through an
-adapter that gives it this function's builder. So both frontends share one
-implementation of every builtin.
+and the OpenCL C frontend's own lowering (`c/lower/builtin_calls.IMPLS`) emits
+it into `TranslatorBuiltins`, the `BuiltinContext` of this function's
+translation. So both frontends share one implementation of every builtin.
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Optional
 
 from ...ir import types as ir
-from ...ir.values import ConstAggregate, ConstInt, GlobalVar, Instr, Value
+from ...ir.builder import Builder
+from ...ir.values import Block, ConstAggregate, ConstInt, GlobalVar, Instr, Module, Value
+from ..c import ast
 from ..c import c_types as ct
 from ..c.builtins import table as bi
 from ..c.c_types import ScalarKind as K
 from ..c.layout import reg_type
 from ..c.sema.generic_space import GENERIC_BUILTINS
-from ..c.lower.builtin_calls import IMPLS, BuiltinLowering
-from ..c.lower.helpers import ValueOps, is_unsigned
+from ..c.lower.builtin_calls import IMPLS, lower_builtin_call
+from ..c.lower.helpers import convert, is_unsigned
 from .binary import Instruction
 from .grammar import ROUNDING_MODES
 from ..c.builtins.printf_format import b_printf, expand_format
@@ -76,16 +77,26 @@ def ctype_of(t: ir.Type, signed: bool = True) -> ct.CType:
     return ct.Vector(kind, t.count) if isinstance(t, ir.VectorType) else ct.Scalar(kind)
 
 
-class _Adapter(BuiltinLowering, ValueOps):
-    """The OpenCL C builtin lowering, building into a SPIR-V function translation."""
+class TranslatorBuiltins:
+    """The `BuiltinContext` of a SPIR-V function translation: the OpenCL C builtins'
+    lowering builds with the translator's builder into its function."""
 
     def __init__(self, ft: FunctionTranslator) -> None:
         self.ft = ft
-        self.b = ft.b
-        self.module = ft.module
 
-    def new_block(self, name: str):  # type: ignore[no-untyped-def]
+    @property
+    def b(self) -> Builder:
+        return self.ft.b
+
+    @property
+    def module(self) -> Module:
+        return self.ft.module
+
+    def new_block(self, name: str) -> Block:
         return self.ft.fn.add_block(name)
+
+    def after_terminator(self) -> None:
+        self.b.position_at_end(self.new_block("dead"))
 
     def string_constant(self, data: bytes) -> Value:
         """A NUL-terminated string as constant data (printf's expanded format)."""
@@ -97,12 +108,11 @@ class _Adapter(BuiltinLowering, ValueOps):
             name, n = f".str.spv.{n}", n + 1
         return self.module.add_global(GlobalVar(name, t, ir.AddressSpace.CONSTANT, init, True, 1))
 
+    def convert(self, v: Value, frm: ct.CType, to: ct.CType) -> Value:
+        return convert(self.b, v, frm, to)
 
-def adapter(ft: FunctionTranslator) -> _Adapter:
-    found = getattr(ft, "_builtin_adapter", None)
-    if found is None:
-        found = ft._builtin_adapter = _Adapter(ft)  # type: ignore[attr-defined]
-    return found
+    def lower_builtin_call(self, sig: bi.Builtin, args: list[Value], call: Optional[ast.Call]) -> Optional[Value]:
+        return lower_builtin_call(self, sig, args, call)
 
 
 def _builtin_name(name: str, instr: Instruction, args: list[Value]) -> str:
@@ -167,7 +177,7 @@ def resolve(name: str, ret: ir.Type, args: list[Value], signed: Optional[bool] =
 
 
 def lower_builtin(ft: FunctionTranslator, instr: Instruction, name: str, ret: ir.Type,
-                  args: list[Value], signed: Optional[bool] = None, label: str = "") -> Value:
+                  args: list[Value], signed: Optional[bool] = None, label: str = "") -> Optional[Value]:
     """Emit OpenCL C builtin `name` on `args` through the OpenCL C frontend's lowering;
     `label` names it in errors ("OpenCL.std sqrt", "builtin atomic_inc")."""
     label = label or f"builtin {name}"
@@ -178,8 +188,7 @@ def lower_builtin(ft: FunctionTranslator, instr: Instruction, name: str, ret: ir
     impl = IMPLS.get(sig.impl)
     if impl is None:
         raise instr.error(f"{label} is not supported")
-    call = SimpleNamespace(args=[SimpleNamespace(ctype=p) for p in sig.params])
-    return impl(adapter(ft), sig, args, call)
+    return impl(TranslatorBuiltins(ft), sig, args, None)
 
 
 def is_debug_set(name: str) -> bool:
@@ -240,5 +249,6 @@ def _printf(ft: FunctionTranslator, instr: Instruction) -> Value:
         raise instr.error("printf needs a format pointer as its first operand")
     fmt = _format_bytes(args[0])
     if fmt is not None:
-        args[0] = adapter(ft).string_constant(expand_format(fmt))
-    return b_printf(adapter(ft), None, args, SimpleNamespace(args=[None]))  # type: ignore[arg-type]
+        args[0] = TranslatorBuiltins(ft).string_constant(expand_format(fmt))
+    variadic = bi.Builtin("printf", ct.INT, (), "printf")  # b_printf reads only the arguments' IR types
+    return b_printf(TranslatorBuiltins(ft), variadic, args, None)

@@ -12,10 +12,13 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Value
-from ..c.lower.helpers import const_of
+from ..c.lower.helpers import const_of, scalar_bits, vector_type
 from .binary import Instruction
 from .grammar import OP
-from .opencl_std import adapter
+from ..c.builtins.intrinsic_calls import call_math
+from ..c.lower.builtin_calls import popcount
+from ..c.lower.builtin_geometric import dot, reduce
+from .opencl_std import TranslatorBuiltins
 from ...ir.values import Undef
 
 
@@ -71,7 +74,7 @@ def _shift(op: str) -> Handler:
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
         a, n = ft.value(instr.operand(2)), ft.value(instr.operand(3))
         if n.type != a.type:
-            abits, nbits = a.type.scalar().bits, n.type.scalar().bits  # type: ignore[attr-defined]
+            abits, nbits = scalar_bits(a.type), scalar_bits(n.type)
             n = ft.b.cast("trunc" if nbits > abits else "zext", n, a.type)
         ft.define(instr, ft.b.binop(op, a, n))
     return handle
@@ -119,18 +122,18 @@ def _classify(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _fabs(ft: FunctionTranslator, x: Value) -> Value:
-    return adapter(ft).math("fabs", [x])
+    return call_math(TranslatorBuiltins(ft), "fabs", [x])
 
 
 def _normal(ft: FunctionTranslator, x: Value) -> Value:
     ax, inf = _fabs(ft, x), const_of(x.type, math.inf)
-    tiny = 2.2250738585072014e-308 if x.type.scalar().bits == 64 else (  # type: ignore[attr-defined]
-        1.1754943508222875e-38 if x.type.scalar().bits == 32 else 6.103515625e-05)  # type: ignore[attr-defined]
+    bits = scalar_bits(x.type)
+    tiny = 2.2250738585072014e-308 if bits == 64 else 1.1754943508222875e-38 if bits == 32 else 6.103515625e-05
     return ft.b.binop("and", ft.b.fcmp("oge", ax, const_of(x.type, tiny)), ft.b.fcmp("olt", ax, inf))
 
 
 def _signbit(ft: FunctionTranslator, x: Value) -> Value:
-    bits = x.type.scalar().bits  # type: ignore[attr-defined]
+    bits = scalar_bits(x.type)
     it = ir.VectorType(ir.IntType(bits), x.type.count) if isinstance(x.type, ir.VectorType) else ir.IntType(bits)
     return ft.b.icmp("slt", ft.b.cast("bitcast", x, it), const_of(it, 0))
 
@@ -147,7 +150,7 @@ CLASSIFY = {
 def _vector_times_scalar(ft: FunctionTranslator, instr: Instruction) -> None:
     v, s = ft.value(instr.operand(2)), ft.value(instr.operand(3))
     splat = ft.b.shufflevector(ft.b.insertelement(_undef_like(v.type, 1), s, ConstInt(ir.I32, 0)),
-                               _undef_like(v.type, 1), [0] * v.type.count)  # type: ignore[attr-defined]
+                               _undef_like(v.type, 1), [0] * vector_type(v.type).count)
     ft.define(instr, ft.b.binop("fmul", v, splat))
 
 
@@ -157,12 +160,12 @@ def _undef_like(t: ir.Type, n: int) -> Value:
 
 def _dot(ft: FunctionTranslator, instr: Instruction) -> None:
     a, b = _pair(ft, instr)
-    ft.define(instr, adapter(ft).dot(a, b))
+    ft.define(instr, dot(TranslatorBuiltins(ft), a, b))
 
 
 def _any_all(op: str) -> Handler:
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
-        ft.define(instr, adapter(ft).reduce(op, ft.value(instr.operand(2))))
+        ft.define(instr, reduce(TranslatorBuiltins(ft), op, ft.value(instr.operand(2))))
     return handle
 
 
@@ -173,10 +176,10 @@ def _logical_not(ft: FunctionTranslator, instr: Instruction) -> None:
 
 def _bit_count(ft: FunctionTranslator, instr: Instruction) -> None:
     x = ft.value(instr.operand(2))
-    r = adapter(ft).popcount(x)
+    r = popcount(TranslatorBuiltins(ft), x)
     t = ft.result_type(instr).ir
     if r.type != t:
-        r = ft.b.cast("trunc" if r.type.scalar().bits > t.scalar().bits else "zext", r, t)  # type: ignore[attr-defined]
+        r = ft.b.cast("trunc" if scalar_bits(r.type) > scalar_bits(t) else "zext", r, t)
     ft.define(instr, r)
 
 

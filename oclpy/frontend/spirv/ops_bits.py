@@ -10,17 +10,18 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Undef, Value
-from ..c.lower.helpers import const_of
+from ..c.lower.helpers import const_of, scalar_bits
 from .binary import Instruction
 from .grammar import OP
-from .opencl_std import adapter
+from ..c.lower.builtin_geometric import splat_value
+from .opencl_std import TranslatorBuiltins
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
 
 
 def _bits(t: ir.Type) -> int:
-    return t.scalar().bits  # type: ignore[attr-defined]
+    return scalar_bits(t)
 
 
 def _like(ft: FunctionTranslator, v: Value, t: ir.Type) -> Value:
@@ -29,7 +30,7 @@ def _like(ft: FunctionTranslator, v: Value, t: ir.Type) -> Value:
     s = t.scalar()
     if v.type.scalar() != s:
         v = ft.b.cast("trunc" if _bits(v.type) > _bits(s) else "zext", v, s)
-    return adapter(ft).splat_value(v, t) if isinstance(t, ir.VectorType) and not v.type.is_vector() else v
+    return splat_value(TranslatorBuiltins(ft), v, t) if isinstance(t, ir.VectorType) and not v.type.is_vector() else v
 
 
 def _low_mask(ft: FunctionTranslator, count: Value) -> Value:

@@ -15,6 +15,7 @@ from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZ
 from .binary import Instruction
 from .grammar import OP
 from .spirv_types import SpvType
+from ..c.lower.helpers import vector_type
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -84,15 +85,15 @@ def _construct(ft: FunctionTranslator, instr: Instruction) -> None:
     parts = ft.operands(instr, 2)
     if t.kind == "vector":
         parts = _flatten(ft, parts)
-        if len(parts) != t.count or any(p.type != t.ir.elem for p in parts):  # type: ignore[attr-defined]
+        if len(parts) != t.count or any(p.type != vector_type(t.ir).elem for p in parts):
             raise instr.error(f"{len(parts)} components of types {sorted({str(p.type) for p in parts})} "
                               f"do not make a {t.ir}")
     elif [p.type for p in parts] != ([t.elem.ir] * t.count if t.elem is not None and t.kind == "array"
                                      else [m.ir for m in t.members]):
         shown = ", ".join(str(p.type) for p in parts)
         raise instr.error(f"constituents ({shown}) do not make a {t.ir}")
-    if t.kind == "struct" and len(t.ir.fields) != len(parts):  # type: ignore[attr-defined]
-        fields: list[Value] = [Undef(f) for f in t.ir.fields]  # type: ignore[attr-defined]
+    if isinstance(t.ir, ir.StructType) and len(t.ir.fields) != len(parts):
+        fields: list[Value] = [Undef(f) for f in t.ir.fields]
         for k, v in zip(t.field_index, parts):
             fields[k] = v
         parts = fields
@@ -126,7 +127,7 @@ def _insert_dynamic(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _widen(ft: FunctionTranslator, v: Value, n: int) -> Value:
-    count = v.type.count  # type: ignore[attr-defined]
+    count = vector_type(v.type).count
     if count == n:
         return v
     mask = list(range(count)) + [-1] * (n - count)

@@ -4,7 +4,7 @@ Each SPIR-V conversion says the signedness of its source and result (SConvert,
 ConvertFToU, SatConvertSToU, ...); the SaturatedConversion and FPRoundingMode
 decorations on its result add `_sat` and `_rte`/`_rtz`/`_rtp`/`_rtn`. That is
 exactly an OpenCL C `convert_<type>[_sat][_<mode>]` call, so the conversion
-goes through the OpenCL C frontend's own lowering (`lower_builtins.b_convert`):
+goes through the OpenCL C frontend's own lowering (`c/lower/builtin_calls.b_convert`):
 one implementation of saturation and directed rounding for both frontends.
 """
 
@@ -16,7 +16,8 @@ from ...ir import types as ir
 from ..c.builtins.table import Builtin
 from .binary import Instruction
 from .grammar import OP, ROUNDING_MODES
-from .opencl_std import adapter, ctype_of
+from ..c.lower.builtin_calls import b_convert
+from .opencl_std import TranslatorBuiltins, ctype_of
 
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def _convert(name: str) -> Handler:
         rnd = ROUNDING_MODES.get(mode[0], "") if mode else ""
         frm, to = ctype_of(x.type, src_signed), ctype_of(t.ir, dst_signed)
         sig = Builtin(f"convert_x{'_sat' if sat else ''}{'_' + rnd if rnd else ''}", to, (frm,), "convert")
-        ft.define(instr, adapter(ft).b_convert(sig, [x], None))  # type: ignore[arg-type]
+        ft.define(instr, b_convert(TranslatorBuiltins(ft), sig, [x], None))  # type: ignore[arg-type]
     return handle
 
 

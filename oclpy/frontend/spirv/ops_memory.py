@@ -197,6 +197,7 @@ def _generic_semantics(ft: FunctionTranslator, instr: Instruction) -> None:
     if p.type != ir.PtrType(ir.AddressSpace.GENERIC) or t != ir.I32:
         raise instr.error(f"OpGenericPtrMemSemantics needs a generic pointer and an int result")
     flags = lower_builtin(ft, instr, "get_fence", ir.I32, [p])
+    assert flags is not None
     ft.define(instr, ft.b.binop("shl", flags, ConstInt(ir.I32, 8)))
 
 

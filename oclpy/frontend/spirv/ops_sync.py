@@ -15,7 +15,6 @@ OpGroupWaitEvents go through the OpenCL C frontend's async-copy lowering.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from ...ir import types as ir
@@ -31,7 +30,7 @@ from .grammar import (
     SEM_RELEASE, SEM_SEQ_CST, SEM_WORKGROUP_MEMORY,
 )
 from .opencl_std import ctype_of
-from .opencl_std import adapter
+from .opencl_std import TranslatorBuiltins
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -141,15 +140,17 @@ def _group_async_copy(ft: FunctionTranslator, instr: Instruction) -> None:
     if pointee.kind not in ("int", "float", "vector") or not isinstance(dst.type, ir.PtrType):
         raise instr.error(f"asynchronous copies of {pointee.ir} are not supported")
     elem = ctype_of(pointee.ir)
-    params = (ct.Pointer(elem.with_space(dst.type.space)), ct.Pointer(elem.with_space(src.type.space)),  # type: ignore[attr-defined]
+    if not isinstance(src.type, ir.PtrType):
+        raise instr.error(f"asynchronous copies from {src.type} are not supported")
+    params = (ct.Pointer(elem.with_space(dst.type.space)), ct.Pointer(elem.with_space(src.type.space)),
               ct.SIZE_T, ct.SIZE_T, EVENT_T)
     sig = Builtin("async_work_group_strided_copy", EVENT_T, params, "async_copy")
-    ft.define(instr, ASYNC_IMPLS["async_copy"](adapter(ft), sig, [dst, src, n, stride, event], None))
+    ft.define(instr, ASYNC_IMPLS["async_copy"](TranslatorBuiltins(ft), sig, [dst, src, n, stride, event], None))
 
 
 def _group_wait_events(ft: FunctionTranslator, instr: Instruction) -> None:
     sig = Builtin("wait_group_events", ct.VOID, (ct.INT,), "wait_group_events")
-    ASYNC_IMPLS["wait_group_events"](adapter(ft), sig, [], SimpleNamespace(args=[]))
+    ASYNC_IMPLS["wait_group_events"](TranslatorBuiltins(ft), sig, [], None)
 
 
 HANDLERS: dict[int, Handler] = {

@@ -16,6 +16,7 @@ from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZ
 from .binary import Instruction
 from .grammar import OP
 from .spirv_types import SpvType, TypeTable
+from ..c.lower.helpers import scalar_bits
 
 _FLOAT_FORMATS = {16: "<e", 32: "<f", 64: "<d"}
 
@@ -24,7 +25,7 @@ def literal_value(t: SpvType, words: tuple[int, ...], instr: Instruction) -> Val
     """An int or float constant of type `t` from its literal words (low-order word first)."""
     if t.kind not in ("int", "float"):
         raise instr.error(f"OpConstant of type {t.ir}: only integers and floats have literals")
-    bits = t.ir.bits  # type: ignore[attr-defined]
+    bits = scalar_bits(t.ir)
     need = 2 if bits == 64 else 1
     if len(words) != need:
         raise instr.error(f"a {bits}-bit literal takes {need} word(s), found {len(words)}")
@@ -46,10 +47,10 @@ def null_value(t: SpvType) -> Value:
 
 
 def _composite(tt: TypeTable, instr: Instruction, t: SpvType) -> Value:
-    elems = []
+    elems: list[Value] = []
     for id_ in instr.operands[2:]:
         v = tt.consts.get(id_)
-        if v is None:
+        if not isinstance(v, Value):
             raise instr.error(f"constituent %{id_} is not a constant defined earlier")
         elems.append(v)
     want = [t.elem.ir] * t.count if t.elem is not None and t.kind in ("vector", "array") else \
@@ -57,8 +58,8 @@ def _composite(tt: TypeTable, instr: Instruction, t: SpvType) -> Value:
     if t.kind not in ("vector", "array", "struct") or [e.type for e in elems] != want:
         shown = ", ".join(str(e.type) for e in elems)
         raise instr.error(f"constituents ({shown}) do not make a {t.ir}")
-    if t.kind == "struct" and len(t.field_index) and t.ir.fields != tuple(m.ir for m in t.members):  # type: ignore[attr-defined]
-        fields: list[Value] = [ConstZero(f) for f in t.ir.fields]  # type: ignore[attr-defined]
+    if isinstance(t.ir, ir.StructType) and len(t.field_index) and t.ir.fields != tuple(m.ir for m in t.members):
+        fields: list[Value] = [ConstZero(f) for f in t.ir.fields]
         for member, v in zip(t.field_index, elems):
             fields[member] = v
         elems = fields

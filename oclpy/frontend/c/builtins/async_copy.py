@@ -19,7 +19,7 @@ work-item to reach both calls with the same arguments). The event is an
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.builder import add_incoming
@@ -30,6 +30,7 @@ from .. import c_types as ct
 from .table import FAMILIES, Builtin
 from ..layout import align_of, mem_type
 from ..opaque_types import EVENT_T
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 _GLOBAL, _LOCAL = ir.AddressSpace.GLOBAL, ir.AddressSpace.LOCAL
 _FENCE_ALL = 3  # CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE
@@ -67,55 +68,60 @@ def async_overloads(name: str) -> list[Builtin]:
     return _table().get(name, [])
 
 
-# -- lowering (methods mixed into the builtin lowering: `self.b` is the IR builder) --
+# -- lowering (functions of a BuiltinContext: `cx.b` is the IR builder at the call) --
 
-def work_item_query(self: Any, query: str, dim: Optional[int]) -> Value:
-    params = [ir.I32] if dim is not None else []
-    fn = declare_intrinsic(self.module, query, ir.I64, params)
-    return self.b.call(fn, [ConstInt(ir.I32, dim)] if dim is not None else [])
+def work_item_query(cx: BuiltinContext, query: str, dim: Optional[int]) -> Value:
+    params: list[ir.Type] = [ir.I32] if dim is not None else []
+    fn = declare_intrinsic(cx.module, query, ir.I64, params)
+    return cx.b.call(fn, [ConstInt(ir.I32, dim)] if dim is not None else [])
 
 
-def group_size(self: Any) -> Value:
-    size = work_item_query(self, "get_local_size", 0)
+def group_size(cx: BuiltinContext) -> Value:
+    size = work_item_query(cx, "get_local_size", 0)
     for d in (1, 2):
-        size = self.b.binop("mul", size, work_item_query(self, "get_local_size", d))
+        size = cx.b.binop("mul", size, work_item_query(cx, "get_local_size", d))
     return size
 
 
-def b_async_copy(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_async_copy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """dst[i * dst_stride] = src[i * src_stride] for i = lid, lid + L, ... < n."""
     dst, src, n = args[0], args[1], args[2]
-    pointee = sig.params[0].pointee  # type: ignore[attr-defined]
+    dst_t = sig.params[0]
+    assert isinstance(dst_t, ct.Pointer)
+    pointee = dst_t.pointee
     elem, align = mem_type(pointee), align_of(pointee)
     stride = args[3] if len(args) == 5 else ConstInt(ir.I64, 1)
-    local_stride = sig.params[0].pointee.space is _LOCAL  # type: ignore[attr-defined]
+    local_stride = pointee.space is _LOCAL
     dst_stride, src_stride = (ConstInt(ir.I64, 1), stride) if local_stride else (stride, ConstInt(ir.I64, 1))
-    start, step = work_item_query(self, "get_local_linear_id", None), group_size(self)
-    entry = self.b.block
-    head, body, done = self.new_block("async.cond"), self.new_block("async.body"), self.new_block("async.end")
-    self.b.br(head)
-    self.b.position_at_end(head)
-    i = self.b.phi(ir.I64, "async.i")
+    start, step = work_item_query(cx, "get_local_linear_id", None), group_size(cx)
+    entry = cx.b.block
+    assert entry is not None
+    head, body, done = cx.new_block("async.cond"), cx.new_block("async.body"), cx.new_block("async.end")
+    cx.b.br(head)
+    cx.b.position_at_end(head)
+    i = cx.b.phi(ir.I64, "async.i")
     add_incoming(i, start, entry)
-    self.b.condbr(self.b.icmp("ult", i, n), body, done)
-    self.b.position_at_end(body)
-    value = self.b.load(elem, self.b.gep(elem, src, [self.b.binop("mul", i, src_stride)]), align)
-    self.b.store(value, self.b.gep(elem, dst, [self.b.binop("mul", i, dst_stride)]), align)
-    add_incoming(i, self.b.binop("add", i, step), self.b.block)
-    self.b.br(head)
-    self.b.position_at_end(done)
+    cx.b.condbr(cx.b.icmp("ult", i, n), body, done)
+    cx.b.position_at_end(body)
+    value = cx.b.load(elem, cx.b.gep(elem, src, [cx.b.binop("mul", i, src_stride)]), align)
+    cx.b.store(value, cx.b.gep(elem, dst, [cx.b.binop("mul", i, dst_stride)]), align)
+    latch = cx.b.block
+    assert latch is not None
+    add_incoming(i, cx.b.binop("add", i, step), latch)
+    cx.b.br(head)
+    cx.b.position_at_end(done)
     return args[-1]
 
 
-def b_wait_group_events(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    fn = declare_intrinsic(self.module, "barrier", ir.VOID, [ir.I32])
-    return self.b.call(fn, [ConstInt(ir.I32, _FENCE_ALL)])
+def b_wait_group_events(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    fn = declare_intrinsic(cx.module, "barrier", ir.VOID, [ir.I32])
+    return cx.b.call(fn, [ConstInt(ir.I32, _FENCE_ALL)])
 
 
-def b_prefetch(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_prefetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     return None
 
 
-ASYNC_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+ASYNC_IMPLS: dict[str, BuiltinImpl] = {
     "async_copy": b_async_copy, "wait_group_events": b_wait_group_events, "prefetch": b_prefetch,
 }

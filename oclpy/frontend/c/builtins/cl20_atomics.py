@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.types import AddressSpace
@@ -40,6 +40,7 @@ from .. import c_types as ct
 from .table import Builtin
 from ..c_types import CType, ScalarKind as K
 from ..layout import reg_type
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 
 @dataclass(frozen=True)
@@ -157,66 +158,68 @@ def _order_and_scope(args: list[Value], first: int) -> tuple[str, str]:
     return _ordering(order), _scope(scope)
 
 
-def _as_int(self: Any, v: Value) -> Value:
+def _as_int(cx: BuiltinContext, v: Value) -> Value:
     """`v` as the integer of its width (floats are bitcast; the IR's cmpxchg wants integers)."""
     if isinstance(v.type, ir.IntType):
         return v
-    return self.b.cast("bitcast", v, ir.IntType(v.type.bits))
+    assert isinstance(v.type, ir.FloatType)
+    return cx.b.cast("bitcast", v, ir.IntType(v.type.bits))
 
 
-def _from_int(self: Any, v: Value, t: ir.Type) -> Value:
-    return v if v.type == t else self.b.cast("bitcast", v, t)
+def _from_int(cx: BuiltinContext, v: Value, t: ir.Type) -> Value:
+    return v if v.type == t else cx.b.cast("bitcast", v, t)
 
 
-def _bool(self: Any, cond: Value) -> Value:
+def _bool(cx: BuiltinContext, cond: Value) -> Value:
     t = reg_type(ct.BOOL)
-    return cond if cond.type == t else self.b.cast("zext", cond, t)
+    return cond if cond.type == t else cx.b.cast("zext", cond, t)
 
 
-def b_init(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
-    self.b.store(args[1], args[0])
+def b_init(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
+    cx.b.store(args[1], args[0])
     return None
 
 
-def b_store(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_store(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     ordering, scope = _order_and_scope(args, 2)
-    self.b.atomicrmw("xchg", args[0], args[1], ordering=ordering, scope=scope)
+    cx.b.atomicrmw("xchg", args[0], args[1], ordering=ordering, scope=scope)
     return None
 
 
-def b_load(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_load(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 1)
     t = reg_type(sig.ret)
-    int_t = t if isinstance(t, ir.IntType) else ir.IntType(t.bits)  # type: ignore[attr-defined]
-    old = self.b.atomicrmw("or", args[0], ConstInt(int_t, 0), ordering=ordering, scope=scope)
-    return _from_int(self, old, t)
+    assert isinstance(t, (ir.IntType, ir.FloatType))
+    int_t = t if isinstance(t, ir.IntType) else ir.IntType(t.bits)
+    old = cx.b.atomicrmw("or", args[0], ConstInt(int_t, 0), ordering=ordering, scope=scope)
+    return _from_int(cx, old, t)
 
 
-def b_exchange(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_exchange(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 2)
-    return self.b.atomicrmw("xchg", args[0], args[1], ordering=ordering, scope=scope)
+    return cx.b.atomicrmw("xchg", args[0], args[1], ordering=ordering, scope=scope)
 
 
-def b_compare_exchange(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_compare_exchange(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     obj, expected_ptr, desired = args[0], args[1], args[2]
     ordering, scope = _order_and_scope(args, 3)  # the failure order (args[4]) is implied by it
     t = desired.type
-    expected = self.b.load(t, expected_ptr)
-    expected_bits = _as_int(self, expected)
-    old = self.b.cmpxchg(obj, expected_bits, _as_int(self, desired), ordering=ordering, scope=scope)
-    ok = self.b.icmp("eq", old, expected_bits)
-    _store_unless(self, ok, _from_int(self, old, t), expected_ptr)
-    return _bool(self, ok)
+    expected = cx.b.load(t, expected_ptr)
+    expected_bits = _as_int(cx, expected)
+    old = cx.b.cmpxchg(obj, expected_bits, _as_int(cx, desired), ordering=ordering, scope=scope)
+    ok = cx.b.icmp("eq", old, expected_bits)
+    _store_unless(cx, ok, _from_int(cx, old, t), expected_ptr)
+    return _bool(cx, ok)
 
 
-def _store_unless(self: Any, cond: Value, value: Value, ptr: Value) -> None:
+def _store_unless(cx: BuiltinContext, cond: Value, value: Value, ptr: Value) -> None:
     """`if (!cond) *ptr = value;` (a failed compare-exchange updates `*expected`)."""
-    failed, done = self.new_block("cmpxchg.failed"), self.new_block("cmpxchg.done")
-    self.b.condbr(cond, done, failed)
-    self.b.position_at_end(failed)
-    self.b.store(value, ptr)
-    self.b.br(done)
-    self.b.position_at_end(done)
+    failed, done = cx.new_block("cmpxchg.failed"), cx.new_block("cmpxchg.done")
+    cx.b.condbr(cond, done, failed)
+    cx.b.position_at_end(failed)
+    cx.b.store(value, ptr)
+    cx.b.br(done)
+    cx.b.position_at_end(done)
 
 
 def _fetch_binop(op: str, value_type: CType) -> str:
@@ -224,30 +227,30 @@ def _fetch_binop(op: str, value_type: CType) -> str:
     return "u" + op if op in ("min", "max") and unsigned else op
 
 
-def b_fetch(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_fetch(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     op = _fetch_binop(sig.impl[len("c11_fetch_"):], sig.ret)
     ordering, scope = _order_and_scope(args, 2)
     operand = args[1]
     if operand.type.is_float_or_float_vector():
         if op == "sub":
-            operand = self.b.binop("fsub", ConstFloat(operand.type, -0.0), operand)
+            operand = cx.b.binop("fsub", ConstFloat(operand.type, -0.0), operand)
         op = "fadd"
-    return self.b.atomicrmw(op, args[0], operand, ordering=ordering, scope=scope)
+    return cx.b.atomicrmw(op, args[0], operand, ordering=ordering, scope=scope)
 
 
-def b_flag_test_and_set(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_flag_test_and_set(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 1)
-    old = self.b.atomicrmw("xchg", args[0], ConstInt(ir.I32, 1), ordering=ordering, scope=scope)
-    return _bool(self, self.b.icmp("ne", old, ConstInt(ir.I32, 0)))
+    old = cx.b.atomicrmw("xchg", args[0], ConstInt(ir.I32, 1), ordering=ordering, scope=scope)
+    return _bool(cx, cx.b.icmp("ne", old, ConstInt(ir.I32, 0)))
 
 
-def b_flag_clear(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_flag_clear(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     ordering, scope = _order_and_scope(args, 1)
-    self.b.atomicrmw("xchg", args[0], ConstInt(ir.I32, 0), ordering=ordering, scope=scope)
+    cx.b.atomicrmw("xchg", args[0], ConstInt(ir.I32, 0), ordering=ordering, scope=scope)
     return None
 
 
-ATOMIC_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+ATOMIC_IMPLS: dict[str, BuiltinImpl] = {
     "c11_init": b_init, "c11_store": b_store, "c11_load": b_load, "c11_exchange": b_exchange,
     "c11_compare_exchange": b_compare_exchange, "c11_flag_test_and_set": b_flag_test_and_set,
     "c11_flag_clear": b_flag_clear, **{f"c11_fetch_{op}": b_fetch for op in FETCH_OPS},

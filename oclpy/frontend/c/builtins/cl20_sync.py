@@ -12,7 +12,7 @@ adds nothing: the barrier is `ocl.barrier(flags)`, the fence is
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.intrinsics import declare_intrinsic
@@ -20,6 +20,7 @@ from ....ir.values import Value
 from .. import ast
 from .. import c_types as ct
 from .table import Builtin
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 _ORDER, _SCOPE = ct.Enum("memory_order"), ct.Enum("memory_scope")
 
@@ -38,14 +39,14 @@ def sync_overloads(name: str) -> list[Builtin]:
     return _table().get(name, [])
 
 
-def b_barrier(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    fn = declare_intrinsic(self.module, "barrier", ir.VOID, [ir.I32])
-    return self.b.call(fn, [args[0]])
+def b_barrier(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    fn = declare_intrinsic(cx.module, "barrier", ir.VOID, [ir.I32])
+    return cx.b.call(fn, [args[0]])
 
 
-def b_fence(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    fn = declare_intrinsic(self.module, "mem_fence", ir.VOID, [ir.I32])
-    return self.b.call(fn, [args[0]])
+def b_fence(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    fn = declare_intrinsic(cx.module, "mem_fence", ir.VOID, [ir.I32])
+    return cx.b.call(fn, [args[0]])
 
 
-SYNC_IMPLS: dict[str, Callable[..., Optional[Value]]] = {"cl20_barrier": b_barrier, "cl20_fence": b_fence}
+SYNC_IMPLS: dict[str, BuiltinImpl] = {"cl20_barrier": b_barrier, "cl20_fence": b_fence}

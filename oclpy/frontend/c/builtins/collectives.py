@@ -30,7 +30,7 @@ nothing to wait for.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from ....ir import types as ir
 from ....ir.builder import add_incoming
@@ -41,7 +41,9 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..layout import reg_type
 from .async_copy import group_size, work_item_query
+from .intrinsic_calls import minmax
 from .table import Builtin
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 SCRATCH = "oclpy.collective_scratch"
 MAX_WORK_ITEMS = 1024  # the devices' CL_DEVICE_MAX_WORK_GROUP_SIZE
@@ -83,7 +85,7 @@ def collective_overloads(name: str) -> list[Builtin]:
     return _table().get(name, [])
 
 
-# -- lowering (methods mixed into the builtin lowering: `self.b` is the IR builder) --
+# -- lowering (functions of a BuiltinContext: `cx.b` is the IR builder at the call) --
 
 def _op_of(name: str) -> str:
     return name.rsplit("_", 1)[1]
@@ -98,189 +100,193 @@ def _identity(op: str, t: ct.CType) -> Value:
     rt = reg_type(t)
     if st.is_floating(t):
         return ConstFloat(rt, {"add": 0.0, "min": float("inf"), "max": float("-inf")}[op])
-    bits = rt.bits  # type: ignore[attr-defined]
+    assert isinstance(rt, ir.IntType)
+    bits = rt.bits
     unsigned = _unsigned(t)
     low, high = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
     return ConstInt(rt, {"add": 0, "min": high, "max": low}[op])
 
 
-def _combine(self: Any, op: str, t: ct.CType, a: Value, b: Value) -> Value:
+def _combine(cx: BuiltinContext, op: str, t: ct.CType, a: Value, b: Value) -> Value:
     if op == "add":
-        return self.b.binop("fadd" if st.is_floating(t) else "add", a, b)
-    return self.minmax(op, a, b, _unsigned(t))
+        return cx.b.binop("fadd" if st.is_floating(t) else "add", a, b)
+    return minmax(cx, op, a, b, _unsigned(t))
 
 
-def _scratch(self: Any) -> GlobalVar:
-    gv = self.module.get_global(SCRATCH)
+def _scratch(cx: BuiltinContext) -> GlobalVar:
+    gv = cx.module.get_global(SCRATCH)
     if gv is None:
-        gv = self.module.add_global(GlobalVar(SCRATCH, ir.ArrayType(ir.I64, MAX_WORK_ITEMS + 1),
-                                              ir.AddressSpace.LOCAL, None, align=8))
+        gv = cx.module.add_global(GlobalVar(SCRATCH, ir.ArrayType(ir.I64, MAX_WORK_ITEMS + 1),
+                                            ir.AddressSpace.LOCAL, None, align=8))
     return gv
 
 
-def _slot(self: Any, t: ir.Type, index: Value) -> Value:
-    return self.b.gep(t, _scratch(self), [index])
+def _slot(cx: BuiltinContext, t: ir.Type, index: Value) -> Value:
+    return cx.b.gep(t, _scratch(cx), [index])
 
 
-def _barrier(self: Any) -> None:
-    fn = declare_intrinsic(self.module, "barrier", ir.VOID, [ir.I32])
-    self.b.call(fn, [ConstInt(ir.I32, _LOCAL_FENCE)])
+def _barrier(cx: BuiltinContext) -> None:
+    fn = declare_intrinsic(cx.module, "barrier", ir.VOID, [ir.I32])
+    cx.b.call(fn, [ConstInt(ir.I32, _LOCAL_FENCE)])
 
 
-def _publish(self: Any, t: ir.Type, x: Value) -> Value:
+def _publish(cx: BuiltinContext, t: ir.Type, x: Value) -> Value:
     """Barrier, store `x` in this work-item's slot, barrier; the local linear id."""
-    lid = work_item_query(self, "get_local_linear_id", None)
-    _barrier(self)
-    self.b.store(x, _slot(self, t, lid))
-    _barrier(self)
+    lid = work_item_query(cx, "get_local_linear_id", None)
+    _barrier(cx)
+    cx.b.store(x, _slot(cx, t, lid))
+    _barrier(cx)
     return lid
 
 
-def _on_first_work_item(self: Any, lid: Value, body: Callable[[], None]) -> None:
+def _on_first_work_item(cx: BuiltinContext, lid: Value, body: Callable[[], None]) -> None:
     """Emit `if (lid == 0) body();`."""
-    then, done = self.new_block("collective.first"), self.new_block("collective.join")
-    self.b.condbr(self.b.icmp("eq", lid, ConstInt(ir.I64, 0)), then, done)
-    self.b.position_at_end(then)
+    then, done = cx.new_block("collective.first"), cx.new_block("collective.join")
+    cx.b.condbr(cx.b.icmp("eq", lid, ConstInt(ir.I64, 0)), then, done)
+    cx.b.position_at_end(then)
     body()
-    self.b.br(done)
-    self.b.position_at_end(done)
+    cx.b.br(done)
+    cx.b.position_at_end(done)
 
 
-def _for_each_slot(self: Any, start: int, step: Callable[[Value], None]) -> None:
+def _for_each_slot(cx: BuiltinContext, start: int, step: Callable[[Value], None]) -> None:
     """Emit `for (i = start; i < group size; i++) step(i);` (i an i64)."""
-    size = group_size(self)
-    entry = self.b.block
-    head, body, done = self.new_block("collective.cond"), self.new_block("collective.body"), self.new_block("collective.end")
-    self.b.br(head)
-    self.b.position_at_end(head)
-    i = self.b.phi(ir.I64, "collective.i")
+    size = group_size(cx)
+    entry = cx.b.block
+    assert entry is not None
+    head, body, done = cx.new_block("collective.cond"), cx.new_block("collective.body"), cx.new_block("collective.end")
+    cx.b.br(head)
+    cx.b.position_at_end(head)
+    i = cx.b.phi(ir.I64, "collective.i")
     add_incoming(i, ConstInt(ir.I64, start), entry)
-    self.b.condbr(self.b.icmp("ult", i, size), body, done)
-    self.b.position_at_end(body)
+    cx.b.condbr(cx.b.icmp("ult", i, size), body, done)
+    cx.b.position_at_end(body)
     step(i)
-    add_incoming(i, self.b.binop("add", i, ConstInt(ir.I64, 1)), self.b.block)
-    self.b.br(head)
-    self.b.position_at_end(done)
+    latch = cx.b.block
+    assert latch is not None
+    add_incoming(i, cx.b.binop("add", i, ConstInt(ir.I64, 1)), latch)
+    cx.b.br(head)
+    cx.b.position_at_end(done)
 
 
-def _fold_into_result(self: Any, op: str, t: ct.CType) -> None:
+def _fold_into_result(cx: BuiltinContext, op: str, t: ct.CType) -> None:
     """Work-item 0's part of a reduction: the result slot = slot 0 op slot 1 op ... in order."""
     rt = reg_type(t)
-    result = _slot(self, rt, ConstInt(ir.I64, _RESULT_SLOT))
-    self.b.store(self.b.load(rt, _slot(self, rt, ConstInt(ir.I64, 0))), result)
+    result = _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT))
+    cx.b.store(cx.b.load(rt, _slot(cx, rt, ConstInt(ir.I64, 0))), result)
 
     def step(i: Value) -> None:
-        acc = self.b.load(rt, result)
-        self.b.store(_combine(self, op, t, acc, self.b.load(rt, _slot(self, rt, i))), result)
+        acc = cx.b.load(rt, result)
+        cx.b.store(_combine(cx, op, t, acc, cx.b.load(rt, _slot(cx, rt, i))), result)
 
-    _for_each_slot(self, 1, step)
+    _for_each_slot(cx, 1, step)
 
 
-def _prefix_in_place(self: Any, op: str, t: ct.CType) -> None:
+def _prefix_in_place(cx: BuiltinContext, op: str, t: ct.CType) -> None:
     """Work-item 0's part of a scan: slot i = slot i-1 op slot i, for i = 1, 2, ..."""
     rt = reg_type(t)
 
     def step(i: Value) -> None:
-        before = self.b.load(rt, _slot(self, rt, self.b.binop("sub", i, ConstInt(ir.I64, 1))))
-        here = _slot(self, rt, i)
-        self.b.store(_combine(self, op, t, before, self.b.load(rt, here)), here)
+        before = cx.b.load(rt, _slot(cx, rt, cx.b.binop("sub", i, ConstInt(ir.I64, 1))))
+        here = _slot(cx, rt, i)
+        cx.b.store(_combine(cx, op, t, before, cx.b.load(rt, here)), here)
 
-    _for_each_slot(self, 1, step)
+    _for_each_slot(cx, 1, step)
 
 
-def b_wg_reduce(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_reduce(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     t, rt = sig.ret, reg_type(sig.ret)
-    lid = _publish(self, rt, args[0])
-    _on_first_work_item(self, lid, lambda: _fold_into_result(self, _op_of(sig.name), t))
-    _barrier(self)
-    return self.b.load(rt, _slot(self, rt, ConstInt(ir.I64, _RESULT_SLOT)))
+    lid = _publish(cx, rt, args[0])
+    _on_first_work_item(cx, lid, lambda: _fold_into_result(cx, _op_of(sig.name), t))
+    _barrier(cx)
+    return cx.b.load(rt, _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT)))
 
 
-def b_wg_scan_inclusive(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_scan_inclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     t, rt = sig.ret, reg_type(sig.ret)
-    lid = _publish(self, rt, args[0])
-    _on_first_work_item(self, lid, lambda: _prefix_in_place(self, _op_of(sig.name), t))
-    _barrier(self)
-    return self.b.load(rt, _slot(self, rt, lid))
+    lid = _publish(cx, rt, args[0])
+    _on_first_work_item(cx, lid, lambda: _prefix_in_place(cx, _op_of(sig.name), t))
+    _barrier(cx)
+    return cx.b.load(rt, _slot(cx, rt, lid))
 
 
-def b_wg_scan_exclusive(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     t, rt, op = sig.ret, reg_type(sig.ret), _op_of(sig.name)
-    lid = _publish(self, rt, args[0])
-    _on_first_work_item(self, lid, lambda: _prefix_in_place(self, op, t))
-    _barrier(self)
-    first = self.b.icmp("eq", lid, ConstInt(ir.I64, 0))
-    before = self.b.select(first, ConstInt(ir.I64, 0), self.b.binop("sub", lid, ConstInt(ir.I64, 1)))
-    return self.b.select(first, _identity(op, t), self.b.load(rt, _slot(self, rt, before)))
+    lid = _publish(cx, rt, args[0])
+    _on_first_work_item(cx, lid, lambda: _prefix_in_place(cx, op, t))
+    _barrier(cx)
+    first = cx.b.icmp("eq", lid, ConstInt(ir.I64, 0))
+    before = cx.b.select(first, ConstInt(ir.I64, 0), cx.b.binop("sub", lid, ConstInt(ir.I64, 1)))
+    return cx.b.select(first, _identity(op, t), cx.b.load(rt, _slot(cx, rt, before)))
 
 
-def b_wg_broadcast(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """The value of the work-item whose local id is (x[, y[, z]])."""
     rt = reg_type(sig.ret)
     chosen = args[1]
     if len(args) > 2:
-        chosen = self.b.binop("add", chosen, self.b.binop("mul", args[2], work_item_query(self, "get_local_size", 0)))
+        chosen = cx.b.binop("add", chosen, cx.b.binop("mul", args[2], work_item_query(cx, "get_local_size", 0)))
     if len(args) > 3:
-        plane = self.b.binop("mul", work_item_query(self, "get_local_size", 0), work_item_query(self, "get_local_size", 1))
-        chosen = self.b.binop("add", chosen, self.b.binop("mul", args[3], plane))
-    lid = work_item_query(self, "get_local_linear_id", None)
-    _barrier(self)
-    then, done = self.new_block("broadcast.source"), self.new_block("broadcast.join")
-    self.b.condbr(self.b.icmp("eq", lid, chosen), then, done)
-    self.b.position_at_end(then)
-    self.b.store(args[0], _slot(self, rt, ConstInt(ir.I64, _RESULT_SLOT)))
-    self.b.br(done)
-    self.b.position_at_end(done)
-    _barrier(self)
-    return self.b.load(rt, _slot(self, rt, ConstInt(ir.I64, _RESULT_SLOT)))
+        plane = cx.b.binop("mul", work_item_query(cx, "get_local_size", 0), work_item_query(cx, "get_local_size", 1))
+        chosen = cx.b.binop("add", chosen, cx.b.binop("mul", args[3], plane))
+    lid = work_item_query(cx, "get_local_linear_id", None)
+    _barrier(cx)
+    then, done = cx.new_block("broadcast.source"), cx.new_block("broadcast.join")
+    cx.b.condbr(cx.b.icmp("eq", lid, chosen), then, done)
+    cx.b.position_at_end(then)
+    cx.b.store(args[0], _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT)))
+    cx.b.br(done)
+    cx.b.position_at_end(done)
+    _barrier(cx)
+    return cx.b.load(rt, _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT)))
 
 
-def _predicate(self: Any, sig: Builtin, args: list[Value], e: ast.Call, op: str) -> Value:
+def _predicate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call], op: str) -> Value:
     """work_group_all (min of the 0/1 flags) and work_group_any (max)."""
-    flag = self.b.cast("zext", self.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
+    flag = cx.b.cast("zext", cx.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
     reduction = Builtin(f"work_group_reduce_{op}", ct.INT, (ct.INT,), "work_group_reduce")
-    return b_wg_reduce(self, reduction, [flag], e)
+    return b_wg_reduce(cx, reduction, [flag], e)
 
 
-def b_wg_all(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    return _predicate(self, sig, args, e, "min")
+def b_wg_all(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    return _predicate(cx, sig, args, e, "min")
 
 
-def b_wg_any(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    return _predicate(self, sig, args, e, "max")
+def b_wg_any(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    return _predicate(cx, sig, args, e, "max")
 
 
-def b_sg_query(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_query(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     if sig.name in ("get_sub_group_size", "get_max_sub_group_size"):
         return ConstInt(ir.I32, 1)
     if sig.name == "get_sub_group_local_id":
         return ConstInt(ir.I32, 0)
-    count = work_item_query(self, "get_local_linear_id", None) if sig.name == "get_sub_group_id" else group_size(self)
-    return self.b.cast("trunc", count, ir.I32)
+    count = work_item_query(cx, "get_local_linear_id", None) if sig.name == "get_sub_group_id" else group_size(cx)
+    return cx.b.cast("trunc", count, ir.I32)
 
 
-def b_sg_fold(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_fold(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """A one-work-item sub-group: reduce and inclusive scan give the argument."""
     return args[0]
 
 
-def b_sg_scan_exclusive(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return _identity(_op_of(sig.name), sig.ret)
 
 
-def b_sg_broadcast(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_sg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return args[0]
 
 
-def b_sg_predicate(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    return self.b.cast("zext", self.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
+def b_sg_predicate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    return cx.b.cast("zext", cx.b.icmp("ne", args[0], ConstInt(ir.I32, 0)), ir.I32)
 
 
-def b_sg_barrier(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Optional[Value]:
+def b_sg_barrier(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Optional[Value]:
     return None
 
 
-COLLECTIVE_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+COLLECTIVE_IMPLS: dict[str, BuiltinImpl] = {
     "work_group_reduce": b_wg_reduce, "work_group_scan_inclusive": b_wg_scan_inclusive,
     "work_group_scan_exclusive": b_wg_scan_exclusive, "wg_broadcast": b_wg_broadcast,
     "wg_all": b_wg_all, "wg_any": b_wg_any,

@@ -9,14 +9,16 @@ lacks, are built from shifts and `ctz`.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Optional
 
+from ....ir import types as ir
 from ....ir.values import ConstInt, Value
 from .. import ast
 from . import table as bi
 from .. import c_types as ct
 from .table import Builtin
 from ..c_types import CType
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 _BITS: list[tuple[str, CType]] = [("", ct.UINT), ("l", ct.ULONG), ("ll", ct.ULONG)]
 # clang's OpenCL `long long` is 128 bits wide: clzll and ctzll count in 128 bits.
@@ -29,8 +31,8 @@ _MATH = {1: "fabs sqrt exp exp2 log log2 log10 sin cos tan asin acos atan sinh c
 
 def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
     """(GNU name, OpenCL name, GNU result type, parameter types)."""
-    rows = [(f"__builtin_{op}{suffix}", op, ct.INT, (t,)) for op in ("clz", "ctz", "popcount")
-            for suffix, t in _BITS]
+    rows: list[tuple[str, str, CType, tuple[CType, ...]]] = [
+        (f"__builtin_{op}{suffix}", op, ct.INT, (t,)) for op in ("clz", "ctz", "popcount") for suffix, t in _BITS]
     for arity, names in _MATH.items():
         for name in names.split():
             rows.append((f"__builtin_{name}f", name, ct.FLOAT, (ct.FLOAT,) * arity))
@@ -64,48 +66,51 @@ def alias_overloads(name: str) -> list[Builtin]:
     return _table()[0].get(name, []) if name.startswith("__builtin_") else []
 
 
-def _run(self: Any, target: Builtin, args: list[Value], e: ast.Call) -> Value:
-    return self.lower_builtin_call(target, args, e)  # type: ignore[no-any-return]
+def _run(cx: BuiltinContext, target: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    result = cx.lower_builtin_call(target, args, e)
+    assert result is not None
+    return result
 
 
-def b_alias(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_alias(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     target = _table()[1][sig]
-    return self.convert(_run(self, target, args, e), target.ret, sig.ret)
+    return cx.convert(_run(cx, target, args, e), target.ret, sig.ret)
 
 
-def b_wide_count(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_wide_count(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """clzll/ctzll of a 64-bit value counted in clang's 128-bit `long long`."""
     target = _table()[1][sig]
     x = args[0]
-    count = _run(self, target, args, e)
+    count = _run(cx, target, args, e)
     if target.name == "clz":
-        count = self.b.binop("add", count, ConstInt(x.type, 64))
+        count = cx.b.binop("add", count, ConstInt(x.type, 64))
     else:
-        count = self.b.select(self.b.icmp("eq", x, ConstInt(x.type, 0)), ConstInt(x.type, 128), count)
-    return self.convert(count, target.ret, sig.ret)
+        count = cx.b.select(cx.b.icmp("eq", x, ConstInt(x.type, 0)), ConstInt(x.type, 128), count)
+    return cx.convert(count, target.ret, sig.ret)
 
 
-def b_bswap(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_bswap(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     x = args[0]
-    n = x.type.bits // 8  # type: ignore[attr-defined]
+    assert isinstance(x.type, ir.IntType)
+    n = x.type.bits // 8
     out: Optional[Value] = None
     for i in range(n):
-        byte = self.b.binop("and", self.b.binop("lshr", x, ConstInt(x.type, 8 * i)), ConstInt(x.type, 0xFF))
-        moved = self.b.binop("shl", byte, ConstInt(x.type, 8 * (n - 1 - i)))
-        out = moved if out is None else self.b.binop("or", out, moved)
+        byte = cx.b.binop("and", cx.b.binop("lshr", x, ConstInt(x.type, 8 * i)), ConstInt(x.type, 0xFF))
+        moved = cx.b.binop("shl", byte, ConstInt(x.type, 8 * (n - 1 - i)))
+        out = moved if out is None else cx.b.binop("or", out, moved)
     assert out is not None
     return out
 
 
-def b_ffs(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_ffs(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """ffs(x): one plus the index of the lowest set bit, 0 for 0."""
     target = _table()[1][sig]
     x = args[0]
-    one_based = self.b.binop("add", _run(self, target, args, e), ConstInt(x.type, 1))
-    found = self.b.select(self.b.icmp("eq", x, ConstInt(x.type, 0)), ConstInt(x.type, 0), one_based)
-    return self.convert(found, target.ret, sig.ret)
+    one_based = cx.b.binop("add", _run(cx, target, args, e), ConstInt(x.type, 1))
+    found = cx.b.select(cx.b.icmp("eq", x, ConstInt(x.type, 0)), ConstInt(x.type, 0), one_based)
+    return cx.convert(found, target.ret, sig.ret)
 
 
-ALIAS_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+ALIAS_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
 }

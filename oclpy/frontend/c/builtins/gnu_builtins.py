@@ -13,7 +13,7 @@ clang); `__builtin_unreachable` ends the block with `unreachable`.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from ....diagnostics import DiagnosticEngine
 from ....ir.values import Undef, Value
@@ -22,6 +22,7 @@ from .. import ast
 from .. import c_types as ct
 from .table import Builtin
 from ..ast import start_loc
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 # Builtins whose arguments are type-checked but never evaluated.
 UNEVALUATED_IMPLS = frozenset(["gnu_assume"])
@@ -74,20 +75,20 @@ def is_unreachable_call(e: Optional[ast.Expr]) -> bool:
         e.callee.name == "__builtin_unreachable"
 
 
-def b_expect(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_expect(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return args[0]
 
 
-def b_assume(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_assume(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     return Undef(ir.VOID)
 
 
-def b_unreachable(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
-    self.b.unreachable()
-    self.after_terminator()
+def b_unreachable(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    cx.b.unreachable()
+    cx.after_terminator()
     return Undef(ir.VOID)
 
 
-GNU_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+GNU_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_expect": b_expect, "gnu_assume": b_assume, "gnu_unreachable": b_unreachable,
 }

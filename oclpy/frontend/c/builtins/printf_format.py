@@ -20,6 +20,7 @@ from ....ir.values import ConstInt, Value
 from .. import ast
 from . import table as bi
 from .. import c_types as ct
+from .builtin_context import BuiltinContext, BuiltinImpl
 
 _SPEC = re.compile(rb"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?P<prec>\.(?:\*|\d+))?"
                    rb"(?P<vec>v(?:16|2|3|4|8))?(?P<len>hh|hl|h|ll|l)?(?P<conv>[diouxXfFeEgGaAcsp%])")
@@ -72,19 +73,19 @@ def _format_literal(e: ast.Expr) -> Optional[bytes]:
     return e.value if isinstance(e, ast.StringLiteral) else None
 
 
-def b_printf(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-    fmt = _format_literal(e.args[0])
+def b_printf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    fmt = _format_literal(e.args[0]) if e is not None else None
     out: list[Value] = [args[0]]
     if fmt is not None:
-        out = [self.string_constant(expand_format(fmt))]
+        out = [cx.string_constant(expand_format(fmt))]
     for a in args[1:]:
         if isinstance(a.type, ir.VectorType):
-            out.extend(self.b.extractelement(a, ConstInt(ir.I32, i)) for i in range(a.type.count))
+            out.extend(cx.b.extractelement(a, ConstInt(ir.I32, i)) for i in range(a.type.count))
         else:
             out.append(a)
-    fn = declare_intrinsic(self.module, "printf", ir.I32, [out[0].type])
+    fn = declare_intrinsic(cx.module, "printf", ir.I32, [out[0].type])
     fn.attrs["variadic"] = True
-    return self.b.call(fn, out)
+    return cx.b.call(fn, out)
 
 
-PRINTF_IMPLS = {"printf": b_printf}
+PRINTF_IMPLS: dict[str, BuiltinImpl] = {"printf": b_printf}

@@ -1,7 +1,7 @@
 """The OpenCL C builtin library as data: one table of signatures.
 
 Each row names functions, the lowering that implements them (`impl`, a key
-the lowering looks up in `lower_builtins.IMPLS`), a type family the generic
+the lowering looks up in `lower/builtin_calls.IMPLS`), a type family the generic
 type `T` ranges over, and the return and parameter patterns:
 
     T   the generic type (gentype)          S   its scalar element type

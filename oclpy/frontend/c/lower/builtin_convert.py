@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ....ir import types as ir
 from ....ir.values import Value
-from .helpers import const_of
+from ..builtins.intrinsic_calls import call_math
+from .helpers import const_of, scalar_bits
+from ..builtins.builtin_context import BuiltinContext
 
 
 def _int_like(t: ir.Type, bits: int) -> ir.Type:
@@ -19,23 +21,23 @@ def _int_like(t: ir.Type, bits: int) -> ir.Type:
 
 
 def _mantissa(t: ir.Type) -> int:
-    return {16: 11, 32: 24, 64: 53}[t.scalar().bits]  # type: ignore[attr-defined]
+    return {16: 11, 32: 24, 64: 53}[scalar_bits(t)]
 
 
 def needs_directed(src: ir.Type, dst: ir.Type) -> bool:
     """Whether converting src to float type dst can be inexact."""
     if src.is_float_or_float_vector():
-        return src.scalar().bits > dst.scalar().bits  # type: ignore[attr-defined]
-    return src.scalar().bits > _mantissa(dst)  # type: ignore[attr-defined]
+        return scalar_bits(src) > scalar_bits(dst)
+    return scalar_bits(src) > _mantissa(dst)
 
 
-def _compare(self, r: Value, x: Value, unsigned: bool) -> tuple[Value, Value]:
+def _compare(cx: BuiltinContext, r: Value, x: Value, unsigned: bool) -> tuple[Value, Value]:
     """(r > x, r < x) exactly, r being x rounded to nearest."""
-    b = self.b
+    b = cx.b
     if x.type.is_float_or_float_vector():
         wide = b.cast("fpext", r, x.type)
         return b.fcmp("ogt", wide, x), b.fcmp("olt", wide, x)
-    bits = x.type.scalar().bits
+    bits = scalar_bits(x.type)
     limit = 2.0 ** bits if unsigned else 2.0 ** (bits - 1)
     too_big = b.fcmp("oge", r, const_of(r.type, limit))
     back = b.cast("fptoui" if unsigned else "fptosi", b.select(too_big, const_of(r.type, 0.0), r), x.type)
@@ -44,15 +46,17 @@ def _compare(self, r: Value, x: Value, unsigned: bool) -> tuple[Value, Value]:
     return gt, lt
 
 
-def directed_round(self, x: Value, r: Value, mode: str, unsigned: bool) -> Value:
+def directed_round(cx: BuiltinContext, x: Value, r: Value, mode: str, unsigned: bool) -> Value:
     """r = x rounded to nearest; return x rounded toward zero/+inf/-inf (mode rtz/rtp/rtn)."""
-    b = self.b
-    it = _int_like(r.type, r.type.scalar().bits)  # type: ignore[attr-defined]
+    b = cx.b
+    it = _int_like(r.type, scalar_bits(r.type))
     bits = b.cast("bitcast", r, it)
-    gt, lt = _compare(self, r, x, unsigned)
+    gt, lt = _compare(cx, r, x, unsigned)
     neg = b.icmp("slt", bits, const_of(it, 0))
     toward_zero = b.binop("sub", bits, const_of(it, 1))
     away = b.binop("add", bits, const_of(it, 1))
+    step: Value
+    moved: Value
     if mode == "rtz":
         step, moved = b.select(neg, lt, gt), toward_zero  # |r| > |x|
     elif mode == "rtp":
@@ -62,17 +66,17 @@ def directed_round(self, x: Value, r: Value, mode: str, unsigned: bool) -> Value
     return b.cast("bitcast", b.select(step, moved, bits), r.type)
 
 
-def round_to_odd_float(self, x: Value) -> Value:
+def round_to_odd_float(cx: BuiltinContext, x: Value) -> Value:
     """Double x rounded to float with round-to-odd (toward zero, low bit set when
     inexact): rounding that float to half again gives x correctly rounded to half,
     without the f64 -> f16 conversion (a runtime-library call on the cpu target)."""
-    b = self.b
+    b = cx.b
     ft = ir.VectorType(ir.F32, x.type.count) if isinstance(x.type, ir.VectorType) else ir.F32
     it = _int_like(ft, 32)
     r = b.cast("fptrunc", x, ft)
     bits = b.cast("bitcast", r, it)
     wide = b.cast("fpext", r, x.type)
-    ax, aw = self.math("fabs", [x]), self.math("fabs", [wide])
+    ax, aw = call_math(cx, "fabs", [x]), call_math(cx, "fabs", [wide])
     bits = b.select(b.fcmp("ogt", aw, ax), b.binop("sub", bits, const_of(it, 1)), bits)
     inexact = b.fcmp("one", wide, x)
     bits = b.select(inexact, b.binop("or", bits, const_of(it, 1)), bits)

@@ -7,43 +7,67 @@ element's magnitude into [1, 2) before the sum of squares (two steps of
 the exponent is read and the powers of two built with integer operations on
 the bits, so the code is branch-free and vectorises with the work-item loop.
 A zero vector normalizes to itself; infinities and NaNs take the unscaled path.
-`GEOMETRIC_IMPLS` replaces the plain implementations in `lower_builtins.IMPLS`.
+`GEOMETRIC_IMPLS` replaces the plain implementations in `builtin_calls.IMPLS`;
+`dot`, `reduce` and `splat_value` are shared with the other builtins.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from typing import Optional
 
 from ....ir import types as ir
 from ....ir.values import ConstInt, Value
 from .. import ast
 from ..builtins import table as bi
+from ..builtins.intrinsic_calls import call_math
 from .helpers import const_of
+from ..builtins.builtin_context import BuiltinContext, BuiltinImpl
 
 
-def _max_abs(self, v: Value) -> Value:
-    ax = self.math("fabs", [v])
+def splat_value(cx: BuiltinContext, x: Value, vt: ir.VectorType) -> Value:
+    """x repeated in every lane of vector type vt."""
+    out: Value = cx.b.insertelement(const_of(vt, 0.0), x, ConstInt(ir.I32, 0))
+    return cx.b.shufflevector(out, out, [0] * vt.count)
+
+
+def reduce(cx: BuiltinContext, op: str, v: Value) -> Value:
+    """The lanes of vector `v` combined in order with binary opcode `op` (a scalar as it is)."""
+    if not isinstance(v.type, ir.VectorType):
+        return v
+    acc: Value = cx.b.extractelement(v, ConstInt(ir.I32, 0))
+    for i in range(1, v.type.count):
+        acc = cx.b.binop(op, acc, cx.b.extractelement(v, ConstInt(ir.I32, i)))
+    return acc
+
+
+def dot(cx: BuiltinContext, a: Value, b: Value) -> Value:
+    """The dot product of two float vectors (or the product of two scalars)."""
+    return reduce(cx, "fadd", cx.b.binop("fmul", a, b))
+
+
+def _max_abs(cx: BuiltinContext, v: Value) -> Value:
+    ax = call_math(cx, "fabs", [v])
     if not isinstance(ax.type, ir.VectorType):
         return ax
-    acc = self.b.extractelement(ax, ConstInt(ir.I32, 0))
+    acc: Value = cx.b.extractelement(ax, ConstInt(ir.I32, 0))
     for i in range(1, ax.type.count):
-        acc = self.math("fmax", [acc, self.b.extractelement(ax, ConstInt(ir.I32, i))])
+        acc = call_math(cx, "fmax", [acc, cx.b.extractelement(ax, ConstInt(ir.I32, i))])
     return acc
 
 
 _FORMATS = {16: (10, 15), 32: (23, 127), 64: (52, 1023)}  # bits -> (mantissa bits, bias)
 
 
-def _scaled(self, v: Value) -> tuple[Value, Value, Value]:
+def _scaled(cx: BuiltinContext, v: Value) -> tuple[Value, Value, Value]:
     """(v * 2^-e exactly, 2^e, whether m = max|v_i| is finite and nonzero).
 
     e is m's exponent field less the bias (a subnormal m counts as 2^-bias: the
     scaled vector then stays below 2, which is all the sum of squares needs), read
     and applied with integer operations on the bits, so the code stays branch-free
     and vectorisable (no logb or exp2 calls)."""
-    b = self.b
-    m = _max_abs(self, v)
+    b = cx.b
+    m = _max_abs(cx, v)
     t = m.type
     assert isinstance(t, ir.FloatType)
     it = ir.IntType(t.bits)
@@ -60,57 +84,53 @@ def _scaled(self, v: Value) -> tuple[Value, Value, Value]:
     neg = lambda k: b.binop("sub", ConstInt(it, 0), k)  # noqa: E731
     h1, h2 = pow2(neg(e1)), pow2(neg(e2))
     if isinstance(v.type, ir.VectorType):
-        h1, h2 = self.splat_value(h1, v.type), self.splat_value(h2, v.type)
+        h1, h2 = splat_value(cx, h1, v.type), splat_value(cx, h2, v.type)
     scaled = b.binop("fmul", b.binop("fmul", v, h1), h2)
     back = b.binop("fmul", pow2(e1), pow2(e2))
     return scaled, back, ok
 
 
-def safe_length(self, v: Value) -> Value:
+def safe_length(cx: BuiltinContext, v: Value) -> Value:
     if not isinstance(v.type, ir.VectorType):
-        return self.math("fabs", [v])
-    s, back, ok = _scaled(self, v)
-    scaled_len = self.b.binop("fmul", self.math("sqrt", [self.dot(s, s)]), back)
-    return self.b.select(ok, scaled_len, self.math("sqrt", [self.dot(v, v)]))
+        return call_math(cx, "fabs", [v])
+    s, back, ok = _scaled(cx, v)
+    scaled_len = cx.b.binop("fmul", call_math(cx, "sqrt", [dot(cx, s, s)]), back)
+    return cx.b.select(ok, scaled_len, call_math(cx, "sqrt", [dot(cx, v, v)]))
 
 
-def b_length(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-    return safe_length(self, args[0])
+def b_length(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    return safe_length(cx, args[0])
 
 
-def b_distance(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
-    return safe_length(self, self.b.binop("fsub", args[0], args[1]))
+def b_distance(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    return safe_length(cx, cx.b.binop("fsub", args[0], args[1]))
 
 
-def b_normalize(self, sig: bi.Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_normalize(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """v / |v|; normalize(0) = 0; scalars give ±1 (0 and NaN unchanged). A vector with
     infinite elements is normalized as if each infinity were ±1 and every other
     element 0 (times itself, so a NaN stays NaN), as OpenCL C 6.15.5 says."""
-    v, b = args[0], self.b
+    v, b = args[0], cx.b
     if not isinstance(v.type, ir.VectorType):
-        one = self.math("copysign", [const_of(v.type, 1.0), v])
+        one = call_math(cx, "copysign", [const_of(v.type, 1.0), v])
         keep = b.binop("or", b.fcmp("oeq", v, const_of(v.type, 0.0)), b.fcmp("uno", v, v))
         return b.select(keep, v, one)
     inf = const_of(v.type, math.inf)
-    as_units = b.select(b.fcmp("oeq", self.math("fabs", [v]), inf),
-                        self.math("copysign", [const_of(v.type, 1.0), v]),
+    as_units = b.select(b.fcmp("oeq", call_math(cx, "fabs", [v]), inf),
+                        call_math(cx, "copysign", [const_of(v.type, 1.0), v]),
                         b.binop("fmul", v, const_of(v.type, 0.0)))
-    has_inf = b.fcmp("oeq", _max_abs(self, v), const_of(v.type.elem, math.inf))
+    has_inf = b.fcmp("oeq", _max_abs(cx, v), const_of(v.type.elem, math.inf))
     v = b.select(has_inf, as_units, v)
-    s, _, ok = _scaled(self, v)
-    inv = self.math("rsqrt", [self.dot(s, s)])
-    res = b.binop("fmul", s, self.splat_value(inv, v.type))
-    zero = b.fcmp("oeq", _max_abs(self, v), const_of(inv.type, 0.0))
-    plain = b.binop("fmul", v, self.splat_value(self.math("rsqrt", [self.dot(v, v)]), v.type))
+    s, _, ok = _scaled(cx, v)
+    inv = call_math(cx, "rsqrt", [dot(cx, s, s)])
+    vt = v.type
+    assert isinstance(vt, ir.VectorType)
+    res = b.binop("fmul", s, splat_value(cx, inv, vt))
+    zero = b.fcmp("oeq", _max_abs(cx, v), const_of(inv.type, 0.0))
+    plain = b.binop("fmul", v, splat_value(cx, call_math(cx, "rsqrt", [dot(cx, v, v)]), vt))
     return b.select(zero, v, b.select(ok, res, plain))
 
 
-def splat_value(self, x: Value, vt: ir.VectorType) -> Value:
-    """x repeated in every lane of vector type vt."""
-    out: Value = self.b.insertelement(const_of(vt, 0.0), x, ConstInt(ir.I32, 0))
-    return self.b.shufflevector(out, out, [0] * vt.count)
-
-
-GEOMETRIC_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+GEOMETRIC_IMPLS: dict[str, BuiltinImpl] = {
     "length": b_length, "distance": b_distance, "normalize": b_normalize,
 }

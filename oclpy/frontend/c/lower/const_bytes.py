@@ -12,6 +12,7 @@ import struct
 from ....ir import types as ir
 from ....ir.datalayout import CPU_LAYOUT
 from ....ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Value
+from .helpers import scalar_bits
 
 _FLOAT_FORMATS = {16: "<e", 32: "<f", 64: "<d"}
 
@@ -25,7 +26,7 @@ def to_bytes(v: Value) -> bytes:
     if isinstance(v, ConstInt):
         return v.value.to_bytes(size, "little")
     if isinstance(v, ConstFloat):
-        return struct.pack(_FLOAT_FORMATS[t.bits], v.value)  # type: ignore[attr-defined]
+        return struct.pack(_FLOAT_FORMATS[scalar_bits(t)], v.value)
     assert isinstance(v, ConstAggregate)
     out = bytearray(size)
     for offset, element in zip(_offsets(t), v.elements):

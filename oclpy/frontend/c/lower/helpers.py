@@ -1,6 +1,6 @@
 """Lowering helpers shared by expression, statement and builtin lowering:
-lvalues (addresses, with vector swizzles), loads and stores in memory types,
-and the conversions between C types as IR instructions.
+lvalues (addresses, with vector swizzles), and functions of an IR builder that
+emit loads and stores in memory types and the conversions between C types.
 """
 
 from __future__ import annotations
@@ -44,7 +44,21 @@ def is_unsigned(t: CType) -> bool:
 
 
 def const_float(t: ir.Type, value: float) -> ConstFloat:
-    return ConstFloat(t, round_float(value, t.bits))  # type: ignore[attr-defined]
+    assert isinstance(t, ir.FloatType)
+    return ConstFloat(t, round_float(value, t.bits))
+
+
+def scalar_bits(t: ir.Type) -> int:
+    """The width of integer or float type `t`, or of its elements."""
+    s = t.scalar()
+    assert isinstance(s, (ir.IntType, ir.FloatType)), f"{t} has no width"
+    return s.bits
+
+
+def vector_type(t: ir.Type) -> ir.VectorType:
+    """`t`, which the caller knows is a vector type."""
+    assert isinstance(t, ir.VectorType), f"{t} is not a vector type"
+    return t
 
 
 def const_of(t: ir.Type, value: float | int) -> Value:
@@ -56,119 +70,127 @@ def const_of(t: ir.Type, value: float | int) -> Value:
     return ConstInt(t, int(value))
 
 
-class ValueOps:
-    b: Builder
+# -- memory ---------------------------------------------------------------
 
-    # -- memory -------------------------------------------------------------
-    def load(self, lv: LValue) -> Value:
-        if lv.swizzle is not None:
-            assert lv.vec_type is not None
-            vec = self.b.load(mem_type(lv.vec_type), lv.addr, lv.alignment())
-            if len(lv.swizzle) == 1:
-                return self.b.extractelement(vec, ConstInt(ir.I32, lv.swizzle[0]))
-            return self.b.shufflevector(vec, vec, lv.swizzle)
-        volatile = lv.ctype.volatile
-        v = self.b.load(mem_type(lv.ctype), lv.addr, lv.alignment(), volatile=volatile)
-        if is_bool(lv.ctype):
-            return self.b.icmp("ne", v, ConstInt(ir.I8, 0))
+def load(b: Builder, lv: LValue) -> Value:
+    """The value of the object `lv`, in its register type."""
+    if lv.swizzle is not None:
+        assert lv.vec_type is not None
+        vec = b.load(mem_type(lv.vec_type), lv.addr, lv.alignment())
+        if len(lv.swizzle) == 1:
+            return b.extractelement(vec, ConstInt(ir.I32, lv.swizzle[0]))
+        return b.shufflevector(vec, vec, lv.swizzle)
+    volatile = lv.ctype.volatile
+    v = b.load(mem_type(lv.ctype), lv.addr, lv.alignment(), volatile=volatile)
+    if is_bool(lv.ctype):
+        return b.icmp("ne", v, ConstInt(ir.I8, 0))
+    return v
+
+
+def store(b: Builder, lv: LValue, value: Value) -> None:
+    """Store `value` (a register-typed value) into the object `lv`."""
+    if lv.swizzle is not None:
+        assert lv.vec_type is not None
+        vt = mem_type(lv.vec_type)
+        vec = b.load(vt, lv.addr, lv.alignment())
+        for i, idx in enumerate(lv.swizzle):
+            if idx < 0:
+                continue
+            elt = value if len(lv.swizzle) == 1 else b.extractelement(value, ConstInt(ir.I32, i))
+            vec = b.insertelement(vec, elt, ConstInt(ir.I32, idx))
+        b.store(vec, lv.addr, lv.alignment())
+        return
+    if is_bool(lv.ctype) and value.type == ir.I1:
+        value = ConstInt(ir.I8, value.value) if isinstance(value, ConstInt) else \
+            b.cast("zext", value, ir.I8)
+    b.store(value, lv.addr, lv.alignment(), volatile=lv.ctype.volatile)
+
+
+# -- conversions ----------------------------------------------------------
+
+def convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
+    """Convert value `v` of C type `frm` to C type `to`."""
+    frm, to = frm.unqualified(), to.unqualified()
+    if frm == to or st.is_void(to):
         return v
+    if is_bool(to):
+        return to_bool(b, v, frm)
+    if isinstance(to, ct.Vector) and not isinstance(frm, ct.Vector):
+        return splat(b, convert(b, v, frm, ct.Scalar(to.elem)), to)
+    if st.is_pointer(to) or st.is_pointer(frm):
+        return _pointer_convert(b, v, frm, to)
+    return _arith_convert(b, v, frm, to)
 
-    def store(self, lv: LValue, value: Value) -> None:
-        if lv.swizzle is not None:
-            assert lv.vec_type is not None
-            vt = mem_type(lv.vec_type)
-            vec = self.b.load(vt, lv.addr, lv.alignment())
-            for i, idx in enumerate(lv.swizzle):
-                if idx < 0:
-                    continue
-                elt = value if len(lv.swizzle) == 1 else self.b.extractelement(value, ConstInt(ir.I32, i))
-                vec = self.b.insertelement(vec, elt, ConstInt(ir.I32, idx))
-            self.b.store(vec, lv.addr, lv.alignment())
-            return
-        if is_bool(lv.ctype) and value.type == ir.I1:
-            value = ConstInt(ir.I8, value.value) if isinstance(value, ConstInt) else \
-                self.b.cast("zext", value, ir.I8)
-        self.b.store(value, lv.addr, lv.alignment(), volatile=lv.ctype.volatile)
 
-    # -- conversions --------------------------------------------------------
-    def convert(self, v: Value, frm: CType, to: CType) -> Value:
-        """Convert value `v` of C type `frm` to C type `to`."""
-        frm, to = frm.unqualified(), to.unqualified()
-        if frm == to or st.is_void(to):
-            return v
-        if is_bool(to):
-            return self.to_bool(v, frm)
-        if isinstance(to, ct.Vector) and not isinstance(frm, ct.Vector):
-            return self.splat(self.convert(v, frm, ct.Scalar(to.elem)), to)
-        if st.is_pointer(to) or st.is_pointer(frm):
-            return self._pointer_convert(v, frm, to)
-        return self._arith_convert(v, frm, to)
+def to_bool(b: Builder, v: Value, frm: CType) -> Value:
+    if v.type == ir.I1:
+        return v
+    if isinstance(v, (ConstInt, ConstFloat)):
+        return ConstInt(ir.I1, int(v.value != 0))
+    if isinstance(v.type, ir.PtrType):
+        return b.icmp("ne", v, ConstNull(v.type))
+    if v.type.is_float():
+        return b.fcmp("une", v, ConstFloat(v.type, 0.0))
+    return b.icmp("ne", v, ConstInt(v.type, 0))
 
-    def to_bool(self, v: Value, frm: CType) -> Value:
-        if v.type == ir.I1:
-            return v
-        if isinstance(v, (ConstInt, ConstFloat)):
-            return ConstInt(ir.I1, int(v.value != 0))
-        if isinstance(v.type, ir.PtrType):
-            return self.b.icmp("ne", v, ConstNull(v.type))
-        if v.type.is_float():
-            return self.b.fcmp("une", v, ConstFloat(v.type, 0.0))
-        return self.b.icmp("ne", v, ConstInt(v.type, 0))
 
-    def splat(self, scalar: Value, to: CType) -> Value:
-        vt = reg_type(to)
-        assert isinstance(vt, ir.VectorType)
-        one = self.b.insertelement(Undef(ir.VectorType(vt.elem, 1)), scalar, ConstInt(ir.I32, 0))
-        return self.b.shufflevector(one, Undef(one.type), [0] * vt.count)
+def splat(b: Builder, scalar: Value, to: CType) -> Value:
+    vt = reg_type(to)
+    assert isinstance(vt, ir.VectorType)
+    one = b.insertelement(Undef(ir.VectorType(vt.elem, 1)), scalar, ConstInt(ir.I32, 0))
+    return b.shufflevector(one, Undef(one.type), [0] * vt.count)
 
-    def _pointer_convert(self, v: Value, frm: CType, to: CType) -> Value:
-        tt = reg_type(to)
-        if isinstance(tt, ir.PtrType) and isinstance(v, ConstNull):
+
+def _pointer_convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
+    tt = reg_type(to)
+    if isinstance(tt, ir.PtrType) and isinstance(v, ConstNull):
+        return ConstNull(tt)
+    if isinstance(tt, ir.PtrType) and isinstance(v.type, ir.PtrType):
+        return v if v.type == tt else b.cast("addrspacecast", v, tt)
+    if isinstance(tt, ir.PtrType):
+        if isinstance(v, ConstInt) and v.value == 0:
             return ConstNull(tt)
-        if isinstance(tt, ir.PtrType) and isinstance(v.type, ir.PtrType):
-            return v if v.type == tt else self.b.cast("addrspacecast", v, tt)
-        if isinstance(tt, ir.PtrType):
-            if isinstance(v, ConstInt) and v.value == 0:
-                return ConstNull(tt)
-            if v.type != ir.I64:
-                v = self._arith_convert(v, frm, ct.LONG)
-            return self.b.cast("inttoptr", v, tt)
-        i = self.b.cast("ptrtoint", v, ir.I64)
-        return self._arith_convert(i, ct.LONG, to)
+        if v.type != ir.I64:
+            v = _arith_convert(b, v, frm, ct.LONG)
+        return b.cast("inttoptr", v, tt)
+    i = b.cast("ptrtoint", v, ir.I64)
+    return _arith_convert(b, i, ct.LONG, to)
 
-    def _arith_convert(self, v: Value, frm: CType, to: CType) -> Value:
-        ft, tt = v.type, reg_type(to)
-        if ft == tt:
-            return v
-        fs, ts = ft.scalar(), tt.scalar()
-        folded = self._fold_convert(v, frm, tt)
-        if folded is not None:
-            return folded
-        if isinstance(fs, ir.IntType) and isinstance(ts, ir.IntType):
-            if fs.bits > ts.bits:
-                return self.b.cast("trunc", v, tt)
-            ext = "zext" if is_unsigned(frm) or fs.bits == 1 else "sext"
-            return self.b.cast(ext, v, tt)
-        if isinstance(fs, ir.IntType):
-            op = "uitofp" if is_unsigned(frm) or fs.bits == 1 else "sitofp"
-            return self.b.cast(op, v, tt)
-        if isinstance(ts, ir.IntType):
-            return self.b.cast("fptoui" if is_unsigned(to) else "fptosi", v, tt)
-        assert isinstance(fs, ir.FloatType) and isinstance(ts, ir.FloatType)
-        return self.b.cast("fpext" if fs.bits < ts.bits else "fptrunc", v, tt)
 
-    @staticmethod
-    def _fold_convert(v: Value, frm: CType, tt: ir.Type) -> Optional[Value]:
-        """Convert a scalar constant at compile time (None when it cannot)."""
-        if isinstance(v, ConstInt):
-            n = v.value if is_unsigned(frm) or v.type == ir.I1 else v.signed()
-            return ConstInt(tt, n) if isinstance(tt, ir.IntType) else \
-                const_float(tt, float(n)) if isinstance(tt, ir.FloatType) else None
-        if isinstance(v, ConstFloat) and isinstance(tt, ir.FloatType):
-            return const_float(tt, v.value)
-        return None
+def _arith_convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
+    ft, tt = v.type, reg_type(to)
+    if ft == tt:
+        return v
+    fs, ts = ft.scalar(), tt.scalar()
+    folded = _fold_convert(v, frm, tt)
+    if folded is not None:
+        return folded
+    if isinstance(fs, ir.IntType) and isinstance(ts, ir.IntType):
+        if fs.bits > ts.bits:
+            return b.cast("trunc", v, tt)
+        ext = "zext" if is_unsigned(frm) or fs.bits == 1 else "sext"
+        return b.cast(ext, v, tt)
+    if isinstance(fs, ir.IntType):
+        op = "uitofp" if is_unsigned(frm) or fs.bits == 1 else "sitofp"
+        return b.cast(op, v, tt)
+    if isinstance(ts, ir.IntType):
+        return b.cast("fptoui" if is_unsigned(to) else "fptosi", v, tt)
+    assert isinstance(fs, ir.FloatType) and isinstance(ts, ir.FloatType)
+    return b.cast("fpext" if fs.bits < ts.bits else "fptrunc", v, tt)
 
-    def bool_to_int(self, c: Value, to: CType) -> Value:
-        """An i1 (or vector of i1) as C's 0/1 int, or OpenCL's 0/-1 vector."""
-        tt = reg_type(to)
-        return self.b.cast("sext" if isinstance(tt, ir.VectorType) else "zext", c, tt)
+
+def _fold_convert(v: Value, frm: CType, tt: ir.Type) -> Optional[Value]:
+    """Convert a scalar constant at compile time (None when it cannot)."""
+    if isinstance(v, ConstInt):
+        n = v.value if is_unsigned(frm) or v.type == ir.I1 else v.signed()
+        return ConstInt(tt, n) if isinstance(tt, ir.IntType) else \
+            const_float(tt, float(n)) if isinstance(tt, ir.FloatType) else None
+    if isinstance(v, ConstFloat) and isinstance(tt, ir.FloatType):
+        return const_float(tt, v.value)
+    return None
+
+
+def bool_to_int(b: Builder, c: Value, to: CType) -> Value:
+    """An i1 (or vector of i1) as C's 0/1 int, or OpenCL's 0/-1 vector."""
+    tt = reg_type(to)
+    return b.cast("sext" if isinstance(tt, ir.VectorType) else "zext", c, tt)

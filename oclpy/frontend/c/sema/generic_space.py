@@ -16,7 +16,7 @@ in that space), which each target implements. `get_fence(p)` is
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from ....diagnostics import DiagnosticEngine
 from ....ir import types as ir
@@ -27,6 +27,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..builtins.table import Builtin
 from .conversions import convert
+from ..builtins.builtin_context import BuiltinContext, BuiltinImpl
 
 AddressSpace = ir.AddressSpace
 TO_SPACE = {"to_global": AddressSpace.GLOBAL, "to_local": AddressSpace.LOCAL,
@@ -68,24 +69,27 @@ def _known_space(v: Value) -> Optional[AddressSpace]:
     return None
 
 
-def _to_space(self: Any, space: AddressSpace, p: Value) -> Value:
+def _to_space(cx: BuiltinContext, space: AddressSpace, p: Value) -> Value:
     target = ir.PtrType(space)
     known = _known_space(p)
     if known is not None:
-        return p.operands[0] if known is space else ConstNull(target)  # type: ignore[attr-defined]
-    fn = declare_intrinsic(self.module, f"to_{space.value}", target, [p.type])
-    return self.b.call(fn, [p])
+        if known is not space:
+            return ConstNull(target)
+        assert isinstance(p, Instr)
+        return p.operands[0]
+    fn = declare_intrinsic(cx.module, f"to_{space.value}", target, [p.type])
+    return cx.b.call(fn, [p])
 
 
-def b_generic_space(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+def b_generic_space(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     if sig.name in TO_SPACE:
-        return _to_space(self, TO_SPACE[sig.name], args[0])
+        return _to_space(cx, TO_SPACE[sig.name], args[0])
     known = _known_space(args[0])
     if known is not None:
         return ConstInt(ir.I32, _CLK_LOCAL_MEM_FENCE if known is AddressSpace.LOCAL else _CLK_GLOBAL_MEM_FENCE)
-    local = _to_space(self, AddressSpace.LOCAL, args[0])
-    is_local = self.b.icmp("ne", local, ConstNull(local.type))
-    return self.b.select(is_local, ConstInt(ir.I32, _CLK_LOCAL_MEM_FENCE), ConstInt(ir.I32, _CLK_GLOBAL_MEM_FENCE))
+    local = _to_space(cx, AddressSpace.LOCAL, args[0])
+    is_local = cx.b.icmp("ne", local, ConstNull(local.type))
+    return cx.b.select(is_local, ConstInt(ir.I32, _CLK_LOCAL_MEM_FENCE), ConstInt(ir.I32, _CLK_GLOBAL_MEM_FENCE))
 
 
-GENERIC_IMPLS: dict[str, Callable[..., Optional[Value]]] = {"generic_space": b_generic_space}
+GENERIC_IMPLS: dict[str, BuiltinImpl] = {"generic_space": b_generic_space}

@@ -31,7 +31,10 @@ MAX_RANGE = 1 << 16  # elements one `[lo ... hi]` designator may initialize
 
 
 class Checker(Protocol):
-    diags: DiagnosticEngine
+    """How the filler checks an item: as an initializer of a member's type, or as a whole member."""
+
+    @property
+    def diags(self) -> DiagnosticEngine: ...
 
     def initializer(self, init: ast.Expr, t: CType, constant: bool) -> ast.Expr: ...
     def same_type_item(self, item: ast.Expr, mt: CType) -> bool: ...
@@ -165,7 +168,8 @@ class ListFiller:
             elif isinstance(t, ct.Vector):
                 t = ct.Scalar(t.elem)
             else:
-                t = (t.definition.fields or [])[index].type  # type: ignore[attr-defined]
+                assert isinstance(t, ct.Struct)
+                t = (t.definition.fields or [])[index].type
         return t
 
     def walk(self, top: Frame, indices: list[int]) -> list[Frame]:

@@ -17,22 +17,27 @@ better for one, else the call is ambiguous.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
-from ....diagnostics import DiagnosticEngine
 from ....ir.types import AddressSpace
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
-from .calls import ordinal
 from .conversions import is_null_constant
+from .sema_context import SemaContext
 
 _CODES = {K.BOOL: "b", K.CHAR: "c", K.UCHAR: "h", K.SHORT: "s", K.USHORT: "t", K.INT: "i", K.UINT: "j",
           K.LONG: "l", K.ULONG: "m", K.HALF: "Dh", K.FLOAT: "f", K.DOUBLE: "d"}
 _SPACE_NUMBERS = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 2, AddressSpace.LOCAL: 3,
                   AddressSpace.GENERIC: 4}  # clang's OpenCL address space mangling
 EXACT, PROMOTION, CONVERSION = 0, 1, 2
+_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... (argument positions in diagnostics)."""
+    return _ORDINAL.get(n, f"{n}th")
 
 
 def is_overloadable(fn: ast.FunctionDecl) -> bool:
@@ -106,101 +111,94 @@ def _better(a: list[int], b: list[int]) -> bool:
     return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
 
 
-class OverloadChecker:
-    diags: DiagnosticEngine
-    scopes: list[dict[str, ast.Decl]]
-    # Per name, one declaration per distinct signature (the definition once seen).
-    overloads: dict[str, list[ast.FunctionDecl]]
-    linked: dict[str, ast.FunctionDecl]  # link name -> its declaration (the definition once seen)
+# -- declarations ---------------------------------------------------------------
+def declare_function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
+    """Enter `fn` in the file scope, checked against the earlier declarations of its name."""
+    decls = cx.overloads.setdefault(fn.name, [])
+    same = next((d for d in decls if _same_signature(d, fn)), None)
+    if same is not None:
+        _redeclare(cx, same, fn, decls)
+    elif _may_overload(cx, fn, decls):
+        marked = is_overloadable(fn) and not fn.is_kernel
+        fn.link_name = mangle(fn) if marked else fn.name
+        decls.append(fn)
+    if fn.link_name:
+        cx.linked[fn.link_name] = next(d for d in decls if d.link_name == fn.link_name)
+    cx.scopes[0][fn.name] = decls[0] if decls else fn
 
-    if TYPE_CHECKING:
-        def error(self, e: ast.Expr, message: str) -> ast.Expr: ...
 
-    # -- declarations ---------------------------------------------------------------
-    def declare_function(self, fn: ast.FunctionDecl) -> None:
-        """Enter `fn` in the file scope, checked against the earlier declarations of its name."""
-        decls = self.overloads.setdefault(fn.name, [])
-        same = next((d for d in decls if _same_signature(d, fn)), None)
-        if same is not None:
-            self._redeclare(same, fn, decls)
-        elif self._may_overload(fn, decls):
-            marked = is_overloadable(fn) and not fn.is_kernel
-            fn.link_name = mangle(fn) if marked else fn.name
-            decls.append(fn)
-        if fn.link_name:
-            self.linked[fn.link_name] = next(d for d in decls if d.link_name == fn.link_name)
-        self.scopes[0][fn.name] = decls[0] if decls else fn
+def _redeclare(cx: SemaContext, same: ast.FunctionDecl, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> None:
+    if same.body is not None and fn.body is not None:
+        diag = cx.diags.error(fn.loc, f"redefinition of '{fn.name}'")
+        cx.diags.note(diag, same.loc, "previous definition is here")
+    elif is_overloadable(same) and not is_overloadable(fn) and not fn.is_kernel:
+        diag = cx.diags.error(fn.loc, f"redeclaration of '{fn.name}' must have the 'overloadable' attribute")
+        cx.diags.note(diag, same.loc, "previous overload of function is here")
+    fn.link_name = same.link_name
+    if is_overloadable(same):
+        fn.attributes.setdefault("overloadable", True)
+    if same.body is None or fn.body is not None:
+        decls[decls.index(same)] = fn
 
-    def _redeclare(self, same: ast.FunctionDecl, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> None:
-        if same.body is not None and fn.body is not None:
-            diag = self.diags.error(fn.loc, f"redefinition of '{fn.name}'")
-            self.diags.note(diag, same.loc, "previous definition is here")
-        elif is_overloadable(same) and not is_overloadable(fn) and not fn.is_kernel:
-            diag = self.diags.error(fn.loc, f"redeclaration of '{fn.name}' must have the 'overloadable' attribute")
-            self.diags.note(diag, same.loc, "previous overload of function is here")
-        fn.link_name = same.link_name
-        if is_overloadable(same):
-            fn.attributes.setdefault("overloadable", True)
-        if same.body is None or fn.body is not None:
-            decls[decls.index(same)] = fn
 
-    def _may_overload(self, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> bool:
-        """May `fn` (a new signature) join `decls`? Reports why not."""
-        if not decls:
-            return True
-        if not is_overloadable(fn) and not any(is_overloadable(d) for d in decls):
-            diag = self.diags.error(fn.loc, f"conflicting types for '{fn.name}'")
-            self.diags.note(diag, decls[-1].loc, "previous declaration is here")
-            return False
-        unmarked = next((d for d in decls if not is_overloadable(d)), None)
-        if unmarked is not None and not is_overloadable(fn):
-            diag = self.diags.error(fn.loc, "at most one overload for a given name may lack the 'overloadable' "
-                                    "attribute")
-            self.diags.note(diag, unmarked.loc, "previous unmarked overload of function is here")
-            return False
+def _may_overload(cx: SemaContext, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> bool:
+    """May `fn` (a new signature) join `decls`? Reports why not."""
+    if not decls:
         return True
+    if not is_overloadable(fn) and not any(is_overloadable(d) for d in decls):
+        diag = cx.diags.error(fn.loc, f"conflicting types for '{fn.name}'")
+        cx.diags.note(diag, decls[-1].loc, "previous declaration is here")
+        return False
+    unmarked = next((d for d in decls if not is_overloadable(d)), None)
+    if unmarked is not None and not is_overloadable(fn):
+        diag = cx.diags.error(fn.loc, "at most one overload for a given name may lack the 'overloadable' "
+                              "attribute")
+        cx.diags.note(diag, unmarked.loc, "previous unmarked overload of function is here")
+        return False
+    return True
 
-    # -- calls ----------------------------------------------------------------------
-    def choose_overload(self, e: ast.Call, name: str) -> Optional[ast.FunctionDecl]:
-        """The overload of `name` a call with checked arguments picks; None after an error."""
-        decls = self.overloads.get(name, [])
-        if len(decls) == 1:
-            return decls[0]
-        viable: list[tuple[list[int], ast.FunctionDecl]] = []
+
+# -- calls ----------------------------------------------------------------------
+def choose_overload(cx: SemaContext, e: ast.Call, name: str) -> Optional[ast.FunctionDecl]:
+    """The overload of `name` a call with checked arguments picks; None after an error."""
+    decls = cx.overloads.get(name, [])
+    if len(decls) == 1:
+        return decls[0]
+    viable: list[tuple[list[int], ast.FunctionDecl]] = []
+    for d in decls:
+        costs = _overload_costs(e.args, d)
+        if costs is not None:
+            viable.append((costs, d))
+    best = [d for costs, d in viable if all(_better(costs, other) for other, o in viable if o is not d)]
+    if len(best) == 1:
+        return best[0]
+    if not viable:
+        diag = cx.diags.error(e.loc, f"no matching function for call to '{name}'")
         for d in decls:
-            costs = self._overload_costs(e.args, d)
-            if costs is not None:
-                viable.append((costs, d))
-        best = [d for costs, d in viable if all(_better(costs, other) for other, o in viable if o is not d)]
-        if len(best) == 1:
-            return best[0]
-        if not viable:
-            diag = self.diags.error(e.loc, f"no matching function for call to '{name}'")
-            for d in decls:
-                self.diags.note(diag, d.loc, "candidate function not viable: " + self._overload_why(e.args, d))
-        else:
-            diag = self.diags.error(e.loc, f"call to '{name}' is ambiguous")
-            top = [d for costs, d in viable if not any(_better(other, costs) for other, _ in viable)]
-            for d in top:
-                self.diags.note(diag, d.loc, "candidate function")
+            cx.diags.note(diag, d.loc, "candidate function not viable: " + _overload_why(e.args, d))
+    else:
+        diag = cx.diags.error(e.loc, f"call to '{name}' is ambiguous")
+        top = [d for costs, d in viable if not any(_better(other, costs) for other, _ in viable)]
+        for d in top:
+            cx.diags.note(diag, d.loc, "candidate function")
+    return None
+
+
+def _overload_costs(args: list[ast.Expr], d: ast.FunctionDecl) -> Optional[list[int]]:
+    ftype = d.ctype
+    assert isinstance(ftype, ct.FunctionType)
+    if len(args) != len(ftype.params) and not (ftype.variadic and len(args) > len(ftype.params)):
         return None
+    costs = [arg_cost(a, p) for a, p in zip(args, ftype.params)]
+    return None if any(c is None for c in costs) else costs  # type: ignore[return-value]
 
-    @staticmethod
-    def _overload_costs(args: list[ast.Expr], d: ast.FunctionDecl) -> Optional[list[int]]:
-        ftype = d.ctype
-        assert isinstance(ftype, ct.FunctionType)
-        if len(args) != len(ftype.params) and not (ftype.variadic and len(args) > len(ftype.params)):
-            return None
-        costs = [arg_cost(a, p) for a, p in zip(args, ftype.params)]
-        return None if any(c is None for c in costs) else costs  # type: ignore[return-value]
 
-    @staticmethod
-    def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
-        ftype = d.ctype
-        assert isinstance(ftype, ct.FunctionType)
-        n = len(ftype.params)
-        if len(args) != n:
-            return (f"requires {n} argument{'s' if n != 1 else ''}, but {len(args)} "
-                    f"{'was' if len(args) == 1 else 'were'} provided")
-        i, a, p = next((i, a, p) for i, (a, p) in enumerate(zip(args, ftype.params), 1) if arg_cost(a, p) is None)
-        return f"no known conversion from '{a.ctype}' to '{p}' for {ordinal(i)} argument"
+def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
+    ftype = d.ctype
+    assert isinstance(ftype, ct.FunctionType)
+    n = len(ftype.params)
+    if len(args) != n:
+        return (f"requires {n} argument{'s' if n != 1 else ''}, but {len(args)} "
+                f"{'was' if len(args) == 1 else 'were'} provided")
+    i, a, p = next((i, a, p) for i, (a, p) in enumerate(zip(args, ftype.params), 1) if arg_cost(a, p) is None)
+    return f"no known conversion from '{a.ctype}' to '{p}' for {ordinal(i)} argument"

@@ -1,0 +1,67 @@
+"""The IR constants of checked constant initializers: program-scope and static
+variables' initial values, in memory types (arrays, vectors, structs, unions
+through `const_bytes.reinterpret`; missing elements are zero).
+"""
+
+from __future__ import annotations
+
+from ....ir import types as ir
+from ....ir.values import ConstAggregate, ConstInt, ConstZero, Value
+from .. import ast
+from .. import c_types as ct
+from ..c_types import CType
+from ..layout import mem_type, struct_info
+from ..sema.folding import fold
+from .const_bytes import reinterpret
+from .helpers import const_float
+
+
+def constant_value(init: ast.Expr, t: CType) -> Value:
+    """The IR constant (in memory types) of a checked constant initializer."""
+    mt = mem_type(t)
+    if isinstance(init, ast.InitList):
+        return _aggregate(init, t)
+    while isinstance(init, ast.ImplicitCast) and init.kind == "splat":
+        init = init.operand
+    if isinstance(init, ast.VectorLiteral) and isinstance(t, ct.Vector):
+        comps = [constant_value(c, ct.Scalar(t.elem)) for c in init.components]
+        if len(comps) == 1:
+            comps = comps * t.count
+        return ConstAggregate(mt, comps)
+    v = fold(init)
+    if isinstance(t, ct.Vector):
+        return ConstAggregate(mt, [constant_value(init, ct.Scalar(t.elem))] * t.count)
+    if isinstance(mt, ir.FloatType):
+        return const_float(mt, float(v or 0.0))
+    if isinstance(mt, ir.IntType):
+        return ConstInt(mt, int(v or 0))
+    return ConstZero(mt)
+
+
+def _aggregate(init: ast.InitList, t: CType) -> Value:
+    mt = mem_type(t)
+    slots = dict(getattr(init, "slots", []))
+    if isinstance(t, (ct.Array, ct.Vector)):
+        elem = t.elem if isinstance(t, ct.Array) else ct.Scalar(t.elem)
+        count = t.count or 0
+        return ConstAggregate(mt, [constant_value(slots[i], elem) if i in slots else ConstZero(mem_type(elem))
+                                   for i in range(count)])
+    assert isinstance(t, ct.Struct) and isinstance(mt, ir.StructType)
+    info = struct_info(t.definition)
+    fields = t.definition.fields or []
+    if t.definition.is_union:
+        chosen = init.slots[-1] if getattr(init, "slots", None) else None  # type: ignore[attr-defined]
+        return ConstZero(mt) if chosen is None else _union_const(chosen[1], fields[chosen[0]].type, mt)
+    elems: list[Value] = [ConstZero(f) for f in mt.fields]
+    for i, f in enumerate(fields):
+        if i in slots:
+            elems[info.field_index[f.name]] = constant_value(slots[i], f.type)
+    return ConstAggregate(mt, elems)
+
+
+def _union_const(init: ast.Expr, t: CType, mt: ir.StructType) -> Value:
+    """A union's constant: its member's value, as the bytes of the union's storage type."""
+    value = constant_value(init, t)
+    if mem_type(t) == mt.fields[0]:
+        return ConstAggregate(mt, [value] + [ConstZero(f) for f in mt.fields[1:]])
+    return reinterpret(value, mt)
