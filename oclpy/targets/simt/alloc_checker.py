@@ -42,7 +42,7 @@ import re
 from typing import Mapping
 
 from .calling_convention import RETURN_ADDRESS, STACK_POINTER, callee_saved, caller_saved, spill_pool
-from .machine import MBlock, MFunction, MInstr, PReg, Slot, VReg, instr_problems, successors
+from .machine import Label, MBlock, MFunction, MInstr, PReg, Slot, VReg, instr_problems
 
 Loc = tuple[str, int]  # ("s", 5), ("v", 12), or ("stack.K", word)
 Fact = tuple[str, int]  # (value, word)
@@ -166,6 +166,7 @@ class Checker:
         self.saved = [(f, u) for f in ("s", "v") for u in callee_saved(f, files[f])]
         self.errors: list[str] | None = None
         self.block_name = ""
+        self.fallthrough = ""
 
     def error(self, instr: MInstr, original: MInstr | None, message: str) -> None:
         if self.errors is None:
@@ -180,9 +181,11 @@ class Checker:
                 what = str(value) if fact[1] == 0 else f"word {fact[1]} of {value}"
                 self.error(instr, original, f"{loc[0]}{loc[1]} should hold {what} but holds {describe(facts)}")
 
-    def run_block(self, k: int, state: State, pairs: list[tuple[MInstr, MInstr | None]]) -> State:
+    def run_block(self, state: State, pairs: list[tuple[MInstr, MInstr | None]]) -> list[tuple[str, State]]:
+        """Walk one block from its entry state; the state along each way out (target block, state)."""
         state = dict(state)
         fresh: set[Loc] = set()
+        out: list[tuple[str, State]] = []
         for loc in self.pool:
             state[loc] = frozenset()
         for instr, original in pairs:
@@ -195,13 +198,15 @@ class Checker:
             for loc in self.pool - written:
                 state[loc] = frozenset()
             fresh = set()
-        return state
+            out += [(str(o), dict(state)) for o in instr.operands if instr.info.branch and isinstance(o, Label)]
+        return out + [(self.fallthrough, state)]
 
     def inserted(self, state: State, instr: MInstr) -> set[Loc]:
         """Spill code, saves, SP moves: facts move between registers and slots. The units written."""
         ops = instr.operands
         if instr.op in ("s_add_u32", "s_sub_u32"):
-            delta = ops[2].value if instr.op == "s_add_u32" else -ops[2].value  # type: ignore[union-attr]
+            amount = int(ops[2].value)  # type: ignore[union-attr]
+            delta = amount if instr.op == "s_add_u32" else -amount
             state[("s", 32)] = frozenset(moved for f in get(state, ("s", 32)) if (moved := move_sp(f, delta)))
             return {("s", 32)}
         if instr.op == "s_mov_b64":
@@ -246,24 +251,34 @@ class Checker:
         return written
 
     def solve(self, pairs: list[list[tuple[MInstr, MInstr | None]]]) -> list[State | None]:
-        index = {b.name: k for k, b in enumerate(self.after.blocks)}
-        succs = [[index[n] for n in successors(self.after, k)] for k in range(len(self.after.blocks))]
-        ins: list[State | None] = [None] * len(self.after.blocks)
+        """The state at each block's entry: a forward dataflow to a fixed point (None: unreached)."""
+        blocks = self.after.blocks
+        index = {b.name: k for k, b in enumerate(blocks)}
+        ins: list[State | None] = [None] * len(blocks)
         ins[0] = {}
-        work = list(range(len(self.after.blocks)))
+        work = list(range(len(blocks)))
         while work:
             k = work.pop(0)
             if ins[k] is None:
                 continue
-            self.block_name = self.after.blocks[k].name
-            out = self.run_block(k, ins[k], pairs[k])  # type: ignore[arg-type]
-            for s in succs[k]:
+            self.enter(k)
+            for target, out in self.run_block(ins[k], pairs[k]):  # type: ignore[arg-type]
+                s = index.get(target)
+                if s is None:
+                    continue
                 new = meet(ins[s], out)
                 if new != ins[s]:
                     ins[s] = new
                     if s not in work:
                         work.append(s)
         return ins
+
+    def enter(self, k: int) -> None:
+        """Name block `k` in messages and note where it falls through to."""
+        blocks = self.after.blocks
+        self.block_name = blocks[k].name
+        ends = bool(blocks[k].instrs) and blocks[k].instrs[-1].info.terminator
+        self.fallthrough = blocks[k + 1].name if not ends and k + 1 < len(blocks) else ""
 
     def check(self) -> list[str]:
         problems = self.structure()
@@ -280,8 +295,8 @@ class Checker:
         self.errors = []
         for k, state in enumerate(ins):
             if state is not None:
-                self.block_name = self.after.blocks[k].name
-                self.run_block(k, state, pairs[k])
+                self.enter(k)
+                self.run_block(state, pairs[k])
         return list(dict.fromkeys(self.errors))
 
     def structure(self) -> list[str]:

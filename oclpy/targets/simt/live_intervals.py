@@ -125,46 +125,64 @@ def block_numbers(fn: MFunction) -> list[int]:
     return firsts
 
 
+def exits(fn: MFunction, k: int) -> tuple[list[tuple[int, str]], str | None]:
+    """Where control leaves block `k`: (offset in the block, target) for each branch, wherever it
+    stands (a conditional branch may stand inside a block), and the fallthrough block, if any."""
+    block = fn.blocks[k]
+    branches = [(j, str(o)) for j, i in enumerate(block.instrs) if i.info.branch
+                for o in i.operands if isinstance(o, Label)]
+    ends = bool(block.instrs) and block.instrs[-1].info.terminator
+    fall = fn.blocks[k + 1].name if not ends and k + 1 < len(fn.blocks) else None
+    return branches, fall
+
+
+def walk_block(fn: MFunction, k: int, per_instr: list[tuple[list[Key], list[Key]]], first: int,
+               live_in: dict[str, set[Key]]) -> set[Key]:
+    """The keys live at the start of block `k`, walking back from its exits."""
+    branches, fall = exits(fn, k)
+    live = set(live_in[fall]) if fall else set()
+    at = dict(branches)
+    for j in reversed(range(len(fn.blocks[k].instrs))):
+        if j in at:
+            live |= live_in[at[j]]
+        uses, defs = per_instr[first + j]
+        live -= set(defs)
+        live |= set(uses)
+    return live
+
+
 def solve_live_sets(fn: MFunction, per_instr: list[tuple[list[Key], list[Key]]],
                     firsts: list[int]) -> tuple[list[set[Key]], list[set[Key]]]:
     """Backward dataflow to a fixed point: each block's live-in and live-out sets."""
-    index = {b.name: k for k, b in enumerate(fn.blocks)}
-    succs = [[index[name] for name in successors(fn, k)] for k in range(len(fn.blocks))]
-    gen: list[set[Key]] = []
-    kill: list[set[Key]] = []
-    for k, block in enumerate(fn.blocks):
-        g: set[Key] = set()
-        d: set[Key] = set()
-        for n in reversed(range(firsts[k], firsts[k] + len(block.instrs))):
-            uses, defs = per_instr[n]
-            g -= set(defs)
-            d |= set(defs)
-            g |= set(uses)
-        gen.append(g)
-        kill.append(d - g)
-    live_in: list[set[Key]] = [set() for _ in fn.blocks]
-    live_out: list[set[Key]] = [set() for _ in fn.blocks]
+    names = [b.name for b in fn.blocks]
+    live_in: dict[str, set[Key]] = {name: set() for name in names}
     changed = True
     while changed:
         changed = False
         for k in reversed(range(len(fn.blocks))):
-            out = set().union(*(live_in[s] for s in succs[k]))
-            new_in = gen[k] | (out - kill[k])
-            if out != live_out[k] or new_in != live_in[k]:
-                live_out[k], live_in[k], changed = out, new_in, True
-    return live_in, live_out
+            new = walk_block(fn, k, per_instr, firsts[k], live_in)
+            if new != live_in[names[k]]:
+                live_in[names[k]], changed = new, True
+    live_out = [set().union(*(live_in[s] for s in successors(fn, k))) for k in range(len(names))]
+    return [live_in[n] for n in names], live_out
 
 
 def segments_of(fn: MFunction, per_instr: list[tuple[list[Key], list[Key]]], firsts: list[int],
-                live_out: list[set[Key]]) -> dict[Key, list[Segment]]:
-    """Each key's live segments, block by block, walking backwards from the live-out set."""
+                live_in: list[set[Key]]) -> dict[Key, list[Segment]]:
+    """Each key's live segments, block by block, walking backwards from the block's exits."""
+    index = {b.name: k for k, b in enumerate(fn.blocks)}
     segs: dict[Key, list[Segment]] = {}
     for k, block in enumerate(fn.blocks):
         if not block.instrs:
             continue
         first, last = firsts[k], firsts[k] + len(block.instrs) - 1
-        open_end: dict[Key, int] = {key: 2 * last + 1 for key in live_out[k]}
+        branches, fall = exits(fn, k)
+        open_end: dict[Key, int] = {key: 2 * last + 1 for key in (live_in[index[fall]] if fall else ())}
+        at = dict(branches)
         for n in reversed(range(first, last + 1)):
+            if n - first in at:
+                for key in live_in[index[at[n - first]]]:
+                    open_end.setdefault(key, 2 * n + 1)
             uses, defs = per_instr[n]
             for d in defs:
                 segs.setdefault(d, []).append((2 * n + 1, open_end.pop(d, 2 * n + 1)))
@@ -216,7 +234,7 @@ def compute_liveness(fn: MFunction, files: Mapping[str, int]) -> LiveIntervals:
     firsts = block_numbers(fn)
     per_instr = [effects(i, files) for i in instrs]
     live_in, live_out = solve_live_sets(fn, per_instr, firsts)
-    segs = segments_of(fn, per_instr, firsts, live_out)
+    segs = segments_of(fn, per_instr, firsts, live_in)
     depth = loop_depths(fn)
     block_of = [k for k, b in enumerate(fn.blocks) for _ in b.instrs]
     intervals: dict[VReg, Interval] = {}
