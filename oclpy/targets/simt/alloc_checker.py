@@ -70,10 +70,24 @@ def get(state: State, loc: Loc) -> frozenset[Fact]:
     return state[loc] if loc in state else default(loc)
 
 
+UNDEFINED: Loc = ("undefined", 0)  # not a place: the values the original has not yet written on this path
+
+
 def meet(a: State | None, b: State) -> State:
+    """What holds on both paths. A value the original has not written on one path holds anywhere
+    on it (the original reads garbage there too)."""
     if a is None:
         return dict(b)
-    return {loc: get(a, loc) & get(b, loc) for loc in set(a) | set(b)}
+    ua, ub = a.get(UNDEFINED, frozenset()), b.get(UNDEFINED, frozenset())
+    out = {UNDEFINED: ua & ub}
+    for loc in (set(a) | set(b)) - {UNDEFINED}:
+        fa, fb = get(a, loc), get(b, loc)
+        out[loc] = (fa & fb) | {f for f in fa if (f[0], 0) in ub} | {f for f in fb if (f[0], 0) in ua}
+    return out
+
+
+def holds(state: State, loc: Loc, fact: Fact) -> bool:
+    return fact in get(state, loc) or (fact[0], 0) in state.get(UNDEFINED, frozenset())
 
 
 def units(reg: PReg) -> list[Loc]:
@@ -177,7 +191,7 @@ class Checker:
     def expect(self, state: State, instr: MInstr, original: MInstr | None, reg: PReg, value: VReg | PReg) -> None:
         for loc, fact in zip(units(reg), value_facts(value)):
             facts = get(state, loc)
-            if fact not in facts:
+            if not holds(state, loc, fact):
                 what = str(value) if fact[1] == 0 else f"word {fact[1]} of {value}"
                 self.error(instr, original, f"{loc[0]}{loc[1]} should hold {what} but holds {describe(facts)}")
 
@@ -255,7 +269,8 @@ class Checker:
         blocks = self.after.blocks
         index = {b.name: k for k, b in enumerate(blocks)}
         ins: list[State | None] = [None] * len(blocks)
-        ins[0] = {}
+        ins[0] = {UNDEFINED: frozenset((f"%{r.file}{r.id}", 0) for i in self.before.instrs()
+                                       for r in i.registers() if isinstance(r, VReg))}
         work = list(range(len(blocks)))
         while work:
             k = work.pop(0)
