@@ -8,7 +8,8 @@ list of virtual registers that are spilled (they get no register at all;
 The scan (Poletto and Sarkar's, with Wimmer's register hints): intervals in
 order of their start; at each one the intervals that ended are expired and
 their registers freed, then the interval takes
-1. the register a `p_copy` hints at, when it is free;
+1. the place a `p_copy`, `p_join` or `p_split` hints at, when it is free
+   (the pseudo is then no move);
 2. else the first free *position*: an index aligned for its width (1 for 32
    bits, 2 for a pair, 4 for 128 bits and up) whose units are all
    allocatable (not the ABI's fixed `s30..s34`, not the spill pool), held by
@@ -107,12 +108,13 @@ class FileScan:
             del self.owner[u]
 
     def hinted(self, iv: Interval) -> int | None:
-        for hint in iv.hints:
+        for hint, offset in iv.hints:
             reg = hint if isinstance(hint, PReg) else self.result.registers.get(hint)
-            if reg is None or reg.width != iv.reg.width or reg.file != self.file:
+            if reg is None or reg.file != self.file:
                 continue
-            if reg.index in self.choices(iv.reg.width) and self.free(reg.index, reg.count, iv):
-                return reg.index
+            start = reg.index + offset
+            if start in self.choices(iv.reg.width) and self.free(start, iv.reg.width // 32, iv):
+                return start
         return None
 
     def choices(self, width: int) -> tuple[int, ...]:

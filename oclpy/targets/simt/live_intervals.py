@@ -30,7 +30,9 @@ register may take a unit only where it has none.
 `Interval.weight` is the spill cost (its reads and writes, each counted
 10^loop depth, loops found from back edges of the layout) over its length:
 the allocator spills the lightest first. `Interval.hints` are the registers
-a `p_copy` ties it to.
+a `p_copy`, `p_join` or `p_split` ties it to, each with the word offset at
+which it would sit in them (a part of a tuple sits at its place in the whole),
+so that the pseudo becomes no move at all.
 
 Requires: blocks with unique names, labels that exist (`function_problems`).
 """
@@ -58,7 +60,7 @@ class Interval:
     start: int
     end: int
     weight: float = 0.0
-    hints: list[PReg | VReg] = field(default_factory=list)
+    hints: list[tuple[PReg | VReg, int]] = field(default_factory=list)  # (register, word offset)
 
     def overlaps(self, start: int, end: int) -> bool:
         return self.start <= end and start <= self.end
@@ -216,16 +218,24 @@ def loop_depths(fn: MFunction) -> list[int]:
     return depth
 
 
-def copy_hints(instr: MInstr) -> list[tuple[VReg, PReg | VReg]]:
-    """The (virtual register, register it would like to share) pairs of a `p_copy`."""
-    if instr.op != "p_copy" or isinstance(instr.operands[1], (Imm, Label)):
+def copy_hints(instr: MInstr) -> list[tuple[VReg, PReg | VReg, int]]:
+    """(virtual register, register it would like to share, its word offset there) for the pseudos
+    that copy, join and split: each part next to the whole at its offset."""
+    if instr.op not in ("p_copy", "p_join", "p_split") or any(isinstance(o, (Imm, Label)) for o in instr.operands):
         return []
-    dst, src = instr.operands
-    pairs: list[tuple[VReg, PReg | VReg]] = []
-    for a, b in ((dst, src), (src, dst)):
-        if isinstance(a, VReg) and isinstance(b, (PReg, VReg)) and a.file == b.file and a.width == b.width:
-            pairs.append((a, b))
-    return pairs
+    defs = [o for _, o in instr.defs()]
+    uses = [o for _, o in instr.uses()]
+    whole, parts = (uses[0], defs) if instr.op == "p_split" else (defs[0], uses)
+    out: list[tuple[VReg, PReg | VReg, int]] = []
+    offset = 0
+    for part in parts:
+        if isinstance(part, (PReg, VReg)) and isinstance(whole, (PReg, VReg)) and part.file == whole.file:
+            if isinstance(part, VReg):
+                out.append((part, whole, offset))
+            if isinstance(whole, VReg):
+                out.append((whole, part, -offset))
+        offset += getattr(part, "width", 32) // 32
+    return out
 
 
 def compute_liveness(fn: MFunction, files: Mapping[str, int]) -> LiveIntervals:
@@ -249,8 +259,8 @@ def compute_liveness(fn: MFunction, files: Mapping[str, int]) -> LiveIntervals:
         for key in dict.fromkeys(uses + defs):
             if isinstance(key, VReg):
                 cost[key] = cost.get(key, 0.0) + 10.0 ** min(depth[block_of[n]], 6)
-        for reg, hint in copy_hints(instrs[n]):
-            intervals[reg].hints.append(hint)
+        for reg, hint, offset in copy_hints(instrs[n]):
+            intervals[reg].hints.append((hint, offset))
     for reg, iv in intervals.items():
         iv.weight = cost.get(reg, 0.0) / (iv.end - iv.start + 8)
     calls = [n for n, i in enumerate(instrs) if i.op == "s_call_b64"]
