@@ -226,3 +226,106 @@ def allocate_checked(text: str, files: dict[str, int]) -> tuple[MModule, MModule
 
 def inputs(groups: int = 3, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1 << 32, GROUP * groups, dtype=np.uint64).astype(np.uint32)
+
+
+VOPS2 = ("v_add_u32", "v_sub_u32", "v_mul_lo_u32", "v_xor_b32", "v_max_u32", "v_lshr_b32")
+
+
+class RandomKernel:
+    """A random kernel with many live values: vector and scalar arithmetic, 64-bit pairs, divergent
+    if/else in exec-mask form and uniform loops, all values folded into the output at the end.
+    Values made inside a branch side are used on that side only (other lanes never write them)."""
+
+    def __init__(self, seed: int, size: int) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+        self.size = size
+        self.next_id = 1000
+        self.lines: list[str] = []
+        self.labels = 0
+
+    def new(self, file: str, width: int = 32) -> str:
+        self.next_id += 1
+        return f"%{file}{self.next_id}" + ("" if width == 32 else f":{width}")
+
+    def emit(self, line: str) -> None:
+        self.lines.append("  " + line)
+
+    def vector_op(self, pool: list[str], scalars: list[str], target: str | None = None) -> str:
+        rng = self.rng
+        op = rng.choice(VOPS2)
+        a = rng.choice(pool)
+        b = rng.choice(pool + scalars + [str(rng.randrange(1, 100))])
+        dst = target or self.new("v")
+        self.emit(f"{op} {dst}, {a}, {b}")
+        return dst
+
+    def pair_op(self, pool: list[str]) -> list[str]:
+        a, b, c = (self.rng.choice(pool) for _ in range(3))
+        p, q, r = self.new("v", 64), self.new("v", 64), self.new("v", 64)
+        lo, hi = self.new("v"), self.new("v")
+        self.emit(f"p_join {p}, {a}, {b}")
+        self.emit(f"p_join {q}, {c}, {a}")
+        self.emit(f"v_mad_u64 {r}, {p}, {q}, {p}")
+        self.emit(f"p_split {lo}, {hi}, {r}")
+        return [lo, hi]
+
+    def straight(self, pool: list[str], scalars: list[str], count: int) -> None:
+        for _ in range(count):
+            kind = self.rng.random()
+            if kind < 0.1:
+                pool += self.pair_op(pool)
+            elif kind < 0.25:
+                s = self.new("s")
+                self.emit(f"s_mul_i32 {s}, {self.rng.choice(scalars)}, {self.rng.randrange(3, 50)}")
+                scalars.append(s)
+            else:
+                pool.append(self.vector_op(pool, scalars))
+
+    def diamond(self, pool: list[str], scalars: list[str]) -> None:
+        k, self.labels = self.labels, self.labels + 1
+        cond, saved, var = self.new("s", 64), self.new("s", 64), self.new("v")
+        self.emit(f"v_cmp_lt_u32 {cond}, {self.rng.choice(pool)}, {self.rng.choice(pool)}")
+        self.emit(f"s_and_saveexec_b64 {saved}, {cond}")
+        self.emit(f"s_cbranch_execz else{k}")
+        for side in ("then", "else"):
+            if side == "else":
+                self.emit(f"s_andn2_b64 exec, {saved}, {cond}")
+                self.emit(f"s_cbranch_execz join{k}")
+            else:
+                self.lines.append(f"then{k}:")
+            local = list(pool)
+            self.straight(local, list(scalars), self.rng.randrange(2, 8))
+            self.vector_op(local, scalars, target=var)
+            if side == "then":
+                self.lines.append(f"else{k}:")
+        self.lines.append(f"join{k}:")
+        self.emit(f"s_mov_b64 exec, {saved}")
+        pool.append(var)
+
+    def loop(self, pool: list[str], scalars: list[str]) -> None:
+        k, self.labels = self.labels, self.labels + 1
+        counter, var = self.new("s"), self.new("v")
+        self.emit(f"s_mov_b32 {counter}, 0")
+        self.emit(f"v_mov_b32 {var}, {self.rng.choice(pool)}")
+        self.lines.append(f"loop{k}:")
+        local = list(pool) + [var]
+        self.straight(local, scalars + [counter], self.rng.randrange(2, 8))
+        self.vector_op(local, scalars + [counter], target=var)
+        self.emit(f"s_add_u32 {counter}, {counter}, 1")
+        self.emit(f"s_cmp_lt_u32 {counter}, {self.rng.randrange(2, 5)}")
+        self.emit(f"s_cbranch_scc1 loop{k}")
+        self.lines.append(f"after{k}:")
+        pool.append(var)
+
+    def text(self) -> str:
+        pool, scalars = ["%v6", "%v1"], ["%s4"]
+        self.straight(pool, scalars, self.size)
+        for _ in range(3):
+            self.rng.choice((self.diamond, self.loop))(pool, scalars)
+            self.straight(pool, scalars, self.size // 3)
+        self.emit("v_mov_b32 %v8, 0")
+        for value in pool:
+            self.emit(f"v_mad_u32 %v8, %v8, 3, {value}")
+        return kernel("random", "\n".join(self.lines) + "\n", "%v8")

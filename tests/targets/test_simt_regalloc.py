@@ -16,7 +16,7 @@ import pytest
 from oclpy.targets.simt.calling_convention import callee_saved, spill_pool
 from oclpy.targets.simt.machine import PReg
 from tests.targets.simt_regalloc_harness import (
-    DEFAULT, TINY, Reference, allocate_checked, calls, diamond, inputs, loop, run, scalar_pressure,
+    DEFAULT, TINY, RandomKernel, Reference, allocate_checked, calls, diamond, inputs, loop, run, scalar_pressure,
     vector_pressure, wide,
 )
 
@@ -95,3 +95,13 @@ def test_values_live_across_calls_sit_in_callee_saved_registers_and_are_saved() 
     stores = [i for i in entry if i.op == "scratch_store_b32"]
     assert {i.operands[1].index for i in stores} >= uses_saved  # type: ignore[union-attr]
     assert allocated.function("madd").attrs["frame_bytes"] == 0  # a leaf using only caller-saved ones
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_kernels_give_the_same_bits_allocated_and_virtual(seed: int) -> None:
+    text = RandomKernel(seed, size=30).text()
+    x = inputs(groups=2, seed=seed)
+    for files in (DEFAULT, TINY):
+        virtual, allocated = allocate_checked(text, files)
+        want = run(virtual, "random", x, files)
+        np.testing.assert_array_equal(run(allocated, "random", x, files), want, err_msg=f"files {files}")
