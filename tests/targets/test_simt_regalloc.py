@@ -13,7 +13,10 @@ from typing import Callable
 import numpy as np
 import pytest
 
+from oclpy.targets.simt.asm_parser import parse_asm
 from oclpy.targets.simt.calling_convention import callee_saved, spill_pool
+from oclpy.targets.simt.linear_scan import AllocError
+from oclpy.targets.simt.regalloc import allocate_function
 from oclpy.targets.simt.machine import PReg
 from tests.targets.simt_regalloc_harness import (
     DEFAULT, TINY, RandomKernel, Reference, allocate_checked, calls, diamond, inputs, loop, run, scalar_pressure,
@@ -105,3 +108,12 @@ def test_random_kernels_give_the_same_bits_allocated_and_virtual(seed: int) -> N
         virtual, allocated = allocate_checked(text, files)
         want = run(virtual, "random", x, files)
         np.testing.assert_array_equal(run(allocated, "random", x, files), want, err_msg=f"files {files}")
+
+
+def test_bad_input_is_an_alloc_error_that_says_why() -> None:
+    fn = parse_asm("kernel @k {\nentry:\n  v_mov_b32 v20, 1\n  s_endpgm\n}\n").function("k")
+    with pytest.raises(AllocError, match="names v20, a register of the spill pool"):
+        allocate_function(fn, TINY)
+    with pytest.raises(AllocError, match="vector register file of 20 registers: must be a multiple of 4 and at least 24"):
+        allocate_function(fn, {"s": 48, "v": 20})
+    allocate_function(fn, DEFAULT, check=True)

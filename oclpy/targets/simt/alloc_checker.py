@@ -326,7 +326,8 @@ class Checker:
                 if isinstance(reg, VReg):
                     problems.append(f"@{name}: '{show(instr)}': virtual register {reg} left after allocation")
                 elif isinstance(reg, PReg) and reg.index + reg.count > self.files[reg.file]:
-                    problems.append(f"@{name}: '{show(instr)}': {reg} is outside the {self.files[reg.file]}-register file")
+                    size = self.files[reg.file]
+                    problems.append(f"@{name}: '{show(instr)}': {reg} is outside the {size}-register file")
         return problems
 
 
