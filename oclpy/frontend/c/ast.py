@@ -76,6 +76,8 @@ class Assign(Expr):
     op: str  # "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="
     target: Expr
     value: Expr
+    # Filled by sema for a compound assignment: the type `target op value` is computed in.
+    compute_type: Optional[CType] = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -156,6 +158,8 @@ class InitList(Expr):
     designators: list[Optional[list[Designator]]] = field(default_factory=list)
     # Where each designator was written: (its '.' or '[', then the name or each index).
     designator_locs: list[Optional[list[tuple[SourceLocation, ...]]]] = field(default_factory=list)
+    # Filled by sema: (member or element index, checked initializer) in the order written.
+    slots: list[tuple[int, Expr]] = field(default_factory=list, kw_only=True)
 
 
 @dataclass(eq=False)

@@ -40,7 +40,7 @@ def constant_value(init: ast.Expr, t: CType) -> Value:
 
 def _aggregate(init: ast.InitList, t: CType) -> Value:
     mt = mem_type(t)
-    slots = dict(getattr(init, "slots", []))
+    slots = dict(init.slots)
     if isinstance(t, (ct.Array, ct.Vector)):
         elem = t.elem if isinstance(t, ct.Array) else ct.Scalar(t.elem)
         count = t.count or 0
@@ -50,7 +50,7 @@ def _aggregate(init: ast.InitList, t: CType) -> Value:
     info = struct_info(t.definition)
     fields = t.definition.fields or []
     if t.definition.is_union:
-        chosen = init.slots[-1] if getattr(init, "slots", None) else None  # type: ignore[attr-defined]
+        chosen = init.slots[-1] if init.slots else None
         return ConstZero(mt) if chosen is None else _union_const(chosen[1], fields[chosen[0]].type, mt)
     elems: list[Value] = [ConstZero(f) for f in mt.fields]
     for i, f in enumerate(fields):

@@ -283,7 +283,8 @@ def rv_assign(cx: LoweringContext, e: ast.Assign) -> Value:
         return v
     lv = cx.lv(e.target)
     old = load(cx.b, lv)
-    ctype: CType = getattr(e, "compute_type")
+    ctype = e.compute_type
+    assert ctype is not None  # sema sets it on every compound assignment
     rt = e.value.ctype
     assert rt is not None
     b = cx.rv(e.value)
@@ -428,7 +429,7 @@ def initialize(cx: LoweringContext, lv: LValue, init: ast.Expr) -> None:
         return
     t = lv.ctype
     cx.b.store(ConstZero(mem_type(t)), lv.addr, align_of(t))
-    for index, sub in getattr(init, "slots", []):
+    for index, sub in init.slots:
         initialize(cx, element(cx, lv, index), sub)
 
 

@@ -363,7 +363,7 @@ def _check_compound(cx: SemaContext, e: ast.Assign, t: CType) -> ast.Expr:
     assert isinstance(probe, ast.Binary)
     e.value = probe.rhs
     # The operation's type: the converted left operand's (a pointer for p += n).
-    e.compute_type = probe.lhs.ctype  # type: ignore[attr-defined]
+    e.compute_type = probe.lhs.ctype
     vector_mismatch = st.is_vector(probe.ctype) and not st.same_unqualified(probe.ctype, t)  # type: ignore[arg-type]
     pointer_mismatch = st.is_pointer(probe.ctype) != st.is_pointer(t)  # type: ignore[arg-type]
     if vector_mismatch or pointer_mismatch:  # `v4 += v2`, `i += p`

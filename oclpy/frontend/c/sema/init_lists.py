@@ -76,7 +76,7 @@ class Frame:
 
 def new_list(loc: object, t: CType) -> ast.InitList:
     sub = ast.InitList(loc, [], [])  # type: ignore[arg-type]
-    sub.slots = []  # type: ignore[attr-defined]
+    sub.slots = []
     sub.ctype = t.unqualified()
     return sub
 
@@ -88,7 +88,7 @@ class ListFiller:
 
     def fill(self, init: ast.InitList, t: CType) -> None:
         top = Frame(t, init)
-        init.slots = []  # type: ignore[attr-defined]
+        init.slots = []
         init.ctype = t.unqualified()
         stack = [top]
         designators = init.designators or [None] * len(init.items)
@@ -188,7 +188,7 @@ class ListFiller:
         """The frame of sub-aggregate `index` of `frame`: a synthesized list for it, or (when
         `reuse`) the one a previous designator made."""
         mt = frame.member_type(index)
-        slots = frame.init.slots  # type: ignore[attr-defined]
+        slots = frame.init.slots
         previous = next((s for i, s in reversed(slots) if i == index), None)
         if reuse and isinstance(previous, ast.InitList) and not previous.items:
             return Frame(mt, previous)
@@ -220,7 +220,7 @@ class ListFiller:
             if self.elides(item, mt):
                 stack.append(self.enter(frame, frame.pos, reuse=False))
                 continue
-            frame.init.slots.append((frame.pos, self.checker.initializer(item, mt, self.constant)))  # type: ignore[attr-defined]
+            frame.init.slots.append((frame.pos, self.checker.initializer(item, mt, self.constant)))
             frame.pos += 1
             frame.filled = True
             return
