@@ -58,12 +58,15 @@ def find_impls(peers: list[str], notes: list[str]) -> list[Impl]:
 
 def run_case(case: Any, impls: list[Impl], opts: argparse.Namespace, progress: Progress,
              nonce: str) -> dict[str, Any]:
-    source = f"{case.source}\n// benchmark run {nonce}\n"
+    source = f"{case.source}\n// benchmark run {nonce} {case.name}\n"
     row: dict[str, Any] = {"name": case.name, "project": case.project, "category": case.category,
                            "kernels": case.kernels(), "size": case.size, "options": case.options,
                            "launches": len(case.launches)}
     runs = []
     for impl in impls:
+        if impl.name in case.skip:
+            row[impl.name] = measure.Result(error=f"skipped: {case.skip[impl.name]}")
+            continue
         progress.show(f"{case.name}: build + check on {impl.name}")
         p, res = measure.first_run(impl, case, source)
         row[impl.name] = res

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Callable
 
 from . import cases_blas as blas
+from . import cases_fft as fft
+from . import cases_finance as fin
+from . import cases_image as img
 from .case import RealCase
 
 Maker = Callable[[bool], RealCase]
@@ -14,6 +17,14 @@ MAKERS: dict[str, Maker] = {
     "clblast_xdot": blas.make_xdot, "clblast_transpose": blas.make_transpose,
     "viennacl_gemv": blas.make_viennacl_gemv, "handson_mmul_block": blas.make_handson_block,
     "handson_mmul_row_priv": blas.make_handson_row,
+    "viennacl_fft_local": fft.make_fft_local, "viennacl_fft_passes": fft.make_fft_passes,
+    "gegl_box_blur": img.make_gegl_box_blur, "gegl_bilateral": img.make_gegl_bilateral,
+    "gegl_edge_sobel": img.make_gegl_sobel, "bemap_gaussian": img.make_bemap_gaussian,
+    "sdk_convolution": img.make_sdk_convolution,
+    "bemap_blackscholes_scalar": fin.make_blackscholes_scalar,
+    "bemap_blackscholes_simd": fin.make_blackscholes_simd,
+    "bemap_montecarlo_scalar": fin.make_montecarlo_scalar,
+    "bemap_montecarlo_simd": fin.make_montecarlo_simd, "handson_pi": fin.make_handson_pi,
 }
 
 
