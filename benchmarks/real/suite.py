@@ -6,8 +6,11 @@ from typing import Callable
 
 from . import cases_blas as blas
 from . import cases_fft as fft
+from . import cases_generated as gen
 from . import cases_finance as fin
 from . import cases_image as img
+from . import cases_irregular as irr
+from . import cases_physics as phy
 from .case import RealCase
 
 Maker = Callable[[bool], RealCase]
@@ -25,6 +28,10 @@ MAKERS: dict[str, Maker] = {
     "bemap_blackscholes_simd": fin.make_blackscholes_simd,
     "bemap_montecarlo_scalar": fin.make_montecarlo_scalar,
     "bemap_montecarlo_simd": fin.make_montecarlo_simd, "handson_pi": fin.make_handson_pi,
+    "sdk_nbody": phy.make_nbody, "bullet_sap_pairs": phy.make_bullet_sap,
+    "bullet_grid_hash": phy.make_bullet_grid_hash,
+    "clsparse_csrmv": irr.make_csrmv, "sdk_histogram": irr.make_histogram, "sdk_reduce": irr.make_reduce,
+    "pyopencl_lin_comb": gen.make_lin_comb,
 }
 
 
