@@ -1,0 +1,125 @@
+"""The CPU OpenCL implementations under test, driven through one PyOpenCL-style API.
+
+oclpy's cpu device, PoCL and Intel's CPU runtime (both through PyOpenCL)
+run a `RealCase` the same way: build its source with its options, fill its
+buffers, run its launch sequence, read its outputs back. `find_all` lists the
+ones present, with the reason for each one missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from .case import Local, RealCase, Vec
+
+
+@dataclass
+class Prepared:
+    """A case made ready on one implementation: its kernels with arguments set."""
+
+    steps: list[tuple[Any, tuple[int, ...], tuple[int, ...] | None]]
+    buffers: dict[str, Any] = field(default_factory=dict)
+    build_s: float = 0.0
+
+
+class Impl:
+    def __init__(self, name: str, cl: ModuleType, device: Any) -> None:
+        self.name, self.cl, self.device = name, cl, device
+        self.ctx = cl.Context([device])
+        self.queue = cl.CommandQueue(self.ctx)
+
+    def build(self, source: str, options: str) -> tuple[Any, float]:
+        t0 = time.perf_counter()
+        prg = self.cl.Program(self.ctx, source).build(options=options)
+        return prg, time.perf_counter() - t0
+
+    def prepare(self, case: RealCase, source: str) -> Prepared:
+        prg, build_s = self.build(source, case.options)
+        mf = self.cl.mem_flags
+        buffers = {name: self.cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
+                                        hostbuf=np.ascontiguousarray(host))
+                   for name, host in case.buffers.items()}
+        steps = []
+        for launch in case.launches:
+            # one kernel object per launch: a sequence may call one kernel with other arguments
+            kernel = self.cl.Kernel(prg, launch.kernel)
+            kernel.set_args(*[self._arg(a, buffers) for a in launch.args])
+            steps.append((kernel, tuple(launch.global_size),
+                          tuple(launch.local_size) if launch.local_size else None))
+        return Prepared(steps, buffers, build_s)
+
+    def _arg(self, a: object, buffers: dict[str, Any]) -> Any:
+        if isinstance(a, str):
+            return buffers[a]
+        if isinstance(a, Local):
+            return self.cl.LocalMemory(a.nbytes)
+        if isinstance(a, Vec):
+            cltypes = importlib.import_module(f"{self.cl.__name__}.cltypes")
+            return getattr(cltypes, f"make_{a.type}")(*a.values)
+        return a
+
+    def run(self, p: Prepared) -> None:
+        for kernel, g, l in p.steps:
+            self.cl.enqueue_nd_range_kernel(self.queue, kernel, g, l)
+        self.queue.finish()
+
+    def restore(self, case: RealCase, p: Prepared) -> None:
+        """Refill the buffers the sequence changes in place (untimed)."""
+        for name in case.restore:
+            self.cl.enqueue_copy(self.queue, p.buffers[name], np.ascontiguousarray(case.buffers[name]))
+        self.queue.finish()
+
+    def outputs(self, case: RealCase, p: Prepared) -> dict[str, np.ndarray]:
+        out = {}
+        for name in case.outputs:
+            host = np.empty_like(np.asarray(case.buffers[name]))
+            self.cl.enqueue_copy(self.queue, host, p.buffers[name])
+            out[name] = host
+        self.queue.finish()
+        return out
+
+    def versions(self) -> dict[str, str]:
+        d = self.device
+        return {"device": d.name.strip(), "platform": d.platform.name, "platform_version": d.platform.version,
+                "driver_version": d.driver_version, "compute_units": str(d.max_compute_units),
+                "package_version": getattr(self.cl, "VERSION_TEXT", getattr(self.cl, "__version__", ""))}
+
+
+def oclpy_impl() -> Impl:
+    import oclpy
+
+    dev = next(d for p in oclpy.get_platforms() for d in p.get_devices()
+               if d.type & oclpy.device_type.CPU)
+    return Impl("oclpy", oclpy, dev)
+
+
+PEERS = {"pocl": ("portable computing language", "PoCL"), "intel": ("intel(r) opencl", "Intel's CPU runtime")}
+
+
+def pyopencl_impls(wanted: list[str]) -> tuple[list[Impl], dict[str, str]]:
+    """PyOpenCL's CPU devices of the `wanted` peers, and why each missing one is missing."""
+    missing: dict[str, str] = {}
+    try:
+        import pyopencl as cl
+    except ImportError:
+        return [], {w: "PyOpenCL is not installed (pip install 'oclpy[bench]')" for w in wanted}
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error as exc:
+        return [], {w: f"no OpenCL platform: {exc}" for w in wanted}
+    found = []
+    for key in wanted:
+        match, label = PEERS[key]
+        plat = next((p for p in platforms if p.name.lower().startswith(match)), None)
+        devs = [d for d in plat.get_devices() if d.type & cl.device_type.CPU] if plat else []
+        if devs:
+            found.append(Impl(key, cl, devs[0]))
+        else:
+            missing[key] = f"{label} not found among {[p.name for p in platforms]}"
+    return found, missing
