@@ -132,6 +132,12 @@ def lex(text: str, file: str) -> Lexed:
     result = Lexed(out, warnings=positions.warnings() if positions is not None else [])
     line, line_start, space, bol = 1, 0, False, True
     directive = -1  # index of the '#' of the directive being lexed, or -1
+    # Tokens come in order, so the splices before each are counted as the scan goes
+    # (`Positions.locate`, a search for each token, is for the few places out of order):
+    # a token is `spliced` splices further down than the spliced text's lines say, and
+    # its column counts from the later of its line's start and the last splice.
+    splices = positions.splices if positions is not None else []
+    spliced, next_splice, last_splice = 0, splices[0] if splices else len(body) + 1, -1
     for m in _SCAN.finditer(body):
         kind = m.lastgroup
         start = m.start(kind)  # type: ignore[arg-type]
@@ -155,7 +161,11 @@ def lex(text: str, file: str) -> Lexed:
         if kind == "badcomment":
             result.unterminated_comment = positions.locate(start) if positions else (line, start - line_start + 1)
             break
-        tok_line, col = positions.locate(start) if positions else (line, start - line_start + 1)
+        while next_splice <= start:
+            last_splice = next_splice
+            spliced += 1
+            next_splice = splices[spliced] if spliced < len(splices) else len(body) + 1
+        tok_line, col = line + spliced, start - max(line_start, last_splice) + 1
         value = m.group(kind)  # type: ignore[arg-type]
         if kind == "punct":
             value = DIGRAPHS.get(value, value)
