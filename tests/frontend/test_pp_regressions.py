@@ -65,7 +65,7 @@ def test_comments_in_include_lines(tmp_path):
 @pytest.mark.parametrize("condition", [
     "-7 % 2 == -1", "-7 / 2 == -3", "7 % -2 == 1", "-1 > 0u", "1u - 2 > 0", "!(0 && 1 / 0)",
     "1 || 1 / 0", "(1 ? 2 : 1 / 0) == 2", "'a' == 97", "defined X == 0 && !defined(X)",
-    "18446744073709551615u == -1", "(-1 >> 63) == -1", "1 == 1LL && 2UL == 2",
+    "340282366920938463463374607431768211455u == -1", "(-1 >> 63) == -1", "1 == 1LL && 2UL == 2",
 ])
 def test_if_follows_c(condition):
     out, diags = pp(f"#if {condition}\nyes\n#else\nno\n#endif\n")
