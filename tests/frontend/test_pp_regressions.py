@@ -125,3 +125,28 @@ def test_pragma_in_a_kernel_builds():
     source = ("kernel void k(global int *o) {\n#pragma unroll\n for (int i = 0; i < 4; i++) o[i] = i;\n"
               '  _Pragma("unroll 2") for (int i = 4; i < 8; i++) o[i] = i;\n}\n')
     assert compile_to_ir(source, "-Werror").log == ""
+
+
+# -- digraphs -----------------------------------------------------------------------------
+
+
+def test_stringizing_keeps_a_digraph_as_written():
+    # clang -x cl: "<: %: %:%: <% %> :>" (C99 6.4.6p3: digraphs differ from their punctuators
+    # only in spelling, and `#` makes a string of the spelling)
+    out, diags = pp("#define S(x) #x\nS(<: %: %:%: <% %> :>) S([ # ## { } ])\n")
+    assert messages(diags) == []
+    assert tokens(out) == '"<: %: %:%: <% %> :>" "[ # ## { } ]"'
+
+
+def test_pasting_spells_digraphs_out():
+    # clang -x cl: "%:%:" "<:" "%:"; `%:` then `#` is no token (the spellings are pasted)
+    source = "#define S(x) #x\n#define XS(x) S(x)\n#define R(a, b) XS(a %:%: b)\nR(%:, %:) R(<, :) R(%, :)\n"
+    out, diags = pp(source)
+    assert messages(diags) == []
+    assert tokens(out) == '"%:%:" "<:" "%:"'
+
+
+def test_digraphs_act_as_their_punctuators():
+    out, diags = pp("%:define T <: 1 :>\n%:define P(a, b) a %:%: b\nint v T; P(x, y) <% %>\n")
+    assert messages(diags) == []
+    assert tokens(out) == "int v [ 1 ] ; xy { }"

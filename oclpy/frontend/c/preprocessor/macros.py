@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ....diagnostics import SourceLocation
-from .tokens import EMPTY, PPToken, lex_one
+from .tokens import DIGRAPH_SPELLING, EMPTY, PPToken, lex_one
 
 
 class PPError(Exception):
@@ -162,7 +162,10 @@ def stringize(toks: list[PPToken], loc: PPToken) -> tuple[PPToken, Optional[Sour
     for i, tok in enumerate(toks):
         if i and (tok.space or tok.bol):
             parts.append(" ")
-        parts.append(_escape(tok.text) if tok.kind in ("string", "char") else tok.text)
+        if tok.kind in ("string", "char"):
+            parts.append(_escape(tok.text))
+        else:
+            parts.append(DIGRAPH_SPELLING[tok.text] if tok.digraph else tok.text)
     text = "".join(parts)
     dropped = None
     if (len(text) - len(text.rstrip("\\"))) % 2:
@@ -172,7 +175,14 @@ def stringize(toks: list[PPToken], loc: PPToken) -> tuple[PPToken, Optional[Sour
 
 def paste(lhs: PPToken, rhs: PPToken) -> Optional[PPToken]:
     """`##`: the token spelt by `lhs` then `rhs`, or None when that is not one pp-token."""
-    lexed = lex_one(lhs.text + rhs.text)
+    spelling = _spelling(lhs) + _spelling(rhs)
+    lexed = lex_one(spelling)
     if lexed is None:
         return None
-    return PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, EMPTY, False)  # a new token
+    out = PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, EMPTY, False)  # a new token
+    out.digraph = lexed[1] != spelling and lexed[0] == "punct"
+    return out
+
+
+def _spelling(tok: PPToken) -> str:
+    return DIGRAPH_SPELLING[tok.text] if tok.digraph else tok.text
