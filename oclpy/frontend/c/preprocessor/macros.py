@@ -10,7 +10,7 @@ Expansion itself lives in `expand.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from ....diagnostics import SourceLocation
 from .tokens import DIGRAPH_SPELLING, EMPTY, PPToken, lex_one
@@ -35,7 +35,9 @@ def loc_of(tok: PPToken) -> SourceLocation:
 class Macro:
     """A macro: object-like when `params` is None. `variadic` makes the last
     parameter (`__VA_ARGS__` or a GNU named one) take the remaining arguments.
-    `builtin` computes the body of `__LINE__` and its kin at each use."""
+    `builtin` computes the body of `__LINE__` and its kin at each use; `reads`,
+    that of a feature check (`__has_builtin(x)`), which reads its operand from the
+    token stream it is given (None: nothing is left of the check)."""
 
     name: str
     params: Optional[list[str]]
@@ -43,6 +45,7 @@ class Macro:
     variadic: bool = False
     loc: SourceLocation = field(default_factory=lambda: SourceLocation("<built-in>", 1, 9))
     builtin: Optional[Callable[[PPToken], PPToken]] = None
+    reads: Optional[Callable[[PPToken, Any], Optional[PPToken]]] = None
     pastes: bool = False  # the body has a `##` operator
     warnings: list[tuple[str, SourceLocation]] = field(default_factory=list)  # found by parse_define
 
