@@ -11,9 +11,9 @@ diff of the tokens, one source line per row. `--diags` compares the
 diagnostics too (file name, line, column and message; clang's `[-W...]` flag
 names dropped).
 
-Known differences, not reported as bugs: clang gives OpenCL C a 128-bit
-intmax_t in `#if` (C99 and oclpy: 64 bits), and keeps digraphs spelt as
-written where oclpy writes the punctuator they stand for.
+Known differences, not reported as bugs: clang's output keeps digraphs spelt
+as written where oclpy writes the punctuator they stand for (the C lexer then
+needs no digraphs; `#` still makes a string of the digraph's spelling).
 
 Exit status: 0 when every file agrees, 1 otherwise, 2 when no clang is found.
 """

@@ -6,6 +6,7 @@ target-independent passes followed by the target's own (`BACKENDS`: the cpu
 target forms work-groups last; on cuda barriers stay barriers), run once by
 the pass manager, then the target's code generator with the Target value.
 It does not use the build cache: `door.build` does, and calls it on a miss.
+Builds run with Python's cyclic garbage collector paused (`gc_pause.py`).
 `preprocess_unit` preprocesses (and parses) one unit for `Program.compile`;
 `ast_text` prints a unit's checked AST (`oclpy build --emit ast`).
 
@@ -34,6 +35,7 @@ from ..targets.llvm.cpu import cpu_target
 from ..targets.llvm.nvptx import nvptx_target
 from ..targets.target import Target
 from .door import CompiledProgram, resolve
+from .gc_pause import paused_gc
 from .units import check_header_name, source_unit
 
 
@@ -69,25 +71,27 @@ def optimize(module: Module, level: int, target: Target | str = "cpu", *, verify
 def frontend_for(source: str | bytes, options: str, filename: str = "<kernel>") -> FrontendResult:
     """The IR module of OpenCL C (text, or UTF-8 bytes) or of a SPIR-V module (bytes)."""
     unit = source_unit(source, filename)
-    if isinstance(unit, bytes):
-        return compile_spirv(unit, options, filename if filename != "<kernel>" else "<spirv>")
-    return compile_to_ir(unit, options, filename=filename)
+    with paused_gc():
+        if isinstance(unit, bytes):
+            return compile_spirv(unit, options, filename if filename != "<kernel>" else "<spirv>")
+        return compile_to_ir(unit, options, filename=filename)
 
 
 def compile_program(source: str | bytes, options: str = "", target: Target | None = None,
                     filename: str = "<kernel>") -> CompiledProgram:
     """Compile `source` for `target` (default: the host CPU), without the build cache."""
     target = resolve(target, options)
-    front = frontend_for(source, options, filename)
-    backend = BACKENDS[target.kind]
-    try:
-        optimize(front.module, target.opt_level or 0, target.kind)
-        program = backend.compile(front.module, target, options)
-    except CompileError:
-        raise
-    except Exception as exc:  # a bug in a pass or target: report it, never a traceback
-        log = front.log + f"{filename}: error: internal compiler error: {type(exc).__name__}: {exc}\n"
-        raise CompileError(log) from exc
+    with paused_gc():
+        front = frontend_for(source, options, filename)
+        backend = BACKENDS[target.kind]
+        try:
+            optimize(front.module, target.opt_level or 0, target.kind)
+            program = backend.compile(front.module, target, options)
+        except CompileError:
+            raise
+        except Exception as exc:  # a bug in a pass or target: report it, never a traceback
+            log = front.log + f"{filename}: error: internal compiler error: {type(exc).__name__}: {exc}\n"
+            raise CompileError(log) from exc
     return CompiledProgram(program, front.log, target)
 
 

@@ -31,9 +31,17 @@ class Builder:
         self.block, self.index = block, None
 
     def position_before(self, instr: Instr) -> None:
-        assert instr.parent is not None
-        self.block = instr.parent
-        self.index = instr.parent.instrs.index(instr)
+        """Insert before `instr`. A pass walking a block forwards moves the builder
+        forwards: the search starts at the current point, so a walk over a block
+        of n instructions costs O(n), not O(n**2)."""
+        block = instr.parent
+        assert block is not None
+        start = self.index if block is self.block and self.index is not None else 0
+        try:
+            self.index = block.instrs.index(instr, start)
+        except ValueError:  # behind the current point
+            self.index = block.instrs.index(instr, 0, start)
+        self.block = block
 
     @property
     def function(self) -> Function:

@@ -5,7 +5,7 @@ before anyone asks the manager for it, and checks the standard pipelines'
 ordering constraints once.
 """
 
-from . import (dce, form_workgroups, infer_address_spaces, inline, mem2reg, print_uniformity,  # noqa: F401
+from . import (dce, form_workgroups, global_dce, infer_address_spaces, inline, mem2reg, print_uniformity,  # noqa: F401
                scalarize_vectors, simplify, step_divergent_loops)
 from .manager import PIPELINES, check_pass_order
 

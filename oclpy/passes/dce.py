@@ -15,9 +15,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from oclpy.ir.intrinsics import intrinsic_info
+from oclpy.ir.ops import OPS
 from oclpy.ir.values import Function, Instr, Module
 
 from .manager import defined_functions, register
+
+
+_REMOVABLE_OPS = frozenset(op for op, info in OPS.items() if info.pure) | {"alloca"}
 
 
 def is_removable(instr: Instr) -> bool:
@@ -33,12 +37,12 @@ def is_removable(instr: Instr) -> bool:
 def eliminate_dead_code(fn: Function) -> bool:
     """Delete the instructions of `fn` that nothing with an effect needs."""
     live: set[Instr] = set()
-    work = [i for i in fn.instructions() if not is_removable(i)]
+    work = [i for i in fn.instructions() if i.op not in _REMOVABLE_OPS and not is_removable(i)]
     live.update(work)
     while work:
         instr = work.pop()
         for op in instr.operands:
-            if isinstance(op, Instr) and op not in live:
+            if op not in live and isinstance(op, Instr):
                 live.add(op)
                 work.append(op)
     dead = {i for i in fn.instructions() if i not in live}

@@ -50,9 +50,14 @@ def simplify_instr(instr: Instr) -> Value | None:
 
 # -- constants as lanes ------------------------------------------------------------
 
+_CONSTANTS = (ConstZero, ConstInt, ConstFloat, ConstAggregate)
+
+
 def lanes(v: Value) -> list | None:
     """The lane values of a constant int/float scalar or vector (ints as unsigned
     bit patterns), or None when `v` is not such a constant."""
+    if not isinstance(v, _CONSTANTS):  # most operands: answered without looking at the type
+        return None
     t = v.type
     scalar = t.scalar()
     if not isinstance(scalar, (IntType, FloatType)):
@@ -339,7 +344,7 @@ def fold_extractelement(instr: Instr) -> Value | None:
 
 def _is_int(v: Value, n: int) -> bool:
     """`v` is an integer constant whose every lane is `n` (-1 means all ones)."""
-    if not v.type.is_int_or_int_vector():
+    if not isinstance(v, _CONSTANTS) or not v.type.is_int_or_int_vector():
         return False
     s = splat(v)
     return s is not None and s == n & ((1 << _bits(v.type)) - 1)

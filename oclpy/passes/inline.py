@@ -45,34 +45,65 @@ class Inline:
     threshold: int = 50
 
     def run(self, module: Module) -> bool:
-        inlined: set[Function] = set()
-        while True:
-            site = self._next_site(module)
-            if site is None:
-                break
-            inlined.add(site.attrs["callee"])
-            inline_call(site)
-        # a helper reaching a barrier that nothing calls can be compiled nowhere: it goes too
-        removed = remove_dead_helpers(module, inlined | functions_with_barriers(call_graph(module)))
-        return bool(inlined) or removed
-
-    def _next_site(self, module: Module) -> Instr | None:
-        graph = call_graph(module)
-        counts = call_counts(module)
-        barriers = functions_with_barriers(graph)
+        state = _CallSites(module)
         for caller in defined_functions(module):
-            for instr in caller.instructions():
-                callee = instr.attrs.get("callee") if instr.op == "call" else None
-                if callee is None or callee.is_declaration or "intrinsic" in callee.attrs:
-                    continue
-                if _reaches(graph, callee, callee) or _reaches(graph, callee, caller):
-                    continue  # recursive
-                if callee.attrs.get("noinline") and callee not in barriers:
-                    continue
-                if (counts.get(callee, 0) == 1 or callee in barriers
-                        or instruction_count(callee) < self.threshold):
-                    return instr
-        return None
+            self._inline_into(caller, state)
+        # a helper reaching a barrier that nothing calls can be compiled nowhere: it goes too
+        removed = remove_dead_helpers(module, state.inlined | state.barriers)
+        return bool(state.inlined) or removed
+
+    def _inline_into(self, caller: Function, state: _CallSites) -> None:
+        """Inline the sites of `caller` in order; a body inlined is scanned next, so its
+        own calls are inlined too (the order of inlining the first site the rule takes,
+        again and again: a site the rule refused stays refused, since sizes only grow
+        and the recursive and barrier-reaching functions do not change)."""
+        names = BlockNames(caller)
+        at_block = 0
+        while at_block < len(caller.blocks):
+            block, site = caller.blocks[at_block], None
+            for at, instr in enumerate(block.instrs):
+                if instr.op == "call" and self._takes(instr.attrs.get("callee"), state):
+                    site = at
+                    break
+            if site is not None:
+                state.inline(block.instrs[site], caller, names, (at_block, site))
+            at_block += 1  # the inlined body starts at the next block
+
+    def _takes(self, callee: Function | None, state: _CallSites) -> bool:
+        if callee is None or callee.is_declaration or "intrinsic" in callee.attrs or callee in state.recursive:
+            return False
+        if callee.attrs.get("noinline") and callee not in state.barriers:
+            return False
+        return (state.counts.get(callee, 0) == 1 or callee in state.barriers
+                or state.size(callee) < self.threshold)
+
+
+class _CallSites:
+    """What the inlining rule asks of the module, kept up to date as calls are inlined
+    (computing it afresh for each site costs the module's size per site)."""
+
+    def __init__(self, module: Module) -> None:
+        graph = call_graph(module)
+        self.counts = call_counts(module)
+        self.barriers = functions_with_barriers(graph)
+        self.recursive = {fn for fn in graph if _reaches(graph, fn, fn)}
+        self.sizes: dict[Function, int] = {}
+        self.inlined: set[Function] = set()
+
+    def size(self, fn: Function) -> int:
+        if fn not in self.sizes:
+            self.sizes[fn] = instruction_count(fn)
+        return self.sizes[fn]
+
+    def inline(self, call: Instr, caller: Function, names: BlockNames, where: tuple[int, int]) -> None:
+        callee: Function = call.attrs["callee"]
+        self.inlined.add(callee)
+        self.counts[callee] -= 1
+        for instr in callee.instructions():
+            if instr.op == "call":
+                self.counts[instr.attrs["callee"]] = self.counts.get(instr.attrs["callee"], 0) + 1
+        self.sizes.pop(caller, None)
+        inline_call(call, names, where)
 
 
 def call_graph(module: Module) -> dict[Function, set[Function]]:
@@ -132,28 +163,54 @@ def remove_dead_helpers(module: Module, candidates: set[Function]) -> bool:
 # -- the transformation ------------------------------------------------------------------
 
 
-def inline_call(call: Instr) -> None:
-    """Replace `call` (to a defined function) with a copy of the callee's body."""
+class BlockNames:
+    """`Function.unique_block_name` for many new blocks at once: the names taken are
+    kept, and the next number to try for each name, so naming the blocks of the
+    k-th inlined copy of a callee costs O(1), not O(blocks + k)."""
+
+    def __init__(self, fn: Function) -> None:
+        self.taken = {b.name for b in fn.blocks}
+        self.next: dict[str, int] = {}
+
+    def unique(self, name: str) -> str:
+        if name in self.taken:
+            n = self.next.get(name, 1)
+            while f"{name}{n}" in self.taken:
+                n += 1
+            self.next[name] = n + 1
+            name = f"{name}{n}"
+        self.taken.add(name)
+        return name
+
+
+def inline_call(call: Instr, names: BlockNames | None = None, where: tuple[int, int] | None = None) -> None:
+    """Replace `call` (to a defined function) with a copy of the callee's body.
+    `names` and `where` (the indices of the call's block and of the call in it)
+    spare the searches when inlining many calls."""
     block = call.parent
     assert block is not None and block.parent is not None
     caller: Function = block.parent
     callee: Function = call.attrs["callee"]
-    cont = _split_after(caller, block, call, f"{callee.name}.cont")
+    names = names or BlockNames(caller)
+    at_block, at = where or (caller.blocks.index(block), block.instrs.index(call))
+    cont = _split_after(caller, (at_block, block), (at, call), names.unique(f"{callee.name}.cont"))
     vmap: dict[Value, Value] = dict(zip(callee.args, call.operands))
-    clones = _clone_blocks(caller, callee, vmap, after=block)
+    clones = _clone_blocks(caller, callee, vmap, at_block + 1, names)
     returns = _rewire_returns(clones, cont)
     if call.type != VOID:
         call.replace_all_uses_with(_return_value(call, returns, cont))
-    call.erase()
+    block.instrs.pop(at)
+    call.parent = None
+    call.operands = ()
     block.append(Instr("br", VOID, targets=[clones[0]]))
     _hoist_allocas(caller, clones)
 
 
-def _split_after(fn: Function, block: Block, call: Instr, name: str) -> Block:
-    """Move the instructions after `call` into a new block placed after `block`."""
-    cont = Block(fn.unique_block_name(name), parent=fn)
-    fn.blocks.insert(fn.blocks.index(block) + 1, cont)
-    at = block.instrs.index(call)
+def _split_after(fn: Function, block_at: tuple[int, Block], call_at: tuple[int, Instr], name: str) -> Block:
+    """Move the instructions after the call into a new block placed after its block."""
+    (index, block), (at, call) = block_at, call_at
+    cont = Block(name, parent=fn)
+    fn.blocks.insert(index + 1, cont)
     for instr in block.instrs[at + 1:]:
         cont.append(instr)
     del block.instrs[at + 1:]
@@ -164,11 +221,12 @@ def _split_after(fn: Function, block: Block, call: Instr, name: str) -> Block:
 
 
 def _clone_blocks(caller: Function, callee: Function, vmap: dict[Value, Value],
-                  after: Block) -> list[Block]:
+                  at: int, names: BlockNames) -> list[Block]:
+    """Copies of the callee's blocks, placed in the caller from index `at` on."""
     bmap: dict[Block, Block] = {}
     for b in callee.blocks:
-        bmap[b] = Block(caller.unique_block_name(f"{callee.name}.{b.name}"), parent=caller)
-        caller.blocks.insert(caller.blocks.index(after) + len(bmap), bmap[b])
+        bmap[b] = Block(names.unique(f"{callee.name}.{b.name}"), parent=caller)
+    caller.blocks[at:at] = list(bmap.values())
     for b in callee.blocks:
         for instr in b.instrs:
             clone = Instr(instr.op, instr.type, list(instr.operands), dict(instr.attrs),
@@ -208,6 +266,6 @@ def _hoist_allocas(caller: Function, clones: list[Block]) -> None:
     allocas = [i for b in clones for i in b.instrs if i.op == "alloca"]
     for b in clones:
         b.instrs = [i for i in b.instrs if i.op != "alloca"]
-    entry = caller.entry
-    for k, alloca in enumerate(allocas):
-        entry.insert(k, alloca)
+    for alloca in allocas:
+        alloca.parent = caller.entry
+    caller.entry.instrs[0:0] = allocas

@@ -44,8 +44,8 @@ PASSES: dict[str, type] = {}
 
 PIPELINES: dict[str, str] = {
     "O0": "",
-    "O1": "mem2reg,simplify,infer-address-spaces",
-    "O2": "mem2reg,simplify,inline,mem2reg,simplify,infer-address-spaces,simplify",
+    "O1": "global-dce,mem2reg,simplify,infer-address-spaces",
+    "O2": "global-dce,mem2reg,simplify,inline,mem2reg,simplify,infer-address-spaces,simplify",
 }
 
 # Ordering constraints (Go's passOrder): (before, after, why). When a pipeline

@@ -50,31 +50,42 @@ class Simplify:
 
 
 def simplify_function(fn: Function) -> bool:
-    # Imported here: pass modules load each other through the registry in manager.py.
-
+    """Rewrite `fn` until nothing changes. The first round offers every instruction to
+    the patterns and leaves none that a pattern takes; the CFG clean-ups then change
+    the operands of phis only (and of the users of the phis a merge replaces), so the
+    later rounds offer just those: a round costs the function's size once, not the
+    patterns' price for each instruction again."""
     changed_any = False
+    work: list[Instr] = list(fn.instructions())
     while True:
-        changed = simplify_instructions(fn)
+        changed = simplify_instructions(fn, work)
+        touched: list[Instr] = []
         changed |= fold_branches(fn)
         changed |= remove_unreachable(fn)
-        changed |= merge_blocks(fn)
+        changed |= merge_blocks(fn, touched)
         changed |= bypass_forwarders(fn)
         changed |= eliminate_dead_code(fn)
         if not changed:
             return changed_any
         changed_any = True
+        work = [phi for block in fn.blocks for phi in block.phis()] + touched
 
 
 # -- the worklist driver -----------------------------------------------------------------
 
 
-def simplify_instructions(fn: Function) -> bool:
-    """Apply `fold.PATTERNS` until no pattern matches; replaced instructions are deleted."""
-    work = list(fn.instructions())
-    changed = False
+def simplify_instructions(fn: Function, work: list[Instr] | None = None) -> bool:
+    """Apply `fold.PATTERNS` until no pattern matches, starting from the instructions
+    in `work` (default: all); replaced instructions are deleted.
+
+    A replaced instruction drops its operands at once and leaves its block in
+    one sweep at the end (taking each out of a block of n instructions on its
+    own would cost O(n) a time)."""
+    work = list(fn.instructions()) if work is None else work
+    replaced: set[Instr] = set()
     while work:
         instr = work.pop()
-        if instr.parent is None:
+        if instr.parent is None or instr in replaced:
             continue
         new = simplify_instr(instr)
         if new is None:
@@ -82,9 +93,11 @@ def simplify_instructions(fn: Function) -> bool:
         users = instr.users
         instr.replace_all_uses_with(new)
         work += users
-        instr.erase()
-        changed = True
-    return changed
+        instr.operands = ()
+        replaced.add(instr)
+    for block in {id(i.parent): i.parent for i in replaced if i.parent is not None}.values():
+        block.erase_instrs(replaced)
+    return bool(replaced)
 
 
 # -- CFG clean-ups --------------------------------------------------------------------------
@@ -146,9 +159,9 @@ def remove_unreachable(fn: Function) -> bool:
     return True
 
 
-def merge_blocks(fn: Function) -> bool:
-    """Merge each block into its single predecessor when it is that block's only successor."""
-    changed = False
+def merge_blocks(fn: Function, touched: list[Instr] | None = None) -> bool:
+    """Merge each block into its single predecessor when it is that block's only successor.
+    The users of the phis this replaces are added to `touched`."""
     preds = predecessors(fn)
     merged: set[Block] = set()
     for block in list(fn.blocks[1:]):
@@ -159,26 +172,30 @@ def merge_blocks(fn: Function) -> bool:
         term = pred.terminator
         if term is None or term.op != "br":
             continue
-        _merge_into(fn, pred, block)
+        succs = block.successors()
+        _merge_into(pred, block, touched if touched is not None else [])
         merged.add(block)
-        for succ in block.successors():
+        for succ in succs:  # a chain of blocks merges into its head in one sweep
             preds[succ] = [pred if p is block else p for p in preds.get(succ, [])]
-        changed = True
-    return changed
+    if merged:
+        fn.blocks = [b for b in fn.blocks if b not in merged]
+    return bool(merged)
 
 
-def _merge_into(fn: Function, pred: Block, block: Block) -> None:
+def _merge_into(pred: Block, block: Block, touched: list[Instr]) -> None:
     for phi in block.phis():  # one predecessor: each phi is its single incoming value
+        touched += phi.users
         phi.replace_all_uses_with(phi.operands[0])
     block.erase_instrs(set(block.phis()))
-    pred.instrs[-1].erase()
+    term = pred.instrs.pop()  # its `br`: not erase(), which searches the block from the top
+    term.parent = None
+    term.operands = ()
     for instr in block.instrs:
         pred.append(instr)
     for succ in {id(s): s for s in block.successors()}.values():
         for phi in succ.phis():
             phi.blocks = [pred if b is block else b for b in phi.blocks]
     block.instrs = []
-    fn.blocks.remove(block)
 
 
 def bypass_forwarders(fn: Function) -> bool:

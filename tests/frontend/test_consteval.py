@@ -44,7 +44,17 @@ def test_types(text, kind):
     assert eval_int_const_typed(const_expr(text))[1] is kind
 
 
-@pytest.mark.parametrize("text", ["y", "1.5", "y + 1", "1 / 0", "1 % 0", "f(1)", "(float)1", "1 << 40",
+# OpenCL C 6.3(j): a shift count is taken modulo the promoted left operand's width
+# (clang's CodeGenOpenCL/shifts.cl: `((int)1) << 40` and `<< (-24)` are 256, `<< (-16)` 65536).
+@pytest.mark.parametrize("text,value", [
+    ("((int)1) << 40", 256), ("((int)1) << (-24)", 256), ("((int)1) << (-16)", 65536), ("1 << 32", 1),
+    ("1L << 64", 1), ("(char)1 << 33", 2), ("-16 >> 34", -4), ("0x80000000u >> 63", 1), ("1UL << 31", 2147483648),
+])
+def test_shift_counts_wrap(text, value):
+    assert eval_int_const(const_expr(text)) == value
+
+
+@pytest.mark.parametrize("text", ["y", "1.5", "y + 1", "1 / 0", "1 % 0", "f(1)", "(float)1",
                                   "sizeof y", "(1, 2)", "a[0]"])
 def test_not_constant(text):
     assert eval_int_const(const_expr(text)) is None

@@ -1,8 +1,8 @@
-"""`#if` expressions (C99 6.10.1): intmax_t/uintmax_t arithmetic on 64 bits, the
-usual arithmetic conversions, short-circuit evaluation, and clang's messages.
+"""`#if` expressions (C99 6.10.1): intmax_t/uintmax_t arithmetic, the usual
+arithmetic conversions, short-circuit evaluation, and clang's messages.
 
-The expected values are C's (clang -x c agrees on every one; clang -x cl gives
-OpenCL C a 128-bit intmax_t, which only shows where 64 bits overflow)."""
+The expected values are clang -x cl's (clang-14 agrees on every one): OpenCL C's
+intmax_t is 128 bits there, so 64-bit values do not overflow, and `true` is 1."""
 
 from __future__ import annotations
 
@@ -20,17 +20,18 @@ def truth(condition: str, prefix: str = "") -> tuple[bool, list[str]]:
     ("-7 % 2", "-1"), ("-7 / 2", "-3"), ("7 % -2", "1"), ("-7 % -2", "-1"), ("7 / -2", "-3"),
     ("(-9223372036854775807 - 1) % -1", "0"), ("1 + 2 * 3", "7"), ("(1 + 2) * 3", "9"), ("10 - 2 - 3", "5"),
     ("2 * 3 % 4", "2"), ("100 / 10 / 5", "2"), ("1 << 10", "1024"), ("-16 >> 2", "-4"), ("1 << 2 + 1", "8"),
-    ("0xffffffffffffffffu >> 63", "1"), ("(-1 >> 63)", "-1"), ("~0", "-1"), ("~0u", "18446744073709551615u"),
+    ("0xffffffffffffffffu >> 63", "1"), ("(-1 >> 63)", "-1"), ("~0", "-1"), ("~0u", "340282366920938463463374607431768211455u"),
     ("-(-3)", "3"), ("+4", "4"), ("!5", "0"), ("!0", "1"), ("3 & 5", "1"), ("3 | 5", "7"), ("3 ^ 5", "6"),
     ("1 < 2", "1"), ("2 <= 1", "0"), ("1 != 1", "0"), ("(1 < 2) + (2 < 1)", "1"), ("1 ? 2 : 3", "2"),
     ("0 ? 2 : 3", "3"), ("1 ? 0 ? 4 : 5 : 6", "5"), ("(1, 2)", "2"), ("0x10", "16"), ("010", "8"), ("0b101", "5"),
     ("0XaBc", "2748"), ("1u", "1"), ("1lu", "1"), ("1LLU", "1"), ("1ull", "1"), ("1L", "1"), ("1ll", "1"),
     ("'a'", "97"), ("'\\n'", "10"), ("'\\0'", "0"), ("'\\x41'", "65"), ("'\\101'", "65"), ("'\\''", "39"),
     ("'\\377'", "-1"), ("'\\xff'", "-1"), ("'ab'", "24930"), ("'abcd'", "0x61626364"), ("L'a'", "97"),
-    ("undefined_identifier", "0"), ("true", "0"), ("undefined_identifier + 3", "3"),
-    ("9223372036854775807", "0x7fffffffffffffff"), ("18446744073709551615u", "-1"), ("0u - 1", "-1"),
+    ("undefined_identifier", "0"), ("true", "1"), ("false", "0"), ("undefined_identifier + 3", "3"),
+    ("9223372036854775807", "0x7fffffffffffffff"), ("0u - 1", "-1"),
+    ("0xffffffffffffffff + 1", "18446744073709551616"), ("1 << 63 > 0", "1"), ("(1 << 64) >> 64", "1"),
     ("-1 < 0u", "0"), ("(0 ? 1u : -1) > 0", "1"), ("(1 ? -1 : 0u) > 0", "1"), ("(1 ? -1 : 0) < 0", "1"),
-    ("1 << 63 >> 63", "-1"), ("1u << 63 >> 63", "1"), ("(1 || 0) + (0 && 1)", "1"), ("-1 / 2u > 0", "1"),
+    ("1u << 127 >> 127", "1"), ("(1 || 0) + (0 && 1)", "1"), ("-1 / 2u > 0", "1"),
 ])
 def test_value(expr, value):
     holds, _ = truth(f"({expr}) == {value}")
@@ -72,7 +73,8 @@ def test_unevaluated_operands_report_nothing(condition):
     ("1z", ["1:5: error: 'size_t' suffix for literals is a C++2b feature"]),
     ("''", ["1:5: warning: empty character constant",
             "1:5: error: invalid token at start of a preprocessor expression"]),
-    ("99999999999999999999 && 0", ["1:5: error: integer literal is too large to be represented in any integer type"]),
+    ("999999999999999999999999999999999999999 && 0",
+     ["1:5: error: integer literal is too large to be represented in any integer type"]),
     ("defined", ["1:12: error: macro name missing"]),
     ("defined(X", ["1:14: error: missing ')' after 'defined'", "  1:12: note: to match this '('"]),
     ("defined 3", ["1:13: error: macro name must be an identifier"]),
@@ -91,24 +93,31 @@ def test_extra_tokens_after_the_expression(condition, expected):
     assert diags == expected
 
 
+_INTMAX_MAX = "170141183460469231731687303715884105727"
+
+
 @pytest.mark.parametrize("condition,holds,expected", [
-    ("-1 > 0u", True,
-     ["1:8: warning: left side of operator converted from negative value to unsigned: -1 to 18446744073709551615"]),
-    ("0u < -2", True,
-     ["1:8: warning: right side of operator converted from negative value to unsigned: -2 to 18446744073709551614"]),
-    ("0x7fffffffffffffff + 1 < 0", True, ["1:24: warning: integer overflow in preprocessor expression"]),
-    ("(-9223372036854775807 - 1) / -1 < 0", True, ["1:32: warning: integer overflow in preprocessor expression"]),
-    ("-(-9223372036854775807 - 1) < 0", True, ["1:5: warning: integer overflow in preprocessor expression"]),
-    ("4294967296 * 4294967296 == 0", True, ["1:16: warning: integer overflow in preprocessor expression"]),
-    ("1 << 64", False, ["1:7: warning: integer overflow in preprocessor expression"]),
-    ("1 << 63 < 0", True, ["1:7: warning: integer overflow in preprocessor expression"]),
-    ("(1 >> 64) == 0", True, ["1:8: warning: integer overflow in preprocessor expression"]),
-    ("18446744073709551615 > 0", True, ["1:5: warning: integer literal is too large to be represented in a "
-                                        "signed integer type, interpreting as unsigned"]),
-    ("0xffffffffffffffff > 0", True, []),
+    ("-1 > 0u", True, ["1:8: warning: left side of operator converted from negative value to unsigned: "
+                       "-1 to 340282366920938463463374607431768211455"]),
+    ("0u < -2", True, ["1:8: warning: right side of operator converted from negative value to unsigned: "
+                       "-2 to 340282366920938463463374607431768211454"]),
+    ("0x7fffffffffffffffffffffffffffffff + 1 < 0", True, ["1:40: warning: integer overflow in preprocessor expression"]),
+    (f"(-{_INTMAX_MAX} - 1) / -1 < 0", True, ["1:52: warning: integer overflow in preprocessor expression"]),
+    (f"-(-{_INTMAX_MAX} - 1) < 0", True, ["1:5: warning: integer overflow in preprocessor expression"]),
+    ("18446744073709551616 * 18446744073709551616 == 0", True,
+     ["1:26: warning: integer overflow in preprocessor expression"]),
+    ("1 << 128", False, ["1:7: warning: integer overflow in preprocessor expression"]),
+    ("1 << 127 < 0", True, ["1:7: warning: integer overflow in preprocessor expression"]),
+    ("(1 >> 128) == 0", True, ["1:8: warning: integer overflow in preprocessor expression"]),
+    ("340282366920938463463374607431768211455 > 0", True, ["1:5: warning: integer literal is too large to be "
+                                                           "represented in a signed integer type, interpreting as unsigned"]),
+    ("0xffffffffffffffffffffffffffffffff > 0", True, []),
+    # 64 bits overflow where clang -x cl's 128 do not
+    ("0x7fffffffffffffff + 1 > 0", True, []), ("1 << 63 > 0", True, []), ("18446744073709551615 > 0", True, []),
+    ("4294967296 * 4294967296 == 18446744073709551616", True, []), ("0xffffffffffffffff + 1 == 0", False, []),
     ("'ab' == 24930", True, ["1:5: warning: multi-character character constant"]),
-    ("'abcde' != 0", True, ["1:5: warning: character constant too long for its type",
-                        "1:5: warning: multi-character character constant"]),
+    ("'abcde' != 0", True, ["1:5: warning: multi-character character constant",
+                        "1:5: warning: character constant too long for its type"]),
 ])
 def test_warnings(condition, holds, expected):
     assert truth(condition) == (holds, expected)

@@ -9,6 +9,7 @@ import pytest
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c.lexer import tokenize
 from oclpy.frontend.c.c_parser import parse
+from oclpy.frontend.c.preprocessor.tokens import lex
 
 from .pp_helpers import pp, tokens
 
@@ -112,3 +113,16 @@ def test_pragma_operator_mid_line_keeps_what_follows_in_place():
 def test_multi_line_invocation_then_text():
     toks = c_tokens("#define F(a, b) a + b\nint x = F(1,\n        2); int y;\n")
     assert toks[-3:] == [("int", "3:13"), ("y", "3:17"), (";", "3:18")]
+
+
+@pytest.mark.parametrize("source", [
+    "int a \\\n  = 1, \\\n\\\n b = 2; int c;\n",            # splices in a row, one on an empty line
+    "int a = 1 \\  \n + 2;\n int b \\\n;\n",               # spaces after the backslash
+    "#define M(x) \\\n  (x \\\n   + 1)\nint z = M(2); int w;\n",  # a directive over three lines
+    "/* a \\\n comment */ int q \\\n; int r;\n",
+])
+def test_tokens_after_line_splices_keep_their_physical_place(source):
+    lines = source.split("\n")
+    for tok in lex(source, "k.cl").tokens:
+        if tok.kind != "eof":
+            assert lines[tok.line - 1][tok.col - 1:].startswith(tok.text), (tok, lines[tok.line - 1])

@@ -65,7 +65,7 @@ def test_comments_in_include_lines(tmp_path):
 @pytest.mark.parametrize("condition", [
     "-7 % 2 == -1", "-7 / 2 == -3", "7 % -2 == 1", "-1 > 0u", "1u - 2 > 0", "!(0 && 1 / 0)",
     "1 || 1 / 0", "(1 ? 2 : 1 / 0) == 2", "'a' == 97", "defined X == 0 && !defined(X)",
-    "18446744073709551615u == -1", "(-1 >> 63) == -1", "1 == 1LL && 2UL == 2",
+    "340282366920938463463374607431768211455u == -1", "(-1 >> 63) == -1", "1 == 1LL && 2UL == 2",
 ])
 def test_if_follows_c(condition):
     out, diags = pp(f"#if {condition}\nyes\n#else\nno\n#endif\n")
@@ -125,3 +125,28 @@ def test_pragma_in_a_kernel_builds():
     source = ("kernel void k(global int *o) {\n#pragma unroll\n for (int i = 0; i < 4; i++) o[i] = i;\n"
               '  _Pragma("unroll 2") for (int i = 4; i < 8; i++) o[i] = i;\n}\n')
     assert compile_to_ir(source, "-Werror").log == ""
+
+
+# -- digraphs -----------------------------------------------------------------------------
+
+
+def test_stringizing_keeps_a_digraph_as_written():
+    # clang -x cl: "<: %: %:%: <% %> :>" (C99 6.4.6p3: digraphs differ from their punctuators
+    # only in spelling, and `#` makes a string of the spelling)
+    out, diags = pp("#define S(x) #x\nS(<: %: %:%: <% %> :>) S([ # ## { } ])\n")
+    assert messages(diags) == []
+    assert tokens(out) == '"<: %: %:%: <% %> :>" "[ # ## { } ]"'
+
+
+def test_pasting_spells_digraphs_out():
+    # clang -x cl: "%:%:" "<:" "%:"; `%:` then `#` is no token (the spellings are pasted)
+    source = "#define S(x) #x\n#define XS(x) S(x)\n#define R(a, b) XS(a %:%: b)\nR(%:, %:) R(<, :) R(%, :)\n"
+    out, diags = pp(source)
+    assert messages(diags) == []
+    assert tokens(out) == '"%:%:" "<:" "%:"'
+
+
+def test_digraphs_act_as_their_punctuators():
+    out, diags = pp("%:define T <: 1 :>\n%:define P(a, b) a %:%: b\nint v T; P(x, y) <% %>\n")
+    assert messages(diags) == []
+    assert tokens(out) == "int v [ 1 ] ; xy { }"

@@ -35,7 +35,7 @@ def test_registry_has_the_passes():
 def test_named_pipelines():
     assert PIPELINES["O0"] == ""
     assert parse_pipeline("O0") == []
-    assert [p.name for p in parse_pipeline("O1")] == ["mem2reg", "simplify", "infer-address-spaces"]
+    assert [p.name for p in parse_pipeline("O1")] == ["global-dce", "mem2reg", "simplify", "infer-address-spaces"]
     assert [p.name for p in parse_pipeline("O2,dce")][-1] == "dce"
 
 
@@ -154,7 +154,7 @@ def test_pipeline_names_expand_and_drop_options():
     from oclpy.passes.manager import pipeline_names
 
     assert pipeline_names("O1,inline{threshold=3},dce") == \
-        ["mem2reg", "simplify", "infer-address-spaces", "inline", "dce"]
+        ["global-dce", "mem2reg", "simplify", "infer-address-spaces", "inline", "dce"]
 
 
 def test_each_pass_module_can_be_imported_first():
@@ -164,7 +164,7 @@ def test_each_pass_module_can_be_imported_first():
     code = """
 import importlib, sys
 for module in ("mem2reg", "simplify", "dce", "inline", "form_workgroups", "step_divergent_loops",
-               "infer_address_spaces", "print_uniformity"):
+               "infer_address_spaces", "print_uniformity", "global_dce"):
     for name in [n for n in sys.modules if n.startswith("oclpy.passes")]:
         del sys.modules[name]
     importlib.import_module("oclpy.passes." + module)

@@ -1573,6 +1573,7 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
                      "format_arg", "malloc", "alloc_size", "assume_aligned", "transparent_union",
                      "intel_reqd_sub_group_size", "uniform_work_group_size"], Parser.attr_flag),
 }
+ATTRIBUTE_NAMES = frozenset(_ATTRIBUTE_HANDLERS)  # what `__attribute__((...))` takes (`__has_attribute`)
 
 
 def parse(text: str, filename: str, diags: DiagnosticEngine,

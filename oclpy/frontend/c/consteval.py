@@ -115,10 +115,10 @@ class _Folder:
         lhs, rhs = self.fold(e.lhs), self.fold(e.rhs)
         if lhs is None or rhs is None or e.op == ",":
             return None
-        if e.op in ("<<", ">>"):
+        if e.op in ("<<", ">>"):  # OpenCL C 6.3(j): the count is taken modulo the width, as clang does
             kind = _promote(lhs[1])
-            value = lhs[0] << rhs[0] if e.op == "<<" else lhs[0] >> rhs[0]
-            return (wrap(value, kind), kind) if 0 <= rhs[0] < kind.size * 8 else None
+            count, value = rhs[0] & (kind.size * 8 - 1), wrap(lhs[0], kind)
+            return wrap(value << count if e.op == "<<" else value >> count, kind), kind
         kind = arith_kind(lhs[1], rhs[1])
         a, b = wrap(lhs[0], kind), wrap(rhs[0], kind)
         if e.op in _COMPARE:

@@ -17,6 +17,7 @@ import sys
 
 from ...diagnostics import DiagnosticEngine, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
+from .language_features import capabilities
 from .preprocessor.directives import Preprocessor
 
 # Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
@@ -126,7 +127,7 @@ _RECURSION_LIMIT = 20000  # each macro call nested in an argument costs a few fr
 
 def preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
     """Preprocess `source`; the result carries `#line` markers into the original files."""
-    pp = Preprocessor(diags, [*options.include_dirs, BUNDLED_INCLUDE_DIR])
+    pp = Preprocessor(diags, [*options.include_dirs, BUNDLED_INCLUDE_DIR], capabilities())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:

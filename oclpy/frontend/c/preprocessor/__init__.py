@@ -8,6 +8,7 @@ Modules, in the order a token meets them:
 - `macros.py`: `#define` parsing, redefinition, `#` and `##` on spellings.
 - `expand.py`: macro expansion with hidesets (Prosser's algorithm), `_Pragma`.
 - `builtin_macros.py`: `__FILE__`, `__LINE__` and the other macros made at each use.
+- `feature_checks.py`: `__has_builtin(x)`, `__has_feature(x)`, `__has_attribute(x)` and kin.
 - `expr.py`: `#if` arithmetic in intmax_t/uintmax_t.
 - `output.py`: tokens back to text with `#line` markers, columns kept.
 

@@ -23,6 +23,7 @@ from . import include_line
 from .builtin_macros import HAS_INCLUDE, define_builtins
 from .expand import Expander, TokenStream, list_stream
 from .expr import evaluate
+from .feature_checks import Capabilities, define_feature_checks
 from .files import Source, normalize
 from .macros import Macro, PPError, check_name, loc_of, parse_define
 from .output import Writer
@@ -57,7 +58,7 @@ class Line:
 class Preprocessor:
     """One preprocessing run: the macros, the files being read, the open conditionals, the output."""
 
-    def __init__(self, diags: DiagnosticEngine, folders: list[str]) -> None:
+    def __init__(self, diags: DiagnosticEngine, folders: list[str], caps: Capabilities = Capabilities()) -> None:
         self.diags = diags
         self.folders = folders  # -I folders, then the bundled headers
         self.macros: dict[str, Macro] = {}
@@ -71,6 +72,7 @@ class Preprocessor:
         self.in_condition = False  # evaluating #if/#elif: __has_include works
         self.stream = TokenStream(self._more, self._peek, top=True)
         define_builtins(self)
+        define_feature_checks(self, caps)
 
     # -- macros defined before the source -------------------------------------------------
 
@@ -324,7 +326,7 @@ class Preprocessor:
         for message, loc in macro.warnings:
             self.diags.warning(loc, message)
         old = self.macros.get(macro.name)
-        if old is not None and old.builtin is not None:
+        if old is not None and (old.builtin is not None or old.reads is not None):
             self.diags.warning(macro.loc, "redefining builtin macro")
         elif old is not None and not old.same_as(macro):
             diag = self.diags.warning(macro.loc, f"'{macro.name}' macro redefined")
@@ -339,7 +341,7 @@ class Preprocessor:
             return
         self._extra_tokens(line, 1)
         old = self.macros.pop(name, None)
-        if old is not None and old.builtin is not None:
+        if old is not None and (old.builtin is not None or old.reads is not None):
             self.diags.warning(loc_of(line.args[0]), "undefining builtin macro")
 
     def _message(self, line: Line) -> None:

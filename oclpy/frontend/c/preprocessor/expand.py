@@ -92,6 +92,11 @@ class Expander:
                 return tok
             if macro.builtin is not None:
                 return macro.builtin(tok)
+            if macro.reads is not None:
+                value = macro.reads(tok, stream)
+                if value is None:
+                    continue
+                return value
             if macro.params is None:
                 hideset = tok.hideset | {macro.name}
                 body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \

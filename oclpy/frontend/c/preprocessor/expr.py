@@ -1,13 +1,20 @@
 """`#if` expressions (C99 6.10.1): integer constant expressions in intmax_t/uintmax_t.
 
+intmax_t is clang's for OpenCL C: 128 bits (`__INTMAX_WIDTH__`), since clang
+gives OpenCL C's reserved `long long` 128 bits. So `#if` agrees with clang
+where 64 bits would overflow: `0xffffffffffffffff + 1 == 0` is false and
+`1 << 63` positive, as with clang -x cl (clang -x c, with a 64-bit intmax_t,
+says otherwise).
+
 `evaluate(tokens, eol, diags)` takes the tokens of a `#if` line after macro
 replacement, with each `defined X` already replaced by 1 or 0, and returns the
 truth of the expression, or None after reporting an error (the group is then
-skipped, as clang does). Arithmetic is C's on 64 bits: the usual arithmetic
+skipped, as clang does). Arithmetic is C's on 128 bits: the usual arithmetic
 conversions make both operands unsigned when either is; signed overflow
 wraps and warns; `/` and `%` truncate toward zero; `&&`, `||` and `?:` do
 not evaluate the operand they skip, so a division by zero there is fine
-(clang's `ValueLive`). Identifiers left after expansion are 0. Messages are
+(clang's `ValueLive`). Identifiers left after expansion are 0, but for `true`
+(a keyword of OpenCL C: clang -x cl makes it 1). Messages are
 clang's words; the precedence numbers are those of clang's PPExpressions.cpp.
 """
 
@@ -21,7 +28,7 @@ from ..lexer import decode_escapes
 from .macros import PPError, loc_of
 from .tokens import PPToken
 
-BITS = 64
+BITS = 128
 MASK = (1 << BITS) - 1
 SIGN = 1 << (BITS - 1)
 
@@ -33,7 +40,7 @@ PRECEDENCE = {
 _NO_CONVERSION = {"<<", ">>", "&&", "||", ","}  # operators without the usual arithmetic conversions
 _INT = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?")
 
-Value = tuple[int, bool]  # (value, unsigned): value in [-2**63, 2**63) or [0, 2**64)
+Value = tuple[int, bool]  # (value, unsigned): value in [-2**127, 2**127) or [0, 2**128)
 
 
 def _wrap_signed(v: int) -> int:
@@ -98,8 +105,8 @@ class _Evaluator:
             return self.number(tok, live)
         if kind == "char":
             return self.char(tok)
-        if kind == "id":
-            return 0, False
+        if kind == "id":  # `true` is a keyword of OpenCL C, 1 here as in C++ (clang -x cl)
+            return int(text == "true"), False
         if text == "(":
             value = self.expression(1, live)
             close = self.peek()
@@ -159,10 +166,10 @@ class _Evaluator:
             return ord(data.decode("utf-8", "replace")[0]), False
         if len(data) == 1:
             return (data[0] - 256 if data[0] >= 128 else data[0]), False
-        if len(data) > 4:
-            self.diags.warning(loc_of(tok), "character constant too long for its type")
         if len(data) != 4:  # four characters: clang's -Wfour-char-constants, off by default
             self.diags.warning(loc_of(tok), "multi-character character constant")
+        if len(data) > 4:
+            self.diags.warning(loc_of(tok), "character constant too long for its type")
         value = 0
         for byte in data[-4:]:
             value = (value << 8) | byte

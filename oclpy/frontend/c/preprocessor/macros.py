@@ -10,10 +10,10 @@ Expansion itself lives in `expand.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from ....diagnostics import SourceLocation
-from .tokens import EMPTY, PPToken, lex_one
+from .tokens import DIGRAPH_SPELLING, EMPTY, PPToken, lex_one
 
 
 class PPError(Exception):
@@ -35,7 +35,9 @@ def loc_of(tok: PPToken) -> SourceLocation:
 class Macro:
     """A macro: object-like when `params` is None. `variadic` makes the last
     parameter (`__VA_ARGS__` or a GNU named one) take the remaining arguments.
-    `builtin` computes the body of `__LINE__` and its kin at each use."""
+    `builtin` computes the body of `__LINE__` and its kin at each use; `reads`,
+    that of a feature check (`__has_builtin(x)`), which reads its operand from the
+    token stream it is given (None: nothing is left of the check)."""
 
     name: str
     params: Optional[list[str]]
@@ -43,6 +45,7 @@ class Macro:
     variadic: bool = False
     loc: SourceLocation = field(default_factory=lambda: SourceLocation("<built-in>", 1, 9))
     builtin: Optional[Callable[[PPToken], PPToken]] = None
+    reads: Optional[Callable[[PPToken, Any], Optional[PPToken]]] = None
     pastes: bool = False  # the body has a `##` operator
     warnings: list[tuple[str, SourceLocation]] = field(default_factory=list)  # found by parse_define
 
@@ -162,7 +165,10 @@ def stringize(toks: list[PPToken], loc: PPToken) -> tuple[PPToken, Optional[Sour
     for i, tok in enumerate(toks):
         if i and (tok.space or tok.bol):
             parts.append(" ")
-        parts.append(_escape(tok.text) if tok.kind in ("string", "char") else tok.text)
+        if tok.kind in ("string", "char"):
+            parts.append(_escape(tok.text))
+        else:
+            parts.append(DIGRAPH_SPELLING[tok.text] if tok.digraph else tok.text)
     text = "".join(parts)
     dropped = None
     if (len(text) - len(text.rstrip("\\"))) % 2:
@@ -172,7 +178,14 @@ def stringize(toks: list[PPToken], loc: PPToken) -> tuple[PPToken, Optional[Sour
 
 def paste(lhs: PPToken, rhs: PPToken) -> Optional[PPToken]:
     """`##`: the token spelt by `lhs` then `rhs`, or None when that is not one pp-token."""
-    lexed = lex_one(lhs.text + rhs.text)
+    spelling = _spelling(lhs) + _spelling(rhs)
+    lexed = lex_one(spelling)
     if lexed is None:
         return None
-    return PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, EMPTY, False)  # a new token
+    out = PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, EMPTY, False)  # a new token
+    out.digraph = lexed[1] != spelling and lexed[0] == "punct"
+    return out
+
+
+def _spelling(tok: PPToken) -> str:
+    return DIGRAPH_SPELLING[tok.text] if tok.digraph else tok.text

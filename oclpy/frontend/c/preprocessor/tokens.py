@@ -5,7 +5,8 @@ allowed as clang allows them), replaces each comment by white space and cuts
 the text into pp-tokens. Every token keeps the physical line and column where
 it starts, whether white space precedes it (`space`) and whether it is the
 first token of a line (`bol`, which is what makes a `#` a directive). Digraphs
-are spelled as the punctuator they stand for. A quote that closes nowhere on
+are spelled as the punctuator they stand for, and marked `digraph`: `#` makes
+a string of their own spelling (`#x` of `<:` is "<:", as in clang). A quote that closes nowhere on
 its line starts an "other" token running to the end of the line (the C lexer
 reports it; a skipped group may hold any text). The file ends with an "eof"
 token, which also begins a line so that it ends the last directive.
@@ -30,6 +31,7 @@ PUNCTUATORS = sorted("""
     [ ] ( ) { } . & * + - ~ ! / % < > ^ | ? : ; = , #
 """.split(), key=len, reverse=True)
 DIGRAPHS = {"<:": "[", ":>": "]", "<%": "{", "%>": "}", "%:": "#", "%:%:": "##"}
+DIGRAPH_SPELLING = {punct: digraph for digraph, punct in DIGRAPHS.items()}
 
 _ALTERNATIVES = "|".join([
     r"(?P<nl>\n)",
@@ -52,9 +54,10 @@ class PPToken:
     """One pp-token. `hideset` holds the macros that must not expand it again
     (C99 6.10.3.4, Prosser's algorithm); `src` is False for tokens made by a
     macro expansion, whose `file`/`line`/`col` are then where expand.py places
-    them, and whose `eline` is what `__LINE__` among them says."""
+    them, and whose `eline` is what `__LINE__` among them says. `digraph`: the
+    punctuator was written as its digraph."""
 
-    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline")
+    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline", "digraph")
 
     def __init__(self, kind: str, text: str, file: str, line: int, col: int, space: bool = False,
                  bol: bool = False, hideset: frozenset[str] = EMPTY, src: bool = True) -> None:
@@ -68,6 +71,7 @@ class PPToken:
         self.hideset = hideset
         self.src = src
         self.eline = line  # a replacement token: the line where its macro call ends (for __LINE__)
+        self.digraph = False
 
     def __repr__(self) -> str:
         return f"PPToken({self.kind}, {self.text!r}, {self.file}:{self.line}:{self.col})"
@@ -76,6 +80,7 @@ class PPToken:
         out = PPToken(self.kind, self.text, self.file, self.line, self.col, self.space, self.bol,
                       self.hideset, self.src)
         out.eline = self.eline
+        out.digraph = self.digraph
         return out
 
 
@@ -132,6 +137,12 @@ def lex(text: str, file: str) -> Lexed:
     result = Lexed(out, warnings=positions.warnings() if positions is not None else [])
     line, line_start, space, bol = 1, 0, False, True
     directive = -1  # index of the '#' of the directive being lexed, or -1
+    # Tokens come in order, so the splices before each are counted as the scan goes
+    # (`Positions.locate`, a search for each token, is for the few places out of order):
+    # a token is `spliced` splices further down than the spliced text's lines say, and
+    # its column counts from the later of its line's start and the last splice.
+    splices = positions.splices if positions is not None else []
+    spliced, next_splice, last_splice = 0, splices[0] if splices else len(body) + 1, -1
     for m in _SCAN.finditer(body):
         kind = m.lastgroup
         start = m.start(kind)  # type: ignore[arg-type]
@@ -155,13 +166,20 @@ def lex(text: str, file: str) -> Lexed:
         if kind == "badcomment":
             result.unterminated_comment = positions.locate(start) if positions else (line, start - line_start + 1)
             break
-        tok_line, col = positions.locate(start) if positions else (line, start - line_start + 1)
+        while next_splice <= start:
+            last_splice = next_splice
+            spliced += 1
+            next_splice = splices[spliced] if spliced < len(splices) else len(body) + 1
+        tok_line, col = line + spliced, start - max(line_start, last_splice) + 1
         value = m.group(kind)  # type: ignore[arg-type]
-        if kind == "punct":
-            value = DIGRAPHS.get(value, value)
-            if value == "#" and bol:
-                directive = len(out)
+        digraph = kind == "punct" and value in DIGRAPHS
+        if digraph:
+            value = DIGRAPHS[value]
+        if value == "#" and bol and kind == "punct":
+            directive = len(out)
         out.append(PPToken(kind, value, file, tok_line, col, space, bol))  # type: ignore[arg-type]
+        if digraph:
+            out[-1].digraph = True
         space = bol = False
     end = len(body)
     eof_line, eof_col = positions.locate(end) if positions else (line, end - line_start + 1)
@@ -172,7 +190,8 @@ def lex(text: str, file: str) -> Lexed:
 
 
 def lex_one(text: str) -> Optional[tuple[str, str]]:
-    """(kind, spelling) when `text` is exactly one pp-token (what `##` may form), else None."""
+    """(kind, spelling) when `text` is exactly one pp-token (what `##` may form), else None.
+    A digraph comes back as the punctuator it stands for."""
     m = _TOKEN.match(text)
     if m is None or m.end() != len(text) or m.lastgroup in ("nl", "comment", "badcomment"):
         return None

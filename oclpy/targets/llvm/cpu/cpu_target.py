@@ -58,7 +58,7 @@ from .mathlib import is_math, lower_math
 _SYNCSCOPES = {"work_item": "singlethread"}
 # What this target runs after the level's target-independent pipeline: work-groups
 # are formed last, so a barrier in a helper is inlined into its kernel first.
-PIPELINE = "inline,scalarize-vectors,step-divergent-loops,form-workgroups"
+PIPELINE = "global-dce,inline,scalarize-vectors,step-divergent-loops,form-workgroups"
 HOST = Target("cpu")
 
 

@@ -66,7 +66,7 @@ SYNCSCOPES = {"work_item": "singlethread", "sub_group": "block", "work_group": "
               "device": "device", "all_svm_devices": ""}
 # What this target runs after the level's target-independent pipeline: the GPU runs
 # work-items as threads, so barriers stay barriers.
-PIPELINE = "inline"
+PIPELINE = "global-dce,inline"
 DEFAULT = Target("cuda", codegen.DEFAULT_ARCH, codegen.PTX_FEATURES)
 
 class NvptxTarget:
