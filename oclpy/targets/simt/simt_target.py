@@ -5,10 +5,14 @@
   formation); `inline` keeps `noinline` helpers, helpers above its threshold
   called from several places, and recursive ones (which sema rejects) as
   real calls.
-- `compile_simt(module) -> SimtProgram`: instruction selection
-  (`isel.select_module`), then register allocation when one is given (the
-  `allocate` argument: a function over the machine module; until the
-  allocator lands, code runs with virtual registers), then frame lowering.
+- `compile_simt(module, files) -> SimtProgram`: the code generator's one
+  pipeline: instruction selection (`isel.select_module`, virtual
+  registers), register allocation for register files of `files` sizes
+  (`regalloc.allocate_module`; `check=True` runs the allocation checker on
+  every function), frame lowering (`frame_lowering.py`: SP moves once per
+  function, slots become offsets), pseudo lowering (`pseudo_lowering.py`:
+  copies become moves). `allocate=False` stops after selection and lowers
+  frames only, so that tests run virtual registers against allocated ones.
 - `pack_args(kernel, values)`: what a launch puts before the kernarg
   segment's hidden block: `targets/kernel_abi.py`'s blob of the explicit
   arguments (each `__local` argument its 32-bit offset after the static
@@ -21,17 +25,22 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...diagnostics import CompileError
 from ...ir.values import Module
 from ..kernel_abi import KernelArg, align_up, kernel_args
-from .frame_lowering import lower_frames
+from .alloc_checker import AllocCheckError
+from .calling_convention import DEFAULT_REGISTERS
 from .constant_data import constants_offset, kernarg_bytes, layout_constants
+from .frame_lowering import lower_frames
 from .isel import select_module
 from .isel_context import SelectError
+from .linear_scan import AllocError
 from .machine import MModule
 from .memory_model import SIMT_LAYOUT
+from .pseudo_lowering import lower_pseudos
+from .regalloc import allocate_module
 
 PIPELINE = "inline"
 LOCAL_ARG_ALIGN = 16
@@ -52,18 +61,22 @@ class SimtProgram:
     kernels: dict[str, SimtKernel] = field(default_factory=dict)
 
 
-def compile_simt(module: Module, allocate: Callable[[MModule], None] | None = None,
-                 filename: str = "<kernel>") -> SimtProgram:
-    """Machine code for every kernel of `module` (after PIPELINE), allocated when `allocate`
-    is given, with frames lowered. What simt cannot compile is a CompileError whose log
-    says why (`isel.SelectError`'s sentence)."""
+def compile_simt(module: Module, files: Mapping[str, int] = DEFAULT_REGISTERS, *, allocate: bool = True,
+                 check: bool = False, filename: str = "<kernel>") -> SimtProgram:
+    """Machine code for every kernel of `module` (after PIPELINE) through the whole pipeline
+    (the module docstring). What simt cannot compile is a CompileError whose log says why
+    (`isel.SelectError`'s sentence, or the allocator's)."""
     try:
         mmodule = select_module(module, SIMT_LAYOUT)
-    except SelectError as exc:
+        if allocate:
+            mmodule = allocate_module(mmodule, files, check)
+    except (SelectError, AllocError) as exc:
         raise CompileError(f"{filename}: error: {exc}\n") from None
-    if allocate is not None:
-        allocate(mmodule)
+    except AllocCheckError as exc:
+        raise CompileError(f"{filename}: error: internal compiler error: {exc}\n") from exc
     lower_frames(mmodule)
+    if allocate:
+        lower_pseudos(mmodule, files)
     program = SimtProgram(mmodule)
     _, constants = layout_constants(module, SIMT_LAYOUT)
     for fn in module.kernels():
