@@ -3,7 +3,7 @@
 `compile_program(source, options, target)` runs the frontend (OpenCL C text,
 or a SPIR-V module told by its magic number), then one pipeline: the level's
 target-independent passes followed by the target's own (`BACKENDS`: the cpu
-target forms work-groups last; on cuda barriers stay barriers), run once by
+target forms work-groups last; on cuda and simt barriers stay barriers), run once by
 the pass manager, then the target's code generator with the Target value.
 It does not use the build cache: `door.build` does, and calls it on a miss.
 `preprocess_unit` preprocesses (and parses) one unit for `Program.compile`;
@@ -32,6 +32,7 @@ from ..ir.values import Module
 from ..passes.manager import PIPELINES, run_pipeline
 from ..targets.llvm.cpu import cpu_target
 from ..targets.llvm.nvptx import nvptx_target
+from ..targets.simt import simt_target
 from ..targets.target import Target
 from .door import CompiledProgram, resolve
 from .units import check_header_name, source_unit
@@ -49,6 +50,7 @@ class Backend:
 BACKENDS: dict[str, Backend] = {
     "cpu": Backend(cpu_target.PIPELINE, lambda module, target, options: cpu_target.compile_cpu(module, target)),
     "cuda": Backend(nvptx_target.PIPELINE, nvptx_target.compile_nvptx),
+    "simt": Backend(simt_target.PIPELINE, simt_target.compile_for),
 }
 TARGET_PIPELINES = {kind: backend.pipeline for kind, backend in BACKENDS.items()}
 

@@ -17,7 +17,9 @@ from oclpy.compiler.toolchain import frontend_for
 from oclpy.passes.manager import PIPELINES, run_pipeline
 from oclpy.targets.simt.asm_printer import format_module
 from oclpy.targets.simt.sim_memory import GlobalMemory
-from oclpy.targets.simt.simt_target import PIPELINE, SimtProgram, compile_simt, pack_args
+from oclpy.targets.simt.device_config import SimtMachine
+from oclpy.targets.simt.simt_program import SimtProgram, pack_args
+from oclpy.targets.simt.simt_target import PIPELINE, compile_simt
 from oclpy.targets.simt.calling_convention import DEFAULT_REGISTERS, MIN_REGISTERS
 from oclpy.targets.simt.simulator import RunStats, SimConfig, run_kernel
 
@@ -31,7 +33,7 @@ def compile_cl(source: str, level: int = 2, options: str = "", regs: str = "defa
     files = REGISTER_FILES[regs]
     if files is None:
         return compile_simt(front.module, allocate=False)
-    return compile_simt(front.module, files, check=True)
+    return compile_simt(front.module, SimtMachine(sgprs=files["s"], vgprs=files["v"]), check=True)
 
 
 def sim_config(regs: str, **fields: Any) -> SimConfig:
@@ -68,7 +70,8 @@ def run_cl(source: str, kernel: str, args: Sequence[Any], global_size: Sequence[
             values.append(a)
     blob, local = pack_args(program.kernels[kernel], values)
     stats = run_kernel(program.module, kernel, memory, global_size=global_size, local_size=local_size,
-                       args=blob, local_bytes=local, config=config or sim_config(regs))
+                       args=blob, local_bytes=local, private_bytes=program.kernels[kernel].private_bytes,
+                       config=config or sim_config(regs))
     out = []
     for a in args:
         if isinstance(a, np.ndarray):

@@ -47,8 +47,8 @@ from . import isel_calls as calls
 from . import isel_control as control
 from . import isel_memory as memory
 from . import isel_values as values
-from .calling_convention import STACK_POINTER
-from .constant_data import kernarg_bytes, layout_constants
+from .calling_convention import STACK_POINTER, kernarg_bytes
+from .constant_data import layout_constants
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
 from .memory_model import SIMT_LAYOUT
