@@ -51,9 +51,8 @@ from .calling_convention import STACK_POINTER, kernarg_bytes
 from .constant_data import layout_constants
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
-from .memory_model import SIMT_LAYOUT
+from .memory_model import LOCAL_MEMORY_BYTES, SIMT_LAYOUT
 
-LOCAL_MEMORY_BYTES = 65536  # a work-group's local memory on simt
 
 
 PATTERNS: dict[str, Callable[[Ctx, Instr], None]] = {

@@ -48,6 +48,7 @@ class SimtKernel:
     private_bytes: int = 0  # scratch per lane: the kernel's frame and its deepest callee chain's
     constants: bytes = b""  # program-scope __constant data, placed after the arguments
     reqd_work_group_size: tuple[int, int, int] | None = None
+    program: SimtProgram = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     @property
     def frame_size(self) -> int:
@@ -63,6 +64,10 @@ class SimtProgram:
 
     def asm(self) -> str:
         return format_module(self.module)
+
+    def add(self, kernel: SimtKernel) -> None:
+        kernel.program = self
+        self.kernels[kernel.name] = kernel
 
 
 def kernarg_blob(kernel: SimtKernel, blob: bytes | bytearray | memoryview) -> tuple[bytes, int]:
@@ -133,7 +138,7 @@ def program_from_record(record: Any, text: bytes) -> SimtProgram:
         name = checked_str(name, "kernel name")
         if kinds.get(name) != "kernel":
             raise ValueError(f"program record: no kernel @{name[:40]} in the machine code")
-        program.kernels[name] = kernel_from_record(name, k)
+        program.add(kernel_from_record(name, k))
     return program
 
 

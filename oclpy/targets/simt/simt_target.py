@@ -65,9 +65,9 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
         args, size = kernel_args(fn, SIMT_LAYOUT)
         attrs = mmodule.function(fn.name).attrs
         reqd = fn.attrs.get("reqd_work_group_size")
-        program.kernels[fn.name] = SimtKernel(fn.name, args, size, int(attrs.get("local_bytes", 0)),
-                                              scratch_bytes(mmodule, fn.name), constants,
-                                              tuple(reqd) if reqd else None)  # type: ignore[arg-type]
+        program.add(SimtKernel(fn.name, args, size, int(attrs.get("local_bytes", 0)),
+                               scratch_bytes(mmodule, fn.name), constants,
+                               tuple(reqd) if reqd else None))  # type: ignore[arg-type]
     return program
 
 
