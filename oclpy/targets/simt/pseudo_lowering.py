@@ -27,7 +27,7 @@ import struct
 from typing import Callable, Mapping, Union
 
 from .calling_convention import DEFAULT_REGISTERS, spill_pool
-from .machine import Imm, MBlock, MFunction, MInstr, MModule, Operand, PReg, VReg
+from .machine import Imm, MBlock, MInstr, MModule, Operand, PReg, VReg
 
 Unit = tuple[str, int]  # ("s", 5)
 Word = Union[Unit, int]  # a source unit, or an immediate word
