@@ -1,7 +1,7 @@
 """The `oclpy` command: devices, build, opt, demo.
 
     oclpy devices
-    oclpy build FILE.cl|FILE.spv [OpenCL build options] [--device cpu|cuda] [--emit ast|ir|llvm|asm|ptx]
+    oclpy build FILE.cl|FILE.spv [OpenCL build options] [--device cpu|cuda|simt] [--emit ast|ir|llvm|asm|ptx|isa]
                         [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes]
     oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--print-after=PASS]
                        [--verify-each] [--time-passes]
@@ -9,11 +9,15 @@
 
 Each subcommand is one function taking the parsed arguments and returning the
 exit status; `main` only dispatches. `--stats` prints `oclpy.analysis.kernel_stats`'s per-kernel
-table of the IR after the level's target-independent pipeline; `--time-passes`
+table of the IR after the level's target-independent pipeline, and on `--device simt` also what
+each kernel takes of the machine (`targets/simt/resources.py`: registers, spill slots, scratch and
+local memory, waves per SIMD); `--emit isa` prints the simt device's final machine code (physical
+registers; `asm_parser` reads it back), whatever `--device` says; `--time-passes`
 reports each pass's time on stderr. A file starting with the SPIR-V magic
 number is a SPIR-V module (the SPIR-V frontend reads it; every emit kind but
 `ast` works). Emit kinds are a table, so a target adds
-its own (`ptx`, `simt`) by adding a row.
+its own (`ptx`, `isa`) by adding a row. The simt device is the one the environment
+configures (`OCLPY_SIMT_WAVE`, `OCLPY_SIMT_SGPRS`, `OCLPY_SIMT_VGPRS`).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from ..ir.parser import IRParseError, parse_module
 from ..ir.printer import print_module
 from ..ir.verifier import VerifyError, verify_module
 from ..passes.manager import pass_timing, run_pipeline
+from ..targets.simt.device_config import machine_from_env
+from ..targets.simt.resources import format_resources, kernel_resources
 from .demo import run_demo
 
 
@@ -46,9 +52,16 @@ def _cmd_devices(args: argparse.Namespace) -> int:
     return 0
 
 
+TARGETS: dict[str, Callable[[], compiler.Target]] = {
+    "cpu": compiler.host_target,
+    "cuda": compiler.cuda_target,  # sm_90: no GPU is needed to compile
+    "simt": lambda: compiler.simt_target(machine_from_env()),
+}
+
+
 def _target(kind: str, args: argparse.Namespace) -> compiler.Target:
-    """The Target of `--device` (cuda: sm_90, no GPU needed), at `-O<n>` when given."""
-    target = compiler.cuda_target() if kind == "cuda" else compiler.host_target()
+    """The Target of `--device`, at `-O<n>` when given."""
+    target = TARGETS[kind]()
     return target if args.opt is None else target.with_opt_level(args.opt)
 
 
@@ -71,6 +84,9 @@ def _emit_target(kind: str) -> Callable[[str | bytes, str, str, argparse.Namespa
     def emit(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
         result = compiler.compile_program(source, options, _target(args.device, args), filename)
         sys.stderr.write(result.log)
+        if kind == "llvm" and not hasattr(result.program, "llvm_ir"):
+            raise CompileError(f"oclpy build: error: --emit llvm: the {args.device} device is not compiled "
+                               "through LLVM (try --emit asm)\n")
         return result.program.llvm_ir if kind == "llvm" else result.program.asm()
 
     return emit
@@ -81,6 +97,13 @@ def _emit_ptx(source: str | bytes, options: str, filename: str, args: argparse.N
     result = compiler.compile_program(source, options, _target("cuda", args), filename)
     sys.stderr.write(result.log)
     return result.program.ptx
+
+
+def _emit_isa(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
+    """The simt device's final machine code (whatever --device says)."""
+    result = compiler.compile_program(source, options, _target("simt", args), filename)
+    sys.stderr.write(result.log)
+    return result.program.asm()
 
 
 def _build_only(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
@@ -97,6 +120,7 @@ EMITTERS: dict[str, Callable[[str | bytes, str, str, argparse.Namespace], str]] 
     "llvm": _emit_target("llvm"),
     "asm": _emit_target("asm"),
     "ptx": _emit_ptx,
+    "isa": _emit_isa,
 }
 
 
@@ -136,7 +160,12 @@ def _stats_table(source: str | bytes, options: str, args: argparse.Namespace) ->
     module = compiler.frontend_for(source, options, args.file).module
     level = args.opt if args.opt is not None else compiler.opt_level(options)
     run_pipeline(module, compiler.pipeline_for(level))
-    return format_stats(kernel_stats(module))
+    table = format_stats(kernel_stats(module))
+    if args.device == "simt":
+        target = _target("simt", args)
+        program = compiler.compile_program(source, options, target, args.file).program
+        table += format_resources(kernel_resources(program.module, program.machine), program.machine)
+    return table
 
 
 def _cmd_opt(args: argparse.Namespace) -> int:
@@ -175,7 +204,8 @@ def _parser() -> argparse.ArgumentParser:
         build.add_argument(f"-O{level}", dest="opt", action="store_const", const=level)
     build.add_argument("--print-after-all", action="store_true")
     build.add_argument("--verify-each", action="store_true")
-    build.add_argument("--stats", action="store_true", help="per-kernel IR statistics")
+    build.add_argument("--stats", action="store_true",
+                       help="per-kernel IR statistics (simt: also registers, memory, occupancy)")
     build.add_argument("--time-passes", action="store_true", help="time each pass (stderr)")
 
     opt = sub.add_parser("opt", help="run IR passes over a .oir file")

@@ -1,7 +1,7 @@
 """The one door into the compiler: `build(source or SPIR-V bytes, options, Target)`.
 
-- `door`: `build` (through the build cache), `Target` values for the host CPU
-  and for GPUs, `CompiledProgram`;
+- `door`: `build` (through the build cache), `Target` values for the host CPU,
+  for cuda GPUs and for simt devices, `CompiledProgram`;
 - `cache`: the one build cache (memory and disk), keyed by the source's bytes,
   the options, the included headers, the Target and the compiler version;
 - `units`: what the runtime needs besides a build (options, SPIR-V detection,
@@ -17,7 +17,7 @@ from typing import Any
 from ..targets.target import Target
 from . import cache
 from .door import (DEVICE_KINDS, CompiledProgram, build, cuda_target, host_target, load_toolchain,
-                   preprocess_unit, resolve)
+                   preprocess_unit, resolve, simt_target)
 from .units import (IL_VERSIONS, InvalidBuildOptions, check_header_name, check_options, is_spirv, opt_level,
                     source_unit, strip_source_options)
 
@@ -26,7 +26,8 @@ TOOLCHAIN_NAMES = ("BACKENDS", "TARGET_PIPELINES", "ast_text", "compile_program"
 
 __all__ = ["DEVICE_KINDS", "IL_VERSIONS", "CompiledProgram", "InvalidBuildOptions", "Target", "build", "cache",
            "check_header_name", "check_options", "cuda_target", "host_target", "is_spirv", "opt_level", "resolve",
-           "load_toolchain", "preprocess_unit", "source_unit", "strip_source_options", *TOOLCHAIN_NAMES]
+           "load_toolchain", "preprocess_unit", "simt_target", "source_unit", "strip_source_options",
+           *TOOLCHAIN_NAMES]
 
 
 def __getattr__(name: str) -> Any:

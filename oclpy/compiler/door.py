@@ -7,7 +7,8 @@ and the compiler version (`cache.program_key`), and answers from the cache
 (this process's memory, then the disk), else compiles
 (`toolchain.compile_program`: frontend -> one pipeline -> the target's code
 generator) and keeps the result. Each target's programs go to and from the
-disk through its `RECORDS` row (JSON data plus object code or PTX).
+disk through its `RECORDS` row (JSON data plus object code, PTX or simt
+machine code).
 
 This module and what it imports are cheap: importing oclpy, and a build the
 cache answers, load no frontend, pass or code generator. The toolchain is
@@ -32,6 +33,8 @@ from ..targets.llvm import binding
 from ..targets.llvm.cpu import compiled as cpu_compiled
 from ..targets.llvm.nvptx import ptx_program as nvptx_compiled
 from ..targets.llvm.nvptx import ptx_codegen
+from ..targets.simt import simt_program
+from ..targets.simt.device_config import SimtMachine
 from ..targets.target import KINDS, Target
 from . import cache
 from .units import opt_level, source_unit
@@ -43,13 +46,14 @@ TOOLCHAIN = "oclpy.compiler.toolchain"  # frontend, pipeline, code generators: l
 RECORDS: dict[str, tuple[Callable[[Any], tuple[Any, bytes]], Callable[[Any, bytes], Any]]] = {
     "cpu": (cpu_compiled.program_entry, cpu_compiled.program_from_record),
     "cuda": (nvptx_compiled.ptx_record, nvptx_compiled.ptx_from_record),
+    "simt": (simt_program.program_record, simt_program.program_from_record),
 }
 
 
 @dataclass(frozen=True)
 class CompiledProgram:
     """A build's result: the target's program (`cpu`: CpuProgram, `cuda`: PtxProgram,
-    each with `.kernels`), the build log (warnings) and the Target it is for."""
+    `simt`: SimtProgram, each with `.kernels`), the build log (warnings) and the Target it is for."""
 
     program: Any
     log: str
@@ -74,6 +78,12 @@ def host_target() -> Target:
 def cuda_target(arch: str = ptx_codegen.DEFAULT_ARCH) -> Target:
     """The cuda Target of a GPU of architecture `arch` (`sm_90`)."""
     return Target("cuda", arch, ptx_codegen.PTX_FEATURES)
+
+
+def simt_target(machine: SimtMachine | None = None) -> Target:
+    """The simt Target of a device of `machine`'s wave width and register files (default: 32
+    lanes, 128 scalar and 256 vector registers)."""
+    return (machine or SimtMachine()).target()
 
 
 def resolve(target: Target | None, options: str) -> Target:

@@ -3,7 +3,7 @@
 `compile_program(source, options, target)` runs the frontend (OpenCL C text,
 or a SPIR-V module told by its magic number), then one pipeline: the level's
 target-independent passes followed by the target's own (`BACKENDS`: the cpu
-target forms work-groups last; on cuda barriers stay barriers), run once by
+target forms work-groups last; on cuda and simt barriers stay barriers), run once by
 the pass manager, then the target's code generator with the Target value.
 It does not use the build cache: `door.build` does, and calls it on a miss.
 Builds run with Python's cyclic garbage collector paused (`gc_pause.py`).
@@ -33,6 +33,7 @@ from ..ir.values import Module
 from ..passes.manager import PIPELINES, run_pipeline
 from ..targets.llvm.cpu import cpu_target
 from ..targets.llvm.nvptx import nvptx_target
+from ..targets.simt import simt_target
 from ..targets.target import Target
 from .door import CompiledProgram, resolve
 from .gc_pause import paused_gc
@@ -51,6 +52,7 @@ class Backend:
 BACKENDS: dict[str, Backend] = {
     "cpu": Backend(cpu_target.PIPELINE, lambda module, target, options: cpu_target.compile_cpu(module, target)),
     "cuda": Backend(nvptx_target.PIPELINE, nvptx_target.compile_nvptx),
+    "simt": Backend(simt_target.PIPELINE, simt_target.compile_for),
 }
 TARGET_PIPELINES = {kind: backend.pipeline for kind, backend in BACKENDS.items()}
 

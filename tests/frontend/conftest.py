@@ -7,11 +7,11 @@ import pytest
 
 @pytest.fixture(scope="module")
 def queue():  # type: ignore[no-untyped-def]
-    """(context, command queue) on the first platform's devices (the cpu device here)."""
+    """(context, command queue) on the first device: OCLPY_DEVICE's kind, else the cpu."""
     import oclpy as cl
 
     try:
-        ctx = cl.Context(cl.get_platforms()[0].get_devices())
+        ctx = cl.Context(cl.get_platforms()[0].get_devices()[:1])
     except Exception as exc:  # no device in this build
         pytest.skip(f"no device: {exc}")
     return ctx, cl.CommandQueue(ctx)

@@ -8,7 +8,8 @@ import pytest
 
 from oclpy.targets.simt.alloc_checker import AllocCheckError, assert_allocation, check_allocation
 from oclpy.targets.simt.asm_parser import parse_asm
-from oclpy.targets.simt.machine import MFunction, MInstr, PReg, Slot
+from oclpy.targets.simt.calling_convention import STACK_POINTER
+from oclpy.targets.simt.machine import Imm, MFunction, MInstr, PReg, Slot
 from oclpy.targets.simt.regalloc import allocate_function
 from tests.targets.simt_regalloc_harness import DEFAULT, TINY, calls, diamond, vector_pressure
 
@@ -115,8 +116,8 @@ def test_a_missing_restore_of_a_callee_saved_register() -> None:
 
 def test_the_frame_addressed_after_sp_moved() -> None:
     before, after = allocated(calls(8, 6)[0], "calls", TINY)
-    instrs, i = find(after, "s_sub_u32")
-    instrs.pop(i)
+    instrs, i = find(after, "scratch_store_b32")
+    instrs.insert(i, MInstr("s_add_u32", [STACK_POINTER, STACK_POINTER, Imm(48)]))
     message = problems(before, after, TINY)
     assert "addresses the frame from s32, which holds $s32+48, not the frame base" in message
 

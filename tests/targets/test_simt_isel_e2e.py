@@ -1,31 +1,37 @@
-"""OpenCL C kernels compiled by our frontend, selected for simt, run on the simulator
-(virtual registers, frames lowered), compared with NumPy."""
+"""OpenCL C kernels compiled by our frontend through the whole simt pipeline, run on the
+simulator, compared with NumPy: selected only (virtual registers), and allocated for the
+default and the tiny register files (spills), every allocation checked."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from oclpy.targets.simt.simulator import SimConfig
-from tests.targets.simt_cl_harness import Local, run_cl
+from tests.targets.simt_cl_harness import Local, run_cl, sim_config
 
 LEVELS = [0, 2]
 
 
+@pytest.fixture(params=["virtual", "default", "tiny"])
+def regs(request: pytest.FixtureRequest) -> str:
+    """Each kernel selected (virtual registers), and allocated for the default and the tiny files."""
+    return str(request.param)
+
+
 @pytest.mark.parametrize("level", LEVELS)
-def test_vector_add_with_a_guard(level: int) -> None:
+def test_vector_add_with_a_guard(level: int, regs: str) -> None:
     src = """kernel void vadd(global const float *a, global const float *b, global float *c, int n) {
       int i = get_global_id(0);
       if (i < n) c[i] = a[i] + b[i];
     }"""
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal(200).astype(np.float32), rng.standard_normal(200).astype(np.float32)
-    out, _ = run_cl(src, "vadd", [a, b, np.zeros(200, np.float32), np.int32(200)], (256,), (64,), level)
+    out, _ = run_cl(src, "vadd", [a, b, np.zeros(200, np.float32), np.int32(200)], (256,), (64,), level, regs=regs)
     np.testing.assert_array_equal(out[2], a + b)
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_if_else_and_loop_with_divergent_trip_count(level: int) -> None:
+def test_if_else_and_loop_with_divergent_trip_count(level: int, regs: str) -> None:
     src = """kernel void k(global int *out) {
       int i = get_global_id(0);
       int s = 0;
@@ -33,14 +39,14 @@ def test_if_else_and_loop_with_divergent_trip_count(level: int) -> None:
       if (i % 3 == 0) s = s * 2; else s = s + 100;
       out[i] = s;
     }"""
-    out, _ = run_cl(src, "k", [np.zeros(256, np.int32)], (256,), (64,), level)
+    out, _ = run_cl(src, "k", [np.zeros(256, np.int32)], (256,), (64,), level, regs=regs)
     i = np.arange(256)
     s = np.array([sum(k * (x & 3) for k in range(x % 37)) for x in i])
     np.testing.assert_array_equal(out[0], np.where(i % 3 == 0, s * 2, s + 100))
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_loop_with_break_and_continue_and_a_value_used_after_it(level: int) -> None:
+def test_loop_with_break_and_continue_and_a_value_used_after_it(level: int, regs: str) -> None:
     src = """kernel void k(global int *out, int n) {
       int i = get_global_id(0);
       int j, acc = 0;
@@ -51,7 +57,7 @@ def test_loop_with_break_and_continue_and_a_value_used_after_it(level: int) -> N
       }
       out[i] = acc * 1000 + j;
     }"""
-    out, _ = run_cl(src, "k", [np.zeros(128, np.int32), np.int32(40)], (128,), (32,), level)
+    out, _ = run_cl(src, "k", [np.zeros(128, np.int32), np.int32(40)], (128,), (32,), level, regs=regs)
     want = []
     for i in range(128):
         acc, j = 0, 0
@@ -68,7 +74,7 @@ def test_loop_with_break_and_continue_and_a_value_used_after_it(level: int) -> N
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_uniform_loop_stays_scalar_and_sums_a_row(level: int) -> None:
+def test_uniform_loop_stays_scalar_and_sums_a_row(level: int, regs: str) -> None:
     src = """kernel void rows(global const float *m, global float *out, int cols) {
       int r = get_global_id(0);
       float s = 0.0f;
@@ -76,12 +82,12 @@ def test_uniform_loop_stays_scalar_and_sums_a_row(level: int) -> None:
       out[r] = s;
     }"""
     m = np.arange(64 * 10, dtype=np.float32).reshape(64, 10)
-    out, _ = run_cl(src, "rows", [m, np.zeros(64, np.float32), np.int32(10)], (64,), (16,), level)
+    out, _ = run_cl(src, "rows", [m, np.zeros(64, np.float32), np.int32(10)], (64,), (16,), level, regs=regs)
     np.testing.assert_allclose(out[1], m.sum(axis=1), rtol=1e-6)
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_local_memory_barrier_and_reduction(level: int) -> None:
+def test_local_memory_barrier_and_reduction(level: int, regs: str) -> None:
     src = """kernel void reduce(global const int *in, global int *out, local int *tmp) {
       int l = get_local_id(0), n = get_local_size(0);
       tmp[l] = in[get_global_id(0)];
@@ -93,12 +99,12 @@ def test_local_memory_barrier_and_reduction(level: int) -> None:
       if (l == 0) out[get_group_id(0)] = tmp[0];
     }"""
     data = np.arange(512, dtype=np.int32)
-    out, _ = run_cl(src, "reduce", [data, np.zeros(4, np.int32), Local(128 * 4)], (512,), (128,), level)
+    out, _ = run_cl(src, "reduce", [data, np.zeros(4, np.int32), Local(128 * 4)], (512,), (128,), level, regs=regs)
     np.testing.assert_array_equal(out[1], data.reshape(4, 128).sum(axis=1))
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_static_local_array_and_2d_ids(level: int) -> None:
+def test_static_local_array_and_2d_ids(level: int, regs: str) -> None:
     src = """kernel void transpose(global const float *in, global float *out, int w, int h) {
       local float tile[8][9];
       int x = get_global_id(0), y = get_global_id(1);
@@ -110,11 +116,11 @@ def test_static_local_array_and_2d_ids(level: int) -> None:
     }"""
     m = np.arange(16 * 24, dtype=np.float32).reshape(24, 16)
     out, _ = run_cl(src, "transpose", [m, np.zeros((16, 24), np.float32), np.int32(16), np.int32(24)],
-                    (16, 24), (8, 8), level)
+                    (16, 24), (8, 8), level, regs=regs)
     np.testing.assert_array_equal(out[1], m.T)
 
 
-def test_atomics_on_global_and_local_memory() -> None:
+def test_atomics_on_global_and_local_memory(regs: str) -> None:
     src = """kernel void hist(global const int *in, global int *bins, global int *total) {
       local int lbins[4];
       int l = get_local_id(0);
@@ -127,12 +133,12 @@ def test_atomics_on_global_and_local_memory() -> None:
       atomic_max(&bins[4], in[get_global_id(0)]);
     }"""
     data = np.random.default_rng(5).integers(0, 1000, 256).astype(np.int32)
-    out, _ = run_cl(src, "hist", [data, np.zeros(5, np.int32), np.zeros(1, np.int32)], (256,), (64,))
+    out, _ = run_cl(src, "hist", [data, np.zeros(5, np.int32), np.zeros(1, np.int32)], (256,), (64,), regs=regs)
     np.testing.assert_array_equal(out[1][:4], np.bincount(data & 3, minlength=4))
     assert out[1][4] == data.max() and out[2][0] == 256
 
 
-def test_cmpxchg_loop_float_add() -> None:
+def test_cmpxchg_loop_float_add(regs: str) -> None:
     src = """kernel void fsum(global const float *in, global float *sum) {
       float v = in[get_global_id(0)];
       volatile global int *p = (volatile global int *)sum;
@@ -140,12 +146,12 @@ def test_cmpxchg_loop_float_add() -> None:
       do { assumed = old; old = atomic_cmpxchg(p, assumed, as_int(as_float(assumed) + v)); } while (old != assumed);
     }"""
     data = np.ones(96, np.float32)
-    out, _ = run_cl(src, "fsum", [data, np.zeros(1, np.float32)], (96,), (32,))
+    out, _ = run_cl(src, "fsum", [data, np.zeros(1, np.float32)], (96,), (32,), regs=regs)
     assert out[1][0] == 96.0
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_64_bit_integers_doubles_and_conversions(level: int) -> None:
+def test_64_bit_integers_doubles_and_conversions(level: int, regs: str) -> None:
     src = """kernel void k(global long *l, global double *d, global uint *u, global float *f, global char *c) {
       int i = get_global_id(0);
       long x = (long)i * 3000000000L - 7;
@@ -158,7 +164,7 @@ def test_64_bit_integers_doubles_and_conversions(level: int) -> None:
     n = 100
     args = [np.zeros(n, np.int64), np.zeros(n, np.float64), np.zeros(n, np.uint32), np.zeros(n, np.float32),
             np.zeros(n, np.int8)]
-    out, _ = run_cl(src, "k", args, (n,), (50,), level)
+    out, _ = run_cl(src, "k", args, (n,), (50,), level, regs=regs)
     i = np.arange(n, dtype=np.int64)
     x = i * 3000000000 - 7
     q = np.trunc(x / 3).astype(np.int64)
@@ -172,7 +178,7 @@ def test_64_bit_integers_doubles_and_conversions(level: int) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_vectors_structs_and_private_arrays(level: int) -> None:
+def test_vectors_structs_and_private_arrays(level: int, regs: str) -> None:
     src = """typedef struct { int a; float b; } S;
     kernel void k(global float4 *v, global float *o, S s, float2 scale) {
       int i = get_global_id(0);
@@ -187,19 +193,19 @@ def test_vectors_structs_and_private_arrays(level: int) -> None:
     v = np.arange(n * 4, dtype=np.float32).reshape(n, 4)
     s = np.array([(7, 0.5)], dtype=[("a", np.int32), ("b", np.float32)])
     out, _ = run_cl(src, "k", [v.copy(), np.zeros(n, np.float32), s.tobytes(), np.array([2, 3], np.float32).tobytes()],
-                    (n,), (32,), level)
+                    (n,), (32,), level, regs=regs)
     np.testing.assert_array_equal(out[0], v[:, ::-1] * 2 + 0.5)
     acc = [sum(v[i][(k + i) & 3] * (k + 1) for k in range(4)) for i in range(n)]
     np.testing.assert_array_equal(out[1], np.array(acc, np.float32) + 21)
 
 
 @pytest.mark.parametrize("width", [8, 32, 64])
-def test_partial_waves_and_wave_widths(width: int) -> None:
+def test_partial_waves_and_wave_widths(width: int, regs: str) -> None:
     src = """kernel void k(global int *out) {
       int i = get_global_id(0);
       out[i] = get_local_linear_id() * 1000 + get_group_id(0) + (get_global_linear_id() == i ? 0 : 99999);
     }"""
-    out, _ = run_cl(src, "k", [np.zeros(60, np.int32)], (60,), (20,), config=SimConfig(wave_width=width))
+    out, _ = run_cl(src, "k", [np.zeros(60, np.int32)], (60,), (20,), config=sim_config(regs, wave_width=width), regs=regs)
     i = np.arange(60)
     np.testing.assert_array_equal(out[0], (i % 20) * 1000 + i // 20)
 
@@ -231,9 +237,9 @@ kernel void k(global int *out, global float *fo, int n) {
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_calls_uniform_and_divergent_arguments_stack_arguments_frames(level: int) -> None:
+def test_calls_uniform_and_divergent_arguments_stack_arguments_frames(level: int, regs: str) -> None:
     out, _ = run_cl(CALLS, "k", [np.zeros(64, np.int32), np.zeros(64, np.float32), np.int32(5)], (64,), (32,),
-                    level)
+                    level, regs=regs)
     i = np.arange(64)
     priv = np.array([sum(k * x for k in range(8) if (k * x) & 1) for x in i])
     early = np.where(i & 1, i * 10, 3 * i + i * 2 + i % 32)
@@ -242,7 +248,7 @@ def test_calls_uniform_and_divergent_arguments_stack_arguments_frames(level: int
     np.testing.assert_allclose(out[1], sum((k + 1) * (xs + k) for k in range(18)), rtol=1e-6)
 
 
-def test_divergent_switch_and_generic_pointers() -> None:
+def test_divergent_switch_and_generic_pointers(regs: str) -> None:
     src = """kernel void k(global int *out) {
       local int l[64];
       int p[4] = {1, 2, 3, 4};
@@ -259,13 +265,13 @@ def test_divergent_switch_and_generic_pointers() -> None:
       int v = g ? *g : -1;
       out[i] = v + (to_private(g) != 0 ? 1000 : 0) + (to_local(g) != 0 ? 2000 : 0) + (to_global(g) != 0 ? 4000 : 0);
     }"""
-    out, _ = run_cl(src, "k", [np.zeros(128, np.int32)], (128,), (64,), options="-cl-std=CL2.0")
+    out, _ = run_cl(src, "k", [np.zeros(128, np.int32)], (128,), (64,), options="-cl-std=CL2.0", regs=regs)
     i = np.arange(128)
     want = np.select([i % 4 == 0, i % 4 == 1, i % 4 == 2], [5 + 4000, i * 2 + 2000, (i % 3) + 1 + 1000], -1)
     np.testing.assert_array_equal(out[0], want)
 
 
-def test_math_builtins() -> None:
+def test_math_builtins(regs: str) -> None:
     src = """kernel void k(global const float *x, global float *o) {
       int i = get_global_id(0);
       float v = x[i];
@@ -279,7 +285,7 @@ def test_math_builtins() -> None:
       o[8 * i + 7] = ldexp(v, 3) + rsqrt(fabs(v) + 1.0f);
     }"""
     x = np.linspace(-6, 6, 64).astype(np.float32)
-    out, _ = run_cl(src, "k", [x, np.zeros(8 * 64, np.float32)], (64,), (64,))
+    out, _ = run_cl(src, "k", [x, np.zeros(8 * 64, np.float32)], (64,), (64,), regs=regs)
     o = out[1].reshape(64, 8)
     f = np.float32
     np.testing.assert_allclose(o[:, 0], np.sqrt(np.abs(x)) + np.floor(x) + np.ceil(x) + np.trunc(x) + np.rint(x),
@@ -291,7 +297,7 @@ def test_math_builtins() -> None:
         np.testing.assert_allclose(o[:, col], want, rtol=2e-6, atol=1e-6)
 
 
-def test_program_scope_constant_tables_in_kernels_and_helpers() -> None:
+def test_program_scope_constant_tables_in_kernels_and_helpers(regs: str) -> None:
     src = """constant float weights[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
     constant int offsets[2][3] = {{-2, -1, 0}, {1, 2}};
     __attribute__((noinline)) float tap(int k) { return weights[k] * 10.0f; }
@@ -305,7 +311,7 @@ def test_program_scope_constant_tables_in_kernels_and_helpers() -> None:
       out[i] = s + tap(i % 5) + weights[2];
     }"""
     x = np.arange(40, dtype=np.float32) ** 2
-    out, _ = run_cl(src, "blur", [x, np.zeros(40, np.float32), np.int32(40)], (40,), (8,))
+    out, _ = run_cl(src, "blur", [x, np.zeros(40, np.float32), np.int32(40)], (40,), (8,), regs=regs)
     w = np.array([0.1, 0.2, 0.4, 0.2, 0.1], np.float32)
     i = np.arange(40)
     want = sum(x[np.clip(i + k - 2, 0, 39)] * w[k] for k in range(5)) + w[i % 5] * np.float32(10) + w[2]
@@ -313,7 +319,7 @@ def test_program_scope_constant_tables_in_kernels_and_helpers() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_switch_on_a_char_with_negative_cases(level: int) -> None:
+def test_switch_on_a_char_with_negative_cases(level: int, regs: str) -> None:
     src = """kernel void k(global const char *in, global int *out, char u) {
       int i = get_global_id(0);
       int r;
@@ -322,5 +328,5 @@ def test_switch_on_a_char_with_negative_cases(level: int) -> None:
       out[i] = r;
     }"""
     data = np.array([-1, 3, -128, 5, 127, -1, 0, 3], np.int8)
-    out, _ = run_cl(src, "k", [data, np.zeros(8, np.int32), np.int8(-2)], (8,), (8,), level)
+    out, _ = run_cl(src, "k", [data, np.zeros(8, np.int32), np.int8(-2)], (8,), (8,), level, regs=regs)
     np.testing.assert_array_equal(out[1], np.select([data == -1, data == 3, data == -128], [10, 20, 30], 0) + 100)

@@ -3,7 +3,7 @@
 Each file starts with `; RUN: simt-isel` (optionally `--passes=<pipeline>`, run
 first), then cases separated by lines `; -----`. Each case is IR text with
 `; CHECK...` lines: the runner parses it, runs the pipeline, selects it for
-simt (`isel.select_module`), lowers frames, prints the machine code and
+simt (`isel.select_module`), prints the machine code and
 matches it with the `filecheck` package. The printed code must also parse
 back to the same text.
 """
@@ -19,7 +19,6 @@ from oclpy.ir.parser import parse_module
 from oclpy.passes.manager import run_pipeline
 from oclpy.targets.simt.asm_parser import parse_asm
 from oclpy.targets.simt.asm_printer import format_module
-from oclpy.targets.simt.frame_lowering import lower_frames
 from oclpy.targets.simt.isel import select_module
 from tests.test_filecheck import filecheck
 
@@ -44,7 +43,6 @@ def select_text(text: str, pipeline: str) -> str:
     if pipeline:
         run_pipeline(module, pipeline, verify_each=True)
     machine = select_module(module)
-    lower_frames(machine)
     return format_module(machine)
 
 

@@ -15,7 +15,9 @@ import pytest
 
 from oclpy.targets.simt.asm_parser import parse_asm
 from oclpy.targets.simt.calling_convention import callee_saved, spill_pool
+from oclpy.targets.simt.frame_lowering import lower_frames
 from oclpy.targets.simt.linear_scan import AllocError
+from oclpy.targets.simt.pseudo_lowering import lower_pseudos
 from oclpy.targets.simt.regalloc import allocate_function
 from oclpy.targets.simt.machine import PReg
 from tests.targets.simt_regalloc_harness import (
@@ -43,6 +45,8 @@ def test_allocated_code_computes_what_the_virtual_code_does(program: str) -> Non
     name = KERNELS[program]
     for files in (DEFAULT, TINY):
         virtual, allocated = allocate_checked(text, files)
+        lower_frames(allocated)  # the rest of the pipeline: SP moves past each frame, slots resolved
+        lower_pseudos(allocated, files)
         np.testing.assert_array_equal(run(virtual, name, x, files), want)
         np.testing.assert_array_equal(run(allocated, name, x, files), want, err_msg=f"files {files}")
 

@@ -12,8 +12,9 @@ and the callee's prologue both read this module, so they cannot disagree.
   `BASE_POINTER`) and the register sets of a file of a given size
   (`caller_saved`, `callee_saved`, `spill_pool`, `allocatable`);
 - `KernelEntry`: what a kernel's wave holds when it starts;
-- the kernarg segment's hidden block (`HIDDEN_FIELDS`, `hidden_offset`,
-  `kernarg_size`, `pack_hidden`).
+- the kernarg segment: the program-scope `__constant` data after the
+  explicit arguments (`constants_offset`, `kernarg_bytes`), then the hidden
+  block (`HIDDEN_FIELDS`, `hidden_offset`, `kernarg_size`, `pack_hidden`).
 """
 
 from __future__ import annotations
@@ -127,6 +128,7 @@ HIDDEN_FIELDS: dict[str, tuple[int, int, int]] = {
     "global_offset": (32, 8, 3), "printf_buffer": (56, 8, 1), "global_size": (64, 4, 3),
 }
 HIDDEN_BYTES = 80
+CONSTANTS_ALIGN = 16  # program-scope __constant data follows the explicit arguments at this alignment
 
 
 def hidden_offset(explicit_bytes: int) -> int:
@@ -144,3 +146,16 @@ def pack_hidden(num_groups: Sequence[int], work_dim: int, local_size: Sequence[i
     return (struct.pack("<4I", *num_groups, work_dim) + struct.pack("<4I", *local_size, 0)
             + struct.pack("<3Q", *global_offset) + struct.pack("<Q", printf_buffer)
             + struct.pack("<4I", *global_size, 0))
+
+
+def constants_offset(explicit_bytes: int) -> int:
+    """Where the `__constant` block starts in the kernarg segment, after the explicit arguments."""
+    return (explicit_bytes + CONSTANTS_ALIGN - 1) // CONSTANTS_ALIGN * CONSTANTS_ALIGN
+
+
+def kernarg_bytes(explicit_bytes: int, constants: bytes) -> int:
+    """The bytes a launch passes before the hidden block: the arguments, then the constants."""
+    if not constants:
+        return explicit_bytes
+    end = constants_offset(explicit_bytes) + len(constants)
+    return (end + 7) // 8 * 8

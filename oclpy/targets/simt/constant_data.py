@@ -3,8 +3,8 @@
 The data of every `__constant` variable of the module is one read-only
 block, each variable at its alignment (`layout_constants`, `constant_bytes`).
 A launch places the block in the kernarg segment right after the explicit
-arguments, at `constants_offset(explicit bytes)` (16-aligned), so the hidden
-block moves to `hidden_offset(kernarg_bytes(...))`: the segment is read-only
+arguments, at `calling_convention.constants_offset(explicit bytes)`
+(16-aligned), so the hidden block moves to `hidden_offset(kernarg_bytes(...))`: the segment is read-only
 global memory the kernel already addresses from `s[0:1]`, and no other
 buffer or relocation is needed. A kernel computes the block's address once
 (`kernarg + constants_offset`); a helper that is called gets it as a hidden
@@ -19,9 +19,6 @@ from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, FloatType, IntType, PtrType, Type
 from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, GlobalVar, Module, Value
 from .isel_context import SelectError, leaves
-
-CONSTANTS_ALIGN = 16
-
 
 def layout_constants(module: Module, layout: DataLayout) -> tuple[dict[GlobalVar, int], bytes]:
     """Each `__constant` variable's offset in the block, and the block's bytes."""
@@ -66,16 +63,3 @@ def scalar_bytes(value: Value, t: Type, layout: DataLayout) -> bytes:
     if isinstance(value, ConstNull) and isinstance(t, PtrType):
         return layout.null_value[t.space].to_bytes(size, "little")
     raise SelectError(f"simt: constant {value!r} in a program-scope __constant initializer is not supported")
-
-
-def constants_offset(explicit_bytes: int) -> int:
-    """Where the block starts in the kernarg segment, after the explicit arguments."""
-    return (explicit_bytes + CONSTANTS_ALIGN - 1) // CONSTANTS_ALIGN * CONSTANTS_ALIGN
-
-
-def kernarg_bytes(explicit_bytes: int, constants: bytes) -> int:
-    """The bytes a launch passes before the hidden block: the arguments, then the constants."""
-    if not constants:
-        return explicit_bytes
-    end = constants_offset(explicit_bytes) + len(constants)
-    return (end + 7) // 8 * 8

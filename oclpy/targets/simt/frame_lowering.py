@@ -1,95 +1,84 @@
-"""Frame lowering: the stack pointer's moves and the saves of callee-saved registers.
+"""Frame lowering: the stack pointer moves once per function, and frame slots become offsets.
 
-Runs after register allocation (or right after selection, on virtual
+Runs after register allocation (or straight after selection, on virtual
 registers: the simulator runs those too), when the frame's slots are final
 (`machine.frame_layout`: incoming stack arguments in slot 0, allocas, spill
-slots). For each function of frame size `F` (a multiple of 16):
+slots, the allocator's saves of callee-saved registers). The discipline, for
+a function whose frame is `F` bytes per lane (a multiple of 16):
 
-- prologue, after the instructions at the top of the entry block that read
-  the stack pointer as the frame base (selection puts `p_copy %fb, s32`
-  first): stores of the callee-saved registers the function writes (a
-  helper only: `calling_convention.callee_saved`, but not SP, FP, BP, whose
-  values the code keeps itself) into new slots at `s32 + %stack.N`, then
-  `s_add_u32 s32, s32, F`, so that SP is the end of the frame and the
-  outgoing stack arguments of calls sit at `s32 + offset`;
-- epilogue, before each `s_setpc_b64`: `s_sub_u32 s32, s32, F`, then the
-  reloads.
+- prologue: `s_add_u32 s32, s32, F` right after the entry block's copy of
+  the stack pointer (selection's `p_copy %fb, s32`, the frame base), so SP is
+  the end of the frame for the whole body. Outgoing stack arguments, which
+  selection stores at `s32 + offset` before a call, land above the frame,
+  where the callee finds them at its incoming SP; nothing moves SP around
+  calls (the allocator's saves and spills need no SP moves either);
+- epilogue: `s_sub_u32 s32, s32, F` just before each `s_setpc_b64`, after
+  the allocator's restores, so a caller gets back the SP it called with.
 
-A kernel starts with SP = 0 and never returns, so it only moves SP.
-Vector registers are saved under the exec the function was called with
-(lanes off keep their values anyway: nothing writes them).
+Slots: every `%stack.N` operand becomes an immediate. Addressed from `s32`
+(spill code, saves, restores) it is the slot's offset minus what SP has
+moved at that point (so `-F + offset` in the body); from any other base (the
+frame base copy, for allocas and incoming arguments) it is the offset.
+A kernel starts with SP = 0 and ends with `s_endpgm`: it only gets the
+prologue. `scc` is dead where SP moves: at entry, and before a return (a
+caller-saved register).
 
-Requires: every slot declared. Invalidates: nothing (adds slots and instructions).
+Requires: every slot declared, the entry block not a branch target.
+Invalidates: nothing (adds instructions; slots stay declared for the frame size).
 """
 
 from __future__ import annotations
 
-from .calling_convention import (
-    BASE_POINTER, FRAME_POINTER, RETURN_ADDRESS, STACK_POINTER, callee_saved,
-)
-from .machine import FrameSlot, Imm, MFunction, MInstr, MModule, PReg, Slot, frame_layout
-
-FIXED = {STACK_POINTER.index, FRAME_POINTER.index, BASE_POINTER.index, *RETURN_ADDRESS.units()}
+from .calling_convention import STACK_POINTER
+from .machine import Imm, MFunction, MInstr, MModule, PReg, Slot, frame_layout
 
 
-def lower_frames(module: MModule, sgprs: int = 128, vgprs: int = 256) -> None:
+def lower_frames(module: MModule) -> None:
     for fn in module.functions:
-        lower_frame(fn, sgprs, vgprs)
+        lower_frame(fn)
 
 
-def written_callee_saved(fn: MFunction, sgprs: int, vgprs: int) -> list[PReg]:
-    """The callee-saved 32-bit registers the function writes, in order."""
-    keep = {"s": set(callee_saved("s", sgprs)) - FIXED, "v": set(callee_saved("v", vgprs))}
-    found: dict[tuple[str, int], PReg] = {}
-    for instr in fn.instrs():
-        regs = [o for _, o in instr.defs()] + list(instr.implicit_defs)
-        for reg in regs:
-            if isinstance(reg, PReg):
-                for unit in reg.units():
-                    if unit in keep[reg.file]:
-                        found[(reg.file, unit)] = PReg(reg.file, unit)
-    return [found[k] for k in sorted(found)]
+def prologue_position(fn: MFunction) -> int:
+    """Where SP moves: just after the entry block's first copy of SP (0 when there is none)."""
+    for k, instr in enumerate(fn.blocks[0].instrs):
+        if instr.op == "p_copy" and instr.operands[1] == STACK_POINTER:
+            return k + 1
+    return 0
 
 
-def reads_sp(instr: MInstr) -> bool:
-    uses = [o for _, o in instr.uses()] + list(instr.implicit_uses)
-    defs = [o for _, o in instr.defs()] + list(instr.implicit_defs)
-    return STACK_POINTER in uses and STACK_POINTER not in defs
-
-
-def save(reg: PReg, slot: Slot) -> MInstr:
-    if reg.file == "s":
-        return MInstr("s_scratch_store_b32", [reg, STACK_POINTER, slot])
-    return MInstr("scratch_store_b32", [STACK_POINTER, reg, slot])
-
-
-def restore(reg: PReg, slot: Slot) -> MInstr:
-    if reg.file == "s":
-        return MInstr("s_scratch_load_b32", [reg, STACK_POINTER, slot])
-    return MInstr("scratch_load_b32", [reg, STACK_POINTER, slot])
-
-
-def lower_frame(fn: MFunction, sgprs: int = 128, vgprs: int = 256) -> None:
-    saved: list[tuple[PReg, Slot]] = []
-    if fn.kind != "kernel":
-        for reg in written_callee_saved(fn, sgprs, vgprs):
-            fn.slots.append(FrameSlot(4, 4))
-            saved.append((reg, Slot(len(fn.slots) - 1)))
-    size = frame_layout(fn)[1]
-    entry = fn.blocks[0].instrs
-    at = 0
-    while at < len(entry) and reads_sp(entry[at]):
-        at += 1
-    prologue = [save(r, s) for r, s in saved]
+def lower_frame(fn: MFunction) -> None:
+    offsets, size = frame_layout(fn)
+    fn.attrs["frame_bytes"] = size
+    if not fn.blocks:
+        return
     if size:
-        prologue.append(MInstr("s_add_u32", [STACK_POINTER, STACK_POINTER, Imm(size)]))
-    entry[at:at] = prologue
-    for block in fn.blocks:
-        out: list[MInstr] = []
+        fn.blocks[0].instrs.insert(prologue_position(fn), sp_move("s_add_u32", size))
+        for block in fn.blocks:
+            at = [k for k, i in enumerate(block.instrs) if i.op == "s_setpc_b64"]
+            for k in reversed(at):
+                block.instrs.insert(k, sp_move("s_sub_u32", size))
+    for index, block in enumerate(fn.blocks):
+        moved = 0 if index == 0 else size
         for instr in block.instrs:
-            if instr.op == "s_setpc_b64":
-                if size:
-                    out.append(MInstr("s_sub_u32", [STACK_POINTER, STACK_POINTER, Imm(size)]))
-                out += [restore(r, s) for r, s in saved]
-            out.append(instr)
-        block.instrs = out
+            if is_sp_move(instr):
+                moved += instr.operands[2].value if instr.op == "s_add_u32" else -instr.operands[2].value  # type: ignore[union-attr,operator]
+                continue
+            resolve_slots(instr, offsets, moved)
+
+
+def sp_move(op: str, size: int) -> MInstr:
+    return MInstr(op, [STACK_POINTER, STACK_POINTER, Imm(size)])
+
+
+def is_sp_move(instr: MInstr) -> bool:
+    ops = instr.operands
+    return (instr.op in ("s_add_u32", "s_sub_u32") and ops[0] == STACK_POINTER and ops[1] == STACK_POINTER
+            and isinstance(ops[2], Imm))
+
+
+def resolve_slots(instr: MInstr, offsets: list[int], moved: int) -> None:
+    """Each `%stack.N` of `instr` as an immediate: from SP, less what SP has moved."""
+    from_sp = any(isinstance(o, PReg) and o == STACK_POINTER for _, o in instr.uses())
+    for k, operand in enumerate(instr.operands):
+        if isinstance(operand, Slot):
+            instr.set_operand(k, Imm(offsets[operand.index] - (moved if from_sp else 0)))

@@ -1,21 +1,18 @@
-"""After assignment: callee-saved registers saved and restored, the frame kept out of calls' way.
+"""After assignment: the callee-saved registers a function writes, saved and restored.
 
 The allocator's last phase (`regalloc.py` drives them all), on a function
 whose registers are all physical:
 - `save_callee_saved`: a `func` that writes callee-saved registers (the
   ABI's table in docs/simt.md: `s33, s34, s36..s63, v32..v63`; the stack
-  pointer `s32` is kept by the frame discipline below) stores each one to a
+  pointer `s32` is kept by frame lowering's discipline) stores each one to a
   frame slot of its own at entry and loads it back before every return
   (`s_setpc_b64`). A return address held in a register being restored is
   first moved to `s[30:31]`, which is not. Vector registers are saved under
   the caller's exec: the lanes off are the lanes the callee never writes. A
   kernel has no caller and saves nothing.
-- `protect_frame`: slots are addressed from `s32`, the frame base; a callee's
-  frame starts at the SP it is called with, so around each call in a
-  function with a frame, SP moves past the frame (`s_add_u32 s32, s32, F`
-  just before, `s_sub_u32` just after; `scc` is dead there, a call clobbers
-  it). Frame lowering, when it settles where outgoing stack arguments go,
-  may do this in the prologue instead.
+The frame itself (SP moved once in the prologue, slots resolved) is
+`frame_lowering.py`'s, after allocation: spill code and saves address the
+frame as `(s32, %stack.K)`, the stack pointer at entry.
 
 Requires: `spilling.rewrite_function` (no virtual register left).
 """
@@ -25,7 +22,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from .calling_convention import RETURN_ADDRESS, STACK_POINTER, callee_saved
-from .machine import FrameSlot, Imm, MFunction, MInstr, PReg, frame_layout
+from .machine import FrameSlot, MFunction, MInstr, PReg
 from .spilling import reload_code, store_code
 
 
@@ -67,20 +64,3 @@ def save_callee_saved(fn: MFunction, files: Mapping[str, int]) -> list[PReg]:
             out.append(instr)
         block.instrs = out
     return regs
-
-
-def protect_frame(fn: MFunction) -> int:
-    """Move SP past the frame around each call; the frame's size (bytes per lane)."""
-    size = frame_layout(fn)[1]
-    if not size:
-        return 0
-    for block in fn.blocks:
-        out: list[MInstr] = []
-        for instr in block.instrs:
-            if instr.op != "s_call_b64":
-                out.append(instr)
-                continue
-            out += [MInstr("s_add_u32", [STACK_POINTER, STACK_POINTER, Imm(size)]), instr,
-                    MInstr("s_sub_u32", [STACK_POINTER, STACK_POINTER, Imm(size)])]
-        block.instrs = out
-    return size

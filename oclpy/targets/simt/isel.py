@@ -39,7 +39,7 @@ from ...analysis.callgraph import functions_reached
 from ...analysis.loops import LoopInfo
 from ...analysis.uniformity import analyze_uniformity
 from ...ir.datalayout import DataLayout
-from ...ir.types import AddressSpace, VoidType
+from ...ir.types import AddressSpace, IntType, VoidType
 from ...ir.values import Block, Function, GlobalVar, Instr, Module
 from ..kernel_abi import kernel_args
 from . import isel_arith as arith
@@ -47,13 +47,12 @@ from . import isel_calls as calls
 from . import isel_control as control
 from . import isel_memory as memory
 from . import isel_values as values
-from .calling_convention import STACK_POINTER
-from .constant_data import kernarg_bytes, layout_constants
+from .calling_convention import STACK_POINTER, kernarg_bytes
+from .constant_data import layout_constants
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
-from .memory_model import SIMT_LAYOUT
+from .memory_model import LOCAL_MEMORY_BYTES, SIMT_LAYOUT
 
-LOCAL_MEMORY_BYTES = 65536  # a work-group's local memory on simt
 
 
 PATTERNS: dict[str, Callable[[Ctx, Instr], None]] = {
@@ -192,6 +191,7 @@ def select_function(fn: Function, info: ModuleInfo) -> MFunction:
     barrier_blocks = {b for b in fn.blocks if any(
         i.op == "call" and (i.attrs["callee"].attrs.get("intrinsic") == "barrier" or i.attrs["callee"] in barrier_fns)
         for i in b.instrs)}
+    check_integer_widths(ctx)
     try:
         flow = control.plan_flow(ctx, loops, barrier_blocks)
     except SelectError as exc:
@@ -200,6 +200,20 @@ def select_function(fn: Function, info: ModuleInfo) -> MFunction:
         check_kernel(ctx)
     emit_body(ctx, flow)
     return mfn
+
+
+INT_WIDTHS = (1, 8, 16, 32, 64)
+
+
+def check_integer_widths(ctx: Ctx) -> None:
+    """Registers hold integers of the C widths only (the frontend widens some builtins, add_sat,
+    hadd, mul_hi, to an odd width such as i66, which LLVM legalises and simt does not)."""
+    for instr in ctx.fn.instructions():
+        for t in [instr.type] + [o.type for o in instr.operands]:
+            scalar = t.scalar() if hasattr(t, "scalar") else t
+            if isinstance(scalar, IntType) and scalar.bits not in INT_WIDTHS:
+                raise ctx.error(f"integer type i{scalar.bits} is not supported on simt "
+                                "(integers are 1, 8, 16, 32 or 64 bits)", instr)
 
 
 def check_kernel(ctx: Ctx) -> None:

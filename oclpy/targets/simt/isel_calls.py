@@ -42,9 +42,8 @@ from ...ir.values import Argument, ConstInt, Function, GlobalVar, Instr
 from ..kernel_abi import kernel_args
 from .calling_convention import (
     HIDDEN_FIELDS, KERNEL_ENTRY, RETURN_ADDRESS, STACK_POINTER, ArgClass, assign_arguments, assign_returns,
-    hidden_offset,
+    constants_offset, hidden_offset, kernarg_bytes,
 )
-from .constant_data import constants_offset, kernarg_bytes
 from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
 from .isel_memory import from_generic
 from .machine import FrameSlot, Func, Imm, Operand, PReg

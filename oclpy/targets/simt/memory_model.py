@@ -19,6 +19,7 @@ GLOBAL_BASE = 1 << 32  # the first global address: a truncated pointer is never 
 CODE_BASE = 0x0000_4000_0000_0000  # address of instruction 0; instruction k is at CODE_BASE + 4k
 RED_ZONE = 256  # bytes left unmapped after each global buffer
 BUFFER_ALIGN = 256  # global buffers start at multiples of this
+LOCAL_MEMORY_BYTES = 65536  # a work-group's local memory
 
 POINTER_BITS = {AddressSpace.PRIVATE: 32, AddressSpace.LOCAL: 32, AddressSpace.GLOBAL: 64,
                 AddressSpace.CONSTANT: 64, AddressSpace.GENERIC: 64}

@@ -33,8 +33,9 @@ How it works, in four phases whose outputs are data:
    stored just after each one that writes it. Physical operands and spill
    code are never spilled.
 4. *Saves* (`frame_saves.py`). A `func` saves the callee-saved registers it
-   writes at entry and restores them before each return; SP moves past the
-   frame around calls.
+   writes at entry and restores them before each return. The stack pointer
+   does not move here: `frame_lowering.py` moves it once per function,
+   after allocation, and resolves the slots.
 
 The statistics (`AllocStats`: registers used per file, spill slots, frame
 bytes per lane) also go on the function as attributes (`sgprs`, `vgprs`,
@@ -49,10 +50,10 @@ from typing import Mapping
 
 from .alloc_checker import assert_allocation
 from .calling_convention import DEFAULT_REGISTERS, check_file_size, spill_pool
-from .frame_saves import protect_frame, save_callee_saved
+from .frame_saves import save_callee_saved
 from .linear_scan import AllocError, Assignment, scan
 from .live_intervals import compute_liveness
-from .machine import MFunction, MModule, PReg, VReg, function_problems, instr_problems
+from .machine import MFunction, MModule, PReg, VReg, frame_layout, function_problems, instr_problems
 from .spilling import rewrite_function
 
 
@@ -105,7 +106,7 @@ def allocate_function(fn: MFunction, files: Mapping[str, int] = DEFAULT_REGISTER
     assignment = scan(compute_liveness(out, files), files, out.kind)
     slots = rewrite_function(out, assignment, files)
     saved = save_callee_saved(out, files)
-    frame = protect_frame(out)
+    frame = frame_layout(out)[1]
     stats = AllocStats(registers_used(out, "s"), registers_used(out, "v"), len(assignment.spilled),
                        sum(len(s) for s in slots.values()), len(saved), frame)
     out.attrs.update(sgprs=stats.sgprs, vgprs=stats.vgprs, spill_slots=stats.spill_slots, frame_bytes=frame)

@@ -41,6 +41,7 @@ import numpy as np
 from .calling_convention import (
     DEFAULT_REGISTERS, KERNEL_ENTRY, check_file_size, hidden_offset, kernarg_size, pack_hidden,
 )
+from .device_config import ENVIRONMENT
 from .isa import DTYPES, Field
 from .machine import (
     ExecReg, Imm, MFunction, MInstr, MModule, PReg, Slot, VReg, frame_layout,
@@ -72,8 +73,7 @@ class SimConfig:
 
 def config_from_env(**overrides: Any) -> SimConfig:
     """The configuration `OCLPY_SIMT_SGPRS`, `OCLPY_SIMT_VGPRS`, `OCLPY_SIMT_WAVE` ask for."""
-    env = {"sgprs": "OCLPY_SIMT_SGPRS", "vgprs": "OCLPY_SIMT_VGPRS", "wave_width": "OCLPY_SIMT_WAVE"}
-    values = {k: int(os.environ[v]) for k, v in env.items() if os.environ.get(v)}
+    values = {k: int(os.environ[v]) for k, v in ENVIRONMENT.items() if os.environ.get(v)}
     return SimConfig(**{**values, **overrides})
 
 

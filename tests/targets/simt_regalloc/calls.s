@@ -1,7 +1,7 @@
 ; RUN: regalloc sgprs=128 vgprs=256
 ; Values live across a call sit in callee-saved registers (v32.., s36..); a func saves the ones it
 ; writes at entry and restores them before each return, the return address moved to s[30:31]
-; first; SP moves past the frame around the call. A kernel saves nothing.
+; first; the stack pointer does not move (frame lowering moves it once, later). A kernel saves nothing.
 
 kernel @main {
 entry:
@@ -47,9 +47,7 @@ entry:
 ; CHECK-NEXT:    p_copy s[36:37], s[30:31]
 ; CHECK-NEXT:    p_copy v32, v0
 ; CHECK-NEXT:    p_copy s38, s0
-; CHECK-NEXT:    s_add_u32 s32, s32, 16
 ; CHECK-NEXT:    s_call_b64 s[30:31], @g uses[v0] defs[v0]
-; CHECK-NEXT:    s_sub_u32 s32, s32, 16
 ; CHECK-NEXT:    v_mad_u32 v0, v0, s38, v32
 ; CHECK-NEXT:    p_copy v0, v0
 ; CHECK-NEXT:    s_mov_b64 s[30:31], s[36:37]

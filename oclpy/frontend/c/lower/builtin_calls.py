@@ -195,13 +195,22 @@ def ext(cx: BuiltinContext, v: Value, bits: int, unsigned: bool) -> Value:
     return cx.b.cast("zext" if unsigned else "sext", v, _widen(v.type, bits))
 
 
-def saturate(cx: BuiltinContext, wide: Value, t: ir.Type, unsigned: bool) -> Value:
+def saturate(cx: BuiltinContext, wide: Value, t: ir.Type, unsigned: bool, nonnegative: bool = False) -> Value:
+    """`wide` clamped to `t`'s range; `nonnegative`: `wide` is an unsigned value (compared unsigned)."""
     bits = scalar_bits(t)
     lo, hi = (0, (1 << bits) - 1) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
     w = wide.type
-    wide = cx.b.select(cx.b.icmp("slt", wide, const_of(w, lo)), const_of(w, lo), wide)
-    wide = cx.b.select(cx.b.icmp("sgt", wide, const_of(w, hi)), const_of(w, hi), wide)
+    if not nonnegative:
+        wide = cx.b.select(cx.b.icmp("slt", wide, const_of(w, lo)), const_of(w, lo), wide)
+    wide = cx.b.select(cx.b.icmp("ugt" if nonnegative else "sgt", wide, const_of(w, hi)), const_of(w, hi), wide)
     return cx.b.cast("trunc", wide, t)
+
+
+def wide_bits(bits: int) -> int:
+    """The width in which the add/mul-then-narrow builtins are exact: 64 bits for lanes of up to
+    32 (sums within 2^34, products of 32-bit values within 2^64, shifted right logically when
+    unsigned), else twice the lane plus two."""
+    return 64 if bits <= 32 else 2 * bits + 2
 
 
 def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
@@ -215,7 +224,7 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
         left = cx.b.binop("shl", a, n)
         rn = cx.b.binop("and", cx.b.binop("sub", const_of(t, bits), n), const_of(t, bits - 1))
         return cx.b.binop("or", left, cx.b.binop("lshr", a, rn))
-    wa, wb = ext(cx, a, 2 * bits + 2, u), ext(cx, b, 2 * bits + 2, u)
+    wa, wb = ext(cx, a, wide_bits(bits), u), ext(cx, b, wide_bits(bits), u)
     op = {"add_sat": "add", "sub_sat": "sub", "hadd": "add", "rhadd": "add", "mul_hi": "mul"}[name]
     w = cx.b.binop(op, wa, wb)
     if name in ("add_sat", "sub_sat"):
@@ -223,7 +232,7 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
     if name == "rhadd":
         w = cx.b.binop("add", w, const_of(w.type, 1))
     shift = bits if name == "mul_hi" else 1
-    w = cx.b.binop("ashr", w, const_of(w.type, shift))
+    w = cx.b.binop("lshr" if u else "ashr", w, const_of(w.type, shift))
     return cx.b.cast("trunc", w, t)
 
 
@@ -232,11 +241,11 @@ def b_intop3(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional
     t, bits, u = a.type, scalar_bits(a.type), is_unsigned(sig.ret)
     if sig.name == "mad24":
         return cx.b.binop("add", cx.b.binop("mul", a, b), c)
-    wa, wb, wc = (ext(cx, v, 2 * bits + 2, u) for v in (a, b, c))
+    wa, wb, wc = (ext(cx, v, wide_bits(bits), u) for v in (a, b, c))
     prod = cx.b.binop("mul", wa, wb)
     if sig.name == "mad_sat":
-        return saturate(cx, cx.b.binop("add", prod, wc), t, u)
-    hi = cx.b.cast("trunc", cx.b.binop("ashr", prod, const_of(prod.type, bits)), t)
+        return saturate(cx, cx.b.binop("add", prod, wc), t, u, nonnegative=u)
+    hi = cx.b.cast("trunc", cx.b.binop("lshr" if u else "ashr", prod, const_of(prod.type, bits)), t)
     return cx.b.binop("add", hi, c)
 
 
@@ -371,7 +380,7 @@ def _sat_float_to_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Va
 def _sat_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Value:
     fu, tu = is_unsigned(frm), is_unsigned(to)
     fb, tb = scalar_bits(x.type), scalar_bits(reg_type(to))
-    w = max(fb, tb) + 2
+    w = 64 if max(fb, tb) <= 32 else max(fb, tb) + 2  # exact: a C width where one holds both
     return saturate(cx, ext(cx, x, w, fu), reg_type(to), tu)
 
 

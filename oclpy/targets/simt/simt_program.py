@@ -1,0 +1,156 @@
+"""What a compiled simt program is at run time: its machine code and its kernels' ABI facts.
+
+`SimtProgram` holds the final machine code (`MModule`, physical registers),
+the device it was compiled for (`device_config.SimtMachine`) and, per
+kernel (`SimtKernel`), the explicit arguments' layout (`targets/kernel_abi.py`,
+with simt's data layout), the static `__local` memory, the scratch bytes a
+lane needs (its frame and its deepest chain of callees' frames) and the
+program-scope `__constant` data a launch places after the arguments.
+
+- `kernarg_blob(kernel, blob)`: the runtime's argument blob (buffers as
+  addresses, each `__local` argument as its size) made into the kernarg
+  segment's explicit part: each `__local` argument becomes its offset in the
+  work-group's local memory (after the static memory and the `__local`
+  arguments before it, each 16-aligned), then the `__constant` data; and the
+  work-group's local memory size.
+- `pack_args(kernel, values)`: the same from Python values (tests, tools).
+- `program_record` / `program_from_record`: the build cache's form (JSON data
+  plus the machine code's text, `asm_printer`'s), checked field by field on
+  the way back (ValueError). Kept apart from `simt_target.py` so that loading
+  a cached program imports no code generator.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..kernel_abi import (KernelArg, align_up, arg_record, args_from_record, checked_dict, checked_int,
+                          checked_str, reqd_from_record, MAX_BLOB_BYTES, MAX_MEMORY_BYTES)
+from .asm_parser import parse_asm
+from .asm_printer import format_module
+from .calling_convention import constants_offset, kernarg_bytes
+from .device_config import SimtMachine, checked
+from .machine import MModule
+
+LOCAL_ARG_ALIGN = 16  # each __local argument's start in the work-group's local memory
+
+
+@dataclass
+class SimtKernel:
+    """One kernel of a SimtProgram: what the runtime and the simulator need."""
+
+    name: str
+    args: list[KernelArg]
+    blob_size: int  # the explicit arguments' bytes
+    static_local_bytes: int  # static __local memory
+    private_bytes: int = 0  # scratch per lane: the kernel's frame and its deepest callee chain's
+    constants: bytes = b""  # program-scope __constant data, placed after the arguments
+    reqd_work_group_size: tuple[int, int, int] | None = None
+    program: SimtProgram = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    @property
+    def frame_size(self) -> int:
+        """CL_KERNEL_PRIVATE_MEM_SIZE."""
+        return self.private_bytes
+
+
+@dataclass
+class SimtProgram:
+    module: MModule
+    kernels: dict[str, SimtKernel] = field(default_factory=dict)
+    machine: SimtMachine = field(default_factory=SimtMachine)
+
+    def asm(self) -> str:
+        return format_module(self.module)
+
+    def add(self, kernel: SimtKernel) -> None:
+        kernel.program = self
+        self.kernels[kernel.name] = kernel
+
+
+def kernarg_blob(kernel: SimtKernel, blob: bytes | bytearray | memoryview) -> tuple[bytes, int]:
+    """(the kernarg segment's explicit part, the work-group's local memory bytes) of a launch
+    whose runtime blob is `blob` (see the module docstring)."""
+    out = bytearray(kernarg_bytes(kernel.blob_size, kernel.constants))
+    out[:kernel.blob_size] = bytes(blob[:kernel.blob_size])
+    at = constants_offset(kernel.blob_size)
+    out[at:at + len(kernel.constants)] = kernel.constants
+    local = align_up(kernel.static_local_bytes, LOCAL_ARG_ALIGN)
+    for arg in kernel.args:
+        if arg.kind == "local":
+            size = struct.unpack_from("<Q", out, arg.offset)[0]
+            struct.pack_into("<Q", out, arg.offset, local)
+            local = align_up(local + size, LOCAL_ARG_ALIGN)
+    return bytes(out), local
+
+
+def pack_args(kernel: SimtKernel, values: Sequence[Any]) -> tuple[bytes, int]:
+    """`kernarg_blob` from Python values: a global/constant argument is an int (its address),
+    a `__local` one an int (its size in bytes), a scalar its bytes or a NumPy scalar."""
+    if len(values) != len(kernel.args):
+        raise ValueError(f"kernel {kernel.name} takes {len(kernel.args)} arguments, {len(values)} given")
+    blob = bytearray(kernel.blob_size)
+    for arg, value in zip(kernel.args, values):
+        if arg.kind in ("global", "constant", "local"):
+            struct.pack_into("<Q", blob, arg.offset, int(value))
+            continue
+        data = value if isinstance(value, (bytes, bytearray)) else value.tobytes()
+        if len(data) != arg.size:
+            raise ValueError(f"argument {arg.name} of {kernel.name} takes {arg.size} bytes, {len(data)} given")
+        blob[arg.offset:arg.offset + arg.size] = data
+    return kernarg_blob(kernel, blob)
+
+
+# -- the build cache's view of a program (compiler/cache.py) --------------------------
+
+KERNEL_KEYS = ("args", "blob_size", "static_local_bytes", "private_bytes", "constants", "reqd")
+MACHINE_KEYS = ("wave_width", "sgprs", "vgprs")
+
+
+def program_record(program: SimtProgram) -> tuple[dict[str, Any], bytes]:
+    """(JSON data, the machine code's text) that `program_from_record` turns back into `program`."""
+    kernels = {name: {"args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
+                      "static_local_bytes": k.static_local_bytes, "private_bytes": k.private_bytes,
+                      "constants": k.constants.hex(), "reqd": list(k.reqd_work_group_size or ()) or None}
+               for name, k in program.kernels.items()}
+    m = program.machine
+    machine = {"wave_width": m.wave_width, "sgprs": m.sgprs, "vgprs": m.vgprs}
+    return {"kernels": kernels, "machine": machine}, program.asm().encode()
+
+
+def program_from_record(record: Any, text: bytes) -> SimtProgram:
+    """The SimtProgram `program_record` described; ValueError when any field is out of bounds
+    or the machine code does not parse or lacks a kernel."""
+    data = checked_dict(record, ("kernels", "machine"), "program record")
+    m = checked_dict(data["machine"], MACHINE_KEYS, "machine")
+    machine = checked(SimtMachine(*(checked_int(m[k], 1, 1 << 16, k) for k in MACHINE_KEYS)))
+    try:
+        module = parse_asm(text.decode("utf-8"), "<cached simt program>")
+    except Exception as exc:  # AsmParseError, UnicodeDecodeError: a damaged entry
+        raise ValueError(f"the machine code does not parse: {exc}") from None
+    if type(data["kernels"]) is not dict:
+        raise ValueError("program record: kernels is not an object")
+    program = SimtProgram(module, {}, machine)
+    kinds = {fn.name: fn.kind for fn in module.functions}
+    for name, k in data["kernels"].items():
+        name = checked_str(name, "kernel name")
+        if kinds.get(name) != "kernel":
+            raise ValueError(f"program record: no kernel @{name[:40]} in the machine code")
+        program.add(kernel_from_record(name, k))
+    return program
+
+
+def kernel_from_record(name: str, data: Any) -> SimtKernel:
+    k = checked_dict(data, KERNEL_KEYS, f"kernel {name[:40]!r}")
+    blob_size = checked_int(k["blob_size"], 0, MAX_BLOB_BYTES, "blob size")
+    constants = checked_str(k["constants"], "constants", 2 * MAX_BLOB_BYTES)
+    try:
+        data_bytes = bytes.fromhex(constants)
+    except ValueError:
+        raise ValueError("constants: not hexadecimal bytes") from None
+    return SimtKernel(name, args_from_record(k["args"], blob_size), blob_size,
+                      checked_int(k["static_local_bytes"], 0, MAX_MEMORY_BYTES, "static local bytes"),
+                      checked_int(k["private_bytes"], 0, MAX_MEMORY_BYTES, "private bytes"),
+                      data_bytes, reqd_from_record(k["reqd"]))

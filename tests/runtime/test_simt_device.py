@@ -1,0 +1,125 @@
+"""The simt device through the runtime: listed, picked by OCLPY_DEVICE, memory commands,
+launches on the simulator, device info, and its errors."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+import oclpy as cl
+from oclpy.runtime.drivers import load_driver
+from oclpy.runtime.drivers.base import NDRange
+from oclpy.runtime.drivers.simt import SimtDriver
+from oclpy.targets.simt.device_config import SimtMachine
+
+MF = cl.mem_flags
+
+
+@pytest.fixture(scope="module")
+def simt() -> cl.Device:
+    return next(d for d in cl.get_platforms()[0].get_devices() if d.kind == "simt")
+
+
+@pytest.fixture(scope="module")
+def ctx(simt: cl.Device) -> cl.Context:
+    return cl.Context([simt])
+
+
+def test_the_device_is_listed_and_oclpy_device_picks_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "simt" in [d.kind for d in cl.get_platforms()[0].get_devices()]
+    monkeypatch.delenv("PYOPENCL_CTX", raising=False)
+    monkeypatch.setenv("OCLPY_DEVICE", "simt")
+    assert cl.create_some_context().devices[0].kind == "simt"
+    assert cl.get_platforms()[0].get_devices()[0].kind == "simt"
+
+
+def test_a_gpu_like_device(simt: cl.Device) -> None:
+    assert simt.type == cl.device_type.GPU
+    assert simt.local_mem_size == 65536 and simt.max_work_group_size == 1024
+    assert "cl_khr_fp64" in simt.extensions and "cl_khr_int64_base_atomics" in simt.extensions
+    assert simt.name.startswith("oclpy simt (wave 32")
+    assert simt in cl.get_platforms()[0].get_devices(cl.device_type.GPU)
+
+
+def test_reads_writes_copies_and_fills(ctx: cl.Context) -> None:
+    q = cl.CommandQueue(ctx)
+    a = np.arange(64, dtype=np.int32)
+    src = cl.Buffer(ctx, MF.READ_WRITE | MF.COPY_HOST_PTR, hostbuf=a)
+    dst = cl.Buffer(ctx, MF.READ_WRITE, a.nbytes)
+    cl.enqueue_fill_buffer(q, dst, np.int32(-7), 0, a.nbytes)
+    cl.enqueue_copy(q, dst, src, byte_count=64, src_offset=16, dst_offset=32)
+    out = np.empty_like(a)
+    cl.enqueue_copy(q, out, dst)
+    q.finish()
+    want = np.full(64, -7, np.int32)
+    want[8:24] = a[4:20]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_a_launch_runs_on_the_simulator_with_local_memory_and_calls(ctx: cl.Context) -> None:
+    q = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, """
+    __attribute__((noinline)) float f(float a, float b) { return a * b + 1.0f; }
+    kernel void k(global float *a, local float *t, int n) {
+      int i = get_global_id(0);
+      t[get_local_id(0)] = a[i];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (i < n) a[i] = f(a[i], t[(get_local_id(0) + 1) % get_local_size(0)]);
+    }""").build()
+    a = np.arange(256, dtype=np.float32)
+    buf = cl.Buffer(ctx, MF.READ_WRITE | MF.COPY_HOST_PTR, hostbuf=a)
+    prg.k(q, (256,), (64,), buf, cl.LocalMemory(256), np.int32(250))
+    out = np.empty_like(a)
+    cl.enqueue_copy(q, out, buf)
+    q.finish()
+    t = a.reshape(4, 64)
+    want = (t * np.roll(t, -1, axis=1) + 1).ravel()
+    want[250:] = a[250:]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_a_device_of_other_files_and_wave_width_builds_for_itself() -> None:
+    driver = SimtDriver(SimtMachine(16, 48, 24))
+    assert driver.target.features == "sgprs=48,vgprs=24" and driver.target.arch == "simt-w16"
+    program = cl.compiler.build("""kernel void k(global int *o) {
+      int i = get_global_id(0), a = i * 3, b = a ^ 5, c = b + i, d = c * c, e = d - a, f = e | b, g = f + d;
+      o[i] = a + b + c + d + e + f + g + (a * b) + (c * d) + (e * f);
+    }""", "", driver.target).program
+    out = driver.allocate(4 * 40)
+    driver.launch(program.kernels["k"], struct.pack("<Q", out.address), NDRange(1, (40, 1, 1), (8, 1, 1)))
+    got = np.empty(40, np.int32)
+    driver.read(out, 0, memoryview(got).cast("B"))
+    i = np.arange(40, dtype=np.int64)
+    a = i * 3
+    b = a ^ 5
+    c = b + i
+    d = c * c
+    e = d - a
+    f = e | b
+    g = f + d
+    np.testing.assert_array_equal(got, (a + b + c + d + e + f + g + a * b + c * d + e * f).astype(np.int32))
+
+
+def test_a_kernel_that_breaks_the_rules_is_a_simulator_error(ctx: cl.Context) -> None:
+    q = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, "kernel void k(global int *o) { o[get_global_id(0) + 1000] = 1; }").build()
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 64)
+    with pytest.raises(cl.RuntimeError, match=r"OUT_OF_RESOURCES: SimError: @k: 'global_store_b32 .*' in lane 0 "
+                                              r"of wave 0 of work-group \(0, 0, 0\): 4-byte access at 0x"):
+        prg.k(q, (16,), (16,), buf)
+        q.finish()
+
+
+def test_what_simt_cannot_compile_is_a_build_error(ctx: cl.Context) -> None:
+    prg = cl.Program(ctx, 'kernel void k(global int *o) { printf("%d\\n", 1); }')
+    with pytest.raises(cl.RuntimeError, match="the builtin 'printf' is not supported on simt yet"):
+        prg.build()
+
+
+def test_a_bad_environment_makes_the_driver_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OCLPY_SIMT_VGPRS", "20")
+    monkeypatch.setattr("oclpy.runtime.drivers._loaded", {})
+    found = load_driver("simt")
+    assert "the 'simt' driver failed to start" in found.reason and "vector register file of 20" in found.reason
