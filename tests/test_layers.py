@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("oclpy.array", "oclpy.elementwise", "oclpy.reduction", "oclpy.scan", "oclpy.algorithm",
      "oclpy.bitonic_sort", "oclpy.clmath", "oclpy.clrandom", "oclpy.tools", "oclpy.mempool",
      "oclpy.characterize", "oclpy._cl"),
-    ("oclpy.cli",),
+    ("oclpy.cli", "oclpy.as_pyopencl"),
 ]
 
 
