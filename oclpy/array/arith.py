@@ -28,7 +28,7 @@ import numpy as np
 
 from . import complex as array_complex
 from ..elementwise import get_elwise_kernel
-from ..kernelgen.dtypes import dtype_to_ctype
+from ..kernelgen.dtype_registry import dtype_to_ctype
 from ..kernelgen.launch import DeviceArray
 
 NO_QUEUE = ("the array has no queue; call .with_queue() to add one in order to be able to "

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 import operator
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -69,13 +69,20 @@ class Array(DeviceArray):
 
     def __init__(self, cq: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any = None,
                  data: Any = None, offset: int = 0, strides: Any = None,
-                 events: list[cl.Event] | None = None, _fast: bool = False) -> None:
-        self.queue, self.context = _queue_and_context(cq)
+                 events: list[cl.Event] | None = None, _flags: Any = None, _fast: bool = False,
+                 _size: int | None = None, _context: Any = None, _queue: Any = None) -> None:
+        # PyOpenCL's private keywords, which generated invokers (loopy) and subclasses
+        # (reikna) pass: `_context` (with `_queue`) instead of `cq`, the element count
+        # `_size`; `_flags` and `_fast` only skip checks there, and the flags are computed here.
+        if _context is not None:
+            self.queue, self.context = _queue, _context
+        else:
+            self.queue, self.context = _queue_and_context(cq)
         self.dtype = np.dtype(dtype)
         self.shape = as_shape(shape)
         if order not in ("C", "c", "F", "f"):
             raise ValueError(f"order must be 'C' or 'F', not {order!r}")
-        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.size = int(np.prod(self.shape, dtype=np.int64)) if _size is None else int(_size)
         self.nbytes = self.size * self.dtype.itemsize
         if strides is None:
             make = c_strides if order in ("C", "c") else f_strides
@@ -121,11 +128,6 @@ class Array(DeviceArray):
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self) -> Iterator[Array]:
-        if not self.shape:
-            raise TypeError("iteration over a 0-d array")
-        return (self[k] for k in range(self.shape[0]))
-
     def __repr__(self) -> str:
         if self.queue is None:
             return f"<oclpy.array.Array shape={self.shape} dtype={self.dtype} (no queue)>"
@@ -162,7 +164,7 @@ class Array(DeviceArray):
 
     def _view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
               dtype: Any = None) -> Array:
-        return Array(self.queue or self.context, shape, dtype or self.dtype,
+        return type(self)(self.queue or self.context, shape, dtype or self.dtype,
                      allocator=self.allocator, data=self.base_data, offset=offset,
                      strides=strides, events=self.events)
 
@@ -324,7 +326,7 @@ class Array(DeviceArray):
         if run_queue is None:
             raise ValueError("the array has no queue; call .with_queue() or pass queue=")
         order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
-        result = Array(target_queue or self.context, self.shape, self.dtype, order=order,
+        result = type(self)(target_queue or self.context, self.shape, self.dtype, order=order,
                        allocator=self.allocator)
         if self.size:
             if self.flags.forc and (result.strides == self.strides):
@@ -376,7 +378,7 @@ class Array(DeviceArray):
     # -- arithmetic -----------------------------------------------------------
 
     def _new_like_me(self, dtype: Any = None, queue: Any = None) -> Array:
-        return Array(queue or self.queue or self.context, self.shape, dtype or self.dtype,
+        return type(self)(queue or self.queue or self.context, self.shape, dtype or self.dtype,
                      allocator=self.allocator)
 
     def __neg__(self) -> Array:
@@ -509,13 +511,21 @@ def zeros(queue: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any =
     return result
 
 
+def as_strided(ary: Array, shape: Any = None, strides: Any = None) -> Array:
+    """An Array over `ary`'s memory with `shape` and byte `strides` (each `ary`'s own when
+    None); nothing is checked or copied, as in PyOpenCL."""
+    return Array(ary.queue or ary.context, ary.shape if shape is None else shape, ary.dtype,
+                 allocator=ary.allocator, data=ary.base_data, offset=ary.offset,
+                 strides=ary.strides if strides is None else strides, events=ary.events)
+
+
 def _like_order(ary: Array) -> str:
     return "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
 
 
 def empty_like(ary: Array, queue: Any = ..., allocator: Any = None) -> Array:
     q = ary.queue if queue is ... else queue
-    return Array(q or ary.context, ary.shape, ary.dtype, order=_like_order(ary),
+    return type(ary)(q or ary.context, ary.shape, ary.dtype, order=_like_order(ary),
                  allocator=allocator or ary.allocator)
 
 
@@ -581,5 +591,5 @@ def arange(queue: Any, *args: Any, **kwargs: Any) -> Array:
     return result
 
 
-__all__ = ["Array", "ArrayHasOffsetError", "arange", "empty", "empty_like", "ones_like",
+__all__ = ["Array", "ArrayHasOffsetError", "arange", "as_strided", "empty", "empty_like", "ones_like",
            "to_device", "zeros", "zeros_like"]
