@@ -15,14 +15,15 @@
 3. Runs each library's tests under `oclpy run -m pytest` (`import pyopencl`
    answered by oclpy, the oclpy package from `--oclpy ROOT`, default this
    checkout) and, when PyOpenCL and PoCL import in the venv, under plain
-   `python -m pytest`; every test has `--test-timeout` seconds
-   (pytest-timeout) and the whole run `--time-limit` seconds, after which the
-   tests that finished are counted.
+   `python -m pytest`: one pytest process per test file (a crash loses only
+   the rest of that file, and the table says so); every test has
+   `--test-timeout` seconds (pytest-timeout) and the whole run `--time-limit`
+   seconds, after which the tests that finished are counted.
 4. Prints one table: passed / failed (errors and timeouts count as failed) /
    skipped per library per implementation, and writes each run's output to
    the work folder (`<library>-<implementation>.log`).
 
-By default a subset runs (`SUBSETS`: the files most tied to PyOpenCL's API,
+By default a subset runs (each `Library.subset`: the files most tied to PyOpenCL's API,
 a few minutes each on a 2-core machine); `--full` runs every test file.
 """
 
@@ -51,6 +52,7 @@ class Library:
     sdist_tests: str = "test"      # the tests' folder inside the source distribution
     subset: tuple[str, ...] = ()   # test files (relative to the tests' folder) of the default run
     full: tuple[str, ...] = ()     # test files of --full (empty: the whole folder)
+    keyword: str = ""              # pytest -k expression: what no run takes (benchmarks)
 
 
 LIBRARIES = (
@@ -58,7 +60,8 @@ LIBRARIES = (
     Library("reikna", "reikna", None,
             subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
                     "test_algorithms/test_reduce.py", "test_algorithms/test_scan.py",
-                    "test_transformations.py")),
+                    "test_transformations.py"),
+            keyword="not performance"),
     Library("pyFAI", "pyFAI", "pyFAI.opencl.test"),
     Library("silx", "silx", "silx.opencl.test"),
 )
@@ -80,11 +83,13 @@ class Outcome:
     timed_out: bool = False
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    crashed: list[str] = field(default_factory=list)  # test files whose pytest died
 
     def cell(self) -> str:
         c = self.counts
         text = f"{c['passed']} passed, {c['failed']} failed"
         text += f", {c['skipped']} skipped" if c["skipped"] else ""
+        text += f", {len(self.crashed)} file(s) crashed" if self.crashed else ""
         return text + (" (time limit)" if self.timed_out else "")
 
 
@@ -161,31 +166,62 @@ def count(output: str) -> Outcome:
     return outcome
 
 
+def test_files(lib: Library, folder: Path, full: bool) -> list[str]:
+    """The test files of the run, relative to the tests' folder."""
+    chosen = lib.full if full else lib.subset
+    if chosen:
+        return list(chosen)
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("test_*.py"))
+
+
+def has_pytest_timeout(python: Path) -> bool:
+    proc = subprocess.run([str(python), "-c", "import pytest_timeout"], capture_output=True)
+    return proc.returncode == 0
+
+
 def run_suite(python: Path, lib: Library, folder: Path, implementation: str, oclpy_root: Path,
-              time_limit: float, test_timeout: float, full: bool, log: Path) -> Outcome:
-    files = (lib.full if full else lib.subset) or (".",)
+              time_limit: float, test_timeout: float | None, full: bool, log: Path) -> Outcome:
+    """Each test file in its own pytest process (a crash loses one file's remaining
+    tests, and says so), all of them within `time_limit` seconds; each test within
+    `test_timeout` seconds (None: no per-test limit, without pytest-timeout)."""
+    per_test = [f"--timeout={test_timeout:g}"] if test_timeout is not None else []
     runner = ["-m", "oclpy.cli", "run", "-m", "pytest"] if implementation == "oclpy" else ["-m", "pytest"]
-    cmd = [str(python), *runner, "-v", "-p", "no:cacheprovider", "-o", "addopts=",
-           f"--timeout={test_timeout:g}", *files]
     env = dict(os.environ)
     env.pop("PYOPENCL_CTX", None)
     env.pop("PYOPENCL_TEST", None)
     if implementation == "oclpy":
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(oclpy_root), env.get("PYTHONPATH", "")) if p)
     start = time.monotonic()
-    timed_out = False
+    total = Outcome()
     with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, text=True)
-        try:
-            proc.wait(timeout=time_limit)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            timed_out = True
-    outcome = count(log.read_text(errors="replace"))
-    outcome.timed_out, outcome.seconds = timed_out, time.monotonic() - start
-    return outcome
+        for name in test_files(lib, folder, full):
+            left = time_limit - (time.monotonic() - start)
+            if left <= 0:
+                total.timed_out = True
+                out.write(f"== {name}: not run (time limit)\n")
+                continue
+            cmd = [str(python), *runner, "-v", "-p", "no:cacheprovider", "-o", "addopts=",
+                   *per_test, "-rfE", "--tb=short", name,
+                   *(["-k", lib.keyword] if lib.keyword else [])]
+            out.write(f"== {name}\n")
+            out.flush()
+            proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, text=True)
+            try:
+                code = proc.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                total.timed_out = True
+                out.write(f"\n== {name}: stopped at the time limit\n")
+                continue
+            if code < 0 or code > 5:
+                total.crashed.append(name)
+                out.write(f"\n== {name}: pytest ended with status {code} (crash)\n")
+    counted = count(log.read_text(errors="replace"))
+    total.counts, total.failures = counted.counts, counted.failures
+    total.seconds = time.monotonic() - start
+    return total
 
 
 def table(results: dict[str, dict[str, Outcome]], versions: dict[str, str]) -> str:
@@ -217,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         python = make_venv(args.venv)
         impls = [i for i in args.implementations if i != "pyopencl" or pyopencl_usable(python)]
+        test_timeout = args.test_timeout if has_pytest_timeout(python) else None
         results: dict[str, dict[str, Outcome]] = {}
         versions: dict[str, str] = {}
         for lib in (lib for lib in LIBRARIES if lib.name in args.libraries):
@@ -226,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             for impl in impls:
                 log = args.work / f"{lib.name}-{impl}.log"
                 outcome = run_suite(python, lib, folder, impl, args.oclpy.resolve(), args.time_limit,
-                                    args.test_timeout, args.full, log)
+                                    test_timeout, args.full, log)
                 results[lib.name][impl] = outcome
                 print(f"{lib.name} on {impl}: {outcome.cell()} in {outcome.seconds:.0f} s ({log})",
                       flush=True)
