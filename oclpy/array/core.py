@@ -76,6 +76,8 @@ class Array(DeviceArray):
         # `_size`; `_flags` and `_fast` only skip checks there, and the flags are computed here.
         if _context is not None:
             self.queue, self.context = _queue, _context
+            if _queue is None and cq is not None and not isinstance(cq, cl.Context):
+                self.queue = cq
         else:
             self.queue, self.context = _queue_and_context(cq)
         self.dtype = np.dtype(dtype)
@@ -162,11 +164,16 @@ class Array(DeviceArray):
 
     # -- views ----------------------------------------------------------------
 
+    def _new(self, shape: Any, dtype: Any, queue: Any = ..., **kwargs: Any) -> Array:
+        """An array of this one's class, made as PyOpenCL makes them (`cls(None, shape,
+        dtype, ..., _context=, _queue=)`), the call that subclasses such as reikna's expect."""
+        return type(self)(None, shape, dtype, _context=self.context,
+                          _queue=self.queue if queue is ... else queue, **kwargs)
+
     def _view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
               dtype: Any = None) -> Array:
-        return type(self)(self.queue or self.context, shape, dtype or self.dtype,
-                     allocator=self.allocator, data=self.base_data, offset=offset,
-                     strides=strides, events=self.events)
+        return self._new(shape, dtype or self.dtype, allocator=self.allocator, data=self.base_data,
+                         offset=offset, strides=strides, events=self.events, _fast=True)
 
     def __getitem__(self, index: Any) -> Array:
         if isinstance(index, Array):
@@ -325,13 +332,14 @@ class Array(DeviceArray):
         run_queue = target_queue or self.queue
         if run_queue is None:
             raise ValueError("the array has no queue; call .with_queue() or pass queue=")
-        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
-        result = type(self)(target_queue or self.context, self.shape, self.dtype, order=order,
-                       allocator=self.allocator)
+        make = f_strides if self.flags.f_contiguous and not self.flags.c_contiguous else c_strides
+        result = self._new(self.shape, self.dtype, target_queue, allocator=self.allocator,
+                           strides=make(self.shape, self.dtype.itemsize))
         if self.size:
             if self.flags.forc and (result.strides == self.strides):
                 evt = cl.enqueue_copy(run_queue, result.base_data, self.base_data,
-                                      src_offset=self.offset, byte_count=self.nbytes,
+                                      src_offset=self.offset,
+                                      byte_count=self.size * self.dtype.itemsize,
                                       wait_for=self.events)
                 result.add_event(evt)
             else:
@@ -378,8 +386,8 @@ class Array(DeviceArray):
     # -- arithmetic -----------------------------------------------------------
 
     def _new_like_me(self, dtype: Any = None, queue: Any = None) -> Array:
-        return type(self)(queue or self.queue or self.context, self.shape, dtype or self.dtype,
-                     allocator=self.allocator)
+        """PyOpenCL's hook for a result of this shape (subclasses override it)."""
+        return self._new(self.shape, dtype or self.dtype, queue or self.queue, allocator=self.allocator)
 
     def __neg__(self) -> Array:
         return elw.unary("-X", self, self.dtype, name="neg", expr_dtype=self.dtype)
@@ -525,8 +533,9 @@ def _like_order(ary: Array) -> str:
 
 def empty_like(ary: Array, queue: Any = ..., allocator: Any = None) -> Array:
     q = ary.queue if queue is ... else queue
-    return type(ary)(q or ary.context, ary.shape, ary.dtype, order=_like_order(ary),
-                 allocator=allocator or ary.allocator)
+    make = f_strides if _like_order(ary) == "F" else c_strides
+    return ary._new(ary.shape, ary.dtype, q, strides=make(ary.shape, ary.dtype.itemsize),
+                    allocator=allocator or ary.allocator)
 
 
 def zeros_like(ary: Array) -> Array:

@@ -132,6 +132,27 @@ def test_copy_views_and_arithmetic_keep_the_subclass(queue):
     np.testing.assert_array_equal((ary + ary).get(), 2 * np.arange(4))
 
 
+class ThreadArray(cla.Array):
+    """reikna's Array: its own first argument (a thread, None when PyOpenCL makes one),
+    no `order`; PyOpenCL makes results and views with `cls(None, ..., _context=, _queue=)`."""
+
+    def __init__(self, thr, shape, dtype, strides=None, offset=0, nbytes=None, allocator=None,
+                 data=None, events=None, _fast=False, _context=None, _queue=None, _size=None):
+        assert thr is None or thr == "thread"
+        super().__init__(_queue, shape, dtype, strides=strides, allocator=allocator, data=data,
+                         offset=offset, events=events, _fast=_fast, _context=_context,
+                         _queue=_queue, _size=_size)
+
+
+def test_results_of_a_subclass_with_its_own_constructor(queue):
+    ary = ThreadArray("thread", (2, 3), np.float32, _context=queue.context, _queue=queue)
+    ary.set(np.arange(6, dtype=np.float32).reshape(2, 3))
+    for result in (ary + ary, ary.copy(), ary[:, 1], ary.T, cla.empty_like(ary), ary.astype(np.int32)):
+        assert type(result) is ThreadArray and result.queue is queue
+    np.testing.assert_array_equal(ary[:, 1].get(), [1, 4])
+    np.testing.assert_array_equal(ary.T.copy().get(), np.arange(6).reshape(2, 3).T)
+
+
 def test_array_as_strided(queue):
     ary = cla.to_device(queue, np.arange(6, dtype=np.int32))
     view = cla.as_strided(ary, (2, 3), (12, 4))
