@@ -45,6 +45,8 @@ def test_test_files_subset_or_every_file(tmp_path):
         (tmp_path / name).write_text("")
     lib = clients.Library("x", "x", "x.test")
     assert clients.test_files(lib, tmp_path, full=False) == ["sub/test_a.py", "test_b.py"]
+    lib = clients.Library("x", "x", "x.test", exclude=("test_b.py",))
+    assert clients.test_files(lib, tmp_path, full=False) == ["sub/test_a.py"]
     lib = clients.Library("x", "x", None, subset=("test_b.py",))
     assert clients.test_files(lib, tmp_path, full=False) == ["test_b.py"]
 
