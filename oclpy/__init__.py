@@ -21,7 +21,7 @@ from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_exec
                                 map_flags, mem_flags, mem_info, mem_object_type, platform_info,
                                 profiling_info, program_build_info, program_info, program_kind,
                                 queue_properties, status_code, channel_order, channel_type)
-from .runtime.context import Context, create_some_context
+from .runtime.context import Context, choose_devices, create_some_context
 from .runtime.device import Device
 from .runtime.errors import Error, LogicError, MemoryError, RuntimeError
 from .runtime.event import Event, NannyEvent, UserEvent, wait_for_events
@@ -37,13 +37,14 @@ from .runtime.transfer import enqueue_copy, enqueue_fill_buffer
 
 from .runtime.structs import DeviceTopologyAmd, ImageFormat
 from .runtime.unsupported import UNSUPPORTED_NAMES, get_supported_image_formats, unsupported
+from . import version
+from .version import OCLPY_VERSION, OCLPY_VERSION_TEXT, VERSION, VERSION_STATUS, VERSION_TEXT
 
 CtxFactory = Callable[[], Context]
 
 _PYPY = False  # PyOpenCL's flag for running on PyPy
 
-VERSION = (0, 1)
-VERSION_TEXT = "0.1"
+__version__ = VERSION_TEXT  # the PyOpenCL release whose API oclpy follows; oclpy's own: OCLPY_VERSION_TEXT
 
 _csc = create_some_context
 
@@ -66,9 +67,9 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Buffer", "CommandQueue", "DeviceTopologyAmd", "ImageFormat", "CommandQueueUsedAfterExit", "CompilerWarning", "CtxFactory", "Context", "Device", "Error", "Event", "Kernel",
     "LocalMemory", "LogicError", "MemoryError", "MemoryMap", "enqueue_map_buffer", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
-    "Platform", "Program", "RuntimeError", "UserEvent", "VERSION", "VERSION_TEXT",
-    "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
+    "OCLPY_VERSION", "OCLPY_VERSION_TEXT", "Platform", "Program", "RuntimeError", "UserEvent",
+    "VERSION", "VERSION_STATUS", "VERSION_TEXT", "choose_devices", "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
     "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
-    "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "create_program_with_il", "unload_platform_compiler", "wait_for_events",
+    "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "create_program_with_il", "unload_platform_compiler", "wait_for_events", "version",
     *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
 ]

@@ -18,7 +18,7 @@ import numpy as np
 
 import oclpy as cl
 
-from .kernelgen.dtypes import kernel_ctype
+from .kernelgen.dtype_registry import kernel_ctype
 from .kernelgen.programs import build_kernel
 
 _SOURCE = """{pragma}

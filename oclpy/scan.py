@@ -36,7 +36,7 @@ import numpy as np
 import oclpy as cl
 
 from .kernelgen.arguments import FP64_PRAGMA, VectorArg, needs_double, offset_adjuster, parse_arg_list
-from .kernelgen.dtypes import kernel_ctype
+from .kernelgen.dtype_registry import kernel_ctype
 from .kernelgen.launch import DeviceArray, group_size, kernel_arg_values, wait_list
 from .kernelgen.programs import ContextCache, build_kernel
 

@@ -1,7 +1,7 @@
 """Helpers from `pyopencl.tools` that host code and PyOpenCL's own tests use.
 
 - dtypes: `dtype_to_ctype`, `get_or_register_dtype` (the registry is
-  kernelgen/dtypes.py), `match_dtype_to_c_struct` (asks the device for
+  kernelgen/dtype_registry.py), `match_dtype_to_c_struct` (asks the device for
   sizeof and offsetof, as PyOpenCL does), `dtype_to_c_struct`;
 - kernel arguments (kernelgen/arguments.py): `parse_arg_list`, `parse_c_arg`,
   `VectorArg`, `ScalarArg`, `DtypedArgument`;
@@ -27,7 +27,7 @@ from oclpy import Context, create_some_context
 
 from .kernelgen.arguments import (DtypedArgument, ScalarArg, VectorArg, c_name_to_dtype, parse_arg_list,
                                   parse_c_arg)
-from .kernelgen.dtypes import dtype_to_ctype, get_or_register_dtype
+from .kernelgen.dtype_registry import dtype_to_ctype, get_or_register_dtype
 from .mempool import DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer
 
 _SPIRV_MAGIC = b"\x07\x23\x02\x03"

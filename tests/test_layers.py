@@ -34,12 +34,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("oclpy.targets",),
     ("oclpy.compiler",),
     ("oclpy.runtime",),
-    ("oclpy.cltypes", "oclpy.__init__"),
+    ("oclpy.cltypes", "oclpy.version", "oclpy.__init__"),
     ("oclpy.kernelgen",),
     ("oclpy.array", "oclpy.elementwise", "oclpy.reduction", "oclpy.scan", "oclpy.algorithm",
      "oclpy.bitonic_sort", "oclpy.clmath", "oclpy.clrandom", "oclpy.tools", "oclpy.mempool",
-     "oclpy.characterize", "oclpy._cl"),
-    ("oclpy.cli",),
+     "oclpy.characterize", "oclpy._cl", "oclpy.compyte", "oclpy.invoker"),
+    ("oclpy.cli", "oclpy.as_pyopencl"),
 ]
 
 

@@ -26,7 +26,7 @@ from .. import cltypes
 from ..array.core import Array, empty, empty_like, zeros
 from ..elementwise import ElementwiseKernel
 from ..kernelgen.arguments import DtypedArgument, ScalarArg, VectorArg, parse_arg_list
-from ..kernelgen.dtypes import kernel_ctype
+from ..kernelgen.dtype_registry import kernel_ctype
 from ..kernelgen.programs import ContextCache
 from ..scan import GenericScanKernel
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..array.core import Array, empty, zeros
 from ..kernelgen.arguments import DtypedArgument, VectorArg, offset_adjuster, parse_arg_list
-from ..kernelgen.dtypes import kernel_ctype
+from ..kernelgen.dtype_registry import kernel_ctype
 from ..kernelgen.launch import kernel_arg_values
 from ..kernelgen.programs import build_kernel
 from ..scan import GenericScanKernel

@@ -26,9 +26,11 @@ from typing import Any
 
 import numpy as np
 
+import oclpy as cl
+
 from . import complex as array_complex
 from ..elementwise import get_elwise_kernel
-from ..kernelgen.dtypes import dtype_to_ctype
+from ..kernelgen.dtype_registry import dtype_to_ctype
 from ..kernelgen.launch import DeviceArray
 
 NO_QUEUE = ("the array has no queue; call .with_queue() to add one in order to be able to "
@@ -106,8 +108,11 @@ class Operand:
 
 def new_array(like: DeviceArray, queue: Any, shape: Any, dtype: Any, allocator: Any = None,
               **kwargs: Any) -> Any:
-    """A new array of `like`'s class (`queue` may be a context, as for the Array constructor)."""
-    return type(like)(queue, shape, dtype, allocator=allocator, **kwargs)
+    """A new array of `like`'s class (`queue` may be a context, as for the Array constructor),
+    made as PyOpenCL makes them: `cls(None, shape, dtype, ..., _context=, _queue=)`."""
+    context = queue if isinstance(queue, cl.Context) else like.context
+    return type(like)(None, shape, dtype, allocator=allocator, _context=context,
+                      _queue=None if queue is context else queue, **kwargs)
 
 
 def check_same_shape(a: Any, b: Any) -> None:

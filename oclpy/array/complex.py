@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import cltypes
-from ..kernelgen.dtypes import dtype_to_ctype
+from ..kernelgen.dtype_registry import dtype_to_ctype
 
 _HELPERS = """
 TT2 oclpy_cmul_TT(TT2 a, TT2 b) { return (TT2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 import operator
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -69,13 +69,22 @@ class Array(DeviceArray):
 
     def __init__(self, cq: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any = None,
                  data: Any = None, offset: int = 0, strides: Any = None,
-                 events: list[cl.Event] | None = None, _fast: bool = False) -> None:
-        self.queue, self.context = _queue_and_context(cq)
+                 events: list[cl.Event] | None = None, _flags: Any = None, _fast: bool = False,
+                 _size: int | None = None, _context: Any = None, _queue: Any = None) -> None:
+        # PyOpenCL's private keywords, which generated invokers (loopy) and subclasses
+        # (reikna) pass: `_context` (with `_queue`) instead of `cq`, the element count
+        # `_size`; `_flags` and `_fast` only skip checks there, and the flags are computed here.
+        if _context is not None:
+            self.queue, self.context = _queue, _context
+            if _queue is None and cq is not None and not isinstance(cq, cl.Context):
+                self.queue = cq
+        else:
+            self.queue, self.context = _queue_and_context(cq)
         self.dtype = np.dtype(dtype)
         self.shape = as_shape(shape)
         if order not in ("C", "c", "F", "f"):
             raise ValueError(f"order must be 'C' or 'F', not {order!r}")
-        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.size = int(np.prod(self.shape, dtype=np.int64)) if _size is None else int(_size)
         self.nbytes = self.size * self.dtype.itemsize
         if strides is None:
             make = c_strides if order in ("C", "c") else f_strides
@@ -121,11 +130,6 @@ class Array(DeviceArray):
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self) -> Iterator[Array]:
-        if not self.shape:
-            raise TypeError("iteration over a 0-d array")
-        return (self[k] for k in range(self.shape[0]))
-
     def __repr__(self) -> str:
         if self.queue is None:
             return f"<oclpy.array.Array shape={self.shape} dtype={self.dtype} (no queue)>"
@@ -160,11 +164,16 @@ class Array(DeviceArray):
 
     # -- views ----------------------------------------------------------------
 
+    def _new(self, shape: Any, dtype: Any, queue: Any = ..., **kwargs: Any) -> Array:
+        """An array of this one's class, made as PyOpenCL makes them (`cls(None, shape,
+        dtype, ..., _context=, _queue=)`), the call that subclasses such as reikna's expect."""
+        return type(self)(None, shape, dtype, _context=self.context,
+                          _queue=self.queue if queue is ... else queue, **kwargs)
+
     def _view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
               dtype: Any = None) -> Array:
-        return Array(self.queue or self.context, shape, dtype or self.dtype,
-                     allocator=self.allocator, data=self.base_data, offset=offset,
-                     strides=strides, events=self.events)
+        return self._new(shape, dtype or self.dtype, allocator=self.allocator, data=self.base_data,
+                         offset=offset, strides=strides, events=self.events, _fast=True)
 
     def __getitem__(self, index: Any) -> Array:
         if isinstance(index, Array):
@@ -323,13 +332,14 @@ class Array(DeviceArray):
         run_queue = target_queue or self.queue
         if run_queue is None:
             raise ValueError("the array has no queue; call .with_queue() or pass queue=")
-        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
-        result = Array(target_queue or self.context, self.shape, self.dtype, order=order,
-                       allocator=self.allocator)
+        make = f_strides if self.flags.f_contiguous and not self.flags.c_contiguous else c_strides
+        result = self._new(self.shape, self.dtype, target_queue, allocator=self.allocator,
+                           strides=make(self.shape, self.dtype.itemsize))
         if self.size:
             if self.flags.forc and (result.strides == self.strides):
                 evt = cl.enqueue_copy(run_queue, result.base_data, self.base_data,
-                                      src_offset=self.offset, byte_count=self.nbytes,
+                                      src_offset=self.offset,
+                                      byte_count=self.size * self.dtype.itemsize,
                                       wait_for=self.events)
                 result.add_event(evt)
             else:
@@ -376,8 +386,8 @@ class Array(DeviceArray):
     # -- arithmetic -----------------------------------------------------------
 
     def _new_like_me(self, dtype: Any = None, queue: Any = None) -> Array:
-        return Array(queue or self.queue or self.context, self.shape, dtype or self.dtype,
-                     allocator=self.allocator)
+        """PyOpenCL's hook for a result of this shape (subclasses override it)."""
+        return self._new(self.shape, dtype or self.dtype, queue or self.queue, allocator=self.allocator)
 
     def __neg__(self) -> Array:
         return elw.unary("-X", self, self.dtype, name="neg", expr_dtype=self.dtype)
@@ -509,14 +519,23 @@ def zeros(queue: Any, shape: Any, dtype: Any, order: str = "C", allocator: Any =
     return result
 
 
+def as_strided(ary: Array, shape: Any = None, strides: Any = None) -> Array:
+    """An Array over `ary`'s memory with `shape` and byte `strides` (each `ary`'s own when
+    None); nothing is checked or copied, as in PyOpenCL."""
+    return Array(ary.queue or ary.context, ary.shape if shape is None else shape, ary.dtype,
+                 allocator=ary.allocator, data=ary.base_data, offset=ary.offset,
+                 strides=ary.strides if strides is None else strides, events=ary.events)
+
+
 def _like_order(ary: Array) -> str:
     return "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
 
 
 def empty_like(ary: Array, queue: Any = ..., allocator: Any = None) -> Array:
     q = ary.queue if queue is ... else queue
-    return Array(q or ary.context, ary.shape, ary.dtype, order=_like_order(ary),
-                 allocator=allocator or ary.allocator)
+    make = f_strides if _like_order(ary) == "F" else c_strides
+    return ary._new(ary.shape, ary.dtype, q, strides=make(ary.shape, ary.dtype.itemsize),
+                    allocator=allocator or ary.allocator)
 
 
 def zeros_like(ary: Array) -> Array:
@@ -581,5 +600,5 @@ def arange(queue: Any, *args: Any, **kwargs: Any) -> Array:
     return result
 
 
-__all__ = ["Array", "ArrayHasOffsetError", "arange", "empty", "empty_like", "ones_like",
+__all__ = ["Array", "ArrayHasOffsetError", "arange", "as_strided", "empty", "empty_like", "ones_like",
            "to_device", "zeros", "zeros_like"]

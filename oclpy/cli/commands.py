@@ -1,4 +1,4 @@
-"""The `oclpy` command: devices, build, opt, demo.
+"""The `oclpy` command: devices, build, opt, demo, run.
 
     oclpy devices
     oclpy build FILE.cl|FILE.spv [OpenCL build options] [--device cpu|cuda|simt] [--emit ast|ir|llvm|asm|ptx|isa]
@@ -6,6 +6,7 @@
     oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--print-after=PASS]
                        [--verify-each] [--time-passes]
     oclpy demo [--device cpu] [--quick]
+    oclpy run SCRIPT [ARGS] | -m MODULE [ARGS] | -c CODE    (`import pyopencl` answered by oclpy)
 
 Each subcommand is one function taking the parsed arguments and returning the
 exit status; `main` only dispatches. `--stats` prints `oclpy.analysis.kernel_stats`'s per-kernel
@@ -39,6 +40,7 @@ from ..passes.manager import pass_timing, run_pipeline
 from ..targets.simt.device_config import machine_from_env
 from ..targets.simt.resources import format_resources, kernel_resources
 from .demo import run_demo
+from .run import main as run_main
 
 
 def _cmd_devices(args: argparse.Namespace) -> int:
@@ -220,6 +222,9 @@ def _parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run real kernels, check them against NumPy, time them")
     demo.add_argument("--device", default=None, help="cpu (default: OCLPY_DEVICE or cpu)")
     demo.add_argument("--quick", action="store_true", help="small sizes")
+
+    sub.add_parser("run", help="run Python (SCRIPT, -m MODULE or -c CODE) with `import pyopencl` "
+                               "answered by oclpy", add_help=False)
     return parser
 
 
@@ -255,6 +260,8 @@ def split_build_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
+    if argv and argv[0] == "run":
+        return run_main(argv[1:])  # the program's own arguments: no parsing of ours after `run`
     if argv and argv[0] == "build":
         ours, cl_options = split_build_args(argv[1:])
         return _cmd_build(parser.parse_args(["build", *ours]), cl_options)

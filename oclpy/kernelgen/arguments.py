@@ -11,7 +11,7 @@ Array view with a nonzero `.offset` can be passed as is.
 C type names resolve through `c_name_to_dtype`: OpenCL C's scalar names
 (with `unsigned`, `signed`, `const`, `__global`, `restrict` and friends),
 its vector types (`float4`, from oclpy.cltypes) and struct types registered
-with `get_or_register_dtype` (dtypes.py).
+with `get_or_register_dtype` (dtype_registry.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import cltypes
-from .dtypes import get_or_register_dtype, kernel_ctype
+from .dtype_registry import get_or_register_dtype, kernel_ctype
 
 _SCALARS = {
     "char": np.int8, "signed char": np.int8, "uchar": np.uint8, "unsigned char": np.uint8,

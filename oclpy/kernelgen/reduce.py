@@ -27,7 +27,7 @@ import numpy as np
 import oclpy as cl
 
 from .arguments import FP64_PRAGMA, VectorArg, needs_double, offset_adjuster, parse_arg_list
-from .dtypes import kernel_ctype
+from .dtype_registry import kernel_ctype
 from .launch import DeviceArray, call_queue, group_size, kernel_arg_values, wait_list
 from .programs import build_kernel
 

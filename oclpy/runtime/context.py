@@ -161,14 +161,15 @@ def _ask(prompt: str, choices: Sequence[Any]) -> str:
     return input("Choice [0]:")
 
 
-def create_some_context(interactive: bool | None = None,
-                        answers: Sequence[str] | None = None) -> Context:
-    """A context on the device the environment (or the user) asks for."""
+def choose_devices(interactive: bool | None = None,
+                   answers: Sequence[str] | None = None) -> list[Device]:
+    """The devices the environment (OCLPY_DEVICE, PYOPENCL_CTX), the answers or the user
+    ask for: a list of one device (PyOpenCL's `choose_devices`)."""
     kind = preferred_kind()
     if answers is None and os.environ.get("PYOPENCL_CTX"):
         answers = os.environ["PYOPENCL_CTX"].split(":")
     if answers is None and kind:
-        return Context([_device_for_kind(kind)])
+        return [_device_for_kind(kind)]
     if kind:
         _device_for_kind(kind)  # fail early, naming what is missing
     if interactive is None:
@@ -178,14 +179,18 @@ def create_some_context(interactive: bool | None = None,
     platform = _pick(platforms, queue.pop(0) if queue else "", "platform")
     devices = platform.get_devices()
     if queue:
-        device = _pick(devices, queue.pop(0), "device")
-    elif interactive and len(devices) > 1:
-        device = _pick(devices, _ask("Choose device:", devices), "device")
-    else:
-        device = devices[0]
-    return Context([device])
+        return [_pick(devices, queue.pop(0), "device")]
+    if interactive and len(devices) > 1:
+        return [_pick(devices, _ask("Choose device:", devices), "device")]
+    return [devices[0]]
+
+
+def create_some_context(interactive: bool | None = None,
+                        answers: Sequence[str] | None = None) -> Context:
+    """A context on the device the environment (or the user) asks for."""
+    return Context(choose_devices(interactive, answers))
 
 
 _csc = create_some_context
 
-__all__ = ["Context", "create_some_context"]
+__all__ = ["Context", "choose_devices", "create_some_context"]

@@ -16,6 +16,7 @@ earlier through `set_arg`/`set_args`.
 
 from __future__ import annotations
 
+import struct
 import threading
 from typing import Any, Sequence
 
@@ -194,6 +195,32 @@ class Kernel(Handle):
     def set_args(self, *args: Any) -> None:
         self._set_bound(self._bind_all(args))
 
+    # PyOpenCL's entries for generated argument-setting code (pyopencl.invoker, loopy):
+    # flat tuples, (index, value, ...), (index, bytes, ...), (index, typechar, value, ...).
+
+    def _set_arg_multi(self, indices_and_args: Sequence[Any]) -> None:
+        for k in range(0, len(indices_and_args), 2):
+            self.set_arg(indices_and_args[k], indices_and_args[k + 1])
+
+    def _set_arg_buf_multi(self, indices_and_bufs: Sequence[Any]) -> None:
+        """Raw bytes for by-value arguments (their size must be the parameter's)."""
+        for k in range(0, len(indices_and_bufs), 2):
+            self._set_raw(indices_and_bufs[k], bytes(indices_and_bufs[k + 1]))
+
+    def _set_arg_buf_pack_multi(self, indices_chars_and_args: Sequence[Any]) -> None:
+        """By-value arguments packed with a struct type character (b'i', b'f', ...)."""
+        for k in range(0, len(indices_chars_and_args), 3):
+            index, char, value = indices_chars_and_args[k:k + 3]
+            char = char.decode() if isinstance(char, bytes) else char
+            self._set_raw(index, struct.pack(char, value))
+
+    def _set_raw(self, index: Any, data: bytes) -> None:
+        if not isinstance(index, (int, np.integer)) or not 0 <= index < self.num_args:
+            self._bind(index, data)  # raises INVALID_ARG_INDEX
+        bound = bind_arg(int(index), self._params[index], data, self.context)
+        with self._lock:
+            self._bound_args()[index] = bound
+
     def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
         dtypes = as_list(dtypes, "Kernel.set_scalar_arg_dtypes", status_code.INVALID_VALUE, "dtypes")
         if len(dtypes) != self.num_args:
@@ -237,11 +264,7 @@ class Kernel(Handle):
         dev = queue.device
         nd = self._ndrange(dev, ck, global_size, local_size, global_offset, g_times_l)
         events = queue.check_wait_for(wait_for, routine)
-        if 0 in nd.global_size:
-            if not allow_empty:
-                raise_cl(routine, status_code.INVALID_GLOBAL_WORK_SIZE,
-                         f"global size {nd.global_size[:nd.work_dim]} is empty "
-                         f"(pass allow_empty_ndrange=True to allow it)")
+        if 0 in nd.global_size:  # an empty range (OpenCL 2.1 on): nothing runs, allowed or not
             return queue.enqueue_marker(events)
         self._check_local_memory(ck, bound, dev)
         for arg in bound:

@@ -5,7 +5,8 @@ into an `NDRange` of 3-tuples or raises the OpenCL error: INVALID_WORK_DIMENSION
 INVALID_GLOBAL_WORK_SIZE, INVALID_WORK_GROUP_SIZE (local size not dividing the
 global size, over the device or kernel maximum, or against
 reqd_work_group_size), INVALID_WORK_ITEM_SIZE, INVALID_VALUE (dimensions
-that differ), INVALID_GLOBAL_OFFSET.
+that differ), INVALID_GLOBAL_OFFSET. A global size with a zero entry is an
+empty range, as OpenCL 2.1 made it and PoCL runs it: the launch does nothing.
 
 With `local_size=None` the runtime picks one: the kernel's
 reqd_work_group_size when it has one (as PoCL does; OpenCL 1.2 would refuse),
@@ -108,8 +109,13 @@ def _check_local(local: list[int], gsize: list[int], max_group: int, max_items: 
 def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_group: int,
                  max_items: Sequence[int], units: int, reqd: tuple[int, int, int] | None = None,
                  g_times_l: bool = False) -> NDRange:
-    """A checked NDRange; see the module docstring for the errors."""
+    """A checked NDRange; see the module docstring for the errors. A global size with a
+    zero is an empty range (OpenCL 2.1 on: the launch runs nothing), whatever the local size."""
     gsize = _sizes(global_size, "global size")
+    if 0 in gsize:
+        if local_size is not None:
+            _sizes(local_size, "local size")  # still integers, 1 to 3 of them
+        return NDRange(len(gsize), _pad(gsize, 1), (1, 1, 1), (0, 0, 0))
     if local_size is not None:
         local = _sizes(local_size, "local size")
         if g_times_l:

@@ -29,7 +29,7 @@ from ..diagnostics import CompileError
 from .constants import build_status, program_build_info, program_info, program_kind
 from .context import Context
 from .device import Device
-from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
+from .errors import KernelNameError, LogicError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
 from .kernel import Kernel
 from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, check_text, header_sources,
@@ -326,8 +326,15 @@ class Program(Handle):
         return [self._kernel(name) for name in self.kernel_names_list()]
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        """A program info (`prg.kernel_names`) or a kernel (`prg.scale`, `prg._helper_knl`).
+        Python's own `__names__`, and anything asked before `__init__` ran, are not kernels."""
+        if name.startswith("__") or "_lock" not in self.__dict__:
             raise AttributeError(name)
+        if name.startswith("_"):
+            try:
+                return self._kernel(name)
+            except LogicError as exc:  # not built: not a kernel either, for getattr(prg, "_x", None)
+                raise AttributeError(f"'Program' object has no attribute '{name}'") from exc
         info = getattr(program_info, name.upper(), None)
         if name.islower() and info is not None:
             return self.get_info(info)

@@ -260,7 +260,7 @@ def test_set_arg_index_errors(vadd):
     ((64, 2), (64,), SC.INVALID_VALUE, "global/local work sizes have differing dimensions"),
     ((4, 4, 4, 4), None, SC.INVALID_WORK_DIMENSION, "global size has 4 dimensions; 1 to 3 are supported"),
     ((), None, SC.INVALID_WORK_DIMENSION, "global size has 0 dimensions"),
-    ((0,), None, SC.INVALID_GLOBAL_WORK_SIZE, "global size (0,) is empty (pass allow_empty_ndrange=True"),
+    ((0,), ("x",), SC.INVALID_VALUE, "local size must be a tuple of integers"),
     (("x",), None, SC.INVALID_VALUE, "global size must be a tuple of integers"),
 ])
 def test_launch_shape_errors(queue, vadd, args, gsize, lsize, code, text):
@@ -274,10 +274,14 @@ def test_launch_shape_errors(queue, vadd, args, gsize, lsize, code, text):
     _check_nothing_ran(queue, fake, dout, n)
 
 
-def test_empty_range_allowed_on_request(queue, vadd, args):
+@pytest.mark.parametrize("gsize, lsize, allow", [((0,), None, True), ((0,), None, False),
+                                                  ((0,), (0,), False), ((0, 4), (1, 1), False)])
+def test_an_empty_range_runs_nothing(queue, vadd, args, gsize, lsize, allow):
+    """OpenCL 2.1 on (and PyOpenCL on PoCL): a zero in the global size is an empty
+    launch, whatever the local size, with or without allow_empty_ndrange."""
     knl, fake = vadd
     n, a, b, da, db, dout = args
-    evt = knl(queue, (0,), None, da, db, dout, np.int32(n), allow_empty_ndrange=True)
+    evt = knl(queue, gsize, lsize, da, db, dout, np.int32(n), allow_empty_ndrange=allow)
     evt.wait()
     _check_nothing_ran(queue, fake, dout, n)
 

@@ -153,9 +153,7 @@ def test_errors_after_a_fast_launch_are_the_general_paths(ctx, queue, fake_progr
     with pytest.raises(cl.LogicError, match="wait_for holds a int") as info:
         knl(queue, (2,), (1,), buf, np.int32(1), wait_for=[3])
     assert info.value.code == cl.status_code.INVALID_EVENT_WAIT_LIST
-    with pytest.raises(cl.LogicError, match="empty") as info:
-        knl(queue, (0,), None, buf, np.int32(1))
-    assert info.value.code == cl.status_code.INVALID_GLOBAL_WORK_SIZE
+    knl(queue, (0,), None, buf, np.int32(1)).wait()  # an empty range runs nothing (OpenCL 2.1 on)
     buf.release()
     with pytest.raises(cl.LogicError, match="the buffer was released") as info:
         knl(queue, (2,), (1,), buf, np.int32(1))

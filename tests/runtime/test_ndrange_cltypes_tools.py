@@ -51,10 +51,11 @@ def test_vector_types():
 
 def test_dtype_to_ctype():
     assert dtype_to_ctype(np.float32) == "float"
-    assert dtype_to_ctype(np.uint16) == "unsigned short"
+    assert dtype_to_ctype(np.uint16) == "ushort"
     assert dtype_to_ctype(cltypes.uint4) == "uint4"
+    assert dtype_to_ctype(np.complex64) == "cfloat_t"
     with pytest.raises(ValueError, match="unable to map dtype"):
-        dtype_to_ctype(np.complex64)
+        dtype_to_ctype(np.dtype([("unregistered", np.int8)]))
 
 
 def test_public_names():

@@ -18,7 +18,7 @@ from oclpy.mempool import MemoryPool
 def test_match_dtype_to_c_struct_asks_the_device(ctx):
     dtype = np.dtype([("c", np.int8), ("x", np.uint32, 2), ("d", np.float64), ("z", np.int16, (2, 3))])
     matched, decl = tools.match_dtype_to_c_struct(ctx.devices[0], "my_t", dtype)
-    assert "typedef struct {\n  char c;\n  unsigned int x[2];\n  double d;\n  short z[2][3];\n} my_t;" in decl
+    assert "typedef struct {\n  char c;\n  uint x[2];\n  double d;\n  short z[2][3];\n} my_t;" in decl
     assert [matched.fields[n][1] for n in ("c", "x", "d", "z")] == [0, 4, 16, 24]
     assert matched.itemsize == 40
     assert tools.dtype_to_ctype(matched) == "my_t"

@@ -245,3 +245,45 @@ def test_wrap_flags_from_instruction_attrs() -> None:
     ir = compile_cpu(module).llvm_ir
     assert "add nsw i32" in ir and "mul nsw nuw i32" in ir
     assert "sub i32" in ir  # no attrs: no flags
+
+
+# A phi choosing between two __local arrays, its incoming block emitted after the
+# phi's own (a barrier split the CFG). On the cpu a __local address takes
+# instructions to make (the work-group's local base + the array's offset): they
+# belong at the end of the incoming block, not wherever the builder stopped
+# (silx's bitshuffle kernel: "expected instruction opcode" from LLVM's parser).
+LOCAL_PHI = """
+declare i64 @ocl.get_local_id(i32)
+declare void @ocl.barrier(i32)
+@k.a = addrspace(local) global [8 x i32], align 4
+@k.b = addrspace(local) global [8 x i32], align 4
+kernel void @k(ptr<global> %o, i32 %flag) {
+entry:
+  %l = call i64 @ocl.get_local_id(i32 0)
+  %pa = getelementptr i32, ptr<local> @k.a, i64 %l
+  store i32 1, ptr<local> %pa
+  %pb = getelementptr i32, ptr<local> @k.b, i64 %l
+  store i32 2, ptr<local> %pb
+  call void @ocl.barrier(i32 1)
+  %c = icmp eq i32 %flag, 1
+  condbr i1 %c, label %then, label %join
+then:
+  call void @ocl.barrier(i32 1)
+  br label %join
+join:
+  %buf = phi ptr<local> [ @k.a, %entry ], [ @k.b, %then ]
+  %q = getelementptr i32, ptr<local> %buf, i64 %l
+  %v = load i32, ptr<local> %q
+  %r = getelementptr i32, ptr<global> %o, i64 %l
+  store i32 %v, ptr<global> %r
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("flag,expected", [(0, 1), (1, 2)])
+def test_a_phi_of_local_arrays_is_made_in_its_incoming_blocks(flag: int, expected: int) -> None:
+    k = compile_text(LOCAL_PHI).kernels["k"]
+    o = np.zeros(8, np.int32)
+    run(k, [o, np.int32(flag)], (8,), (8,))
+    np.testing.assert_array_equal(o, np.full(8, expected, np.int32))

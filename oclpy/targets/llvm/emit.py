@@ -187,14 +187,19 @@ class FunctionEmitter:
         """Our phis have one entry per predecessor block; LLVM wants one per edge, so
         a predecessor whose terminator reaches this block twice (a switch with two
         cases to it) gets its entry repeated. Entries from unreachable blocks are
-        dropped: those blocks became `unreachable`."""
+        dropped: those blocks became `unreachable`. An incoming value that takes
+        instructions to make (a `__local` variable's address on the cpu) is made
+        at the end of its predecessor, before the terminator."""
         llphi = self.values[id(phi)]
         here = phi.parent
         for value, pred in phi.incoming():
             if id(pred) in reachable:
+                llpred = self.blocks[id(pred)]
+                self.builder.position_before(llpred.terminator)
+                incoming = self.value(value)
                 edges = sum(1 for t in pred.successors() if t is here)
                 for _ in range(max(1, edges)):
-                    llphi.add_incoming(self.value(value), self.blocks[id(pred)])
+                    llphi.add_incoming(incoming, llpred)
 
     # -- operands -------------------------------------------------------------
     def value(self, v: Value) -> ll.Value:

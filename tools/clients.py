@@ -1,0 +1,282 @@
+"""The PyOpenCL ecosystem on oclpy: loopy, reikna, pyFAI and silx run their own tests.
+
+    python -m tools.clients [--venv DIR] [--work DIR] [--libraries loopy reikna ...]
+                            [--full] [--time-limit S] [--test-timeout S] [--skip-pyopencl]
+                            [--oclpy ROOT]
+
+1. Makes a venv (default /tmp/oclpy-clients-venv; reused when it exists) and
+   installs the four libraries, pytest and pytest-timeout, oclpy's own
+   dependencies, and PyOpenCL with PoCL for the comparison.
+2. Finds each library's tests at the installed version: pyFAI and silx ship
+   theirs inside the package (`pyFAI.opencl.test`, `silx.opencl.test`); loopy's
+   and reikna's come from their source distributions at the same version,
+   downloaded once with pip into the work folder (`pip download --no-binary`),
+   so a second run needs no network.
+3. Runs each library's tests under `oclpy run -m pytest` (`import pyopencl`
+   answered by oclpy, the oclpy package from `--oclpy ROOT`, default this
+   checkout) and, when PyOpenCL and PoCL import in the venv, under plain
+   `python -m pytest`: one pytest process per test file (a crash loses only
+   the rest of that file, and the table says so); every test has
+   `--test-timeout` seconds (pytest-timeout) and the whole run `--time-limit`
+   seconds, after which the tests that finished are counted.
+4. Prints one table: passed / failed (errors and timeouts count as failed) /
+   skipped per library per implementation, and writes each run's output to
+   the work folder (`<library>-<implementation>.log`).
+
+By default a subset runs (each `Library.subset`: the files most tied to PyOpenCL's API,
+a few minutes each on a 2-core machine); `--full` runs every test file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Library:
+    """A library, where its tests are, and which of them the default run takes."""
+
+    name: str             # the distribution name pip installs
+    module: str           # the import name
+    tests_in_package: str | None   # dotted package holding the tests, or None: from the sdist
+    sdist_tests: str = "test"      # the tests' folder inside the source distribution
+    subset: tuple[str, ...] = ()   # test files (relative to the tests' folder) of the default run
+    full: tuple[str, ...] = ()     # test files of --full (empty: the whole folder)
+    keyword: str = ""              # pytest -k expression: what no run takes (benchmarks)
+    exclude: tuple[str, ...] = ()  # test files no run takes, each for a reason in LIBRARIES
+
+
+LIBRARIES = (
+    Library("loopy", "loopy", None, subset=("test_scan.py", "test_reduction.py", "test_target.py")),
+    Library("reikna", "reikna", None,
+            subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
+                    "test_algorithms/test_reduce.py", "test_algorithms/test_scan.py",
+                    "test_transformations.py"),
+            keyword="not performance"),
+    Library("pyFAI", "pyFAI", "pyFAI.opencl.test"),
+    # test_convolution.py's data comes from scipy.datasets, which downloads it (pooch): offline,
+    # every one of its 193 tests errors at setup on any implementation
+    Library("silx", "silx", "silx.opencl.test", exclude=("test_convolution.py",)),
+)
+EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution")
+_RESULT = re.compile(r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", re.MULTILINE)
+_KINDS = {"PASSED": "passed", "XPASS": "passed", "FAILED": "failed", "ERROR": "failed",
+          "SKIPPED": "skipped", "XFAIL": "skipped"}
+
+
+class Unavailable(Exception):
+    """A step that needs the package index or a program failed; the message says which."""
+
+
+@dataclass
+class Outcome:
+    """One library under one implementation."""
+
+    counts: dict[str, int] = field(default_factory=lambda: {"passed": 0, "failed": 0, "skipped": 0})
+    timed_out: bool = False
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+    crashed: list[str] = field(default_factory=list)  # test files whose pytest died
+
+    def cell(self) -> str:
+        c = self.counts
+        text = f"{c['passed']} passed, {c['failed']} failed"
+        text += f", {c['skipped']} skipped" if c["skipped"] else ""
+        text += f", {len(self.crashed)} file(s) crashed" if self.crashed else ""
+        return text + (" (time limit)" if self.timed_out else "")
+
+
+def _pip(python: Path, *args: str, timeout: float = 1800) -> None:
+    proc = subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", *args],
+                          capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-3:])
+        raise Unavailable(f"pip {args[0]} failed: {tail}")
+
+
+def make_venv(venv: Path) -> Path:
+    """The venv's python, with the libraries installed (once)."""
+    python = venv / "bin" / "python"
+    marker = venv / ".oclpy-clients-installed"
+    if marker.exists():
+        return python
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    _pip(python, "install", "-q", "numpy", "llvmlite>=0.50,<0.51",
+         *(lib.name for lib in LIBRARIES), *EXTRA_PACKAGES)
+    marker.write_text("ok\n")
+    return python
+
+
+def installed_version(python: Path, dist: str) -> str:
+    code = f"from importlib.metadata import version; print(version({dist!r}))"
+    proc = subprocess.run([str(python), "-c", code], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Unavailable(f"{dist} is not installed in the venv")
+    return proc.stdout.strip()
+
+
+def tests_folder(python: Path, lib: Library, work: Path) -> Path:
+    """Where the library's tests are: inside the installed package, or the unpacked sdist."""
+    if lib.tests_in_package is not None:
+        code = f"import importlib.util; print(importlib.util.find_spec({lib.tests_in_package!r}).submodule_search_locations[0])"
+        proc = subprocess.run([str(python), "-c", code], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise Unavailable(f"{lib.tests_in_package} is not importable: {proc.stderr.strip()[-200:]}")
+        return Path(proc.stdout.strip())
+    version = installed_version(python, lib.name)
+    dest = work / f"{lib.name}-{version}"
+    if not (dest / lib.sdist_tests).is_dir():
+        downloads = work / "sdists"
+        downloads.mkdir(parents=True, exist_ok=True)
+        found = sorted(downloads.glob(f"{lib.name}-{version}.tar.gz"))
+        if not found:
+            _pip(python, "download", "-q", "--no-deps", "--no-binary", lib.name,
+                 f"{lib.name}=={version}", "-d", str(downloads), timeout=600)
+            found = sorted(downloads.glob(f"{lib.name}-{version}.tar.gz"))
+        if not found:
+            raise Unavailable(f"no source distribution of {lib.name} {version} in {downloads}")
+        with tarfile.open(found[0]) as tar:
+            tar.extractall(work, filter="data")
+    return dest / lib.sdist_tests
+
+
+def pyopencl_usable(python: Path) -> bool:
+    """Whether PyOpenCL imports in the venv and finds a device (PoCL's cpu)."""
+    code = "import pyopencl as cl; assert any(p.get_devices() for p in cl.get_platforms())"
+    proc = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=300)
+    return proc.returncode == 0
+
+
+def count(output: str) -> Outcome:
+    """Counts from pytest's `-v` lines (so a run stopped at the time limit still counts)."""
+    outcome = Outcome()
+    for name, result in _RESULT.findall(output):
+        kind = _KINDS[result]
+        outcome.counts[kind] += 1
+        if kind == "failed":
+            outcome.failures.append(name)
+    return outcome
+
+
+def test_files(lib: Library, folder: Path, full: bool) -> list[str]:
+    """The test files of the run, relative to the tests' folder."""
+    chosen = lib.full if full else lib.subset
+    if chosen:
+        return list(chosen)
+    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("test_*.py"))
+    return [name for name in found if name not in lib.exclude]
+
+
+def has_pytest_timeout(python: Path) -> bool:
+    proc = subprocess.run([str(python), "-c", "import pytest_timeout"], capture_output=True)
+    return proc.returncode == 0
+
+
+def run_suite(python: Path, lib: Library, folder: Path, implementation: str, oclpy_root: Path,
+              time_limit: float, test_timeout: float | None, full: bool, log: Path) -> Outcome:
+    """Each test file in its own pytest process (a crash loses one file's remaining
+    tests, and says so), all of them within `time_limit` seconds; each test within
+    `test_timeout` seconds (None: no per-test limit, without pytest-timeout)."""
+    per_test = [f"--timeout={test_timeout:g}"] if test_timeout is not None else []
+    runner = ["-m", "oclpy.cli", "run", "-m", "pytest"] if implementation == "oclpy" else ["-m", "pytest"]
+    env = dict(os.environ)
+    env.pop("PYOPENCL_CTX", None)
+    env.pop("PYOPENCL_TEST", None)
+    if implementation == "oclpy":
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(oclpy_root), env.get("PYTHONPATH", "")) if p)
+    start = time.monotonic()
+    total = Outcome()
+    with open(log, "w") as out:
+        for name in test_files(lib, folder, full):
+            left = time_limit - (time.monotonic() - start)
+            if left <= 0:
+                total.timed_out = True
+                out.write(f"== {name}: not run (time limit)\n")
+                continue
+            cmd = [str(python), *runner, "-v", "-p", "no:cacheprovider", "-o", "addopts=",
+                   *per_test, "-rfE", "--tb=short", name,
+                   *(["-k", lib.keyword] if lib.keyword else [])]
+            out.write(f"== {name}\n")
+            out.flush()
+            proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, text=True)
+            try:
+                code = proc.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                total.timed_out = True
+                out.write(f"\n== {name}: stopped at the time limit\n")
+                continue
+            if code < 0 or code > 5:
+                total.crashed.append(name)
+                out.write(f"\n== {name}: pytest ended with status {code} (crash)\n")
+    counted = count(log.read_text(errors="replace"))
+    total.counts, total.failures = counted.counts, counted.failures
+    total.seconds = time.monotonic() - start
+    return total
+
+
+def table(results: dict[str, dict[str, Outcome]], versions: dict[str, str]) -> str:
+    impls = sorted({impl for per in results.values() for impl in per}, key=lambda i: i != "pyopencl")
+    titles = {"pyopencl": "PyOpenCL + PoCL", "oclpy": "oclpy (`oclpy run -m pytest`)"}
+    lines = ["| library | " + " | ".join(titles[i] for i in impls) + " |",
+             "| --- |" + " --- |" * len(impls)]
+    for name, per in results.items():
+        cells = [per[i].cell() if i in per else "" for i in impls]
+        lines.append(f"| {name} {versions.get(name, '')} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.clients", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--venv", type=Path, default=Path("/tmp/oclpy-clients-venv"))
+    parser.add_argument("--work", type=Path, default=Path("/tmp/oclpy-clients"))
+    parser.add_argument("--libraries", nargs="*", default=[lib.name for lib in LIBRARIES])
+    parser.add_argument("--implementations", nargs="*", default=["pyopencl", "oclpy"])
+    parser.add_argument("--full", action="store_true", help="every test file, not the subset")
+    parser.add_argument("--time-limit", type=float, default=900.0, help="seconds per library run")
+    parser.add_argument("--test-timeout", type=float, default=180.0, help="seconds per test")
+    parser.add_argument("--oclpy", type=Path, default=ROOT, help="the folder holding the oclpy package")
+    args = parser.parse_args(argv)
+    unknown = set(args.libraries) - {lib.name for lib in LIBRARIES}
+    if unknown:
+        parser.error(f"unknown libraries: {', '.join(sorted(unknown))}")
+    args.work.mkdir(parents=True, exist_ok=True)
+    try:
+        python = make_venv(args.venv)
+        impls = [i for i in args.implementations if i != "pyopencl" or pyopencl_usable(python)]
+        test_timeout = args.test_timeout if has_pytest_timeout(python) else None
+        results: dict[str, dict[str, Outcome]] = {}
+        versions: dict[str, str] = {}
+        for lib in (lib for lib in LIBRARIES if lib.name in args.libraries):
+            versions[lib.name] = installed_version(python, lib.name)
+            folder = tests_folder(python, lib, args.work)
+            results[lib.name] = {}
+            for impl in impls:
+                log = args.work / f"{lib.name}-{impl}.log"
+                outcome = run_suite(python, lib, folder, impl, args.oclpy.resolve(), args.time_limit,
+                                    test_timeout, args.full, log)
+                results[lib.name][impl] = outcome
+                print(f"{lib.name} on {impl}: {outcome.cell()} in {outcome.seconds:.0f} s ({log})",
+                      flush=True)
+    except Unavailable as exc:
+        print(f"python -m tools.clients: {exc}", file=sys.stderr)
+        return 2
+    print(table(results, versions))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
