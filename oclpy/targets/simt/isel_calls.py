@@ -26,8 +26,9 @@ arguments from slot 0 (the incoming area at the frame base); its exit copies the
 return value into the return registers and returns with `s_setpc_b64`.
 
 **Math** intrinsics map to one vector instruction where the ISA has it (`MATH_OPS`);
-`exp`, `log`, `sin`, `cos` and their relatives go through `v_exp2_f32`/`v_log2_f32`/
-`v_sin_f32` with the scaling done in double (`math_*`). The rest, and every double
+float `exp`, `log` and their relatives go through `v_exp2_f32`/`v_log2_f32` with the
+scaling done in double (`math_*`). (`v_sin_f32` of a float argument in turns is 34 ulp
+off near sin's zeros, beyond OpenCL's 4: sin and cos take the formulas.) The rest, and every double
 function without an instruction, expand into the straight-line double formulas of
 `math_formulas.py` (`math_formula`: operands widened, the result rounded once).
 """
@@ -429,14 +430,6 @@ def math_log_base(scale: float) -> Callable[[Ctx, list[Operand]], Operand]:
     return make
 
 
-def math_turns(op: str) -> Callable[[Ctx, list[Operand]], Operand]:
-    """sin(x), cos(x): the argument in turns, reduced in double."""
-    def make(ctx: Ctx, args: list[Operand]) -> Operand:
-        _, f = via_double_scale(ctx, args[0], 1 / (2 * math.pi))
-        return ctx.op(op, "v", 32, f)
-    return make
-
-
 def math_copysign(ctx: Ctx, args: list[Operand]) -> Operand:
     magnitude = ctx.op("v_and_b32", "v", 32, args[0], Imm(0x7FFFFFFF))
     sign = ctx.op("v_and_b32", "v", 32, args[1], Imm(0x80000000))
@@ -450,7 +443,7 @@ def math_rsqrt(ctx: Ctx, args: list[Operand]) -> Operand:
 MATH_SPECIAL: dict[str, Callable[[Ctx, list[Operand]], Operand]] = {
     "exp": math_exp_base(1 / math.log(2)), "exp10": math_exp_base(math.log2(10)),
     "log": math_log_base(math.log(2)), "log10": math_log_base(math.log10(2)),
-    "sin": math_turns("v_sin_f32"), "cos": math_turns("v_cos_f32"), "copysign": math_copysign,
+    "copysign": math_copysign,
     "rsqrt": math_rsqrt,
 }
 

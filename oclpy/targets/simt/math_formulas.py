@@ -72,6 +72,7 @@ def expm1(o: Lanes, x):  # type: ignore[no-untyped-def]
     s = o.ldexp(1.0, o.to_i32(clamp(o, kd, -1000.0, 1000.0)))
     v = o.fma(s, p, o.sub(s, 1.0))
     v = o.sel(o.gt(c, 700.0), exp(o, c), v)
+    v = o.sel(o.eq(x, 0.0), x, v)  # -0 stays -0
     return o.sel(o.isnan(x), x, v)
 
 
