@@ -68,6 +68,8 @@ UNARY = [  # name, NumPy reference, inputs, ulp bound (float, double)
     ("sinpi", lambda x: np.sin(np.pi * np.mod(x, 2.0)), lambda: RNG.uniform(-0.99, 0.99, N), (4, None)),
     ("erf", lambda x: np.vectorize(math.erf)(x), lambda: RNG.uniform(-4, 4, N), (16, None)),
     ("erfc", lambda x: np.vectorize(math.erfc)(x), lambda: RNG.uniform(-4, 9, N), (16, None)),
+    ("tgamma", lambda x: np.vectorize(math.gamma)(x), lambda: RNG.uniform(-10, 30, N), (16, None)),
+    ("lgamma", lambda x: np.vectorize(math.lgamma)(x), lambda: RNG.uniform(-10, 30, N), (16, None)),
     ("round", lambda x: np.trunc(x + np.copysign(0.5, x) * (np.abs(x - np.trunc(x)) >= 0.5) * 2),
      lambda: np.concatenate([RNG.standard_normal(N - 4) * 5, [0.5, -2.5, 1.5, 0.49999997]]), (0, 0)),
 ]
@@ -92,7 +94,8 @@ def reference(f, dt: type, *args: np.ndarray) -> np.ndarray:  # type: ignore[no-
     wide = [a.astype(np.float64) if a.dtype != np.int32 else a for a in args]
     with np.errstate(all="ignore"):
         r = np.asarray(f(*wide), np.float64)
-    return r.astype(dt).astype(np.float64) if dt == np.float32 else r
+    with np.errstate(over="ignore"):
+        return r.astype(dt).astype(np.float64) if dt == np.float32 else r
 
 
 @pytest.mark.parametrize("ty", ["float", "double"])
@@ -142,6 +145,17 @@ def test_specials_of_unary_functions(ty: str) -> None:
             got, ref = run(name, ty, x), f(x)
             np.testing.assert_allclose(got, ref, rtol=4e-16 if ty == "double" else 3e-7, err_msg=name)
             np.testing.assert_array_equal(np.signbit(got[:2]), np.signbit(ref[:2]), err_msg=name)
+
+
+def test_gamma_poles_and_half_integers() -> None:
+    x = np.array([-0.5, -1.5, 0.0, -0.0, -1.0, -3.0, 1.0, 2.0, 0.5, 5.0], np.float32)
+    with np.errstate(all="ignore"):
+        expected = np.array([math.gamma(v) if not (v <= 0 and v == int(v)) else math.nan for v in x.astype(float)])
+    expected[2:4] = [math.inf, -math.inf]
+    np.testing.assert_allclose(run("tgamma", "float", x), expected.astype(np.float32), rtol=2e-7)
+    lg = run("lgamma", "float", x)
+    np.testing.assert_array_equal(lg[2:6], np.float32(math.inf))
+    np.testing.assert_array_equal(lg[6:8], np.float32(0.0))
 
 
 def test_float_fmod_through_frem_and_the_cpu_agree() -> None:
