@@ -13,7 +13,8 @@ log carried as a head and a tail.
 
 Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
 Payne-Hanek), fmod/remainder are exact only when the quotient is below 2^53,
-erf/erfc/lgamma are float only (`FLOAT_ONLY`); logb and nextafter are not provided.
+erf/erfc on double have their own formulas (`DOUBLE`, the cpu's kernels);
+tgamma/lgamma are float only (`FLOAT_ONLY`); logb and nextafter are not provided.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import math
 from typing import Callable
 
 from ..llvm.vecmath import coefficients as k
+from ..llvm.vecmath.double_special import ERF_SMALL, ERFC_PIECES, ERFC_ZERO
 from .math_lanes import Lanes
 from .machine import Operand
 
@@ -449,6 +451,51 @@ def erfc(o: Lanes, d):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(d), d, v)
 
 
+# -- error function on double (the cpu's double kernels: double_special.py) ---------------------------------
+def erf_small_d(o: Lanes, x):  # type: ignore[no-untyped-def]
+    """erf(x) for |x| <= 1."""
+    return o.mul(x, o.poly(o.mul(x, x), ERF_SMALL))
+
+
+def erfc_positive_d(o: Lanes, a):  # type: ignore[no-untyped-def]
+    """erfc(a) for a >= 1/2: e^(-a^2) Q(a) / a, Q fitted on four pieces, each lane's
+    coefficients selected for its piece (one Horner for all)."""
+    a = o.sel(o.gt(a, ERFC_ZERO), ERFC_ZERO, a)
+    pieces = [o.lt(a, upper) for upper, _, _ in ERFC_PIECES[:-1]]
+    centre = ERFC_PIECES[-1][1]
+    for inside, (_, mid, _) in reversed(list(zip(pieces, ERFC_PIECES[:-1]))):
+        centre = o.sel(inside, mid, centre)
+    sq = o.mul(a, a)
+    d = o.sub(o.sel(pieces[-1], a, o.div(1.0, sq)), centre)
+
+    def coeff(i: int):  # type: ignore[no-untyped-def]
+        c = ERFC_PIECES[-1][2][i]
+        for inside, (_, _, coeffs) in reversed(list(zip(pieces, ERFC_PIECES[:-1]))):
+            c = o.sel(inside, coeffs[i], c)
+        return c
+    n = len(ERFC_PIECES[0][2])
+    acc = coeff(n - 1)
+    for i in reversed(range(n - 1)):
+        acc = o.fma(acc, d, coeff(i))
+    gauss = exp_with_tail(o, o.neg(sq), o.neg(o.fma(a, a, o.neg(sq))))
+    return o.mul(gauss, o.div(acc, a))
+
+
+def erf_d(o: Lanes, x):  # type: ignore[no-untyped-def]
+    a = o.fabs(x)
+    large = o.copysign(o.sub(1.0, erfc_positive_d(o, o.sel(o.lt(a, 0.5), 0.5, a))), x)
+    v = o.sel(o.lt(a, 1.0), erf_small_d(o, x), large)
+    return o.sel(o.isnan(x), x, v)
+
+
+def erfc_d(o: Lanes, x):  # type: ignore[no-untyped-def]
+    a = o.fabs(x)
+    c = erfc_positive_d(o, o.sel(o.lt(a, 0.5), 0.5, a))
+    c = o.sel(o.lt(x, 0.0), o.sub(2.0, c), c)
+    v = o.sel(o.lt(a, 0.5), o.sub(1.0, erf_small_d(o, x)), c)
+    return o.sel(o.isnan(x), x, v)
+
+
 # -- gamma (Lanczos, g = 7, 9 terms: about 1e-15 relative) -------------------------------------------------
 LANCZOS_G = 7.0
 LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
@@ -554,7 +601,9 @@ def rsqrt(o: Lanes, x):  # type: ignore[no-untyped-def]
 
 
 # formulas whose kernels are accurate enough for float results only
-FLOAT_ONLY = frozenset({"erf", "erfc", "lgamma", "tgamma"})
+FLOAT_ONLY = frozenset({"lgamma", "tgamma"})
+# formulas of their own for double
+DOUBLE: dict[str, Formula] = {"erf": erf_d, "erfc": erfc_d}
 
 FORMULAS: dict[str, Formula] = {
     "exp": exp, "exp2": exp2, "exp10": exp10, "expm1": expm1,
