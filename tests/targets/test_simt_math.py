@@ -70,6 +70,8 @@ UNARY = [  # name, NumPy reference, inputs, ulp bound (float, double)
     ("erfc", lambda x: np.vectorize(math.erfc)(x), lambda: RNG.uniform(-4, 9, N), (16, 16)),
     ("tgamma", lambda x: np.vectorize(math.gamma)(x), lambda: RNG.uniform(-10, 30, N), (16, None)),
     ("lgamma", lambda x: np.vectorize(math.lgamma)(x), lambda: RNG.uniform(-10, 30, N), (16, None)),
+    ("logb", lambda x: np.where(x == 0, -np.inf, np.floor(np.log2(np.abs(x)))),
+     lambda: np.concatenate([RNG.standard_normal(N - 4) * 1e5, [0.0, 1e-40, np.inf, 2.0 ** -1074]]), (0, 0)),
     ("round", lambda x: np.trunc(x + np.copysign(0.5, x) * (np.abs(x - np.trunc(x)) >= 0.5) * 2),
      lambda: np.concatenate([RNG.standard_normal(N - 4) * 5, [0.5, -2.5, 1.5, 0.49999997]]), (0, 0)),
 ]

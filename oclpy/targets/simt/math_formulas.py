@@ -14,7 +14,7 @@ log carried as a head and a tail.
 Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
 Payne-Hanek), fmod/remainder are exact only when the quotient is below 2^53,
 erf/erfc on double have their own formulas (`DOUBLE`, the cpu's kernels);
-tgamma/lgamma are float only (`FLOAT_ONLY`); logb and nextafter are not provided.
+tgamma/lgamma are float only (`FLOAT_ONLY`); nextafter is not provided.
 """
 
 from __future__ import annotations
@@ -592,6 +592,17 @@ def fdim(o: Lanes, x, y):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(x), x, o.sel(o.isnan(y), y, v))
 
 
+def logb(o: Lanes, x):  # type: ignore[no-untyped-def]
+    """The exponent of x (subnormals scaled into the normal range first); -inf at 0."""
+    a = o.fabs(x)
+    tiny = o.lt(a, 2.0 ** -1022)
+    a = o.sel(tiny, o.mul(a, 2.0 ** 54), a)
+    e = o.from_i64(o.ashr(o.iand(a, 0x7FF0000000000000), 52))
+    v = o.sub(e, o.sel(tiny, 1023.0 + 54.0, 1023.0))
+    v = o.sel(o.eq(a, 0.0), -INF, o.sel(o.eq(a, INF), INF, v))
+    return o.sel(o.isnan(x), x, v)
+
+
 def copysign(o: Lanes, x, y):  # type: ignore[no-untyped-def]
     return o.copysign(x, y)
 
@@ -615,5 +626,5 @@ FORMULAS: dict[str, Formula] = {
     "asinpi": over_pi(asin), "acospi": over_pi(acos), "atanpi": over_pi(atan), "atan2pi": over_pi(atan2),
     "sinh": sinh, "cosh": cosh, "tanh": tanh, "asinh": asinh, "acosh": acosh, "atanh": atanh,
     "erf": erf, "erfc": erfc, "tgamma": tgamma, "lgamma": lgamma, "fmod": fmod, "remainder": remainder, "round": round_,
-    "fdim": fdim, "copysign": copysign, "rsqrt": rsqrt,
+    "fdim": fdim, "logb": logb, "copysign": copysign, "rsqrt": rsqrt,
 }
