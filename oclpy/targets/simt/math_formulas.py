@@ -307,24 +307,30 @@ def pi_reduced(o: Lanes, x):  # type: ignore[no-untyped-def]
 
 
 def trigpi(name: str) -> Formula:
+    """sinpi, cospi, tanpi: x = kd/2 + r exactly, pi r as head + tail into the kernels; exact
+    zeros and poles with C's signs (sinpi: that of x; cospi: +0; tanpi: by the quadrant)."""
     def make(o: Lanes, x):  # type: ignore[no-untyped-def]
         r, kd = pi_reduced(o, x)
         hi = o.mul(r, math.pi)
         lo = o.fma(r, math.pi, o.neg(hi))
         lo = o.fma(r, 1.2246467991473532e-16, lo)
         s, c = sin_kernel(o, hi, lo), cos_kernel(o, hi, lo)
+        zero = o.copysign(0.0, x)
         if name == "tanpi":
-            odd, _ = quadrant(o, kd)
+            odd, negate = quadrant(o, kd)
             t = o.div(o.sel(odd, c, s), o.sel(odd, s, c))
             v = o.sel(odd, o.neg(t), t)
+            exact = o.sel(odd, o.sel(negate, -INF, INF), o.sel(negate, o.neg(zero), zero))
+            v = o.sel(o.eq(r, 0.0), exact, v)
         else:
             odd, negate = quadrant(o, kd, 1.0 if name == "cospi" else 0.0)
             v = o.sel(odd, c, s)
             v = o.sel(negate, o.neg(v), v)
-        v = o.sel(o.eq(o.fabs(x), INF), NAN, v)
-        if name == "sinpi":
-            v = o.sel(o.eq(o.trunc(x), x), o.copysign(0.0, x), v)  # integers: a signed zero
-        return v
+            if name == "sinpi":
+                v = o.sel(o.eq(o.trunc(x), x), zero, v)  # integers: a zero with the sign of x
+            else:
+                v = o.sel(o.eq(v, 0.0), 0.0, v)
+        return o.sel(o.eq(o.fabs(x), INF), NAN, v)
     return make
 
 
