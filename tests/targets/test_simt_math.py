@@ -164,3 +164,13 @@ def test_float_fmod_through_frem_and_the_cpu_agree() -> None:
     x = (RNG.standard_normal(N) * 1e4).astype(np.float32)
     y = RNG.standard_normal(N).astype(np.float32)
     np.testing.assert_array_equal(run("fmod", "float", x, y), np.fmod(x, y))
+
+
+@pytest.mark.parametrize("ty", ["float", "double"])
+def test_nextafter_in_the_operands_precision(ty: str) -> None:
+    dt = np.float32 if ty == "float" else np.float64
+    x = np.concatenate([RNG.standard_normal(N - 8), [0, -0.0, 1, np.nan, np.inf, -1, 5, 0]]).astype(dt)
+    y = np.concatenate([RNG.standard_normal(N - 8), [1, -1, 1, 0, 0, np.inf, np.nan, -0.0]]).astype(dt)
+    got, ref = run("nextafter", ty, x, y), np.nextafter(x, y)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(np.signbit(got[~np.isnan(ref)]), np.signbit(ref[~np.isnan(ref)]))

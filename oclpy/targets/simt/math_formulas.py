@@ -14,7 +14,7 @@ log carried as a head and a tail.
 Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
 Payne-Hanek), fmod/remainder are exact only when the quotient is below 2^53,
 erf/erfc on double have their own formulas (`DOUBLE`, the cpu's kernels);
-tgamma/lgamma are float only (`FLOAT_ONLY`); nextafter is not provided.
+tgamma/lgamma are float only (`FLOAT_ONLY`); nextafter (`nextafter`) works on the bits in the operands' own precision.
 """
 
 from __future__ import annotations
@@ -607,6 +607,21 @@ def logb(o: Lanes, x):  # type: ignore[no-untyped-def]
     v = o.sub(e, o.sel(tiny, 1023.0 + 54.0, 1023.0))
     v = o.sel(o.eq(a, 0.0), -INF, o.sel(o.eq(a, INF), INF, v))
     return o.sel(o.isnan(x), x, v)
+
+
+def nextafter(o: Lanes, x, y, bits: int):  # type: ignore[no-untyped-def]
+    """The next float or double (`bits`) after x towards y, in x's own precision (not widened):
+    its bits plus or minus one; from a zero, the smallest subnormal with y's sign."""
+    f = f"f{bits}"
+    up = o.sel(o.cmp("olt", x, y, f), 1, 0, 32)
+    positive = o.sel(o.cmp("ogt", x, 0, f), 1, 0, 32)
+    same = o.cmp("eq", up, positive, "u32")
+    v = o.sel(same, o.iadd(x, 1, bits), o.isub(x, 1, bits), bits)
+    sign = -(1 << (bits - 1))
+    tiny = o.ior(o.iand(y, sign, bits), 1, bits)
+    v = o.sel(o.cmp("oeq", x, 0, f), tiny, v, bits)
+    v = o.sel(o.cmp("oeq", x, y, f), y, v, bits)
+    return o.sel(o.cmp("uno", x, y, f), o.iadd(o.ior(x, y, bits), 0, bits), v, bits)
 
 
 def copysign(o: Lanes, x, y):  # type: ignore[no-untyped-def]
