@@ -59,7 +59,12 @@ def one(m: re.Match[bytes], slot: int | None, strings: list[bytes]) -> str:
     if conv in "di":
         return f"%{flags}{width}{prec}d" % integer(slot, bits, True)
     if conv in "ouxX":
-        return f"%{flags}{width}{prec}{'d' if conv == 'u' else conv}" % integer(slot, bits, False)
+        value = integer(slot, bits, False)
+        if "#" in flags and (value == 0 or conv == "o"):  # C: no 0x before 0; octal's prefix is one 0
+            flags = flags.replace("#", "")
+            if conv == "o" and value:
+                prec = f".{max(len(f'{value:o}') + 1, int(prec[1:] or 0))}"
+        return f"%{flags}{width}{prec}{'d' if conv == 'u' else conv}" % value
     if conv == "c":
         return f"%{flags.replace('0', '')}{width}c" % chr(slot & 0xFF)
     if conv == "s":
