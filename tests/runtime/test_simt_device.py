@@ -113,9 +113,43 @@ def test_a_kernel_that_breaks_the_rules_is_a_simulator_error(ctx: cl.Context) ->
 
 
 def test_what_simt_cannot_compile_is_a_build_error(ctx: cl.Context) -> None:
-    prg = cl.Program(ctx, 'kernel void k(global int *o) { printf("%d\\n", 1); }')
-    with pytest.raises(cl.RuntimeError, match="the builtin 'printf' is not supported on simt yet"):
+    prg = cl.Program(ctx, "kernel void k(global double *o) { o[0] = tgamma(o[1]); }")
+    with pytest.raises(cl.RuntimeError, match="the math function 'tgamma' on double is not supported on simt yet"):
         prg.build()
+
+
+PRINTF_SOURCE = r"""
+kernel void k(global const float *a, global const long *b) {
+  int i = get_global_id(0);
+  printf("%d: %f %.3e %g|%5.1f|%-4d|%x %o %u %c %s %%\n", i, a[i], a[i], a[i], a[i], i, -i, i, (uint)-i, 'A' + i,
+         "str");
+  printf("%ld %lx %hhd %hd %v2hld %v4hlf\n", b[i], b[i], (char)(i * 40), (short)(i * 9000), (int2)(i, -i),
+         (float4)(a[i], 1.5f, -2.0f, 0.0f));
+  if (i % 2) printf("odd %d\n", i);
+}
+"""
+
+
+def printed(device: cl.Device, capfd: pytest.CaptureFixture[str]) -> str:
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    a = (np.arange(8, dtype=np.float32) - 3.25) * 7.5
+    b = np.array([-(2 ** 40), 5, 7, -1, 2 ** 62, 0, 3, 9], dtype=np.int64)
+    mf = cl.mem_flags
+    bufs = [cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x) for x in (a, b)]
+    capfd.readouterr()
+    cl.Program(ctx, PRINTF_SOURCE).build().k(queue, (8,), (8,), *bufs)
+    queue.finish()
+    return capfd.readouterr().out
+
+
+def test_printf_prints_what_the_cpu_prints(simt: cl.Device, capfd: pytest.CaptureFixture[str]) -> None:
+    cpu = next(d for d in cl.get_platforms()[0].get_devices() if d.kind == "cpu")
+    expected = printed(cpu, capfd)
+    assert expected.count("\n") == 20
+    # the order of lines of different work-items is unspecified: the cpu runs work-items one
+    # after the other, simt's lanes run each printf together
+    assert sorted(printed(simt, capfd).splitlines()) == sorted(expected.splitlines())
 
 
 def test_a_bad_environment_makes_the_driver_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:

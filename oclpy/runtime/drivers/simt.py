@@ -18,11 +18,14 @@ program's `__constant` data); the simulator runs every work-group of the
 NDRange (`simulator.run_kernel`), its code decoded once per program
 (`load_program`). A kernel that breaks the machine's rules (an access out of
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
-the wave and the lane.
+the wave and the lane. A kernel that calls printf gets a fresh printf buffer
+of `PRINTF_BUFFER_BYTES` per launch; its records are formatted
+(`runtime/printf_records.py`) and written to stdout when the launch ends.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -33,12 +36,14 @@ from ...targets.simt.memory_model import BUFFER_ALIGN, LOCAL_MEMORY_BYTES
 from ...targets.simt.sim_memory import GlobalMemory
 from ...targets.simt.simt_program import SimtKernel, SimtProgram, kernarg_blob
 from ...targets.simt.simulator import Program, SimConfig, load_program, run_kernel
+from ..printf_records import format_records, new_buffer_header
 from ..constants import command_queue_properties, device_local_mem_type, device_type
 from .base import Allocation, DeviceDescription, Driver, NDRange
 from .cpu import cpu_device_info
 
 ALIGNMENT = BUFFER_ALIGN  # CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 GLOBAL_MEMORY = 1 << 30  # what the device reports; the arena grows as buffers come
+PRINTF_BUFFER_BYTES = 1 << 20  # CL_DEVICE_PRINTF_BUFFER_SIZE
 PROGRAMS_KEPT = 64  # decoded programs the driver keeps (least recently used dropped)
 EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
@@ -56,7 +61,7 @@ def simt_device_info(machine: SimtMachine) -> dict[str, Any]:
         "GLOBAL_MEM_SIZE": GLOBAL_MEMORY, "MAX_MEM_ALLOC_SIZE": GLOBAL_MEMORY // 4,
         "LOCAL_MEM_SIZE": LOCAL_MEMORY_BYTES, "LOCAL_MEM_TYPE": device_local_mem_type.LOCAL,
         "MEM_BASE_ADDR_ALIGN": ALIGNMENT * 8, "MIN_DATA_TYPE_ALIGN_SIZE": ALIGNMENT,
-        "HOST_UNIFIED_MEMORY": False, "PRINTF_BUFFER_SIZE": 0, "HOST_CPU_MODEL": "",
+        "HOST_UNIFIED_MEMORY": False, "PRINTF_BUFFER_SIZE": PRINTF_BUFFER_BYTES, "HOST_CPU_MODEL": "",
         "QUEUE_PROPERTIES": (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                              | command_queue_properties.PROFILING_ENABLE),
         "PREFERRED_VECTOR_WIDTH_CHAR": 1, "PREFERRED_VECTOR_WIDTH_SHORT": 1, "PREFERRED_VECTOR_WIDTH_INT": 1,
@@ -131,7 +136,21 @@ class SimtDriver(Driver):
         explicit, local = kernarg_blob(kernel, blob)
         dims = ndrange.work_dim
         with self._lock:
-            run_kernel(self.decoded(kernel.program), kernel.name, self.memory,
-                       global_size=ndrange.global_size[:dims], local_size=ndrange.local_size[:dims],
-                       global_offset=ndrange.global_offset[:dims], args=explicit, local_bytes=local,
-                       private_bytes=kernel.private_bytes, config=self.config)
+            printf_buffer = 0
+            if kernel.uses_printf:
+                printf_buffer = self.memory.alloc(PRINTF_BUFFER_BYTES, name="printf")
+                self.memory.write(printf_buffer, new_buffer_header(PRINTF_BUFFER_BYTES))
+            try:
+                run_kernel(self.decoded(kernel.program), kernel.name, self.memory,
+                           global_size=ndrange.global_size[:dims], local_size=ndrange.local_size[:dims],
+                           global_offset=ndrange.global_offset[:dims], args=explicit, local_bytes=local,
+                           private_bytes=kernel.private_bytes, printf_buffer=printf_buffer,
+                           config=self.config)
+                if printf_buffer:
+                    text = format_records(self.memory.read(printf_buffer, PRINTF_BUFFER_BYTES),
+                                          kernel.program.module.strings)
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
+            finally:
+                if printf_buffer:
+                    self.memory.free(printf_buffer)

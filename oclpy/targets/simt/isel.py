@@ -46,6 +46,7 @@ from . import isel_arith as arith
 from . import isel_calls as calls
 from . import isel_control as control
 from . import isel_memory as memory
+from . import isel_printf as printf
 from . import isel_values as values
 from .calling_convention import STACK_POINTER, kernarg_bytes
 from .constant_data import layout_constants
@@ -53,6 +54,14 @@ from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, re
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
 from .memory_model import LOCAL_MEMORY_BYTES, SIMT_LAYOUT
 
+
+
+def select_call(ctx: Ctx, instr: Instr) -> None:
+    """A call: printf's record (`isel_printf.py`), else `isel_calls.select_call`."""
+    if instr.attrs["callee"].attrs.get("intrinsic") == "printf":
+        printf.select_printf(ctx, instr, "printf")
+    else:
+        calls.select_call(ctx, instr)
 
 
 PATTERNS: dict[str, Callable[[Ctx, Instr], None]] = {
@@ -63,7 +72,7 @@ PATTERNS: dict[str, Callable[[Ctx, Instr], None]] = {
     "addrspacecast": memory.select_addrspacecast,
     "getelementptr": memory.select_gep, "load": memory.select_load, "store": memory.select_store,
     "alloca": memory.select_alloca, "atomicrmw": memory.select_atomicrmw, "cmpxchg": memory.select_cmpxchg,
-    "call": calls.select_call,
+    "call": select_call,
     **{op: values.select_rearrange for op in values.REARRANGE},
 }
 
@@ -77,6 +86,7 @@ def select_module(module: Module, layout: DataLayout = SIMT_LAYOUT) -> MModule:
     for fn in module.functions:
         if not fn.is_declaration:
             out.functions.append(select_function(fn, info))
+    out.strings = info.strings
     return out
 
 

@@ -23,6 +23,8 @@ from ...ir.types import FloatType, Type
 from ...ir.values import Instr, Value
 from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
 from .machine import EXEC, Imm, Operand
+from .math_formulas import fmod
+from .math_lanes import Lanes
 
 # ir op -> (scalar 32, scalar 64, vector 32, vector 64, how narrow sources extend: "", "z", "s")
 INT_OPS: dict[str, tuple[str | None, str | None, str, str, str]] = {
@@ -110,8 +112,13 @@ def int_binary(ctx: Ctx, instr: Instr, t: Type, a: Operand, b: Operand) -> Opera
 
 def float_binary(ctx: Ctx, instr: Instr, t: Type, a: Operand, b: Operand) -> Operand:
     bits = t.bits  # type: ignore[attr-defined]
-    if instr.op == "frem":
-        raise ctx.error("frem (the C library's fmod) is not supported on simt yet")
+    if instr.op == "frem":  # the C library's fmod, from the math formulas
+        if bits == 16:
+            raise ctx.error("frem on half is not supported on simt yet")
+        o = Lanes(ctx)
+        wide = [x if bits == 64 else o.widen(x) for x in (a, b)]
+        r = fmod(o, *wide)
+        return r if bits == 64 else o.narrow(r)
     if bits == 16:
         a32, b32 = (ctx.op("v_cvt_f32_f16", "v", 32, x) for x in (a, b))
         r = ctx.op(f"{FLOAT_OPS[instr.op]}_f32", "v", 32, a32, b32)

@@ -26,8 +26,11 @@ arguments from slot 0 (the incoming area at the frame base); its exit copies the
 return value into the return registers and returns with `s_setpc_b64`.
 
 **Math** intrinsics map to one vector instruction where the ISA has it (`MATH_OPS`);
-`exp`, `log`, `sin`, `cos` and their relatives go through `v_exp2_f32`/`v_log2_f32`/
-`v_sin_f32` with the scaling done in double (`math_*`). Others are build errors.
+float `exp`, `log` and their relatives go through `v_exp2_f32`/`v_log2_f32` with the
+scaling done in double (`math_*`). (`v_sin_f32` of a float argument in turns is 34 ulp
+off near sin's zeros, beyond OpenCL's 4: sin and cos take the formulas.) The rest, and every double
+function without an instruction, expand into the straight-line double formulas of
+`math_formulas.py` (`math_formula`: operands widened, the result rounded once).
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ from .calling_convention import (
 from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
 from .isel_memory import from_generic
 from .machine import FrameSlot, Func, Imm, Operand, PReg
+from .math_formulas import DOUBLE, FLOAT_ONLY, FORMULAS, Formula, nextafter
+from .math_lanes import Lanes
 
 # query -> (file, bits) of its value (the IR's type is converted at each use)
 QUERY_CLASSES: dict[str, tuple[str, int]] = {
@@ -361,24 +366,44 @@ def select_math(ctx: Ctx, instr: Instr, base: str) -> None:
     if not isinstance(t, FloatType) or t.bits == 16:
         raise ctx.error(f"{base} on {instr.type} is not supported on simt yet")
     args = [ctx.parts(a) for a in instr.operands]
+    kinds = [a.type.scalar() for a in instr.operands]
     n = max(len(a) for a in args)
     out = []
     for k in range(n):
         elems = [a[k] if len(a) > 1 else a[0] for a in args]
-        out.append(math_element(ctx, base, t.bits, elems))
+        out.append(math_element(ctx, base, t.bits, elems, kinds))
     ctx.set(instr, out)
 
 
-def math_element(ctx: Ctx, base: str, bits: int, args: list[Operand]) -> Operand:
+def math_element(ctx: Ctx, base: str, bits: int, args: list[Operand], kinds: list[Type]) -> Operand:
     if base in MATH_OPS:
         return ctx.op(f"{MATH_OPS[base]}_f{bits}", "v", bits, *args)
     if bits == 32 and base in NATIVE_F32:
         return ctx.op(NATIVE_F32[base], "v", 32, *args)
     special = MATH_SPECIAL.get(base)
-    if special is None or bits != 32:
+    if special is not None and bits == 32:
+        return special(ctx, args)
+    if base == "nextafter":
+        return nextafter(Lanes(ctx), args[0], args[1], bits)
+    formula = (DOUBLE.get(base) if bits == 64 else None) or FORMULAS.get(base)
+    if formula is None or (bits == 64 and base in FLOAT_ONLY):
         raise ctx.error(f"the math function '{base}' on {'float' if bits == 32 else 'double'} is not supported "
                         "on simt yet")
-    return special(ctx, args)
+    return math_formula(ctx, formula, bits, args, kinds)
+
+
+def math_formula(ctx: Ctx, formula: Formula, bits: int, args: list[Operand], kinds: list[Type]) -> Operand:
+    """A `math_formulas` formula on doubles: float operands widened, int ones converted, the
+    result rounded once to `bits`."""
+    o = Lanes(ctx)
+    wide: list[Operand] = []
+    for a, t in zip(args, kinds):
+        if isinstance(t, FloatType):
+            wide.append(a if t.bits == 64 else o.widen(a))
+        else:
+            wide.append(ctx.op("v_cvt_f64_i32", "v", 64, a))
+    v = formula(o, *wide)
+    return v if bits == 64 else o.narrow(v)
 
 
 def via_double_scale(ctx: Ctx, x: Operand, scale: float) -> tuple[Operand, Operand]:
@@ -407,14 +432,6 @@ def math_log_base(scale: float) -> Callable[[Ctx, list[Operand]], Operand]:
     return make
 
 
-def math_turns(op: str) -> Callable[[Ctx, list[Operand]], Operand]:
-    """sin(x), cos(x): the argument in turns, reduced in double."""
-    def make(ctx: Ctx, args: list[Operand]) -> Operand:
-        _, f = via_double_scale(ctx, args[0], 1 / (2 * math.pi))
-        return ctx.op(op, "v", 32, f)
-    return make
-
-
 def math_copysign(ctx: Ctx, args: list[Operand]) -> Operand:
     magnitude = ctx.op("v_and_b32", "v", 32, args[0], Imm(0x7FFFFFFF))
     sign = ctx.op("v_and_b32", "v", 32, args[1], Imm(0x80000000))
@@ -428,7 +445,7 @@ def math_rsqrt(ctx: Ctx, args: list[Operand]) -> Operand:
 MATH_SPECIAL: dict[str, Callable[[Ctx, list[Operand]], Operand]] = {
     "exp": math_exp_base(1 / math.log(2)), "exp10": math_exp_base(math.log2(10)),
     "log": math_log_base(math.log(2)), "log10": math_log_base(math.log10(2)),
-    "sin": math_turns("v_sin_f32"), "cos": math_turns("v_cos_f32"), "copysign": math_copysign,
+    "copysign": math_copysign,
     "rsqrt": math_rsqrt,
 }
 

@@ -117,6 +117,7 @@ class ModuleInfo:
     barrier_functions: set[Function] = field(default_factory=set)  # those that reach a barrier
     constant_offsets: dict[GlobalVar, int] = field(default_factory=dict)  # in the constant block
     constants: bytes = b""  # program-scope __constant data (`constant_data.py`)
+    strings: list[bytes] = field(default_factory=list)  # printf's formats and strings (`isel_printf.py`)
 
 
 # -- the context ---------------------------------------------------------------------------

@@ -229,6 +229,7 @@ class MFunction:
 @dataclass
 class MModule:
     functions: list[MFunction] = field(default_factory=list)
+    strings: list[bytes] = field(default_factory=list)  # printf's formats and string arguments, by id
 
     def function(self, name: str) -> MFunction:
         for f in self.functions:

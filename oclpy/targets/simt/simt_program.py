@@ -48,6 +48,7 @@ class SimtKernel:
     private_bytes: int = 0  # scratch per lane: the kernel's frame and its deepest callee chain's
     constants: bytes = b""  # program-scope __constant data, placed after the arguments
     reqd_work_group_size: tuple[int, int, int] | None = None
+    uses_printf: bool = False  # the launch passes a printf buffer (`isel_printf.py`)
     program: SimtProgram = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     @property
@@ -105,7 +106,8 @@ def pack_args(kernel: SimtKernel, values: Sequence[Any]) -> tuple[bytes, int]:
 
 # -- the build cache's view of a program (compiler/cache.py) --------------------------
 
-KERNEL_KEYS = ("args", "blob_size", "static_local_bytes", "private_bytes", "constants", "reqd")
+KERNEL_KEYS = ("args", "blob_size", "static_local_bytes", "private_bytes", "constants", "reqd", "printf")
+MAX_STRINGS = 1 << 16  # printf's formats and string arguments of one program
 MACHINE_KEYS = ("wave_width", "sgprs", "vgprs")
 
 
@@ -113,17 +115,19 @@ def program_record(program: SimtProgram) -> tuple[dict[str, Any], bytes]:
     """(JSON data, the machine code's text) that `program_from_record` turns back into `program`."""
     kernels = {name: {"args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
                       "static_local_bytes": k.static_local_bytes, "private_bytes": k.private_bytes,
-                      "constants": k.constants.hex(), "reqd": list(k.reqd_work_group_size or ()) or None}
+                      "constants": k.constants.hex(), "reqd": list(k.reqd_work_group_size or ()) or None,
+                      "printf": k.uses_printf}
                for name, k in program.kernels.items()}
     m = program.machine
     machine = {"wave_width": m.wave_width, "sgprs": m.sgprs, "vgprs": m.vgprs}
-    return {"kernels": kernels, "machine": machine}, program.asm().encode()
+    strings = [t.hex() for t in program.module.strings]
+    return {"kernels": kernels, "machine": machine, "strings": strings}, program.asm().encode()
 
 
 def program_from_record(record: Any, text: bytes) -> SimtProgram:
     """The SimtProgram `program_record` described; ValueError when any field is out of bounds
     or the machine code does not parse or lacks a kernel."""
-    data = checked_dict(record, ("kernels", "machine"), "program record")
+    data = checked_dict(record, ("kernels", "machine", "strings"), "program record")
     m = checked_dict(data["machine"], MACHINE_KEYS, "machine")
     machine = checked(SimtMachine(*(checked_int(m[k], 1, 1 << 16, k) for k in MACHINE_KEYS)))
     try:
@@ -132,6 +136,12 @@ def program_from_record(record: Any, text: bytes) -> SimtProgram:
         raise ValueError(f"the machine code does not parse: {exc}") from None
     if type(data["kernels"]) is not dict:
         raise ValueError("program record: kernels is not an object")
+    if type(data["strings"]) is not list or len(data["strings"]) > MAX_STRINGS:
+        raise ValueError("program record: strings is not a list of printf strings")
+    try:
+        module.strings = [bytes.fromhex(checked_str(t, "printf string", MAX_BLOB_BYTES)) for t in data["strings"]]
+    except ValueError:
+        raise ValueError("program record: a printf string is not hexadecimal bytes") from None
     program = SimtProgram(module, {}, machine)
     kinds = {fn.name: fn.kind for fn in module.functions}
     for name, k in data["kernels"].items():
@@ -153,4 +163,10 @@ def kernel_from_record(name: str, data: Any) -> SimtKernel:
     return SimtKernel(name, args_from_record(k["args"], blob_size), blob_size,
                       checked_int(k["static_local_bytes"], 0, MAX_MEMORY_BYTES, "static local bytes"),
                       checked_int(k["private_bytes"], 0, MAX_MEMORY_BYTES, "private bytes"),
-                      data_bytes, reqd_from_record(k["reqd"]))
+                      data_bytes, reqd_from_record(k["reqd"]), checked_bool(k["printf"], "printf"))
+
+
+def checked_bool(value: Any, what: str) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"{what}: not a bool")
+    return value

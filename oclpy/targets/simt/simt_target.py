@@ -51,7 +51,9 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
     try:
         mmodule = select_module(module, SIMT_LAYOUT)
         if allocate:
+            strings = mmodule.strings
             mmodule = allocate_module(mmodule, machine.files, check)
+            mmodule.strings = strings
     except (SelectError, AllocError) as exc:
         raise CompileError(f"{filename}: error: {exc}\n") from None
     except AllocCheckError as exc:
@@ -67,7 +69,8 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
         reqd = fn.attrs.get("reqd_work_group_size")
         program.add(SimtKernel(fn.name, args, size, int(attrs.get("local_bytes", 0)),
                                scratch_bytes(mmodule, fn.name), constants,
-                               tuple(reqd) if reqd else None))  # type: ignore[arg-type]
+                               tuple(reqd) if reqd else None,  # type: ignore[arg-type]
+                               bool(attrs.get("printf"))))
     return program
 
 
