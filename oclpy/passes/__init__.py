@@ -6,7 +6,7 @@ ordering constraints once.
 """
 
 from . import (dce, form_workgroups, infer_address_spaces, inline, mem2reg, print_uniformity,  # noqa: F401
-               scalarize_vectors, simplify, step_divergent_loops)
+               rebase_loop_counters, scalarize_vectors, simplify, split_entry_guard, step_divergent_loops)
 from .manager import PIPELINES, check_pass_order
 
 for _pipeline in PIPELINES.values():
