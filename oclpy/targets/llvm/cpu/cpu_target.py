@@ -59,7 +59,7 @@ from .mathlib import is_math, lower_math
 _SYNCSCOPES = {"work_item": "singlethread"}
 # What this target runs after the level's target-independent pipeline: work-groups
 # are formed last, so a barrier in a helper is inlined into its kernel first.
-PIPELINE = ("inline,scalarize-vectors,rebase-loop-counters,step-divergent-loops,split-entry-guard,"
+PIPELINE = ("inline{threshold=400},scalarize-vectors,rebase-loop-counters,step-divergent-loops,split-entry-guard,"
             "form-workgroups")
 HOST = Target("cpu")
 
