@@ -15,8 +15,7 @@ What it does
 ------------
 For each loop of a kernel with one latch and a header phi
 `i = phi [s, outside], [i + c, latch]` (c a constant) whose exit test is a
-signed or equality `icmp` of `i` (or `i + c`) against a value `e` from
-outside the loop, where `s` is divergent and `e - s` is uniform (both taken
+signed or equality `icmp` of `i` (or `i + c`) against a value `e`, where `s` is divergent and `e - s` is uniform (both taken
 apart as sums of constant multiples of values: `add`, `sub`, `mul` by a
 constant), it adds a counter `k = phi [0, outside], [k + c, latch]` and
 compares `k` (or `k + c`) against `n = e - s`, built before the loop. `i`
@@ -102,8 +101,8 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
                 continue
             for side in (0, 1):
                 iv, bound = cmp.operands[side], cmp.operands[1 - side]
-                if iv not in (phi, nxt) or not _outside(bound, loop):
-                    continue
+                if iv not in (phi, nxt):
+                    continue  # `bound` may be computed in the loop (`i < a + n`): its terms may not
                 diff = _combine(linear(bound), linear(start), -1)
                 terms = [t for t in diff if t is not None]
                 if any(not _outside(t, loop) or uniformity.is_divergent(t) for t in terms):  # type: ignore[arg-type]
