@@ -56,6 +56,8 @@ PIPELINES: dict[str, str] = {
 PASS_ORDER: tuple[tuple[str, str, str], ...] = (
     ("inline", "form-workgroups", "barriers inside helper functions must be inlined into the kernel first"),
     ("step-divergent-loops", "form-workgroups", "the loop's step is made resumable like a barrier"),
+    ("step-divergent-loops", "split-entry-guard", "a kernel stepping a divergent loop keeps its guard"),
+    ("rebase-loop-counters", "step-divergent-loops", "a loop whose start alone differs is not divergent once counted from 0"),
     ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
 )
 

@@ -40,6 +40,7 @@ from ....ir.datalayout import CPU_LAYOUT, DataLayout
 from ....ir.types import AddressSpace
 from ....ir.values import Function, GlobalVar, Instr, Module
 from ....passes.form_workgroups import BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR
+from ....passes.split_entry_guard import GUARD_ATTR, UNGUARDED_ATTR
 from ...target import Target
 from . import workitem as wi
 from .. import binding
@@ -58,7 +59,8 @@ from .mathlib import is_math, lower_math
 _SYNCSCOPES = {"work_item": "singlethread"}
 # What this target runs after the level's target-independent pipeline: work-groups
 # are formed last, so a barrier in a helper is inlined into its kernel first.
-PIPELINE = "global-dce,inline,scalarize-vectors,step-divergent-loops,form-workgroups"
+PIPELINE = ("global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,step-divergent-loops,"
+            "split-entry-guard,form-workgroups")
 HOST = Target("cpu")
 
 
@@ -68,6 +70,10 @@ class CpuTarget:
     def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
         self.layout = layout
         self.loop_md: LoopMetadata | None = None
+        # functions whose work-item loops go to the outer-loop vectoriser, which widens
+        # no library call: their math calls get vecmath's bodies (`lower_math(inline=True)`)
+        self.outer: dict[str, set[int]] = {fn.name: outer_regions(fn) for fn in module.functions
+                                           if not fn.is_declaration and _launched(fn, module)}
         self.local_offsets: dict[str, int] = {}
         offset = 0
         for gv in module.globals:
@@ -131,7 +137,8 @@ class CpuTarget:
         if base in SPACE_TESTS:
             return lower_space_test(fe, base, args)
         if is_math(base):
-            return lower_math(fe, base, fe.lltype(instr.type), args)
+            return lower_math(fe, base, fe.lltype(instr.type), args,
+                              inline=bool(self.outer.get(fe.fn.name)))
         handler = _OTHER_INTRINSICS.get(base)
         if handler is None:
             raise EmitError(f"cpu target: no lowering for intrinsic 'ocl.{base}'")
@@ -163,6 +170,14 @@ def _printf(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
 
 
 _OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf}
+
+def _launched(fn: Function, module: Module) -> bool:
+    """Whether the launcher runs `fn` in its work-item loops: a kernel without an
+    entry guard, or the unguarded body of one with (`split-entry-guard`)."""
+    if fn.is_kernel:
+        return UNGUARDED_ATTR not in fn.attrs
+    return any(k.attrs.get(UNGUARDED_ATTR) == fn.name for k in module.kernels())
+
 
 def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -> list[LaunchArg]:
     out = []
@@ -196,11 +211,19 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
         frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = cpu.kernel_static_local_bytes(fn)
-        parallel = cpu.loop_md if reorder_safe(fn, frame=resumable) else None
+        body = module.get_function(fn.attrs.get(UNGUARDED_ATTR, fn.name))
+        assert body is not None
+        guarded = None
+        if body is not fn:
+            guard = fn.attrs[GUARD_ATTR]
+            for name in (guard, body.name):
+                me.functions[name].attributes.add("alwaysinline")
+            guarded = (me.functions[guard], me.functions[body.name])
+        parallel = cpu.loop_md if reorder_safe(body, frame=resumable) else None
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
                       static_local, frame_size if resumable else None, parallel,
-                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)),
-                      bool(fn.attrs.get(DIVERGENT_ATTR)))
+                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
+                      bool(fn.attrs.get(DIVERGENT_ATTR)), guarded)
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
     code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))

@@ -97,10 +97,12 @@ def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[Launch
 def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   static_local: int, frame_size: int | None,
                   loop_md: LoopMetadata | None = None, barriers: int = 0,
-                  outer: frozenset[int] = frozenset(), divergent: bool = False) -> ll.Function:
+                  outer: frozenset[int] = frozenset(), divergent: bool = False,
+                  guarded: tuple[ll.Function, ll.Function] | None = None) -> ll.Function:
     """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers,
     `divergent` that its one barrier is the step of a divergent loop
-    (step-divergent-loops).
+    (step-divergent-loops), `guarded` the kernel's (guard, unguarded body)
+    when split-entry-guard split it (see `_run_guarded`).
 
     Given `loop_md`, each x loop over work-items is marked parallel, and the
     loops of the regions (resume states) in `outer` ask for outer-loop
@@ -129,7 +131,9 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     with counted_loop(b, begin, end, "group") as g:
         t = b.udiv(g, ngx)
         group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
-        if frame_size is None:
+        if frame_size is None and guarded is not None:
+            _run_guarded(b, kernel, guarded, values + [ctx, *group], sizes, on_latch(0))
+        elif frame_size is None:
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
         elif divergent:  # no group state: its i32 says whether any work-item still loops
@@ -148,6 +152,40 @@ def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-
         with counted_loop(b, zero, sizes[1], "ly") as ly:
             with counted_loop(b, zero, sizes[0], "lx", on_x_latch) as lx:
                 call([lx, ly, lz])
+
+
+def _run_guarded(b: ll.IRBuilder, kernel: ll.Function, guarded: tuple[ll.Function, ll.Function],
+                 args: list[ll.Value], sizes: list[ll.Value],
+                 on_x_latch: Callable[[ll.Instruction], None] | None) -> None:
+    """Run a group of a kernel split by split-entry-guard, row by row: the longest
+    run `[0, L)` of work-items whose guard holds (found by calling the guard alone,
+    one work-item after another) through the unguarded body, in the x loop that
+    is marked parallel (no divergent branch left in it: LLVM's outer-loop
+    vectoriser can take it), then `[L, size)` through the kernel itself (guard and
+    body: exact for any guard), in a loop left to LLVM."""
+    guard, body = guarded
+    fn = b.function
+    zero, one = ll.Constant(I64, 0), ll.Constant(I64, 1)
+    with counted_loop(b, zero, sizes[2], "lz") as lz:
+        with counted_loop(b, zero, sizes[1], "ly") as ly:
+            pre = b.block
+            head = fn.append_basic_block("scan.head")
+            test = fn.append_basic_block("scan.test")
+            done = fn.append_basic_block("scan.done")
+            b.branch(head)
+            b.position_at_end(head)
+            n = b.phi(I64, name="scan")
+            n.add_incoming(zero, pre)
+            b.cbranch(b.icmp_unsigned("<", n, sizes[0]), test, done)
+            b.position_at_end(test)
+            holds = b.call(guard, args + [n, ly, lz])
+            n.add_incoming(b.add(n, one), test)
+            b.cbranch(holds, head, done)
+            b.position_at_end(done)
+            with counted_loop(b, zero, n, "lx", on_x_latch) as lx:
+                b.call(body, args + [lx, ly, lz])
+            with counted_loop(b, n, sizes[0], "rest") as lx:
+                b.call(kernel, args + [lx, ly, lz])
 
 
 def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,

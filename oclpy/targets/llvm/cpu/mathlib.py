@@ -194,10 +194,13 @@ _FORMULAS: dict[str, Callable[[MathLowering, ll.Type, Args], ll.Value]] = {
 }
 
 
-def lower_math(fe: FunctionEmitter, base: str, ret: ll.Type, args: Args) -> ll.Value:
-    """Lower math builtin `base` returning `ret` (scalar or vector) on `args`."""
+def lower_math(fe: FunctionEmitter, base: str, ret: ll.Type, args: Args,
+               inline: bool = False) -> ll.Value:
+    """Lower math builtin `base` returning `ret` (scalar or vector) on `args`;
+    `inline`: always vecmath's body, never the C library (for loops that the
+    outer-loop vectoriser widens: it turns a library call into one call per lane)."""
     if _vectorisable(base, ret, args):
-        return vecmath.call(fe.builder, base, ret, args)
+        return vecmath.call(fe.builder, base, ret, args, library=not inline)
     m = MathLowering(fe)
     if not isinstance(ret, ll.VectorType):
         return m.scalar(base, ret, args)

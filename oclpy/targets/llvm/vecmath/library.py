@@ -69,10 +69,13 @@ def covers(base: str, elem: ll.Type) -> bool:
     return base in FLOAT and elem in (F16, F32)
 
 
-def call(builder: ll.IRBuilder, base: str, ret: ll.Type, args: list[ll.Value]) -> ll.Value:
-    """Builtin `base` on `args` (float or half, scalar or vector), returning `ret`."""
-    library = C_LIBRARY_DOUBLE if ret == F64 else C_LIBRARY
-    if isinstance(ret, ll.VectorType) or not _library_usable(builder.module, library.get(base)):
+def call(builder: ll.IRBuilder, base: str, ret: ll.Type, args: list[ll.Value],
+         library: bool = True) -> ll.Value:
+    """Builtin `base` on `args` (float or half, scalar or vector), returning `ret`;
+    `library` False: our body even where the C library has the function."""
+    names = C_LIBRARY_DOUBLE if ret == F64 else C_LIBRARY
+    if (isinstance(ret, ll.VectorType) or not library
+            or not _library_usable(builder.module, names.get(base))):
         return builder.call(function_for(builder.module, base, ret, [a.type for a in args]), args)
     fn = _c_library_function(builder.module, base, len(args), F64 if ret == F64 else F32)
     if ret in (F32, F64):

@@ -1,0 +1,163 @@
+"""rebase-loop-counters: count a loop from 0 when only its start differs between
+work-items, so every work-item runs it the same number of times, visibly.
+
+Why
+---
+`for (i = start; i < start + n; i++)` with `start` built from the work-item id
+(Hands-On OpenCL's pi: `istart = gid * niters; iend = istart + niters`) runs n
+times in every work-item, but its exit test compares two divergent values.
+LLVM's outer-loop vectoriser (`targets/llvm/cpu/outer.py`) wants an inner loop
+whose exit compares a counter from 0 against a value the same for all
+work-items, and so does our own check of uniform exits; such loops ran one
+work-item at a time.
+
+What it does
+------------
+For each loop of a kernel with one latch and a header phi
+`i = phi [s, outside], [i + c, latch]` (c a constant) whose exit test is a
+signed or equality `icmp` of `i` (or `i + c`) against a value `e`, where `s` is divergent and `e - s` is uniform (both taken
+apart as sums of constant multiples of values: `add`, `sub`, `mul` by a
+constant), it adds a counter `k = phi [0, outside], [k + c, latch]` and
+compares `k` (or `k + c`) against `n = e - s`, built before the loop. `i`
+stays as it was for the body. The test is equivalent: `s + k < s + n`
+exactly when `k < n` for C's signed integers, whose overflow is undefined
+(the frontend's `nsw`); equality holds in any case. Unsigned tests (`ult`,
+a `size_t` loop that may wrap) are left alone.
+
+Requires: uniformity of a kernel (arguments uniform). Invalidates: nothing
+of the CFG (a phi, an add and the bound's arithmetic are added).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from oclpy.analysis.loops import Loop, LoopInfo
+from oclpy.analysis.uniformity import Uniformity, analyze_uniformity
+from oclpy.ir.builder import Builder, const_int
+from oclpy.ir.values import ConstInt, Function, Instr, Module, Value
+
+from .manager import register
+
+EXACT_PREDICATES = ("slt", "sle", "sgt", "sge", "eq", "ne")
+Terms = dict[object, int]  # value -> coefficient; the key None holds the constant
+MAX_DEPTH = 8
+
+
+def linear(v: Value, depth: int = 0) -> Terms:
+    """`v` as a sum of constant multiples of values (and a constant, key None)."""
+    if isinstance(v, ConstInt):
+        return {None: v.signed()}
+    if isinstance(v, Instr) and depth < MAX_DEPTH:
+        if v.op in ("add", "sub"):
+            a, b = (linear(o, depth + 1) for o in v.operands)
+            return _combine(a, b, 1 if v.op == "add" else -1)
+        if v.op == "mul":
+            a, b = v.operands
+            if isinstance(b, ConstInt):
+                return {k: c * b.signed() for k, c in linear(a, depth + 1).items()}
+            if isinstance(a, ConstInt):
+                return {k: c * a.signed() for k, c in linear(b, depth + 1).items()}
+    return {v: 1}
+
+
+def _combine(a: Terms, b: Terms, sign: int) -> Terms:
+    out = dict(a)
+    for k, c in b.items():
+        out[k] = out.get(k, 0) + sign * c
+    return {k: c for k, c in out.items() if c}
+
+
+def _induction(loop: Loop, phi: Instr) -> tuple[Value, Instr, int] | None:
+    """(start, next, step) of `phi` when it is `phi [start, outside], [phi + step, latch]`."""
+    if len(loop.latches) != 1 or len(phi.operands) != 2:
+        return None
+    (a, block_a), (b, block_b) = phi.incoming()
+    start, nxt = (a, b) if block_b in loop.blocks and block_a not in loop.blocks else (b, a)
+    if not (isinstance(nxt, Instr) and nxt.op == "add" and nxt.operands[0] is phi
+            and isinstance(nxt.operands[1], ConstInt)):
+        return None
+    return start, nxt, nxt.operands[1].signed()
+
+
+def _outside(v: Value, loop: Loop) -> bool:
+    return not isinstance(v, Instr) or v.parent not in loop.blocks
+
+
+def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
+    preheaders = [p for p in _preds(fn, loop.header) if p not in loop.blocks]
+    if len(preheaders) != 1:
+        return False
+    changed = False
+    for phi in loop.header.phis():
+        found = _induction(loop, phi)
+        if found is None or not uniformity.is_divergent(found[0]):
+            continue
+        start, nxt, step = found
+        for block in loop.exiting:
+            cmp = block.terminator.operands[0] if block.terminator.op == "condbr" else None  # type: ignore[union-attr]
+            if not (isinstance(cmp, Instr) and cmp.op == "icmp" and cmp.attrs["pred"] in EXACT_PREDICATES):
+                continue
+            for side in (0, 1):
+                iv, bound = cmp.operands[side], cmp.operands[1 - side]
+                if iv not in (phi, nxt):
+                    continue  # `bound` may be computed in the loop (`i < a + n`): its terms may not
+                diff = _combine(linear(bound), linear(start), -1)
+                terms = [t for t in diff if t is not None]
+                if any(not _outside(t, loop) or uniformity.is_divergent(t) for t in terms):  # type: ignore[arg-type]
+                    continue
+                counter, counter_next, n = _counter(loop, phi, nxt, preheaders[0], step, diff)
+                cmp.set_operand(side, counter if iv is phi else counter_next)
+                cmp.set_operand(1 - side, n)
+                changed = True
+    return changed
+
+
+def _preds(fn: Function, block) -> list:  # type: ignore[no-untyped-def]
+    return [b for b in fn.blocks if block in b.successors()]
+
+
+def _counter(loop: Loop, phi: Instr, nxt: Instr, preheader, step: int,  # type: ignore[no-untyped-def]
+             diff: Terms) -> tuple[Instr, Instr, Value]:
+    """The counter's phi, its next value (right after `nxt`, which dominates every use
+    of it) and the bound `n`, built at the end of the preheader."""
+    ty = phi.type
+    b = Builder()
+    b.position_before(preheader.terminator)
+    n: Value = const_int(ty, diff.get(None, 0))
+    for term, coeff in diff.items():
+        if term is None:
+            continue
+        scaled = term if coeff == 1 else b.binop("mul", term, const_int(ty, coeff))  # type: ignore[arg-type]
+        n = scaled if isinstance(n, ConstInt) and n.value == 0 else b.binop("add", n, scaled)
+    latch = loop.latches[0]
+    counter = Instr("phi", ty, [const_int(ty, 0)], blocks=[preheader], name=f"{phi.name}.count")
+    loop.header.insert(0, counter)
+    b.position_before(nxt)
+    b.index += 1
+    counter_next = b.binop("add", counter, const_int(ty, step))
+    counter.add_incoming(counter_next, latch)
+    return counter, counter_next, n
+
+
+@register
+@dataclass
+class RebaseLoopCounters:
+    """Count loops whose start alone diverges from 0 (cpu: uniform trip counts).
+    Requires: nothing. Invalidates: nothing of the CFG."""
+
+    name: ClassVar[str] = "rebase-loop-counters"
+
+    def run(self, module: Module) -> bool:
+        changed = False
+        for fn in module.kernels():
+            if fn.is_declaration:
+                continue
+            loops = LoopInfo.compute(fn).loops
+            if not loops:
+                continue
+            uniformity = analyze_uniformity(fn)
+            for loop in loops:
+                changed |= _rebase(fn, loop, uniformity)
+        return changed
