@@ -6,7 +6,10 @@ compiles real calls) runs at every launch shape of `execute.SHAPES` on
 oclpy's cpu device (the reference), on simt with the default register files
 and on simt with the smallest the ABI allows (`TINY`: 48 scalar, 24 vector
 registers, so that every program with more than a handful of live values
-spills). Each simt run is counted as one of:
+spills). Programs leave out the builtins oclpy computes in integers wider
+than 64 bits on 64-bit lanes (`exprs.WIDE_64`: add_sat, mul_hi, ... of
+longs lower to i130, which simt does not have; `--wide64` keeps them). Each simt
+run is counted as one of:
 
 - agree: the same bytes as the cpu (out, gcnt and scratch of every shape);
 - differ: other bytes;
@@ -77,7 +80,7 @@ class SimtChecker:
         return ref, {m: self.workers[m].run(source, "simt", t) for m in MACHINES}
 
     def check(self, seed: int, mode: str) -> str:
-        source = generate(seed, mode)
+        source = generate(seed, mode, wide64=self.args.wide64)
         if self.args.calls:
             source = with_calls(source)
         ref, got = self.run(source)
@@ -132,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", choices=MODES + ("cycle",), default="cycle")
     ap.add_argument("--seconds", type=float, default=0.0, help="stop starting programs after this long (0: no limit)")
     ap.add_argument("--no-calls", dest="calls", action="store_false", help="let helpers be inlined")
+    ap.add_argument("--wide64", action="store_true",
+                    help="keep the builtins that need integers wider than 64 bits on 64-bit lanes "
+                         "(simt refuses them: every program then fails to build)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per build and run")
     ap.add_argument("--out", default="/tmp/progen-simt")
     ap.add_argument("--no-reduce", action="store_true")
