@@ -95,7 +95,8 @@ def _launch(cl: Any, ctx: Any, queue: Any, kernel: Any, shape: tuple) -> str:
     return hashlib.sha1(out.tobytes() + gcnt.tobytes() + scratch.tobytes()).hexdigest()[:16]
 
 
-def run(source: str, impl: str) -> Result:
+def run(source: str, impl: str, shapes: list | None = None) -> Result:
+    """Build `source` on `impl` and launch it at `shapes` (default `SHAPES`)."""
     cl, ctx, queue = _cl(impl)
     try:
         program = cl.Program(ctx, source).build(options=OPTIONS[impl])
@@ -107,7 +108,7 @@ def run(source: str, impl: str) -> Result:
         return Result("crash", traceback.format_exc())
     try:
         kernel = getattr(program, KERNEL)
-        return Result("ok", "", tuple(_launch(cl, ctx, queue, kernel, s) for s in SHAPES))
+        return Result("ok", "", tuple(_launch(cl, ctx, queue, kernel, s) for s in shapes or SHAPES))
     except Exception:  # noqa: BLE001
         return Result("launch", traceback.format_exc())
 

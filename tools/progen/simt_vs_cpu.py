@@ -2,7 +2,8 @@
 
 Each program (`generate(seed, mode)`, modes in turn; with `--calls`, the
 default, every helper is marked `__attribute__((noinline))` so that simt
-compiles real calls) runs at every launch shape of `execute.SHAPES` on
+compiles real calls) runs at one launch shape (`QUICK_SHAPES`; every shape of
+`execute.SHAPES` with `--all-shapes`) on
 oclpy's cpu device (the reference), on simt with the default register files
 and on simt with the smallest the ABI allows (`TINY`: 48 scalar, 24 vector
 registers, so that every program with more than a handful of live values
@@ -15,8 +16,9 @@ run is counted as one of:
 - differ: other bytes;
 - build: simt refused the program with a build error (an unsupported
   feature, said cleanly);
-- internal: an exception escaped the build or the launch, the worker died or
-  timed out: always a bug;
+- internal: an exception escaped the build or the launch (a `SimError`
+  included), or the worker died: always a bug;
+- timeout: no result within `--timeout` (the simulator is slow on long loops);
 - cpu-failed: the reference itself did not run (not simt's finding).
 
 Differences and internal errors are saved under `--out` (default
@@ -33,13 +35,16 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .execute import Result
+from .execute import SHAPES, Result
 from .program import MODES, generate
 from .reduce import reduce_lines
 from .workers import Worker
 
 TINY = {"OCLPY_SIMT_SGPRS": "48", "OCLPY_SIMT_VGPRS": "24"}
 MACHINES = ("default", "tiny")
+# one launch of 4 groups of 16 (partial waves, several groups): the simulator's time is per
+# instruction step, so each of `execute.SHAPES` costs about as much (`--all-shapes` runs them all)
+QUICK_SHAPES = [((64,), (16,))]
 HELPER = re.compile(r"^(\w[\w ]*?\s)(func_\d+\()", re.M)
 
 
@@ -53,7 +58,7 @@ def verdict(ref: Result, got: Result) -> str:
         return "cpu-failed"
     if got.status == "ok":
         return "agree" if got.outputs == ref.outputs else "differ"
-    return "build" if got.status == "build" else "internal"
+    return {"build": "build", "timeout": "timeout"}.get(got.status, "internal")
 
 
 def first_line(r: Result) -> str:
@@ -73,11 +78,12 @@ class SimtChecker:
         self.counts: dict[str, Counter[str]] = {m: Counter() for m in MACHINES}
         self.build_errors: Counter[str] = Counter()
         self.findings: list[str] = []
+        self.shapes = SHAPES if args.all_shapes else QUICK_SHAPES
 
     def run(self, source: str) -> tuple[Result, dict[str, Result]]:
-        t = self.args.timeout
-        ref = self.workers["default"].run(source, "O2", t)
-        return ref, {m: self.workers[m].run(source, "simt", t) for m in MACHINES}
+        t, shapes = self.args.timeout, self.shapes
+        ref = self.workers["default"].run(source, "O2", t, shapes)
+        return ref, {m: self.workers[m].run(source, "simt", t, shapes) for m in MACHINES}
 
     def check(self, seed: int, mode: str) -> str:
         source = generate(seed, mode, wide64=self.args.wide64)
@@ -138,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wide64", action="store_true",
                     help="keep the builtins that need integers wider than 64 bits on 64-bit lanes "
                          "(simt refuses them: every program then fails to build)")
+    ap.add_argument("--all-shapes", action="store_true", help="launch at every shape of execute.SHAPES")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per build and run")
     ap.add_argument("--out", default="/tmp/progen-simt")
     ap.add_argument("--no-reduce", action="store_true")

@@ -22,10 +22,10 @@ def _serve(conn: Connection, stderr_path: str, env: dict[str, str]) -> None:
     os.dup2(fd, 2)
     while True:
         try:
-            source, impl = conn.recv()
+            source, impl, shapes = conn.recv()
         except EOFError:
             return
-        conn.send(run(source, impl))
+        conn.send(run(source, impl, shapes))
 
 
 class Worker:
@@ -42,8 +42,8 @@ class Worker:
         self.proc.start()
         child.close()
 
-    def run(self, source: str, impl: str, timeout: float) -> Result:
-        self.conn.send((source, impl))
+    def run(self, source: str, impl: str, timeout: float, shapes: list | None = None) -> Result:
+        self.conn.send((source, impl, shapes))
         try:
             if self.conn.poll(timeout):
                 return self.conn.recv()
