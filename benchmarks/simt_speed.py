@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -39,24 +40,24 @@ from .report import machine, software
 
 # name -> the case at a size Oclgrind runs in seconds
 SIZES: dict[str, Callable[[], Case]] = {
-    "saxpy": lambda: d.make_saxpy(1 << 18),
-    "reduce": lambda: d.make_reduce(1 << 16),
-    "matmul_naive": lambda: d.make_matmul_naive(64),
-    "matmul_tiled": lambda: d.make_matmul_tiled(64),
-    "stencil2d": lambda: d.make_stencil2d(256),
-    "transpose": lambda: d.make_transpose(256),
-    "nbody": lambda: d.make_nbody(256),
-    "mandelbrot": lambda: d.make_mandelbrot(128, 64),
-    "histogram": lambda: i.make_histogram(1 << 16),
-    "prefix_sum": lambda: i.make_scan(1 << 14),
-    "spmv_csr": lambda: i.make_spmv(1 << 12, 8),
-    "bitonic_step": lambda: i.make_bitonic(1 << 16),
-    "helper_call": lambda: i.make_helper(1 << 14, 8),
-    "blackscholes": lambda: m.make_blackscholes(1 << 14),
-    "rotate": lambda: m.make_rotate(1 << 14),
-    "complex_poly": lambda: v.make_complex_poly(1 << 14),
-    "vload_axpy": lambda: v.make_vload_axpy(1 << 16),
-    "tile_smooth": lambda: v.make_tile_smooth(1 << 14),
+    "saxpy": lambda: d.make_saxpy(1 << 20),
+    "reduce": lambda: d.make_reduce(1 << 18),
+    "matmul_naive": lambda: d.make_matmul_naive(128),
+    "matmul_tiled": lambda: d.make_matmul_tiled(128),
+    "stencil2d": lambda: d.make_stencil2d(512),
+    "transpose": lambda: d.make_transpose(512),
+    "nbody": lambda: d.make_nbody(512),
+    "mandelbrot": lambda: d.make_mandelbrot(256, 64),
+    "histogram": lambda: i.make_histogram(1 << 18),
+    "prefix_sum": lambda: i.make_scan(1 << 16),
+    "spmv_csr": lambda: i.make_spmv(1 << 14, 8),
+    "bitonic_step": lambda: i.make_bitonic(1 << 18),
+    "helper_call": lambda: i.make_helper(1 << 16, 8),
+    "blackscholes": lambda: m.make_blackscholes(1 << 16),
+    "rotate": lambda: m.make_rotate(1 << 16),
+    "complex_poly": lambda: v.make_complex_poly(1 << 16),
+    "vload_axpy": lambda: v.make_vload_axpy(1 << 18),
+    "tile_smooth": lambda: v.make_tile_smooth(1 << 16),
 }
 ORDER = ("simt", "oclgrind", "cpu")
 OCLGRIND_ICD = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
@@ -117,7 +118,8 @@ def run_case(case: Case, impls: dict[str, Impl], repeat: int) -> dict[str, Any]:
             prepared[name] = p
             row["samples"][name] = [first]
         except Exception as exc:  # noqa: BLE001 - a failing implementation is reported, not fatal
-            row["check"][name] = f"error: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+            found = re.search(r"error: (.*)", str(exc))
+            row["check"][name] = "error: " + (found.group(1) if found else f"{type(exc).__name__}: {exc}")[:300]
     for r in range(repeat):
         names = list(prepared) if r % 2 else list(reversed(prepared))
         for name in names:
@@ -128,9 +130,9 @@ def run_case(case: Case, impls: dict[str, Impl], repeat: int) -> dict[str, Any]:
 
 def _cell(row: dict[str, Any], name: str) -> str:
     if name not in row["best_s"]:
-        return row["check"].get(name, "-")[:12]
+        return "build error" if row["check"].get(name, "").startswith("error") else "-"
     flag = "" if row["check"][name] == "ok" else " (wrong)"
-    return f"{row['best_s'][name]:.3f}{flag}"
+    return f"{row['best_s'][name]:.3g}{flag}"
 
 
 def table(rows: list[dict[str, Any]], names: list[str]) -> str:
@@ -180,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} ({case.size}): " + ", ".join(f"{k} {_cell(row, k)}" for k in impls), flush=True)
     text = table(rows, list(impls))
     print("\n" + text)
+    for row in rows:
+        for k, v in row["check"].items():
+            if v != "ok":
+                print(f"{row['kernel']} on {k}: {v}")
     record = {"kind": "simt-speed", "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(),
               "software": software(), "implementations": {k: versions(x) for k, x in impls.items()},
               "skipped": skipped, "repeat": args.repeat, "rows": rows, "table": text}
