@@ -63,3 +63,28 @@ def test_reducer_keeps_the_interesting_line_and_whole_blocks():
     assert units(src.splitlines())[7] == (6, 10)
     out = reduce_lines(src, lambda s: "KEEP" in s and s.count("{") == s.count("}"))
     assert out == "if (x) {\n  KEEP\n}\n"
+
+
+def test_wide64_off_leaves_out_the_i130_builtins_and_keeps_the_default_stream():
+    import re
+
+    assert generate(5, "all", wide64=True) == generate(5, "all")
+    for seed in range(1, 40):
+        src = generate(seed, "basic", wide64=False)
+        for name in ("add_sat", "sub_sat", "hadd", "mul_hi", "mad_hi", "mad_sat"):
+            for m in re.finditer(rf"\b{name}\(\(\((u?long)\)", src):
+                raise AssertionError(f"seed {seed}: {name} on {m.group(1)}")
+
+
+def test_simt_vs_cpu_keeps_helpers_as_calls_and_names_verdicts():
+    from tools.progen.simt_vs_cpu import verdict, with_calls
+
+    src = with_calls(generate(3, "all"))
+    assert "__attribute__((noinline)) void func_0(" in src and "noinline)) uint16 func_1(" in src
+    ok = Result("ok", "", ("a",))
+    assert verdict(ok, Result("ok", "", ("a",))) == "agree"
+    assert verdict(ok, Result("ok", "", ("b",))) == "differ"
+    assert verdict(ok, Result("build", "error: no")) == "build"
+    assert verdict(ok, Result("crash", "Traceback")) == "internal"
+    assert verdict(ok, Result("timeout")) == "timeout"
+    assert verdict(Result("build"), ok) == "cpu-failed"

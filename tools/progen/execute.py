@@ -1,7 +1,9 @@
 """Run one generated program on one implementation and return what it computed.
 
 An implementation is oclpy's cpu device at a level ("O0": -cl-opt-disable,
-"O2": the default) or PoCL through PyOpenCL ("pocl"). A run builds the
+"O2": the default), oclpy's simt device ("simt": its register files are
+the worker's `OCLPY_SIMT_SGPRS`/`OCLPY_SIMT_VGPRS`) or PoCL through PyOpenCL
+("pocl"). A run builds the
 program, launches `entry` at each of `SHAPES`, and returns the hashes and
 global counters per shape, or the failure: "build" (the build log),
 "crash" (a Python exception that escaped: always a bug in oclpy), "launch".
@@ -28,7 +30,7 @@ SHAPES: list[tuple[tuple[int, ...], tuple[int, ...]]] = [
     ((1,), (1,)), ((24,), (8,)), ((64,), (16,)), ((8, 4), (4, 2)),
 ]
 IMPLS = ("O0", "O2", "pocl")
-OPTIONS = {"O0": "-cl-opt-disable", "O2": "", "pocl": ""}
+OPTIONS = {"O0": "-cl-opt-disable", "O2": "", "pocl": "", "simt": ""}
 
 
 @dataclass
@@ -64,8 +66,8 @@ def _cl(impl: str) -> tuple[Any, Any, Any]:
             os.environ.setdefault("OCLPY_NO_CACHE", "1")
             import oclpy as cl
 
-            dev = next(d for p in cl.get_platforms() for d in p.get_devices()
-                       if d.type & cl.device_type.CPU)
+            kind = "simt" if impl == "simt" else "cpu"
+            dev = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == kind)
         ctx = cl.Context([dev])
         _IMPL_CACHE[impl] = (cl, ctx, cl.CommandQueue(ctx))
     return _IMPL_CACHE[impl]
@@ -93,7 +95,8 @@ def _launch(cl: Any, ctx: Any, queue: Any, kernel: Any, shape: tuple) -> str:
     return hashlib.sha1(out.tobytes() + gcnt.tobytes() + scratch.tobytes()).hexdigest()[:16]
 
 
-def run(source: str, impl: str) -> Result:
+def run(source: str, impl: str, shapes: list | None = None) -> Result:
+    """Build `source` on `impl` and launch it at `shapes` (default `SHAPES`)."""
     cl, ctx, queue = _cl(impl)
     try:
         program = cl.Program(ctx, source).build(options=OPTIONS[impl])
@@ -105,7 +108,7 @@ def run(source: str, impl: str) -> Result:
         return Result("crash", traceback.format_exc())
     try:
         kernel = getattr(program, KERNEL)
-        return Result("ok", "", tuple(_launch(cl, ctx, queue, kernel, s) for s in SHAPES))
+        return Result("ok", "", tuple(_launch(cl, ctx, queue, kernel, s) for s in shapes or SHAPES))
     except Exception:  # noqa: BLE001
         return Result("launch", traceback.format_exc())
 

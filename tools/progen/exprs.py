@@ -49,9 +49,10 @@ def vec_of(elem: IntType, n: int) -> VecType:
 
 class ExprGen:
     def __init__(self, rng: random.Random, scope: Scope, safe: Safe, helpers: list[Helper],
-                 ids: list[str], floats: bool = False) -> None:
+                 ids: list[str], floats: bool = False, wide64: bool = True) -> None:
         self.rng, self.scope, self.safe, self.helpers, self.ids = rng, scope, safe, helpers, ids
         self.floats = floats
+        self.wide64 = wide64  # False: no `WIDE_64` builtin on 64-bit lanes (`max` instead)
 
     # ---- small pieces ----
     def int_type(self) -> IntType:
@@ -160,6 +161,8 @@ class ExprGen:
     def _builtin(self, depth: int) -> tuple[str, IntType]:
         name, arity, ret = self.rng.choice(_SCALAR_BUILTINS)
         t = self.rng.choice([t for t in INT_TYPES if t.bits > 8 or name != "upsample"])
+        if not self.wide64 and name in WIDE_64 and t.bits == 64:
+            name, arity, ret = "max", 2, _SAME
         args = [self.int_of(t, depth) for _ in range(arity)]
         return self._builtin_call(name, args, t, lambda tt: self.int_of(tt, depth)), ret(t)
 
@@ -246,6 +249,8 @@ class ExprGen:
 
     def _v_builtin(self, vt: VecType, depth: int) -> str:
         name, arity, _ = self.rng.choice([b for b in _SCALAR_BUILTINS if b[0] != "upsample" or vt.elem.bits > 8])
+        if not self.wide64 and name in WIDE_64 and vt.elem.bits == 64:
+            name, arity = "max", 2
         if name in ("abs", "abs_diff") and vt.elem.signed:
             name = self.rng.choice(("min", "max"))
             arity = 2
@@ -333,6 +338,8 @@ def _holds(t: CType, vt: VecType) -> bool:
 
 
 _SAME = lambda t: t  # noqa: E731
+# the builtins oclpy computes in integers wider than 64 bits on 64-bit lanes (i130: the simt device has none)
+WIDE_64 = {"add_sat", "sub_sat", "hadd", "rhadd", "mul_hi", "mad_hi", "mad_sat"}
 _UNS = lambda t: t.unsigned if isinstance(t, IntType) else t  # noqa: E731
 # (builtin, arity, result type from the argument type) for scalar integers
 _SCALAR_BUILTINS: list[tuple[str, int, Callable[[IntType], IntType]]] = [

@@ -64,14 +64,14 @@ def _record_def(r: RecordType) -> str:
 
 
 class ProgramGen:
-    def __init__(self, seed: int, mode: str) -> None:
+    def __init__(self, seed: int, mode: str, wide64: bool = True) -> None:
         self.rng = random.Random(seed * 7919 + MODES.index(mode))
         self.mode = mode
         self.safe = Safe()
         self.helpers: list[Helper] = []
         self.scope = Scope(self.rng)
         self.eg = ExprGen(self.rng, self.scope, self.safe, self.helpers, ["lid", "gx"],
-                          floats=mode == "float")
+                          floats=mode == "float", wide64=wide64)
         self.records = _records(self.rng, self.eg)
         self.bodies: list[str] = []
 
@@ -200,6 +200,7 @@ class ProgramGen:
         return "\n".join(p for p in parts if p) + "\n"
 
 
-def generate(seed: int, mode: str = "all") -> str:
-    """The program of this seed and mode (deterministic)."""
-    return ProgramGen(seed, mode).program()
+def generate(seed: int, mode: str = "all", wide64: bool = True) -> str:
+    """The program of this seed and mode (deterministic); `wide64=False` leaves out the
+    builtins that need integers wider than 64 bits (`exprs.WIDE_64`) on 64-bit lanes."""
+    return ProgramGen(seed, mode, wide64).program()

@@ -15,32 +15,35 @@ from multiprocessing.connection import Connection
 from .execute import Result, run
 
 
-def _serve(conn: Connection, stderr_path: str) -> None:
+def _serve(conn: Connection, stderr_path: str, env: dict[str, str]) -> None:
+    os.environ.update(env)  # before oclpy makes its drivers (the simt device reads its register files here)
     # PoCL's compiler writes warnings straight to file descriptor 2
     fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 2)
     while True:
         try:
-            source, impl = conn.recv()
+            source, impl, shapes = conn.recv()
         except EOFError:
             return
-        conn.send(run(source, impl))
+        conn.send(run(source, impl, shapes))
 
 
 class Worker:
-    def __init__(self, stderr_path: str = "/tmp/progen-worker-stderr.log") -> None:
+    def __init__(self, stderr_path: str = "/tmp/progen-worker-stderr.log",
+                 env: dict[str, str] | None = None) -> None:
         self.stderr_path = stderr_path
+        self.env = dict(env or {})
         self._start()
 
     def _start(self) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child, self.stderr_path), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, self.stderr_path, self.env), daemon=True)
         self.proc.start()
         child.close()
 
-    def run(self, source: str, impl: str, timeout: float) -> Result:
-        self.conn.send((source, impl))
+    def run(self, source: str, impl: str, timeout: float, shapes: list | None = None) -> Result:
+        self.conn.send((source, impl, shapes))
         try:
             if self.conn.poll(timeout):
                 return self.conn.recv()
