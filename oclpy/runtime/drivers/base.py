@@ -144,6 +144,10 @@ class Driver(abc.ABC):
     def wait_complete(self, marker: Any) -> None:
         """Block until the work behind `marker` is done."""
 
+    def failure(self, marker: Any) -> BaseException | None:
+        """The error the work behind a completed `marker` ended with, if any."""
+        return None
+
     def recycle(self, marker: Any) -> None:
         """The runtime is done with `marker` (its work completed): the driver may reuse it."""
 

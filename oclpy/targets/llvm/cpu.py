@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from ...analysis.callgraph import local_vars_reached
+from ...analysis.callgraph import functions_reached, local_vars_reached
 from ..kernel_abi import align_up, kernel_args
 from ...ir.datalayout import CPU_LAYOUT, DataLayout
 from ...ir.types import AddressSpace
@@ -168,6 +168,17 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     return out
 
 
+def private_bytes(fn: Function) -> int:
+    """The bytes of the allocas (private arrays and variables) of `fn` and of the
+    functions it calls: at most the stack one work-item needs beyond the launcher's."""
+    total = 0
+    for f in [fn, *(g for g in functions_reached(fn) if g is not fn and not g.is_declaration)]:
+        for instr in f.instructions():
+            if instr.op == "alloca":
+                total += CPU_LAYOUT.size_of(instr.attrs["elem"])
+    return total
+
+
 def _uses_printf(module: Module) -> bool:
     return any(f.attrs.get("intrinsic") == "printf" for f in module.functions)
 
@@ -207,5 +218,6 @@ def compile_cpu(module: Module, opt_level: int = 3) -> CpuProgram:
         reqd = fn.attrs.get("reqd_work_group_size")
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            static_local, frame_size, _uses_printf(module), _code=code)
+            static_local, frame_size, _uses_printf(module), _code=code,
+            private_bytes=private_bytes(fn))
     return CpuProgram(kernels, text, code)

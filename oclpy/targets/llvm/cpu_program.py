@@ -1,7 +1,8 @@
 """What a compiled cpu program is at run time: kernels, their ABI facts, native code.
 
 `CompiledKernel.launch` allocates one call's context, local memory and frames
-(so concurrent calls share nothing) and calls the native launcher through
+(so concurrent calls share nothing; in guarded mappings of their own,
+`cpu_memory.py`) and calls the native launcher through
 ctypes, which releases the GIL. A freshly built program's native code is made
 at its first launch (`NativeCode`, as PoCL defers its work-group functions):
 `Program.build` runs the frontend, our passes and LLVM IR emission and parsing
@@ -26,6 +27,7 @@ import numpy as np
 from ..kernel_abi import align_up, KernelArg
 from ...ir import types as irt
 from ...ir.types import Type
+from . import cpu_memory
 from . import cpu_workitem as wi
 from . import jit
 from .cpu_generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
@@ -137,6 +139,7 @@ class CompiledKernel:
     _jit: Any = field(repr=False, default=None)  # keeps the native code alive
     _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
     _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
+    private_bytes: int = 0  # the work-item's private arrays (allocas): the stack it needs
 
     def __post_init__(self) -> None:
         if self._native is None and self._code is not None:
@@ -185,13 +188,18 @@ class CompiledKernel:
         so concurrent calls share nothing."""
         local_size = shape[2]
         local_n = self.local_bytes(blob) if self._has_local_args else self.static_local_bytes
-        local_raw, local_addr = _aligned_buffer(local_n)
         frames_n = self.frame_size * local_size[0] * local_size[1] * local_size[2]
-        frames_raw, frames_addr = _aligned_buffer(frames_n, 128)
-        context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
-                                        frames_addr + frames_n))
-        self._call_native(blob, context)
-        del local_raw, frames_raw
+        local = frames = None
+        try:
+            local, frames = cpu_memory.acquire(local_n), cpu_memory.acquire(frames_n)
+            local_addr = local.address if local is not None else 0
+            frames_addr = frames.address if frames is not None else 0
+            context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
+                                            frames_addr + frames_n))
+            self._call_native(blob, context)
+        finally:
+            cpu_memory.release(local)
+            cpu_memory.release(frames)
 
     def _call_native(self, blob: bytes, context: bytes) -> None:
         """Run the native launcher; the blob is passed in place when aligned enough."""
@@ -280,7 +288,7 @@ def program_record(program: CpuProgram) -> dict[str, Any]:
                       "type": type_to_json(a.type), "attrs": _json_attrs(a.attrs)} for a in k.args],
             "blob_size": k.blob_size, "reqd": list(k.reqd_work_group_size or ()) or None,
             "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
-            "uses_printf": k.uses_printf}
+            "uses_printf": k.uses_printf, "private_bytes": k.private_bytes}
     return {"kernels": kernels, "optimized_ir": program.optimized_llvm_ir}
 
 
@@ -310,7 +318,7 @@ def program_from_record(record: dict[str, Any], object_code: bytes) -> CpuProgra
         kernels[name] = CompiledKernel(
             name, args, int(k["blob_size"]), tuple(k["reqd"]) if k["reqd"] else None,
             int(k["static_local_bytes"]), int(k["frame_size"]), bool(k["uses_printf"]),
-            _LAUNCH_SIG(address), native)
+            _LAUNCH_SIG(address), native, private_bytes=int(k.get("private_bytes", 0)))
     return CpuProgram(kernels, "", NativeCode(ready=native))
 
 
