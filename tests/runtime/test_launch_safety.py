@@ -111,21 +111,22 @@ def test_writing_past_a_local_array_does_not_corrupt_the_heap():
     assert out.strip() == "ok [0, 1]"
 
 
-def test_ctrl_c_interrupts_a_wait_on_a_runaway_kernel():
+@pytest.mark.parametrize("wait", ["queue.finish()", "event.wait()", "read(buf, 4)"])
+def test_ctrl_c_interrupts_a_wait_on_a_runaway_kernel(wait):
     child = _child("""
         import time
         src = "__kernel void k(__global volatile int *o) { while (o[0] == 0) { o[1] += 1; } }"
         prg = cl.Program(ctx, src).build()
         buf = buffer(4)
         start = time.perf_counter()
-        prg.k(queue, (1,), None, buf)
+        event = prg.k(queue, (1,), None, buf)
         print("enqueued in %.3f s" % (time.perf_counter() - start), flush=True)
         try:
-            queue.finish()
+            {wait}
         except KeyboardInterrupt:
             print("interrupted", flush=True)
             sys.exit(3)
-    """, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    """.replace("{wait}", wait), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = child.stdout.readline()
         assert line.startswith("enqueued in "), line + child.stderr.read()
