@@ -155,7 +155,6 @@ class CpuDriver(Driver):
         self._pool_lock = threading.Lock()
         self._chunks: dict[int, tuple[NDRange, list[tuple[int, int]]]] = {}  # by id of the shape
         self._stream = Stream("oclpy-cpu-stream")
-        self._quick: dict[tuple[int, int], tuple[Any, NDRange]] = {}  # launches known to be quick
         self._big_pools: dict[int, StackPool] = {}  # stack size -> its workers
         prepare()
 
@@ -258,7 +257,7 @@ class CpuDriver(Driver):
         stack = DEFAULT_STACK if private is None or private <= SMALL_PRIVATE else stack_for(private)
         if self._stream.pending or (private is not None and (
                 private > INLINE_PRIVATE or (get_ident() == _MAIN_IDENT
-                                             and self._quick.get((id(kernel), id(ndrange))) is None))):
+                                             and kernel.quick_shapes.get(id(ndrange)) is not ndrange))):
             self._stream.submit(self._run_launch, (kernel, blob, ndrange, stack))
         else:  # (a test's fake kernel, without private_bytes, is Python code: interruptible)
             self._run_launch(kernel, blob, ndrange, stack)
@@ -279,14 +278,16 @@ class CpuDriver(Driver):
                 run_chunks(parts, run, self._big_pool(stack), min(self.units, len(parts)), on_caller=False)
             else:
                 run_chunks(parts, run, self._workers(), min(self.units, len(parts)))
-        key = (id(kernel), id(ndrange))
+        quick = getattr(kernel, "quick_shapes", None)  # shapes of `kernel` that ran quickly
+        if quick is None:
+            return
         if perf_counter() - start < QUICK_SECONDS:
-            if key not in self._quick:
-                if len(self._quick) >= CHUNK_CACHE_SIZE:
-                    self._quick.clear()
-                self._quick[key] = (kernel, ndrange)  # holds them: their ids key nothing else
-        elif key in self._quick:
-            del self._quick[key]
+            if quick.get(id(ndrange)) is not ndrange:
+                if len(quick) >= CHUNK_CACHE_SIZE:
+                    quick.clear()
+                quick[id(ndrange)] = ndrange  # holds it: its id keys nothing else
+        else:
+            quick.pop(id(ndrange), None)
 
     def _big_pool(self, stack: int) -> StackPool:
         with self._pool_lock:

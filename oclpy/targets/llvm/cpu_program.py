@@ -140,6 +140,7 @@ class CompiledKernel:
     _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
     _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
     private_bytes: int = 0  # the work-item's private arrays (allocas): the stack it needs
+    quick_shapes: dict[int, Any] = field(repr=False, default_factory=dict)  # the driver's: see drivers/cpu.py
 
     def __post_init__(self) -> None:
         if self._native is None and self._code is not None:
