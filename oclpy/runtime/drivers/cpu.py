@@ -374,7 +374,13 @@ def run_chunks(chunks: list[tuple[int, int]], run: Callable[[int, int], None],
                         state["error"] = exc
                 return
 
-    helpers: list[Future] = [pool.submit(worker) for _ in range(threads - (1 if on_caller else 0))]
+    helpers: list[Future] = []
+    try:
+        for _ in range(threads - (1 if on_caller else 0)):
+            helpers.append(pool.submit(worker))
+    except BaseException as exc:  # no thread for another helper: those there do the work
+        if not (on_caller or helpers):
+            raise exc
     if on_caller:
         worker()
     for f in helpers:

@@ -142,11 +142,11 @@ class Stream:
     def submit(self, fn: Callable[..., None], args: tuple) -> Marker:
         marker = Marker()
         with self.lock:
-            self.pending += 1
-            self.last = marker
-            if not self.started:
+            if not self.started:  # may raise OUT_OF_RESOURCES: then nothing is queued
                 start_thread(self._run, self.name, self.stack)
                 self.started = True
+            self.pending += 1
+            self.last = marker
             self.jobs.put((fn, args, marker))
         self.local.mine = marker
         return marker
@@ -204,16 +204,25 @@ class StackPool:
         self.idle = 0
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        """Queue `fn(*args)`; OUT_OF_RESOURCES (nothing queued) when it would need a new
+        thread, none can start, and the pool has none."""
         future: Future = Future()
-        self.jobs.put((future, fn, args))
         with self.lock:
+            start = not self.idle and self.threads < self.size
             if self.idle:
                 self.idle -= 1
-                return future
-            if self.threads >= self.size:
-                return future
-            self.threads += 1
-        start_thread(self._work, f"{self.name}-{self.threads}", self.stack)
+            if start:
+                self.threads += 1
+        if start:
+            try:
+                start_thread(self._work, f"{self.name}-{self.threads}", self.stack)
+            except BaseException:
+                with self.lock:
+                    self.threads -= 1
+                    alone = self.threads == 0
+                if alone:
+                    raise
+        self.jobs.put((future, fn, args))
         return future
 
     def _work(self) -> None:
