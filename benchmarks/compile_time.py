@@ -1,9 +1,10 @@
 """Compile time against source size: `python -m benchmarks.compile_time [--quick] [--cases ...]`.
 
 Each case is a generator of OpenCL C of a given size; the runner builds it
-(`Program(ctx, src).build()`, cold: a nonce comment defeats every cache) on
-oclpy's cpu device and, when PyOpenCL and PoCL are importable, on PoCL, and
-records the seconds. Near-linear compile time is the goal (issue 13): the
+(`Program(ctx, src).build()`, cold: a nonce comment defeats every cache) and
+launches it once (both implementations generate native code then) on oclpy's
+cpu device and, when PyOpenCL and PoCL are importable, on PoCL, and records
+the seconds. Near-linear compile time is the goal (issue 13): the
 time per line should not grow with the size.
 
 | case | what grows |
@@ -82,12 +83,18 @@ ISOLATED = {"macro_bomb"}  # always in a subprocess with a time limit
 
 
 def _build(impl_name: str, source: str) -> tuple[str, float, str]:
-    """("ok" | "error", seconds, first line of the error) of one cold build."""
+    """("ok" | "error", seconds, first line of the error) of one cold build and the first
+    launch after it (both oclpy and PoCL generate native code at the first launch)."""
     impl = _impl(impl_name)
+    cl = impl.cl
     src = f"// {uuid.uuid4().hex}\n{source}"  # a nonce: no cache has seen it
     t0 = time.perf_counter()
     try:
-        impl.cl.Program(impl.ctx, src).build()
+        prg = cl.Program(impl.ctx, src).build()
+        kernel = prg.all_kernels()[0]
+        buf = cl.Buffer(impl.ctx, cl.mem_flags.READ_WRITE, 1 << 20)
+        kernel(impl.queue, (1,), None, *[buf] * kernel.num_args)
+        impl.queue.finish()
     except Exception as exc:
         lines_ = [line for line in str(exc).splitlines() if "error" in line]
         return "error", time.perf_counter() - t0, (lines_[1] if len(lines_) > 1 else str(exc))[:200]
