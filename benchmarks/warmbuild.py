@@ -4,8 +4,8 @@ PoCL: in a fresh process (`python -m benchmarks.warmbuild --pocl` reads a
 JSON list of sources on stdin and prints `{"pocl": [seconds...]}`), where
 PoCL's kernel cache and PyOpenCL's binary cache answer.
 
-oclpy: in this process with its in-memory caches emptied, so the disk cache
-answers (`in_process`). A fresh process would compute a different compiler
+oclpy: in this process with the build cache's memory emptied, so the disk
+cache answers (`in_process`). A fresh process would compute a different compiler
 version whenever a file of the oclpy package changed in between (the cache
 key includes it, so a stale entry is never served): in a checkout that is
 being edited that is a miss, not a warm build.
@@ -43,12 +43,9 @@ def main() -> int:
 
 def in_process(impl, source: str) -> float:  # type: ignore[no-untyped-def]
     """oclpy's build of `source` with the in-memory caches emptied (the disk cache answers)."""
-    from oclpy.runtime import program
-    from oclpy.targets.llvm import buildcache
+    from oclpy.compiler import cache
 
-    buildcache.clear_memory()
-    with program._cache_lock:
-        program._build_cache.clear()
+    cache.clear_memory()
     return _times(impl, [source])[0]
 
 

@@ -23,7 +23,7 @@ from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_exec
                                 queue_properties, status_code, channel_order, channel_type)
 from .runtime.context import Context, create_some_context
 from .runtime.device import Device
-from .runtime.errors import Error, LogicError, MemoryError, RuntimeError, _ErrorRecord
+from .runtime.errors import Error, LogicError, MemoryError, RuntimeError
 from .runtime.event import Event, NannyEvent, UserEvent, wait_for_events
 from .runtime.kernel import Kernel, enqueue_nd_range_kernel, enqueue_task
 from .runtime.mapping import MemoryMap, enqueue_map_buffer

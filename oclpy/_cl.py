@@ -7,5 +7,8 @@ used by PyOpenCL's memory-pool test.
 from __future__ import annotations
 
 from . import *  # noqa: F401,F403 - pyopencl._cl holds the whole host API
-from .mempool import _TestMemoryPool  # noqa: F401
-from .runtime.program import create_program_with_il as _create_program_with_il  # noqa: F401
+from . import create_program_with_il
+from .mempool import SizeOnlyMemoryPool
+
+_TestMemoryPool = SizeOnlyMemoryPool
+_create_program_with_il = create_program_with_il

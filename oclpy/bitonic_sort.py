@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .elementwise import _build
-from .kernel_args import kernel_ctype
+import oclpy as cl
+
+from .kernelgen.dtypes import kernel_ctype
+from .kernelgen.programs import build_kernel
 
 _SOURCE = """{pragma}
 __kernel void oclpy_bitonic_stage(__global {key} *keys, __global {idx} *idx, long n_half, long inner,
@@ -53,19 +55,17 @@ class BitonicSort:
         source = _SOURCE.format(pragma="#pragma OPENCL EXTENSION cl_khr_fp64 : enable" if wide else "",
                                 key=kernel_ctype(key), idx=kernel_ctype(idx if idx is not None else key),
                                 swap_idx=swap)
-        return _build(self.context, source, "oclpy_bitonic_stage", None)
+        return build_kernel(self.context, source, "oclpy_bitonic_stage", None)
 
     def __call__(self, arr: Any, idx: Any = None, queue: Any = None, wait_for: Any = None,
                  axis: int = 0) -> tuple[Any, Any]:
-        from .runtime.queue import enqueue_marker
-
         queue = queue or arr.queue
         shape = tuple(arr.shape)
         axis = _check(arr, idx, shape, axis)
         n = shape[axis] if shape else 1
         waits = [*(wait_for or []), *arr.events, *(idx.events if idx is not None else [])]
         if arr.size == 0 or n < 2:
-            return arr, enqueue_marker(queue, wait_for=waits or None)
+            return arr, cl.enqueue_marker(queue, wait_for=waits or None)
         inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
         knl = self._kernel(arr.dtype, idx.dtype if idx is not None else None)
         gsize = arr.size // 2

@@ -1,11 +1,11 @@
 """OpenCL C's math builtins over whole arrays: the functions of `pyopencl.clmath`.
 
 `clmath.sin(ary)` returns a new array with `sin` applied to each element,
-computed by a generated elementwise kernel (array_elementwise.unary). Float
+computed by a generated elementwise kernel (oclpy.array.arith.unary). Float
 arrays keep their dtype; integer arrays compute in float64, as NumPy does.
 The two-argument functions (`atan2`, `atan2pi`, `fmod`, `ldexp`) take
 arrays or scalars; `frexp` and `modf` return two arrays. Complex arrays
-have exp, log, sqrt, sin, cos, tan, sinh, cosh and tanh (array_complex.py);
+have exp, log, sqrt, sin, cos, tan, sinh, cosh and tanh (array/complex.py);
 the other functions raise NotImplementedError for them. The Bessel and
 Hankel functions are not provided (PyOpenCL implements them in its own
 C headers): they raise NotImplementedError.
@@ -17,8 +17,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import array_complex
-from . import array_elementwise as elw
+from .array import arith as elw
+from .array import complex as array_complex
+from .array.core import Array, empty
+from .elementwise import get_elwise_kernel
 
 _UNARY = ("acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atanh", "atanpi",
           "cbrt", "ceil", "cos", "cosh", "cospi", "erfc", "erf", "exp", "exp2", "exp10", "expm1",
@@ -60,8 +62,6 @@ def nan(array: Any, queue: Any = None) -> Any:
 
 
 def _binary(name: str, y: Any, x: Any, queue: Any) -> Any:
-    from .array import Array
-
     dtype = _float_dtype(elw.result_type(y, x))
     like = y if isinstance(y, Array) else x
     ops = [elw.operand(y, like, dtype), elw.operand(x, like, dtype)]
@@ -90,8 +90,6 @@ def ldexp(significand: Any, exponent: Any, queue: Any = None) -> Any:
 
 
 def _two_outputs(name: str, arg: Any, second: np.dtype, queue: Any) -> tuple[Any, Any]:
-    from .array import empty
-
     dtype = _float_dtype(arg.dtype)
     queue = queue or arg.queue
     first = empty(queue, arg.shape, dtype)
@@ -100,8 +98,8 @@ def _two_outputs(name: str, arg: Any, second: np.dtype, queue: Any) -> tuple[Any
     t1, t2 = elw.ctype(dtype), elw.ctype(second)
     op = {"frexp": f"{{ int e; a[i] = frexp(({t1}) x[i], &e); b[i] = e; }}",
           "modf": f"{{ {t1} ip; a[i] = modf(({t1}) x[i], &ip); b[i] = ip; }}"}[name]
-    knl = elw.get_elwise_kernel(arg.context, f"{t1} *a, {t2} *b, const {elw.ctype(arg.dtype)} *x",
-                                op, f"oclpy_{name}")
+    knl = get_elwise_kernel(arg.context, f"{t1} *a, {t2} *b, const {elw.ctype(arg.dtype)} *x",
+                            op, f"oclpy_{name}")
     evt = knl(first, other, src.value, queue=queue, wait_for=arg.events)
     first.add_event(evt)
     other.add_event(evt)

@@ -26,12 +26,17 @@ from __future__ import annotations
 
 import random
 import threading
+import warnings
 import weakref
 from typing import Any
 
 import numpy as np
 
 from . import cltypes
+from .array.arith import contiguous, copy_strided, ctype
+from .array.core import empty
+from .kernelgen.launch import launch_size
+from .kernelgen.programs import build_kernel
 
 GENERATORS_SOURCE = r"""
 #include <pyopencl-random123/philox.cl>
@@ -128,12 +133,10 @@ class Random123GeneratorBase:
         return [np.uint32(int(w) & 0xFFFFFFFF) for w in words]
 
     def _source(self, dtype: np.dtype, distribution: str) -> tuple[str, int]:
-        from .array_elementwise import ctype
-
         per, emit = _EMIT[(distribution, _kind(dtype))]
         t, st = ctype(dtype), ctype(_scale_dtype(dtype))
         keys = ", ".join(f"uint k{i}" for i in range(self.key_length))
-        key = (f"(uint2)(k0, k1)" if self.key_length == 2 else "(uint4)(k0, k1, k2, k3)")
+        key = ("(uint2)(k0, k1)" if self.key_length == 2 else "(uint4)(k0, k1, k2, k3)")
         pragma = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" if "64" in _kind(dtype) else ""
         body = emit.replace("PUT(", "OCLPY_PUT(").replace("(T)", f"({t})")
         # rounding can carry shift + scale * u up to b itself: keep uniform floats below b
@@ -152,15 +155,12 @@ class Random123GeneratorBase:
                 f"    uint w[4] = {{r.x, r.y, r.z, r.w}};\n    {body}\n  }}\n}}\n"), per
 
     def _fill(self, distribution: str, ary: Any, scale: Any, shift: Any, queue: Any = None) -> Any:
-        from .array import copy_strided, empty
-        from .elementwise import _build, launch_size
-
         queue = queue or ary.queue
         if ary.dtype in cltypes.vec_type_to_scalar_and_count:
             return self._fill_vectors(distribution, ary, scale, shift, queue)
         dtype = ary.dtype
         source, per = self._source(dtype, distribution)
-        knl = _build(self.context, source, "oclpy_generate", None)
+        knl = build_kernel(self.context, source, "oclpy_generate", None)
         target = ary if ary.flags.c_contiguous else empty(queue, ary.shape, dtype)
         blocks = -(-ary.size // per)
         with self._lock:
@@ -181,8 +181,6 @@ class Random123GeneratorBase:
     def _fill_vectors(self, distribution: str, ary: Any, scale: Any, shift: Any,
                       queue: Any) -> Any:
         """Vector dtypes (cltypes.float4, ...): every component, padding included, is drawn."""
-        from .array import contiguous, copy_strided
-
         base = np.dtype(cltypes.vec_type_to_scalar_and_count[ary.dtype][0])
         target = contiguous(ary)
         flat = target.reshape(target.size).view(base)
@@ -203,8 +201,6 @@ class Random123GeneratorBase:
         return self._fill("uniform", ary, scale=(b - a), shift=a, queue=queue)
 
     def uniform(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import empty
-
         a, b = kwargs.pop("a", 0), kwargs.pop("b", 1)
         result = empty(*args, **kwargs)
         self.fill_uniform(result, queue=result.queue, a=a, b=b)
@@ -218,8 +214,6 @@ class Random123GeneratorBase:
         return self._fill("normal", ary, scale=sigma, shift=mu, queue=queue)
 
     def normal(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import empty
-
         mu, sigma = kwargs.pop("mu", 0), kwargs.pop("sigma", 1)
         result = empty(*args, **kwargs)
         self.fill_normal(result, queue=result.queue, mu=mu, sigma=sigma)
@@ -261,11 +255,8 @@ def fill_rand(result: Any, queue: Any = None, a: Any = 0, b: Any = 1) -> None:
 
 def rand(queue: Any, shape: Any, dtype: Any, luxury: Any = None, a: Any = 0, b: Any = 1) -> Any:
     """An array of `shape` with uniform values of `dtype` in [a, b)."""
-    from .array import empty
-
     if luxury is not None:
-        from warnings import warn
-        warn("Specifying the 'luxury' argument is deprecated and will stop being supported in "
+        warnings.warn("Specifying the 'luxury' argument is deprecated and will stop being supported in "
              "PyOpenCL 2018.x", stacklevel=2)
     result = empty(queue, shape, dtype)
     _get_generator(queue.context).fill_uniform(result, a=a, b=b, queue=queue)

@@ -11,25 +11,27 @@ so Array views with a nonzero `.offset` are passed as they are;
 
 Programs are cached per (context, arguments, operation, name, preamble,
 options, ranged or not): `get_elwise_kernel` is the memoized entry point the
-array module uses for its own kernels.
+array module uses for its own kernels. This module sits below oclpy.array:
+it knows arrays as kernelgen's DeviceArray.
 """
 
 from __future__ import annotations
 
 import builtins
 import re
-import threading
-import weakref
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
 
-from .kernel_args import (FP64_PRAGMA, DtypedArgument, ScalarArg, VectorArg, needs_double,
-                          offset_adjuster, parse_arg_list)
+import oclpy as cl
 
-_MAX_GROUPS = 1 << 20
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_cache_lock = threading.Lock()
+from .kernelgen.arguments import (FP64_PRAGMA, DtypedArgument, ScalarArg, VectorArg, needs_double,
+                                  offset_adjuster, parse_arg_list)
+from .kernelgen.launch import call_queue, kernel_arg_values, launch_size, wait_list
+from .kernelgen.programs import ContextCache, build_kernel
+
+_elwise_kernels = ContextCache()
 
 
 def _loop(use_range: bool) -> str:
@@ -55,72 +57,6 @@ def elwise_source(args: Sequence[DtypedArgument], operation: str, name: str, pre
             f"  long gsize = (long) get_global_size(0);\n  {loop_prep};\n{loop}  {after_loop};\n}}\n")
 
 
-def _build(context: Any, source: str, name: str, options: Any) -> Any:
-    from .runtime.program import Program
-
-    with _cache_lock:
-        per_ctx = _cache.setdefault(context, {})
-        key = (source, name, str(options))
-        if key in per_ctx:
-            return per_ctx[key]
-    kernel = getattr(Program(context, source).build(options=options or []), name)
-    with _cache_lock:
-        return per_ctx.setdefault(key, kernel)
-
-
-def launch_size(queue: Any, n: int) -> tuple[tuple[int], tuple[int]]:
-    """(global, local) sizes for a loop over n items: whole groups, at most _MAX_GROUPS."""
-    local = min(128, int(queue.device.max_work_group_size))
-    groups = max(1, min(_MAX_GROUPS, -(-n // local)))
-    return (groups * local,), (local,)
-
-
-def kernel_arg_values(args: Sequence[DtypedArgument], values: Sequence[Any]) -> list[Any]:
-    """The launch's values: (buffer, offset) for offset pointers, dtype-converted scalars."""
-    from .array import Array
-
-    out: list[Any] = []
-    for arg, value in zip(args, values):
-        if isinstance(arg, VectorArg):
-            buf, off = (value.base_data, value.offset) if isinstance(value, Array) else (value, 0)
-            out.extend((buf, np.int64(off)) if arg.with_offset else (buf,))
-        elif isinstance(value, np.ndarray) and value.dtype == arg.dtype:
-            out.append(value)
-        elif arg.dtype.fields is not None:
-            if np.iscomplexobj(value):  # a complex scalar for a float2/double2 argument
-                value = (complex(value).real, complex(value).imag)
-            out.append(np.asarray(value, dtype=arg.dtype))
-        else:
-            out.append(arg.dtype.type(value))
-    return out
-
-
-def call_queue(name: str, specs: Sequence[DtypedArgument], args: Sequence[Any],
-               queue: Any) -> tuple[Any, Any]:
-    """(the queue a builder's call runs on, its first Array argument or None), after
-    checking the argument count: `queue=` if given, else that Array's queue."""
-    from .array import Array
-
-    if len(args) != len(specs):
-        raise TypeError(f"{name}: expected {len(specs)} arguments, got {len(args)}")
-    repr_vec = next((v for a, v in zip(specs, args)
-                     if isinstance(a, VectorArg) and isinstance(v, Array)), None)
-    queue = queue or (repr_vec.queue if repr_vec is not None else None)
-    if queue is None:
-        raise ValueError("no queue: pass queue= or an Array argument that has one")
-    return queue, repr_vec
-
-
-def _events(values: Sequence[Any], wait_for: Any) -> list[Any]:
-    from .array import Array
-
-    waits = list(wait_for or [])
-    for value in values:
-        if isinstance(value, Array):
-            waits.extend(value.events)
-    return waits
-
-
 class ElementwiseKernel:
     """PyOpenCL's ElementwiseKernel: `knl(*args, range=None, slice=None, queue=None, wait_for=None)`."""
 
@@ -144,7 +80,6 @@ class ElementwiseKernel:
             raise ValueError("ElementwiseKernel can only be used with functions that have at "
                              "least one vector argument")
         if re.search(r"\breturn\b", operation):
-            import warnings
             warnings.warn("Using a 'return' statement in an element-wise operation will likely "
                           "lead to incorrect results. Use PYOPENCL_ELWISE_CONTINUE instead.",
                           stacklevel=2)
@@ -155,7 +90,7 @@ class ElementwiseKernel:
             source = elwise_source(self.args, self.operation, self.name, self.preamble, use_range,
                                    self.loop_prep, self.after_loop)
             kernel = self._kernels.setdefault(use_range,
-                                              _build(self.context, source, self.name, self.options))
+                                              build_kernel(self.context, source, self.name, self.options))
         return kernel, self.args
 
     def __call__(self, *args: Any, range: builtins.slice | None = None,  # noqa: A002
@@ -174,8 +109,6 @@ class ElementwiseKernel:
 
     def _launch(self, queue: Any, args: Sequence[Any], rng: builtins.slice | None,
                 repr_vec: Any, wait_for: Any) -> Any:
-        from .runtime.queue import enqueue_marker
-
         kernel, _ = self.get_kernel(rng is not None)
         values = kernel_arg_values(self.args, args)
         if rng is None:
@@ -190,9 +123,9 @@ class ElementwiseKernel:
                 raise ValueError("range step must not be zero")
             count = max(0, -(-(rng.stop - start) // step))
             values.extend((np.int64(start), np.int64(rng.stop), np.int64(step)))
-        waits = _events(args, wait_for)
+        waits = wait_list(args, wait_for)
         if count == 0:
-            return enqueue_marker(queue, wait_for=waits or None)
+            return cl.enqueue_marker(queue, wait_for=waits or None)
         gsize, lsize = launch_size(queue, count)
         return kernel(queue, gsize, lsize, *values, wait_for=waits or None)
 
@@ -200,14 +133,9 @@ class ElementwiseKernel:
 def get_elwise_kernel(context: Any, arguments: Any, operation: str, name: str = "elwise_kernel",
                       preamble: str = "", options: Any = None) -> ElementwiseKernel:
     """A memoized ElementwiseKernel (per context and text)."""
-    key = ("elwise", str(arguments), operation, name, preamble, str(options))
-    with _cache_lock:
-        per_ctx = _cache.setdefault(context, {})
-        if key in per_ctx:
-            return per_ctx[key]
-    knl = ElementwiseKernel(context, arguments, operation, name, options, preamble)
-    with _cache_lock:
-        return per_ctx.setdefault(key, knl)
+    key = (str(arguments), operation, name, preamble, str(options))
+    return _elwise_kernels.get(context, key, lambda: ElementwiseKernel(context, arguments, operation,
+                                                                       name, options, preamble))
 
 
 __all__ = ["ElementwiseKernel", "ScalarArg", "VectorArg", "elwise_source", "get_elwise_kernel",

@@ -15,9 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from .runtime.constants import mem_flags
-from .runtime.errors import LogicError, MemoryError, raise_cl, status_code
-from .runtime.memory import Buffer
+from oclpy import Buffer, LogicError, MemoryError, mem_flags, status_code
 
 
 def bitlog2(n: int) -> int:
@@ -68,7 +66,7 @@ class PooledBuffer(Buffer):
 
     def release(self) -> None:
         if self._returned:
-            raise_cl("PooledBuffer.release", status_code.INVALID_MEM_OBJECT, "already released")
+            raise LogicError("PooledBuffer.release", status_code.INVALID_MEM_OBJECT, "already released")
         self._returned = True
         super().release()
         self._pool._give_back(self._block)
@@ -173,8 +171,9 @@ class MemoryPool:
         """PyOpenCL prints each allocation when tracing; oclpy keeps no trace."""
 
 
-class _TestMemoryPool(MemoryPool):
-    """PyOpenCL's test pool: a MemoryPool over an allocator that hands out plain sizes."""
+class SizeOnlyMemoryPool(MemoryPool):
+    """A MemoryPool over an allocator that hands out plain sizes, no memory: PyOpenCL's
+    `_cl._TestMemoryPool`, which its tests use to check the bin arithmetic."""
 
     def __init__(self, leading_bits_in_bin_id: int = 4) -> None:
         super().__init__(_SizeAllocator(), leading_bits_in_bin_id)

@@ -21,6 +21,10 @@ PyOpenCL), and `prev_item` is the neutral element at a segment start.
 `input_fetch_exprs` entries `(NAME, ARG, OFFSET)` declare `NAME =
 ARG[i+OFFSET]` before `input_expr` (the element stays unread before the
 array's start).
+
+This module sits below oclpy.array (whose cumsum uses it): it knows arrays
+as kernelgen's DeviceArray, and `output_ary="new"` is an array of the
+input's class.
 """
 
 from __future__ import annotations
@@ -29,12 +33,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .elementwise import _build
-from .kernel_args import (FP64_PRAGMA, VectorArg, group_size, needs_double, offset_adjuster,
-                          parse_arg_list)
+import oclpy as cl
+
+from .kernelgen.arguments import FP64_PRAGMA, VectorArg, needs_double, offset_adjuster, parse_arg_list
+from .kernelgen.dtypes import kernel_ctype
+from .kernelgen.launch import DeviceArray, group_size, kernel_arg_values, wait_list
+from .kernelgen.programs import ContextCache, build_kernel
 
 MAX_GROUPS = 64
-
+_scan_kernels = ContextCache()
 
 
 class GenericScanKernel:
@@ -51,8 +58,6 @@ class GenericScanKernel:
                  input_fetch_exprs: Sequence[tuple[str, str, int]] | None = None,
                  index_dtype: Any = None, name_prefix: str = "scan", options: Any = None,
                  preamble: str = "", devices: Any = None) -> None:
-        from .kernel_args import kernel_ctype as dtype_to_ctype
-
         if neutral is None:
             raise ValueError("must provide a 'neutral' element in scan")
         self.context = ctx
@@ -77,7 +82,7 @@ class GenericScanKernel:
         self.segment_expr = is_segment_start_expr
         self.name = name_prefix
         self.options, self.preamble = options, preamble
-        self.ctype = dtype_to_ctype(self.dtype)
+        self.ctype = kernel_ctype(self.dtype)
         self.devices = devices or ctx.devices
         self._built: dict[Any, tuple[Any, Any, Any, int]] = {}
 
@@ -119,15 +124,12 @@ class GenericScanKernel:
     def _build_kernels(self, device: Any) -> tuple[Any, Any, Any, int]:
         group = self.group_size(device)
         source = self._source(group)
-        return (*(_build(self.context, source, f"{self.name}_{stage}", self.options)
+        return (*(build_kernel(self.context, source, f"{self.name}_{stage}", self.options)
                   for stage in ("stage1", "stage2", "stage3")), group)
 
     # -- launching ---------------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .array import Array
-        from .elementwise import _events, kernel_arg_values
-
         queue, size = kwargs.pop("queue", None), kwargs.pop("size", None)
         wait_for = kwargs.pop("wait_for", None)
         kwargs.pop("allocator", None)
@@ -135,7 +137,7 @@ class GenericScanKernel:
             raise TypeError(f"invalid keyword argument(s): {', '.join(sorted(kwargs))}")
         if len(args) != len(self.args):
             raise TypeError(f"{self.name}: expected {len(self.args)} arguments, got {len(args)}")
-        first = next((v for v in args if isinstance(v, Array)), None)
+        first = next((v for v in args if isinstance(v, DeviceArray)), None)
         queue = queue or (first.queue if first is not None else None)
         if queue is None:
             raise ValueError("no queue: pass queue= or an Array argument that has one")
@@ -144,22 +146,18 @@ class GenericScanKernel:
                 raise ValueError("size= is needed when no argument is an Array")
             size = first.size
         values = kernel_arg_values(self.args, args)
-        return self._run(queue, values, int(size), _events(args, wait_for))
+        return self._run(queue, values, int(size), wait_list(args, wait_for))
 
     def _run(self, queue: Any, values: list[Any], n: int, waits: list[Any]) -> Any:
-        from .runtime.constants import mem_flags
-        from .runtime.memory import Buffer
-        from .runtime.queue import enqueue_marker
-
         if n == 0:
-            return enqueue_marker(queue, wait_for=waits or None)
+            return cl.enqueue_marker(queue, wait_for=waits or None)
         one, two, three, group = self._kernels(queue.device)
         groups = max(1, min(self.max_groups, -(-n // group)))
         chunk = max(1, -(-n // (groups * group)))
         item = self.dtype.itemsize
-        totals = Buffer(self.context, mem_flags.READ_WRITE, groups * item)
-        prefix = Buffer(self.context, mem_flags.READ_WRITE, (groups + 1) * item)
-        flags = Buffer(self.context, mem_flags.READ_WRITE, 2 * groups)
+        totals = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, groups * item)
+        prefix = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, (groups + 1) * item)
+        flags = cl.Buffer(self.context, cl.mem_flags.READ_WRITE, 2 * groups)
         sizes = (np.int64(n), np.int64(chunk))
         gsize, lsize = (groups * group,), (group,)
         evt = one(queue, gsize, lsize, *values, *sizes, totals, flags, wait_for=waits or None)
@@ -294,22 +292,18 @@ class _LegacyScanKernel(GenericScanKernel):
     def __init__(self, ctx: Any, dtype: Any, scan_expr: str, neutral: str | None = None,
                  name_prefix: str = "scan", options: Any = None, preamble: str = "",
                  devices: Any = None) -> None:
-        from .kernel_args import kernel_ctype as dtype_to_ctype
-
-        ctype = dtype_to_ctype(np.dtype(dtype))
+        ctype = kernel_ctype(np.dtype(dtype))
         super().__init__(ctx, dtype, f"__global {ctype} *input_ary, __global {ctype} *output_ary",
                          "input_ary[i]", scan_expr, neutral, self.output, options=options,
                          preamble=preamble, devices=devices, name_prefix=name_prefix)
 
     def __call__(self, input_ary: Any, output_ary: Any = None, allocator: Any = None,  # type: ignore[override]
                  queue: Any = None, wait_for: Any = None) -> Any:
-        from .array import empty_like
-
         queue = queue or input_ary.queue or (output_ary.queue if output_ary is not None else None)
         if output_ary is None:
             output_ary = input_ary
         if isinstance(output_ary, str) and output_ary == "new":
-            output_ary = empty_like(input_ary, allocator=allocator)
+            output_ary = _empty_like(input_ary, allocator)
         if input_ary.shape != output_ary.shape:
             raise ValueError("input and output must have the same shape")
         if not input_ary.flags.forc:
@@ -330,18 +324,17 @@ class ExclusiveScanKernel(_LegacyScanKernel):
     output = "output_ary[i] = prev_item;"
 
 
+def _empty_like(ary: DeviceArray, allocator: Any) -> Any:
+    """A new array of `ary`'s class, shape, dtype and order (oclpy.array.empty_like)."""
+    order = "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    return type(ary)(ary.queue or ary.context, ary.shape, ary.dtype, order=order,
+                     allocator=allocator or ary.allocator)
+
+
 def get_inclusive_scan_kernel(ctx: Any, dtype: Any) -> InclusiveScanKernel:
     """A memoized `a+b` InclusiveScanKernel (cumsum's)."""
-    from .elementwise import _cache, _cache_lock
-
-    key = ("inclusive_scan", np.dtype(dtype))
-    with _cache_lock:
-        per_ctx = _cache.setdefault(ctx, {})
-        if key in per_ctx:
-            return per_ctx[key]
-    knl = InclusiveScanKernel(ctx, dtype, "a+b", "0")
-    with _cache_lock:
-        return per_ctx.setdefault(key, knl)
+    return _scan_kernels.get(ctx, ("inclusive_scan", np.dtype(dtype)),
+                             lambda: InclusiveScanKernel(ctx, dtype, "a+b", "0"))
 
 
 __all__ = ["ExclusiveScanKernel", "GenericDebugScanKernel", "GenericScanKernel", "InclusiveScanKernel",

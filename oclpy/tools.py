@@ -1,8 +1,9 @@
 """Helpers from `pyopencl.tools` that host code and PyOpenCL's own tests use.
 
-- dtypes: `dtype_to_ctype`, `get_or_register_dtype`, `match_dtype_to_c_struct`
-  (asks the device for sizeof and offsetof, as PyOpenCL does), `dtype_to_c_struct`;
-- kernel arguments (kernel_args.py): `parse_arg_list`, `parse_c_arg`,
+- dtypes: `dtype_to_ctype`, `get_or_register_dtype` (the registry is
+  kernelgen/dtypes.py), `match_dtype_to_c_struct` (asks the device for
+  sizeof and offsetof, as PyOpenCL does), `dtype_to_c_struct`;
+- kernel arguments (kernelgen/arguments.py): `parse_arg_list`, `parse_c_arg`,
   `VectorArg`, `ScalarArg`, `DtypedArgument`;
 - memory: `ImmediateAllocator`, `DeferredAllocator`, `MemoryPool` (mempool.py);
 - memoizing per context: `context_dependent_memoize`, `first_arg_dependent_memoize`;
@@ -21,57 +22,23 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .kernel_args import (DtypedArgument, ScalarArg, VectorArg, c_name_to_dtype, parse_arg_list,
-                          parse_c_arg)
-from .mempool import DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer
-from .runtime.context import Context, create_some_context
+import oclpy as cl
+from oclpy import Context, create_some_context
 
-_DTYPE_TO_C = {np.dtype(np.int8): "char", np.dtype(np.uint8): "unsigned char",
-               np.dtype(np.int16): "short", np.dtype(np.uint16): "unsigned short",
-               np.dtype(np.int32): "int", np.dtype(np.uint32): "unsigned int",
-               np.dtype(np.int64): "long", np.dtype(np.uint64): "unsigned long",
-               np.dtype(np.float16): "half", np.dtype(np.float32): "float",
-               np.dtype(np.float64): "double", np.dtype(np.bool_): "bool"}
-_registered: dict[np.dtype, str] = {}
-_registry_lock = threading.Lock()
+from .kernelgen.arguments import (DtypedArgument, ScalarArg, VectorArg, c_name_to_dtype, parse_arg_list,
+                                  parse_c_arg)
+from .kernelgen.dtypes import dtype_to_ctype, get_or_register_dtype
+from .mempool import DeferredAllocator, ImmediateAllocator, MemoryPool, PooledBuffer
+
+_SPIRV_MAGIC = b"\x07\x23\x02\x03"
 
 
 # -- dtypes -------------------------------------------------------------------
 
 def is_spirv(s: Any) -> bool:
-    """Whether `s` is a SPIR-V module: bytes starting with its magic number (PyOpenCL's test)."""
-    from .frontend.spirv import is_spirv as starts_with_magic
-
-    return isinstance(s, (bytes, bytearray)) and starts_with_magic(bytes(s))
-
-
-def get_or_register_dtype(c_names: str | list[str], dtype: Any = None) -> np.dtype:
-    """Register `dtype` under C name(s); with no dtype, look the name up."""
-    names = [c_names] if isinstance(c_names, str) else list(c_names)
-    if dtype is None:
-        for known, name in _registered.items():
-            if name in names:
-                return known
-        raise TypeError(f"unknown type name {names[0]!r}")
-    dtype = np.dtype(dtype)
-    with _registry_lock:
-        _registered.setdefault(dtype, names[0])
-    return dtype
-
-
-def dtype_to_ctype(dtype: Any) -> str:
-    """The OpenCL C spelling of a numpy scalar, cltypes vector or registered dtype."""
-    from . import cltypes
-
-    dtype = np.dtype(dtype)
-    if dtype in _registered:
-        return _registered[dtype]
-    if dtype in _DTYPE_TO_C:
-        return _DTYPE_TO_C[dtype]
-    if dtype in cltypes.vec_type_to_scalar_and_count:
-        base, count = cltypes.vec_type_to_scalar_and_count[dtype]
-        return f"{_DTYPE_TO_C[base].replace('unsigned ', 'u')}{count}"
-    raise ValueError(f"unable to map dtype '{dtype}'")
+    """Whether `s` is a SPIR-V module: bytes starting with its magic number, in either byte
+    order (PyOpenCL's test)."""
+    return isinstance(s, (bytes, bytearray)) and bytes(s[:4]) in (_SPIRV_MAGIC, _SPIRV_MAGIC[::-1])
 
 
 def _c_field(name: str, dtype: np.dtype) -> str:
@@ -88,12 +55,6 @@ def match_dtype_to_c_struct(device: Any, name: str, dtype: Any, context: Any = N
     A kernel on `device` reports sizeof and each field's offset; the dtype is
     rebuilt with those offsets and that size, and registered under `name`.
     """
-    from .runtime.constants import mem_flags
-    from .runtime.memory import Buffer
-    from .runtime.program import Program
-    from .runtime.queue import CommandQueue
-    from .runtime.transfer import enqueue_copy
-
     dtype = np.dtype(dtype)
     fields = sorted(dtype.fields.items(), key=lambda item: item[1][1])
     c_decl = "typedef struct {\n" + "\n".join(_c_field(n, f[0]) for n, f in fields) + f"\n}} {name};\n\n"
@@ -102,12 +63,12 @@ def match_dtype_to_c_struct(device: Any, name: str, dtype: Any, context: Any = N
     src = (f"{c_decl}__kernel void get_size_and_offsets(__global uint *result)\n{{\n"
            f"  {name} dummy;\n  result[0] = sizeof({name});\n{offsets}\n}}\n")
     context = context or Context([device])
-    queue = CommandQueue(context, device)
-    knl = Program(context, src).build(devices=[device]).get_size_and_offsets
+    queue = cl.CommandQueue(context, device)
+    knl = cl.Program(context, src).build(devices=[device]).get_size_and_offsets
     result = np.empty(1 + len(fields), np.uint32)
-    buf = Buffer(context, mem_flags.WRITE_ONLY, result.nbytes)
+    buf = cl.Buffer(context, cl.mem_flags.WRITE_ONLY, result.nbytes)
     knl(queue, (1,), (1,), buf)
-    enqueue_copy(queue, result, buf)
+    cl.enqueue_copy(queue, result, buf)
     size, offs = int(result[0]), [int(o) for o in result[1:]]
     matched = np.dtype({"names": [n for n, _ in fields], "formats": [f[0] for _, f in fields],
                         "offsets": offs, "itemsize": size})
@@ -160,11 +121,9 @@ def clear_first_arg_caches() -> None:
 
 def get_test_platforms_and_devices(plat_dev_string: str | None = None) -> list[tuple[Any, list[Any]]]:
     """[(platform, devices)], narrowed by PYOPENCL_TEST ("0:1", "oclpy:cpu", ...)."""
-    from .runtime.platform import get_platforms
-
     spec = plat_dev_string if plat_dev_string is not None else os.environ.get("PYOPENCL_TEST", "")
     result = []
-    for p_index, platform in enumerate(get_platforms()):
+    for p_index, platform in enumerate(cl.get_platforms()):
         devices = platform.get_devices()
         if spec.strip():
             devices = [d for d in devices if _matches(spec, p_index, platform, devices.index(d), d)]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from oclpy.cli import main, split_build_args
+from oclpy.cli.commands import main, split_build_args
 
 
 def test_split_build_args_keeps_opencl_options_in_order():
@@ -63,17 +63,17 @@ def test_build_without_emit_runs_the_target(tmp_path, capsys, monkeypatch):
     import oclpy.compiler as compiler
 
     calls = []
-    real = compiler.build_program
+    real = compiler.compile_program
 
     def spy(*args, **kwargs):
         calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(compiler, "build_program", spy)
+    monkeypatch.setattr(compiler, "compile_program", spy)
     src = tmp_path / "k.cl"
     src.write_text("__kernel void k(__global int *o) { o[0] = 1; }\n")
     assert main(["build", str(src)]) == 0
-    assert len(calls) == 1 and calls[0][2] == "cpu"
+    assert len(calls) == 1 and calls[0][2].kind == "cpu"
     assert "built for cpu" in capsys.readouterr().err
 
 

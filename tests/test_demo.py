@@ -1,6 +1,6 @@
 """`oclpy demo --quick` runs all four kernels and they match NumPy."""
 
-from oclpy.demo import CaseResult, format_table, run_demo
+from oclpy.cli.demo import CaseResult, format_table, run_demo
 
 
 def test_demo_quick_all_ok(capsys):

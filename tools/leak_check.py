@@ -31,8 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import oclpy as cl  # noqa: E402
-from oclpy.runtime import program as runtime_program  # noqa: E402
-from oclpy.targets.llvm import buildcache  # noqa: E402
+from oclpy.compiler import cache as buildcache  # noqa: E402
 
 SOURCE = "__kernel void inc(__global int *a, int k) { a[get_global_id(0)] += k; }"
 
@@ -99,7 +98,7 @@ def main() -> int:
     print(f"after {args.cycles} cycles ({time.perf_counter() - start:.1f} s): RSS {rss_mb():.1f} MB "
           f"(growth {grown:+.1f} MB, {grown * 1024 * 1024 / max(args.cycles, 1):+.0f} bytes/cycle)")
     tag = f"{os.getpid()}-{time.time_ns()}"  # sources no earlier run put in the disk cache
-    runtime_program.BUILD_CACHE_SIZE = buildcache.MEMORY_ENTRIES = args.cache_entries
+    buildcache.MEMORY_ENTRIES = args.cache_entries
     for i in range(args.cache_entries * 2):  # fill the caches so that each build evicts one
         one_cycle(device, i, SOURCE + f"\n// fill {tag} {i}\n")
     mid = trimmed_rss_mb()

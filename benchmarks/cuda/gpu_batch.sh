@@ -1,7 +1,7 @@
 #!/bin/bash
 # One batch on a GPU machine (the device tool): the e2e suite and the cuda tests
 # on OCLPY_DEVICE=cuda, then the benchmarks against NVIDIA's OpenCL. Logs and
-# JSON go to $OUT. Expects carried wheels in .whl (pcpp, pyopencl and its needs).
+# JSON go to $OUT. Expects carried wheels in .whl (pyopencl and its needs).
 set -o pipefail
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1

@@ -204,13 +204,13 @@ def transfers(sides: list[Side]) -> dict[str, dict[str, float]]:
 
 def dump_ptx(all_cases: list[Case], nv: Side | None) -> dict[str, dict[str, str]]:
     """Each case's PTX from oclpy and, where it runs, from NVIDIA's OpenCL compiler."""
-    from oclpy.compiler import build_program
+    from oclpy.compiler import compile_program, cuda_target
 
     out: dict[str, dict[str, str]] = {}
     for case in all_cases:
         entry = out.setdefault(case.name, {})
         try:
-            entry["oclpy"] = build_program(case.source, "", "cuda").program.ptx
+            entry["oclpy"] = compile_program(case.source, "", cuda_target()).program.ptx
             if nv is not None:
                 prg = nv.impl.cl.Program(nv.impl.ctx, case.source).build()
                 entry["nvidia"] = prg.binaries[0].decode(errors="replace")

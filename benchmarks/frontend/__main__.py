@@ -15,11 +15,11 @@ from typing import Any, Callable
 
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.driver import compile_to_ir
-from oclpy.frontend.lower import lower
+from oclpy.frontend.c.lower.unit import lower
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.parser import parse
-from oclpy.frontend.preprocess import preprocess
-from oclpy.frontend.sema import analyze
+from oclpy.frontend.c.c_parser import parse
+from oclpy.frontend.c.preprocess import preprocess
+from oclpy.frontend.c.sema.analyzer import analyze
 from oclpy.ir.verifier import verify_module
 
 from ..report import machine, software

@@ -21,10 +21,10 @@ _MACRO = re.compile(r"^\s*#\s*define\s+(\w+)", re.M)
 def defined_names(text: str) -> set[str]:
     """The functions, typedefs and program-scope variables `text` defines (asked of our parser)."""
     from oclpy.diagnostics import DiagnosticEngine
-    from oclpy.frontend import ast
+    from oclpy.frontend.c import ast
     from oclpy.frontend.options import parse_build_options
-    from oclpy.frontend.parser import parse
-    from oclpy.frontend.preprocess import preprocess
+    from oclpy.frontend.c.c_parser import parse
+    from oclpy.frontend.c.preprocess import preprocess
 
     diags = DiagnosticEngine()
     tu = parse(preprocess(text, "k.cl", parse_build_options(""), diags), "k.cl", diags)

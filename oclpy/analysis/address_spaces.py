@@ -54,41 +54,28 @@ def defined_functions(module: Module) -> list[Function]:
     return [fn for fn in module.functions if not fn.is_declaration]
 
 
-Uses = dict[Value, list[tuple[Instr, int]]]
-
-
-def module_uses(module: Module) -> Uses:
-    """Every operand use in the module: value -> (user, operand index)."""
-    uses: Uses = {}
-    for fn in defined_functions(module):
-        for instr in fn.instructions():
-            for k, op in enumerate(instr.operands):
-                uses.setdefault(op, []).append((instr, k))
-    return uses
-
-
 def is_generic(value: Value) -> bool:
     return value.type == GENERIC_PTR
 
 
-def _pointer_slots(fn: Function, uses: Uses) -> dict[Value, Instr]:
+def _pointer_slots(fn: Function) -> dict[Value, Instr]:
     """Each address into a private pointer slot (the alloca or a gep of it) -> its alloca."""
     slots: dict[Value, Instr] = {}
     for alloca in (i for i in fn.instructions() if i.op == "alloca"):
-        addresses = _slot_addresses(alloca, uses)
+        addresses = _slot_addresses(alloca)
         if addresses is not None:
             slots.update((a, alloca) for a in addresses)
     return slots
 
 
-def _slot_addresses(alloca: Instr, uses: Uses) -> list[Value] | None:
+def _slot_addresses(alloca: Instr) -> list[Value] | None:
     """The addresses derived from `alloca`, or None when one is used other than as
     the address of a load or store of `ptr<generic>`."""
     addresses: list[Value] = [alloca]
     work: list[Value] = [alloca]
     while work:
         address = work.pop()
-        for user, k in uses.get(address, []):
+        for user, k in address.uses:
             if user.op == "getelementptr" and k == 0:
                 addresses.append(user)
                 work.append(user)
@@ -109,18 +96,16 @@ class Inference:
     spaces: dict[Value, Space] = field(default_factory=dict)
     returns: dict[Function, Space] = field(default_factory=dict)
     slot_spaces: dict[Instr, Space] = field(default_factory=dict)
-    uses: Uses = field(init=False)
     sites: dict[Function, list[Instr]] = field(init=False)
     slots: dict[Value, Instr] = field(init=False)
     owner: dict[Argument, Function] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.uses = module_uses(self.module)
         self.owner = {a: fn for fn in defined_functions(self.module) for a in fn.args}
-        self.sites = call_sites(self.module, self.uses)
+        self.sites = call_sites(self.module)
         self.slots = {}
         for fn in defined_functions(self.module):
-            self.slots.update(_pointer_slots(fn, self.uses))
+            self.slots.update(_pointer_slots(fn))
 
     def space_of(self, value: Value) -> Space:
         """What an operand contributes: its named space, nothing (null, undef), or its inference."""
@@ -138,7 +123,7 @@ class Inference:
         slot_stores: dict[Instr, list[Instr]] = {}
         for address, alloca in self.slots.items():
             slot_stores.setdefault(alloca, []).extend(
-                user for user, k in self.uses.get(address, []) if user.op == "store" and k == 1)
+                user for user, k in address.uses if user.op == "store" and k == 1)
         changed = True
         while changed:
             changed = False
@@ -194,7 +179,7 @@ class Inference:
         return space
 
 
-def call_sites(module: Module, uses: Uses) -> dict[Function, list[Instr]]:
+def call_sites(module: Module) -> dict[Function, list[Instr]]:
     """Helpers we may see through: defined, not kernels, called directly at least once."""
     sites: dict[Function, list[Instr]] = {}
     for fn in defined_functions(module):

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oclpy.ir.cfg import post_order
 from oclpy.ir.types import VOID
 from oclpy.ir.values import Argument, Block, Function, Instr, Value
-
-from .cfg import post_order
 
 
 def is_tracked(v: Value) -> bool:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from oclpy.ir.cfg import predecessors, successors
+from oclpy.ir.dominance import DomTree
 from oclpy.ir.values import Block, Function
-
-from .cfg import predecessors, successors
-from .dominators import DomTree
 
 
 @dataclass(eq=False)

@@ -45,11 +45,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from oclpy.ir.cfg import predecessors, reachable_blocks, successors
 from oclpy.ir.intrinsics import intrinsic_info
 from oclpy.ir.types import AddressSpace, PtrType
 from oclpy.ir.values import Block, Function, Instr, Value
 
-from .cfg import predecessors, reachable_blocks, successors
 from .dominators import post_dominators
 from .loops import LoopInfo
 

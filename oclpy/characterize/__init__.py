@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..runtime.constants import device_info, device_type
-from ..runtime.errors import Error
+from oclpy import Error, device_info, device_type
 
 _POCL_VERSION = re.compile(r"^OpenCL [0-9.]+ [Pp]o[Cc][Ll] ([0-9]+)\.([0-9]+)")
 

@@ -18,8 +18,13 @@ from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from ..diagnostics import CompileError, DiagnosticEngine, SourceLocation, TooManyErrors
 from ..ir.values import Module
-from .cltypes import CType
+from .c.c_types import CType
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
+from .c.sema.analyzer import analyze
+from .c.preprocess import preprocess
+from .c.c_parser import parse
+from .c.lower.unit import lower
+from .c.builtins.cl20_atomics import atomic_type_names
 
 
 # The frontend's walkers recurse over the AST; a kernel with a 10,000-term
@@ -126,24 +131,19 @@ class FrontendResult:
 
 
 def _preprocess(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> str:
-    from .preprocess import preprocess
     return preprocess(source, filename, options, diags)
 
 
 def version_type_names(options: BuildOptions) -> dict[str, CType]:
     """Predefined type names beyond OpenCL C 1.2's: CL2.0's atomic types."""
-    from .cl20_atomics import atomic_type_names
     return atomic_type_names() if options.opencl_c_version >= 200 else {}
 
 
 def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticEngine) -> Optional[Module]:
-    from .lower import lower
-    from .parser import parse
-    from .sema import analyze
     text = _preprocess(source, filename, options, diags)
     if diags.has_errors:
         return None
-    tu = parse(text, filename, diags, version_type_names(options))
+    tu = parse(text, filename, diags, version_type_names(options), options.opencl_c_version)
     if diags.has_errors:
         _check_after_syntax_errors(tu, options, diags)
         return None
@@ -158,7 +158,6 @@ def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: Diagnos
     error, so one build reports the later errors too. The build has failed
     already: should sema trip over a half-parsed construct, the syntax errors
     stand alone (they are the cause) rather than an internal error."""
-    from .sema import analyze
     parse_diags = len(diags.diagnostics)
     try:
         analyze(tu, options, diags)  # type: ignore[arg-type]

@@ -11,22 +11,24 @@ same way across the module.
 The parser checks syntax, names and the types that the text states; whether
 the result is well-formed IR (terminators, dominance, operand types of each
 opcode) is the verifier's job (`ir/verifier.py`), so verifier tests can be
-written as text. The grammar is in `docs/ir.md`.
+written as text. What follows an instruction's opcode is read by the syntax of
+its row in the opcode table (`ir/ops.py`), one small function per directive
+kind. The grammar is in `docs/ir.md`.
 """
 
 from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..diagnostics import Diagnostic, DiagnosticEngine, SourceLocation
-from .ops import ATOMIC_BINOPS, FCMP_PREDICATES, ICMP_PREDICATES, OPS, ORDERINGS, SCOPES, Kind
+from .ops import OPS, ORDERINGS, SCOPES, Flag, Lit, OpInfo, TypeOf, TypeRuleError, Word
 from .printer import intrinsic_base_from_name
 from .types import (
-    I1, VOID, AddressSpace, ArrayType, FloatType, FunctionType, IntType, PtrType, StructType,
-    Type, VectorType,
+    VOID, AddressSpace, ArrayType, FloatType, FunctionType, IntType, PtrType, StructType, Type,
+    VectorType,
 )
 from .values import (
     Argument, Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
@@ -117,11 +119,12 @@ class Lexer:
 
 
 class _Forward(Value):
-    """A local value used before its definition; replaced when the function ends."""
+    """A local value used before its definition; its definition replaces it."""
 
     def __init__(self, type: Type, name: str) -> None:
         self.type = type
         self.name = name
+        self._users = {}
 
 
 class Parser:
@@ -195,6 +198,17 @@ class Parser:
         if self.peek().kind != "int":
             raise self.error(f"expected {what}, found {self._describe(self.peek())}")
         return int(self.next().text)
+
+    def parse_optional_comma_keyword(self, word: str) -> bool:
+        """`, word` (both consumed), as in `, align 4`."""
+        if self.peek().text == "," and self.peek(1).kind == "word" and self.peek(1).text == word:
+            self.pos += 2
+            return True
+        return False
+
+    def parse_optional_align(self) -> int:
+        """`, align N`, or 0 when it is not next."""
+        return self.parse_int("alignment") if self.parse_optional_comma_keyword("align") else 0
 
     def parse_comma_list(self, item: Callable[[], Any], close: str) -> list[Any]:
         """`item, item, ... close` (the opening bracket already consumed)."""
@@ -388,7 +402,6 @@ class Parser:
         self.forward: dict[str, tuple[_Forward, Token]] = {}
         self.blocks: dict[str, Block] = {}
         self.pending_blocks: dict[str, Token] = {}
-        self.replacements: dict[int, Value] = {}
 
     def use_local(self, tok: Token, t: Type) -> Value:
         key = _key_of(tok.text)
@@ -415,7 +428,7 @@ class Parser:
                 raise self.error(
                     f"'{tok.text}' is defined with type {value.type} but used as {placeholder.type}",
                     use)
-            self.replacements[id(placeholder)] = value
+            placeholder.replace_all_uses_with(value)
         self.locals[key] = value
 
     def parse_block_ref(self) -> Block:
@@ -509,7 +522,7 @@ class ModuleParser(Parser):
         value_type = self.parse_type()
         next_is_global = self.peek().kind == "global" and self.peek(1).text == "="
         init = None if next_is_global else self.parse_optional_constant(value_type)
-        align = self.parse_int("alignment") if self._parse_optional_comma_keyword("align") else 0
+        align = self.parse_optional_align()
 
         def make(forward: Value | None) -> Value:
             gv = forward if isinstance(forward, GlobalVar) else None
@@ -522,12 +535,6 @@ class ModuleParser(Parser):
             gv.constant, gv.align = kind == "constant", align
             return gv
         self.module.add_global(self.define_symbol(name_tok, make))  # type: ignore[arg-type]
-
-    def _parse_optional_comma_keyword(self, word: str) -> bool:
-        if self.peek().text == "," and self.peek(1).kind == "word" and self.peek(1).text == word:
-            self.pos += 2
-            return True
-        return False
 
     # BNF: function := 'declare' ['kernel'] header
     #                | ('define' | 'kernel') header '{' block+ '}'
@@ -629,8 +636,6 @@ class ModuleParser(Parser):
             raise self.error(f"use of undefined value '{tok.text}'", tok)
         for key, tok in self.pending_blocks.items():
             raise self.error(f"use of undefined label '{tok.text}'", tok)
-        for instr in fn.instructions():
-            instr.operands = [self.replacements.get(id(v), v) for v in instr.operands]
         self._reset_function()
 
     # BNF: instr := [LOCAL '='] OPCODE operands...
@@ -642,11 +647,11 @@ class ModuleParser(Parser):
         op_tok = self.peek()
         if op_tok.kind != "word":
             raise self.error(f"expected an instruction, found {self._describe(op_tok)}")
-        handler = _INSTR_PARSERS.get(op_tok.text)
-        if handler is None:
+        row = OPS.get(op_tok.text)
+        if row is None:
             raise self.error(f"unknown instruction '{op_tok.text}'", op_tok)
         self.next()
-        instr = handler(self, op_tok.text)
+        instr = parse_operands(self, row)
         if name_tok is not None:
             if instr.type == VOID:
                 raise self.error(f"'{op_tok.text}' produces no value to name", name_tok)
@@ -742,192 +747,125 @@ def parse_module(text: str, filename: str = "<ir>") -> Module:
         raise parser.error("nesting too deep") from None
 
 
-# -- instructions: one parser per opcode family, in a table ---------------------------
-# Each takes the parser (positioned after the opcode) and the opcode, and returns
-# the instruction with the attrs the builder would give it.
+# -- instructions: the opcode table's syntax (ir/ops.py), one function per directive ------------
+# Each reads one directive's piece of text into the instruction being parsed.
 
 
-def _bool_like(t: Type) -> Type:
-    return VectorType(I1, t.count) if isinstance(t, VectorType) else I1
+@dataclass
+class _Parsed:
+    """An instruction while its text is read."""
+
+    operands: list[Value] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)  # where each operand starts
+    attrs: dict[str, Any] = field(default_factory=dict)
+    targets: list[Block] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    result: Type = VOID  # the result type, when the text states it
+    values: Type = VOID  # the type of the bare operands that follow (TypeOf("values"))
+
+    def add(self, tok: Token, value: Value) -> None:
+        self.tokens.append(tok)
+        self.operands.append(value)
 
 
-def _p_binary(p: ModuleParser, op: str) -> Instr:
-    flags = {f: True for f in ("nuw", "nsw") if p.parse_optional_keyword(f)}
+def _p_lit(p: ModuleParser, item: Lit, s: _Parsed) -> None:
+    if item.text.isalpha():
+        p.parse_keyword(item.text)
+    else:
+        p.parse_punct(item.text)
+
+
+def _p_flag(p: ModuleParser, item: Flag, s: _Parsed) -> None:
+    if p.parse_optional_keyword(item.name):
+        s.attrs[item.name] = True
+    elif item.absent is not None:
+        s.attrs[item.name] = item.absent
+
+
+def _p_word(p: ModuleParser, item: Word, s: _Parsed) -> None:
+    s.attrs[item.attr] = p.parse_choice(item.choices, item.what)
+
+
+def _p_align(p: ModuleParser, item: object, s: _Parsed) -> None:
+    s.attrs["align"] = p.parse_optional_align()
+
+
+def _p_type_of(p: ModuleParser, item: TypeOf, s: _Parsed) -> None:
     t = p.parse_type()
-    a = p.parse_value(t)
-    p.parse_punct(",")
-    return Instr(op, t, [a, p.parse_value(t)], flags)
+    if item.of == "values":
+        s.values = t
+    elif item.of == "result":
+        s.result = t
+    else:
+        s.attrs[item.of] = t
 
 
-def _p_fneg(p: ModuleParser, op: str) -> Instr:
-    a = p.parse_typed_value()
-    return Instr(op, a.type, [a])
+def _p_typed(p: ModuleParser, item: object, s: _Parsed) -> None:
+    s.add(p.peek(), p.parse_typed_value())
 
 
-def _p_cmp(p: ModuleParser, op: str) -> Instr:
-    preds = ICMP_PREDICATES if op == "icmp" else FCMP_PREDICATES
-    pred = p.parse_choice(preds, f"{op} predicate")
+def _p_more_typed(p: ModuleParser, item: object, s: _Parsed) -> None:
+    while p.parse_optional_punct(","):
+        _p_typed(p, item, s)
+
+
+def _p_typed_or_void(p: ModuleParser, item: object, s: _Parsed) -> None:
+    tok = p.peek()
     t = p.parse_type()
-    a = p.parse_value(t)
-    p.parse_punct(",")
-    return Instr(op, _bool_like(t), [a, p.parse_value(t)], {"pred": pred})
+    if t != VOID:
+        s.add(tok, p.parse_value(t))
 
 
-def _p_cast(p: ModuleParser, op: str) -> Instr:
-    a = p.parse_typed_value()
-    p.parse_keyword("to")
-    return Instr(op, p.parse_type(), [a])
-
-
-def _p_select(p: ModuleParser, op: str) -> Instr:
-    cond = p.parse_typed_value()
-    p.parse_punct(",")
-    a = p.parse_typed_value()
-    p.parse_punct(",")
-    return Instr(op, a.type, [cond, a, p.parse_typed_value()])
-
-
-def _p_align(p: ModuleParser) -> int:
-    return p.parse_int("alignment") if p._parse_optional_comma_keyword("align") else 0
-
-
-def _p_alloca(p: ModuleParser, op: str) -> Instr:
-    elem = p.parse_type()
+def _p_space(p: ModuleParser, item: object, s: _Parsed) -> None:
     space = AddressSpace.PRIVATE
-    if p._parse_optional_comma_keyword("addrspace"):
+    if p.parse_optional_comma_keyword("addrspace"):
         p.parse_punct("(")
         space = p.parse_address_space()
         p.parse_punct(")")
-    attrs = {"elem": elem, "align": _p_align(p), "space": space}
-    return Instr(op, PtrType(space), [], attrs)
+    s.attrs["space"] = space
 
 
-def _p_load(p: ModuleParser, op: str) -> Instr:
-    volatile = p.parse_optional_keyword("volatile")
-    t = p.parse_type()
-    p.parse_punct(",")
-    ptr_value = p.parse_typed_value()
-    return Instr(op, t, [ptr_value], {"align": _p_align(p), "volatile": volatile})
-
-
-def _p_store(p: ModuleParser, op: str) -> Instr:
-    volatile = p.parse_optional_keyword("volatile")
-    value = p.parse_typed_value()
-    p.parse_punct(",")
-    ptr_value = p.parse_typed_value()
-    return Instr(op, VOID, [value, ptr_value], {"align": _p_align(p), "volatile": volatile})
-
-
-def _p_gep(p: ModuleParser, op: str) -> Instr:
-    inbounds = p.parse_optional_keyword("inbounds")
-    elem = p.parse_type()
-    p.parse_punct(",")
-    operands = [p.parse_typed_value()]
-    while p.parse_optional_punct(","):
-        operands.append(p.parse_typed_value())
-    return Instr(op, operands[0].type, operands, {"elem": elem, "inbounds": inbounds})
-
-
-def _p_scope_ordering(p: ModuleParser) -> dict[str, str]:
+def _p_sync(p: ModuleParser, item: object, s: _Parsed) -> None:
     p.parse_keyword("scope")
     p.parse_punct("(")
-    scope = p.parse_choice(SCOPES, "memory scope")
+    s.attrs["scope"] = p.parse_choice(SCOPES, "memory scope")
     p.parse_punct(")")
-    return {"ordering": p.parse_choice(ORDERINGS, "memory ordering"), "scope": scope}
+    s.attrs["ordering"] = p.parse_choice(ORDERINGS, "memory ordering")
 
 
-def _p_atomicrmw(p: ModuleParser, op: str) -> Instr:
-    binop = p.parse_choice(ATOMIC_BINOPS, "atomicrmw operation")
-    ptr_value = p.parse_typed_value()
-    p.parse_punct(",")
-    value = p.parse_typed_value()
-    attrs = {"binop": binop, **_p_scope_ordering(p)}
-    return Instr(op, value.type, [ptr_value, value], attrs)
-
-
-def _p_cmpxchg(p: ModuleParser, op: str) -> Instr:
-    operands = [p.parse_typed_value()]
-    for _ in range(2):
-        p.parse_punct(",")
-        operands.append(p.parse_typed_value())
-    return Instr(op, operands[2].type, operands, _p_scope_ordering(p))
-
-
-def _p_vector_operand(p: ModuleParser) -> Value:
-    tok = p.peek()
-    value = p.parse_typed_value()
-    if not isinstance(value.type, VectorType):
-        raise p.error(f"expected a vector, found {value.type}", tok)
-    return value
-
-
-def _p_extractelement(p: ModuleParser, op: str) -> Instr:
-    vec = _p_vector_operand(p)
-    p.parse_punct(",")
-    return Instr(op, vec.type.elem, [vec, p.parse_typed_value()])  # type: ignore[attr-defined]
-
-
-def _p_insertelement(p: ModuleParser, op: str) -> Instr:
-    vec = _p_vector_operand(p)
-    operands = [vec]
-    for _ in range(2):
-        p.parse_punct(",")
-        operands.append(p.parse_typed_value())
-    return Instr(op, vec.type, operands)
-
-
-def _p_shufflevector(p: ModuleParser, op: str) -> Instr:
-    a = _p_vector_operand(p)
-    p.parse_punct(",")
-    b = p.parse_typed_value()
-    p.parse_punct(",")
+def _p_mask(p: ModuleParser, item: object, s: _Parsed) -> None:
     p.parse_punct("[", "to open the shuffle mask")
-    mask = tuple(p.parse_comma_list(lambda: p.parse_int("mask element"), "]"))
-    elem = a.type.elem  # type: ignore[attr-defined]
-    return Instr(op, VectorType(elem, len(mask)), [a, b], {"mask": mask})
+    s.attrs["mask"] = tuple(p.parse_comma_list(lambda: p.parse_int("mask element"), "]"))
 
 
-def _p_indices(p: ModuleParser) -> tuple[int, ...]:
+def _p_indices(p: ModuleParser, item: object, s: _Parsed) -> None:
     indices = []
     while p.parse_optional_punct(","):
         indices.append(p.parse_int("aggregate index"))
     if not indices:
         raise p.error("expected ', <index>'")
-    return tuple(indices)
+    s.attrs["indices"] = tuple(indices)
 
 
-def _p_extractvalue(p: ModuleParser, op: str) -> Instr:
+def _p_incoming(p: ModuleParser, item: object, s: _Parsed) -> None:
+    while p.parse_optional_punct("["):
+        s.add(p.peek(), p.parse_value(s.result))
+        p.parse_punct(",")
+        s.blocks.append(p.parse_block_ref())
+        p.parse_punct("]", "to close the incoming pair")
+        if not p.parse_optional_punct(","):
+            break
+
+
+def _p_callee(p: ModuleParser, item: object, s: _Parsed) -> None:
     tok = p.peek()
-    agg = p.parse_typed_value()
-    indices = _p_indices(p)
-    t = agg.type
-    for index in indices:
-        if isinstance(t, StructType) and 0 <= index < len(t.fields):
-            t = t.fields[index]
-        elif isinstance(t, ArrayType) and 0 <= index < t.count:
-            t = t.elem
-        else:
-            raise p.error(f"invalid index {index} into {t}", tok)
-    return Instr(op, t, [agg], {"indices": indices})
-
-
-def _p_insertvalue(p: ModuleParser, op: str) -> Instr:
-    agg = p.parse_typed_value()
-    p.parse_punct(",")
-    elt = p.parse_typed_value()
-    return Instr(op, agg.type, [agg, elt], {"indices": _p_indices(p)})
-
-
-def _p_call(p: ModuleParser, op: str) -> Instr:
-    ret = p.parse_type()
-    callee_tok = p.peek()
-    if callee_tok.kind != "global":
-        raise p.error(f"expected a function name, found {p._describe(callee_tok)}")
+    if tok.kind != "global":
+        raise p.error(f"expected a function name, found {p._describe(tok)}")
     p.next()
     p.parse_punct("(")
-    args = p.parse_comma_list(p.parse_typed_value, ")")
-    callee = _resolve_callee(p, callee_tok, ret, [a.type for a in args])
-    return Instr(op, ret, args, {"callee": callee})
+    for arg in p.parse_comma_list(lambda: (p.peek(), p.parse_typed_value()), ")"):
+        s.add(*arg)
+    s.attrs["callee"] = _resolve_callee(p, tok, s.result, [a.type for a in s.operands])
 
 
 def _resolve_callee(p: ModuleParser, tok: Token, ret: Type, arg_types: list[Type]) -> Function:
@@ -943,65 +881,53 @@ def _resolve_callee(p: ModuleParser, tok: Token, ret: Type, arg_types: list[Type
     return callee
 
 
-def _p_phi(p: ModuleParser, op: str) -> Instr:
-    t = p.parse_type()
-    values: list[Value] = []
-    blocks: list[Block] = []
-    while p.parse_optional_punct("["):
-        values.append(p.parse_value(t))
-        p.parse_punct(",")
-        blocks.append(p.parse_block_ref())
-        p.parse_punct("]", "to close the incoming pair")
-        if not p.parse_optional_punct(","):
-            break
-    return Instr(op, t, values, blocks=blocks)
-
-
-def _p_br(p: ModuleParser, op: str) -> Instr:
-    return Instr(op, VOID, targets=[p.parse_label_ref()])
-
-
-def _p_condbr(p: ModuleParser, op: str) -> Instr:
-    cond = p.parse_typed_value()
-    p.parse_punct(",")
-    then = p.parse_label_ref()
-    p.parse_punct(",")
-    return Instr(op, VOID, [cond], targets=[then, p.parse_label_ref()])
-
-
-def _p_switch(p: ModuleParser, op: str) -> Instr:
-    value = p.parse_typed_value()
-    p.parse_punct(",")
-    targets = [p.parse_label_ref()]
+def _p_cases(p: ModuleParser, item: object, s: _Parsed) -> None:
+    value_type = s.operands[0].type
     cases: list[int] = []
     p.parse_punct("[", "to open the switch cases")
     while not p.parse_optional_punct("]"):
         tok = p.peek()
-        if p.parse_type() != value.type:
-            raise p.error(f"switch case must have type {value.type}", tok)
+        if p.parse_type() != value_type:
+            raise p.error(f"switch case must have type {value_type}", tok)
         cases.append(p.parse_int("case value"))
         p.parse_punct(",")
-        targets.append(p.parse_label_ref())
-    return Instr(op, VOID, [value], {"cases": tuple(cases)}, targets=targets)
+        s.targets.append(p.parse_label_ref())
+    s.attrs["cases"] = tuple(cases)
 
 
-def _p_ret(p: ModuleParser, op: str) -> Instr:
-    t = p.parse_type()
-    return Instr(op, VOID, [] if t == VOID else [p.parse_value(t)])
-
-
-_INSTR_PARSERS: dict[str, Callable[[ModuleParser, str], Instr]] = {
-    "fneg": _p_fneg, "icmp": _p_cmp, "fcmp": _p_cmp, "select": _p_select,
-    "alloca": _p_alloca, "load": _p_load, "store": _p_store, "getelementptr": _p_gep,
-    "atomicrmw": _p_atomicrmw, "cmpxchg": _p_cmpxchg,
-    "extractelement": _p_extractelement, "insertelement": _p_insertelement,
-    "shufflevector": _p_shufflevector, "extractvalue": _p_extractvalue,
-    "insertvalue": _p_insertvalue, "call": _p_call, "phi": _p_phi,
-    "br": _p_br, "condbr": _p_condbr, "switch": _p_switch, "ret": _p_ret,
-    "unreachable": lambda p, op: Instr(op, VOID),
+_PARSE: dict[str, Callable[[ModuleParser, Any, _Parsed], None]] = {
+    "lit": _p_lit,
+    "flag": _p_flag,
+    "word": _p_word,
+    "type_of": _p_type_of,
+    "bare": lambda p, item, s: s.add(p.peek(), p.parse_value(s.values)),
+    "typed": _p_typed,
+    "more_typed": _p_more_typed,
+    "typed_or_void": _p_typed_or_void,
+    "label": lambda p, item, s: s.targets.append(p.parse_label_ref()),
+    "align": _p_align,
+    "space": _p_space,
+    "sync": _p_sync,
+    "mask": _p_mask,
+    "indices": _p_indices,
+    "incoming": _p_incoming,
+    "callee": _p_callee,
+    "cases": _p_cases,
 }
-for _name, _info in OPS.items():
-    if _info.kind is Kind.BINARY:
-        _INSTR_PARSERS[_name] = _p_binary
-    elif _info.kind is Kind.CAST:
-        _INSTR_PARSERS[_name] = _p_cast
+
+
+# BNF: operands := the directives of the opcode's row, in order (ir/ops.py)
+def parse_operands(p: ModuleParser, row: OpInfo) -> Instr:
+    """The text after an opcode, read by its row's syntax; the result type is the
+    one the text states or the one the row derives (an error at the operand the
+    derivation rejects)."""
+    s = _Parsed()
+    for item in row.syntax:
+        _PARSE[item.kind](p, item, s)
+    result = s.result
+    if row.result is not None:
+        try:
+            result = row.result(s.operands, s.attrs)
+        except TypeRuleError as exc:
+            raise p.error(str(exc), s.tokens[exc.operand]) from None
+    return Instr(row.name, result, s.operands, s.attrs, s.targets, s.blocks)

@@ -19,7 +19,9 @@ Naming: within a function, arguments, block labels and instruction results
 share one namespace. Named values keep their names (a later duplicate gets
 `.1`, `.2`, ... appended); unnamed values, and values whose name is all
 digits, are numbered `%0`, `%1`, ... in order of appearance. Names that are
-not plain identifiers are quoted (`%"a b"`). `docs/ir.md` describes the form.
+not plain identifiers are quoted (`%"a b"`). What follows an instruction's
+opcode is printed by the syntax of its row in the opcode table (`ir/ops.py`),
+one small function per directive kind. `docs/ir.md` describes the form.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from __future__ import annotations
 import math
 import re
 import struct
+from dataclasses import dataclass
 from typing import Any, Callable
 
-from .ops import OPS, Kind
+from .ops import OPS, TypeOf
 from .types import ArrayType, FunctionType, IntType, StructType, Type, VectorType, VOID
 from .values import (
-    Argument, Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
+    Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
     GlobalVar, Instr, Module, Undef, Value,
 )
 
@@ -197,134 +200,106 @@ def format_attrs(attrs: dict[str, Any]) -> str:
     return " #{" + ", ".join(items) + "}"
 
 
-# -- instructions ------------------------------------------------------------------
+# -- instructions: the opcode table's syntax (ir/ops.py), one function per directive ---------
 
 
-def _align(instr: Instr) -> str:
-    align = instr.attrs.get("align", 0)
+@dataclass
+class _Printing:
+    """An instruction being printed: which operand and successor come next."""
+
+    instr: Instr
+    names: Names
+    operand: int = 0
+    target: int = 0
+
+    def next_operand(self) -> Value:
+        self.operand += 1
+        return self.instr.operands[self.operand - 1]
+
+    def next_target(self) -> Block:
+        self.target += 1
+        return self.instr.targets[self.target - 1]
+
+    def typed(self) -> str:
+        return format_typed(self.next_operand(), self.names)
+
+
+def _type_of(item: TypeOf, s: _Printing) -> str:
+    if item.of == "values":
+        return str(s.instr.operands[s.operand].type)
+    return str(s.instr.type if item.of == "result" else s.instr.attrs[item.of])
+
+
+def _more_typed(item: object, s: _Printing) -> str:
+    return "".join(f", {s.typed()}" for _ in range(s.operand, len(s.instr.operands)))
+
+
+def _align(item: object, s: _Printing) -> str:
+    align = s.instr.attrs.get("align", 0)
     return f", align {align}" if align else ""
 
 
-def _volatile(instr: Instr) -> str:
-    return "volatile " if instr.attrs.get("volatile") else ""
+def _space(item: object, s: _Printing) -> str:
+    space = s.instr.attrs.get("space")
+    return f", addrspace({space})" if space is not None and str(space) != "private" else ""
 
 
-def _operands(instr: Instr, names: Names) -> str:
-    return ", ".join(format_typed(v, names) for v in instr.operands)
+def _incoming(item: object, s: _Printing) -> str:
+    n = s.names
+    pairs = zip(s.instr.operands, s.instr.blocks)
+    return ", ".join(f"[ {format_value(v, n)}, {format_value(b, n)} ]" for v, b in pairs)
 
 
-WRAP_FLAGS = ("nuw", "nsw")  # integer binary ops: no unsigned/signed wrap (overflow is undefined)
+def _callee(item: object, s: _Printing) -> str:
+    args = ", ".join(s.typed() for _ in s.instr.operands)
+    return f"{format_value(s.instr.attrs['callee'], s.names)}({args})"
 
 
-def _fmt_binary(i: Instr, n: Names) -> str:
-    a, b = i.operands
-    flags = "".join(f" {f}" for f in WRAP_FLAGS if i.attrs.get(f))
-    return f"{i.op}{flags} {a.type} {format_value(a, n)}, {format_value(b, n)}"
+def _cases(item: object, s: _Printing) -> str:
+    value_type = s.instr.operands[0].type
+    dests = s.instr.targets[s.target:]
+    lines = [f"\n    {value_type} {case}, label {format_value(dest, s.names)}"
+             for case, dest in zip(s.instr.attrs["cases"], dests)]
+    return "[" + "".join(lines) + "\n  ]"
 
 
-def _fmt_cmp(i: Instr, n: Names) -> str:
-    a, b = i.operands
-    return f"{i.op} {i.attrs['pred']} {a.type} {format_value(a, n)}, {format_value(b, n)}"
-
-
-def _fmt_alloca(i: Instr, n: Names) -> str:
-    space = i.attrs.get("space")
-    where = f", addrspace({space})" if space is not None and str(space) != "private" else ""
-    return f"alloca {i.attrs['elem']}{where}{_align(i)}"
-
-
-def _fmt_load(i: Instr, n: Names) -> str:
-    return f"load {_volatile(i)}{i.type}, {_operands(i, n)}{_align(i)}"
-
-
-def _fmt_store(i: Instr, n: Names) -> str:
-    return f"store {_volatile(i)}{_operands(i, n)}{_align(i)}"
-
-
-def _fmt_gep(i: Instr, n: Names) -> str:
-    inbounds = "inbounds " if i.attrs.get("inbounds") else ""
-    return f"getelementptr {inbounds}{i.attrs['elem']}, {_operands(i, n)}"
-
-
-def _fmt_atomicrmw(i: Instr, n: Names) -> str:
-    a = i.attrs
-    return f"atomicrmw {a['binop']} {_operands(i, n)} scope({a['scope']}) {a['ordering']}"
-
-
-def _fmt_cmpxchg(i: Instr, n: Names) -> str:
-    a = i.attrs
-    return f"cmpxchg {_operands(i, n)} scope({a['scope']}) {a['ordering']}"
-
-
-def _fmt_shuffle(i: Instr, n: Names) -> str:
-    mask = ", ".join(str(m) for m in i.attrs["mask"])
-    return f"shufflevector {_operands(i, n)}, [{mask}]"
-
-
-def _fmt_indices(i: Instr, n: Names) -> str:
-    indices = "".join(f", {k}" for k in i.attrs["indices"])
-    return f"{i.op} {_operands(i, n)}{indices}"
-
-
-def _fmt_call(i: Instr, n: Names) -> str:
-    callee = i.attrs["callee"]
-    return f"call {i.type} {format_value(callee, n)}({_operands(i, n)})"
-
-
-def _fmt_phi(i: Instr, n: Names) -> str:
-    incoming = ", ".join(
-        f"[ {format_value(v, n)}, {format_value(b, n)} ]" for v, b in zip(i.operands, i.blocks))
-    return f"phi {i.type} {incoming}".rstrip()
-
-
-def _fmt_switch(i: Instr, n: Names) -> str:
-    value = i.operands[0]
-    lines = [f"switch {format_typed(value, n)}, label {format_value(i.targets[0], n)} ["]
-    for case, dest in zip(i.attrs["cases"], i.targets[1:]):
-        lines.append(f"    {value.type} {case}, label {format_value(dest, n)}")
-    lines.append("  ]")
-    return "\n".join(lines)
-
-
-def _fmt_ret(i: Instr, n: Names) -> str:
-    return f"ret {format_typed(i.operands[0], n)}" if i.operands else "ret void"
-
-
-def _fmt_targets(i: Instr, n: Names) -> str:
-    labels = ", ".join(f"label {format_value(b, n)}" for b in i.targets)
-    return f"{i.op} {_operands(i, n)}, {labels}" if i.operands else f"{i.op} {labels}"
-
-
-_FORMATS: dict[str, Callable[[Instr, Names], str]] = {
-    "fneg": lambda i, n: f"fneg {_operands(i, n)}",
-    "icmp": _fmt_cmp,
-    "fcmp": _fmt_cmp,
-    "select": lambda i, n: f"select {_operands(i, n)}",
-    "alloca": _fmt_alloca,
-    "load": _fmt_load,
-    "store": _fmt_store,
-    "getelementptr": _fmt_gep,
-    "atomicrmw": _fmt_atomicrmw,
-    "cmpxchg": _fmt_cmpxchg,
-    "extractelement": lambda i, n: f"extractelement {_operands(i, n)}",
-    "insertelement": lambda i, n: f"insertelement {_operands(i, n)}",
-    "shufflevector": _fmt_shuffle,
-    "extractvalue": _fmt_indices,
-    "insertvalue": _fmt_indices,
-    "call": _fmt_call,
-    "phi": _fmt_phi,
-    "br": _fmt_targets,
-    "condbr": _fmt_targets,
-    "switch": _fmt_switch,
-    "ret": _fmt_ret,
-    "unreachable": lambda i, n: "unreachable",
+_PRINT: dict[str, Callable[[Any, _Printing], str]] = {
+    "lit": lambda item, s: item.text,
+    "flag": lambda item, s: item.name if s.instr.attrs.get(item.name) else "",
+    "word": lambda item, s: s.instr.attrs[item.attr],
+    "type_of": _type_of,
+    "bare": lambda item, s: format_value(s.next_operand(), s.names),
+    "typed": lambda item, s: s.typed(),
+    "more_typed": _more_typed,
+    "typed_or_void": lambda item, s: s.typed() if s.instr.operands else "void",
+    "label": lambda item, s: f"label {format_value(s.next_target(), s.names)}",
+    "align": _align,
+    "space": _space,
+    "sync": lambda item, s: f"scope({s.instr.attrs['scope']}) {s.instr.attrs['ordering']}",
+    "mask": lambda item, s: "[" + ", ".join(str(m) for m in s.instr.attrs["mask"]) + "]",
+    "indices": lambda item, s: "".join(f", {k}" for k in s.instr.attrs["indices"]),
+    "incoming": _incoming,
+    "callee": _callee,
+    "cases": _cases,
 }
 
-for _name, _info in OPS.items():
-    if _info.kind is Kind.BINARY:
-        _FORMATS[_name] = _fmt_binary
-    elif _info.kind is Kind.CAST:
-        _FORMATS[_name] = lambda i, n: f"{i.op} {_operands(i, n)} to {i.type}"
+
+def _print_operands(instr: Instr, names: Names) -> str:
+    """The opcode and what its row's syntax says follows it."""
+    row = OPS.get(instr.op)
+    if row is None:
+        return f"<unknown op {instr.op}>"
+    want, count = row.operands, len(instr.operands)
+    if want is not None and count != want:
+        plural = "s" if want != 1 else ""
+        return f"{instr.op} <malformed: expected {want} operand{plural}, found {count}>"
+    s = _Printing(instr, names)
+    text = instr.op
+    for item in row.syntax:
+        piece = _PRINT[item.kind](item, s)
+        if piece:
+            text += piece if piece.startswith(",") else " " + piece
+    return text
 
 
 def print_instr(instr: Instr, names: Names | None = None) -> str:
@@ -332,9 +307,8 @@ def print_instr(instr: Instr, names: Names | None = None) -> str:
 
     Without `names`, values are named as in the instruction's function."""
     names = names or names_for(instr)
-    fmt = _FORMATS.get(instr.op)
     try:
-        body = fmt(instr, names) if fmt else f"<unknown op {instr.op}>"
+        body = _print_operands(instr, names)
     except (KeyError, ValueError, IndexError, AttributeError, TypeError) as exc:
         # Malformed instructions (missing attrs or operands) still print, for the verifier.
         body = f"{instr.op} <malformed: {type(exc).__name__} {exc}>"

@@ -5,12 +5,22 @@ Every value has `.type` (an `ir.types.Type`). An instruction is one class,
 `Instr`, whose `op` names an entry in the opcode table (`ir/ops.py`); its
 operands are values, its successor blocks are in `targets` (terminators) and
 its incoming blocks in `blocks` (phis), and opcode-specific data is in `attrs`.
+
+Use-lists: every value with an identity in a module (an instruction, an
+argument, a global, a function) knows its users, the instructions that hold
+it as an operand (`value.users`), so `replace_all_uses_with` costs O(uses).
+Constants are values too but keep no use-list (they may be shared and are
+cheap to make). The lists stay right because operands only change through
+`Instr.operands` (a tuple: set it whole) and `Instr.set_operand`, and an
+instruction leaves the IR through `Instr.erase()` or `Block.erase_instrs()`,
+which drop its operands. An instruction that is detached without being erased
+(`block.instrs.remove(i)`, to move it) keeps its operands and stays a user.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Container, Iterable, Iterator
 
 from .ops import OPS, OpInfo
 from .types import FunctionType, PtrType, Type, AddressSpace
@@ -21,9 +31,57 @@ class Value:
 
     type: Type
     name: str
+    # user -> how many of its operands are this value; None: no use-list (constants)
+    _users: dict[Instr, int] | None = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {getattr(self, 'name', '')}: {self.type}>"
+
+    @property
+    def keeps_uses(self) -> bool:
+        """Whether this value has a use-list (constants have none)."""
+        return self._users is not None
+
+    @property
+    def users(self) -> list[Instr]:
+        """The instructions that use this value, each once, in order of first use."""
+        if self._users is None:
+            raise TypeError(f"{self!r} keeps no use-list (constants do not)")
+        return list(self._users)
+
+    @property
+    def uses(self) -> list[tuple[Instr, int]]:
+        """Each use as (user, operand index)."""
+        return [(user, k) for user in self.users
+                for k, op in enumerate(user.operands) if op is self]
+
+    def use_count(self, user: Instr) -> int | None:
+        """How many operands of `user` this value's use-list records (None: it keeps
+        no use-list); for the verifier."""
+        return self._users.get(user, 0) if self._users is not None else None
+
+    def replace_all_uses_with(self, new: Value) -> None:
+        """Make every user of this value use `new` instead."""
+        if new is self:
+            return
+        for user in self.users:
+            user.replace_uses_of(self, new)
+
+
+def _add_use(value: Value, user: Instr) -> None:
+    users = value._users
+    if users is not None:
+        users[user] = users.get(user, 0) + 1
+
+
+def _drop_use(value: Value, user: Instr) -> None:
+    users = value._users
+    if users is not None:
+        count = users[user] - 1
+        if count:
+            users[user] = count
+        else:
+            del users[user]
 
 
 @dataclass(eq=False, repr=False)
@@ -78,7 +136,6 @@ class ConstAggregate(Value):
     type: Type
     elements: list[Value]
     name: str = field(default="", repr=False)
-    name: str = field(default="", repr=False)
 
 
 @dataclass(eq=False, repr=False)
@@ -88,17 +145,60 @@ class Argument(Value):
     index: int
     attrs: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self._users = {}
 
-@dataclass(eq=False, repr=False)
+
 class Instr(Value):
-    op: str
-    type: Type
-    operands: list[Value] = field(default_factory=list)
-    attrs: dict[str, Any] = field(default_factory=dict)
-    targets: list[Block] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
-    name: str = ""
-    parent: Block | None = None
+    """One instruction. `operands` is a tuple that only its setter (and
+    `set_operand`) changes, so the operands' use-lists follow every change."""
+
+    def __init__(self, op: str, type: Type, operands: Iterable[Value] = (),
+                 attrs: dict[str, Any] | None = None, targets: list[Block] | None = None,
+                 blocks: list[Block] | None = None, name: str = "",
+                 parent: Block | None = None) -> None:
+        self.op = op
+        self.type = type
+        self.attrs = {} if attrs is None else attrs
+        self.targets = [] if targets is None else targets
+        self.blocks = [] if blocks is None else blocks
+        self.name = name
+        self.parent = parent
+        self._users = {}
+        self._operands: tuple[Value, ...] = tuple(operands)
+        for value in self._operands:  # _add_use, inlined: every instruction made comes here
+            users = value._users
+            if users is not None:
+                users[self] = users.get(self, 0) + 1
+
+    @property
+    def operands(self) -> tuple[Value, ...]:
+        return self._operands
+
+    @operands.setter
+    def operands(self, values: Iterable[Value]) -> None:
+        new = tuple(values)
+        for value in self._operands:
+            _drop_use(value, self)
+        for value in new:
+            _add_use(value, self)
+        self._operands = new
+
+    def set_operand(self, index: int, value: Value) -> None:
+        old = self._operands[index]
+        if old is value:
+            return
+        _drop_use(old, self)
+        _add_use(value, self)
+        ops = self._operands
+        self._operands = (*ops[:index], value, *ops[index + 1:])
+
+    def erase(self) -> None:
+        """Take this instruction out of its block (if any) and drop its operands."""
+        if self.parent is not None:
+            self.parent.instrs.remove(self)
+            self.parent = None
+        self.operands = ()
 
     @property
     def info(self) -> OpInfo:
@@ -113,7 +213,12 @@ class Instr(Value):
         return list(zip(self.operands, self.blocks))
 
     def replace_uses_of(self, old: Value, new: Value) -> None:
-        self.operands = [new if v is old else v for v in self.operands]
+        self.operands = [new if v is old else v for v in self._operands]
+
+    def add_incoming(self, value: Value, block: Block) -> None:
+        """For a phi: one more (value, predecessor block) pair."""
+        self.operands = (*self._operands, value)
+        self.blocks.append(block)
 
 
 @dataclass(eq=False)
@@ -145,6 +250,22 @@ class Block:
         self.instrs.insert(index, instr)
         return instr
 
+    def erase_instrs(self, doomed: Container[Instr] | None = None) -> bool:
+        """Erase the instructions in `doomed` (all of them when it is None); return
+        whether any was."""
+        if doomed is None:
+            gone, kept = self.instrs, []
+        else:
+            kept = [i for i in self.instrs if i not in doomed]
+            if len(kept) == len(self.instrs):
+                return False
+            gone = [i for i in self.instrs if i in doomed]
+        for instr in gone:
+            instr.parent = None
+            instr.operands = ()
+        self.instrs = kept
+        return bool(gone)
+
 
 @dataclass(eq=False, repr=False)
 class Function(Value):
@@ -156,6 +277,9 @@ class Function(Value):
     blocks: list[Block] = field(default_factory=list)
     is_kernel: bool = False
     attrs: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._users = {}
 
     @property
     def is_declaration(self) -> bool:
@@ -183,13 +307,11 @@ class Function(Value):
         for block in self.blocks:
             yield from block.instrs
 
-    def replace_all_uses(self, old: Value, new: Value) -> None:
-        for instr in self.instructions():
-            if any(v is old for v in instr.operands):
-                instr.replace_uses_of(old, new)
-
-    def users(self, value: Value) -> list[Instr]:
-        return [i for i in self.instructions() if any(v is value for v in i.operands)]
+    def erase_body(self) -> None:
+        """Erase every instruction (the function becomes a declaration)."""
+        for block in self.blocks:
+            block.erase_instrs()
+        self.blocks = []
 
 
 @dataclass(eq=False, repr=False)
@@ -203,6 +325,9 @@ class GlobalVar(Value):
     initializer: Value | None = None
     constant: bool = False
     align: int = 0
+
+    def __post_init__(self) -> None:
+        self._users = {}
 
     @property
     def type(self) -> PtrType:  # type: ignore[override]

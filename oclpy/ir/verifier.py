@@ -14,11 +14,15 @@ What is checked:
     start, one incoming value per predecessor and no other;
   * SSA: operands that are instructions or arguments belong to this function and
     sit in a block; each definition dominates its uses (for a phi, the end of
-    the incoming block); dominance is `analysis/dominators.py`'s DomTree;
-  * operand types per opcode (the builder's rules: `builder._check_cast` for
-    casts), call argument counts and types, `ret` against the function type;
-  * address spaces: no store or atomic through `ptr<constant>`; `addrspacecast`
-    only between a named space and generic; `alloca` only in the DataLayout's
+    the incoming block); dominance is `ir/dominance.py`'s DomTree;
+  * use-lists: each operand's use-list counts its users right, and no
+    value's use-list names an instruction outside a block (`ir/values.py`);
+  * each instruction against its row of the opcode table (`ir/ops.py`): the
+    number of operands and successors, then its type rule: operand and result
+    types (the builder checks the same rules), call arguments, `ret` against
+    the function type, a phi's entries against the predecessors; address
+    spaces: no store or atomic through `ptr<constant>`, `addrspacecast` only
+    between a named space and generic, `alloca` only in the DataLayout's
     alloca space.
 
 Instruction result names may repeat (the printer uniquifies them); block and
@@ -28,22 +32,15 @@ Instruction result names may repeat (the printer uniquifies them); block and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Iterator
 
-from ..analysis.cfg import predecessors
-from ..analysis.dominators import DomTree
-from .builder import IRBuildError, gep_result_elem
-from .builder import _check_cast as _builder_cast_rule
+from .cfg import predecessors
 from .datalayout import CPU_LAYOUT, DataLayout
-from .ops import ATOMIC_BINOPS, FCMP_PREDICATES, ICMP_PREDICATES, OPS, ORDERINGS, SCOPES, Kind
+from .dominance import DomTree
+from .ops import OPS, type_problems
 from .printer import Names, format_name, format_value, print_instr
-from .types import (
-    I1, VOID, AddressSpace, ArrayType, FloatType, FunctionType, IntType, PtrType, StructType,
-    Type, VectorType,
-)
-from .values import (
-    Argument, Block, ConstAggregate, ConstInt, Function, GlobalVar, Instr, Module, Value,
-)
+from .types import VOID, AddressSpace, ArrayType, FunctionType, StructType, Type, VectorType
+from .values import Argument, Block, ConstAggregate, Function, GlobalVar, Instr, Module, Value
 
 
 class VerifyError(Exception):
@@ -57,7 +54,7 @@ class VerifyError(Exception):
 
 @dataclass
 class _Ctx:
-    """What the instruction checks need to know about where they are."""
+    """Where the checked instructions are: the `ops.Context` their rules may ask."""
 
     module: Module | None
     fn: Function
@@ -72,8 +69,11 @@ class _Ctx:
             self.position.update((id(instr), k) for k, instr in enumerate(block.instrs))
         self.arg_ids = {id(a) for a in self.fn.args}
 
+    def symbol(self, value: Value) -> str:
+        return f"@{format_name(value.name)}"
 
-Check = Callable[[Instr, _Ctx], Iterator[str]]
+    def local(self, obj: Value | Block) -> str:
+        return self.names.local(obj)
 
 
 def verify_module(module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
@@ -99,8 +99,10 @@ def module_problems(module: Module, layout: DataLayout = CPU_LAYOUT) -> list[str
         if sym.name in seen:
             problems.append(f"duplicate name '@{format_name(sym.name)}'")
         seen.add(sym.name)
+    functions = {id(fn) for fn in module.functions}
     for gv in module.globals:
         problems += [f"global @{format_name(gv.name)}: {p}" for p in _global_problems(gv, module)]
+        problems += [f"global @{format_name(gv.name)}: {p}" for p in _global_users(gv, functions)]
     for fn in module.functions:
         problems += function_problems(fn, module, layout)
     return problems
@@ -116,6 +118,14 @@ def _global_problems(gv: GlobalVar, module: Module) -> Iterator[str]:
         yield f"initializer has type {init.type}, expected {gv.value_type}"
     for problem in _constant_problems(init, module):
         yield f"initializer: {problem}"
+
+
+def _global_users(gv: GlobalVar, functions: set[int]) -> Iterator[str]:
+    """Every user on the global's use-list is in a block of a function of the module."""
+    for user in gv.users:
+        block = user.parent
+        if block is None or block.parent is None or id(block.parent) not in functions:
+            yield f"use-list names '{print_instr(user)}', which is in no function of this module"
 
 
 def _constant_problems(value: Value, module: Module | None) -> Iterator[str]:
@@ -158,6 +168,9 @@ def function_problems(fn: Function, module: Module | None = None,
     if fn.entry in ctx.preds and ctx.preds[fn.entry]:
         problems.append(f"{where}: the entry block {names.local(fn.entry)} has predecessors")
     problems += _instr_problems(fn, ctx, where, dominance=not structural)
+    for arg in fn.args:
+        shown = f"{where}: argument {names.local(arg)}"
+        problems += [f"{shown}: {p}" for p in _stale_users(arg, names)]
     return problems
 
 
@@ -209,6 +222,7 @@ def _instr_problems(fn: Function, ctx: _Ctx, where: str, dominance: bool) -> lis
             found = list(_check_instr(instr, block, ctx))
             if dom is not None:
                 found += _dominance_problems(instr, block, dom, ctx)
+            found += _use_list_problems(instr, ctx)
             if found:
                 text = print_instr(instr, ctx.names)
                 problems += [f"{label}: instruction '{text}': {p}" for p in found]
@@ -218,19 +232,12 @@ def _instr_problems(fn: Function, ctx: _Ctx, where: str, dominance: bool) -> lis
 def _check_instr(instr: Instr, block: Block, ctx: _Ctx) -> Iterator[str]:
     if instr.parent is not block:
         yield "instruction's parent is not its block"
-    info = OPS.get(instr.op)
-    if info is None:
+    if instr.op not in OPS:
         yield f"unknown opcode '{instr.op}'"
         return
     for value in instr.operands:
         yield from _operand_problems(value, ctx)
-    arity = _arity_problem(instr)
-    if arity:
-        yield arity
-        return
-    check = _CHECKS.get(instr.op) or _KIND_CHECKS.get(info.kind)
-    if check is not None:
-        yield from check(instr, ctx)
+    yield from type_problems(instr, ctx)
 
 
 def _operand_problems(value: Value, ctx: _Ctx) -> Iterator[str]:
@@ -257,6 +264,27 @@ def _operand_problems(value: Value, ctx: _Ctx) -> Iterator[str]:
         yield f"operand {shown} has no type"
 
 
+def _use_list_problems(instr: Instr, ctx: _Ctx) -> Iterator[str]:
+    """Use-lists agree with operands: each operand's list counts this instruction
+    once per operand it is, and this instruction's own list names only users
+    that use it and sit in a block."""
+    operands = instr.operands
+    for value in dict.fromkeys(operands):
+        have = value.use_count(instr)
+        if have is not None and have != operands.count(value):
+            yield (f"the use-list of operand {format_operand(value, ctx)} counts {have} "
+                   f"uses by this instruction, not {operands.count(value)}")
+    yield from _stale_users(instr, ctx.names)
+
+
+def _stale_users(value: Value, names: Names) -> Iterator[str]:
+    for user in value.users:
+        if user.parent is None:
+            yield f"use-list names '{print_instr(user, names)}', which is not in any block"
+        elif value not in user.operands:
+            yield f"use-list names '{print_instr(user, names)}', which does not use it"
+
+
 def format_operand(value: Value, ctx: _Ctx) -> str:
     if isinstance(value, (Instr, Argument)) and not ctx.names.local(value).startswith("%?"):
         return ctx.names.local(value)
@@ -281,334 +309,3 @@ def _dominance_problems(instr: Instr, block: Block, dom: DomTree, ctx: _Ctx) -> 
                 yield f"operand {shown} is used before it is defined"
         elif not dom.block_dominates(value.parent, block):
             yield f"operand {shown} does not dominate this use"
-
-
-# -- operand counts -------------------------------------------------------------------
-
-_FIXED_ARITY = {
-    Kind.BINARY: 2, Kind.UNARY: 1, Kind.CMP: 2, Kind.CAST: 1, Kind.SELECT: 3,
-}
-_OP_ARITY = {
-    "alloca": 0, "load": 1, "store": 2, "atomicrmw": 2, "cmpxchg": 3,
-    "extractelement": 2, "insertelement": 3, "shufflevector": 2,
-    "extractvalue": 1, "insertvalue": 2, "br": 0, "condbr": 1, "switch": 1, "unreachable": 0,
-}
-_TARGET_COUNT = {"br": 1, "condbr": 2}
-
-
-def _arity_problem(instr: Instr) -> str | None:
-    want = _OP_ARITY.get(instr.op, _FIXED_ARITY.get(OPS[instr.op].kind))
-    n = len(instr.operands)
-    if want is not None and n != want:
-        return f"expected {want} operand{'s' if want != 1 else ''}, found {n}"
-    if instr.op == "getelementptr" and n < 2:
-        return "getelementptr needs a base pointer and at least one index"
-    if instr.op == "ret" and n > 1:
-        return f"ret takes at most one operand, found {n}"
-    targets = _TARGET_COUNT.get(instr.op, 0 if instr.op != "switch" else None)
-    if targets is not None and len(instr.targets) != targets:
-        return f"expected {targets} successor block{'s' if targets != 1 else ''}, found {len(instr.targets)}"
-    if instr.op == "phi" and len(instr.operands) != len(instr.blocks):
-        return f"phi has {len(instr.operands)} values but {len(instr.blocks)} incoming blocks"
-    if not instr.is_terminator and instr.op != "phi" and (instr.targets or instr.blocks):
-        return "only terminators have successor blocks and only phis have incoming blocks"
-    return None
-
-
-# -- per-opcode type checks -------------------------------------------------------------
-
-
-def _bool_like(t: Type) -> Type:
-    return VectorType(I1, t.count) if isinstance(t, VectorType) else I1
-
-
-def _result(instr: Instr, want: Type) -> Iterator[str]:
-    if instr.type != want:
-        yield f"result type is {instr.type}, expected {want}"
-
-
-def _check_binary(i: Instr, c: _Ctx) -> Iterator[str]:
-    a, b = i.operands
-    if a.type != b.type:
-        yield f"operand types differ ({a.type} vs {b.type})"
-        return
-    is_float_op = i.op.startswith("f")
-    ok = a.type.is_float_or_float_vector() if is_float_op else a.type.is_int_or_int_vector()
-    if not ok:
-        kind = "float" if is_float_op else "integer"
-        yield f"operands must be {kind} scalars or vectors, not {a.type}"
-    yield from _result(i, a.type)
-
-
-def _check_fneg(i: Instr, c: _Ctx) -> Iterator[str]:
-    if not i.operands[0].type.is_float_or_float_vector():
-        yield f"operand must be a float scalar or vector, not {i.operands[0].type}"
-    yield from _result(i, i.operands[0].type)
-
-
-def _check_cmp(i: Instr, c: _Ctx) -> Iterator[str]:
-    a, b = i.operands
-    preds = ICMP_PREDICATES if i.op == "icmp" else FCMP_PREDICATES
-    if i.attrs.get("pred") not in preds:
-        yield f"unknown predicate {i.attrs.get('pred')!r}"
-    if a.type != b.type:
-        yield f"operand types differ ({a.type} vs {b.type})"
-        return
-    if i.op == "icmp":
-        ok = a.type.is_int_or_int_vector() or a.type.scalar().is_ptr()
-    else:
-        ok = a.type.is_float_or_float_vector()
-    if not ok:
-        yield f"invalid operand type {a.type} for {i.op}"
-    yield from _result(i, _bool_like(a.type))
-
-
-def _check_cast(i: Instr, c: _Ctx) -> Iterator[str]:
-    src = i.operands[0].type
-    if i.op == "addrspacecast" and isinstance(src, PtrType) and isinstance(i.type, PtrType) \
-            and AddressSpace.GENERIC not in (src.space, i.type.space):
-        yield (f"addrspacecast from {src} to {i.type}: a cast between two named address "
-               "spaces is not allowed (only to or from generic)")
-        return
-    try:
-        _builder_cast_rule(i.op, src, i.type)
-    except IRBuildError as exc:
-        yield str(exc).split(": ", 1)[-1]
-
-
-def _check_select(i: Instr, c: _Ctx) -> Iterator[str]:
-    cond, a, b = i.operands
-    if a.type != b.type:
-        yield f"arm types differ ({a.type} vs {b.type})"
-    if cond.type != I1 and cond.type != _bool_like(a.type):
-        yield f"condition must be i1 or a matching i1 vector, not {cond.type}"
-    yield from _result(i, a.type)
-
-
-def _check_alloca(i: Instr, c: _Ctx) -> Iterator[str]:
-    space = i.attrs.get("space", AddressSpace.PRIVATE)
-    if not isinstance(i.attrs.get("elem"), Type) or i.attrs["elem"] == VOID:
-        yield f"alloca needs an element type, not {i.attrs.get('elem')!r}"
-    if space is not c.layout.alloca_space:
-        yield (f"alloca in address space {space}; the {c.layout.name} target allocates "
-               f"in {c.layout.alloca_space}")
-    yield from _result(i, PtrType(space))
-
-
-def _pointer(value: Value, what: str) -> Iterator[str]:
-    if not isinstance(value.type, PtrType):
-        yield f"{what} must be a pointer, not {value.type}"
-
-
-def _check_load(i: Instr, c: _Ctx) -> Iterator[str]:
-    yield from _pointer(i.operands[0], "address")
-    if not _is_value_type(i.type):
-        yield f"cannot load a value of type {i.type}"
-
-
-def _check_store(i: Instr, c: _Ctx) -> Iterator[str]:
-    value, address = i.operands
-    yield from _pointer(address, "address")
-    if isinstance(address.type, PtrType) and address.type.space is AddressSpace.CONSTANT:
-        yield "store through ptr<constant> (constant memory is read-only)"
-    if not _is_value_type(value.type):
-        yield f"cannot store a value of type {value.type}"
-
-
-def _is_value_type(t: Type) -> bool:
-    return isinstance(t, Type) and t != VOID and not isinstance(t, FunctionType)
-
-
-def _check_gep(i: Instr, c: _Ctx) -> Iterator[str]:
-    base, *indices = i.operands
-    yield from _pointer(base, "base")
-    for idx in indices:
-        if not isinstance(idx.type, IntType):
-            yield f"index must be an integer, not {idx.type}"
-    elem = i.attrs.get("elem")
-    if not isinstance(elem, Type):
-        yield f"getelementptr needs an element type, not {elem!r}"
-        return
-    try:
-        gep_result_elem(elem, indices)
-    except (IRBuildError, IndexError) as exc:
-        yield str(exc).split(": ", 1)[-1] if isinstance(exc, IRBuildError) else \
-            f"struct index out of range in {elem}"
-    yield from _result(i, base.type)
-
-
-def _atomic_common(i: Instr, address: Value) -> Iterator[str]:
-    yield from _pointer(address, "address")
-    if isinstance(address.type, PtrType) and address.type.space is AddressSpace.CONSTANT:
-        yield f"{i.op} through ptr<constant> (constant memory is read-only)"
-    if i.attrs.get("ordering") not in ORDERINGS:
-        yield f"unknown memory ordering {i.attrs.get('ordering')!r}"
-    if i.attrs.get("scope") not in SCOPES:
-        yield f"unknown memory scope {i.attrs.get('scope')!r}"
-
-
-def _check_atomicrmw(i: Instr, c: _Ctx) -> Iterator[str]:
-    address, value = i.operands
-    yield from _atomic_common(i, address)
-    binop = i.attrs.get("binop")
-    if binop not in ATOMIC_BINOPS:
-        yield f"unknown atomicrmw operation {binop!r}"
-    elif binop == "fadd" and not isinstance(value.type, FloatType):
-        yield f"atomicrmw fadd needs a float value, not {value.type}"
-    elif binop not in ("fadd", "xchg") and not isinstance(value.type, IntType):
-        yield f"atomicrmw {binop} needs an integer value, not {value.type}"
-    yield from _result(i, value.type)
-
-
-def _check_cmpxchg(i: Instr, c: _Ctx) -> Iterator[str]:
-    address, expected, new = i.operands
-    yield from _atomic_common(i, address)
-    if expected.type != new.type:
-        yield f"expected and new value types differ ({expected.type} vs {new.type})"
-    yield from _result(i, new.type)
-
-
-def _check_extractelement(i: Instr, c: _Ctx) -> Iterator[str]:
-    vec, idx = i.operands
-    if not isinstance(vec.type, VectorType):
-        yield f"operand must be a vector, not {vec.type}"
-        return
-    if not isinstance(idx.type, IntType):
-        yield f"index must be an integer, not {idx.type}"
-    yield from _result(i, vec.type.elem)
-
-
-def _check_insertelement(i: Instr, c: _Ctx) -> Iterator[str]:
-    vec, elt, idx = i.operands
-    if not isinstance(vec.type, VectorType):
-        yield f"operand must be a vector, not {vec.type}"
-        return
-    if elt.type != vec.type.elem:
-        yield f"cannot insert {elt.type} into {vec.type}"
-    if not isinstance(idx.type, IntType):
-        yield f"index must be an integer, not {idx.type}"
-    yield from _result(i, vec.type)
-
-
-def _check_shufflevector(i: Instr, c: _Ctx) -> Iterator[str]:
-    a, b = i.operands
-    if not isinstance(a.type, VectorType) or a.type != b.type:
-        yield f"operands must be vectors of one type ({a.type} vs {b.type})"
-        return
-    mask = i.attrs.get("mask", ())
-    if not isinstance(mask, tuple):
-        yield f"mask must be a tuple of integers, not {mask!r}"
-        return
-    for m in mask:
-        if not isinstance(m, int) or not -1 <= m < 2 * a.type.count:
-            yield f"mask element {m!r} out of range for two {a.type}"
-    yield from _result(i, VectorType(a.type.elem, len(mask)))
-
-
-def _walk_indices(t: Type, indices: object) -> Type | str:
-    if not isinstance(indices, tuple) or not indices:
-        return f"indices must be a non-empty tuple, not {indices!r}"
-    for index in indices:
-        if isinstance(t, StructType) and isinstance(index, int) and 0 <= index < len(t.fields):
-            t = t.fields[index]
-        elif isinstance(t, ArrayType) and isinstance(index, int) and 0 <= index < t.count:
-            t = t.elem
-        else:
-            return f"invalid index {index!r} into {t}"
-    return t
-
-
-def _check_extractvalue(i: Instr, c: _Ctx) -> Iterator[str]:
-    t = _walk_indices(i.operands[0].type, i.attrs.get("indices"))
-    if isinstance(t, str):
-        yield t
-    else:
-        yield from _result(i, t)
-
-
-def _check_insertvalue(i: Instr, c: _Ctx) -> Iterator[str]:
-    agg, elt = i.operands
-    t = _walk_indices(agg.type, i.attrs.get("indices"))
-    if isinstance(t, str):
-        yield t
-        return
-    if elt.type != t:
-        yield f"inserted value is {elt.type}, the indexed field is {t}"
-    yield from _result(i, agg.type)
-
-
-def _check_call(i: Instr, c: _Ctx) -> Iterator[str]:
-    callee = i.attrs.get("callee")
-    if not isinstance(callee, Function):
-        yield f"callee must be a function, not {callee!r}"
-        return
-    if c.module is not None and not any(f is callee for f in c.module.functions):
-        yield f"callee @{format_name(callee.name)} is not a function of this module"
-    params = callee.type.params
-    n, variadic = len(i.operands), bool(callee.attrs.get("variadic"))
-    if n < len(params) or (n > len(params) and not variadic):
-        yield f"@{format_name(callee.name)} takes {len(params)} arguments, found {n}"
-    for index, (arg, want) in enumerate(zip(i.operands, params)):
-        if arg.type != want:
-            yield f"argument {index} is {arg.type}, @{format_name(callee.name)} expects {want}"
-    yield from _result(i, callee.type.ret)
-
-
-def _check_phi(i: Instr, c: _Ctx) -> Iterator[str]:
-    for value in i.operands:
-        if value.type != i.type:
-            yield f"incoming value has type {value.type}, the phi is {i.type}"
-    block = i.parent
-    preds = c.preds.get(block, []) if block is not None else []
-    for pred in preds:
-        count = sum(1 for b in i.blocks if b is pred)
-        if count == 0:
-            yield f"no incoming value for predecessor {c.names.local(pred)}"
-        elif count > 1:
-            yield f"{count} incoming values for predecessor {c.names.local(pred)}"
-    for incoming in i.blocks:
-        if not any(p is incoming for p in preds):
-            yield f"incoming block {c.names.local(incoming)} is not a predecessor"
-
-
-def _check_condbr(i: Instr, c: _Ctx) -> Iterator[str]:
-    if i.operands[0].type != I1:
-        yield f"condition must be i1, not {i.operands[0].type}"
-
-
-def _check_switch(i: Instr, c: _Ctx) -> Iterator[str]:
-    value = i.operands[0]
-    cases = i.attrs.get("cases", ())
-    if not isinstance(cases, tuple) or not all(isinstance(c, int) for c in cases):
-        yield f"switch cases must be a tuple of integers, not {cases!r}"
-        return
-    if not isinstance(value.type, IntType):
-        yield f"switch value must be an integer, not {value.type}"
-        return
-    if len(i.targets) != len(cases) + 1:
-        yield f"{len(cases)} cases need {len(cases) + 1} successors, found {len(i.targets)}"
-    wrapped = [case % (1 << value.type.bits) for case in cases]
-    for case in sorted({w for w in wrapped if wrapped.count(w) > 1}):
-        yield f"duplicate case value {ConstInt(value.type, case).signed()}"
-
-
-def _check_ret(i: Instr, c: _Ctx) -> Iterator[str]:
-    want = c.fn.type.ret
-    got = i.operands[0].type if i.operands else VOID
-    if got != want:
-        yield f"returns {got}, but @{format_name(c.fn.name)} returns {want}"
-
-
-_KIND_CHECKS: dict[Kind, Check] = {
-    Kind.BINARY: _check_binary, Kind.UNARY: _check_fneg, Kind.CMP: _check_cmp,
-    Kind.CAST: _check_cast, Kind.SELECT: _check_select,
-}
-
-_CHECKS: dict[str, Check] = {
-    "alloca": _check_alloca, "load": _check_load, "store": _check_store,
-    "getelementptr": _check_gep, "atomicrmw": _check_atomicrmw, "cmpxchg": _check_cmpxchg,
-    "extractelement": _check_extractelement, "insertelement": _check_insertelement,
-    "shufflevector": _check_shufflevector, "extractvalue": _check_extractvalue,
-    "insertvalue": _check_insertvalue, "call": _check_call, "phi": _check_phi,
-    "condbr": _check_condbr, "switch": _check_switch, "ret": _check_ret,
-}

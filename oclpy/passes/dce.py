@@ -41,16 +41,12 @@ def eliminate_dead_code(fn: Function) -> bool:
             if isinstance(op, Instr) and op not in live:
                 live.add(op)
                 work.append(op)
-    changed = False
+    dead = {i for i in fn.instructions() if i not in live}
+    if not dead:
+        return False
     for block in fn.blocks:
-        kept = [i for i in block.instrs if i in live]
-        if len(kept) != len(block.instrs):
-            for gone in block.instrs:
-                if gone not in live:
-                    gone.parent = None
-            block.instrs = kept
-            changed = True
-    return changed
+        block.erase_instrs(dead)
+    return True
 
 
 @register

@@ -96,9 +96,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.analysis.cfg import reachable_blocks
 from oclpy.analysis.liveness import compute_liveness
 from oclpy.ir.builder import Builder, i32, i64
+from oclpy.ir.cfg import reachable_blocks
 from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
 from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, declare_intrinsic, intrinsic_info
 from oclpy.ir.types import I8, I32, I64, AddressSpace, FunctionType, PtrType, Type
@@ -156,7 +156,7 @@ def split_at_barriers(fn: Function) -> list[tuple[Instr, Block]]:
     reachable = reachable_blocks(fn)
     for block in fn.blocks:
         if block not in reachable:  # never runs: a resume edge would make it run
-            block.instrs = [i for i in block.instrs if not is_barrier(i)]
+            block.erase_instrs({i for i in block.instrs if is_barrier(i)})
     work = [b for b in fn.blocks if b in reachable]
     while work:
         block = work.pop(0)
@@ -198,7 +198,9 @@ UseMap = dict[int, list[tuple[Instr, int]]]
 
 
 def use_map(fn: Function) -> UseMap:
-    """Every instruction result's uses as (user, operand index), computed once."""
+    """Every instruction result's uses as (user, operand index), computed once, in
+    the order of the function's instructions (not the use-lists' order): the copies
+    and reloads made for phis of one predecessor go there in that order."""
     uses: UseMap = {}
     for user in fn.instructions():
         for k, op in enumerate(user.operands):
@@ -225,7 +227,7 @@ def _demote(value: Instr, slot: Value, uses: UseMap, crossings: list[tuple[Instr
     b.store(value, temp)
     for user, k in uses.get(id(value), []):
         b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
-        user.operands[k] = b.load(value.type, temp)
+        user.set_operand(k, b.load(value.type, temp))
     for barrier, resume in crossings:
         b.position_before(barrier)
         b.store(b.load(value.type, temp), slot)
@@ -293,7 +295,7 @@ def _rematerialize(value: Instr, uses: UseMap) -> None:
         if user.parent is value.parent and user.op != "phi":
             continue
         b.position_before(user.blocks[k].instrs[-1] if user.op == "phi" else user)
-        user.operands[k] = _clone_tree(value, b, {})
+        user.set_operand(k, _clone_tree(value, b, {}))
 
 
 def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: Value) -> None:
@@ -307,7 +309,8 @@ def _replace_terminators(fn: Function, pairs: list[tuple[Instr, Block]], state: 
     for number, (barrier, _) in enumerate(pairs, start=1):
         block = barrier.parent
         assert block is not None
-        del block.instrs[block.instrs.index(barrier):]
+        for instr in block.instrs[block.instrs.index(barrier):]:
+            instr.erase()
         b = Builder(block)
         b.store(i32(number), state)
         b.ret()
@@ -377,8 +380,8 @@ def form_workgroups(fn: Function, module: Module, layout: DataLayout = CPU_LAYOU
         elem: Type = alloca.attrs["elem"]
         addr = slot_address(layout.size_of(elem), alloca.attrs.get("align") or layout.align_of(elem),
                             alloca.name)
-        fn.replace_all_uses(alloca, addr)
-        alloca.parent.instrs.remove(alloca)  # type: ignore[union-attr]
+        alloca.replace_all_uses_with(addr)
+        alloca.erase()
     uses = use_map(fn)
     for value in [v for v in demoted if is_rematerializable(v)]:
         _rematerialize(value, uses)
@@ -395,8 +398,7 @@ def form_workgroups(fn: Function, module: Module, layout: DataLayout = CPU_LAYOU
     current = b.load(I32, state_arg, name="wg.resume")
     b.switch(current, old_entry, [(n, resume) for n, (_, resume) in enumerate(pairs, start=1)])
     for phi in old_entry.phis():
-        phi.operands.append(Undef(phi.type))
-        phi.blocks.append(entry)
+        phi.add_incoming(Undef(phi.type), entry)
     mem2reg.promote_function(fn)  # the temporaries of `_demote` (the kernel's own allocas are gone)
     fn.attrs[FRAME_ATTR] = _align(frame.size, frame.align)
     fn.attrs[FRAME_ALIGN_ATTR] = frame.align

@@ -40,10 +40,11 @@ from oclpy.analysis.address_spaces import GENERIC, GENERIC_PTR, Inference
 from oclpy.ir.intrinsics import GENERIC_SPACE_TESTS
 from oclpy.ir.types import AddressSpace, FunctionType, PtrType, Type
 from oclpy.ir.values import (
-    Argument, Block, ConstNull, Function, Instr, Module, Undef, Value,
+    Argument, ConstNull, Function, Instr, Module, Undef, Value,
 )
 
 from .manager import defined_functions, register
+from .dce import is_removable
 
 MAX_ROUNDS = 4
 
@@ -99,7 +100,7 @@ class _Rewriter:
 
     def set_operand(self, instr: Instr, k: int, value: Value) -> None:
         if instr.operands[k] is not value:
-            instr.operands[k] = value
+            instr.set_operand(k, value)
             self.changed = True
 
 
@@ -257,27 +258,15 @@ def _remove_dead(fn: Function, candidates: list[Instr]) -> bool:
     """Delete the candidates (and pure operands they kept alive) that nothing uses;
     return whether any was."""
     # Imported here: pass modules load each other through the registry in manager.py.
-    from .dce import is_removable
 
-    mine = [c for c in candidates if c.parent is not None and c.parent.parent is fn]
-    if not mine:
-        return False
+    work = [c for c in candidates if c.parent is not None and c.parent.parent is fn]
     removed = False
-    used: dict[Value, int] = {}
-    for instr in fn.instructions():
-        for op in instr.operands:
-            used[op] = used.get(op, 0) + 1
-    work = list(mine)
     while work:
         instr = work.pop()
-        block: Block | None = instr.parent
-        if block is None or used.get(instr, 0) or not is_removable(instr):
+        if instr.parent is None or instr.users or not is_removable(instr):
             continue
-        block.instrs.remove(instr)
-        instr.parent = None
+        operands = instr.operands
+        instr.erase()
         removed = True
-        for op in instr.operands:
-            used[op] -= 1
-            if isinstance(op, Instr) and not used[op]:
-                work.append(op)
+        work += [op for op in operands if isinstance(op, Instr) and not op.users]
     return removed

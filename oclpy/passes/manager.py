@@ -16,11 +16,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
-import importlib
+import io
 import time
 from typing import Any, ClassVar, Iterable, Iterator, Protocol, TextIO, TypeVar
 
-from oclpy.ir.values import Function, Module
+from ..ir.values import Function, Module
+from ..ir.verifier import VerifyError, verify_module
+from ..ir.printer import print_module
+from ..ir.parser import parse_module
 
 
 class Pass(Protocol):
@@ -55,11 +58,6 @@ PASS_ORDER: tuple[tuple[str, str, str], ...] = (
     ("step-divergent-loops", "form-workgroups", "the loop's step is made resumable like a barrier"),
     ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
 )
-
-# Modules under oclpy/passes/ that define registered passes (imported at the end of this file).
-_PASS_MODULES: tuple[str, ...] = ("mem2reg", "simplify", "dce", "inline", "form_workgroups",
-                                  "infer_address_spaces", "print_uniformity", "scalarize_vectors",
-                                  "step_divergent_loops")
 
 P = TypeVar("P", bound=type)
 
@@ -183,8 +181,6 @@ def known_passes() -> list[str]:
 
 
 def _verify(module: Module, after: str) -> None:
-    from oclpy.ir.verifier import VerifyError, verify_module
-
     try:
         verify_module(module)
     except VerifyError as exc:
@@ -192,8 +188,6 @@ def _verify(module: Module, after: str) -> None:
 
 
 def _print(module: Module, after: str, out: TextIO) -> None:
-    from oclpy.ir.printer import print_module
-
     out.write(f"; *** IR after {after} ***\n")
     out.write(print_module(module))
 
@@ -273,11 +267,6 @@ def _report_times(timings: list[tuple[str, float]], out: TextIO) -> None:
 def opt_text(text: str, pipeline: str, verify_each: bool = False) -> str:
     """Parse IR text, run `pipeline`, print the result (what `oclpy opt` does):
     what analysis printers wrote, then the module."""
-    import io
-
-    from oclpy.ir.parser import parse_module
-    from oclpy.ir.printer import print_module
-
     module = parse_module(text)
     printed = io.StringIO()
     run_pipeline(module, pipeline, verify_each=verify_each, print_stream=printed)
@@ -288,8 +277,3 @@ def defined_functions(module: Module) -> list[Function]:
     """The functions of `module` that have bodies (a copy: passes may delete some)."""
     return [fn for fn in module.functions if not fn.is_declaration]
 
-
-for _module_name in _PASS_MODULES:
-    importlib.import_module(f"{__package__}.{_module_name}")
-for _pipeline in PIPELINES.values():
-    check_pass_order(_pipeline)

@@ -23,8 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.analysis.cfg import predecessors
-from oclpy.analysis.dominators import DomTree, iterated_frontier
+from oclpy.analysis.dominators import iterated_frontier
+from oclpy.ir.cfg import predecessors
+from oclpy.ir.dominance import DomTree
 from oclpy.ir.types import AddressSpace, FloatType, IntType, PtrType, Type, VectorType
 from oclpy.ir.values import Block, Function, Instr, Module, Undef, Value
 
@@ -67,17 +68,8 @@ def is_promotable(alloca: Instr, users: list[Instr]) -> bool:
     return True
 
 
-def _users_map(fn: Function) -> dict[Instr, list[Instr]]:
-    allocas = {i: [] for i in fn.instructions() if i.op == "alloca"}  # type: dict[Instr, list[Instr]]
-    for instr in fn.instructions():
-        for op in instr.operands:
-            if op in allocas and isinstance(op, Instr) and op.op == "alloca":
-                allocas[op].append(instr)
-    return allocas
-
-
 def promote_function(fn: Function) -> bool:
-    users = _users_map(fn)
+    users = {i: i.users for i in fn.instructions() if i.op == "alloca"}
     promoted = [a for a, us in users.items() if is_promotable(a, us)]
     if not promoted:
         return False
@@ -117,8 +109,7 @@ def _rename(fn: Function, dt: DomTree, promoted: set[Instr],
         for succ in dict.fromkeys(block.successors()):
             for phi in succ.phis():
                 if phi in phi_of:
-                    phi.operands.append(current[phi_of[phi]])
-                    phi.blocks.append(block)
+                    phi.add_incoming(current[phi_of[phi]], block)
         stack.extend((child, current) for child in dt.children[block])
     return repl
 
@@ -141,28 +132,20 @@ def _finish(fn: Function, promoted: list[Instr], users: dict[Instr, list[Instr]]
                 repl[user] = Undef(user.type)
     for phi in phi_of:  # edges from unreachable predecessors carry undef
         assert phi.parent is not None
-        have = {id(b) for b in phi.blocks}  # a join after a switch has thousands
         for pred in preds.get(phi.parent, []):
-            if id(pred) not in have:
-                phi.operands.append(Undef(phi.type))
-                phi.blocks.append(pred)
+            if not any(b is pred for b in phi.blocks):
+                phi.add_incoming(Undef(phi.type), pred)
+    for load in repl:
+        load.replace_all_uses_with(_resolve(load, repl))
     for block in fn.blocks:
-        block.instrs = [i for i in block.instrs if i not in doomed]
-        for instr in block.instrs:
-            instr.operands = [_resolve(v, repl) for v in instr.operands]
+        block.erase_instrs(doomed)
     _remove_dead_phis(fn, set(phi_of))
 
 
 def _remove_dead_phis(fn: Function, candidates: set[Instr]) -> None:
     """Drop inserted phis that no non-candidate instruction reaches through uses."""
-    live: set[Instr] = set()
-    work: list[Instr] = []
-    for instr in fn.instructions():
-        if instr not in candidates:
-            for op in instr.operands:
-                if op in candidates and op not in live:
-                    live.add(op)  # type: ignore[arg-type]
-                    work.append(op)  # type: ignore[arg-type]
+    live = {phi for phi in candidates if any(u not in candidates for u in phi.users)}
+    work = list(live)
     while work:
         phi = work.pop()
         for op in phi.operands:
@@ -171,4 +154,4 @@ def _remove_dead_phis(fn: Function, candidates: set[Instr]) -> None:
                 work.append(op)  # type: ignore[arg-type]
     dead = candidates - live
     for block in fn.blocks:
-        block.instrs = [i for i in block.instrs if i not in dead]
+        block.erase_instrs(dead)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from typing import Callable
 
-from oclpy.analysis.cfg import reverse_post_order
+from oclpy.ir.cfg import reverse_post_order
 from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, intrinsic_info
 from oclpy.ir.types import VectorType
 from oclpy.ir.values import Argument, ConstInt, Function, Instr, Value

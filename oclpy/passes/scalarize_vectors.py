@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Callable, ClassVar, Optional
 
-from oclpy.analysis.cfg import reverse_post_order
 from oclpy.ir.builder import Builder, add_incoming
+from oclpy.ir.cfg import reverse_post_order
 from oclpy.ir.datalayout import CPU_LAYOUT
 from oclpy.ir.intrinsics import MATH_FUNCTIONS
 from oclpy.ir.ops import OPS, Kind
@@ -158,32 +158,22 @@ class Scalarizer:
     # -- driver -------------------------------------------------------------
     def run(self) -> bool:
         for block in reverse_post_order(self.fn):
-            at = 0  # where the next instruction is now: the rules insert before it
             for instr in list(block.instrs):
-                if at >= len(block.instrs) or block.instrs[at] is not instr:
-                    at = block.instrs.index(instr)  # a rule inserted elsewhere: look it up
-                size = len(block.instrs)
-                self._visit(instr, block, at)
-                at += len(block.instrs) - size + 1
+                self._visit(instr)
         for phi, parts in self.phis:
             for value, pred in phi.incoming():
                 for k, part in enumerate(parts):
                     add_incoming(part, self.element(value, k), pred)
         self._rebuild_uses()
-        gone = set(self.removed)
-        for block in {id(i.parent): i.parent for i in self.removed if i.parent is not None}.values():
-            block.instrs[:] = [i for i in block.instrs if i not in gone]
         for instr in self.removed:
-            instr.parent = None
+            instr.erase()
         return bool(self.removed)
 
-    def _visit(self, instr: Instr, block: Block, at: int) -> None:
-        """Rewrite `instr`, which is block.instrs[at] (kept by the caller: looking the
-        position up for each instruction made long blocks quadratic)."""
+    def _visit(self, instr: Instr) -> None:
         rule = RULES.get(instr.op)
         if rule is None:
             return
-        self.b.block, self.b.index = block, at
+        self.b.position_before(instr)
         result = rule(self, instr)
         if result is None:
             return
@@ -194,22 +184,16 @@ class Scalarizer:
         self.removed.append(instr)
 
     def _rebuild_uses(self) -> None:
-        """Give every kept user of a rewritten value the value it used."""
+        """Give every kept user of a rewritten value the value it used: a scalar,
+        or the vector rebuilt from its elements where it stood."""
         gone = set(self.removed)
-        rebuilt: dict[Instr, Value] = {}
-        for block in self.fn.blocks:
-            for user in list(block.instrs):
-                if user in gone:
-                    continue
-                for i, op in enumerate(user.operands):
-                    if not isinstance(op, Instr) or op not in gone:
-                        continue
-                    if op in self.scalars:
-                        user.operands[i] = self.scalars[op]
-                        continue
-                    if op not in rebuilt:
-                        rebuilt[op] = self._build_vector(op)
-                    user.operands[i] = rebuilt[op]
+        for instr in self.removed:
+            kept = [user for user in instr.users if user not in gone]
+            if not kept:
+                continue
+            new = self.scalars[instr] if instr in self.scalars else self._build_vector(instr)
+            for user in kept:
+                user.replace_uses_of(instr, new)
 
     def _build_vector(self, instr: Instr) -> Value:
         """The vector of a rewritten instruction, rebuilt where it stood."""

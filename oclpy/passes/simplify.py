@@ -25,11 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.analysis.cfg import predecessors, reachable_blocks
-from oclpy.ir.values import Block, ConstInt, Function, Instr, Module, Value
+from oclpy.ir.builder import Builder
+from oclpy.ir.cfg import predecessors, reachable_blocks
+from oclpy.ir.values import Block, ConstInt, Function, Instr, Module
 
 from .fold import simplify_instr
 from .manager import defined_functions, register
+from .dce import eliminate_dead_code
 
 
 @register
@@ -49,7 +51,6 @@ class Simplify:
 
 def simplify_function(fn: Function) -> bool:
     # Imported here: pass modules load each other through the registry in manager.py.
-    from .dce import eliminate_dead_code
 
     changed_any = False
     while True:
@@ -67,17 +68,8 @@ def simplify_function(fn: Function) -> bool:
 # -- the worklist driver -----------------------------------------------------------------
 
 
-def _users(fn: Function) -> dict[Value, list[Instr]]:
-    users: dict[Value, list[Instr]] = {}
-    for instr in fn.instructions():
-        for op in instr.operands:
-            users.setdefault(op, []).append(instr)
-    return users
-
-
 def simplify_instructions(fn: Function) -> bool:
     """Apply `fold.PATTERNS` until no pattern matches; replaced instructions are deleted."""
-    users = _users(fn)
     work = list(fn.instructions())
     changed = False
     while work:
@@ -87,12 +79,10 @@ def simplify_instructions(fn: Function) -> bool:
         new = simplify_instr(instr)
         if new is None:
             continue
-        for user in users.pop(instr, []):
-            user.replace_uses_of(instr, new)
-            users.setdefault(new, []).append(user)
-            work.append(user)
-        instr.parent.instrs.remove(instr)
-        instr.parent = None
+        users = instr.users
+        instr.replace_all_uses_with(new)
+        work += users
+        instr.erase()
         changed = True
     return changed
 
@@ -135,10 +125,8 @@ def fold_branches(fn: Function) -> bool:
             continue
         for other in {id(t): t for t in term.targets if t is not dest}.values():  # type: ignore[union-attr]
             remove_incoming(other, block)
-        br = Instr("br", term.type, targets=[dest])  # type: ignore[union-attr]
-        block.instrs[-1] = br
-        br.parent = block
-        term.parent = None  # type: ignore[union-attr]
+        term.erase()  # type: ignore[union-attr]
+        Builder(block).br(dest)
         changed = True
     return changed
 
@@ -153,6 +141,8 @@ def remove_unreachable(fn: Function) -> bool:
             if succ in live:
                 remove_incoming(succ, block)
     fn.blocks = [b for b in fn.blocks if b in live]
+    for block in dead:
+        block.erase_instrs()
     return True
 
 
@@ -179,10 +169,10 @@ def merge_blocks(fn: Function) -> bool:
 
 def _merge_into(fn: Function, pred: Block, block: Block) -> None:
     for phi in block.phis():  # one predecessor: each phi is its single incoming value
-        fn.replace_all_uses(phi, phi.operands[0])
-    body = [i for i in block.instrs if i.op != "phi"]
-    pred.instrs.pop().parent = None
-    for instr in body:
+        phi.replace_all_uses_with(phi.operands[0])
+    block.erase_instrs(set(block.phis()))
+    pred.instrs[-1].erase()
+    for instr in block.instrs:
         pred.append(instr)
     for succ in {id(s): s for s in block.successors()}.values():
         for phi in succ.phis():
@@ -220,5 +210,4 @@ def _redirect(pred: Block, via: Block, dest: Block) -> None:
     for phi in dest.phis():
         value = phi.operands[phi.blocks.index(via)]
         if not any(b is pred for b in phi.blocks):
-            phi.operands.append(value)
-            phi.blocks.append(pred)
+            phi.add_incoming(value, pred)

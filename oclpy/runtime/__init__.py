@@ -8,8 +8,9 @@ Where things live (each module's docstring says more):
 - platform.py, device.py, context.py: discovery, device info, create_some_context.
 - event.py, scheduler.py, queue.py: commands as events, dependencies, queues.
 - memory.py, transfer.py, rect.py, mapping.py: buffers and moving bytes.
-- program.py, kernel.py, kernel_args.py, ndrange.py: building, arguments, launches.
+- program.py, linking.py, kernel.py, ndrange.py: building, binaries, arguments, launches.
 
-The compiler is reached only through `Driver.build` ->
-`oclpy.compiler.build_program(source, options, device_kind)`.
+The compiler is reached only through `oclpy.compiler`: programs are built by
+`compiler.build(source or SPIR-V bytes, options, driver.target)`, where each
+driver says which `Target` its device is.
 """

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from .memory import Buffer, LocalMemory
+from .transfer import enqueue_copy
 
 _HEADER = '''# A kernel call captured by oclpy's Kernel.capture_call
 import base64
@@ -51,8 +52,6 @@ def _arg_line(queue: Any, value: Any) -> str:
         return "    args.append(None)"
     if isinstance(value, Buffer):
         host = np.empty(value.size, np.uint8)
-        from .transfer import enqueue_copy
-
         enqueue_copy(queue, host, value)
         return (f"    args.append(cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, "
                 f"hostbuf=_data({_pack(host.tobytes())!r})))")

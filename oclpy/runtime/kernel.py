@@ -28,7 +28,8 @@ from .device import Device
 from .errors import LogicError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
 from .event import Event
-from .kernel_args import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
+from .capture import capture_call
+from .arg_binding import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
 from .drivers.base import NDRange
 from .launch_plan import LaunchPlan
 from .ndrange import make_ndrange, plain_sizes
@@ -291,8 +292,6 @@ class Kernel(Handle):
     def capture_call(self, output_file: Any, queue: CommandQueue, global_size: Any,
                      local_size: Any, *args: Any, **kwargs: Any) -> None:
         """Write this call as a stand-alone script (see capture.py)."""
-        from .capture import capture_call
-
         capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
     def _check_local_memory(self, ck: Any, bound: list[BoundArg], dev: Device) -> None:

@@ -20,7 +20,7 @@ from .errors import as_list, raise_cl, status_code
 from .event import Event
 from .memory import Buffer, as_size
 from .queue import CommandQueue
-from .transfer import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
+from .transfer_checks import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
 ALL_MAP_FLAGS = map_flags.READ | map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
 WRITE_FLAGS = map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION

@@ -27,6 +27,7 @@ from .constants import mem_flags, mem_info, mem_object_type, info_attribute
 from .drivers.base import Allocation, Driver
 from .errors import raise_cl, status_code
 from .handles import Handle
+from .context import Context
 
 # At most one flag of each group may be set.
 EXCLUSIVE_FLAG_GROUPS = [
@@ -70,7 +71,6 @@ def host_view(obj: Any, writable: bool, routine: str, code: int = status_code.IN
 
 class Storage:
     """The bytes of a buffer and its sub-buffers, on each driver that used them."""
-
     def __init__(self, nbytes: int, home: Driver) -> None:
         self.nbytes = nbytes
         self.home = home
@@ -156,7 +156,6 @@ def _fortran_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
 
 class MemoryObjectHolder(Handle):
     """PyOpenCL's base of everything a kernel takes as a memory argument."""
-
 
 class MemoryObject(MemoryObjectHolder):
     type = mem_object_type.BUFFER
@@ -316,8 +315,6 @@ def _check_sub_flags(flags: int, parent: int) -> None:
 
 
 def _check_context(context: Any) -> None:
-    from .context import Context
-
     if not isinstance(context, Context):
         raise_cl("clCreateBuffer", status_code.INVALID_CONTEXT,
                  f"expected a Context, got {type(context).__name__}")
@@ -343,7 +340,6 @@ def _host_for_buffer(flags: int, size: int, hostbuf: Any) -> tuple[memoryview | 
 
 class LocalMemory:
     """The size of a __local pointer argument's memory, per work-group."""
-
     def __init__(self, size: int) -> None:
         self.size = as_size(size, "LocalMemory", "size")
 

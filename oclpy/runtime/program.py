@@ -1,18 +1,19 @@
-"""Programs: OpenCL C source built for a context's devices.
+"""Programs: OpenCL C source (or a SPIR-V module) built for a context's devices.
 
-`Program(ctx, src).build(options)` compiles once per (device kind, options,
-source) through the driver (`Driver.build` -> `oclpy.compiler.build_program`)
-and caches the result for the process. A bad build raises RuntimeError
-BUILD_PROGRAM_FAILURE whose message holds the routine, the device, the
-clang-style log and the options, as PyOpenCL's does (nothing is written to
-disk: a failed build leaves no file behind). Kernels are reached as attributes (`prg.vadd`, one cached Kernel per
-name, created by whichever thread gets there first), by `Kernel(prg, name)`,
-or all at once by `all_kernels()`.
+`Program(ctx, src).build(options)` builds for each device through the
+compiler's one door, `oclpy.compiler.build(source, options, driver.target)`,
+whose build cache (in memory, then on disk) makes building the same source
+again cheap. A bad build raises RuntimeError BUILD_PROGRAM_FAILURE whose
+message holds the routine, the device, the clang-style log and the options,
+as PyOpenCL's does (a failed build writes no file). Kernels are reached as
+attributes (`prg.vadd`, one cached Kernel per name, created by whichever
+thread gets there first), by `Kernel(prg, name)`, or all at once by
+`all_kernels()`.
 
 `Program(ctx, spirv_bytes)` (or `create_program_with_il`) makes an IL
-program: the SPIR-V module goes to the compiler as `compiler.il_text` (its
-bytes as Latin-1 text), so the build cache is keyed on the IL bytes and the
-program builds through the same pipeline and targets as OpenCL C.
+program: the SPIR-V module goes to the compiler as bytes (told by its magic
+number), so the build cache is keyed on those bytes and the program builds
+through the same pipeline and targets as OpenCL C.
 """
 
 from __future__ import annotations
@@ -20,22 +21,19 @@ from __future__ import annotations
 import os
 import threading
 import warnings
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..frontend.dependencies import include_digest
+from ..compiler import door, units
+from ..diagnostics import CompileError
 from .constants import build_status, program_build_info, program_info, program_kind
+from .context import Context
 from .device import Device
 from .errors import KernelNameError, as_list, make_error, raise_cl, status_code
 from .handles import Handle
-from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, check_text, parse_binary,
-                      preprocess_unit, strip_source_options)
-
-BUILD_CACHE_SIZE = 256  # compiled programs kept for the process, least recently used dropped
-_cache_lock = threading.Lock()
-_build_cache: OrderedDict[tuple[int, str, str], Any] = OrderedDict()
-_in_flight: dict[tuple[int, str, str], threading.Event] = {}
+from .kernel import Kernel
+from .linking import (BINARY_TYPES, EXECUTABLE, OBJECT, ProgramBinary, check_text, header_sources,
+                      parse_binary)
 
 
 class CompilerWarning(UserWarning):
@@ -67,41 +65,6 @@ def normalize_options(options: Any) -> str:
     return " ".join(o.decode(errors="replace") if isinstance(o, bytes) else str(o) for o in words)
 
 
-def _compile(device: Device, source: str, options: str) -> tuple[Any, str]:
-    """(compiled program, log) from the cache or the compiler; raises the compiler's errors.
-
-    Threads building the same (device, options, source) at once share one
-    compilation: the first compiles, the others wait for its result.
-    """
-    key = (id(device.driver), options, source, include_digest(source, options))
-    while True:
-        with _cache_lock:
-            hit = _build_cache.get(key)
-            if hit is not None:
-                _build_cache.move_to_end(key)
-                return hit.program, hit.log
-            pending = _in_flight.get(key)
-            if pending is None:
-                pending = _in_flight[key] = threading.Event()
-                break
-        pending.wait()
-        with _cache_lock:
-            if key not in _build_cache:  # the other thread's build failed: report ours
-                break
-    try:
-        result = device.driver.build(source, options)
-        with _cache_lock:
-            _build_cache[key] = result
-            while len(_build_cache) > BUILD_CACHE_SIZE:
-                _build_cache.popitem(last=False)
-    finally:
-        with _cache_lock:
-            if _in_flight.get(key) is pending:
-                del _in_flight[key]
-        pending.set()
-    return result.program, result.log
-
-
 class Program(Handle):
     """`Program(ctx, source)`, or `Program(ctx, devices, binaries)` from earlier builds' binaries."""
 
@@ -117,26 +80,27 @@ class Program(Handle):
         self._released = False
         _check_context(context)
         context.own(self, "clCreateProgram")
+        self._source = ""  # OpenCL C text ("" for an IL program)
         if binaries is not None:
             self._binaries = _check_binaries(context, src, binaries)
             first = next(iter(self._binaries.values()))
-            self._source = first.text
+            if first.il is not None:
+                self._il = first.il
+            else:
+                self._source = first.text
             if first.type == OBJECT:
                 self._object = first.text
-            if _is_il_text(first.text):
-                self._il = first.text.encode("latin-1")
             return
         if isinstance(src, (bytes, bytearray, memoryview)):
             data = bytes(src)
-            if _is_il_text(data):
+            if units.is_spirv(data):
                 self._il = data
+                return
             src = _source_from_bytes(data)
         if not isinstance(src, str):
             raise_cl("clCreateProgramWithSource", status_code.INVALID_VALUE,
                      f"program source must be a str, got {type(src).__name__}")
         check_text(src, "clCreateProgramWithSource", "program source")
-        if self._il is None and _is_il_text(src):  # IL as `compiler.il_text` (a captured call)
-            self._il = src.encode("latin-1")
         self._source = src
 
     # -- building -------------------------------------------------------------------
@@ -176,13 +140,11 @@ class Program(Handle):
         binary = self._binaries.get(dev)
         if binary is None:
             return opts
-        return " ".join(o for o in (strip_source_options(binary.options), opts) if o)
+        return " ".join(o for o in (units.strip_source_options(binary.options), opts) if o)
 
     def compile(self, options: Any = "", devices: Sequence[Device] | None = None,
                 headers: Any = None) -> Program:
         """clCompileProgram: preprocess and parse this unit for a later link_program."""
-        from ..diagnostics import CompileError
-
         opts = normalize_options(options)
         targets = self._check_devices(devices, "clCompileProgram")
         if self._il is not None:
@@ -190,8 +152,11 @@ class Program(Handle):
                      "separate compilation and linking of SPIR-V programs is not supported: "
                      "build() them")
         _check_options(opts, "clCompileProgram")
+        named = header_sources(headers)
         try:
-            text, log = preprocess_unit(self._source, opts, headers, parse=True)
+            text, log = door.preprocess_unit(self._source, opts, named, parse=True)
+        except ValueError as exc:  # a header name that is not an include name
+            raise_cl("clCompileProgram", status_code.INVALID_VALUE, str(exc))
         except CompileError as exc:
             for dev in targets:
                 self._builds[dev] = DeviceBuild(build_status.ERROR, exc.log, opts)
@@ -207,16 +172,15 @@ class Program(Handle):
         return self._object
 
     def _build_one(self, dev: Device, opts: str) -> DeviceBuild:
-        from ..diagnostics import CompileError
-        from ..frontend.options import InvalidBuildOptions
-
         build = DeviceBuild(build_status.IN_PROGRESS, "", opts)
         with self._lock:
             self._builds[dev] = build
+        unit = self._il if self._il is not None else self._source
         try:
-            build.compiled, build.log = _compile(dev, self._source, opts)
+            result = door.build(unit, opts, dev.driver.target)
+            build.compiled, build.log = result.program, result.log
             build.status = build_status.SUCCESS
-        except InvalidBuildOptions as exc:
+        except units.InvalidBuildOptions as exc:
             build.status, build.log = build_status.ERROR, f"error: {exc}\n"
             raise_cl("clBuildProgram", status_code.INVALID_BUILD_OPTIONS, str(exc))
         except CompileError as exc:
@@ -302,12 +266,14 @@ class Program(Handle):
             return b""
         if build.binary_type == OBJECT:
             assert self._object is not None
-            return ProgramBinary(OBJECT, device.kind, build.options, self._object).to_bytes()
+            return ProgramBinary(OBJECT, device.kind, build.options, self._object.encode("utf-8")).to_bytes()
         binary = self._binaries.get(device)
         if binary is not None and binary.type == EXECUTABLE:
             return binary.to_bytes()
-        text = self._source if self._il is not None else preprocess_unit(self._source, build.options)[0]
-        return ProgramBinary(EXECUTABLE, device.kind, build.options, text).to_bytes()
+        if self._il is not None:
+            return ProgramBinary(EXECUTABLE, device.kind, build.options, self._il).to_bytes()
+        text = door.preprocess_unit(self._source, build.options)[0]
+        return ProgramBinary(EXECUTABLE, device.kind, build.options, text.encode("utf-8")).to_bytes()
 
     def kind(self) -> int:
         if self._binaries:
@@ -318,9 +284,10 @@ class Program(Handle):
         """Drop every kernel and compiled module this program holds.
 
         A compiled module lives on only while a Kernel the caller still holds
-        uses it, or in the process-wide build cache (at most BUILD_CACHE_SIZE
-        entries, least recently used dropped first), which makes building the
-        same source again cheap, as PyOpenCL's binary cache does.
+        uses it, or in the compiler's build cache (`compiler/cache.py`: a bounded
+        number in memory, least recently used dropped first, and on disk),
+        which makes building the same source again cheap, as PyOpenCL's binary
+        cache does.
         """
         with self._lock:
             self._released = True
@@ -328,8 +295,9 @@ class Program(Handle):
             self._kernels = {}
 
     @property
-    def source(self) -> str:
-        return self._source
+    def source(self) -> str | bytes:
+        """The OpenCL C text, or the SPIR-V module (bytes) of an IL program."""
+        return self._il if self._il is not None else self._source
 
 
     # -- kernels --------------------------------------------------------------------
@@ -346,8 +314,6 @@ class Program(Handle):
         return found
 
     def _kernel(self, name: str) -> Any:
-        from .kernel import Kernel
-
         with self._lock:
             knl = self._kernels.get(name)
         if knl is None:
@@ -373,29 +339,14 @@ class Program(Handle):
 
 def _check_options(opts: str, routine: str) -> None:
     """INVALID_BUILD_OPTIONS, raised before any device builds (the frontend never sees them)."""
-    from ..frontend.options import InvalidBuildOptions, parse_build_options
-
     try:
-        parse_build_options(opts)
-    except InvalidBuildOptions as exc:
+        units.check_options(opts)
+    except units.InvalidBuildOptions as exc:
         raise_cl(routine, status_code.INVALID_BUILD_OPTIONS, str(exc))
 
 
-SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
-
-
-def _is_il_text(data: bytes | str) -> bool:
-    head = data[:4].encode("latin-1", errors="replace") if isinstance(data, str) else data[:4]
-    return head in SPIRV_MAGIC
-
-
 def _source_from_bytes(data: bytes) -> str:
-    """PyOpenCL reads bytes as an IL (SPIR-V) module when they start with its magic
-    number (carried on as `compiler.il_text`), else as UTF-8 OpenCL C text."""
-    if data[:4] in SPIRV_MAGIC:
-        from ..compiler import il_text
-
-        return il_text(data)
+    """Bytes that are not a SPIR-V module are UTF-8 OpenCL C text."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -404,8 +355,6 @@ def _source_from_bytes(data: bytes) -> str:
 
 
 def _check_context(context: Any) -> None:
-    from .context import Context
-
     if not isinstance(context, Context):
         raise_cl("clCreateProgram", status_code.INVALID_CONTEXT,
                  f"expected a Context, got {type(context).__name__}")
@@ -427,7 +376,7 @@ def _check_binaries(context: Any, devices: Any, binaries: Any) -> dict[Device, P
             raise_cl(routine, status_code.INVALID_BINARY,
                      f"the binary was built for a '{binary.device}' device, not {dev!r}")
         result[dev] = binary
-    if len({b.text for b in result.values()}) > 1:
+    if len({b.body for b in result.values()}) > 1:
         raise_cl(routine, status_code.INVALID_BINARY, "the binaries hold different programs")
     return result
 
@@ -439,7 +388,7 @@ def create_program_with_il(context: Any, il: Any) -> Program:
     except TypeError:
         raise_cl("clCreateProgramWithIL", status_code.INVALID_VALUE,
                  f"the IL must be bytes, got {type(il).__name__}")
-    if not _is_il_text(data):
+    if not units.is_spirv(data):
         raise_cl("clCreateProgramWithIL", status_code.INVALID_VALUE,
                  "the IL is not a SPIR-V module (no SPIR-V magic number)")
     return Program(context, data)
@@ -452,9 +401,31 @@ def create_program_with_built_in_kernels(context: Any, devices: Any, kernel_name
 
 def link_program(context: Any, programs: Sequence[Program], options: Any = "",
                  devices: Sequence[Device] | None = None) -> Program:
-    from .linking import link_programs
-
-    return link_programs(context, programs, options, devices)
+    """clLinkProgram: one executable Program from compiled ones (linking.py says how)."""
+    routine = "clLinkProgram"
+    units = as_list(programs, routine, status_code.INVALID_VALUE, "programs")
+    if not units:
+        raise_cl(routine, status_code.INVALID_VALUE, "no programs to link")
+    texts = []
+    for unit in units:
+        if not isinstance(unit, Program) or unit.context is not context:
+            raise_cl(routine, status_code.INVALID_PROGRAM,
+                     f"{unit!r} is not a Program of this context")
+        text = unit.object_text()
+        if text is None:
+            raise_cl(routine, status_code.INVALID_PROGRAM,
+                     f"{unit!r} was not compiled (call .compile() first) nor made from a "
+                     f"compiled-object binary")
+        texts.append(text)
+    linked = Program(context, "\n".join(texts))
+    try:
+        return linked.build(normalize_options(options), devices)
+    except Exception as exc:
+        if getattr(exc, "code", None) == status_code.BUILD_PROGRAM_FAILURE:
+            what = str(exc.what).replace("clBuildProgram", routine).replace(  # type: ignore[attr-defined]
+                "BUILD_PROGRAM_FAILURE", "LINK_PROGRAM_FAILURE")
+            raise make_error(routine, status_code.LINK_PROGRAM_FAILURE, what) from None
+        raise
 
 
 def unload_platform_compiler(platform: Any) -> None:

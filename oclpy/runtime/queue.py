@@ -49,6 +49,7 @@ from .completion import settle, settle_all
 from .constants import command_execution_status as ces
 from .event import Event, NannyEvent, describe_failure
 from .scheduler import run_started, schedule
+from .context import Context
 
 SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
 
@@ -56,11 +57,8 @@ SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
 class CommandQueueUsedAfterExit(UserWarning):
     """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
-
 class CommandQueue(Handle):
     def __init__(self, context: Any, device: Device | None = None, properties: Any = None) -> None:
-        from .context import Context
-
         if not isinstance(context, Context):
             raise_cl("clCreateCommandQueue", status_code.INVALID_CONTEXT,
                      f"expected a Context, got {type(context).__name__}")

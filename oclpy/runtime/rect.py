@@ -18,7 +18,7 @@ from .errors import as_list, raise_cl, status_code
 from .event import Event
 from .memory import Buffer, host_view
 from .queue import CommandQueue
-from .transfer import check_queue_and_buffer
+from .transfer_checks import check_queue_and_buffer
 
 Triple = tuple[int, int, int]
 

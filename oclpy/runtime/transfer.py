@@ -20,25 +20,8 @@ from .errors import raise_cl, status_code
 from .event import Event
 from .memory import Buffer, MemoryObjectHolder, as_size, host_view
 from .queue import CommandQueue
-
-HOST_NO_WRITE = mem_flags.HOST_READ_ONLY | mem_flags.HOST_NO_ACCESS
-HOST_NO_READ = mem_flags.HOST_WRITE_ONLY | mem_flags.HOST_NO_ACCESS
-
-
-def check_queue_and_buffer(queue: Any, buf: Buffer, routine: str) -> None:
-    if not isinstance(queue, CommandQueue):
-        raise_cl(routine, status_code.INVALID_COMMAND_QUEUE,
-                 f"expected a CommandQueue, got {type(queue).__name__}")
-    buf.check_alive(routine)
-    if buf.context is not queue.context:
-        raise_cl(routine, status_code.INVALID_CONTEXT, "the buffer belongs to another context")
-
-
-def check_range(routine: str, verb: str, offset: int, nbytes: int, size: int) -> None:
-    if offset + nbytes > size:
-        raise_cl(routine, status_code.INVALID_VALUE,
-                 f"{verb} {nbytes} bytes at offset {offset} overruns the buffer's {size} bytes")
-
+from . import rect
+from .transfer_checks import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
 def _pop_offset(kwargs: dict[str, Any], name: str, old_names: tuple[str, ...]) -> int:
     for old in old_names:
@@ -57,8 +40,6 @@ def _check_no_extra(kwargs: dict[str, Any]) -> None:
 
 def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Event:
     """Copy between host memory and buffers, or between buffers (PyOpenCL's rules)."""
-    from . import rect
-
     if isinstance(dest, MemoryObjectHolder) and isinstance(src, MemoryObjectHolder):
         if "src_origin" in kwargs:
             return rect.buffer_rect(queue, dest, src, kwargs)
@@ -77,7 +58,6 @@ def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Eve
 @dataclass(frozen=True)
 class _HostTransfer:
     """What differs between a host->buffer write and a buffer->host read."""
-
     routine: str
     command: int
     offset_keys: tuple[str, tuple[str, ...]]  # the PyOpenCL keyword and its aliases

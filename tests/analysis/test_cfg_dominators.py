@@ -1,9 +1,8 @@
 """CFG and dominator analyses on small hand-written graphs."""
 
-from oclpy.analysis.cfg import CFG, predecessors, reachable_blocks, reverse_post_order, successors
-from oclpy.analysis.dominators import (
-    DomTree, dominance_frontiers, iterated_frontier, post_dominators,
-)
+from oclpy.analysis.dominators import dominance_frontiers, iterated_frontier, post_dominators
+from oclpy.ir.cfg import CFG, predecessors, reachable_blocks, reverse_post_order, successors
+from oclpy.ir.dominance import DomTree
 from oclpy.ir.parser import parse_module
 from oclpy.ir.values import Block, Function
 

@@ -3,8 +3,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oclpy.analysis.cfg import predecessors, reachable_blocks, successors
-from oclpy.analysis.dominators import DomTree, post_dominators
+from oclpy.ir.cfg import predecessors, reachable_blocks, successors
+from oclpy.analysis.dominators import post_dominators
+from oclpy.ir.dominance import DomTree
 from oclpy.analysis.loops import LoopInfo
 from oclpy.ir.builder import Builder
 from oclpy.ir.types import I1, VOID, FunctionType

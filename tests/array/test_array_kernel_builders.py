@@ -8,7 +8,7 @@ import pytest
 import oclpy as cl
 import oclpy.array as cl_array
 from oclpy.elementwise import ElementwiseKernel
-from oclpy.kernel_args import ArgumentError, ScalarArg, VectorArg, parse_arg_list
+from oclpy.kernelgen.arguments import ArgumentError, ScalarArg, VectorArg, parse_arg_list
 from oclpy.reduction import ReductionKernel
 from oclpy.scan import ExclusiveScanKernel, GenericScanKernel, InclusiveScanKernel
 from oclpy.tools import parse_arg_list as tools_parse_arg_list

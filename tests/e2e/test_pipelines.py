@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy import demo
+from oclpy.cli import demo
 from oclpy.runtime.program import Program
 
 HERE = Path(__file__).parent
@@ -138,16 +138,16 @@ def test_demo_kernels_agree(case, ctx, monkeypatch) -> None:
 
 def test_the_level_option_reaches_the_compiler(ctx, monkeypatch) -> None:
     """The recorder really changes the pipeline: -cl-opt-disable leaves allocas, -O2 none."""
-    from oclpy import compiler
+    from oclpy.compiler import toolchain
 
     seen: list[int] = []
-    original = compiler.optimize
+    original = toolchain.optimize
 
     def spy(module: Any, level: int, *args: Any, **kwargs: Any) -> Any:
         seen.append(level)
         return original(module, level, *args, **kwargs)
 
-    monkeypatch.setattr(compiler, "optimize", spy)
+    monkeypatch.setattr(toolchain, "optimize", spy)
     import uuid
 
     # A fresh comment: build caches (in memory or on disk) must not answer for the compiler.

@@ -4,10 +4,10 @@ stages on OpenCL C source and look at the typed tree or the diagnostics."""
 from __future__ import annotations
 
 from oclpy.diagnostics import DiagnosticEngine
-from oclpy.frontend import ast
+from oclpy.frontend.c import ast
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.parser import parse
-from oclpy.frontend.sema import analyze
+from oclpy.frontend.c.c_parser import parse
+from oclpy.frontend.c.sema.analyzer import analyze
 
 FILE = "<kernel>"
 

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from oclpy.diagnostics import DiagnosticEngine, SourceLocation
-from oclpy.frontend import ast
-from oclpy.frontend import cltypes as ct
-from oclpy.frontend.ast_printer import dump, to_source
+from oclpy.frontend.c import ast
+from oclpy.frontend.c import c_types as ct
+from oclpy.frontend.c.ast_printer import dump, to_source
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.parser import parse
-from oclpy.frontend.preprocess import preprocess
+from oclpy.frontend.c.c_parser import parse
+from oclpy.frontend.c.preprocess import preprocess
 
 
 def parse_ok(source):
@@ -142,7 +142,7 @@ ROUNDTRIP_SOURCES = [
     "typedef struct { float x; int a[3]; } P;\nP g = { .a[1] = 2, .x = 1.5f, 7 };",
     "enum E { A, B = 7 };\ntypedef enum E E2;\nenum { LONE = 3 };\nint arr[B] = { [2] = 1, 2 };",
     "struct S; struct S { struct S *next; char tag; } __attribute__((aligned(8)));\nunion U { int i; float f; };",
-    "int (*fp)(int, float); int *ptrs[4]; int (*pa)[4]; const char *const names[2] = {\"a\\n\\\"b\", \"\\x01?\"};",
+    "int *ptrs[4]; int (*pa)[4]; const char *const names[2] = {\"a\\n\\\"b\", \"\\x01?\"};",
     "static __constant float k[2][2] = {{1, 2}, {3, 4}};\nextern int e; static int s, *ps, as[3];",
     "__kernel __attribute__((reqd_work_group_size(8, 8, 1), vec_type_hint(float4))) "
     "void k(__global const float *restrict a, __local int *l, __read_only int img, unsigned n, ...) {}",

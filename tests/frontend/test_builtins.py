@@ -2,8 +2,8 @@
 
 import pytest
 
-from oclpy.frontend import builtins as bi
-from oclpy.frontend import cltypes as ct
+from oclpy.frontend.c.builtins import table as bi
+from oclpy.frontend.c import c_types as ct
 from oclpy.frontend.driver import compile_to_ir
 from oclpy.ir.printer import print_module
 

@@ -197,3 +197,28 @@ def test_too_few_arguments_note() -> None:
 ])
 def test_cl12_does_not_know_the_c11_atomics(src: str, message: str) -> None:
     assert message in first_error(src, "")
+
+
+def test_float_fetch_add_and_sub_from_every_work_item(queue) -> None:  # type: ignore[no-untyped-def]
+    """cl_ext_float_atomics: atomic_fetch_add/sub on atomic_float and atomic_double,
+    global and local, from 256 work-items in 4 groups (sums exact in binary)."""
+    src = """
+    kernel void k(global atomic_float *f, global atomic_double *d, global float *o) {
+        atomic_fetch_add(f, 1.5f);
+        atomic_fetch_sub_explicit(f + 1, 0.5f, memory_order_relaxed, memory_scope_device);
+        atomic_fetch_add_explicit(d, 2.0, memory_order_relaxed);
+        local atomic_float l;
+        if (get_local_id(0) == 0) atomic_init(&l, 0.0f);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        atomic_fetch_add(&l, 1.0f);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (get_local_id(0) == 0) o[get_group_id(0)] = atomic_load(&l);
+    }"""
+    f, d, o = run(queue, src, [np.zeros(2, np.float32), np.zeros(1, np.float64), np.zeros(4, np.float32)],
+                  256, local=64)
+    assert list(f) == [384.0, -128.0] and list(d) == [512.0] and list(o) == [64.0] * 4
+
+
+def test_float_atomics_have_no_bitwise_fetch() -> None:
+    error = first_error("kernel void k(global atomic_float *f) { atomic_fetch_or(f, 1.0f); }")
+    assert "no matching function for call to 'atomic_fetch_or'" in error

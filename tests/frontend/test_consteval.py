@@ -3,10 +3,10 @@
 import pytest
 
 from oclpy.diagnostics import DiagnosticEngine
-from oclpy.frontend import ast
-from oclpy.frontend import cltypes as ct
-from oclpy.frontend.consteval import eval_int_const, eval_int_const_typed, type_align, type_size
-from oclpy.frontend.parser import parse
+from oclpy.frontend.c import ast
+from oclpy.frontend.c import c_types as ct
+from oclpy.frontend.c.consteval import eval_int_const, eval_int_const_typed, type_align, type_size
+from oclpy.frontend.c.c_parser import parse
 
 K = ct.ScalarKind
 

@@ -45,7 +45,7 @@ def test_werror_turns_warning_into_error() -> None:
 def test_internal_error_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*args: object) -> None:
         raise RuntimeError("kaboom")
-    monkeypatch.setattr("oclpy.frontend.lower.lower", boom)
+    monkeypatch.setattr("oclpy.frontend.driver.lower", boom)
     with pytest.raises(CompileError) as info:
         compile_to_ir("__kernel void k(void) {}")
     assert "error: internal compiler error: RuntimeError: kaboom" in info.value.log

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
@@ -72,7 +71,6 @@ def test_mutated_kernels_build_or_give_diagnostics() -> None:
     sources = [k.read_text() for k in KERNELS]
     failures: list[str] = []
     built = 0
-    start = time.perf_counter()
     for case in range(CASES):
         source = rng.choice(sources)
         source = semantic_mutate(rng, source) if rng.random() < 0.5 else mutate(rng, source)
@@ -81,8 +79,6 @@ def test_mutated_kernels_build_or_give_diagnostics() -> None:
         if problem is not None:
             failures.append(f"--- case {case} (options {options!r}):\n{source}\n--- problem:\n{problem}")
         built += ok
-    elapsed = time.perf_counter() - start
     assert not failures, f"{len(failures)} of {CASES} cases failed:\n" + "\n".join(failures[:5])
     assert built >= CASES // 20, f"only {built} mutants built: the mutations are too destructive"
-    assert elapsed < 60, f"fuzzing took {elapsed:.1f} s"
 

@@ -111,7 +111,7 @@ def test_kernel_arg_type_names_keep_typedef_names() -> None:
 
 
 def test_aligned_attribute_on_struct_fields_sets_the_layout() -> None:
-    from oclpy.frontend.irtypes import struct_info
+    from oclpy.frontend.c.layout import struct_info
     from tests.frontend.sema_helpers import check
     tu, _ = check("typedef struct { char c; float x __attribute__((aligned(16)));"
                   " __attribute__((aligned(8))) char d; } S;")
@@ -146,9 +146,9 @@ def test_huge_array_is_a_diagnostic() -> None:
 
 
 def test_sema_errors_after_a_syntax_error_are_reported() -> None:
-    log = errors("kernel void k(global int *o) {\n  int x = 1\n  o[0] = y;\n}")
+    log = errors("kernel void k(global int *o) {\n  int x = 1\n  int z = 2;\n  o[0] = y;\n}")
     assert log == ("<kernel>:2:12: error: expected ';' at end of declaration\n  int x = 1\n           ^\n"
-                   "<kernel>:3:10: error: use of undeclared identifier 'y'\n  o[0] = y;\n         ^\n"
+                   "<kernel>:4:10: error: use of undeclared identifier 'y'\n  o[0] = y;\n         ^\n"
                    "2 errors generated.\n")
 
 

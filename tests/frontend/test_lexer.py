@@ -3,7 +3,7 @@
 import pytest
 
 from oclpy.diagnostics import DiagnosticEngine
-from oclpy.frontend.lexer import tokenize
+from oclpy.frontend.c.lexer import tokenize
 
 
 def lex(text, filename="k.cl"):

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oclpy.diagnostics import DiagnosticEngine
-from oclpy.frontend.ast_printer import dump, to_source
+from oclpy.frontend.c.ast_printer import dump, to_source
 from oclpy.frontend.options import parse_build_options
-from oclpy.frontend.parser import parse
-from oclpy.frontend.preprocess import preprocess
+from oclpy.frontend.c.c_parser import parse
+from oclpy.frontend.c.preprocess import preprocess
 
 KERNELS = sorted((Path(__file__).parent / "kernels").glob("*.cl"))
 _PIECES = re.compile(r"\s+|[A-Za-z_]\w*|\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|//[^\n]*|/\*.*?\*/|.", re.S)

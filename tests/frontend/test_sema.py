@@ -2,7 +2,7 @@
 
 import pytest
 
-from oclpy.frontend import ast
+from oclpy.frontend.c import ast
 
 from .sema_helpers import body_exprs, casts, check, expr_type
 

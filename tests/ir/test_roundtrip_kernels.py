@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from oclpy import demo
+from oclpy.cli import demo
 from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
 from oclpy.ir.parser import parse_module

@@ -15,7 +15,7 @@ from oclpy.frontend.driver import compile_to_ir
 from oclpy.ir.types import AddressSpace
 from oclpy.ir.values import Module
 from oclpy.passes.manager import PIPELINES, run_pipeline
-from oclpy.stats import kernel_stats, memory_space
+from oclpy.analysis.kernel_stats import kernel_stats, memory_space
 
 GENERIC = AddressSpace.GENERIC
 

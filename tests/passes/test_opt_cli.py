@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oclpy.cli import main, split_build_args
+from oclpy.cli.commands import main, split_build_args
 from oclpy.passes.manager import pass_timing, run_pipeline
 from oclpy.ir.parser import parse_module
 

@@ -17,7 +17,7 @@ from oclpy.ir.values import Argument, ConstAggregate, ConstFloat, ConstInt, Cons
 from oclpy.ir.verifier import verify_module
 from oclpy.passes.manager import pipeline_names, run_pipeline
 from oclpy.passes.scalarize_vectors import constant_element, element_align
-from oclpy.targets.llvm.cpu import compile_cpu
+from oclpy.targets.llvm.cpu.cpu_target import compile_cpu
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "targets"))
 from cpu_harness import run  # noqa: E402

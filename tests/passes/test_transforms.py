@@ -43,7 +43,7 @@ def test_is_promotable():
     module = parse_module(LOOP)
     fn = module.functions[0]
     alloca = fn.entry.instrs[0]
-    users = fn.users(alloca)
+    users = alloca.users
     assert is_promotable(alloca, users)
     store = next(u for u in users if u.op == "store")
     store.attrs["volatile"] = True

@@ -4,14 +4,13 @@ which builds a Program whose compiled kernels are `fakes.FakeKernel`s."""
 from __future__ import annotations
 
 import itertools
-from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import oclpy as cl
-from oclpy.runtime import program as program_module
+from oclpy.compiler import door
 
 from .fakes import FakeKernel
 
@@ -34,18 +33,16 @@ def ooo_queue(ctx):
 
 @pytest.fixture()
 def fake_program(ctx, monkeypatch):
-    driver = ctx.devices[0].driver
     registry: dict[str, dict[str, FakeKernel]] = {}
-    real_build = driver.build
+    real_build = door.build
     counter = itertools.count()
 
-    def build(source: str, options: str) -> Any:
+    def build(source: Any, options: str = "", target: Any = None, filename: str = "<kernel>") -> Any:
         if source in registry:
             return SimpleNamespace(program=SimpleNamespace(kernels=registry[source]), log="")
-        return real_build(source, options)
+        return real_build(source, options, target, filename)
 
-    monkeypatch.setattr(driver, "build", build)
-    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
+    monkeypatch.setattr(door, "build", build)
 
     def make(*kernels: FakeKernel) -> cl.Program:
         source = f"// fake program {next(counter)}\n"

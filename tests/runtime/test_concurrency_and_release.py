@@ -5,13 +5,14 @@ from __future__ import annotations
 import gc
 import threading
 import time
+import uuid
 import weakref
 
 import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy.runtime import program as program_module
+from oclpy.compiler import toolchain
 
 THREADS = 8
 ITERATIONS = 200
@@ -60,18 +61,16 @@ def test_eight_threads_build_launch_and_copy_on_one_out_of_order_queue(ctx):
 
 
 def test_racing_builds_compile_once(ctx, monkeypatch):
-    driver = ctx.devices[0].driver
     calls: list[str] = []
-    real = driver.build
+    real = toolchain.compile_program
 
-    def slow_build(source: str, options: str):
+    def slow_build(source, *args):
         calls.append(source)
         time.sleep(0.05)  # let every thread arrive while the first compiles
-        return real(source, options)
+        return real(source, *args)
 
-    monkeypatch.setattr(driver, "build", slow_build)
-    monkeypatch.setattr(program_module, "_build_cache", type(program_module._build_cache)())
-    source = SOURCES[0] + "// racing builds\n"
+    monkeypatch.setattr(toolchain, "compile_program", slow_build)
+    source = SOURCES[0] + f"// racing builds {uuid.uuid4()}\n"  # in no cache yet
     shared = cl.Program(ctx, source)
     kernels: list = []
     compiled: list = []

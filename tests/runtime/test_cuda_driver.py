@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from oclpy.compiler import build_program
+from oclpy.compiler import compile_program, cuda_target
 from oclpy.runtime.constants import device_type
 from oclpy.runtime.drivers import cuda_api
 from oclpy.runtime.drivers.base import NDRange
@@ -100,7 +100,7 @@ def test_out_of_memory_is_memory_error(monkeypatch, fake):
 
 
 def _red_launch(driver, fake, local_bytes: int = 512):
-    kernel = build_program(SRC, "", "cuda").program.kernels["red"]
+    kernel = compile_program(SRC, "", cuda_target()).program.kernels["red"]
     a, b = driver.allocate(4096), driver.allocate(4096)
     blob = struct.pack("<QQQ", a.address, b.address, local_bytes)
     fake.param_count = len(kernel.param_offsets)

@@ -177,14 +177,12 @@ def test_an_uncalled_helper_with_a_barrier_builds(ctx, queue):
 def test_programs_built_run_and_released_leave_no_python_objects_behind(monkeypatch):
     """Issue 13's 2,000 programs grew RSS by ~80 KiB each: LLVM's (llvmlite 0.50's new pass
     manager keeps ~67 KiB per optimisation run, which no Python object holds). Ours is
-    checked here: what tracemalloc sees left per program, the in-process caches cut to 2."""
+    checked here: what tracemalloc sees left per program, the in-process cache cut to 2."""
     import gc
     import tracemalloc
 
-    from oclpy.runtime import program as program_module
-    from oclpy.targets.llvm import buildcache
+    from oclpy.compiler import cache as buildcache
 
-    monkeypatch.setattr(program_module, "BUILD_CACHE_SIZE", 2)
     monkeypatch.setattr(buildcache, "MEMORY_ENTRIES", 2)
     monkeypatch.setenv("OCLPY_NO_CACHE", "1")
     device = cl.Context(dev_type=cl.device_type.CPU).devices[0]

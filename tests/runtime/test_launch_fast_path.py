@@ -75,7 +75,7 @@ def test_a_failed_dependency_still_stops_the_fast_path(ctx, queue, fake_program)
 def test_the_packer_lays_out_arguments_as_pack_blob_does(ctx):
     from types import SimpleNamespace as P
 
-    from oclpy.runtime.kernel_args import ArgPacker, BoundArg, pack_blob
+    from oclpy.runtime.arg_binding import ArgPacker, BoundArg, pack_blob
 
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
     driver = ctx.devices[0].driver
@@ -92,7 +92,7 @@ def test_the_packer_lays_out_arguments_as_pack_blob_does(ctx):
 def test_overlapping_arguments_fall_back_to_pack_blob(ctx):
     from types import SimpleNamespace as P
 
-    from oclpy.runtime.kernel_args import ArgPacker, BoundArg
+    from oclpy.runtime.arg_binding import ArgPacker, BoundArg
 
     params = [P(kind="scalar", offset=0, size=8), P(kind="scalar", offset=4, size=4)]
     packer = ArgPacker(params, 8)

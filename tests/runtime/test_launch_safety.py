@@ -74,7 +74,7 @@ def test_private_arrays_beyond_any_stack_are_out_of_resources(ctx, queue):
 
 
 def test_a_kernel_failing_on_the_stream_fails_its_event_and_finish(ctx, queue, monkeypatch):
-    from oclpy.targets.llvm.cpu_program import CompiledKernel
+    from oclpy.targets.llvm.cpu.compiled import CompiledKernel
 
     src = "__kernel void k(__global int *o) { o[get_global_id(0)] = 1; }"
     prg = cl.Program(ctx, src).build()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 
 import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy.runtime import program as program_module
+from oclpy.compiler import cache, door, toolchain
 
 from .fakes import buffer_of, read
 
@@ -80,13 +79,10 @@ def test_invalid_build_options(ctx):
 
 
 def test_internal_compiler_error_is_a_build_failure(ctx, monkeypatch):
-    driver = ctx.devices[0].driver
-
-    def explode(source, options):
+    def explode(*args, **kwargs):
         raise KeyError("oops")
 
-    monkeypatch.setattr(driver, "build", explode)
-    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
+    monkeypatch.setattr(door, "build", explode)
     with pytest.raises(cl.RuntimeError) as info:
         cl.Program(ctx, "// ice\n").build()
     assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
@@ -96,10 +92,8 @@ def test_internal_compiler_error_is_a_build_failure(ctx, monkeypatch):
 def test_non_empty_log_warns(ctx, monkeypatch):
     from types import SimpleNamespace
 
-    driver = ctx.devices[0].driver
-    monkeypatch.setattr(driver, "build", lambda s, o: SimpleNamespace(
+    monkeypatch.setattr(door, "build", lambda *args: SimpleNamespace(
         program=SimpleNamespace(kernels={}), log="<kernel>:1:1: warning: something\n"))
-    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
     monkeypatch.delenv("PYOPENCL_COMPILER_OUTPUT", raising=False)
     with pytest.warns(cl.CompilerWarning, match="Non-empty compiler output encountered"):
         cl.Program(ctx, "// w1\n").build()
@@ -121,15 +115,13 @@ def test_program_argument_errors(ctx):
     assert cl.Program(ctx, VADD.encode()).build().vadd.num_args == 4
 
 
-def test_build_cache_is_bounded(ctx, monkeypatch):
-    from types import SimpleNamespace
-
-    driver = ctx.devices[0].driver
+def test_programs_share_the_compilers_bounded_build_cache(ctx, monkeypatch):
     calls = []
-    monkeypatch.setattr(driver, "build", lambda s, o: calls.append(s) or SimpleNamespace(
-        program=SimpleNamespace(kernels={}), log=""))
-    monkeypatch.setattr(program_module, "_build_cache", OrderedDict())
-    monkeypatch.setattr(program_module, "BUILD_CACHE_SIZE", 2)
+    real = toolchain.compile_program
+    monkeypatch.setattr(toolchain, "compile_program", lambda s, *a: calls.append(s) or real(s, *a))
+    monkeypatch.setenv("OCLPY_NO_CACHE", "1")  # memory only
+    monkeypatch.setattr(cache, "MEMORY_ENTRIES", 2)
+    cache.clear_memory()
     for src in ("// a\n", "// b\n", "// a\n", "// c\n", "// a\n", "// b\n"):
         cl.Program(ctx, src).build()
     assert calls == ["// a\n", "// b\n", "// c\n", "// b\n"]  # a stayed (recently used), b was dropped

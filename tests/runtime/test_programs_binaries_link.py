@@ -106,6 +106,23 @@ def test_link_errors(ctx):
         cl.Program(ctx, "void g(void) {}").compile(headers=["pi.h"])
 
 
+@pytest.mark.parametrize("name", ["{tmp}/abs.h", "../up.h", "a/../../up.h", "", "a//b.h", "nul\0.h"])
+def test_header_names_are_include_names_never_paths_to_write(ctx, tmp_path, name):
+    """Issue 13: a header named by an absolute path or climbing out with '..' wrote there."""
+    name = name.format(tmp=tmp_path)
+    header = cl.Program(ctx, "#define PI 3.14f\n")
+    with pytest.raises(cl.LogicError, match="not a relative include name") as info:
+        cl.Program(ctx, '#include "up.h"\n').compile(headers=[(name, header)])
+    assert info.value.code == cl.status_code.INVALID_VALUE
+    assert not list(tmp_path.iterdir()) and not (tmp_path.parent / "up.h").exists()
+
+
+def test_headers_in_subfolders_are_found(ctx):
+    header = cl.Program(ctx, "#define PI 3.14f\n")
+    unit = cl.Program(ctx, '#include "inc/pi.h"\nfloat pi(void) { return PI; }\n')
+    assert unit.compile(headers=[("inc/pi.h", header)]).object_text() is not None
+
+
 def test_bad_options_and_bad_source_have_their_own_codes(ctx):
     with pytest.raises(cl.LogicError, match="unknown build option '-fancy'") as info:
         cl.Program(ctx, COPY_SRC).build("-fancy")

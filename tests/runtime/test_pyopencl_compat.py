@@ -4,7 +4,7 @@ The examples need PyOpenCL's source distribution: from OCLPY_PYOPENCL_SDIST,
 from the cache folder of an earlier run, or downloaded with pip. Where none
 of these is possible (no network, as on CI) the test is skipped, saying why,
 within a few seconds. examples/transpose.py is a benchmark (matrices up to
-7488 x 7488, minutes of run time): `python -m oclpy.compat` runs it, this
+7488 x 7488, minutes of run time): `python -m oclpy.cli.compat` runs it, this
 test does not.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from oclpy import compat
+from oclpy.cli import compat
 
 CACHE = Path(os.environ.get("OCLPY_COMPAT_CACHE", Path.home() / ".cache" / "oclpy" / "pyopencl"))
 

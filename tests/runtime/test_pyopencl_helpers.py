@@ -11,7 +11,8 @@ import pytest
 import oclpy as cl
 import oclpy.array as cl_array
 from oclpy import characterize, clrandom, cltypes, tools
-from oclpy.mempool import MemoryPool, _TestMemoryPool
+from oclpy._cl import _TestMemoryPool
+from oclpy.mempool import MemoryPool
 
 
 def test_match_dtype_to_c_struct_asks_the_device(ctx):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy.runtime import program as program_module
+from oclpy.compiler import cache, door
 from tests.frontend.spirv.spirv_helpers import from_llvm, kernel_module
 
 SCALE = from_llvm("""
@@ -65,13 +65,26 @@ def test_binaries_of_an_il_program_rebuild(ctx, queue):
     assert again.get_info(cl.program_info.IL) == SCALE
 
 
-def test_build_cache_is_keyed_on_the_il_bytes(ctx):
+def test_build_cache_is_keyed_on_the_il_bytes(ctx, monkeypatch):
+    seen = []
+    real = door.build
+    monkeypatch.setattr(door, "build", lambda unit, *a: seen.append(unit) or real(unit, *a))
     first = cl.Program(ctx, SCALE).build()
-    key = next(k for k in program_module._build_cache if k[2] == SCALE.decode("latin-1"))
-    second = cl.Program(ctx, SCALE).build()
+    second = cl.Program(ctx, bytearray(SCALE)).build()
     dev = ctx.devices[0]
+    assert seen == [SCALE, SCALE] and all(type(unit) is bytes for unit in seen)  # bytes end to end
     assert first._builds[dev].compiled is second._builds[dev].compiled
-    assert program_module._build_cache[key].program is first._builds[dev].compiled
+    key = cache.program_key(SCALE, "", "", door.resolve(dev.driver.target, ""))
+    assert key != cache.program_key(SCALE.decode("latin-1"), "", "", door.resolve(dev.driver.target, ""))
+
+
+def test_binaries_of_an_il_program_hold_the_module_as_it_is(ctx):
+    prg = cl.Program(ctx, SCALE).build()
+    binary, = prg.binaries
+    assert binary.endswith(b"\n" + SCALE)
+    v1 = binary.replace(b"OCLPY-BINARY 2 ", b"OCLPY-BINARY 1 ").replace(  # as binaries used to be
+        SCALE, SCALE.decode("latin-1").encode("utf-8"))
+    assert cl.Program(ctx, ctx.devices, [v1]).get_info(cl.program_info.IL) == SCALE
 
 
 def test_bad_spirv_is_a_build_failure_with_the_reader_s_message(ctx):

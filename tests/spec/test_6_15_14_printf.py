@@ -65,5 +65,5 @@ def test_printf_format_diagnostics(ctx, call: str, message: str) -> None:
     (b"%v2ld %%", b"%ld,%ld %%"), (b"%d %s", b"%d %s"), (b"%v16hu", b",".join([b"%hu"] * 16)),
 ])
 def test_expand_format(fmt: bytes, want: bytes) -> None:
-    from oclpy.frontend.lower_builtins_printf import expand_format
+    from oclpy.frontend.c.builtins.printf_format import expand_format
     assert expand_format(fmt) == want

@@ -6,12 +6,15 @@ import numpy as np
 
 from oclpy.ir.parser import parse_module
 from oclpy.ir.verifier import verify_module
-from oclpy.targets.llvm.cpu import CompiledKernel, CpuProgram, compile_cpu
+from oclpy.passes.manager import run_pipeline
+from oclpy.targets.llvm.cpu.cpu_target import CompiledKernel, CpuProgram, compile_cpu
 
 
 def compile_text(text: str) -> CpuProgram:
+    """IR text -> the cpu target, with the one target pass it needs (form-workgroups)."""
     module = parse_module(text)
     verify_module(module)
+    run_pipeline(module, "form-workgroups")
     return compile_cpu(module)
 
 

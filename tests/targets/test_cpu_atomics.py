@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oclpy.compiler import build_program
+from oclpy.compiler import compile_program
 from tests.targets.cpu_harness import run
 
 SRC = """
@@ -28,12 +28,12 @@ __kernel void k(__global int *out, __global int *g, __local int *t) {
 
 
 def test_local_atomics_have_no_atomic_instructions_but_global_ones_do() -> None:
-    ir = build_program(SRC).program.llvm_ir
+    ir = compile_program(SRC).program.llvm_ir
     assert ir.count("atomicrmw") == 1  # only atomic_inc(&g[0]) on global memory
 
 
 def test_local_atomics_give_atomic_results() -> None:
-    k = build_program(SRC).program.kernels["k"]
+    k = compile_program(SRC).program.kernels["k"]
     out = np.zeros(16, np.int32)
     g = np.zeros(1, np.int32)
     run(k, [out, g, 8 * 4], (64,), (32,))

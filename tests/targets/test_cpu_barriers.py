@@ -9,8 +9,9 @@ import pytest
 
 from cpu_harness import compile_text, pack, run
 from oclpy.ir.parser import parse_module
-from oclpy.passes.manager import PassError
-from oclpy.targets.llvm.cpu import compile_cpu
+from oclpy.passes.manager import PassError, run_pipeline
+from oclpy.targets.llvm.emit_types import EmitError
+from oclpy.targets.llvm.cpu.cpu_target import compile_cpu
 
 DECLS = """
 declare i64 @ocl.get_global_id(i32)
@@ -207,6 +208,12 @@ entry:
 def test_barrier_in_a_called_helper_is_an_error() -> None:
     with pytest.raises(PassError, match=r"pass 'form-workgroups': kernel @k calls @sync, "
                                         r"which contains a barrier: run 'inline' first"):
+        run_pipeline(parse_module(HELPER_BARRIER), "form-workgroups")
+
+
+def test_the_cpu_target_forms_no_work_groups_itself() -> None:
+    """form-workgroups runs once, from the pipeline: a barrier left is an emit error."""
+    with pytest.raises(EmitError, match="@sync: ocl.barrier left after form-workgroups"):
         compile_cpu(parse_module(HELPER_BARRIER))
 
 
@@ -238,13 +245,13 @@ __kernel void k(__global const int *x, __global float *out, __local int *scratch
 
 
 def test_private_state_of_every_kind_survives_barriers_in_3d() -> None:
-    from oclpy.compiler import build_program
+    from oclpy.compiler import compile_program
 
     gsize, lsize = (4, 6, 4), (2, 3, 2)
     n = int(np.prod(gsize))
     x = np.random.default_rng(3).integers(-40, 40, n).astype(np.int32)
     out = np.zeros(n, np.float32)
-    kernel = build_program(KEEPS_STATE, "").program.kernels["k"]
+    kernel = compile_program(KEEPS_STATE, "").program.kernels["k"]
     run(kernel, [x, out, 4 * int(np.prod(lsize))], gsize, lsize)
     want = np.zeros(n)
     for g in range(n):

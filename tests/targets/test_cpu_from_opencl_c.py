@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cpu_harness import run
-from oclpy.compiler import build_program
+from oclpy.compiler import compile_program, host_target
 
 SOURCE = r"""
 typedef struct { int n; float3 v; double d; } S;
@@ -46,7 +46,7 @@ S_DTYPE = np.dtype({"names": ["n", "v", "d"], "formats": ["i4", ("f4", 4), "f8"]
 
 @pytest.mark.parametrize("level", [0, 2])
 def test_reduction_with_struct_argument(level: int) -> None:
-    k = build_program(SOURCE, level=level).program.kernels["red"]
+    k = compile_program(SOURCE, target=host_target().with_opt_level(level)).program.kernels["red"]
     assert [(a.name, a.kind, a.size, a.offset) for a in k.args] == [
         ("in", "global", 8, 0), ("out", "global", 8, 8), ("scratch", "local", 8, 16),
         ("s", "scalar", 48, 32)]
@@ -63,7 +63,7 @@ def test_reduction_with_struct_argument(level: int) -> None:
 
 @pytest.mark.parametrize("level", [0, 2])
 def test_float3_in_global_memory_and_atomics(level: int) -> None:
-    k = build_program(SOURCE, level=level).program.kernels["v3"]
+    k = compile_program(SOURCE, target=host_target().with_opt_level(level)).program.kernels["v3"]
     x = np.arange(32 * 4, dtype=np.float32).reshape(32, 4)
     x0 = x.copy()
     cnt = np.zeros(1, np.int32)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from oclpy.compiler import build_program
-from oclpy.targets.llvm import cpu_program
+from oclpy.compiler import compile_program
+from oclpy.targets.llvm.cpu import compiled as cpu_program
 from tests.targets.cpu_harness import pack, pad3
 
 
 def _kernel(src: str, name: str = "k"):  # type: ignore[no-untyped-def]
-    return build_program(src).program.kernels[name]
+    return compile_program(src).program.kernels[name]
 
 
 def test_context_words() -> None:

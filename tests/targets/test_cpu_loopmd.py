@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from oclpy.compiler import build_program
-from oclpy.targets.llvm.cpu_loopmd import GROUP_MARK, LOOP_MARK, finalize
+from oclpy.compiler import compile_program
+from oclpy.targets.llvm.cpu.loopmd import GROUP_MARK, LOOP_MARK, finalize
 from tests.targets.cpu_harness import run
 
 
@@ -19,7 +19,7 @@ def test_finalize_makes_distinct_group_and_self_referencing_loop_ids() -> None:
 
 
 def _build(src: str):  # type: ignore[no-untyped-def]
-    return build_program(src).program
+    return compile_program(src).program
 
 
 def test_elementwise_kernel_is_vectorised_across_work_items() -> None:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from benchmarks.cases_dense import MATMUL_TILED as TILED
-from oclpy.compiler import build_program, frontend_for, optimize
-from oclpy.targets.llvm.cpu_outer import outer_regions, region_starts
+from oclpy.compiler import compile_program, frontend_for, optimize
+from oclpy.targets.llvm.cpu.outer import outer_regions, region_starts
 from tests.targets.cpu_harness import run
 
 NBODY_LIKE = """
@@ -87,13 +87,13 @@ def test_region_starts_follow_the_resume_switch() -> None:
 
 
 def test_the_hint_reaches_the_llvm_loop_id() -> None:
-    text = build_program(NBODY_LIKE, "").program.llvm_ir
+    text = compile_program(NBODY_LIKE, "").program.llvm_ir
     assert '!"llvm.loop.vectorize.enable", i1 1' in text
-    assert "llvm.loop.vectorize.enable" not in build_program(NO_INNER_LOOP, "").program.llvm_ir
+    assert "llvm.loop.vectorize.enable" not in compile_program(NO_INNER_LOOP, "").program.llvm_ir
 
 
 def _launch(src: str, args: list[object], gsize: tuple[int, ...], lsize: tuple[int, ...]) -> None:
-    prog = build_program(src, "").program
+    prog = compile_program(src, "").program
     (kernel,) = prog.kernels.values()
     run(kernel, args, gsize, lsize)
 
@@ -224,11 +224,11 @@ def test_outer_vectorised_shapes_agree_with_the_unvectorised_build(name: str) ->
         x = rng.integers(-50, 50, m).astype(np.int32)
     outs = []
     for options in ("-cl-opt-disable", ""):
-        prog = build_program(src, options).program
+        prog = compile_program(src, options).program
         y = np.zeros_like(x)
         run(prog.kernels["k"], [np.int32(n), x, y], (m,), (64,))
         outs.append(y)
-    hinted = "llvm.loop.vectorize.enable" in build_program(src, "").program.llvm_ir
+    hinted = "llvm.loop.vectorize.enable" in compile_program(src, "").program.llvm_ir
     if floaty:
         np.testing.assert_allclose(outs[1], outs[0], rtol=2e-5, atol=1e-5)
     else:

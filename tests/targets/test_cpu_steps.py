@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from benchmarks.cases_dense import MANDELBROT as MANDEL
-from oclpy.compiler import build_program, frontend_for, optimize
+from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import DIVERGENT_ATTR
 from tests.targets.cpu_harness import run
 
@@ -55,7 +55,7 @@ def _mandel_ref(w: int, h: int, max_iter: int) -> np.ndarray:
 
 
 def _kernel(src: str, options: str = ""):  # type: ignore[no-untyped-def]
-    (kernel,) = build_program(src, options).program.kernels.values()
+    (kernel,) = compile_program(src, options).program.kernels.values()
     return kernel
 
 

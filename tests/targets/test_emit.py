@@ -14,8 +14,8 @@ from oclpy.ir.builder import Builder
 from oclpy.ir.parser import parse_module
 from oclpy.ir.types import F32, I32, VOID, AddressSpace, FunctionType, ptr
 from oclpy.ir.values import Argument, Function, Module
-from oclpy.targets.llvm import jit
-from oclpy.targets.llvm.cpu import CpuTarget, compile_cpu
+from oclpy.targets.llvm import binding
+from oclpy.targets.llvm.cpu.cpu_target import CpuTarget, compile_cpu
 from oclpy.targets.llvm.emit import emit_module
 from oclpy.targets.llvm.emit_types import EmitError
 
@@ -35,7 +35,7 @@ def _without_barriers(m: Module) -> Module:
 def test_every_shared_test_module_lowers_to_valid_llvm(name: str) -> None:
     m = _without_barriers(irmodules.ALL_MODULES[name]())
     text = str(emit_module(m, CpuTarget(m)))
-    jit.parse_and_verify(text)
+    binding.parse_and_verify(text)
 
 
 def test_all_ops_lowering_details() -> None:
@@ -232,7 +232,7 @@ def test_declared_kernels_are_skipped() -> None:
 def test_wrap_flags_from_instruction_attrs() -> None:
     """A frontend may mark signed arithmetic `nsw` (overflow is undefined in OpenCL C)."""
     from oclpy.ir.parser import parse_module
-    from oclpy.targets.llvm.cpu import compile_cpu
+    from oclpy.targets.llvm.cpu.cpu_target import compile_cpu
 
     module = parse_module("kernel void @k(ptr<global> %x, i32 %a, i32 %b) {\n"
                           "entry:\n  %s = add i32 %a, %b\n  %t = mul i32 %s, %b\n"

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from cpu_harness import compile_text, run
-from oclpy.targets.llvm.cpu import CpuProgram
+from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
 
 N = 512
 rng = np.random.default_rng(1234)
@@ -289,8 +289,8 @@ def test_vector_forms_are_element_wise() -> None:
 
 def test_every_math_intrinsic_and_query_has_a_cpu_lowering() -> None:
     from oclpy.ir.intrinsics import MATH_FUNCTIONS, WORK_ITEM_QUERIES
-    from oclpy.targets.llvm.cpu_workitem import is_query
-    from oclpy.targets.llvm.mathlib import is_math
+    from oclpy.targets.llvm.cpu.workitem import is_query
+    from oclpy.targets.llvm.cpu.mathlib import is_math
 
     assert [m for m in MATH_FUNCTIONS if not is_math(m)] == []
     assert [q for q in WORK_ITEM_QUERIES if not is_query(q)] == []

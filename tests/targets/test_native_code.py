@@ -7,9 +7,9 @@ import threading
 import numpy as np
 import pytest
 
-from oclpy.compiler import build_program
-from oclpy.targets.llvm import jit
-from oclpy.targets.llvm.cpu_program import NativeCode
+from oclpy.compiler import compile_program
+from oclpy.targets.llvm import binding
+from oclpy.targets.llvm.cpu.compiled import NativeCode
 from tests.targets.cpu_harness import run
 
 SRC = """
@@ -20,7 +20,7 @@ ADD = "define i64 @add(i64 %a, i64 %b) {\n  %s = add i64 %a, %b\n  ret i64 %s\n}
 
 
 def test_build_defers_llvm_to_the_first_launch() -> None:
-    program = build_program(SRC).program
+    program = compile_program(SRC).program
     assert not program.compiled
     assert program.kernels["twice"].args[0].kind == "global"  # kernel facts without native code
     x = np.arange(4, dtype=np.int32)
@@ -32,38 +32,38 @@ def test_build_defers_llvm_to_the_first_launch() -> None:
 
 
 def test_invalid_llvm_ir_still_fails_at_build() -> None:
-    with pytest.raises(jit.LLVMError, match="invalid LLVM IR generated"):
-        jit.defer_ir("define i32 @f() {\n  ret i64 0\n}\n")
+    with pytest.raises(binding.LLVMError, match="invalid LLVM IR generated"):
+        binding.defer_ir("define i32 @f() {\n  ret i64 0\n}\n")
 
 
 def test_deferred_module_compiles_once() -> None:
-    compile_now = jit.defer_ir(ADD)
+    compile_now = binding.defer_ir(ADD)
     assert compile_now().address_of("add")
-    with pytest.raises(jit.LLVMError, match="compiled twice"):
+    with pytest.raises(binding.LLVMError, match="compiled twice"):
         compile_now()
 
 
 def test_native_code_needs_exactly_one_source() -> None:
     with pytest.raises(ValueError, match="exactly one of a compile function and ready code"):
         NativeCode()
-    ready = jit.compile_ir(ADD)
+    ready = binding.compile_ir(ADD)
     with pytest.raises(ValueError, match="exactly one"):
         NativeCode(lambda: ready, ready)
 
 
 def test_concurrent_first_needs_compile_once_and_call_back_once() -> None:
     calls: list[int] = []
-    ready = jit.compile_ir(ADD)
+    ready = binding.compile_ir(ADD)
     barrier = threading.Barrier(4)
 
-    def compile_slowly() -> jit.JitModule:
+    def compile_slowly() -> binding.JitModule:
         calls.append(1)
         return ready
 
     code = NativeCode(compile_slowly)
     notified: list[int] = []
     code.when_ready(lambda: notified.append(1))
-    got: list[jit.JitModule] = []
+    got: list[binding.JitModule] = []
 
     def need() -> None:
         barrier.wait()
@@ -80,22 +80,22 @@ def test_concurrent_first_needs_compile_once_and_call_back_once() -> None:
 
 
 def test_missing_launcher_is_an_llvm_error() -> None:
-    program = build_program(SRC).program
+    program = compile_program(SRC).program
     kernel = program.kernels["twice"]
     kernel.name = "gone"  # its launcher symbol is then absent from the native code
-    with pytest.raises(jit.LLVMError, match="no launcher for 'gone'"):
+    with pytest.raises(binding.LLVMError, match="no launcher for 'gone'"):
         kernel._native(0, 0)
 
 
 def test_a_failed_compile_fails_every_later_need_the_same_way() -> None:
     calls: list[int] = []
 
-    def broken() -> jit.JitModule:
+    def broken() -> binding.JitModule:
         calls.append(1)
-        raise jit.LLVMError("codegen failed")
+        raise binding.LLVMError("codegen failed")
 
     code = NativeCode(broken)
     for _ in range(2):
-        with pytest.raises(jit.LLVMError, match="codegen failed"):
+        with pytest.raises(binding.LLVMError, match="codegen failed"):
             code.get()
     assert calls == [1] and not code.ready

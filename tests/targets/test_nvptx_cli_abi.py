@@ -8,7 +8,7 @@ import struct
 import pytest
 
 from oclpy.cli import main
-from oclpy.compiler import DEVICE_KINDS, build_program
+from oclpy.compiler import DEVICE_KINDS, compile_program, cuda_target
 
 SRC = """
 typedef struct { char c; double d; } S;
@@ -53,7 +53,7 @@ def test_build_for_cuda_and_bad_source(tmp_path, capsys):
 
 
 def test_kernel_abi():
-    kernel = build_program(SRC, "", "cuda").program.kernels["k"]
+    kernel = compile_program(SRC, "", cuda_target()).program.kernels["k"]
     kinds = [(a.name, a.kind, a.size, a.offset) for a in kernel.args]
     assert kinds == [("a", "scalar", 1, 0), ("g", "global", 8, 8), ("l1", "local", 8, 16),
                      ("s", "scalar", 16, 24), ("v", "scalar", 16, 48),
@@ -68,7 +68,7 @@ def test_kernel_abi():
 
 
 def test_ptx_entry_parameters_match_the_abi():
-    ptx = build_program(SRC, "", "cuda").program.ptx
+    ptx = compile_program(SRC, "", cuda_target()).program.ptx
     entry = ptx[ptx.index(".entry k("):ptx.index(")", ptx.index(".entry k("))]
     params = [line.strip() for line in entry.splitlines()[1:]]
     assert params == [

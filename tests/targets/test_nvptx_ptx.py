@@ -16,8 +16,8 @@ import pytest
 from filecheck.matcher import Matcher
 from filecheck.options import parse_argv_options
 
-from oclpy.compiler import build_program
-from oclpy.targets.llvm import nvptx_codegen
+from oclpy.compiler import compile_program, cuda_target
+from oclpy.targets.llvm.nvptx import ptx_codegen as nvptx_codegen
 
 CASES: dict[str, tuple[str, str]] = {
     "address_spaces": ("", """
@@ -174,7 +174,7 @@ def _private_cache(tmp_path, monkeypatch):
 
 
 def ptx_of(source: str, options: str = "") -> str:
-    return build_program(source, options, "cuda").program.ptx
+    return compile_program(source, options, cuda_target()).program.ptx
 
 
 def filecheck(check_text: str, output: str, tmp_path: Path) -> int:
@@ -213,12 +213,18 @@ def test_missing_libdevice_is_a_build_error(monkeypatch) -> None:
         ptx_of(_MATH)
 
 
-def test_ptx_is_cached_on_disk(tmp_path: Path) -> None:
-    ptx = ptx_of(CASES["address_spaces"][1])
-    cached = list((tmp_path / "cache" / "cuda").glob("*.ptx"))
-    assert len(cached) == 1 and cached[0].read_text() == ptx
-    cached[0].write_text(ptx + "// from the cache\n")
-    assert ptx_of(CASES["address_spaces"][1]).endswith("// from the cache\n")
+def test_the_target_value_says_the_architecture() -> None:
+    source = CASES["address_spaces"][1]
+    for arch in ("sm_80", "sm_90"):
+        ptx = compile_program(source, "", cuda_target(arch)).program.ptx
+        assert f".target {arch}" in ptx.splitlines()
+
+
+def test_opt_disable_keeps_the_arithmetic() -> None:
+    """-cl-opt-disable runs our O0 pipeline, but NVPTX code generation stays at LLVM -O3:
+    it fuses a*b+c only when optimising, so the level must not change a kernel's floats."""
+    source = "__kernel void f(__global float *a, float b) { size_t i = get_global_id(0); a[i] = a[i] * b + 1.0f; }"
+    assert "fma.rn.f32" in ptx_of(source, "-cl-opt-disable") and "fma.rn.f32" in ptx_of(source)
 
 
 def _ptxas() -> str | None:
@@ -234,11 +240,12 @@ PTXAS = _ptxas()
 
 
 @pytest.mark.skipif(PTXAS is None, reason="ptxas not installed (CUDA toolkit or nvidia-cuda-nvcc)")
-@pytest.mark.parametrize("name", sorted(CASES) + ["math"])
+@pytest.mark.parametrize("name", sorted(CASES) + ["math", "math_O0"])
 def test_ptxas_assembles(name: str, tmp_path: Path) -> None:
-    if name == "math" and nvptx_codegen.find_libdevice() is None:
+    if name.startswith("math") and nvptx_codegen.find_libdevice() is None:
         pytest.skip("libdevice.10.bc not installed")
-    options, source = CASES[name] if name != "math" else ("", _MATH)
+    options, source = CASES[name] if not name.startswith("math") else \
+        ("-cl-opt-disable" if name == "math_O0" else "", _MATH)
     ptx_file = tmp_path / "k.ptx"
     ptx_file.write_text(ptx_of(source, options))
     done = subprocess.run([PTXAS, "-arch=sm_90", str(ptx_file), "-o", str(tmp_path / "k.cubin")],

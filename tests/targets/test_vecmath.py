@@ -26,10 +26,10 @@ import pytest
 from llvmlite import ir as ll
 
 from cpu_harness import compile_text, run
-from oclpy.compiler import build_program
-from oclpy.targets.llvm.cpu import CpuProgram
-from oclpy.targets.llvm.vecmath import C_LIBRARY, VF_WIDTHS, covers
-from oclpy.targets.llvm.vecmath import call as vecmath_call
+from oclpy.compiler import compile_program
+from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
+from oclpy.targets.llvm.vecmath.library import C_LIBRARY, VF_WIDTHS, covers
+from oclpy.targets.llvm.vecmath.library import call as vecmath_call
 
 F32 = np.float32
 N_RANDOM = 1 << 17
@@ -135,7 +135,7 @@ _programs: dict[str, CpuProgram] = {}
 def _program(shape: str) -> CpuProgram:
     """The program of one shape, built once (through the whole compiler, as the runtime does)."""
     if shape not in _programs:
-        _programs[shape] = build_program(_source(shape)).program
+        _programs[shape] = compile_program(_source(shape)).program
     return _programs[shape]
 
 
@@ -278,7 +278,7 @@ def test_uncovered_builtins_keep_their_lowering() -> None:
     assert covers("sin", ll.FloatType()) and covers("pown", ll.HalfType())
     assert covers("sin", ll.DoubleType()) and not covers("tgamma", ll.DoubleType())
     assert not covers("lgamma", ll.FloatType())
-    ir = build_program("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    ir = compile_program("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                        "__kernel void k(__global double *d, __global float *f) {"
                        " d[0] = tgamma(d[0]); f[0] = lgamma(f[0]); }").program.llvm_ir
     assert '@"tgamma"' in ir and '@"lgammaf"' in ir and "oclpy." not in ir

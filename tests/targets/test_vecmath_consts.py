@@ -8,7 +8,7 @@ from typing import Callable
 import mpmath as mp
 import pytest
 
-from oclpy.targets.llvm import vecmath_consts as k
+from oclpy.targets.llvm.vecmath import coefficients as k
 
 mp.mp.dps = 60
 SQRT = mp.sqrt

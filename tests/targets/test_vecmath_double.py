@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from cpu_harness import run
-from oclpy.compiler import build_program
-from oclpy.targets.llvm.cpu import CpuProgram
+from oclpy.compiler import compile_program
+from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
 
 mp.mp.dps = 40
 LOCAL = 60
@@ -111,7 +111,7 @@ def _source() -> str:
 
 @pytest.fixture(scope="module")
 def program() -> CpuProgram:
-    return build_program(_source()).program
+    return compile_program(_source()).program
 
 
 def _run(program: CpuProgram, shape: str, name: str, x: np.ndarray) -> np.ndarray:
@@ -159,7 +159,7 @@ def test_signed_zeros_and_a_huge_lane() -> None:
            " double4 m = (double4)(-0.0, 0.0, -0.0, 1e30);"
            " vstore4(sin(m), 0, o); vstore4(tan(m), 1, o); vstore4(cos(m), 2, o); }")
     out = np.zeros(12)
-    run(build_program(src).program.kernels["z"], [out], (1,), (1,))
+    run(compile_program(src).program.kernels["z"], [out], (1,), (1,))
     assert [math.copysign(1, v) for v in out[[0, 1, 2, 4, 5, 6]]] == [-1, 1, -1, -1, 1, -1]
     assert out[8] == out[9] == out[10] == 1.0
     assert out[3] == math.sin(1e30) and out[7] == math.tan(1e30) and out[11] == math.cos(1e30)
@@ -228,7 +228,7 @@ POW_SOURCE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" + "\n".join(
 
 @pytest.fixture(scope="module")
 def pow_program() -> CpuProgram:
-    return build_program(POW_SOURCE).program
+    return compile_program(POW_SOURCE).program
 
 
 def _run2(program: CpuProgram, shape: str, name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:

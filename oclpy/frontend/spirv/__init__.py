@@ -1,26 +1,16 @@
 """The SPIR-V frontend: OpenCL-environment SPIR-V binaries -> our IR.
 
-`compile_spirv(data, options, filename)` (driver.py) is the entry point the
+`spirv_driver.compile_spirv(data, options, filename)` is the entry point the
 compiler calls; `is_spirv(data)` tells a SPIR-V module by its magic number.
 Modules: `binary` (words, header, instructions), `grammar` (numbers from the
-spec), `reader` (module layout), `types`, `constants`, `translate` (module),
+spec), `reader` (module layout), `spirv_types`, `spec_constants`, `translate` (module),
 `function` (one body), `ops_*` (instruction tables), `builtins` (BuiltIn
 variables), `opencl_std` (extended instructions), `mangled` (builtins left as
-calls), `kernel_args`, `errors`. Importing the package is cheap (device
-descriptions read `IL_VERSIONS`); the reader loads on first use.
+calls), `arg_info`, `validate` (structure checks before translation), `spirv_errors`.
+Importing the package is cheap (the runtime reads `IL_VERSIONS`); the
+reader loads with `spirv_driver`.
 """
-
-from typing import Any
 
 # What `IL_VERSION` reports: the SPIR-V versions the reader accepts (binary.SUPPORTED_VERSIONS).
 IL_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6")
 
-__all__ = ["compile_spirv", "is_spirv", "IL_VERSIONS"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("compile_spirv", "is_spirv"):
-        from . import driver
-
-        return getattr(driver, name)
-    raise AttributeError(f"module 'oclpy.frontend.spirv' has no attribute '{name}'")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 
-from .errors import SpirvError
+from .spirv_errors import SpirvError
 from .grammar import opname
 
 MAGIC = 0x07230203

@@ -17,7 +17,7 @@ from ...ir import types as ir
 from ...ir.intrinsics import declare_intrinsic
 from ...ir.values import ConstInt, Undef, Value
 from .binary import Instruction
-from .types import SpvType
+from .spirv_types import SpvType
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator

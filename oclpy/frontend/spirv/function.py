@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ...ir.builder import Builder, IRBuildError, add_incoming
 from ...ir.values import Block, Function, Instr, Value
-from ..lower import remove_unreachable
+from ..c.lower.unit import remove_unreachable
 from .binary import Instruction
 from .grammar import OP
-from .types import SpvType
+from .spirv_types import SpvType
+from .builtins import BuiltinRef
 
 if TYPE_CHECKING:
     from .translate import ModuleTranslator
@@ -58,8 +59,6 @@ class FunctionTranslator:
         return found
 
     def value(self, id_: int) -> Value:
-        from .builtins import BuiltinRef
-
         found = self.raw(id_)
         if isinstance(found, BuiltinRef):
             assert self.current is not None

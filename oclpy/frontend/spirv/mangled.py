@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .. import builtins as bi
-from ..generic_space import GENERIC_BUILTINS
+from ..c.builtins import table as bi
+from ..c.sema.generic_space import GENERIC_BUILTINS
 
 _MANGLED = re.compile(r"^_Z(\d+)")
 _SIGNED, _UNSIGNED = set("csil"), set("hjtm")

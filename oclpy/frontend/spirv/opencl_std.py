@@ -16,13 +16,16 @@ from typing import TYPE_CHECKING, Optional
 
 from ...ir import types as ir
 from ...ir.values import ConstAggregate, ConstInt, GlobalVar, Instr, Value
-from .. import builtins as bi
-from ..irtypes import reg_type
-from ..generic_space import GENERIC_BUILTINS
-from ..lower_builtins import IMPLS, BuiltinLowering
-from ..lower_values import ValueOps, is_unsigned
+from ..c import c_types as ct
+from ..c.builtins import table as bi
+from ..c.c_types import ScalarKind as K
+from ..c.layout import reg_type
+from ..c.sema.generic_space import GENERIC_BUILTINS
+from ..c.lower.builtin_calls import IMPLS, BuiltinLowering
+from ..c.lower.helpers import ValueOps, is_unsigned
 from .binary import Instruction
 from .grammar import ROUNDING_MODES
+from ..c.builtins.printf_format import b_printf, expand_format
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator
@@ -52,6 +55,25 @@ _EXT_TEXT = """
 201 u_abs 202 u_abs_diff 203 u_mul_hi 204 u_mad_hi
 """
 EXT_NAMES: dict[int, str] = {int(n): name for n, name in zip(_EXT_TEXT.split()[::2], _EXT_TEXT.split()[1::2])}
+
+
+_INT_KINDS = {(8, True): K.CHAR, (8, False): K.UCHAR, (16, True): K.SHORT, (16, False): K.USHORT,
+              (32, True): K.INT, (32, False): K.UINT, (64, True): K.LONG, (64, False): K.ULONG}
+_FLOAT_KINDS = {16: K.HALF, 32: K.FLOAT, 64: K.DOUBLE}
+
+
+def ctype_of(t: ir.Type, signed: bool = True) -> ct.CType:
+    """The OpenCL C type of IR type `t` with the given signedness (integers)."""
+    s = t.scalar()
+    if isinstance(s, ir.FloatType):
+        kind = _FLOAT_KINDS[s.bits]
+    elif isinstance(s, ir.IntType) and s.bits == 1:
+        kind = K.BOOL
+    elif isinstance(s, ir.IntType):
+        kind = _INT_KINDS[(s.bits, signed)]
+    else:
+        raise ValueError(f"no OpenCL C type for {t}")
+    return ct.Vector(kind, t.count) if isinstance(t, ir.VectorType) else ct.Scalar(kind)
 
 
 class _Adapter(BuiltinLowering, ValueOps):
@@ -135,8 +157,6 @@ def resolve(name: str, ret: ir.Type, args: list[Value], signed: Optional[bool] =
         return bi.Builtin(name, bi.ct.UINT, (), "generic_space") if ok else None
     target = bi.conversion_target(name)
     if target is not None and len(args) == 1:
-        from .ops_convert import ctype_of
-
         to, impl = target
         sig = bi.Builtin(name, to, (ctype_of(args[0].type, signed is not False),), impl)
         return sig if reg_type(to) == ret and args[0].type.is_vector() == ret.is_vector() else None
@@ -214,7 +234,6 @@ def _format_bytes(v: Value) -> Optional[bytes]:
 def _printf(ft: FunctionTranslator, instr: Instruction) -> Value:
     """printf(format, args...): the OpenCL C lowering, with the format's vector conversions
     expanded when the format is constant data (as it always is from OpenCL C)."""
-    from ..lower_builtins_printf import b_printf, expand_format
 
     args = [ft.value(i) for i in instr.operands[4:]]
     if not args or not isinstance(args[0].type, ir.PtrType):

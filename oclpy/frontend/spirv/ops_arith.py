@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Value
-from ..lower_values import const_of
+from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
+from .opencl_std import adapter
+from ...ir.values import Undef
+
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -116,8 +119,6 @@ def _classify(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _fabs(ft: FunctionTranslator, x: Value) -> Value:
-    from .opencl_std import adapter
-
     return adapter(ft).math("fabs", [x])
 
 
@@ -151,22 +152,16 @@ def _vector_times_scalar(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _undef_like(t: ir.Type, n: int) -> Value:
-    from ...ir.values import Undef
-
     return Undef(ir.VectorType(t.scalar(), n))
 
 
 def _dot(ft: FunctionTranslator, instr: Instruction) -> None:
-    from .opencl_std import adapter
-
     a, b = _pair(ft, instr)
     ft.define(instr, adapter(ft).dot(a, b))
 
 
 def _any_all(op: str) -> Handler:
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
-        from .opencl_std import adapter
-
         ft.define(instr, adapter(ft).reduce(op, ft.value(instr.operand(2))))
     return handle
 
@@ -177,8 +172,6 @@ def _logical_not(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _bit_count(ft: FunctionTranslator, instr: Instruction) -> None:
-    from .opencl_std import adapter
-
     x = ft.value(instr.operand(2))
     r = adapter(ft).popcount(x)
     t = ft.result_type(instr).ir

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Undef, Value
-from ..lower_values import const_of
+from ..c.lower.helpers import const_of
 from .binary import Instruction
 from .grammar import OP
+from .opencl_std import adapter
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -24,7 +25,6 @@ def _bits(t: ir.Type) -> int:
 
 def _like(ft: FunctionTranslator, v: Value, t: ir.Type) -> Value:
     """An Offset/Count operand (any integer width, scalar) as type `t`, splatted for vectors."""
-    from .opencl_std import adapter
 
     s = t.scalar()
     if v.type.scalar() != s:

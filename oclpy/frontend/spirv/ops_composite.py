@@ -14,7 +14,7 @@ from ...ir import types as ir
 from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Instr, Undef, Value
 from .binary import Instruction
 from .grammar import OP
-from .types import SpvType
+from .spirv_types import SpvType
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...ir import types as ir
 from .binary import Instruction
 from .grammar import OP
+from .opencl_std import lower_builtin
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -72,7 +73,6 @@ def _call(ft: FunctionTranslator, instr: Instruction) -> None:
     args = ft.operands(instr, 3)
     builtin = ft.mt.builtin_functions.get(instr.operand(2))
     if builtin is not None:  # an OpenCL C builtin the producer left as a call
-        from .opencl_std import lower_builtin
 
         name, signed = builtin
         ft.define(instr, lower_builtin(ft, instr, name, ft.result_type(instr).ir, args, signed))

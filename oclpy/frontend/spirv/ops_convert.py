@@ -13,33 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...ir import types as ir
-from .. import cltypes as ct
-from ..builtins import Builtin
-from ..cltypes import ScalarKind as K
+from ..c.builtins.table import Builtin
 from .binary import Instruction
 from .grammar import OP, ROUNDING_MODES
+from .opencl_std import adapter, ctype_of
+
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
-
-_INT_KINDS = {(8, True): K.CHAR, (8, False): K.UCHAR, (16, True): K.SHORT, (16, False): K.USHORT,
-              (32, True): K.INT, (32, False): K.UINT, (64, True): K.LONG, (64, False): K.ULONG}
-_FLOAT_KINDS = {16: K.HALF, 32: K.FLOAT, 64: K.DOUBLE}
-
-
-def ctype_of(t: ir.Type, signed: bool = True) -> ct.CType:
-    """The OpenCL C type of IR type `t` with the given signedness (integers)."""
-    s = t.scalar()
-    if isinstance(s, ir.FloatType):
-        kind = _FLOAT_KINDS[s.bits]
-    elif isinstance(s, ir.IntType) and s.bits == 1:
-        kind = K.BOOL
-    elif isinstance(s, ir.IntType):
-        kind = _INT_KINDS[(s.bits, signed)]
-    else:
-        raise ValueError(f"no OpenCL C type for {t}")
-    return ct.Vector(kind, t.count) if isinstance(t, ir.VectorType) else ct.Scalar(kind)
-
 
 # opcode name -> (source signed, result signed, always saturating)
 CONVERSIONS = {
@@ -60,8 +41,6 @@ def _convert(name: str) -> Handler:
     src_kind, dst_kind = _KINDS[name]
 
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
-        from .opencl_std import adapter
-
         x, t = ft.value(instr.operand(2)), ft.result_type(instr)
         if _kind(x.type) != src_kind or _kind(t.ir) != dst_kind or _shape(x.type) != _shape(t.ir):
             raise instr.error(f"{instr.name} cannot convert {x.type} to {t.ir}")

@@ -22,7 +22,8 @@ from ...ir.values import ConstInt, Value
 from .binary import Instruction
 from .builtins import BuiltinRef, load_builtin
 from .grammar import MEMORY_ALIGNED, MEMORY_MAKE_AVAILABLE, MEMORY_MAKE_VISIBLE, MEMORY_VOLATILE, OP
-from .types import SpvType
+from .spirv_types import SpvType
+from .opencl_std import lower_builtin
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -191,7 +192,6 @@ def _bitcast(ft: FunctionTranslator, instr: Instruction) -> None:
 def _generic_semantics(ft: FunctionTranslator, instr: Instruction) -> None:
     """OpGenericPtrMemSemantics: OpenCL C's get_fence (CLK_LOCAL_MEM_FENCE 1 or
     CLK_GLOBAL_MEM_FENCE 2) shifted to WorkgroupMemory (0x100) or CrossWorkgroupMemory (0x200)."""
-    from .opencl_std import lower_builtin
 
     p, t = ft.value(instr.operand(2)), ft.result_type(instr).ir
     if p.type != ir.PtrType(ir.AddressSpace.GENERIC) or t != ir.I32:

@@ -21,15 +21,17 @@ from typing import TYPE_CHECKING
 from ...ir import types as ir
 from ...ir.intrinsics import declare_intrinsic
 from ...ir.values import ConstInt, Value
-from .. import cltypes as ct
-from ..async_copy import ASYNC_IMPLS
-from ..builtins import Builtin
-from ..opaque_types import EVENT_T
+from ..c import c_types as ct
+from ..c.builtins.async_copy import ASYNC_IMPLS
+from ..c.builtins.table import Builtin
+from ..c.opaque_types import EVENT_T
 from .binary import Instruction
 from .grammar import (
     OP, SCOPES, SEM_ACQ_REL, SEM_ACQUIRE, SEM_CROSS_WORKGROUP_MEMORY, SEM_IMAGE_MEMORY,
     SEM_RELEASE, SEM_SEQ_CST, SEM_WORKGROUP_MEMORY,
 )
+from .opencl_std import ctype_of
+from .opencl_std import adapter
 
 if TYPE_CHECKING:
     from .function import FunctionTranslator, Handler
@@ -132,8 +134,6 @@ def _compare_exchange(ft: FunctionTranslator, instr: Instruction) -> None:
 
 def _group_async_copy(ft: FunctionTranslator, instr: Instruction) -> None:
     """Result type, result, execution scope, destination, source, count, stride, event."""
-    from .ops_convert import ctype_of
-    from .opencl_std import adapter
 
     dst, src, n, stride, event = (ft.value(i) for i in instr.operands[3:8])
     n, stride = (v if v.type == ir.I64 else ft.b.cast("zext", v, ir.I64) for v in (n, stride))
@@ -148,8 +148,6 @@ def _group_async_copy(ft: FunctionTranslator, instr: Instruction) -> None:
 
 
 def _group_wait_events(ft: FunctionTranslator, instr: Instruction) -> None:
-    from .opencl_std import adapter
-
     sig = Builtin("wait_group_events", ct.VOID, (ct.INT,), "wait_group_events")
     ASYNC_IMPLS["wait_group_events"](adapter(ft), sig, [], SimpleNamespace(args=[]))
 

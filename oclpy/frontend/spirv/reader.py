@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .binary import Instruction, SpirvBinary
-from .errors import SpirvError
+from .spirv_errors import SpirvError
 from .grammar import (
     ADDRESSING_MODELS, CAPABILITIES, DEC, KERNEL_CAPABILITY, MEMORY_MODELS, OP,
     OPENCL_MEMORY_MODEL, UNSUPPORTED_CAPABILITIES,

@@ -19,20 +19,19 @@ from ...ir.datalayout import CPU_LAYOUT
 from ...ir.values import Argument, ConstZero, Function, GlobalVar, Module
 from .binary import Instruction, string_from_words
 from .builtins import builtin_ref
-from .constants import define_constant
+from .spec_constants import define_constant
 from .function import FunctionTranslator, Handler
 from .grammar import BUILTINS, EXECUTION_MODELS, KERNEL_MODEL, LINKAGE_IMPORT, OP, SC, STORAGE_CLASSES
-from .kernel_args import kernel_arg_attrs
+from .arg_info import kernel_arg_attrs
 from .mangled import demangle_builtin
 from .opencl_std import is_debug_set
 from .reader import EntryPoint, ModuleInfo
-from .types import SpvType, TypeTable
+from .spirv_types import SpvType, TypeTable
+from .opencl_std import ext_inst
+from . import ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
 
 
 def _handlers() -> dict[int, Handler]:
-    from . import ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync
-    from .opencl_std import ext_inst
-
     table: dict[int, Handler] = {OP["ExtInst"]: ext_inst}
     for mod in (ops_arith, ops_bits, ops_composite, ops_control, ops_convert, ops_memory, ops_sync):
         table.update(mod.HANDLERS)
@@ -237,7 +236,8 @@ class ModuleTranslator:
                 value = ft.allocas.alloca(arg.type, self.layout.align_of(arg.type), name=f"{arg.name}.copy")
                 ft.b.store(arg, value)
             elif t.kind == "pointer" and _BYVAL in self.info.func_param_attrs(instr.operand(1)):
-                pointee = self.types.pointee(t, instr).ir
+                self.types.pointee(t, instr)
+                pointee = self.types.data(t.pointee_id, instr, "a ByVal parameter").ir
                 value = ft.allocas.alloca(pointee, self.layout.align_of(pointee), name=f"{arg.name}.copy")
                 ft.b.store(ft.b.load(pointee, arg), value)
             ft.values[instr.operand(1)] = value

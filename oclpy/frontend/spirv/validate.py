@@ -22,7 +22,6 @@ them by name. The checks are linear in the module's size.
 from __future__ import annotations
 
 from .binary import Instruction, SpirvBinary, string_from_words
-from .errors import SpirvError
 from .grammar import DEC, OP
 
 MAX_ALIGNMENT = 1 << 16

@@ -1,7 +1,9 @@
 """The device-driver interface: what the runtime asks of a device.
 
 A driver owns one device's memory and execution: allocate, free, copy, fill,
-launch, synchronize, and the device's info table. The queue, scheduler,
+launch, synchronize, the device's info table, and the compiler `Target` its
+device is (`target`: programs are built for it through `oclpy.compiler.build`;
+a driver never builds). The queue, scheduler,
 buffers and kernels above it never know which device they talk to, so adding
 a device ("cuda", "simt") means adding a driver module and one line in
 `drivers/__init__.py`, nothing else.
@@ -16,6 +18,8 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass, field
 from typing import Any
+
+from ...compiler import Target
 
 
 @dataclass
@@ -76,6 +80,8 @@ class Driver(abc.ABC):
     # True when `completion` may return a marker (actions return before their work
     # is done); False lets the runtime skip asking.
     issues_markers: bool = False
+    # What programs are compiled for on this device (set by each driver when it starts).
+    target: Target
 
     @abc.abstractmethod
     def describe(self) -> DeviceDescription:
@@ -160,9 +166,3 @@ class Driver(abc.ABC):
         """Host-clock nanoseconds (time.perf_counter_ns) of the device work between the
         markers `start` (from `begin`) and `end` (from `completion`), when known."""
         return None
-
-    def build(self, source: str, options: str) -> Any:
-        """Compile for this device through the compiler's one entry point."""
-        from ... import compiler
-
-        return compiler.build_program(source, options, self.kind)

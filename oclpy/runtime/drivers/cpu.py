@@ -13,9 +13,9 @@ which releases the GIL while native code runs. The chunks of a launch shape
 are worked out once (the runtime reuses one NDRange object per shape); a
 launch of one chunk runs on the calling thread with no hand-off.
 
-Builds go through the cpu build cache (`targets.llvm.buildcache`: in memory,
-then on disk), so a program built once is not compiled again, even by a new
-process.
+Programs are built for `target`, the host CPU (`compiler.host_target()`),
+through the compiler's build cache (in memory, then on disk), so a program
+built once is not compiled again, even by a new process.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..constants import (command_queue_properties, device_exec_capabilities, device_fp_config,
-                         device_local_mem_type, device_mem_cache_type, device_type)
-from ...targets.llvm.buildcache import cached_build, prepare
+from ...compiler import IL_VERSIONS, cache, host_target
+from ..constants import (NameVersion, command_queue_properties, device_exec_capabilities, device_fp_config,
+                         device_local_mem_type, device_mem_cache_type, device_type, make_version)
 from .base import Allocation, DeviceDescription, Driver, NDRange
 from .stream import DEFAULT_STACK, StackPool, Stream, stack_for
 
@@ -88,14 +88,12 @@ _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_con
 EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
+              "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups cl_ext_float_atomics "
               "cl_khr_il_program")
 
 
 def il_info() -> dict[str, Any]:
     """IL_VERSION and ILS_WITH_VERSION: the SPIR-V versions the SPIR-V frontend reads."""
-    from ...frontend.spirv import IL_VERSIONS
-    from ..constants import NameVersion, make_version
-
     return {"IL_VERSION": " ".join(f"SPIR-V_{v}" for v in IL_VERSIONS),
             "ILS_WITH_VERSION": [NameVersion(make_version(*map(int, v.split("."))), "SPIR-V")
                                  for v in IL_VERSIONS]}
@@ -134,7 +132,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "NATIVE_VECTOR_WIDTH_LONG": 2, "NATIVE_VECTOR_WIDTH_FLOAT": 4,
         "NATIVE_VECTOR_WIDTH_DOUBLE": 2, "NATIVE_VECTOR_WIDTH_HALF": 0,
         "PRINTF_BUFFER_SIZE": 1 << 20, "PREFERRED_INTEROP_USER_SYNC": True,
-        "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 0,
+        "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 1024,
         "NUMERIC_VERSION": (3 << 22), "HOST_CPU_MODEL": model,
         **il_info(),  # SPIR-V programs (clCreateProgramWithIL) through frontend/spirv
     }
@@ -156,7 +154,8 @@ class CpuDriver(Driver):
         self._chunks: dict[int, tuple[NDRange, list[tuple[int, int]]]] = {}  # by id of the shape
         self._stream = Stream("oclpy-cpu-stream")
         self._big_pools: dict[int, StackPool] = {}  # stack size -> its workers
-        prepare()
+        self.target = host_target()
+        cache.prepare()  # the compiler version, hashed once before the first build
 
     def describe(self) -> DeviceDescription:
         return DeviceDescription("cpu", device_type.CPU, cpu_device_info(self.units))
@@ -230,9 +229,6 @@ class CpuDriver(Driver):
         last = self._stream.last
         if last is not None and not last.done:
             self._stream.drain()
-
-    def build(self, source: str, options: str) -> Any:
-        return cached_build(source, options, lambda: super(CpuDriver, self).build(source, options))
 
     # -- execution ------------------------------------------------------------
 

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from ...targets.llvm import nvptx_codegen as codegen
+from ...compiler import cuda_target
 from ..constants import (command_queue_properties, device_local_mem_type,
                          device_mem_cache_type, device_type)
 from . import cuda_api as api
@@ -96,6 +96,7 @@ class CudaDriver(Driver):
         self.device = api.call(drv.cuDeviceGet, index)
         self.context = api.call(drv.cuDevicePrimaryCtxRetain, self.device)
         self.arch = api.arch_of(self.device)
+        self.target = cuda_target(self.arch)  # programs are compiled for this GPU
         self.driver_version = int(api.call(drv.cuDriverGetVersion))
         self.asynchronous = os.environ.get("OCLPY_CUDA_ASYNC", "1") != "0"
         # asynchronous launches all go to one stream: their markers complete in order
@@ -349,10 +350,6 @@ class CudaDriver(Driver):
             self._wait(stream)
 
     # -- execution -------------------------------------------------------------------------
-
-    def build(self, source: str, options: str) -> Any:
-        codegen.set_default_arch(self.arch)
-        return super().build(source, options)
 
     def _function(self, kernel: Any) -> Any:
         program = kernel.program

@@ -7,9 +7,10 @@ is built, what keeps the cuda device from working here: no `cuda-bindings`,
 no `libcuda.so` (no NVIDIA driver), or no GPU.
 
 Module loading (`load_module`): the driver JIT-compiles PTX into a cubin once
-(`cuLinkCreate` / `cuLinkAddData` / `cuLinkComplete`); the cubin is cached on
-disk beside the PTX (`nvptx_codegen.cache_dir()`), keyed by the PTX, the
-architecture and the driver version, and later loads skip the JIT.
+(`cuLinkCreate` / `cuLinkAddData` / `cuLinkComplete`); the cubin is kept in
+the compiler's build cache (`compiler.cache`, folder CUBINS: checked, signed
+entries), keyed by the PTX, the architecture and the driver version, and
+later loads skip the JIT.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import ctypes
 import ctypes.util
 from typing import Any
 
-from ...targets.llvm import nvptx_codegen as codegen
+from ...compiler import cache
 
 
 class CudaError(RuntimeError):
@@ -108,13 +109,14 @@ def _jit_cubin(ptx: bytes) -> bytes:
 def load_module(ptx: str, key: str, driver_version: int) -> Any:
     """A CUmodule for `ptx` in the current context, from the cubin cache if present."""
     drv = _driver()
-    cubin_key = codegen.cache_key(key, str(driver_version))
-    cubin = codegen.cache_get(cubin_key, "cubin")
+    cubin_key = cache.entry_key("cubin", key, str(driver_version))
+    found = cache.load_entry(cache.CUBINS, cubin_key)
+    cubin = found[1] if found is not None else None
     if cubin is None:
         data = ptx.encode() + b"\0"
         try:
             cubin = _jit_cubin(data)
         except CudaError as exc:
             raise CudaError(f"the CUDA driver rejected the PTX: {exc}") from None
-        codegen.cache_put(cubin_key, "cubin", cubin)
+        cache.store_entry(cache.CUBINS, cubin_key, {"ptx": key}, cubin)
     return call(drv.cuModuleLoadData, cubin)

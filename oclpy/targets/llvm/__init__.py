@@ -1,2 +1,2 @@
 """The LLVM targets: our IR lowered to LLVM IR with llvmlite (`emit.py`), and
-the one module that touches `llvmlite.binding` (`jit.py`)."""
+the one module that touches `llvmlite.binding` (`binding.py`)."""

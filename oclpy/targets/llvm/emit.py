@@ -26,7 +26,7 @@ from typing import Callable, Protocol
 
 from llvmlite import ir as ll
 
-from ...analysis.cfg import reverse_post_order
+from ...ir.cfg import reverse_post_order
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, ArrayType, FloatType, IntType, StructType, Type, VectorType
 from ...ir.values import (

@@ -2,23 +2,40 @@
 
 `from_llvm(text)` compiles LLVM IR written as clang writes OpenCL C
 (`spir_kernel`, addrspace(1) global, 3 local, 2 constant, 4 generic,
-Itanium-mangled builtins) with LLVM's SPIR-V backend (llvmlite); `assemble`
+Itanium-mangled builtins) with LLVM's SPIR-V backend (llvmlite), once: the
+binary is kept under `llvm_spirv/`, named by a digest of the text, because that
+backend does not always number ids the same way from one process to the next
+(once it gave a block label the id of an instruction). `assemble`
 writes a module word by word from (opcode name, operands) records, for inputs
 no producer makes (malformed or unsupported ones).
 """
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
+from pathlib import Path
 
 from oclpy.frontend.spirv.binary import MAGIC
 from oclpy.frontend.spirv.grammar import OP
 
 HEADER = "target triple = \"spirv64-unknown-unknown\"\n"
+LLVM_SPIRV = Path(__file__).with_name("llvm_spirv")
 
 
 @lru_cache(maxsize=None)
 def from_llvm(text: str) -> bytes:
+    """The SPIR-V binary of `text`, from `llvm_spirv/` or, for new text, made and kept there."""
+    kept = LLVM_SPIRV / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.spv"
+    if kept.exists():
+        return kept.read_bytes()
+    binary = _compile_llvm(text)
+    LLVM_SPIRV.mkdir(exist_ok=True)
+    kept.write_bytes(binary)
+    return binary
+
+
+def _compile_llvm(text: str) -> bytes:
     import llvmlite.binding as llvm
 
     llvm.initialize_all_targets()

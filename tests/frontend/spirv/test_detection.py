@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oclpy import compiler, tools
-from oclpy.frontend.spirv import is_spirv
+from oclpy.frontend.spirv.spirv_driver import is_spirv
 
 MAGIC_LE = b"\x03\x02\x23\x07"
 
@@ -25,7 +25,7 @@ def test_is_spirv(data, expected):
 
 
 def test_source_starting_with_non_latin1_text_builds():
-    result = compiler.build_program("//日本語\n__kernel void k(__global int *a) { a[0] = 1; }")
+    result = compiler.compile_program("//日本語\n__kernel void k(__global int *a) { a[0] = 1; }")
     assert "k" in result.program.kernels
 
 

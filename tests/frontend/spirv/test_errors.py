@@ -9,7 +9,7 @@ import random
 import pytest
 
 from oclpy.diagnostics import CompileError
-from oclpy.frontend.spirv import compile_spirv
+from oclpy.frontend.spirv.spirv_driver import compile_spirv
 from tests.frontend.spirv.spirv_helpers import PRELUDE, TYPES, assemble, from_llvm, kernel_module
 
 BODY_START = 48  # word offset of the first instruction after the kernel's OpLabel

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy.frontend.spirv import compile_spirv
+from oclpy.frontend.spirv.spirv_driver import compile_spirv
 from oclpy.ir.printer import print_module
 from oclpy.ir.types import AddressSpace, StructType
 from tests.frontend.spirv.spirv_helpers import PRELUDE, TYPES, assemble, from_llvm

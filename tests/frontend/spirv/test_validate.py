@@ -8,7 +8,7 @@ import pytest
 
 import oclpy as cl
 from oclpy.diagnostics import CompileError
-from oclpy.frontend.spirv import compile_spirv
+from oclpy.frontend.spirv.spirv_driver import compile_spirv
 from oclpy.frontend.spirv.validate import LAYOUTS
 from oclpy.frontend.spirv.grammar import OPCODES
 from tests.frontend.spirv.spirv_helpers import PRELUDE, TYPES, assemble, kernel_module
@@ -73,12 +73,12 @@ def test_structural_faults(name):
     assert log.startswith("k.spv: error: ") and "internal compiler error" not in log
 
 
-def test_a_pointer_to_a_function_type_is_refused():
+def test_a_kernel_parameter_of_function_type_is_refused():
     data = assemble(PRELUDE + [("Decorate", [11, 38, 2])] + TYPES + [
         ("TypeFunction", [30, 2, 2]), ("TypePointer", [31, 7, 30]), ("TypeFunction", [32, 1, 31]),
         ("Function", [1, 10, 0, 32]), ("FunctionParameter", [31, 11]), ("Label", [12]), ("Return", []),
         ("FunctionEnd", [])])
-    assert "(OpFunctionParameter): pointer to %30 of function type: nothing to load, store or index" \
+    assert "(OpFunctionParameter): kernel 'k' by-value argument 0 cannot have function type %30" \
         in error_of(data)
 
 

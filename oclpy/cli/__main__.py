@@ -1,0 +1,7 @@
+"""`python -m oclpy.cli`: the `oclpy` command."""
+
+import sys
+
+from .commands import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""OpenCL C's builtin library as data: the signature table and the builtin families' signatures."""

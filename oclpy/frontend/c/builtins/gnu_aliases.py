@@ -1,0 +1,111 @@
+"""The C library builtins clang accepts in OpenCL C (`__builtin_clz`, `__builtin_sqrtf`,
+`__builtin_isnan`, `__builtin_bswap32`, `__builtin_ffs`, ...), as data: each names the
+OpenCL builtin of the same meaning and its own C signature (`int __builtin_clzll(unsigned
+long long)` is OpenCL's `ulong clz(ulong)` with the result converted to int). The lowering
+runs the OpenCL builtin's implementation and converts; `bswap` and `ffs`, which OpenCL C
+lacks, are built from shifts and `ctz`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Optional
+
+from ....ir.values import ConstInt, Value
+from .. import ast
+from . import table as bi
+from .. import c_types as ct
+from .table import Builtin
+from ..c_types import CType
+
+_BITS: list[tuple[str, CType]] = [("", ct.UINT), ("l", ct.ULONG), ("ll", ct.ULONG)]
+# clang's OpenCL `long long` is 128 bits wide: clzll and ctzll count in 128 bits.
+_WIDE_COUNTS = frozenset(["__builtin_clzll", "__builtin_ctzll"])
+_MATH = {1: "fabs sqrt exp exp2 log log2 log10 sin cos tan asin acos atan sinh cosh tanh floor ceil trunc "
+            "round rint cbrt expm1 log1p erf erfc tgamma lgamma logb",
+         2: "pow fmin fmax fmod copysign atan2 hypot fdim nextafter remainder",
+         3: "fma"}
+
+
+def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
+    """(GNU name, OpenCL name, GNU result type, parameter types)."""
+    rows = [(f"__builtin_{op}{suffix}", op, ct.INT, (t,)) for op in ("clz", "ctz", "popcount")
+            for suffix, t in _BITS]
+    for arity, names in _MATH.items():
+        for name in names.split():
+            rows.append((f"__builtin_{name}f", name, ct.FLOAT, (ct.FLOAT,) * arity))
+            rows.append((f"__builtin_{name}", name, ct.DOUBLE, (ct.DOUBLE,) * arity))
+    rows += [(f"__builtin_{name}", name, ct.INT, (t,)) for name in ("isnan", "isinf", "isfinite", "signbit")
+             for t in (ct.FLOAT, ct.DOUBLE)]
+    return rows
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
+    """GNU name -> its signatures, and each signature -> the OpenCL builtin it runs."""
+    table: dict[str, list[Builtin]] = {}
+    targets: dict[Builtin, Builtin] = {}
+    for gnu, name, ret, params in _rows():
+        target = next(b for b in bi.overloads(name) if b.params == params)
+        sig = Builtin(gnu, ret, params, "gnu_wide_count" if gnu in _WIDE_COUNTS else "gnu_alias")
+        table.setdefault(gnu, []).append(sig)
+        targets[sig] = target
+    for t, suffix in ((ct.USHORT, "16"), (ct.UINT, "32"), (ct.ULONG, "64")):
+        table[f"__builtin_bswap{suffix}"] = [Builtin(f"__builtin_bswap{suffix}", t, (t,), "gnu_bswap")]
+    for t, suffix in ((ct.INT, ""), (ct.LONG, "l"), (ct.LONG, "ll")):
+        sig = Builtin(f"__builtin_ffs{suffix}", ct.INT, (t,), "gnu_ffs")
+        table[sig.name] = [sig]
+        targets[sig] = Builtin("ctz", t, (t,), "bitcount")
+    return table, targets
+
+
+def alias_overloads(name: str) -> list[Builtin]:
+    """The signatures of C library builtin `name` (empty for other names)."""
+    return _table()[0].get(name, []) if name.startswith("__builtin_") else []
+
+
+def _run(self: Any, target: Builtin, args: list[Value], e: ast.Call) -> Value:
+    return self.lower_builtin_call(target, args, e)  # type: ignore[no-any-return]
+
+
+def b_alias(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+    target = _table()[1][sig]
+    return self.convert(_run(self, target, args, e), target.ret, sig.ret)
+
+
+def b_wide_count(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+    """clzll/ctzll of a 64-bit value counted in clang's 128-bit `long long`."""
+    target = _table()[1][sig]
+    x = args[0]
+    count = _run(self, target, args, e)
+    if target.name == "clz":
+        count = self.b.binop("add", count, ConstInt(x.type, 64))
+    else:
+        count = self.b.select(self.b.icmp("eq", x, ConstInt(x.type, 0)), ConstInt(x.type, 128), count)
+    return self.convert(count, target.ret, sig.ret)
+
+
+def b_bswap(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+    x = args[0]
+    n = x.type.bits // 8  # type: ignore[attr-defined]
+    out: Optional[Value] = None
+    for i in range(n):
+        byte = self.b.binop("and", self.b.binop("lshr", x, ConstInt(x.type, 8 * i)), ConstInt(x.type, 0xFF))
+        moved = self.b.binop("shl", byte, ConstInt(x.type, 8 * (n - 1 - i)))
+        out = moved if out is None else self.b.binop("or", out, moved)
+    assert out is not None
+    return out
+
+
+def b_ffs(self: Any, sig: Builtin, args: list[Value], e: ast.Call) -> Value:
+    """ffs(x): one plus the index of the lowest set bit, 0 for 0."""
+    target = _table()[1][sig]
+    x = args[0]
+    one_based = self.b.binop("add", _run(self, target, args, e), ConstInt(x.type, 1))
+    found = self.b.select(self.b.icmp("eq", x, ConstInt(x.type, 0)), ConstInt(x.type, 0), one_based)
+    return self.convert(found, target.ret, sig.ret)
+
+
+ALIAS_IMPLS: dict[str, Callable[..., Optional[Value]]] = {
+    "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
+}

@@ -1,0 +1,1 @@
+"""Lowering of a checked OpenCL C translation unit to an IR module."""

@@ -1,0 +1,66 @@
+"""OpenCL C's opaque and enum-like predefined types that are not arithmetic.
+
+`event_t` (the handle `async_work_group_copy` returns and `wait_group_events`
+waits on) is an `Opaque` type that lives in registers as an `i32`. The image
+and sampler types parse as `Opaque` types too, so a kernel that names them
+gets the diagnostic "images are not supported yet" from sema instead of a
+syntax error. `cl_mem_fence_flags`, `memory_order` and `memory_scope` are
+integer typedefs, as in clang's opencl-c-base.h.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ...ir.types import AddressSpace
+from . import c_types as ct
+from .c_types import CType
+
+IMAGE_TYPE_NAMES = frozenset([
+    "image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t", "image2d_array_t", "image3d_t",
+    "image2d_depth_t", "image2d_array_depth_t", "image2d_msaa_t", "image2d_array_msaa_t",
+    "sampler_t",
+])
+EVENT_TYPE_NAME = "event_t"
+
+
+@dataclass(frozen=True)
+class Opaque(CType):
+    """A predefined opaque type (`event_t`, `image2d_t`, `sampler_t`, ...)."""
+
+    name: str
+    const: bool = False
+    volatile: bool = False
+    space: Optional[AddressSpace] = None
+
+    def __str__(self) -> str:
+        q = self.qualifiers_str()
+        return f"{q} {self.name}" if q else self.name
+
+    @property
+    def is_image(self) -> bool:
+        return self.name in IMAGE_TYPE_NAMES
+
+
+EVENT_T = Opaque(EVENT_TYPE_NAME)
+
+
+def opaque_type_names() -> dict[str, CType]:
+    """Type names to add to the predefined ones (`cltypes.builtin_type_names`)."""
+    names: dict[str, CType] = {name: Opaque(name) for name in IMAGE_TYPE_NAMES}
+    names[EVENT_TYPE_NAME] = EVENT_T
+    names.update({"cl_mem_fence_flags": ct.UINT, "memory_order": ct.Enum("memory_order"),
+                  "memory_scope": ct.Enum("memory_scope")})
+    return names
+
+
+def image_type_in(t: CType) -> Optional[Opaque]:
+    """The image or sampler type `t` is, points to or holds as elements, if any."""
+    while isinstance(t, (ct.Pointer, ct.Array)):
+        t = t.pointee if isinstance(t, ct.Pointer) else t.elem
+    return t if isinstance(t, Opaque) and t.is_image else None
+
+
+def is_event(t: Optional[CType]) -> bool:
+    return isinstance(t, Opaque) and t.name == EVENT_TYPE_NAME

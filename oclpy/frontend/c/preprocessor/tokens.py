@@ -1,0 +1,181 @@
+"""Preprocessing tokens (C99 6.4) and the lexer of translation phases 1 to 3.
+
+`lex(text)` splices lines (a backslash before a newline, spaces between them
+allowed as clang allows them), replaces each comment by white space and cuts
+the text into pp-tokens. Every token keeps the physical line and column where
+it starts, whether white space precedes it (`space`) and whether it is the
+first token of a line (`bol`, which is what makes a `#` a directive). Digraphs
+are spelled as the punctuator they stand for. A quote that closes nowhere on
+its line starts an "other" token running to the end of the line (the C lexer
+reports it; a skipped group may hold any text). The file ends with an "eof"
+token, which also begins a line so that it ends the last directive.
+
+`Lexed.eol` maps the index of each directive's `#` token to the physical
+location of the newline that ends the directive (a block comment or a line
+splice can carry a directive over several lines): `#line` counts from there
+and "macro name missing" points there, as clang does.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Optional
+
+EMPTY: frozenset[str] = frozenset()
+
+PUNCTUATORS = sorted("""
+    %:%: ... <<= >>= -> ++ -- << >> <= >= == != && || *= /= %= += -= &= ^= |= ## <: :> <% %> %:
+    [ ] ( ) { } . & * + - ~ ! / % < > ^ | ? : ; = , #
+""".split(), key=len, reverse=True)
+DIGRAPHS = {"<:": "[", ":>": "]", "<%": "{", "%>": "}", "%:": "#", "%:%:": "##"}
+
+_ALTERNATIVES = "|".join([
+    r"(?P<nl>\n)",
+    r"(?P<comment>//[^\n]*|/\*(?s:.)*?\*/)",
+    r"(?P<badcomment>/\*)",
+    r"(?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.$])*)",
+    r"(?P<char>L?'(?:[^'\\\n]|\\.)*')",
+    r"(?P<string>L?\"(?:[^\"\\\n]|\\.)*\")",
+    r"(?P<id>[A-Za-z_$][A-Za-z0-9_$]*)",
+    r"(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS) + ")",
+    r"(?P<other>['\"][^\n]*|.)",
+])
+_SCAN = re.compile(r"[ \t\f\v\r]*(?:" + _ALTERNATIVES + ")")  # white space, then one token
+_TOKEN = re.compile(_ALTERNATIVES)
+_SPLICE = re.compile(r"\\[ \t\f\v]*\n")
+_SPLIT_COMMENT_END = re.compile(r"\*\\[ \t\f\v]*\n/")
+
+
+class PPToken:
+    """One pp-token. `hideset` holds the macros that must not expand it again
+    (C99 6.10.3.4, Prosser's algorithm); `src` is False for tokens made by a
+    macro expansion, whose `file`/`line`/`col` are then where expand.py places
+    them, and whose `eline` is what `__LINE__` among them says."""
+
+    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline")
+
+    def __init__(self, kind: str, text: str, file: str, line: int, col: int, space: bool = False,
+                 bol: bool = False, hideset: frozenset[str] = EMPTY, src: bool = True) -> None:
+        self.kind = kind  # "id", "number", "char", "string", "punct", "other", "eof"
+        self.text = text
+        self.file = file
+        self.line = line
+        self.col = col
+        self.space = space
+        self.bol = bol
+        self.hideset = hideset
+        self.src = src
+        self.eline = line  # a replacement token: the line where its macro call ends (for __LINE__)
+
+    def __repr__(self) -> str:
+        return f"PPToken({self.kind}, {self.text!r}, {self.file}:{self.line}:{self.col})"
+
+    def copy(self) -> PPToken:
+        out = PPToken(self.kind, self.text, self.file, self.line, self.col, self.space, self.bol,
+                      self.hideset, self.src)
+        out.eline = self.eline
+        return out
+
+
+@dataclass
+class Lexed:
+    tokens: list[PPToken]
+    eol: dict[int, tuple[int, int]] = field(default_factory=dict)  # directive '#' index -> (line, col)
+    unterminated_comment: Optional[tuple[int, int]] = None  # where a `/*` that never closes starts
+    warnings: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message)
+
+
+class _Positions:
+    """Maps offsets in the spliced text back to physical lines and columns."""
+
+    def __init__(self, text: str) -> None:
+        self.splices: list[int] = []  # spliced-text offset of each splice
+        self.removed: list[int] = []  # characters removed up to and including each splice
+        parts, last, total = [], 0, 0
+        for m in _SPLICE.finditer(text):
+            parts.append(text[last:m.start()])
+            self.splices.append(m.start() - total)
+            total += m.end() - m.start()
+            self.removed.append(total)
+            last = m.end()
+        parts.append(text[last:])
+        self.text = "".join(parts)
+        self.original = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def warnings(self) -> list[tuple[int, int, str]]:
+        """clang's warnings about splices: spaces after the backslash, a splice inside `*/`."""
+        out = []
+        for m in _SPLICE.finditer(self.original):
+            if m.end() - m.start() > 2:
+                out.append((*self._physical(m.start() + 1), "backslash and newline separated by space"))
+        for m in _SPLIT_COMMENT_END.finditer(self.original):
+            out.append((*self._physical(m.start() + 1), "escaped newline between */ characters at block comment end"))
+        return sorted(out)
+
+    def _physical(self, original: int) -> tuple[int, int]:
+        line = bisect_right(self.line_starts, original)
+        return line, original - self.line_starts[line - 1] + 1
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        i = bisect_right(self.splices, offset)
+        return self._physical(offset + (self.removed[i - 1] if i else 0))
+
+
+def lex(text: str, file: str) -> Lexed:
+    """Phases 1-3 over `text` (newlines already "\\n"): the pp-tokens of one file."""
+    positions = _Positions(text) if "\\" in text and _SPLICE.search(text) else None
+    body = positions.text if positions is not None else text
+    out: list[PPToken] = []
+    result = Lexed(out, warnings=positions.warnings() if positions is not None else [])
+    line, line_start, space, bol = 1, 0, False, True
+    directive = -1  # index of the '#' of the directive being lexed, or -1
+    for m in _SCAN.finditer(body):
+        kind = m.lastgroup
+        start = m.start(kind)  # type: ignore[arg-type]
+        if kind == "nl":
+            if directive >= 0:
+                result.eol[directive] = positions.locate(start) if positions else (line, start - line_start + 1)
+                directive = -1
+            line += 1
+            line_start = m.end()
+            space, bol = False, True
+            continue
+        if start != m.start():
+            space = True
+        if kind == "comment":
+            newlines = body.count("\n", start, m.end())
+            if newlines:
+                line += newlines
+                line_start = body.rindex("\n", start, m.end()) + 1
+            space = True
+            continue
+        if kind == "badcomment":
+            result.unterminated_comment = positions.locate(start) if positions else (line, start - line_start + 1)
+            break
+        tok_line, col = positions.locate(start) if positions else (line, start - line_start + 1)
+        value = m.group(kind)  # type: ignore[arg-type]
+        if kind == "punct":
+            value = DIGRAPHS.get(value, value)
+            if value == "#" and bol:
+                directive = len(out)
+        out.append(PPToken(kind, value, file, tok_line, col, space, bol))  # type: ignore[arg-type]
+        space = bol = False
+    end = len(body)
+    eof_line, eof_col = positions.locate(end) if positions else (line, end - line_start + 1)
+    if directive >= 0:
+        result.eol[directive] = (eof_line, eof_col)
+    out.append(PPToken("eof", "", file, eof_line, eof_col, False, True))
+    return result
+
+
+def lex_one(text: str) -> Optional[tuple[str, str]]:
+    """(kind, spelling) when `text` is exactly one pp-token (what `##` may form), else None."""
+    m = _TOKEN.match(text)
+    if m is None or m.end() != len(text) or m.lastgroup in ("nl", "comment", "badcomment"):
+        return None
+    if m.lastgroup == "other" and text[0] in "'\"":
+        return None
+    return m.lastgroup or "", DIGRAPHS.get(text, text)  # type: ignore[return-value]

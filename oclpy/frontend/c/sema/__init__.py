@@ -1,0 +1,1 @@
+"""Semantic analysis of OpenCL C: types, conversions, overload resolution, diagnostics."""

@@ -1,0 +1,169 @@
+"""Semantic analysis of casts, vector literals, swizzles and sizeof/alignof/vec_step.
+
+A mixin of `ExprChecker`: explicit casts follow OpenCL's rules (no casts
+between vector types, no casts between named address spaces), vector literals
+flatten their components, and a swizzle (`.xyzw`, `.s0..sF`, `.lo .hi .even
+.odd`) records its element indices in `Member.swizzle`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ....diagnostics import DiagnosticEngine
+from ....ir.types import AddressSpace
+from .. import ast
+from .. import c_types as ct
+from .. import type_rules as st
+from ..c_types import CType
+from .conversions import convert
+
+
+def _swizzle_indices(name: str, count: int) -> Optional[tuple[int, ...]] | str:
+    """Element indices of a swizzle, or an error message."""
+    padded = 4 if count == 3 else count
+    half = padded // 2
+    named = {"lo": tuple(range(half)), "hi": tuple(range(half, padded)),
+             "even": tuple(range(0, padded, 2)), "odd": tuple(range(1, padded, 2))}
+    if name in named:
+        return tuple(i if i < count else -1 for i in named[name])
+    if name[0] in "sS" and len(name) > 1:
+        idx = []
+        for c in name[1:]:
+            v = int(c, 16) if c in "0123456789abcdefABCDEF" else None
+            if v is None:
+                return f"illegal vector component name '{c}'"
+            idx.append(v)
+    else:
+        idx = []
+        for c in name:
+            if c not in "xyzw":
+                return f"illegal vector component name '{c}'"
+            idx.append("xyzw".index(c))
+    if any(i >= count for i in idx):
+        return "vector component access exceeds type '{t}'"
+    return tuple(idx)
+
+
+
+class CastChecker:
+    diags: DiagnosticEngine
+
+    def value(self, e: ast.Expr) -> ast.Expr:
+        raise NotImplementedError
+
+    def check(self, e: ast.Expr) -> ast.Expr:
+        raise NotImplementedError
+
+    def error(self, e: ast.Expr, message: str) -> ast.Expr:
+        raise NotImplementedError
+
+    def spaces(self, t: CType) -> CType:
+        raise NotImplementedError
+
+    def _check_swizzle(self, e: ast.Member, bt: ct.Vector) -> ast.Expr:
+        res = _swizzle_indices(e.name, bt.count)
+        if isinstance(res, str) or res is None:
+            return self.error(e, (res or "illegal vector component name").format(t=bt.unqualified()))
+        n = len(res)
+        if n not in (1, 2, 3, 4, 8, 16):
+            return self.error(e, f"vector component access has invalid length {n}")
+        e.swizzle = res
+        elem = ct.Scalar(bt.elem) if n == 1 else ct.Vector(bt.elem, n)
+        e.ctype = st.object_type(elem, bt.space, bt.const, bt.volatile)
+        e.is_lvalue = e.base.is_lvalue
+        return e
+
+    # -- casts, vector literals, sizeof -------------------------------------
+    def check_cast(self, e: ast.Cast) -> ast.Expr:
+        e.to = self.spaces(e.to)
+        e.operand = self.value(e.operand)
+        frm, to = e.operand.ctype, e.to
+        if st.is_error(frm) or st.is_error(to):
+            e.ctype = st.ERROR
+            return e
+        assert frm is not None
+        err = self._cast_error(frm, to)
+        if err:
+            return self.error(e, err)
+        if st.is_vector(to) and not st.is_vector(frm):
+            e.operand = convert(e.operand, to)
+        e.ctype = to.unqualified()
+        return e
+
+    @staticmethod
+    def _cast_error(frm: CType, to: CType) -> Optional[str]:
+        if st.is_void(to):
+            return None
+        if st.is_vector(frm) or st.is_vector(to):
+            if st.same_unqualified(frm, to) or (st.is_vector(to) and st.is_arith(frm)):
+                return None
+            return f"invalid conversion between vector type '{frm}' and '{to}'"
+        if isinstance(frm, ct.Pointer) and isinstance(to, ct.Pointer):
+            fs, ts = st.pointee_space(frm), st.pointee_space(to)
+            if fs != ts and AddressSpace.GENERIC not in (fs, ts):
+                return f"casting '{frm}' to type '{to}' changes address space of pointer"
+            return None
+        if st.is_scalar(frm) and st.is_scalar(to):
+            if (st.is_pointer(frm) and st.is_floating(to)) or (st.is_pointer(to) and st.is_floating(frm)):
+                return f"operand of type '{frm}' cannot be cast to a pointer type" if st.is_pointer(to) \
+                    else f"pointer cannot be cast to type '{to}'"
+            return None
+        if st.same_unqualified(frm, to):
+            return None
+        return f"used type '{to}' where arithmetic or pointer type is required"
+
+    def check_vector_literal(self, e: ast.VectorLiteral) -> ast.Expr:
+        to = e.to.unqualified()
+        if not isinstance(to, ct.Vector):
+            return self.error(e, f"'{to}' is not a vector type")
+        comps = [self.value(c) for c in e.components]
+        if any(st.is_error(c.ctype) for c in comps):
+            e.ctype = st.ERROR
+            return e
+        if len(comps) == 1 and not st.is_vector(comps[0].ctype) and not e.braced:  # type: ignore[arg-type]
+            e.components = [convert(comps[0], ct.Scalar(to.elem))]
+            e.ctype = to
+            return e
+        total = 0
+        out = []
+        for c in comps:
+            ctp = c.ctype
+            if isinstance(ctp, ct.Vector):
+                if ctp.elem is not to.elem:
+                    return self.error(c, f"cannot convert vector of type '{ctp}' to element type '{to.elem.spelling}'")
+                total += ctp.count
+                out.append(c)
+            elif st.is_arith(ctp):  # type: ignore[arg-type]
+                total += 1
+                out.append(convert(c, ct.Scalar(to.elem)))
+            else:
+                return self.error(c, f"invalid vector element of type '{ctp}'")
+        if e.braced and total < to.count:  # `(float4){a, b}`: the rest is zero
+            zero = self.value(ast.IntLiteral(e.loc, 0))
+            out += [convert(zero, ct.Scalar(to.elem)) for _ in range(to.count - total)]
+            total = to.count
+        if total != to.count:
+            word = "few" if total < to.count else "many"
+            return self.error(e, f"too {word} elements in vector initialization (expected "
+                              f"{to.count} elements, have {total})")
+        e.components = out
+        e.ctype = to
+        return e
+
+    def check_sizeof(self, e: ast.SizeOf) -> ast.Expr:
+        if isinstance(e.operand, ast.Expr):
+            e.operand = self.check(e.operand)
+            t = e.operand.ctype
+        else:
+            e.operand = self.spaces(e.operand)
+            t = e.operand
+        if st.is_error(t):
+            e.ctype = st.ERROR
+            return e
+        assert t is not None
+        if e.kind != "vec_step" and not st.is_complete_object(t):
+            what = "sizeof" if e.kind == "sizeof" else "alignof"
+            return self.error(e, f"invalid application of '{what}' to an incomplete type '{t}'")
+        e.ctype = ct.UINT if e.kind == "vec_step" else ct.SIZE_T
+        return e

@@ -1,0 +1,160 @@
+"""Constant folding of typed expressions: integer constant expressions (case
+labels, enum values) and the scalar initializers of program-scope constants.
+
+`fold(e)` returns a Python int or float for a constant expression of scalar
+type, None otherwise; integer results wrap to their C type's width.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import struct
+from typing import Callable, Optional, Union
+
+from .. import ast
+from .. import c_types as ct
+from .. import type_rules as st
+from ..layout import align_of, size_of, LayoutError
+
+Number = Union[int, float]
+
+
+def wrap(value: int, t: Optional[ct.CType]) -> int:
+    k = st.scalar_kind(t) if t is not None else None
+    if k is None or k.is_float:
+        return value
+    if k is ct.ScalarKind.BOOL:
+        return int(value != 0)
+    bits = k.size * 8
+    value &= (1 << bits) - 1
+    if k.signed and value >> (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def round_float(value: float, bits: int) -> float:
+    """`value` rounded to the nearest float of `bits` bits (what a C constant of that type holds)."""
+    if bits == 64:
+        return float(value)
+    fmt = "<f" if bits == 32 else "<e"
+    try:
+        return struct.unpack(fmt, struct.pack(fmt, value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _div(a: Number, b: Number) -> Optional[Number]:
+    if isinstance(a, float) or isinstance(b, float):
+        return a / b if b != 0 else (math.copysign(math.inf, a) if a else math.nan)
+    if b == 0:
+        return None
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _mod(a: Number, b: Number) -> Optional[Number]:
+    if isinstance(a, float) or isinstance(b, float) or b == 0:
+        return None
+    return a - b * _div(a, b)  # type: ignore[operator]
+
+
+_BINARY: dict[str, Callable[[Number, Number], Optional[Number]]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": _div, "%": _mod,
+    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,  # type: ignore[operator]
+    "<<": lambda a, b: a << (b & 63), ">>": lambda a, b: a >> (b & 63),  # type: ignore[operator]
+    "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+    "&&": lambda a, b: int(bool(a) and bool(b)), "||": lambda a, b: int(bool(a) or bool(b)),
+    ",": lambda a, b: b,
+}
+
+_UNARY: dict[str, Callable[[Number], Number]] = {
+    "-": operator.neg, "+": operator.pos, "~": lambda a: ~a, "!": lambda a: int(not a),  # type: ignore[operator]
+}
+
+
+def fold(e: ast.Expr) -> Optional[Number]:
+    """The value of a scalar constant expression, or None."""
+    t = e.ctype
+    if st.is_vector(t) if t is not None else False:
+        return None
+    handler = _FOLDERS.get(type(e))
+    v = handler(e) if handler is not None else None
+    if v is None:
+        return None
+    if t is not None and st.is_floating(t):
+        return round_float(float(v), st.scalar_kind(t).size * 8)  # type: ignore[union-attr]
+    if t is not None and st.is_integer(t):
+        return wrap(int(v), t)
+    return v
+
+
+def fold_int(e: ast.Expr) -> Optional[int]:
+    v = fold(e)
+    return v if isinstance(v, int) and st.is_integer(e.ctype or st.ERROR) else None
+
+
+def _identifier(e: ast.Identifier) -> Optional[Number]:
+    return e.decl.value if isinstance(e.decl, ast.EnumConstant) else None
+
+
+def _unary(e: ast.Unary) -> Optional[Number]:
+    fn = _UNARY.get(e.op)
+    v = fold(e.operand) if fn is not None else None
+    return fn(v) if v is not None and fn is not None else None
+
+
+def _binary(e: ast.Binary) -> Optional[Number]:
+    fn = _BINARY.get(e.op)
+    a, b = fold(e.lhs), fold(e.rhs)
+    if fn is None or a is None or b is None:
+        return None
+    if e.op in (">>", "<<") and isinstance(a, int):
+        bits = (st.scalar_kind(e.lhs.ctype).size * 8) if e.lhs.ctype is not None else 32  # type: ignore[union-attr]
+        b = int(b) % bits
+    if e.op in ("<", ">", "<=", ">=") and e.lhs.ctype is not None and st.is_integer(e.lhs.ctype):
+        a, b = wrap(int(a), e.lhs.ctype), wrap(int(b), e.rhs.ctype)
+    return fn(a, b)
+
+
+def _conditional(e: ast.Conditional) -> Optional[Number]:
+    c = fold(e.cond)
+    if c is None:
+        return None
+    return fold(e.then) if c else fold(e.else_)
+
+
+def _cast(e: Union[ast.Cast, ast.ImplicitCast]) -> Optional[Number]:
+    if isinstance(e, ast.ImplicitCast) and e.kind in ("lvalue-to-rvalue", "array-decay", "splat"):
+        return None
+    v = fold(e.operand)
+    if v is None or e.ctype is None or not st.is_arith(e.ctype):
+        return None
+    if st.is_integer(e.ctype) and isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return None
+        return int(v)
+    if st.scalar_kind(e.ctype) is ct.ScalarKind.BOOL:
+        return int(v != 0)
+    return v
+
+
+def _sizeof(e: ast.SizeOf) -> Optional[Number]:
+    t = e.operand.ctype if isinstance(e.operand, ast.Expr) else e.operand
+    if t is None or st.is_error(t):
+        return None
+    try:
+        if e.kind == "vec_step":
+            return 4 if isinstance(t, ct.Vector) and t.count == 3 else getattr(t, "count", 1)
+        return size_of(t) if e.kind == "sizeof" else align_of(t)
+    except LayoutError:
+        return None
+
+
+_FOLDERS: dict[type, Callable[..., Optional[Number]]] = {
+    ast.IntLiteral: lambda e: e.value, ast.FloatLiteral: lambda e: e.value,
+    ast.Identifier: _identifier, ast.Unary: _unary, ast.Binary: _binary,
+    ast.Conditional: _conditional, ast.Cast: _cast, ast.ImplicitCast: _cast,
+    ast.SizeOf: _sizeof,
+}

@@ -1,0 +1,206 @@
+"""Functions that share a name: redeclarations, clang's `overloadable` functions,
+and the choice among overloads at a call.
+
+Every declaration of a name is checked against the earlier ones as clang does:
+the same signature redeclares (a definition is kept over a prototype, and an
+`overloadable` function stays so); another signature is an overload when the
+set has the `overloadable` attribute (at most one member may lack it), else
+"conflicting types". Each distinct signature is one function with its own
+`link_name`: its C name when it is the only one or the unmarked one, else an
+Itanium-style mangled name (`_Z1gf` for `g(float)`), as clang names them.
+
+A call picks the best viable overload by C++'s rules, the ones clang applies
+to `overloadable`: per argument an exact match beats a promotion, which beats
+a conversion; the winner must be at least as good for every argument and
+better for one, else the call is ambiguous.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ....diagnostics import DiagnosticEngine
+from ....ir.types import AddressSpace
+from .. import ast
+from .. import c_types as ct
+from .. import type_rules as st
+from ..c_types import CType, ScalarKind as K
+from .calls import ordinal
+from .conversions import is_null_constant
+
+_CODES = {K.BOOL: "b", K.CHAR: "c", K.UCHAR: "h", K.SHORT: "s", K.USHORT: "t", K.INT: "i", K.UINT: "j",
+          K.LONG: "l", K.ULONG: "m", K.HALF: "Dh", K.FLOAT: "f", K.DOUBLE: "d"}
+_SPACE_NUMBERS = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 2, AddressSpace.LOCAL: 3,
+                  AddressSpace.GENERIC: 4}  # clang's OpenCL address space mangling
+EXACT, PROMOTION, CONVERSION = 0, 1, 2
+
+
+def is_overloadable(fn: ast.FunctionDecl) -> bool:
+    return "overloadable" in fn.attributes
+
+
+def mangle_type(t: CType) -> str:
+    if isinstance(t, ct.Scalar):
+        return _CODES[t.kind]
+    if isinstance(t, ct.Vector):
+        return f"Dv{t.count}_{_CODES[t.elem]}"
+    if isinstance(t, ct.Pointer):
+        pointee = t.pointee
+        quals = f"U3AS{_SPACE_NUMBERS[pointee.space]}" if pointee.space in _SPACE_NUMBERS else ""
+        quals += ("V" if pointee.volatile else "") + ("K" if pointee.const else "")
+        return "P" + quals + mangle_type(pointee.unqualified())
+    if isinstance(t, ct.Void):
+        return "v"
+    name = t.definition.tag if isinstance(t, ct.Struct) else t.tag if isinstance(t, ct.Enum) else str(t)
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name or "anon")
+    return f"{len(name)}{name}"
+
+
+def mangle(fn: ast.FunctionDecl) -> str:
+    assert isinstance(fn.ctype, ct.FunctionType)
+    params = "".join(mangle_type(p) for p in fn.ctype.params) or "v"
+    return f"_Z{len(fn.name)}{fn.name}{params}"
+
+
+def _same_signature(a: ast.FunctionDecl, b: ast.FunctionDecl) -> bool:
+    ta, tb = a.ctype, b.ctype
+    assert isinstance(ta, ct.FunctionType) and isinstance(tb, ct.FunctionType)
+    return len(ta.params) == len(tb.params) and ta.variadic == tb.variadic and \
+        all(st.same_unqualified(p, q) for p, q in zip(ta.params, tb.params))
+
+
+def arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
+    """How well an argument (a checked rvalue) fits a parameter: EXACT, PROMOTION,
+    CONVERSION, or None when it cannot be passed."""
+    a = arg.ctype
+    assert a is not None
+    if st.same_unqualified(a, param):
+        return EXACT
+    if st.is_arith(a) and st.is_arith(param):
+        promoted = st.promote(a)
+        float_promotion = st.scalar_kind(a) is K.FLOAT and st.scalar_kind(param) is K.DOUBLE
+        return PROMOTION if st.same_unqualified(promoted, param) or float_promotion else CONVERSION
+    if isinstance(param, ct.Vector) and st.is_arith(a):
+        return CONVERSION  # OpenCL's scalar-to-vector splat
+    if isinstance(param, ct.Pointer):
+        if is_null_constant(arg):
+            return CONVERSION
+        if isinstance(a, ct.Pointer):
+            return _pointer_cost(a, param)
+    return None
+
+
+def _pointer_cost(a: ct.Pointer, p: ct.Pointer) -> Optional[int]:
+    ap, pp = a.pointee, p.pointee
+    same_space = st.pointee_space(a) == st.pointee_space(p)
+    if not same_space and st.pointee_space(p) is not AddressSpace.GENERIC:
+        return None
+    if (ap.const and not pp.const) or (ap.volatile and not pp.volatile):
+        return None
+    if st.same_unqualified(ap, pp):
+        return EXACT if same_space else CONVERSION
+    return CONVERSION if st.is_void(pp) else None
+
+
+def _better(a: list[int], b: list[int]) -> bool:
+    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
+
+
+class OverloadChecker:
+    diags: DiagnosticEngine
+    scopes: list[dict[str, ast.Decl]]
+    # Per name, one declaration per distinct signature (the definition once seen).
+    overloads: dict[str, list[ast.FunctionDecl]]
+    linked: dict[str, ast.FunctionDecl]  # link name -> its declaration (the definition once seen)
+
+    if TYPE_CHECKING:
+        def error(self, e: ast.Expr, message: str) -> ast.Expr: ...
+
+    # -- declarations ---------------------------------------------------------------
+    def declare_function(self, fn: ast.FunctionDecl) -> None:
+        """Enter `fn` in the file scope, checked against the earlier declarations of its name."""
+        decls = self.overloads.setdefault(fn.name, [])
+        same = next((d for d in decls if _same_signature(d, fn)), None)
+        if same is not None:
+            self._redeclare(same, fn, decls)
+        elif self._may_overload(fn, decls):
+            marked = is_overloadable(fn) and not fn.is_kernel
+            fn.link_name = mangle(fn) if marked else fn.name
+            decls.append(fn)
+        if fn.link_name:
+            self.linked[fn.link_name] = next(d for d in decls if d.link_name == fn.link_name)
+        self.scopes[0][fn.name] = decls[0] if decls else fn
+
+    def _redeclare(self, same: ast.FunctionDecl, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> None:
+        if same.body is not None and fn.body is not None:
+            diag = self.diags.error(fn.loc, f"redefinition of '{fn.name}'")
+            self.diags.note(diag, same.loc, "previous definition is here")
+        elif is_overloadable(same) and not is_overloadable(fn) and not fn.is_kernel:
+            diag = self.diags.error(fn.loc, f"redeclaration of '{fn.name}' must have the 'overloadable' attribute")
+            self.diags.note(diag, same.loc, "previous overload of function is here")
+        fn.link_name = same.link_name
+        if is_overloadable(same):
+            fn.attributes.setdefault("overloadable", True)
+        if same.body is None or fn.body is not None:
+            decls[decls.index(same)] = fn
+
+    def _may_overload(self, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> bool:
+        """May `fn` (a new signature) join `decls`? Reports why not."""
+        if not decls:
+            return True
+        if not is_overloadable(fn) and not any(is_overloadable(d) for d in decls):
+            diag = self.diags.error(fn.loc, f"conflicting types for '{fn.name}'")
+            self.diags.note(diag, decls[-1].loc, "previous declaration is here")
+            return False
+        unmarked = next((d for d in decls if not is_overloadable(d)), None)
+        if unmarked is not None and not is_overloadable(fn):
+            diag = self.diags.error(fn.loc, "at most one overload for a given name may lack the 'overloadable' "
+                                    "attribute")
+            self.diags.note(diag, unmarked.loc, "previous unmarked overload of function is here")
+            return False
+        return True
+
+    # -- calls ----------------------------------------------------------------------
+    def choose_overload(self, e: ast.Call, name: str) -> Optional[ast.FunctionDecl]:
+        """The overload of `name` a call with checked arguments picks; None after an error."""
+        decls = self.overloads.get(name, [])
+        if len(decls) == 1:
+            return decls[0]
+        viable: list[tuple[list[int], ast.FunctionDecl]] = []
+        for d in decls:
+            costs = self._overload_costs(e.args, d)
+            if costs is not None:
+                viable.append((costs, d))
+        best = [d for costs, d in viable if all(_better(costs, other) for other, o in viable if o is not d)]
+        if len(best) == 1:
+            return best[0]
+        if not viable:
+            diag = self.diags.error(e.loc, f"no matching function for call to '{name}'")
+            for d in decls:
+                self.diags.note(diag, d.loc, "candidate function not viable: " + self._overload_why(e.args, d))
+        else:
+            diag = self.diags.error(e.loc, f"call to '{name}' is ambiguous")
+            top = [d for costs, d in viable if not any(_better(other, costs) for other, _ in viable)]
+            for d in top:
+                self.diags.note(diag, d.loc, "candidate function")
+        return None
+
+    @staticmethod
+    def _overload_costs(args: list[ast.Expr], d: ast.FunctionDecl) -> Optional[list[int]]:
+        ftype = d.ctype
+        assert isinstance(ftype, ct.FunctionType)
+        if len(args) != len(ftype.params) and not (ftype.variadic and len(args) > len(ftype.params)):
+            return None
+        costs = [arg_cost(a, p) for a, p in zip(args, ftype.params)]
+        return None if any(c is None for c in costs) else costs  # type: ignore[return-value]
+
+    @staticmethod
+    def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
+        ftype = d.ctype
+        assert isinstance(ftype, ct.FunctionType)
+        n = len(ftype.params)
+        if len(args) != n:
+            return (f"requires {n} argument{'s' if n != 1 else ''}, but {len(args)} "
+                    f"{'was' if len(args) == 1 else 'were'} provided")
+        i, a, p = next((i, a, p) for i, (a, p) in enumerate(zip(args, ftype.params), 1) if arg_cost(a, p) is None)
+        return f"no known conversion from '{a.ctype}' to '{p}' for {ordinal(i)} argument"

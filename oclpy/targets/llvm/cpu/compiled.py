@@ -1,0 +1,347 @@
+"""What a compiled cpu program is at run time: kernels, their ABI facts, native code.
+
+`CompiledKernel.launch` allocates one call's context, local memory and frames
+(so concurrent calls share nothing; in guarded mappings of their own,
+`guarded_memory.py`) and calls the native launcher through
+ctypes, which releases the GIL. A freshly built program's native code is made
+at its first launch (`NativeCode`, as PoCL defers its work-group functions):
+`Program.build` runs the frontend, our passes and LLVM IR emission and parsing
+(so bad source and invalid IR still fail the build), and the first launch of
+any of its kernels runs LLVM's optimiser and code generator, once, for all.
+`CpuProgram.when_compiled` tells whoever asks (the build cache) when that
+has happened. `program_record` / `program_from_record` turn a `CpuProgram`
+into JSON data plus object code and back (the build cache,
+`compiler/cache.py`), checking every field of the record on the way back.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import struct
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ...kernel_abi import (KernelArg, align_up, arg_record, args_from_record, checked_dict, checked_int,
+                           checked_str, reqd_from_record, MAX_BLOB_BYTES, MAX_MEMORY_BYTES)
+from .. import binding
+from . import guarded_memory
+from . import workitem as wi
+from .generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
+
+LOCAL_ALIGN = 16
+
+
+_LIBC = ctypes.CDLL(None)
+# (blob, context): each a bytes object (passed as a pointer to its data) or an address.
+_LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+CONTEXTS_KEPT = 64  # launch contexts a kernel keeps, by launch shape
+
+
+def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray | None, int]:
+    """A zeroed byte buffer and the address inside it aligned to `align` (none for 0 bytes)."""
+    if nbytes <= 0:
+        return None, 0
+    raw = np.zeros(nbytes + align, dtype=np.uint8)
+    addr = raw.ctypes.data
+    return raw, addr + (-addr) % align
+
+
+# The launch context: cpu_workitem.py's slots, then cpu_generic.py's two.
+_CTX = struct.Struct(f"<{CTX_SLOTS}q")
+
+
+def _launch_words(work_dim: int, global_size: tuple[int, int, int],
+                  local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+                  groups: list[int], call: tuple[int, int, int, int, int, int]) -> bytes:
+    """The context of one `launch` call (see cpu_workitem.py and cpu_generic.py for the slots)."""
+    words = [0] * CTX_SLOTS
+    words[wi.CTX_WORK_DIM] = work_dim
+    words[wi.CTX_GLOBAL_SIZE:wi.CTX_GLOBAL_SIZE + 3] = global_size
+    words[wi.CTX_LOCAL_SIZE:wi.CTX_LOCAL_SIZE + 3] = local_size
+    words[wi.CTX_GLOBAL_OFFSET:wi.CTX_GLOBAL_OFFSET + 3] = global_offset
+    words[wi.CTX_NUM_GROUPS:wi.CTX_NUM_GROUPS + 3] = groups
+    local_mem, frames, begin, end, local_end, frames_end = call
+    words[wi.CTX_LOCAL_MEM], words[wi.CTX_FRAMES] = local_mem, frames
+    words[wi.CTX_GROUP_BEGIN], words[wi.CTX_GROUP_END] = begin, end
+    words[LOCAL_END_SLOT], words[FRAMES_END_SLOT] = local_end, frames_end
+    return _CTX.pack(*words)
+
+
+def _address(data: bytes) -> int:
+    """Where the bytes of `data` start (the object must outlive every use)."""
+    return ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0
+
+
+class NativeCode:
+    """A program's native code, compiled at first need by `get` (once, thread-safe).
+
+    Made from a compile function (`binding.defer_ir`'s) or from ready native code
+    (a program loaded from the disk cache). `when_ready` runs a callback once
+    the code exists (the build cache stores the program then)."""
+
+    def __init__(self, compile: Callable[[], binding.JitModule] | None = None,
+                 ready: binding.JitModule | None = None) -> None:
+        if (compile is None) == (ready is None):
+            raise ValueError("NativeCode needs exactly one of a compile function and ready code")
+        self._compile = compile
+        self._jit = ready
+        self._lock = threading.Lock()
+        self._waiting: list[Callable[[], None]] = []
+        self._failed: Exception | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._jit is not None
+
+    def get(self) -> binding.JitModule:
+        """The native code, compiling it now if this is the first need."""
+        if self._jit is not None:
+            return self._jit
+        with self._lock:
+            if self._failed is not None:
+                raise self._failed  # the one compile failed: every later need says why
+            if self._jit is None:
+                assert self._compile is not None
+                try:
+                    self._jit = self._compile()
+                except Exception as exc:
+                    self._failed = exc
+                    raise
+                self._compile = None
+            waiting, self._waiting = self._waiting, []
+        for callback in waiting:
+            callback()
+        return self._jit
+
+    def when_ready(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the native code exists (now, if it does)."""
+        with self._lock:
+            if self._jit is None:
+                self._waiting.append(callback)
+                return
+        callback()
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    args: list[KernelArg]
+    blob_size: int
+    reqd_work_group_size: tuple[int, int, int] | None
+    static_local_bytes: int
+    frame_size: int  # bytes per work-item frame (0 without barriers)
+    uses_printf: bool = False
+    _native: Any = field(repr=False, default=None)
+    _jit: Any = field(repr=False, default=None)  # keeps the native code alive
+    _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
+    _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
+    private_bytes: int = 0  # the work-item's private arrays (allocas): the stack it needs
+    quick_shapes: dict[int, Any] = field(repr=False, default_factory=dict)  # the driver's: see drivers/cpu.py
+
+    def __post_init__(self) -> None:
+        if self._native is None and self._code is not None:
+            self._native = self._first_call
+
+    def _first_call(self, blob: bytes | int, context: bytes) -> None:
+        """The native launcher's stand-in until the program's native code exists."""
+        native = self._code.get()  # type: ignore[union-attr]
+        address = native.address_of(f"{self.name}.launch")
+        if not address:
+            raise binding.LLVMError(f"native code has no launcher for '{self.name}'")
+        self._jit, self._native = native, _LAUNCH_SIG(address)
+        self._native(blob, context)
+
+    def local_bytes(self, blob: bytes) -> int:
+        """The local memory one work-group of this launch needs."""
+        total = self.static_local_bytes
+        for arg in self.args:
+            if arg.kind == "local":
+                size = int.from_bytes(blob[arg.offset:arg.offset + 8], "little")
+                total = align_up(total, LOCAL_ALIGN) + size
+        return total
+
+    def launch(self, blob: bytes, work_dim: int, global_size: tuple[int, int, int],
+               local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
+               group_begin: int, group_end: int) -> None:
+        """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
+        if type(blob) is not bytes:
+            blob = bytes(blob)  # immutable: the native code reads it in place
+        if len(blob) < self.blob_size:
+            raise ValueError(f"{self.name}: argument blob has {len(blob)} bytes, "
+                             f"expected {self.blob_size}")
+        shape = (work_dim, tuple(global_size), tuple(local_size), tuple(global_offset),
+                 group_begin, group_end)
+        context = self._contexts.get(shape)
+        if context is None:
+            self._check_shape(shape[1], shape[2])
+            if self._needs_call_memory:
+                self._launch_with_call_memory(blob, shape)
+                return
+            context = self._remember_context(shape, self._context(shape, (0, 0, 0, 0)))
+        self._call_native(blob, context)
+
+    def _launch_with_call_memory(self, blob: bytes, shape: tuple) -> None:
+        """A launch whose work-groups need `__local` memory or barrier frames: fresh per call,
+        so concurrent calls share nothing."""
+        local_size = shape[2]
+        local_n = self.local_bytes(blob) if self._has_local_args else self.static_local_bytes
+        frames_n = self.frame_size * local_size[0] * local_size[1] * local_size[2]
+        local = frames = None
+        try:
+            local, frames = guarded_memory.acquire(local_n), guarded_memory.acquire(frames_n)
+            local_addr = local.address if local is not None else 0
+            frames_addr = frames.address if frames is not None else 0
+            context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
+                                            frames_addr + frames_n))
+            self._call_native(blob, context)
+        finally:
+            guarded_memory.release(local)
+            guarded_memory.release(frames)
+
+    def _call_native(self, blob: bytes, context: bytes) -> None:
+        """Run the native launcher; the blob is passed in place when aligned enough."""
+        if self._blob_align > 8 and _address(blob) % self._blob_align:
+            raw, base = _aligned_buffer(len(blob), self._blob_align)
+            ctypes.memmove(base, blob, len(blob))
+            self._native(base, context)
+        else:  # any allocator aligns bytes data to 8
+            self._native(blob, context)
+        if self.uses_printf:
+            _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
+
+    def _check_shape(self, global_size: tuple[int, int, int],
+                     local_size: tuple[int, int, int]) -> None:
+        if any(g % max(l, 1) for g, l in zip(global_size, local_size)):
+            raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
+                             f"of local size {local_size}")
+
+    @staticmethod
+    def _context(shape: tuple, memory: tuple[int, int, int, int]) -> bytes:
+        """The launch context of `shape` with call memory (local, frames, their ends)."""
+        work_dim, global_size, local_size, global_offset, begin, end = shape
+        groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
+        local_mem, frames, local_end, frames_end = memory
+        return _launch_words(work_dim, global_size, local_size, global_offset, groups,
+                             (local_mem, frames, begin, end, local_end, frames_end))
+
+    def _remember_context(self, shape: tuple, context: bytes) -> bytes:
+        """Keep a context that holds no per-call memory for the next launch of `shape`
+        (the native code only reads it, so concurrent launches may share it)."""
+        if len(self._contexts) >= CONTEXTS_KEPT:
+            self._contexts.clear()
+        self._contexts[shape] = context
+        return context
+
+    @functools.cached_property
+    def _needs_call_memory(self) -> bool:
+        return bool(self.static_local_bytes or self._has_local_args or self.frame_size)
+
+    @functools.cached_property
+    def _has_local_args(self) -> bool:
+        return any(a.kind == "local" for a in self.args)
+
+    @functools.cached_property
+    def _blob_align(self) -> int:
+        """The alignment the blob needs: 8, or a by-value argument's own (float4: 16)."""
+        sizes = [a.size for a in self.args if a.kind == "scalar"]
+        return max([8] + [min(1 << (n - 1).bit_length(), 128) for n in sizes if n > 8])
+
+
+@dataclass
+class CpuProgram:
+    kernels: dict[str, CompiledKernel]
+    llvm_ir: str
+    _code: NativeCode = field(repr=False)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the native code exists yet (after the first launch, or from the cache)."""
+        return self._code.ready
+
+    @property
+    def _jit(self) -> binding.JitModule:
+        return self._code.get()
+
+    @property
+    def optimized_llvm_ir(self) -> str:
+        return self._jit.optimized_ir
+
+    def asm(self) -> str:
+        return self._jit.asm()
+
+    @property
+    def object_code(self) -> bytes:
+        """The native code as an object file (compiles it now if it was not yet)."""
+        return self._jit.object_code
+
+    def when_compiled(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the native code exists (now, if it does)."""
+        self._code.when_ready(callback)
+
+
+# -- the build cache's view of a program (compiler/cache.py) --------------------------
+
+KERNEL_KEYS = ("args", "blob_size", "reqd", "static_local_bytes", "frame_size", "uses_printf",
+               "private_bytes")
+
+
+def program_record(program: CpuProgram) -> dict[str, Any]:
+    """Everything but the object code needed to rebuild `program`, as JSON data (not its
+    LLVM IR: a program from the cache has none to show)."""
+    kernels = {}
+    for name, k in program.kernels.items():
+        kernels[name] = {
+            "args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
+            "reqd": list(k.reqd_work_group_size or ()) or None,
+            "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
+            "uses_printf": k.uses_printf, "private_bytes": k.private_bytes}
+    return {"kernels": kernels}
+
+
+def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
+    """(JSON data, object code) that `program_from_record` turns back into `program`
+    (compiles the native code now if it was not yet)."""
+    return program_record(program), program.object_code
+
+
+def _kernel_from_record(name: str, data: Any) -> tuple[list[KernelArg], tuple]:
+    k = checked_dict(data, KERNEL_KEYS, f"kernel {name[:40]!r}")
+    blob_size = checked_int(k["blob_size"], 0, MAX_BLOB_BYTES, "blob size")
+    if type(k["uses_printf"]) is not bool:
+        raise ValueError("uses_printf: not a bool")
+    facts = (blob_size, reqd_from_record(k["reqd"]),
+             checked_int(k["static_local_bytes"], 0, MAX_MEMORY_BYTES, "static local bytes"),
+             checked_int(k["frame_size"], 0, MAX_MEMORY_BYTES, "frame size"), k["uses_printf"],
+             checked_int(k["private_bytes"], 0, MAX_MEMORY_BYTES, "private bytes"))
+    return args_from_record(k["args"], blob_size), facts
+
+
+def program_from_record(record: Any, object_code: bytes) -> CpuProgram:
+    """The program `program_record` described, its native code loaded from `object_code`.
+
+    Every field is checked before the object code is loaded: ValueError on a
+    malformed record, binding.LLVMError on object code LLVM refuses."""
+    data = checked_dict(record, ("kernels",), "program record")
+    if type(data["kernels"]) is not dict:
+        raise ValueError("program record: kernels is not an object")
+    facts = {checked_str(name, "kernel name"): _kernel_from_record(name, k)
+             for name, k in data["kernels"].items()}
+    native = binding.load_object(object_code)
+    kernels = {}
+    for name, (args, (blob_size, reqd, static_local, frame, printf, private)) in facts.items():
+        address = native.address_of(f"{name}.launch")
+        if not address:
+            raise ValueError(f"cached object code has no launcher for '{name}'")
+        kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
+                                       launch_function(address), native,
+                                       private_bytes=private)
+    return CpuProgram(kernels, "", NativeCode(ready=native))
+
+
+def launch_function(address: int) -> Any:
+    """The native launcher at `address` as a ctypes function (blob, context)."""
+    return _LAUNCH_SIG(address)

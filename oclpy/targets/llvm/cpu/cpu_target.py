@@ -1,0 +1,226 @@
+"""The cpu target: IR module -> native code for the host, and the kernel ABI.
+
+`compile_cpu(module, target) -> CpuProgram` takes a module the pipeline has
+finished (the level's passes, then this target's own: `PIPELINE`, which ends
+with `form-workgroups`, so kernels with barriers are resumable already), emits
+LLVM IR through `emit.py` with `CpuTarget` deciding the target questions, adds
+one launcher per kernel (`launcher.py`), and parses the LLVM IR; LLVM's
+pipeline at the Target's level (`Target.llvm_opt_level`: -O0, -O1 or -O3) and
+code generation for the Target's CPU (`binding.py`) run at the program's first
+launch (`compiled.NativeCode`; measured in benchmarks/results: they are three
+quarters of a cold build, which then costs about a third).
+
+Kernel ABI (docs/ARCHITECTURE.md, "Target: IR module -> compiled program"):
+- the argument blob packs each argument at its natural alignment in our
+  DataLayout: global/constant pointers as 64-bit addresses, `__local` pointers
+  as their 64-bit byte size, the rest as their bytes;
+- local memory per work-group: every static `__local` variable of the module
+  first (at its alignment), then each local argument, 16-byte aligned;
+- work-item queries read the launch context and the hidden group/local ids
+  (`workitem.py`);
+- `CompiledKernel.launch` (`compiled.py`) packs this call's context and
+  blob and allocates its local memory and frames (so concurrent calls share
+  nothing), then calls the native launcher through ctypes, which releases the
+  GIL;
+- every plain global/constant/local access (and, in kernels made resumable,
+  every private one) joins one access group, and the launcher's work-item
+  loops are marked parallel over it (`loopmd.py`), so LLVM's loop
+  vectoriser widens them across work-items.
+
+Programs are cached in memory and on disk by the compiler (`compiler/cache.py`).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+from ....analysis.callgraph import functions_reached, local_vars_reached
+from ...kernel_abi import align_up, kernel_args
+from ....ir.datalayout import CPU_LAYOUT, DataLayout
+from ....ir.types import AddressSpace
+from ....ir.values import Function, GlobalVar, Instr, Module
+from ....passes.form_workgroups import BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR
+from ...target import Target
+from . import workitem as wi
+from .. import binding
+from .generic import SPACE_TESTS, lower_space_test
+from .atomics import group_private, plain_cmpxchg, plain_rmw
+from .launcher import LOCAL_ALIGN, LaunchArg, emit_launcher
+from .loopmd import LoopMetadata
+from .loopmd import finalize as finalize_loop_metadata
+from .outer import outer_regions
+from .reorder import reorder_safe
+from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode  # noqa: F401 (re-exported)
+from ..emit import FunctionEmitter, ModuleEmitter
+from ..emit_types import EmitError
+from .mathlib import is_math, lower_math
+
+_SYNCSCOPES = {"work_item": "singlethread"}
+# What this target runs after the level's target-independent pipeline: work-groups
+# are formed last, so a barrier in a helper is inlined into its kernel first.
+PIPELINE = "inline,scalarize-vectors,step-divergent-loops,form-workgroups"
+HOST = Target("cpu")
+
+
+class CpuTarget:
+    """The answers `emit.py` asks of a target, for the host CPU."""
+
+    def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
+        self.layout = layout
+        self.loop_md: LoopMetadata | None = None
+        self.local_offsets: dict[str, int] = {}
+        offset = 0
+        for gv in module.globals:
+            if gv.space is AddressSpace.LOCAL:
+                offset = align_up(offset, gv.align or layout.align_of(gv.value_type))
+                self.local_offsets[gv.name] = offset
+                offset += layout.size_of(gv.value_type)
+        self.static_local_bytes = align_up(offset, LOCAL_ALIGN)
+        self._sizes = {gv.name: layout.size_of(gv.value_type) for gv in module.globals
+                       if gv.space is AddressSpace.LOCAL}
+
+    def kernel_static_local_bytes(self, kernel: Function) -> int:
+        """The static local memory `kernel` (with the helpers it calls) uses.
+
+        Offsets are module-wide, so a helper sees each variable at one offset
+        whichever kernel calls it; a kernel's share ends at its last variable."""
+        end = 0
+        for gv in local_vars_reached(kernel):
+            end = max(end, self.local_offsets[gv.name] + self._sizes[gv.name])
+        return align_up(end, LOCAL_ALIGN)
+
+    def addrspace_of(self, space: AddressSpace) -> int:
+        return 0
+
+    def annotate_access(self, fe: FunctionEmitter, instr: Instr, access: ll.Instruction) -> None:
+        if self.loop_md is not None:
+            self.loop_md.annotate(instr, access, FRAME_ATTR in fe.fn.attrs)
+
+    def plain_atomic(self, fe: FunctionEmitter, instr: Instr, args: list[ll.Value]) -> ll.Value | None:
+        """A read-modify-write without atomicity where only the group can race (cpu_atomics.py)."""
+        if not group_private(instr) or instr.attrs.get("volatile"):
+            return None
+        if instr.op == "cmpxchg":
+            return plain_cmpxchg(fe.builder, *args)
+        return plain_rmw(fe.builder, instr.attrs["binop"], *args)
+
+    def syncscope(self, scope: str) -> str:
+        return _SYNCSCOPES.get(scope, "")
+
+    hidden_names = wi.HIDDEN_NAMES
+
+    def hidden_params(self) -> list[ll.Type]:
+        return wi.hidden_param_types()
+
+    def linkage(self, fn: Function) -> str:
+        return "internal"
+
+    def global_value(self, fe: FunctionEmitter, gv: GlobalVar) -> ll.Value | None:
+        if gv.space is not AddressSpace.LOCAL:
+            return None
+        b = fe.builder
+        base = wi.ctx_load(b, fe.hidden[wi.HIDDEN_CTX], wi.CTX_LOCAL_MEM)
+        addr = b.add(base, ll.Constant(wi.I64, self.local_offsets[gv.name]))
+        return b.inttoptr(addr, ll.PointerType())
+
+    def lower_intrinsic(self, fe: FunctionEmitter, instr: Instr,
+                        args: list[ll.Value]) -> ll.Value | None:
+        base = instr.attrs["callee"].attrs["intrinsic"]
+        if wi.is_query(base):
+            return wi.WorkItemQueries(fe).lower(base, args)
+        if base in SPACE_TESTS:
+            return lower_space_test(fe, base, args)
+        if is_math(base):
+            return lower_math(fe, base, fe.lltype(instr.type), args)
+        handler = _OTHER_INTRINSICS.get(base)
+        if handler is None:
+            raise EmitError(f"cpu target: no lowering for intrinsic 'ocl.{base}'")
+        return handler(fe, args)
+
+
+
+
+def _barrier(fe: FunctionEmitter, args: list[ll.Value]) -> None:
+    raise EmitError(f"@{fe.fn.name}: ocl.barrier left after form-workgroups")
+
+
+def _mem_fence(fe: FunctionEmitter, args: list[ll.Value]) -> None:
+    fe.builder.fence("acq_rel")
+    return None
+
+
+def _printf(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
+    b = fe.builder
+    promoted = []
+    for a in args:
+        if isinstance(a.type, (ll.FloatType, ll.HalfType)):
+            a = b.fpext(a, ll.DoubleType())
+        elif isinstance(a.type, ll.IntType) and a.type.width < 32:
+            a = b.sext(a, ll.IntType(32))
+        promoted.append(a)
+    printf = fe.me.declare_external("printf", ll.IntType(32), [ll.PointerType()], var_arg=True)
+    return b.call(printf, promoted)
+
+
+_OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf}
+
+def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -> list[LaunchArg]:
+    out = []
+    for a in args:
+        align = 8 if a.kind != "scalar" else layout.align_of(a.type)
+        out.append(LaunchArg(me.lltype(a.type), a.offset, align, a.kind == "local"))
+    return out
+
+
+def private_bytes(fn: Function) -> int:
+    """The bytes of the allocas (private arrays and variables) of `fn` and of the
+    functions it calls: at most the stack one work-item needs beyond the launcher's."""
+    total = 0
+    for f in [fn, *(g for g in functions_reached(fn) if g is not fn and not g.is_declaration)]:
+        for instr in f.instructions():
+            if instr.op == "alloca":
+                total += CPU_LAYOUT.size_of(instr.attrs["elem"])
+    return total
+
+
+def _uses_printf(module: Module) -> bool:
+    return any(f.attrs.get("intrinsic") == "printf" for f in module.functions)
+
+
+def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
+    """Compile every kernel defined in `module` for `target`'s CPU (LLVM at its level).
+
+    The module has been through `PIPELINE` (kernels with barriers are
+    resumable); a barrier left over is an EmitError."""
+    cpu = CpuTarget(module)
+    me = ModuleEmitter(module, cpu)
+    cpu.loop_md = LoopMetadata(me.llmod)
+    llmod = me.emit()
+    llmod.triple = binding.host_triple()
+    llmod.data_layout = binding.host_data_layout()
+    infos = {}
+    kernels_defined = [fn for fn in module.kernels() if not fn.is_declaration]
+    for fn in kernels_defined:
+        args, blob_size = kernel_args(fn, cpu.layout)
+        resumable = FRAME_ATTR in fn.attrs
+        frame = fn.attrs.get(FRAME_ATTR, 0)
+        frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
+        me.functions[fn.name].attributes.add("alwaysinline")
+        static_local = cpu.kernel_static_local_bytes(fn)
+        parallel = cpu.loop_md if reorder_safe(fn, frame=resumable) else None
+        emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
+                      static_local, frame_size if resumable else None, parallel,
+                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)),
+                      bool(fn.attrs.get(DIVERGENT_ATTR)))
+        infos[fn.name] = (args, blob_size, frame_size, static_local)
+    text = finalize_loop_metadata(str(llmod))
+    code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))
+    kernels = {}
+    for fn in kernels_defined:
+        args, blob_size, frame_size, static_local = infos[fn.name]
+        reqd = fn.attrs.get("reqd_work_group_size")
+        kernels[fn.name] = CompiledKernel(
+            fn.name, args, blob_size, tuple(reqd) if reqd else None,
+            static_local, frame_size, _uses_printf(module), _code=code,
+            private_bytes=private_bytes(fn))
+    return CpuProgram(kernels, text, code)

@@ -1,0 +1,270 @@
+"""The native launcher of one cpu kernel, emitted as LLVM IR next to the kernel.
+
+    void @"<kernel>.launch"(ptr blob, ptr ctx)
+
+reads the kernel's arguments out of the argument blob once, computes the
+`__local` argument pointers (static `__local` variables first, then each local
+argument at a 16-byte aligned offset in this call's local memory), then runs
+work-groups `[ctx.group_begin, ctx.group_end)` (linear ids, x fastest). Per
+work-group:
+
+- a kernel without barriers: a triple loop over local ids (x fastest) calling
+  the kernel body, which LLVM inlines; the x loop is marked parallel
+  (`cpu_loopmd.py`);
+- a resumable kernel (made by `form-workgroups`, whose docstring defines the
+  encoding): rounds, one per region between barriers; the group's state
+  (0 at the start, then what the work-items wrote back after each round;
+  OpenCL makes it the same for every work-item) picks which of the
+  specialised work-item loops runs next, until it is "finished" (-1); see
+  `_run_regions`;
+- a kernel whose one barrier is the step of a divergent loop
+  (`step-divergent-loops`): a resume state per work-item, and rounds of one
+  loop iteration for the work-items still in the loop; see `_run_steps`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+from contextlib import contextmanager
+
+from llvmlite import ir as ll
+
+from . import workitem as wi
+from .generic import CTX_SLOTS
+from .loopmd import LoopMetadata
+from .compiled import LOCAL_ALIGN
+
+I8, I32, I64 = ll.IntType(8), ll.IntType(32), ll.IntType(64)
+
+
+@dataclass(frozen=True)
+class LaunchArg:
+    """How the launcher gets one argument: loaded from the blob, or a local pointer."""
+
+    lltype: ll.Type
+    offset: int
+    align: int
+    is_local: bool
+
+
+@contextmanager
+def counted_loop(b: ll.IRBuilder, start: ll.Value, stop: ll.Value, name: str,
+                 on_latch: Callable[[ll.Instruction], None] | None = None) -> Iterator[ll.Value]:
+    """for (i = start; i < stop; ++i) { body } with the builder left after the loop;
+    `on_latch` sees the back-edge branch (to attach loop metadata)."""
+    fn = b.function
+    pre = b.block
+    head = fn.append_basic_block(f"{name}.head")
+    body = fn.append_basic_block(f"{name}.body")
+    done = fn.append_basic_block(f"{name}.done")
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(I64, name=name)
+    i.add_incoming(start, pre)
+    b.cbranch(b.icmp_unsigned("<", i, stop), body, done)
+    b.position_at_end(body)
+    yield i
+    i.add_incoming(b.add(i, ll.Constant(I64, 1)), b.block)
+    latch = b.branch(head)
+    if on_latch is not None:
+        on_latch(latch)
+    b.position_at_end(done)
+
+
+def _align_up(b: ll.IRBuilder, v: ll.Value, align: int) -> ll.Value:
+    bumped = b.add(v, ll.Constant(I64, align - 1))
+    return b.and_(bumped, ll.Constant(I64, -align))
+
+
+def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[LaunchArg],
+               static_local: int) -> list[ll.Value]:
+    local_base = b.inttoptr(wi.ctx_load(b, ctx, wi.CTX_LOCAL_MEM), ll.PointerType())
+    offset: ll.Value = ll.Constant(I64, (static_local + LOCAL_ALIGN - 1) // LOCAL_ALIGN * LOCAL_ALIGN)
+    values = []
+    for arg in args:
+        field = b.gep(blob, [ll.Constant(I64, arg.offset)], source_etype=I8)
+        if not arg.is_local:
+            values.append(b.load(field, typ=arg.lltype, align=arg.align))
+            continue
+        size = b.load(field, typ=I64, align=8)
+        offset = _align_up(b, offset, LOCAL_ALIGN)
+        values.append(b.gep(local_base, [offset], source_etype=I8))
+        offset = b.add(offset, size)
+    return values
+
+
+def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
+                  static_local: int, frame_size: int | None,
+                  loop_md: LoopMetadata | None = None, barriers: int = 0,
+                  outer: frozenset[int] = frozenset(), divergent: bool = False) -> ll.Function:
+    """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers,
+    `divergent` that its one barrier is the step of a divergent loop
+    (step-divergent-loops).
+
+    Given `loop_md`, each x loop over work-items is marked parallel, and the
+    loops of the regions (resume states) in `outer` ask for outer-loop
+    vectorisation (`outer.py`)."""
+    fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
+    fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
+    blob, ctx = fn.args
+    # the launch context: always readable, aliased by nothing the kernel writes,
+    # so its loads may be hoisted even out of code that runs conditionally
+    ctx.attributes.dereferenceable = 8 * CTX_SLOTS
+    ctx.attributes.align = 8
+    ctx.attributes.add("noalias")
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    state = b.alloca(I32, name="state")
+    values = _load_args(b, blob, ctx, args, static_local)
+    frames = b.inttoptr(wi.ctx_load(b, ctx, wi.CTX_FRAMES), ll.PointerType())
+    begin, end = (wi.ctx_load(b, ctx, s) for s in (wi.CTX_GROUP_BEGIN, wi.CTX_GROUP_END))
+    ngx, ngy = (wi.ctx_load(b, ctx, wi.CTX_NUM_GROUPS + d) for d in (0, 1))
+    sizes = [wi.ctx_load(b, ctx, wi.CTX_LOCAL_SIZE + d) for d in range(3)]
+
+    def on_latch(state: int) -> Callable[[ll.Instruction], None] | None:
+        if loop_md is None:
+            return None
+        return lambda latch: loop_md.mark_parallel(latch, outer=state in outer)
+
+    with counted_loop(b, begin, end, "group") as g:
+        t = b.udiv(g, ngx)
+        group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
+        if frame_size is None:
+            run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
+            _run_items(b, sizes, run, on_latch(0))
+        elif divergent:  # no group state: its i32 says whether any work-item still loops
+            _run_steps(b, kernel, values, ctx, group, sizes, frames, state, on_latch, loop_md)
+        else:
+            _run_regions(b, kernel, values, ctx, group, sizes, frames, barriers, state,
+                         on_latch)
+    b.ret_void()
+    return fn
+
+
+def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-untyped-def]
+               on_x_latch: Callable[[ll.Instruction], None] | None = None) -> None:
+    zero = ll.Constant(I64, 0)
+    with counted_loop(b, zero, sizes[2], "lz") as lz:
+        with counted_loop(b, zero, sizes[1], "ly") as ly:
+            with counted_loop(b, zero, sizes[0], "lx", on_x_latch) as lx:
+                call([lx, ly, lz])
+
+
+def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
+                 group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value,
+                 barriers: int, state: ll.Value,
+                 on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None]) -> None:
+    """Run the group region by region: one loop over all work-items per resume state.
+
+    OpenCL makes every work-item of a group reach the same barriers in the same
+    order, so all work-items are in the same state between rounds. The launcher
+    keeps that state (`state`, one i32 of this function's frame, which every
+    work-item reads on entry and writes before returning) and switches on it
+    *outside* the work-item loops; each case stores its constant state right
+    before calling the kernel, so once LLVM inlines the kernel the resume
+    `switch` folds away and each loop holds exactly one barrier-free region
+    (PoCL's work-item loops, by specialisation). `state` never escapes, so
+    LLVM keeps it in a register."""
+
+    fn = b.function
+    round_block = fn.append_basic_block("round")
+    done = fn.append_basic_block("round.done")
+    b.store(ll.Constant(I32, 0), state)
+    b.branch(round_block)
+    b.position_at_end(round_block)
+    dispatch = b.switch(b.load(state, typ=I32), done)  # default: finished (-1)
+    for k in range(barriers + 1):
+        region = fn.append_basic_block(f"region.{k}")
+        dispatch.add_case(ll.Constant(I32, k), region)
+        b.position_at_end(region)
+
+        def step(lid: list[ll.Value], k: int = k) -> None:
+            b.store(ll.Constant(I32, k), state, align=4)
+            b.call(kernel, values + [frames, state, ctx, *group, *lid])
+
+        _run_items(b, sizes, step, on_x_latch(k))
+        b.branch(round_block)
+    b.position_at_end(done)
+
+
+STEP_CHUNK = 128  # work-items that run their loop's rounds together (see _run_steps)
+
+
+def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
+               group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value, more: ll.Value,
+               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None],
+               loop_md: LoopMetadata | None) -> None:
+    """Run a group of a kernel whose barrier is a divergent loop's step (state 1).
+
+    Each work-item keeps its own resume state, an i32 in the first frame slot
+    (`form_workgroups.ITEM_STATE_SLOT`, at `frames + 4 * linear id`). The
+    work-items are taken in chunks of about `STEP_CHUNK` (a run along x, or
+    whole rows when a row is shorter; the kernel has no barrier: they need
+    not wait for each other). For each chunk, one loop
+    runs the kernel from its start (state 0); then, while some work-item
+    stopped at the step (state 1), one loop runs the next iteration of every
+    work-item of the chunk still in the loop; the others (state -1) are
+    skipped. A round costs as much as the chunk's slowest work-item, as a
+    GPU's warp does, not the whole group's. Each loop also ORs together
+    "stopped at the step" (`more`, which LLVM keeps in a register: a
+    reduction it vectorises). The item states are in the loops' access group
+    (`loop_md`): each work-item touches only its own."""
+    fn = b.function
+    i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
+    chunk = ll.Constant(I64, STEP_CHUNK)
+
+    def item_state(lid: list[ll.Value]) -> ll.Value:  # slot offset 0: its array starts at `frames`
+        linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
+        return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
+
+    def grouped(access: ll.Instruction) -> ll.Instruction:
+        if loop_md is not None:
+            access.set_metadata("llvm.access.group", loop_md.group)
+        return access
+
+    def step(k: int, lid: list[ll.Value]) -> None:
+        mine = item_state(lid)
+        if k:
+            go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
+            with b.if_then(go):
+                grouped(b.store(i32(k), mine, align=4))
+                b.call(kernel, values + [frames, mine, ctx, *group, *lid])
+        else:
+            grouped(b.store(i32(k), mine, align=4))
+            b.call(kernel, values + [frames, mine, ctx, *group, *lid])
+        now = grouped(b.load(mine, typ=I32, align=4))
+        stopped = b.zext(b.icmp_signed("==", now, i32(1)), I32)
+        b.store(b.or_(b.load(more, typ=I32), stopped), more)
+
+    def rounds(xs: tuple[ll.Value, ll.Value], ys: tuple[ll.Value, ll.Value], lz: ll.Value) -> None:
+        check = fn.append_basic_block("steps.check")
+        again = fn.append_basic_block("steps.again")
+        done = fn.append_basic_block("steps.done")
+        for k, block in ((0, None), (1, again)):
+            if block is not None:
+                b.position_at_end(block)
+            b.store(i32(0), more)
+            with counted_loop(b, *ys, f"sy{k}") as ly:
+                with counted_loop(b, *xs, f"sx{k}", on_x_latch(k)) as lx:
+                    step(k, [lx, ly, lz])
+            b.branch(check)
+        b.position_at_end(check)
+        b.cbranch(b.icmp_signed("!=", b.load(more, typ=I32), i32(0)), again, done)
+        b.position_at_end(done)
+
+    def umin(x: ll.Value, y: ll.Value) -> ll.Value:
+        return b.select(b.icmp_unsigned("<", x, y), x, y)
+
+    def span(index: ll.Value, extent: ll.Value, size: ll.Value) -> tuple[ll.Value, ll.Value]:
+        lo = b.mul(index, extent)
+        return lo, umin(b.add(lo, extent), size)
+
+    zero, one = ll.Constant(I64, 0), ll.Constant(I64, 1)
+    width = umin(sizes[0], chunk)  # a chunk: `width` work-items along x times `rows` along y
+    rows = b.udiv(chunk, width)
+    across = b.udiv(b.add(sizes[0], b.sub(width, one)), width)
+    down = b.udiv(b.add(sizes[1], b.sub(rows, one)), rows)
+    with counted_loop(b, zero, sizes[2], "lz") as lz:
+        with counted_loop(b, zero, down, "cy") as cy:
+            with counted_loop(b, zero, across, "cx") as cx:
+                rounds(span(cx, width, sizes[0]), span(cy, rows, sizes[1]), lz)

@@ -1,0 +1,1 @@
+"""The cuda target: IR -> LLVM IR for NVPTX -> PTX."""

@@ -1,0 +1,112 @@
+"""LLVM IR text -> PTX through LLVM's NVPTX backend (`binding.emit_ptx`), with libdevice.
+
+This module owns the NVPTX code generator's settings: the PTX features
+(`+ptx80`, PTX ISA 8.0), the architecture when none is named (`sm_90`), the
+float precision options (`Precision`), and finding NVIDIA's libdevice
+(`libdevice.10.bc`: from $OCLPY_LIBDEVICE, $CUDA_HOME / $CUDA_PATH,
+/usr/local/cuda*, or the `nvidia-cuda-nvcc` wheel), which is linked when the
+kernel calls its `__nv_` functions. PTX is cached by the compiler's build
+cache (`compiler/cache.py`), not here.
+
+Runs anywhere: no GPU and no CUDA driver are needed to make PTX.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+
+from .. import binding
+
+TRIPLE = binding.NVPTX_TRIPLE
+DEFAULT_ARCH = "sm_90"
+PTX_FEATURES = "+ptx80"
+LIBDEVICE_PREFIX = "__nv_"
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How NVPTX lowers float division, sqrt and a*b+c (LLVM's NVPTX options).
+
+    The default meets OpenCL's bounds as NVIDIA's OpenCL does: division
+    `div.full.f32` (2 ulp; OpenCL allows 2.5), sqrt `sqrt.rn.f32` (exact), and
+    contraction of a*b+c into fma (OpenCL C's FP_CONTRACT is on by default).
+    -cl-fp32-correctly-rounded-divide-sqrt gives `div.rn.f32`;
+    -cl-fast-relaxed-math (or -cl-unsafe-math-optimizations) the approximate
+    `div.approx.f32` and `sqrt.approx.f32`."""
+
+    div_f32: int = 1   # 0 approx, 1 full (2 ulp), 2 IEEE
+    sqrt_f32: int = 1  # 0 approx, 1 IEEE
+    fma_level: int = 1  # 0 never fuse, 1 fuse a*b+c
+
+    def llvm_options(self) -> list[str]:
+        return [f"-nvptx-prec-divf32={self.div_f32}", f"-nvptx-prec-sqrtf32={self.sqrt_f32}",
+                f"-nvptx-fma-level={self.fma_level}"]
+
+
+class LibdeviceMissing(Exception):
+    """The kernel calls math that needs libdevice, and none was found."""
+
+
+def data_layout(arch: str = DEFAULT_ARCH, features: str = PTX_FEATURES) -> str:
+    return binding.nvptx_data_layout(arch, features)
+
+
+def _libdevice_candidates() -> list[str]:
+    found = [os.environ.get("OCLPY_LIBDEVICE", "")]
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            found.append(os.path.join(os.environ[var], "nvvm/libdevice/libdevice.10.bc"))
+    found += sorted(glob.glob("/usr/local/cuda*/nvvm/libdevice/libdevice.10.bc"), reverse=True)
+    try:
+        import nvidia.cuda_nvcc as wheel  # type: ignore[import-not-found]  # optional wheel
+
+        for base in getattr(wheel, "__path__", []):
+            found.append(os.path.join(base, "nvvm/libdevice/libdevice.10.bc"))
+    except ImportError:
+        pass
+    try:
+        import nvidia.cu13 as cu13  # type: ignore[import-not-found]  # cuda-toolkit 13 wheels
+
+        for base in getattr(cu13, "__path__", []):
+            found.append(os.path.join(base, "nvvm/libdevice/libdevice.10.bc"))
+    except ImportError:
+        pass
+    return [p for p in found if p]
+
+
+def find_libdevice() -> str | None:
+    """The path of libdevice.10.bc, or None when it is not installed."""
+    for path in _libdevice_candidates():
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _libdevice_for(text: str) -> str | None:
+    """libdevice's path when the module calls it, else None; LibdeviceMissing when not found."""
+    if LIBDEVICE_PREFIX not in text:
+        return None
+    path = find_libdevice()
+    if path is None:
+        raise LibdeviceMissing(
+            "the kernel uses math functions that need NVIDIA's libdevice (libdevice.10.bc), "
+            "which was not found: install the CUDA toolkit or 'pip install nvidia-cuda-nvcc', "
+            "or point OCLPY_LIBDEVICE at the file")
+    return path
+
+
+def compile_ptx(text: str, kernels: set[str], arch: str = DEFAULT_ARCH,
+                opt_level: int = 3, precision: Precision = Precision(),
+                features: str = PTX_FEATURES) -> tuple[str, str]:
+    """(PTX, optimised LLVM IR) for LLVM IR `text` at LLVM's -O`opt_level`."""
+    return binding.emit_ptx(text, arch, features, opt_level, precision.llvm_options(),
+                            _libdevice_for(text), kernels)
+
+
+def ptx_version(ptx: str) -> str:
+    for line in ptx.splitlines():
+        if line.startswith(".version"):
+            return line.split()[1]
+    return ""

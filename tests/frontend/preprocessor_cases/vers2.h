@@ -1,0 +1,2 @@
+#define FROM_VERS2 2
+int in_vers2;

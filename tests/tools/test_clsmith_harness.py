@@ -1,0 +1,175 @@
+"""tools/clsmith, the harness itself, without CLSmith and without running a kernel:
+the launch read from a kernel's first line and the buffers made from it, the
+verdicts and causes, the tables, and the reducer on toy kernels."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tools.clsmith.check import judge_by_clang, parse_seeds  # noqa: E402
+from tools.clsmith.clang import CLANG  # noqa: E402
+from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
+from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
+from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
+                                  shrink_launch, tidy)
+from tools.clsmith.report import causes, mode_table  # noqa: E402
+from tools.clsmith.verdict import cause, classify, first_error, signature  # noqa: E402
+
+
+# -- the launch ----------------------------------------------------------------
+
+def test_launch_from_a_plain_kernels_first_line():
+    launch = parse_launch("// -g 19,73,5 -l 19,1,1\n#define int64_t long\n")
+    assert launch.global_size == (19, 73, 5) and launch.local_size == (19, 1, 1)
+    assert launch.total == 6935 and launch.groups == 365
+    assert launch.atomic_counters == 0 and launch.flags == frozenset()
+    assert launch.buffers() == []
+
+
+def test_launch_of_the_atomics_and_emi_modes_makes_cl_launchers_buffers():
+    launch = parse_launch("// --atomics 18 ---emi -g 8,6 -l 4,3\nkernel")
+    assert (launch.global_size, launch.local_size, launch.atomic_counters) == ((8, 6), (4, 3), 18)
+    assert launch.flags == {"emi"} and launch.groups == 4
+    counters, special, emi = launch.buffers()
+    assert counters.dtype == special.dtype == np.uint32 and counters.shape == (72,) and not counters.any()
+    assert emi.dtype == np.int32 and emi.shape == (1024,) and (emi[0], emi[1], emi[-1]) == (1024, 1023, 1)
+
+
+def test_launch_of_reductions_communication_and_fake_divergence():
+    launch = parse_launch("// ---atomic_reductions ---inter_thread_comm ---fake_divergence -g 6,10 -l 3,5\n")
+    reduction, fake, comm = launch.buffers()
+    assert reduction.dtype == np.int32 and reduction.tolist() == [0, 0, 0, 0]
+    assert fake.tolist() == list(range(10, 20))                 # 10 + i, as long as the longest dimension
+    assert comm.dtype == np.int64 and comm.shape == (60,) and (comm == 1).all()
+
+
+def test_launch_defaults_header_round_trip_and_bad_dimensions():
+    assert parse_launch("int x;\n") == Launch((1024,), (32,), 0, frozenset())
+    launch = Launch((30, 79, 3), (2, 1, 1), 27, frozenset({"emi", "atomic_reductions"}))
+    assert launch.header() == "// --atomics 27 ---atomic_reductions ---emi -g 30,79,3 -l 2,1,1"
+    assert parse_launch(launch.header() + "\n") == launch
+    with pytest.raises(ValueError):
+        parse_launch("// -g 4,4 -l 4\n")
+
+
+def test_build_options_are_cl_launchers():
+    assert build_options("/opt/cls", "oclpy") == "-w -I /opt/cls"
+    assert build_options("/opt/cls", "pocl-O0") == "-w -I /opt/cls -cl-opt-disable"
+
+
+# -- verdicts ------------------------------------------------------------------
+
+def ok(*values: int) -> Run:
+    data = np.array(values, np.uint64)
+    return Run("ok", "", (digest(data.tobytes()),), 1.0, data.tobytes())
+
+
+BUILD_LOG = ("clBuildProgram failed: BUILD_PROGRAM_FAILURE\n<kernel>:223:64: error: expected expression\n"
+             "<kernel>:244:72: error: expected expression\n")
+ICE_LOG = ("<kernel>:0:0: error: internal compiler error: NotImplementedError: cannot lower expression "
+           "StmtExpr (at lower_expr.py:58)\n1 error generated.")
+
+
+def test_classify_names_every_verdict():
+    assert classify(ok(1, 2), ok(1, 2)) == "agree"
+    assert classify(ok(1, 2), ok(1, 3)) == "differ"
+    assert classify(Run("build", BUILD_LOG), ok(1)) == "oclpy-build"
+    assert classify(Run("build", BUILD_LOG), Run("build", "error: x")) == "both-build"
+    assert classify(Run("build", ICE_LOG), ok(1)) == "oclpy-ice"
+    assert classify(Run("crash", "Traceback ...\nKeyError: 3"), ok(1)) == "oclpy-ice"
+    assert classify(Run("died", "worker exited with code -11"), ok(1)) == "oclpy-crash"
+    assert classify(Run("timeout", "no result after 60 s"), ok(1)) == "timeout"
+    assert classify(Run("launch", "Traceback\nLogicError: x"), ok(1)) == "oclpy-launch"
+    assert classify(ok(1), Run("timeout")) == "pocl-fail"
+    assert classify(ok(1), Run("build", "error: y")) == "pocl-fail"
+    assert classify(Run("build", BUILD_LOG), Run("unrun", "clang-14 accepts the kernel")) == "oclpy-build"
+
+
+def test_first_error_drops_positions_names_and_numbers_but_keeps_where_an_ice_was_raised():
+    assert first_error(BUILD_LOG) == "expected expression"
+    assert first_error(ICE_LOG) == ("internal compiler error: NotImplementedError: cannot lower expression "
+                                    "StmtExpr (at lower_expr.py:58)")
+    assert first_error("<kernel>:3:1: error: use of undeclared identifier 'l_19'") == \
+        "use of undeclared identifier '_'"
+    assert first_error("Traceback (most recent call last):\n  File x\nKeyError: 17\n") == "KeyError: N"
+
+
+def test_cause_groups_failures_and_tells_where_results_differ():
+    assert cause(Run("build", BUILD_LOG), ok(1)) == "oclpy-build: expected expression"
+    assert cause(ok(1, 2, 3), ok(1, 2, 4)) == "differ in some work-items"
+    assert cause(ok(1, 2, 3), ok(4, 5, 6)) == "differ in every work-item"
+    assert cause(Run("timeout"), ok(1)) == "timeout (PoCL finishes)"
+    assert cause(Run("timeout"), Run("timeout")) == "timeout (PoCL times out too)"
+    assert cause(ok(1), Run("build", "<s>:1:2: error: bad 'x'")) == "pocl-build: bad '_'"
+    assert signature(ok(1, 2, 3), ok(1, 2, 4)) == signature(ok(1, 2, 3), ok(4, 5, 6)) == ("differ", "")
+
+
+def test_tables_count_verdicts_per_mode_and_group_causes():
+    recs = [{"mode": "plain", "seed": 1, "verdict": "agree", "cause": "agree"},
+            {"mode": "plain", "seed": 2, "verdict": "oclpy-build", "cause": "oclpy-build: x"},
+            {"mode": "emi", "seed": 1, "verdict": "oclpy-build", "cause": "oclpy-build: x"},
+            {"mode": "emi", "seed": 2, "verdict": "differ", "cause": "differ in some work-items"}]
+    rows = {r["mode"]: r for r in mode_table(recs)}
+    assert (rows["plain"]["kernels"], rows["plain"]["agree"], rows["plain"]["oclpy-build"]) == (2, 1, 1)
+    assert (rows["emi"]["differ"], rows["total"]["kernels"], rows["total"]["oclpy-build"]) == (1, 4, 2)
+    assert causes(recs)[0] == ("oclpy-build: x", 2, {"plain": 1, "emi": 1}, ["plain/2", "emi/1"])
+
+
+def test_seed_ranges():
+    assert parse_seeds("1000000:1000003") == range(1000000, 1000003)
+    assert parse_seeds("7") == range(7, 8)
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_clang_judges_a_kernel_oclpy_cannot_build(tmp_path):
+    (tmp_path / "CLSmith.h").write_text("#define safe_add(a, b) ({ int x = (a); x + (b); })\n")
+    good = '#include "CLSmith.h"\n__kernel void entry(__global ulong *r) { r[0] = safe_add(1, 2); }\n'
+    assert judge_by_clang(good, str(tmp_path)).status == "unrun"
+    bad = judge_by_clang(good.replace("r[0]", "q[0]"), str(tmp_path))
+    assert bad.status == "build" and "undeclared identifier 'q'" in bad.detail
+
+
+# -- the reducer ---------------------------------------------------------------
+
+def test_inline_tidy_and_prune_make_a_kernel_self_contained(tmp_path):
+    (tmp_path / "top.h").write_text('#include "inner.h"\n#define USED(x) \\\n  ((x) + ONE)\n#define UNUSED 3\n')
+    (tmp_path / "inner.h").write_text("#define ONE 1 /* one */\n#define TWO 2\n")
+    src = '// -g 4 -l 2\n#include "top.h"\n#include "top.h"\n// gone\nint f() { return USED(2); } /* x */\n'
+    flat = tidy(inline_includes(src, str(tmp_path)))
+    assert flat.splitlines()[0] == "// -g 4 -l 2"
+    assert "#define USED(x)    ((x) + ONE)" in flat and "gone" not in flat and "/*" not in flat
+    assert prune_macros(flat).splitlines() == ["// -g 4 -l 2", "#define ONE 1", "#define USED(x)    ((x) + ONE)",
+                                               "int f() { return USED(2); }"]
+
+
+def test_delete_chunks_keeps_only_what_the_test_needs():
+    lines = [f"line {i}" for i in range(40)]
+    kept = delete_chunks(lines, lambda ls: "line 7" in ls and "line 31" in ls)
+    assert kept == ["line 7", "line 31"]
+
+
+def test_shrink_launch_goes_to_one_work_group_then_one_work_item():
+    src = "// ---emi -g 8,4 -l 2,2\nbody\n"
+    assert shrink_launch(src, lambda s: True) == "// ---emi -g 1,1 -l 1,1\nbody\n"
+    assert shrink_launch(src, lambda s: "-g 1,1" not in s) == "// ---emi -g 2,2 -l 2,2\nbody\n"
+
+
+def test_reduce_kernel_on_a_toy_keeps_the_launch_and_the_failing_statement():
+    body = ["#define A 1", "#define B(x) ((x) + A)", "int f(int a)", "{", "  int b = a;", "  return b;", "}",
+            "__kernel void entry(__global ulong *result)", "{", "  int x = f(2);", "  int y = ({ 3; });",
+            "  result[0] = B(y);", "}"]
+    src = "// -g 16 -l 4\n" + "\n".join(body) + "\n"
+
+    def interesting(s: str) -> bool:        # "oclpy fails on the statement expression"
+        return s.startswith("// -g") and "({ 3; })" in s and s.count("{") == s.count("}")
+
+    out = reduce_kernel(src, interesting)
+    assert out.splitlines()[0] == "// -g 1 -l 1"
+    assert "({ 3; })" in out and "int f(int a)" not in out and "#define" not in out
+    assert len(out.splitlines()) <= 4
