@@ -260,10 +260,12 @@ class CommandQueue(Handle):
         return after
 
     def _retire(self, evt: Event) -> None:
+        if evt._status >= 0:  # one dict operation, atomic: the lock only pairs the two below
+            self._pending.pop(evt, None)
+            return
         with self._lock:
             self._pending.pop(evt, None)
-            if evt._status < 0:
-                self._failed.append(evt)
+            self._failed.append(evt)
 
     def enqueue_marker(self, wait_for: Iterable[Event] | None = None) -> Event:
         events = self.check_wait_for(wait_for, "clEnqueueMarkerWithWaitList")

@@ -158,3 +158,40 @@ def test_copies_after_a_queued_kernel_see_its_results(ctx, queue):
     assert (mapped == np.arange(4096) + 7).all()
     mapped.base.release()
     evt.wait()
+
+
+def test_quick_shapes_run_on_the_calling_thread_and_slow_ones_go_back_to_the_stream(ctx, queue, monkeypatch):
+    """The main thread's first launch of a shape goes to the stream; once quick, the
+    shape runs at once on the calling thread (no hand-off); a launch of it that took
+    QUICK_SECONDS or more sends the next one to the stream again."""
+    import threading
+
+    from oclpy.runtime.drivers import cpu
+    from oclpy.targets.llvm.cpu.compiled import CompiledKernel
+
+    threads = []
+    real = CompiledKernel.launch
+
+    def launch(self, *args):
+        threads.append(threading.current_thread().name)
+        real(self, *args)
+
+    prg = cl.Program(ctx, "__kernel void k(__global int *o) { o[get_global_id(0)] += 1; }").build()
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.zeros(8, np.int32))
+    prg.k(queue, (8,), None, buf)  # the native code is made at the first launch: not this shape's
+    queue.finish()
+    monkeypatch.setattr(CompiledKernel, "launch", launch)
+    monkeypatch.setattr(cpu, "QUICK_SECONDS", 1.0)  # quick even on a loaded machine
+    size = (4,)
+    for _ in range(3):
+        prg.k(queue, size, None, buf)
+        queue.finish()
+    assert threads == ["oclpy-cpu-stream", "MainThread", "MainThread"]
+    monkeypatch.setattr(cpu, "QUICK_SECONDS", 0.0)  # every launch now counts as slow
+    for _ in range(2):
+        prg.k(queue, size, None, buf)
+        queue.finish()
+    assert threads[3:] == ["MainThread", "oclpy-cpu-stream"]
+    out = np.zeros(4, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    assert out.tolist() == [6] * 4

@@ -43,6 +43,7 @@ SMALL_PRIVATE = 4 << 20  # private bytes that always fit the stream's stacks (se
 INLINE_PRIVATE = 256 << 10  # ... and the stack of a calling thread (a user's may be small)
 QUICK_SECONDS = 0.002  # a launch shape this quick runs on the calling thread next time
 _MAIN_IDENT = threading.main_thread().ident
+_NO_SHAPES: dict[int, Any] = {}
 
 
 def compute_units() -> int:
@@ -248,18 +249,36 @@ class CpuDriver(Driver):
         the enqueue returns at once. A shape that ran quickly before runs here, as
         does any launch from another thread (a command thread running an out-of-order
         queue's kernels side by side, a host thread of the user's): no hand-off, which
-        costs more than a small kernel."""
+        costs more than a small kernel. The quick shape's launch is the hot path: a
+        dictionary look-up and a clock read beside the native call."""
+        try:
+            quick = kernel.quick_shapes
+        except AttributeError:  # a test's fake kernel: Python code, interruptible
+            quick = _NO_SHAPES
+        shape = quick.get(id(ndrange))
+        if shape is not None and shape[0] is ndrange and not self._stream.pending:
+            parts = shape[1]
+            start = perf_counter()
+            if len(parts) == 1:
+                kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
+                              ndrange.global_offset, parts[0][0], parts[0][1])
+            else:
+                run_chunks(parts, _launcher(kernel, blob, ndrange), self._workers(),
+                           min(self.units, len(parts)))
+            if perf_counter() - start >= QUICK_SECONDS:
+                quick.pop(id(ndrange), None)
+            return
         private = getattr(kernel, "private_bytes", None)
         stack = DEFAULT_STACK if private is None or private <= SMALL_PRIVATE else stack_for(private)
         if self._stream.pending or (private is not None and (
-                private > INLINE_PRIVATE or (get_ident() == _MAIN_IDENT
-                                             and kernel.quick_shapes.get(id(ndrange)) is not ndrange))):
+                private > INLINE_PRIVATE or get_ident() == _MAIN_IDENT)):
             self._stream.submit(self._run_launch, (kernel, blob, ndrange, stack))
-        else:  # (a test's fake kernel, without private_bytes, is Python code: interruptible)
+        else:
             self._run_launch(kernel, blob, ndrange, stack)
 
     def _run_launch(self, kernel: Any, blob: Any, ndrange: NDRange, stack: int) -> None:
-        """Run every work-group, and remember whether this shape of `kernel` was quick."""
+        """Run every work-group, and remember whether this shape of `kernel` was quick
+        (with its chunks: `launch` runs it at once next time)."""
         start = perf_counter()
         chunks = self._chunks.get(id(ndrange))
         if chunks is None or chunks[0] is not ndrange:
@@ -274,14 +293,14 @@ class CpuDriver(Driver):
                 run_chunks(parts, run, self._big_pool(stack), min(self.units, len(parts)), on_caller=False)
             else:
                 run_chunks(parts, run, self._workers(), min(self.units, len(parts)))
-        quick = getattr(kernel, "quick_shapes", None)  # shapes of `kernel` that ran quickly
-        if quick is None:
-            return
+        private = getattr(kernel, "private_bytes", None)
+        if private is None or private > INLINE_PRIVATE or not parts:
+            return  # never run on the calling thread (or nothing to run)
+        quick = kernel.quick_shapes  # shapes of `kernel` that ran quickly, with their chunks
         if perf_counter() - start < QUICK_SECONDS:
-            if quick.get(id(ndrange)) is not ndrange:
-                if len(quick) >= CHUNK_CACHE_SIZE:
-                    quick.clear()
-                quick[id(ndrange)] = ndrange  # holds it: its id keys nothing else
+            if len(quick) >= CHUNK_CACHE_SIZE:
+                quick.clear()
+            quick[id(ndrange)] = chunks  # holds the NDRange: its id keys nothing else
         else:
             quick.pop(id(ndrange), None)
 
