@@ -12,7 +12,8 @@ llvmlite's own split). This module owns:
   cpu with loop and SLP vectorisation, and the outer-loop vectoriser for loops
   that ask for it, `cpu/outer.py`);
 - cpu code generation to object code, loaded into an MCJIT engine kept alive
-  by `JitModule`, and symbol lookup; `defer_ir` splits it: parse and verify
+  by `JitModule`, and symbol lookup (past a few hundred optimisations, in a
+  helper process: `llvm_helper.py` says why); `defer_ir` splits it: parse and verify
   now, optimise and compile later; loading object code back into a fresh
   engine (`load_object`, the build cache);
 - NVPTX: linking libdevice bitcode, optimising, emitting PTX (`emit_ptx`);
@@ -34,6 +35,8 @@ from typing import Callable, Iterator
 
 import llvmlite
 import llvmlite.binding as llvm
+
+from . import llvm_helper
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -204,7 +207,7 @@ def compile_ir(text: str, opt_level: int = 3) -> JitModule:
     Serialised process-wide (LLVM's global context is shared); the native code
     it returns may be run from any number of threads at once."""
     with _lock:
-        return _compile_module(parse_and_verify(text), opt_level, "", "")
+        return _compile_module(parse_and_verify(text), text, opt_level, "", "")
 
 
 def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
@@ -224,26 +227,54 @@ def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
             if taken:
                 raise LLVMError("deferred LLVM module compiled twice")
             taken.append(True)
-            return _compile_module(mod, opt_level, cpu, features)
+            return _compile_module(mod, text, opt_level, cpu, features)
     return compile_now
 
 
-def _compile_module(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> JitModule:
-    """Optimise a parsed module, generate object code, and load it (the caller holds `_lock`).
+def _compile_module(mod: llvm.ModuleRef, text: str, opt_level: int, cpu: str,
+                    features: str) -> JitModule:
+    """Optimise a parsed module (`text`'s), generate object code, and load it (the
+    caller holds `_lock`): here, or past `llvm_helper.IN_PROCESS_RUNS` runs in the
+    helper process, where what llvmlite keeps of each optimisation is given back
+    (`llvm_helper.py`)."""
+    runs = _state.get("optimisations", 0) if opt_level > 0 else None
+    if runs is not None:
+        _state["optimisations"] = runs + 1  # type: ignore[operator]
+    if runs is not None and llvm_helper.use_helper(runs):  # type: ignore[arg-type]
+        helper = _state.get("helper")
+        if helper is None:
+            helper = _state["helper"] = llvm_helper.Helper()
+        try:
+            optimized_ir, object_code = helper.compile(text, opt_level, cpu, features)  # type: ignore[union-attr]
+        except llvm_helper.HelperError as exc:
+            raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
+    else:
+        optimized_ir, object_code = _optimize_and_emit(mod, opt_level, cpu, features)
+    return _load_object(object_code, optimized_ir)
+
+
+def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
+    """(optimised IR, object code) of a parsed module (the caller holds `_lock`).
 
     One target machine per (level, CPU) does all code generation (it builds its
-    subtarget once); the object code is then loaded into a fresh engine with a
-    fresh target machine. An engine that JIT-compiles from IR keeps the module
-    and the code generator's subtarget alive, about 0.85 MB for a small
-    kernel; one loaded from object code holds about 50 KB (measured by holding
-    200 compiled programs)."""
+    subtarget once); `_load_object` then loads the object code into a fresh
+    engine with a fresh target machine. An engine that JIT-compiles from IR
+    keeps the module and the code generator's subtarget alive, about 0.85 MB
+    for a small kernel; one loaded from object code holds about 50 KB
+    (measured by holding 200 compiled programs)."""
     tm = _codegen_machine(min(max(opt_level, 0), 3), cpu, features)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     optimize(mod, tm, opt_level)
-    optimized_ir = str(mod)
-    object_code = tm.emit_object(mod)
-    return _load_object(object_code, optimized_ir)
+    return str(mod), tm.emit_object(mod)
+
+
+def serve_helper() -> None:
+    """The helper process's main loop (`llvm_helper.py`): optimise and emit what it is sent."""
+    def handle(text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
+        with _lock:
+            return _optimize_and_emit(parse_and_verify(text), opt_level, cpu, features)
+    llvm_helper.serve(handle)
 
 
 def _codegen_machine(opt: int, cpu: str, features: str) -> llvm.TargetMachine:
