@@ -32,7 +32,7 @@ import numpy as np
 from ...compiler import IL_VERSIONS, cache, host_target
 from ..constants import (NameVersion, command_queue_properties, device_exec_capabilities, device_fp_config,
                          device_local_mem_type, device_mem_cache_type, device_type, make_version)
-from .base import Allocation, DeviceDescription, Driver, NDRange
+from .base import DONE, Allocation, DeviceDescription, Driver, NDRange
 from .stream import DEFAULT_STACK, StackPool, Stream, stack_for
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
@@ -180,22 +180,31 @@ class CpuDriver(Driver):
         """Nothing to do: the numpy array goes with the last reference to `alloc`."""
 
     # Copies run at once on the calling thread when the stream is idle (a copy is
-    # bounded work), else behind the stream's work, in order.
+    # bounded work; DONE then: no marker to ask for), else behind the stream's
+    # work, in order.
 
-    def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
+    def write(self, dst: Allocation, offset: int, src: memoryview) -> str | None:
         if self._stream.pending:  # behind other work: the host memory may change meanwhile
-            src = memoryview(bytes(src.cast("B")))
-        self._stream.run_or_submit(_write, (dst, offset, src))
+            self._stream.submit(_write, (dst, offset, memoryview(bytes(src.cast("B")))))
+            return None
+        data = np.frombuffer(src.cast("B"), dtype=np.uint8)
+        dst.handle[offset:offset + data.nbytes] = data
+        return DONE
 
-    def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
-        self._stream.run_or_submit(_read, (src, offset, dst))
+    def read(self, src: Allocation, offset: int, dst: memoryview) -> str | None:
+        if self._stream.pending:
+            self._stream.submit(_read, (src, offset, dst))
+            return None
+        out = np.frombuffer(dst.cast("B"), dtype=np.uint8)
+        out[...] = src.handle[offset:offset + out.nbytes]
+        return DONE
 
     def copy(self, dst: Allocation, dst_offset: int, src: Allocation, src_offset: int,
-             nbytes: int) -> None:
-        self._stream.run_or_submit(_copy, (dst, dst_offset, src, src_offset, nbytes))
+             nbytes: int) -> str | None:
+        return self._stream.run_or_submit(_copy, (dst, dst_offset, src, src_offset, nbytes))
 
-    def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
-        self._stream.run_or_submit(_fill, (dst, offset, pattern, nbytes))
+    def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> str | None:
+        return self._stream.run_or_submit(_fill, (dst, offset, pattern, nbytes))
 
     # -- completion: the stream's markers (see stream.py) ---------------------
 
@@ -239,7 +248,7 @@ class CpuDriver(Driver):
                 self._pool = StackPool(self.units, DEFAULT_STACK)
             return self._pool
 
-    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
+    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> str | None:
         """Run the launch here, or queue it on the stream: when the stream has work to
         run first, or when the main thread launches native code not known to be quick.
 
@@ -250,7 +259,8 @@ class CpuDriver(Driver):
         does any launch from another thread (a command thread running an out-of-order
         queue's kernels side by side, a host thread of the user's): no hand-off, which
         costs more than a small kernel. The quick shape's launch is the hot path: a
-        dictionary look-up and a clock read beside the native call."""
+        dictionary look-up and a clock read beside the native call, and DONE, so that
+        the runtime asks for no marker."""
         try:
             quick = kernel.quick_shapes
         except AttributeError:  # a test's fake kernel: Python code, interruptible
@@ -267,7 +277,7 @@ class CpuDriver(Driver):
                            min(self.units, len(parts)))
             if perf_counter() - start >= QUICK_SECONDS:
                 quick.pop(id(ndrange), None)
-            return
+            return DONE  # (the stream was idle: no marker to ask for)
         private = getattr(kernel, "private_bytes", None)
         stack = DEFAULT_STACK if private is None or private <= SMALL_PRIVATE else stack_for(private)
         if self._stream.pending or (private is not None and (

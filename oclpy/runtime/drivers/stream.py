@@ -30,6 +30,7 @@ from queue import SimpleQueue
 from typing import Any, Callable
 
 from ..errors import raise_cl, status_code
+from .base import DONE
 
 DEFAULT_STACK = 16 << 20  # the stream's and the default workers' stacks
 STACK_MARGIN = 2 << 20  # beyond the kernel's own arrays: the launcher, LLVM's spills, libm
@@ -151,13 +152,14 @@ class Stream:
         self.local.mine = marker
         return marker
 
-    def run_or_submit(self, fn: Callable[..., None], args: tuple) -> None:
-        """`fn(*args)` now when the stream is idle (everything before it is done), else
-        behind the stream's work."""
+    def run_or_submit(self, fn: Callable[..., None], args: tuple) -> str | None:
+        """`fn(*args)` now when the stream is idle (everything before it is done: then
+        DONE), else behind the stream's work (then None)."""
         if self.pending:
             self.submit(fn, args)
-        else:
-            fn(*args)
+            return None
+        fn(*args)
+        return DONE
 
     def pending_marker(self) -> Marker | After | None:
         """For `Driver.completion`: the marker of the job the calling thread just
