@@ -3,7 +3,7 @@
     python -m benchmarks.launch_ab --tree before=DIR --tree after=DIR [-r 30] [-n 200] [--out FILE]
 
 Each tree (a folder holding the `oclpy` package, such as a `git archive` of
-another commit) gets a child process of its own on the cpu device; the
+another commit, with that commit's hash in a file COMMIT beside it) gets a child process of its own on the cpu device; the
 parent asks them in turn, in ABBA order so that drift in the machine's load
 falls on both alike, for a block of `n` timings of each operation:
 
@@ -94,6 +94,11 @@ try:
                          text=True).stdout.strip()
 except OSError:
     rev = ""
+if not rev:  # a `git archive` of a commit: its COMMIT file, when there is one
+    try:
+        rev = open(sys.argv[1] + "/COMMIT").read().strip()
+    except OSError:
+        pass
 print(json.dumps({"oclpy": cl.__file__, "commit": rev}), flush=True)
 for line in sys.stdin:
     n = int(line)

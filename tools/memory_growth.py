@@ -9,6 +9,9 @@ sees left of Python's own allocations:
 
 - `fresh`: `--programs` distinct sources built, launched once (the native code
   is made at the first launch), read back and released; no disk cache;
+- `fresh-in-process`: the same with `OCLPY_LLVM_HELPER=0`: every optimisation
+  in this process (by default, past 256 of them, a helper process runs them:
+  `oclpy/targets/llvm/llvm_helper.py`);
 - `disk`: the same sources again from a disk cache that a first pass filled
   (the object code is loaded, nothing is compiled);
 - `build`: built and released, never launched (frontend, passes, LLVM IR
@@ -35,7 +38,7 @@ import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODES = ("fresh", "disk", "build", "llvm-opt")
+MODES = ("fresh", "fresh-in-process", "disk", "build", "llvm-opt")
 WARM_UP = 50
 
 
@@ -118,6 +121,10 @@ def child(mode: str, programs: int, tag: str) -> dict:
 
 def run_mode(mode: str, programs: int, tag: str, cache_dir: str) -> dict:
     env = dict(os.environ, OCLPY_CACHE_DIR=cache_dir, OCLPY_DEVICE="cpu")
+    env.pop("OCLPY_LLVM_HELPER", None)
+    if mode == "fresh-in-process":
+        env["OCLPY_LLVM_HELPER"] = "0"
+        mode = "fresh"
     if mode in ("fresh", "build"):
         env["OCLPY_NO_CACHE"] = "1"
     else:
@@ -154,9 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="oclpy-memory-growth-") as cache_dir:
         for mode in args.modes.split(","):
-            row = run_mode(mode, args.programs, tag, os.path.join(cache_dir, "cache"))
+            row = dict(run_mode(mode, args.programs, tag, os.path.join(cache_dir, "cache")), mode=mode)
             rows.append(row)
-            print(f"{mode:9s} {row['kib_per_program']:7.1f} KiB/program RSS "
+            print(f"{mode:16s} {row['kib_per_program']:7.1f} KiB/program RSS "
                   f"({row['rss_before_mib']:.0f} -> {row['rss_after_mib']:.0f} MiB), "
                   f"Python {row['python_bytes_per_program']:6.0f} B/program, "
                   f"{row['ms_per_program']:.1f} ms/program", flush=True)
