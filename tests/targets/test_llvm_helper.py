@@ -99,3 +99,23 @@ def test_kernels_built_through_the_helper_give_the_same_results(helper, monkeypa
 def test_when_the_helper_is_used(monkeypatch, mode, runs, expected) -> None:
     monkeypatch.setenv("OCLPY_LLVM_HELPER", mode)
     assert llvm_helper.use_helper(runs) is expected
+
+
+def test_where_no_helper_can_start_the_process_optimises_itself(helper, monkeypatch) -> None:
+    monkeypatch.setattr(llvm_helper.sys, "executable", "")
+    assert _call_add(binding.compile_ir(ADD)) == 42
+    assert helper._proc is None and "no Python executable" in helper.unavailable
+    assert _call_add(binding.compile_ir(ADD)) == 42  # not tried again
+
+
+def test_an_interrupted_request_stops_the_helper(helper, monkeypatch) -> None:
+    binding.compile_ir(ADD)
+    proc = helper._proc
+
+    def interrupted(stream):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(llvm_helper, "read_frame", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        binding.compile_ir(ADD)
+    assert helper._proc is None and proc.poll() is not None

@@ -240,16 +240,18 @@ def _compile_module(mod: llvm.ModuleRef, text: str, opt_level: int, cpu: str,
     runs = _state.get("optimisations", 0) if opt_level > 0 else None
     if runs is not None:
         _state["optimisations"] = runs + 1  # type: ignore[operator]
+    found = None
     if runs is not None and llvm_helper.use_helper(runs):  # type: ignore[arg-type]
         helper = _state.get("helper")
         if helper is None:
             helper = _state["helper"] = llvm_helper.Helper()
         try:
-            optimized_ir, object_code = helper.compile(text, opt_level, cpu, features)  # type: ignore[union-attr]
+            found = helper.compile(text, opt_level, cpu, features)  # type: ignore[union-attr]
+        except llvm_helper.HelperUnavailable:
+            pass  # optimised here, as by a process that never needed a helper
         except llvm_helper.HelperError as exc:
             raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
-    else:
-        optimized_ir, object_code = _optimize_and_emit(mod, opt_level, cpu, features)
+    optimized_ir, object_code = found or _optimize_and_emit(mod, opt_level, cpu, features)
     return _load_object(object_code, optimized_ir)
 
 

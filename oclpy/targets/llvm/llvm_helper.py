@@ -17,13 +17,16 @@ endian length, then a pickle (both ends are this package, in processes of the
 same user: nothing else writes to these pipes). A request is (LLVM IR text,
 opt level, cpu, features); the reply ("ok", optimised IR, object code) or
 ("error", message). A helper that dies (LLVM aborting on some input) is an
-error for that request only; the next starts a fresh helper.
+error for that request only; the next starts a fresh helper. Where no helper
+can start at all, the process optimises in-process, as before. The helper
+ignores Ctrl-C; a client interrupted mid-request kills it.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -40,6 +43,10 @@ _COMMAND = "from oclpy.targets.llvm.binding import serve_helper; serve_helper()"
 
 class HelperError(Exception):
     """The helper refused a request (its message) or died."""
+
+
+class HelperUnavailable(Exception):
+    """No helper process can be started here (no Python executable to run, say)."""
 
 
 def read_frame(stream: BinaryIO) -> bytes | None:
@@ -73,6 +80,7 @@ class Helper:
         self._pid = 0  # the process that started it (a forked child starts its own)
         self._runs = 0
         self._lock = threading.Lock()
+        self.unavailable = ""  # why no helper can start here, once that is known
 
     def compile(self, text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
         """(optimised IR, object code) of LLVM IR `text`; HelperError when the helper
@@ -85,6 +93,9 @@ class Helper:
                 reply = read_frame(proc.stdout)
             except OSError:
                 reply = None
+            except BaseException:  # Ctrl-C mid-request: its answer would answer the next one
+                self._stop(kill=True)
+                raise
             if reply is None:
                 self._stop()
                 raise HelperError(f"the LLVM helper process ended (exit status {proc.poll()})")
@@ -99,18 +110,28 @@ class Helper:
         if self._proc is not None and self._pid != os.getpid():
             self._proc = None  # the parent's helper, reached through a fork: leave it be
         if self._proc is None:
+            if self.unavailable:
+                raise HelperUnavailable(self.unavailable)
             env = dict(os.environ, OCLPY_LLVM_HELPER="0")
             env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-            self._proc = subprocess.Popen([sys.executable, "-c", _COMMAND], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, env=env, close_fds=True)
+            try:
+                if not sys.executable:
+                    raise OSError("no Python executable (sys.executable is empty)")
+                self._proc = subprocess.Popen([sys.executable, "-c", _COMMAND], stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, env=env, close_fds=True)
+            except OSError as exc:  # never again in this process: the caller optimises here
+                self.unavailable = f"cannot start the LLVM helper process: {exc}"
+                raise HelperUnavailable(self.unavailable) from exc
             self._pid = os.getpid()
             self._runs = 0
         return self._proc
 
-    def _stop(self) -> None:
+    def _stop(self, kill: bool = False) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        if kill:
+            proc.kill()
         for stream in (proc.stdin, proc.stdout):
             try:
                 stream.close()
@@ -130,6 +151,7 @@ class Helper:
 def serve(handle: Any) -> None:
     """The helper's side: answer requests with `handle(text, opt_level, cpu, features)`
     until the client closes the pipe. Stray writes to stdout go to stderr."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's: it stops us if it must
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
