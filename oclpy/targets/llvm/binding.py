@@ -201,25 +201,50 @@ class JitModule:
             return self.target_machine.emit_assembly(parse_and_verify(self.optimized_ir))
 
 
+@contextmanager
+def _parsed(text: str) -> Iterator[llvm.ModuleRef]:
+    """LLVM IR `text` parsed and verified (LLVMError else) in an LLVM context of its own,
+    both freed on leaving, the module first (the caller holds `_lock`).
+
+    Types, constants and metadata strings uniqued in the global context stay for
+    the process's life (about 5 KiB a program, by `tools/memory_growth.py`'s build
+    mode). The module is closed here, never left to the garbage collector, which
+    may free a context before a module of it when both are in a cycle."""
+    _init()
+    context = llvm.create_context()
+    mod = None
+    try:
+        try:
+            mod = llvm.parse_assembly(text, context=context)
+            mod.verify()
+        except RuntimeError as exc:
+            raise LLVMError(f"invalid LLVM IR generated: {exc}") from exc
+        yield mod
+    finally:
+        if mod is not None:
+            mod.close()
+
+
 def compile_ir(text: str, opt_level: int = 3) -> JitModule:
     """Parse, verify, optimise and JIT-compile LLVM IR text for the host CPU.
 
     Serialised process-wide (LLVM's global context is shared); the native code
     it returns may be run from any number of threads at once."""
     with _lock:
-        return _compile_module(parse_and_verify(text), text, opt_level, "", "")
+        return _compile_module(text, opt_level, "", "")
 
 
 def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
              features: str = "") -> Callable[[], JitModule]:
     """Parse and verify LLVM IR text now (LLVMError now), optimise and compile later.
 
-    The function returned does the rest of `compile_ir` when called (once: it
-    consumes the parsed module); the cpu target calls it at a program's first
-    launch, so `Program.build` pays only for parsing. `cpu` and `features` name
-    the CPU to generate code for (empty: the host's)."""
-    with _lock:
-        mod = parse_and_verify(text)
+    The function returned does the rest of `compile_ir` when called (once); the
+    cpu target calls it at a program's first launch, so `Program.build` pays
+    only for parsing. Nothing parsed is kept meanwhile: the text is parsed
+    again then (here, or in the helper process). `cpu` and `features` name the
+    CPU to generate code for (empty: the host's)."""
+    with _lock, _parsed(text):
+        pass
     taken: list[bool] = []
 
     def compile_now() -> JitModule:
@@ -227,14 +252,13 @@ def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
             if taken:
                 raise LLVMError("deferred LLVM module compiled twice")
             taken.append(True)
-            return _compile_module(mod, text, opt_level, cpu, features)
+            return _compile_module(text, opt_level, cpu, features)
     return compile_now
 
 
-def _compile_module(mod: llvm.ModuleRef, text: str, opt_level: int, cpu: str,
-                    features: str) -> JitModule:
-    """Optimise a parsed module (`text`'s), generate object code, and load it (the
-    caller holds `_lock`): here, or past `llvm_helper.IN_PROCESS_RUNS` runs in the
+def _compile_module(text: str, opt_level: int, cpu: str, features: str) -> JitModule:
+    """Optimise LLVM IR `text`, generate object code, and load it (the caller holds
+    `_lock`): here, or past `llvm_helper.IN_PROCESS_RUNS` runs in the
     helper process, where what llvmlite keeps of each optimisation is given back
     (`llvm_helper.py`)."""
     runs = _state.get("optimisations", 0) if opt_level > 0 else None
@@ -251,8 +275,10 @@ def _compile_module(mod: llvm.ModuleRef, text: str, opt_level: int, cpu: str,
             pass  # optimised here, as by a process that never needed a helper
         except llvm_helper.HelperError as exc:
             raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
-    optimized_ir, object_code = found or _optimize_and_emit(mod, opt_level, cpu, features)
-    return _load_object(object_code, optimized_ir)
+    if found is None:
+        with _parsed(text) as mod:
+            found = _optimize_and_emit(mod, opt_level, cpu, features)
+    return _load_object(found[1], found[0])
 
 
 def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
@@ -274,8 +300,8 @@ def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: 
 def serve_helper() -> None:
     """The helper process's main loop (`llvm_helper.py`): optimise and emit what it is sent."""
     def handle(text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
-        with _lock:
-            return _optimize_and_emit(parse_and_verify(text), opt_level, cpu, features)
+        with _lock, _parsed(text) as mod:
+            return _optimize_and_emit(mod, opt_level, cpu, features)
     llvm_helper.serve(handle)
 
 

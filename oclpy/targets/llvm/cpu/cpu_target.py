@@ -172,6 +172,14 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     return out
 
 
+VECTORIZE_MAX_INSTRUCTIONS = 2000  # past this, LLVM's loop vectoriser takes seconds (see loopmd.py)
+
+
+def instruction_count(fn: Function) -> int:
+    """The instructions of `fn` and of the functions it calls (inlined into its work-item loop)."""
+    return sum(sum(1 for _ in f.instructions()) for f in functions_reached(fn) if not f.is_declaration)
+
+
 def private_bytes(fn: Function) -> int:
     """The bytes of the allocas (private arrays and variables) of `fn` and of the
     functions it calls: at most the stack one work-item needs beyond the launcher's."""
@@ -208,10 +216,11 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = cpu.kernel_static_local_bytes(fn)
         parallel = cpu.loop_md if reorder_safe(fn, frame=resumable) else None
+        too_large = instruction_count(fn) > VECTORIZE_MAX_INSTRUCTIONS
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
                       static_local, frame_size if resumable else None, parallel,
                       fn.attrs.get(BARRIERS_ATTR, 0), frozenset(outer_regions(fn)),
-                      bool(fn.attrs.get(DIVERGENT_ATTR)))
+                      bool(fn.attrs.get(DIVERGENT_ATTR)), cpu.loop_md if too_large else None)
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
     code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))
