@@ -54,6 +54,8 @@ from .context import Context
 SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
 
 
+_GONE = object()  # (what _retire finds of an event no longer pending)
+
 class CommandQueueUsedAfterExit(UserWarning):
     """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
@@ -197,8 +199,6 @@ class CommandQueue(Handle):
             return None
         driver = self.device.driver
         evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
-        if driver.issues_markers:  # completed later, maybe on another thread: it retires itself
-            evt._retire_to = self
         with self._lock:
             prev = self._last if self._in_order else self._barrier
             if prev is not None and prev._status > ces.COMPLETE and not (
@@ -212,11 +212,14 @@ class CommandQueue(Handle):
             args = (driver, list(markers), action, *args)
             action = _ordered_launch
         run_started(evt, driver, self._profiling, action, args)
-        if evt._retire_to is None:  # done here: retire it here
-            if evt._status < 0:
+        if evt._status > ces.COMPLETE:  # issued: it completes later, maybe on another thread,
+            evt._retire_to = self       # and then retires itself...
+            if evt._status <= ces.COMPLETE:  # ...unless it did meanwhile (_retire: idempotent)
                 self._retire(evt)
-            else:
-                self._pending.pop(evt, None)
+        elif evt._status < 0:
+            self._retire(evt)
+        else:  # done here (the cpu's quick launch): retired here
+            self._pending.pop(evt, None)
         return evt
 
     def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
@@ -260,12 +263,14 @@ class CommandQueue(Handle):
         return after
 
     def _retire(self, evt: Event) -> None:
+        """`evt` is done: no longer pending (a failed one kept for finish() to report).
+        Idempotent: `_launch_now` and the event may both call it."""
         if evt._status >= 0:  # one dict operation, atomic: the lock only pairs the two below
             self._pending.pop(evt, None)
             return
         with self._lock:
-            self._pending.pop(evt, None)
-            self._failed.append(evt)
+            if self._pending.pop(evt, _GONE) is not _GONE:
+                self._failed.append(evt)
 
     def enqueue_marker(self, wait_for: Iterable[Event] | None = None) -> Event:
         events = self.check_wait_for(wait_for, "clEnqueueMarkerWithWaitList")
