@@ -167,15 +167,20 @@ def main(argv: list[str] | None = None) -> int:
                   f"({row['rss_before_mib']:.0f} -> {row['rss_after_mib']:.0f} MiB), "
                   f"Python {row['python_bytes_per_program']:6.0f} B/program, "
                   f"{row['ms_per_program']:.1f} ms/program", flush=True)
+            if args.out:  # after each mode: a long run stopped part way keeps what it measured
+                _write(args.out, rows)
     if args.out:
-        sys.path.insert(0, str(ROOT))
-        from benchmarks.report import machine, software
-
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"tool": "tools/memory_growth.py", "machine": machine(),
-                                        "software": software(), "rows": rows}, indent=1) + "\n")
         print(f"wrote {args.out}")
     return 0
+
+
+def _write(out: Path, rows: list[dict]) -> None:
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.report import machine, software
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"tool": "tools/memory_growth.py", "machine": machine(),
+                               "software": software(), "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -45,9 +45,25 @@ def test_types(text, kind):
 
 
 @pytest.mark.parametrize("text", ["y", "1.5", "y + 1", "1 / 0", "1 % 0", "f(1)", "(float)1", "1 << 40",
-                                  "sizeof y", "(1, 2)", "a[0]"])
+                                  "sizeof y", "(1, 2)", "a[0]", "1 << -1", "8 >> -3", "1 << 4000000000",
+                                  "1L >> 0x7fffffffffffffff"])
 def test_not_constant(text):
     assert eval_int_const(const_expr(text)) is None
+
+
+@pytest.mark.parametrize("src", [
+    "__kernel void k(__global int *a) { int b[(1 << -1) + 2]; a[0] = b[0]; }",
+    "enum { E = 1 << -1 }; __kernel void k(__global int *a) { a[0] = E; }",
+])
+def test_a_negative_shift_in_a_constant_is_a_diagnostic(src):
+    """The OpenCL C mutator's find (issue 13): the shift was computed before its count was
+    checked, and Python refuses a negative count (an internal compiler error)."""
+    from oclpy.compiler.toolchain import frontend_for
+    from oclpy.diagnostics import CompileError
+
+    with pytest.raises(CompileError) as info:
+        frontend_for(src, "", "f.cl")
+    assert "internal compiler error" not in info.value.log and "error:" in info.value.log
 
 
 def test_division_by_zero_warns():

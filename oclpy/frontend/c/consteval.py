@@ -117,8 +117,10 @@ class _Folder:
             return None
         if e.op in ("<<", ">>"):
             kind = _promote(lhs[1])
+            if not 0 <= rhs[0] < kind.size * 8:  # undefined: not a constant (and never a
+                return None                      # negative or gigantic shift in Python)
             value = lhs[0] << rhs[0] if e.op == "<<" else lhs[0] >> rhs[0]
-            return (wrap(value, kind), kind) if 0 <= rhs[0] < kind.size * 8 else None
+            return wrap(value, kind), kind
         kind = arith_kind(lhs[1], rhs[1])
         a, b = wrap(lhs[0], kind), wrap(rhs[0], kind)
         if e.op in _COMPARE:
