@@ -132,8 +132,9 @@ def _finish(fn: Function, promoted: list[Instr], users: dict[Instr, list[Instr]]
                 repl[user] = Undef(user.type)
     for phi in phi_of:  # edges from unreachable predecessors carry undef
         assert phi.parent is not None
+        have = {id(b) for b in phi.blocks}  # a join after a switch has thousands
         for pred in preds.get(phi.parent, []):
-            if not any(b is pred for b in phi.blocks):
+            if id(pred) not in have:
                 phi.add_incoming(Undef(phi.type), pred)
     for load in repl:
         load.replace_all_uses_with(_resolve(load, repl))

@@ -158,22 +158,33 @@ class Scalarizer:
     # -- driver -------------------------------------------------------------
     def run(self) -> bool:
         for block in reverse_post_order(self.fn):
+            at = 0  # where the next instruction is now: the rules insert before it
             for instr in list(block.instrs):
-                self._visit(instr)
+                if at >= len(block.instrs) or block.instrs[at] is not instr:
+                    at = block.instrs.index(instr)  # a rule inserted elsewhere: look it up
+                size = len(block.instrs)
+                self._visit(instr, block, at)
+                at += len(block.instrs) - size + 1
         for phi, parts in self.phis:
             for value, pred in phi.incoming():
                 for k, part in enumerate(parts):
                     add_incoming(part, self.element(value, k), pred)
         self._rebuild_uses()
+        gone = set(self.removed)  # out of their blocks at once: one by one was quadratic
+        for block in {id(i.parent): i.parent for i in self.removed if i.parent is not None}.values():
+            block.instrs[:] = [i for i in block.instrs if i not in gone]
         for instr in self.removed:
-            instr.erase()
+            instr.parent = None
+            instr.operands = ()
         return bool(self.removed)
 
-    def _visit(self, instr: Instr) -> None:
+    def _visit(self, instr: Instr, block: Block, at: int) -> None:
+        """Rewrite `instr`, which is block.instrs[at] (kept by the caller: looking the
+        position up for each instruction made long blocks quadratic)."""
         rule = RULES.get(instr.op)
         if rule is None:
             return
-        self.b.position_before(instr)
+        self.b.block, self.b.index = block, at
         result = rule(self, instr)
         if result is None:
             return

@@ -55,8 +55,11 @@ def settle(event: Any, block: bool, known: bool = False) -> None:
     failure fails the event instead of raising."""
     try:
         event._settle(block=block, known=known)
+    except KeyboardInterrupt:  # Ctrl-C during a wait: the caller's, and the work goes on
+        raise
     except BaseException as exc:  # a driver failure fails the event, not its caller
-        event._finish(status_code.OUT_OF_RESOURCES, exc)
+        code = getattr(exc, "code", 0)
+        event._finish(code if isinstance(code, int) and code < 0 else status_code.OUT_OF_RESOURCES, exc)
 
 
 def watch(driver: Any, event: Any) -> None:
@@ -130,7 +133,11 @@ def settle_all(driver: Any) -> bool:
             drained.append(events.popleft())
         except IndexError:
             break
-    driver.synchronize()
+    try:
+        driver.synchronize()
+    except BaseException:  # Ctrl-C: the events stay tracked, for the next finish()
+        events.extendleft(reversed(drained))
+        raise
     for event in drained:
         if not event.is_done:
             settle(event, block=False, known=True)

@@ -143,6 +143,9 @@ class Event(Handle):
             driver.wait_complete(marker)
         elif not driver.is_complete(marker):
             return
+        error = driver.failure(marker)
+        if error is not None:
+            raise error  # settle() fails the event with it
         times = None
         if self._begin is not None:
             times = driver.device_times(self._begin, marker)

@@ -54,6 +54,8 @@ from .context import Context
 SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
 
 
+_GONE = object()  # (what _retire finds of an event no longer pending)
+
 class CommandQueueUsedAfterExit(UserWarning):
     """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
@@ -197,8 +199,6 @@ class CommandQueue(Handle):
             return None
         driver = self.device.driver
         evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
-        if driver.issues_markers:  # completed later, maybe on another thread: it retires itself
-            evt._retire_to = self
         with self._lock:
             prev = self._last if self._in_order else self._barrier
             if prev is not None and prev._status > ces.COMPLETE and not (
@@ -212,39 +212,50 @@ class CommandQueue(Handle):
             args = (driver, list(markers), action, *args)
             action = _ordered_launch
         run_started(evt, driver, self._profiling, action, args)
-        if evt._retire_to is None:  # done here: retire it here
-            if evt._status < 0:
+        if evt._status > ces.COMPLETE:  # issued: it completes later, maybe on another thread,
+            evt._retire_to = self       # and then retires itself...
+            if evt._status <= ces.COMPLETE:  # ...unless it did meanwhile (_retire: idempotent)
                 self._retire(evt)
-            else:
-                self._pending.pop(evt, None)
+        elif evt._status < 0:
+            self._retire(evt)
+        else:  # done here (the cpu's quick launch): retired here
+            self._pending.pop(evt, None)
         return evt
 
-    def _transfer_now(self, command: int, move: Callable[..., None], args: tuple,
+    def _transfer_now(self, command: int, move: Callable[..., Any], args: tuple,
                       storage: Any, blocking: bool) -> Event | None:
-        """The host-transfer fast path: a read or write (`move(*args)`, which returns
-        when the bytes have arrived) on an in-order queue whose previous command is
-        done or queued ahead of it on this device's ordered stream, of bytes whose
-        current copy is on this device, runs now on the calling thread and returns
-        its event, complete; None, with nothing done, when it needs `_enqueue`
-        (profiling, an out-of-order queue, a migration, an earlier command to wait for)."""
+        """The host-transfer fast path: a read or write (`move(*args)`) on an in-order
+        queue whose previous command is done or queued ahead of it on this device's
+        ordered stream, of bytes whose current copy is on this device, is issued now on
+        the calling thread, as `_launch_now` issues a launch: complete when the driver's
+        action says DONE (or its driver issues no markers), else RUNNING with a marker
+        behind the stream's earlier work; a blocking one is waited for. None, with
+        nothing done, when it needs `_enqueue` (profiling, an out-of-order queue, a
+        migration, an earlier command to wait for)."""
         if self._released or self._exited or not self._in_order or self._profiling:
             return None
         driver = self.device.driver
         if storage.current is not driver:
             return None
         evt = Event(self, command)
+        if driver.issues_markers:  # completed later, maybe on another thread: it retires itself
+            evt._retire_to = self
         with self._lock:
             prev = self._last
             if prev is not None and prev._status > ces.COMPLETE and not (
                     prev._marker is not None and prev._driver is driver and driver.ordered_markers):
                 return None
             self._last = evt
+            self._pending[evt] = None
         evt._start()
-        run_started(evt, None, False, move, args)
-        if evt._status < 0:
-            self._retire(evt)  # finish() reports it unless a wait does first
-            if blocking:
-                evt.wait()
+        run_started(evt, driver, False, move, args)
+        if evt._retire_to is None:  # done here: retire it here
+            if evt._status < 0:
+                self._retire(evt)
+            else:
+                self._pending.pop(evt, None)
+        if blocking and evt._status != ces.COMPLETE:
+            evt.wait()  # the copy behind the stream's work, or the command's error
         return evt
 
     def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
@@ -288,9 +299,13 @@ class CommandQueue(Handle):
         return after
 
     def _retire(self, evt: Event) -> None:
-        with self._lock:
+        """`evt` is done: no longer pending (a failed one kept for finish() to report).
+        Idempotent: `_launch_now` and the event may both call it."""
+        if evt._status >= 0:  # one dict operation, atomic: the lock only pairs the two below
             self._pending.pop(evt, None)
-            if evt._status < 0:
+            return
+        with self._lock:
+            if self._pending.pop(evt, _GONE) is not _GONE:
                 self._failed.append(evt)
 
     def enqueue_marker(self, wait_for: Iterable[Event] | None = None) -> Event:

@@ -38,6 +38,7 @@ import queue
 from typing import Any, Callable, Sequence
 
 from .constants import command_execution_status as ces
+from .drivers.base import DONE
 from .drivers.cpu import compute_units
 from .errors import Error, status_code
 from .event import Event
@@ -128,8 +129,9 @@ def run_started(event: Event, driver: Any, profiling: bool, action: Callable[...
     completion marker."""
     try:
         begin = driver.begin(profiling) if profiling else None
-        action(*args)
-        marker = driver.completion(profiling) if driver is not None and driver.issues_markers else None
+        done = action(*args)
+        marker = (driver.completion(profiling) if driver is not None and driver.issues_markers
+                  and done is not DONE else None)
     except Error as exc:
         event._finish(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
     except BaseException as exc:  # recorded on the event; wait()/finish() report it

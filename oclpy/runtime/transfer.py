@@ -97,8 +97,8 @@ def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any
         if evt is not None:
             return evt
 
-    def action() -> None:
-        move(alloc, base + offset, view)
+    def action() -> Any:
+        return move(alloc, base + offset, view)  # (a driver's DONE: see drivers/base.py)
 
     return queue._enqueue(t.command, action, events, blocking=blocking,
                           ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
@@ -128,9 +128,10 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
     s_alloc, s_base = src.allocation(driver)
     d_alloc, d_base = dst.allocation(driver)
 
-    def action() -> None:
+    def action() -> Any:
         if nbytes:
-            driver.copy(d_alloc, d_base + dst_offset, s_alloc, s_base + src_offset, nbytes)
+            return driver.copy(d_alloc, d_base + dst_offset, s_alloc, s_base + src_offset, nbytes)
+        return None
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events, blocking=blocking,
                           keepalive=(src.storage, dst.storage), storages=(src.storage, dst.storage))

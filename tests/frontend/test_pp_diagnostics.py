@@ -127,6 +127,24 @@ def test_fatal_error_stops_preprocessing():
     assert tokens(out) == "int a ;" and len(diags.diagnostics) == 1
 
 
+def test_a_macro_expansion_bomb_is_a_fatal_error(monkeypatch):
+    """Issue 13: `#define A<k> (A<k-1> + A<k-1>)` up to A40 expands to 2**40 tokens;
+    past MAX_EXPANDED_TOKENS replacement tokens preprocessing stops with a fatal error."""
+    from oclpy.frontend.c.preprocessor import expand
+
+    monkeypatch.setattr(expand, "MAX_EXPANDED_TOKENS", 20000)
+    defs = "".join(f"#define A{k} (A{k - 1} + A{k - 1})\n" for k in range(1, 41))
+    out, diags = pp(f"#define A0 x\n{defs}int a = A10;\nint b = A40;\n#error not reached\n")
+    assert messages(diags) == ["43:9: fatal error: macro expansion produced more than 20000 tokens; stopping"]
+    assert tokens(out).startswith("int a = ( ( (") and "int b" in tokens(out)
+
+
+def test_expansions_under_the_limit_are_whole():
+    defs = "".join(f"#define A{k} (A{k - 1} + A{k - 1})\n" for k in range(1, 15))
+    out, diags = pp(f"#define A0 x\n{defs}int a = A14;\n")
+    assert not diags.diagnostics and tokens(out).count("x") == 1 << 14
+
+
 def test_include_next_in_main_file(tmp_path):
     (tmp_path / "h.h").write_text("int h;\n")
     out, diags = pp('#include_next "h.h"\n', filename=str(tmp_path / "k.cl"))

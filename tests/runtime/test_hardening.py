@@ -172,3 +172,41 @@ def test_an_uncalled_helper_with_a_barrier_builds(ctx, queue):
     out = np.zeros(1, np.int32)
     cl.enqueue_copy(queue, out, buf)
     assert out[0] == 5
+
+
+def test_programs_built_run_and_released_leave_no_python_objects_behind(monkeypatch):
+    """Issue 13's 2,000 programs grew RSS by ~80 KiB each: LLVM's (llvmlite 0.50's new pass
+    manager keeps ~67 KiB per optimisation run, which no Python object holds). Ours is
+    checked here: what tracemalloc sees left per program, the in-process cache cut to 2."""
+    import gc
+    import tracemalloc
+
+    from oclpy.compiler import cache as buildcache
+
+    monkeypatch.setattr(buildcache, "MEMORY_ENTRIES", 2)
+    monkeypatch.setenv("OCLPY_NO_CACHE", "1")
+    device = cl.Context(dev_type=cl.device_type.CPU).devices[0]
+    tag = os.urandom(8).hex()
+
+    def one(i):
+        ctx = cl.Context([device])
+        queue = cl.CommandQueue(ctx)
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 256)
+        prg = cl.Program(ctx, f"__kernel void k(__global int *a) {{ a[get_global_id(0)] += {i}; }} // {tag}")
+        prg.build().k(queue, (64,), None, buf)
+        queue.finish()
+        ctx.release()
+
+    for i in range(8):
+        one(i)
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(8, 38):
+            one(i)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown / 30 < 8 << 10, f"{grown / 30:.0f} bytes per program"

@@ -88,3 +88,24 @@ def test_local_memory_without_barriers_keeps_its_results() -> None:
     y = np.zeros(32, dtype=np.int32)
     run(prog.kernels["k"], [y, 16 * 4], (32,), (16,))
     assert y.tolist() == [3 * (i % 16) + 1 for i in range(32)]
+
+
+def test_a_kernel_too_large_for_the_loop_vectoriser_is_left_scalar(monkeypatch) -> None:
+    """Issue 13's compile-time benchmark: LLVM's loop vectoriser took 3 s on a work-item loop
+    of 1,000 lines of arithmetic and 13.5 s on 2,000 (its time grows with the square of
+    the loop's size); past VECTORIZE_MAX_INSTRUCTIONS the x loop says vectorize.enable false."""
+    from oclpy.targets.llvm.cpu import cpu_target
+
+    body = "".join(f"    x = x * {k % 7 + 2} + (x >> {k % 5 + 1}) - {k};\n" for k in range(40))
+    src = f"__kernel void k(__global int *a) {{\n    int x = a[get_global_id(0)];\n{body}    a[get_global_id(0)] = x;\n}}\n"
+    small = _build(src)
+    assert "llvm.loop.vectorize.enable" not in small.llvm_ir and "store <" in small.optimized_llvm_ir
+    monkeypatch.setattr(cpu_target, "VECTORIZE_MAX_INSTRUCTIONS", 100)
+    large = _build(src)
+    assert '!"llvm.loop.vectorize.enable", i1 0' in large.llvm_ir
+    assert "llvm.loop.parallel_accesses" in large.llvm_ir and "store <" not in large.optimized_llvm_ir
+    a = np.arange(64, dtype=np.int32)
+    expected = a.copy()
+    run(small.kernels["k"], [expected], (64,), (16,))
+    run(large.kernels["k"], [a], (64,), (16,))
+    assert (a == expected).all()

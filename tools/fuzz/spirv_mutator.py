@@ -18,7 +18,7 @@ build error) or "internal" (anything else: an exception, or a log saying
 internal compiler error), with the first reproducer of each internal kind
 kept. Run offline with
 
-    python -m tools.fuzz.spirv_mutator --cases 100000 [--jobs 2] [--backend]
+    python -m tools.fuzz.spirv_mutator --cases 100000 [--jobs 2] [--backend] [--minutes M]
 
 (from the repository root); the tests run it for a few thousand cases.
 """
@@ -252,9 +252,9 @@ def default_seeds() -> list[bytes]:
     return [from_llvm(t) for t in texts] + [kernel_module()]
 
 
-def _worker(args: tuple[int, int, bool]) -> FuzzReport:
-    cases, seed, backend = args
-    return fuzz(default_seeds(), cases, seed, backend)
+def _worker(args: tuple[int, int, bool, float | None]) -> FuzzReport:
+    cases, seed, backend, time_limit = args
+    return fuzz(default_seeds(), cases, seed, backend, time_limit)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,9 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--backend", action="store_true", help="also generate code for modules that translate")
     parser.add_argument("--save", type=Path, help="a folder to write internal-error reproducers to")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, args.backend)
+    limit = args.minutes * 60 if args.minutes else None
+    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, args.backend, limit)
               for k in range(args.jobs)]
     report = FuzzReport()
     if args.jobs == 1:

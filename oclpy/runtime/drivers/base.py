@@ -67,6 +67,10 @@ class DeviceDescription:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+DONE = "done"  # what an action of a driver that issues markers may return: its work is
+# complete and nothing is queued behind it (the runtime then asks for no marker)
+
+
 class Driver(abc.ABC):
     """One device. Methods may be called from several threads at once."""
 
@@ -121,8 +125,9 @@ class Driver(abc.ABC):
         """Repeat `pattern` over `nbytes` bytes (a multiple of its length) at `offset`."""
 
     @abc.abstractmethod
-    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
-        """Run all work-groups of `kernel` (a CompiledKernel) and return when they are done."""
+    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> str | None:
+        """Run all work-groups of `kernel` (a CompiledKernel) and return when they are done
+        (a driver that `issues_markers` may return sooner, or DONE when they are)."""
 
     def synchronize(self) -> None:
         """Wait for everything this driver started (launches here are synchronous)."""
@@ -149,6 +154,10 @@ class Driver(abc.ABC):
 
     def wait_complete(self, marker: Any) -> None:
         """Block until the work behind `marker` is done."""
+
+    def failure(self, marker: Any) -> BaseException | None:
+        """The error the work behind a completed `marker` ended with, if any."""
+        return None
 
     def recycle(self, marker: Any) -> None:
         """The runtime is done with `marker` (its work completed): the driver may reuse it."""

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from threading import get_ident
+from time import perf_counter
+from concurrent.futures import Future
 from typing import Any, Callable
 
 import numpy as np
@@ -30,12 +32,18 @@ import numpy as np
 from ...compiler import IL_VERSIONS, cache, host_target
 from ..constants import (NameVersion, command_queue_properties, device_exec_capabilities, device_fp_config,
                          device_local_mem_type, device_mem_cache_type, device_type, make_version)
-from .base import Allocation, DeviceDescription, Driver, NDRange
+from .base import DONE, Allocation, DeviceDescription, Driver, NDRange
+from .stream import DEFAULT_STACK, StackPool, Stream, stack_for
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 CHUNKS_PER_WORKER = 4  # a few per worker: a worker slowed by other processes holds back little
 CHUNK_CACHE_SIZE = 256  # launch shapes whose chunks the driver remembers
 MIN_ITEMS_TO_SPLIT = 512  # below this, handing chunks to other threads costs more than it saves
+SMALL_PRIVATE = 4 << 20  # private bytes that always fit the stream's stacks (see stream.py)
+INLINE_PRIVATE = 256 << 10  # ... and the stack of a calling thread (a user's may be small)
+QUICK_SECONDS = 0.002  # a launch shape this quick runs on the calling thread next time
+_MAIN_IDENT = threading.main_thread().ident
+_NO_SHAPES: dict[int, Any] = {}
 
 
 def compute_units() -> int:
@@ -134,12 +142,19 @@ def cpu_device_info(units: int) -> dict[str, Any]:
 class CpuDriver(Driver):
     kind = "cpu"
     eager = True
+    # Kernels run on the driver's stream thread (stream.py), never inside the
+    # enqueue, so a wait on the calling thread can be interrupted (Ctrl-C); the
+    # stream runs its work in order, and its markers complete in that order.
+    issues_markers = True
+    ordered_markers = True
 
     def __init__(self, workers: int | None = None) -> None:
         self.units = workers or compute_units()
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: StackPool | None = None
         self._pool_lock = threading.Lock()
         self._chunks: dict[int, tuple[NDRange, list[tuple[int, int]]]] = {}  # by id of the shape
+        self._stream = Stream("oclpy-cpu-stream")
+        self._big_pools: dict[int, StackPool] = {}  # stack size -> its workers
         self.target = host_target()
         cache.prepare()  # the compiler version, hashed once before the first build
 
@@ -164,48 +179,147 @@ class CpuDriver(Driver):
     def free(self, alloc: Allocation) -> None:
         """Nothing to do: the numpy array goes with the last reference to `alloc`."""
 
-    def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
+    # Copies run at once on the calling thread when the stream is idle (a copy is
+    # bounded work; DONE then: no marker to ask for), else behind the stream's
+    # work, in order.
+
+    def write(self, dst: Allocation, offset: int, src: memoryview) -> str | None:
+        if self._stream.pending:  # behind other work: the host memory may change meanwhile
+            self._stream.submit(_write, (dst, offset, memoryview(bytes(src.cast("B")))))
+            return None
         data = np.frombuffer(src.cast("B"), dtype=np.uint8)
         dst.handle[offset:offset + data.nbytes] = data
+        return DONE
 
-    def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
+    def read(self, src: Allocation, offset: int, dst: memoryview) -> str | None:
+        if self._stream.pending:
+            self._stream.submit(_read, (src, offset, dst))
+            return None
         out = np.frombuffer(dst.cast("B"), dtype=np.uint8)
         out[...] = src.handle[offset:offset + out.nbytes]
+        return DONE
 
     def copy(self, dst: Allocation, dst_offset: int, src: Allocation, src_offset: int,
-             nbytes: int) -> None:
-        dst.handle[dst_offset:dst_offset + nbytes] = src.handle[src_offset:src_offset + nbytes]
+             nbytes: int) -> str | None:
+        return self._stream.run_or_submit(_copy, (dst, dst_offset, src, src_offset, nbytes))
 
-    def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
-        region = dst.handle[offset:offset + nbytes].reshape(-1, len(pattern))
-        region[...] = np.frombuffer(pattern, dtype=np.uint8)
+    def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> str | None:
+        return self._stream.run_or_submit(_fill, (dst, offset, pattern, nbytes))
+
+    # -- completion: the stream's markers (see stream.py) ---------------------
+
+    def completion(self, profiling: bool = False) -> Any:
+        """The marker of all the stream's work so far (None when it has none left): a
+        command, whatever its action did, completes after the work queued before it."""
+        stream = self._stream
+        if not stream.pending and stream.local.__dict__.get("mine") is None:
+            return None
+        return stream.pending_marker()
+
+    def is_complete(self, marker: Any) -> bool:
+        return marker.check()
+
+    def wait_complete(self, marker: Any) -> None:
+        marker.wait()
+
+    def failure(self, marker: Any) -> BaseException | None:
+        return getattr(marker, "error", None)
+
+    def order_after(self, markers: list[Any]) -> None:
+        """Nothing to do: a marker not yet complete means the stream is busy, and then
+        every action of this driver goes behind it on the stream."""
+
+    def device_times(self, start: Any, end: Any) -> tuple[int, int] | None:
+        return end.times()
+
+    def begin(self, profiling: bool = False) -> Any:
+        return True if profiling else None  # device_times needs a start: the end marker has it
+
+    def synchronize(self) -> None:
+        last = self._stream.last
+        if last is not None and not last.done:
+            self._stream.drain()
 
     # -- execution ------------------------------------------------------------
 
-    def _workers(self) -> ThreadPoolExecutor:
+    def _workers(self) -> StackPool:
         with self._pool_lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=self.units,
-                                                thread_name_prefix="oclpy-cpu")
+                self._pool = StackPool(self.units, DEFAULT_STACK)
             return self._pool
 
-    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
+    def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> str | None:
+        """Run the launch here, or queue it on the stream: when the stream has work to
+        run first, or when the main thread launches native code not known to be quick.
+
+        Ctrl-C reaches only the main thread, and not while it is inside native code:
+        a kernel of unknown duration (the first launch of each shape, or one whose
+        last launch of that shape took QUICK_SECONDS or more) runs on the stream, and
+        the enqueue returns at once. A shape that ran quickly before runs here, as
+        does any launch from another thread (a command thread running an out-of-order
+        queue's kernels side by side, a host thread of the user's): no hand-off, which
+        costs more than a small kernel. The quick shape's launch is the hot path: a
+        dictionary look-up and a clock read beside the native call, and DONE, so that
+        the runtime asks for no marker."""
+        try:
+            quick = kernel.quick_shapes
+        except AttributeError:  # a test's fake kernel: Python code, interruptible
+            quick = _NO_SHAPES
+        shape = quick.get(id(ndrange))
+        if shape is not None and shape[0] is ndrange and not self._stream.pending:
+            parts = shape[1]
+            start = perf_counter()
+            if len(parts) == 1:
+                kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
+                              ndrange.global_offset, parts[0][0], parts[0][1])
+            else:
+                run_chunks(parts, _launcher(kernel, blob, ndrange), self._workers(),
+                           min(self.units, len(parts)))
+            if perf_counter() - start >= QUICK_SECONDS:
+                quick.pop(id(ndrange), None)
+            return DONE  # (the stream was idle: no marker to ask for)
+        private = getattr(kernel, "private_bytes", None)
+        stack = DEFAULT_STACK if private is None or private <= SMALL_PRIVATE else stack_for(private)
+        if self._stream.pending or (private is not None and (
+                private > INLINE_PRIVATE or get_ident() == _MAIN_IDENT)):
+            self._stream.submit(self._run_launch, (kernel, blob, ndrange, stack))
+        else:
+            self._run_launch(kernel, blob, ndrange, stack)
+
+    def _run_launch(self, kernel: Any, blob: Any, ndrange: NDRange, stack: int) -> None:
+        """Run every work-group, and remember whether this shape of `kernel` was quick
+        (with its chunks: `launch` runs it at once next time)."""
+        start = perf_counter()
         chunks = self._chunks.get(id(ndrange))
         if chunks is None or chunks[0] is not ndrange:
             chunks = self._split(ndrange)
         parts = chunks[1]
-        if len(parts) == 1:  # one chunk: on this thread, no hand-off
+        if len(parts) == 1 and stack == DEFAULT_STACK:  # one chunk: on this thread, no hand-off
             kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
                           ndrange.global_offset, parts[0][0], parts[0][1])
-            return
-        if not parts:
-            return
+        elif parts:
+            run = _launcher(kernel, blob, ndrange)
+            if stack > DEFAULT_STACK:  # large private arrays: workers with room for them
+                run_chunks(parts, run, self._big_pool(stack), min(self.units, len(parts)), on_caller=False)
+            else:
+                run_chunks(parts, run, self._workers(), min(self.units, len(parts)))
+        private = getattr(kernel, "private_bytes", None)
+        if private is None or private > INLINE_PRIVATE or not parts:
+            return  # never run on the calling thread (or nothing to run)
+        quick = kernel.quick_shapes  # shapes of `kernel` that ran quickly, with their chunks
+        if perf_counter() - start < QUICK_SECONDS:
+            if len(quick) >= CHUNK_CACHE_SIZE:
+                quick.clear()
+            quick[id(ndrange)] = chunks  # holds the NDRange: its id keys nothing else
+        else:
+            quick.pop(id(ndrange), None)
 
-        def run(begin: int, end: int) -> None:
-            kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
-                          ndrange.global_offset, begin, end)
-
-        run_chunks(parts, run, self._workers(), min(self.units, len(parts)))
+    def _big_pool(self, stack: int) -> StackPool:
+        with self._pool_lock:
+            pool = self._big_pools.get(stack)
+            if pool is None:
+                pool = self._big_pools[stack] = StackPool(self.units, stack)
+            return pool
 
     def _split(self, ndrange: NDRange) -> tuple[NDRange, list[tuple[int, int]]]:
         """`ndrange`'s chunks, remembered for the next launch of the same (cached) shape."""
@@ -233,9 +347,36 @@ def split_groups(total: int, ndrange: NDRange, units: int) -> list[tuple[int, in
     return [(b, min(b + size, total)) for b in range(0, total, size)]
 
 
+def _write(dst: Allocation, offset: int, src: memoryview) -> None:
+    data = np.frombuffer(src.cast("B"), dtype=np.uint8)
+    dst.handle[offset:offset + data.nbytes] = data
+
+
+def _read(src: Allocation, offset: int, dst: memoryview) -> None:
+    out = np.frombuffer(dst.cast("B"), dtype=np.uint8)
+    out[...] = src.handle[offset:offset + out.nbytes]
+
+
+def _copy(dst: Allocation, dst_offset: int, src: Allocation, src_offset: int, nbytes: int) -> None:
+    dst.handle[dst_offset:dst_offset + nbytes] = src.handle[src_offset:src_offset + nbytes]
+
+
+def _fill(dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
+    region = dst.handle[offset:offset + nbytes].reshape(-1, len(pattern))
+    region[...] = np.frombuffer(pattern, dtype=np.uint8)
+
+
+def _launcher(kernel: Any, blob: Any, ndrange: NDRange) -> Callable[[int, int], None]:
+    def run(begin: int, end: int) -> None:
+        kernel.launch(blob, ndrange.work_dim, ndrange.global_size, ndrange.local_size,
+                      ndrange.global_offset, begin, end)
+    return run
+
+
 def run_chunks(chunks: list[tuple[int, int]], run: Callable[[int, int], None],
-               pool: ThreadPoolExecutor, threads: int) -> None:
-    """Run every chunk once, on the calling thread plus `threads - 1` pool threads.
+               pool: Any, threads: int, on_caller: bool = True) -> None:
+    """Run every chunk once, on the calling thread plus `threads - 1` pool threads
+    (or on `threads` pool threads and not the caller, when not `on_caller`).
 
     Chunks are taken from a shared cursor, so a slow chunk does not hold the
     others back; the first exception stops further chunks and is re-raised.
@@ -258,8 +399,15 @@ def run_chunks(chunks: list[tuple[int, int]], run: Callable[[int, int], None],
                         state["error"] = exc
                 return
 
-    helpers: list[Future] = [pool.submit(worker) for _ in range(threads - 1)]
-    worker()
+    helpers: list[Future] = []
+    try:
+        for _ in range(threads - (1 if on_caller else 0)):
+            helpers.append(pool.submit(worker))
+    except BaseException as exc:  # no thread for another helper: those there do the work
+        if not (on_caller or helpers):
+            raise exc
+    if on_caller:
+        worker()
     for f in helpers:
         f.result()
     if state["error"] is not None:

@@ -64,7 +64,7 @@ from ...compiler import cuda_target
 from ..constants import (command_queue_properties, device_local_mem_type,
                          device_mem_cache_type, device_type)
 from . import cuda_api as api
-from .base import Allocation, DeviceDescription, Driver, NDRange
+from .base import DONE, Allocation, DeviceDescription, Driver, NDRange
 from .cpu import cpu_device_info
 from .cuda_markers import Checkpoints, Ticket
 from .cuda_staging import THRESHOLD as STAGING_THRESHOLD
@@ -317,25 +317,27 @@ class CudaDriver(Driver):
             found = self._local.staging = Staging(self.drv)
         return found
 
-    def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
+    def write(self, dst: Allocation, offset: int, src: memoryview) -> str:
         keep, host = _host_address(src)
         stream = self._stream()
         staging = self._staging() if keep.nbytes >= STAGING_THRESHOLD else None
         if staging is not None:
             staging.write(dst.address + offset, keep, stream)
-            return
+            return DONE
         drv = self.drv
         api.check(drv.cuMemcpyHtoDAsync(dst.address + offset, host, keep.nbytes, stream)[0],
                   "cuMemcpyHtoDAsync")
         api.check(drv.cuStreamSynchronize(stream)[0], "cuStreamSynchronize")
+        return DONE  # the stream is drained: this copy and everything before it are done
 
-    def read(self, src: Allocation, offset: int, dst: memoryview) -> None:
+    def read(self, src: Allocation, offset: int, dst: memoryview) -> str:
         keep, host = _host_address(dst)
         stream = self._stream()
         drv = self.drv
         api.check(drv.cuMemcpyDtoHAsync(host, src.address + offset, keep.nbytes, stream)[0],
                   "cuMemcpyDtoHAsync")
         api.check(drv.cuStreamSynchronize(stream)[0], "cuStreamSynchronize")
+        return DONE
 
     def copy(self, dst: Allocation, dst_offset: int, src: Allocation, src_offset: int,
              nbytes: int) -> None:

@@ -12,7 +12,8 @@ llvmlite's own split). This module owns:
   cpu with loop and SLP vectorisation, and the outer-loop vectoriser for loops
   that ask for it, `cpu/outer.py`);
 - cpu code generation to object code, loaded into an MCJIT engine kept alive
-  by `JitModule`, and symbol lookup; `defer_ir` splits it: parse and verify
+  by `JitModule`, and symbol lookup (past a few hundred optimisations, in a
+  helper process: `llvm_helper.py` says why); `defer_ir` splits it: parse and verify
   now, optimise and compile later; loading object code back into a fresh
   engine (`load_object`, the build cache);
 - NVPTX: linking libdevice bitcode, optimising, emitting PTX (`emit_ptx`);
@@ -34,6 +35,8 @@ from typing import Callable, Iterator
 
 import llvmlite
 import llvmlite.binding as llvm
+
+from . import llvm_helper
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -198,25 +201,50 @@ class JitModule:
             return self.target_machine.emit_assembly(parse_and_verify(self.optimized_ir))
 
 
+@contextmanager
+def _parsed(text: str) -> Iterator[llvm.ModuleRef]:
+    """LLVM IR `text` parsed and verified (LLVMError else) in an LLVM context of its own,
+    both freed on leaving, the module first (the caller holds `_lock`).
+
+    Types, constants and metadata strings uniqued in the global context stay for
+    the process's life (about 5 KiB a program, by `tools/memory_growth.py`'s build
+    mode). The module is closed here, never left to the garbage collector, which
+    may free a context before a module of it when both are in a cycle."""
+    _init()
+    context = llvm.create_context()
+    mod = None
+    try:
+        try:
+            mod = llvm.parse_assembly(text, context=context)
+            mod.verify()
+        except RuntimeError as exc:
+            raise LLVMError(f"invalid LLVM IR generated: {exc}") from exc
+        yield mod
+    finally:
+        if mod is not None:
+            mod.close()
+
+
 def compile_ir(text: str, opt_level: int = 3) -> JitModule:
     """Parse, verify, optimise and JIT-compile LLVM IR text for the host CPU.
 
     Serialised process-wide (LLVM's global context is shared); the native code
     it returns may be run from any number of threads at once."""
     with _lock:
-        return _compile_module(parse_and_verify(text), opt_level, "", "")
+        return _compile_module(text, opt_level, "", "")
 
 
 def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
              features: str = "") -> Callable[[], JitModule]:
     """Parse and verify LLVM IR text now (LLVMError now), optimise and compile later.
 
-    The function returned does the rest of `compile_ir` when called (once: it
-    consumes the parsed module); the cpu target calls it at a program's first
-    launch, so `Program.build` pays only for parsing. `cpu` and `features` name
-    the CPU to generate code for (empty: the host's)."""
-    with _lock:
-        mod = parse_and_verify(text)
+    The function returned does the rest of `compile_ir` when called (once); the
+    cpu target calls it at a program's first launch, so `Program.build` pays
+    only for parsing. Nothing parsed is kept meanwhile: the text is parsed
+    again then (here, or in the helper process). `cpu` and `features` name the
+    CPU to generate code for (empty: the host's)."""
+    with _lock, _parsed(text):
+        pass
     taken: list[bool] = []
 
     def compile_now() -> JitModule:
@@ -224,26 +252,57 @@ def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
             if taken:
                 raise LLVMError("deferred LLVM module compiled twice")
             taken.append(True)
-            return _compile_module(mod, opt_level, cpu, features)
+            return _compile_module(text, opt_level, cpu, features)
     return compile_now
 
 
-def _compile_module(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> JitModule:
-    """Optimise a parsed module, generate object code, and load it (the caller holds `_lock`).
+def _compile_module(text: str, opt_level: int, cpu: str, features: str) -> JitModule:
+    """Optimise LLVM IR `text`, generate object code, and load it (the caller holds
+    `_lock`): here, or past `llvm_helper.IN_PROCESS_RUNS` runs in the
+    helper process, where what llvmlite keeps of each optimisation is given back
+    (`llvm_helper.py`)."""
+    runs = _state.get("optimisations", 0) if opt_level > 0 else None
+    if runs is not None:
+        _state["optimisations"] = runs + 1  # type: ignore[operator]
+    found = None
+    if runs is not None and llvm_helper.use_helper(runs):  # type: ignore[arg-type]
+        helper = _state.get("helper")
+        if helper is None:
+            helper = _state["helper"] = llvm_helper.Helper()
+        try:
+            found = helper.compile(text, opt_level, cpu, features)  # type: ignore[union-attr]
+        except llvm_helper.HelperUnavailable:
+            pass  # optimised here, as by a process that never needed a helper
+        except llvm_helper.HelperError as exc:
+            raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
+    if found is None:
+        with _parsed(text) as mod:
+            found = _optimize_and_emit(mod, opt_level, cpu, features)
+    return _load_object(found[1], found[0])
+
+
+def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
+    """(optimised IR, object code) of a parsed module (the caller holds `_lock`).
 
     One target machine per (level, CPU) does all code generation (it builds its
-    subtarget once); the object code is then loaded into a fresh engine with a
-    fresh target machine. An engine that JIT-compiles from IR keeps the module
-    and the code generator's subtarget alive, about 0.85 MB for a small
-    kernel; one loaded from object code holds about 50 KB (measured by holding
-    200 compiled programs)."""
+    subtarget once); `_load_object` then loads the object code into a fresh
+    engine with a fresh target machine. An engine that JIT-compiles from IR
+    keeps the module and the code generator's subtarget alive, about 0.85 MB
+    for a small kernel; one loaded from object code holds about 50 KB
+    (measured by holding 200 compiled programs)."""
     tm = _codegen_machine(min(max(opt_level, 0), 3), cpu, features)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     optimize(mod, tm, opt_level)
-    optimized_ir = str(mod)
-    object_code = tm.emit_object(mod)
-    return _load_object(object_code, optimized_ir)
+    return str(mod), tm.emit_object(mod)
+
+
+def serve_helper() -> None:
+    """The helper process's main loop (`llvm_helper.py`): optimise and emit what it is sent."""
+    def handle(text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
+        with _lock, _parsed(text) as mod:
+            return _optimize_and_emit(mod, opt_level, cpu, features)
+    llvm_helper.serve(handle)
 
 
 def _codegen_machine(opt: int, cpu: str, features: str) -> llvm.TargetMachine:

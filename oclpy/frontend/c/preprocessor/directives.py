@@ -21,7 +21,7 @@ from typing import Callable, Optional
 from ....diagnostics import DiagnosticEngine, SourceLocation
 from . import include_line
 from .builtin_macros import HAS_INCLUDE, define_builtins
-from .expand import Expander, TokenStream, list_stream
+from .expand import ExpansionLimit, Expander, TokenStream, list_stream
 from .expr import evaluate
 from .feature_checks import Capabilities, define_feature_checks
 from .files import Source, normalize
@@ -107,7 +107,12 @@ class Preprocessor:
         self.writer.marker(filename, 1)
         expander, stream, writer = self.expander, self.stream, self.writer
         while True:
-            tok = expander.next(stream)
+            try:
+                tok = expander.next(stream)
+            except ExpansionLimit as err:  # an expansion bomb: a fatal error, as a missing header
+                self.diags.fatal(err.loc, err.message)
+                self.stopped = True
+                break
             kind = tok.kind
             if kind == "eof":
                 if self.stopped or not self._end_of_file():

@@ -28,11 +28,22 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from ....diagnostics import DiagnosticEngine
+from ....diagnostics import DiagnosticEngine, SourceLocation
 from .macros import Macro, PPError, loc_of, paste, stringize
 from .tokens import PPToken
 
 PLACEMARKER = PPToken("placemarker", "", "", 0, 0)
+MAX_EXPANDED_TOKENS = 1 << 21  # replacement tokens in one translation unit (an expansion bomb stops here)
+
+
+class ExpansionLimit(Exception):
+    """Macro replacement produced more than MAX_EXPANDED_TOKENS tokens: a fatal error
+    (not a PPError: no handler of a single construct may take it for its own)."""
+
+    def __init__(self, message: str, loc: SourceLocation) -> None:
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
 
 
 class TokenStream:
@@ -72,6 +83,7 @@ class Expander:
         self.macros = macros
         self.diags = diags
         self.depth = 0  # > 0 while expanding arguments
+        self.budget = MAX_EXPANDED_TOKENS  # replacement tokens still allowed
 
     def next(self, stream: TokenStream) -> PPToken:
         """The next token of `stream` after macro replacement; "eof" at the end."""
@@ -101,13 +113,23 @@ class Expander:
                 hideset = tok.hideset | {macro.name}
                 body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \
                     else [_at(t, tok) for t in macro.body]
+                self._spend(len(body), tok)
                 pending.extend(reversed(self._finish(body, hideset, tok.space, tok)))
                 continue
             if not self._lparen_follows(stream):
                 return tok
             replacement = self._invoke(macro, tok, stream)
             if replacement is not None:
+                self._spend(len(replacement), tok)
                 pending.extend(reversed(replacement))
+
+    def _spend(self, count: int, name: PPToken) -> None:
+        """Count `count` replacement tokens of the macro `name`; ExpansionLimit past the budget
+        (`#define A1 (A0 + A0)` ... `A40` would expand to 2**40 tokens)."""
+        self.budget -= count
+        if self.budget < 0:
+            raise ExpansionLimit(f"macro expansion produced more than {MAX_EXPANDED_TOKENS} tokens; "
+                                 f"stopping", loc_of(name))
 
     def expand_all(self, tokens: list[PPToken], end: PPToken) -> list[PPToken]:
         """`tokens` fully macro-replaced, as an argument is before substitution."""

@@ -1,7 +1,8 @@
 """What a compiled cpu program is at run time: kernels, their ABI facts, native code.
 
 `CompiledKernel.launch` allocates one call's context, local memory and frames
-(so concurrent calls share nothing) and calls the native launcher through
+(so concurrent calls share nothing; in guarded mappings of their own,
+`guarded_memory.py`) and calls the native launcher through
 ctypes, which releases the GIL. A freshly built program's native code is made
 at its first launch (`NativeCode`, as PoCL defers its work-group functions):
 `Program.build` runs the frontend, our passes and LLVM IR emission and parsing
@@ -27,6 +28,7 @@ import numpy as np
 from ...kernel_abi import (KernelArg, align_up, arg_record, args_from_record, checked_dict, checked_int,
                            checked_str, reqd_from_record, MAX_BLOB_BYTES, MAX_MEMORY_BYTES)
 from .. import binding
+from . import guarded_memory
 from . import workitem as wi
 from .generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
 
@@ -137,6 +139,8 @@ class CompiledKernel:
     _jit: Any = field(repr=False, default=None)  # keeps the native code alive
     _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
     _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
+    private_bytes: int = 0  # the work-item's private arrays (allocas): the stack it needs
+    quick_shapes: dict[int, Any] = field(repr=False, default_factory=dict)  # the driver's: see drivers/cpu.py
 
     def __post_init__(self) -> None:
         if self._native is None and self._code is not None:
@@ -185,13 +189,18 @@ class CompiledKernel:
         so concurrent calls share nothing."""
         local_size = shape[2]
         local_n = self.local_bytes(blob) if self._has_local_args else self.static_local_bytes
-        local_raw, local_addr = _aligned_buffer(local_n)
         frames_n = self.frame_size * local_size[0] * local_size[1] * local_size[2]
-        frames_raw, frames_addr = _aligned_buffer(frames_n, 128)
-        context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
-                                        frames_addr + frames_n))
-        self._call_native(blob, context)
-        del local_raw, frames_raw
+        local = frames = None
+        try:
+            local, frames = guarded_memory.acquire(local_n), guarded_memory.acquire(frames_n)
+            local_addr = local.address if local is not None else 0
+            frames_addr = frames.address if frames is not None else 0
+            context = self._context(shape, (local_addr, frames_addr, local_addr + local_n,
+                                            frames_addr + frames_n))
+            self._call_native(blob, context)
+        finally:
+            guarded_memory.release(local)
+            guarded_memory.release(frames)
 
     def _call_native(self, blob: bytes, context: bytes) -> None:
         """Run the native launcher; the blob is passed in place when aligned enough."""
@@ -276,7 +285,8 @@ class CpuProgram:
 
 # -- the build cache's view of a program (compiler/cache.py) --------------------------
 
-KERNEL_KEYS = ("args", "blob_size", "reqd", "static_local_bytes", "frame_size", "uses_printf")
+KERNEL_KEYS = ("args", "blob_size", "reqd", "static_local_bytes", "frame_size", "uses_printf",
+               "private_bytes")
 
 
 def program_record(program: CpuProgram) -> dict[str, Any]:
@@ -288,7 +298,7 @@ def program_record(program: CpuProgram) -> dict[str, Any]:
             "args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
             "reqd": list(k.reqd_work_group_size or ()) or None,
             "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
-            "uses_printf": k.uses_printf}
+            "uses_printf": k.uses_printf, "private_bytes": k.private_bytes}
     return {"kernels": kernels}
 
 
@@ -305,7 +315,8 @@ def _kernel_from_record(name: str, data: Any) -> tuple[list[KernelArg], tuple]:
         raise ValueError("uses_printf: not a bool")
     facts = (blob_size, reqd_from_record(k["reqd"]),
              checked_int(k["static_local_bytes"], 0, MAX_MEMORY_BYTES, "static local bytes"),
-             checked_int(k["frame_size"], 0, MAX_MEMORY_BYTES, "frame size"), k["uses_printf"])
+             checked_int(k["frame_size"], 0, MAX_MEMORY_BYTES, "frame size"), k["uses_printf"],
+             checked_int(k["private_bytes"], 0, MAX_MEMORY_BYTES, "private bytes"))
     return args_from_record(k["args"], blob_size), facts
 
 
@@ -321,12 +332,13 @@ def program_from_record(record: Any, object_code: bytes) -> CpuProgram:
              for name, k in data["kernels"].items()}
     native = binding.load_object(object_code)
     kernels = {}
-    for name, (args, (blob_size, reqd, static_local, frame, printf)) in facts.items():
+    for name, (args, (blob_size, reqd, static_local, frame, printf, private)) in facts.items():
         address = native.address_of(f"{name}.launch")
         if not address:
             raise ValueError(f"cached object code has no launcher for '{name}'")
         kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
-                                       launch_function(address), native)
+                                       launch_function(address), native,
+                                       private_bytes=private)
     return CpuProgram(kernels, "", NativeCode(ready=native))
 
 

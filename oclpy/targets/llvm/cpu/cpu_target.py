@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from ....analysis.callgraph import local_vars_reached
+from ....analysis.callgraph import functions_reached, local_vars_reached
 from ...kernel_abi import align_up, kernel_args
 from ....ir.datalayout import CPU_LAYOUT, DataLayout
 from ....ir.types import AddressSpace
@@ -187,6 +187,25 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     return out
 
 
+VECTORIZE_MAX_INSTRUCTIONS = 2000  # past this, LLVM's loop vectoriser takes seconds (see loopmd.py)
+
+
+def instruction_count(fn: Function) -> int:
+    """The instructions of `fn` and of the functions it calls (inlined into its work-item loop)."""
+    return sum(sum(1 for _ in f.instructions()) for f in functions_reached(fn) if not f.is_declaration)
+
+
+def private_bytes(fn: Function) -> int:
+    """The bytes of the allocas (private arrays and variables) of `fn` and of the
+    functions it calls: at most the stack one work-item needs beyond the launcher's."""
+    total = 0
+    for f in [fn, *(g for g in functions_reached(fn) if g is not fn and not g.is_declaration)]:
+        for instr in f.instructions():
+            if instr.op == "alloca":
+                total += CPU_LAYOUT.size_of(instr.attrs["elem"])
+    return total
+
+
 def _uses_printf(module: Module) -> bool:
     return any(f.attrs.get("intrinsic") == "printf" for f in module.functions)
 
@@ -220,10 +239,11 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
                 me.functions[name].attributes.add("alwaysinline")
             guarded = (me.functions[guard], me.functions[body.name])
         parallel = cpu.loop_md if reorder_safe(body, frame=resumable) else None
+        too_large = instruction_count(body) > VECTORIZE_MAX_INSTRUCTIONS
         emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
                       static_local, frame_size if resumable else None, parallel,
                       fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
-                      bool(fn.attrs.get(DIVERGENT_ATTR)), guarded)
+                      bool(fn.attrs.get(DIVERGENT_ATTR)), guarded, cpu.loop_md if too_large else None)
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
     code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))
@@ -233,5 +253,6 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
         reqd = fn.attrs.get("reqd_work_group_size")
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            static_local, frame_size, _uses_printf(module), _code=code)
+            static_local, frame_size, _uses_printf(module), _code=code,
+            private_bytes=private_bytes(fn))
     return CpuProgram(kernels, text, code)

@@ -98,7 +98,8 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   static_local: int, frame_size: int | None,
                   loop_md: LoopMetadata | None = None, barriers: int = 0,
                   outer: frozenset[int] = frozenset(), divergent: bool = False,
-                  guarded: tuple[ll.Function, ll.Function] | None = None) -> ll.Function:
+                  guarded: tuple[ll.Function, ll.Function] | None = None,
+                  scalar: LoopMetadata | None = None) -> ll.Function:
     """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers,
     `divergent` that its one barrier is the step of a divergent loop
     (step-divergent-loops), `guarded` the kernel's (guard, unguarded body)
@@ -106,7 +107,9 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
 
     Given `loop_md`, each x loop over work-items is marked parallel, and the
     loops of the regions (resume states) in `outer` ask for outer-loop
-    vectorisation (`outer.py`)."""
+    vectorisation (`outer.py`); given `scalar` (the module's loop metadata), the
+    x loops are marked not to be vectorised instead (a kernel too large for LLVM's
+    loop vectoriser), parallel still when `loop_md` is given."""
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
     fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
     blob, ctx = fn.args
@@ -124,6 +127,8 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     sizes = [wi.ctx_load(b, ctx, wi.CTX_LOCAL_SIZE + d) for d in range(3)]
 
     def on_latch(state: int) -> Callable[[ll.Instruction], None] | None:
+        if scalar is not None:
+            return lambda latch: scalar.mark_parallel(latch, parallel=loop_md is not None, vectorize=False)
         if loop_md is None:
             return None
         return lambda latch: loop_md.mark_parallel(latch, outer=state in outer)

@@ -14,7 +14,11 @@ constant or local memory. `LoopMetadata` tells LLVM so, the way PoCL does:
   `llvm.loop.parallel_accesses` naming that group, so the loop vectoriser
   needs no run-time alias checks and may vectorise across work-items; an x
   loop around a loop of the kernel's own also gets `llvm.loop.vectorize.enable`
-  where `outer.py` says so (LLVM's outer-loop vectoriser).
+  where `outer.py` says so (LLVM's outer-loop vectoriser);
+- a kernel too large for LLVM's loop vectoriser (`VECTORIZE_MAX_INSTRUCTIONS`
+  in `cpu_target.py`: its time grows with the square of the loop's size,
+  3 s at 1,000 lines of arithmetic, 13.5 s at 2,000) gets
+  `llvm.loop.vectorize.enable` false on its work-item loops instead.
 
 llvmlite cannot spell distinct or self-referencing metadata, so nodes are
 emitted with marker strings and `finalize(text)` rewrites them in the IR text
@@ -56,14 +60,19 @@ class LoopMetadata:
             access.set_metadata("llvm.access.group", self.group)
             self.used = True
 
-    def mark_parallel(self, latch: ll.Instruction, outer: bool = False) -> None:
-        """Give the loop whose back edge is `latch` a parallel-accesses loop ID;
-        `outer`: also ask for outer-loop vectorisation (`outer.py` says when)."""
+    def mark_parallel(self, latch: ll.Instruction, outer: bool = False, parallel: bool = True,
+                      vectorize: bool = True) -> None:
+        """Give the loop whose back edge is `latch` a loop ID: parallel accesses (unless not
+        `parallel`); `outer`: also ask for outer-loop vectorisation (`outer.py` says
+        when); not `vectorize`: forbid vectorisation (a loop too large for LLVM's loop
+        vectoriser, whose time grows with the square of the loop's size)."""
         m = self.llmod
-        hints = [m.add_metadata([ll.MetaDataString(m, "llvm.loop.parallel_accesses"), self.group])]
-        if outer:
+        hints = []
+        if parallel:
+            hints.append(m.add_metadata([ll.MetaDataString(m, "llvm.loop.parallel_accesses"), self.group]))
+        if outer or not vectorize:
             hints.append(m.add_metadata([ll.MetaDataString(m, VECTORIZE_ENABLE),
-                                         ll.Constant(ll.IntType(1), 1)]))
+                                         ll.Constant(ll.IntType(1), int(vectorize))]))
         self.loops += 1  # a distinct ID per loop: the marker string keeps llvmlite from sharing
         loop_id = m.add_metadata([ll.MetaDataString(m, f"{LOOP_MARK}.{self.loops}"), *hints])
         latch.set_metadata("llvm.loop", loop_id)

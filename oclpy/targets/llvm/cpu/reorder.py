@@ -36,6 +36,8 @@ dependences itself (and still vectorises affine accesses, with run-time checks).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ....analysis.callgraph import functions_reached
 from ....ir.datalayout import CPU_LAYOUT
 from ....ir.types import AddressSpace, StructType
@@ -163,76 +165,186 @@ def _address(p: Value) -> tuple[object, tuple, int]:
     return _key(p), tuple(sorted(terms, key=repr)), offset
 
 
-def _size(instr: Instr) -> int:
-    return CPU_LAYOUT.size_of(instr.type if instr.op == "load" else instr.operands[0].type)
+class _Access:
+    """One load or store: where it is, what it touches, computed once."""
+
+    __slots__ = ("instr", "index", "is_store", "cls", "offset", "size", "strided")
+
+    def __init__(self, instr: Instr, index: int) -> None:
+        self.instr, self.index, self.is_store = instr, index, instr.op == "store"
+        base, terms, self.offset = _address(_pointer(instr))
+        self.cls = (base, terms)  # accesses of one class differ only by a constant offset
+        value_type = instr.type if instr.op == "load" else instr.operands[0].type
+        self.size = CPU_LAYOUT.size_of(value_type)
+        self.strided = bool(terms) or _private_base(instr)
 
 
-def _independent(a: Instr, b: Instr) -> bool:
+def _private_base(instr: Instr) -> bool:
+    base: Value = _pointer(instr)
+    while isinstance(base, Instr) and base.op in _THROUGH:
+        base = base.operands[0]
+    return _is_private_argument(base)
+
+
+def _independent(a: _Access, b: _Access) -> bool:
     """The two accesses cannot conflict in a way reordering breaks: the same address
     (LLVM forwards a store to a load of it long before vectorising, and two stores of
     one address never share an interleave group), or provably disjoint bytes of one
     base (`p[x + 1]` and `p[x + 2]`, two fields of `s[i]`, two lanes of `v[i]`)."""
-    (base_a, terms_a, off_a), (base_b, terms_b, off_b) = _address(_pointer(a)), _address(_pointer(b))
-    if base_a != base_b or terms_a != terms_b:
+    if a.cls != b.cls:
         return False
-    if off_a == off_b:
-        return _size(a) == _size(b)
-    return off_a + _size(a) <= off_b or off_b + _size(b) <= off_a
+    if a.offset == b.offset:
+        return a.size == b.size
+    return a.offset + a.size <= b.offset or b.offset + b.size <= a.offset
 
 
-def _after(instr: Instr) -> set[int]:
-    """Ids of the instructions that can run after `instr` in one execution of its function."""
-    block = instr.parent
-    assert block is not None
-    found = {id(i) for i in block.instrs[block.instrs.index(instr) + 1:]}
-    work, seen = list(block.successors()), set()
-    while work:
-        b: Block = work.pop()
-        if id(b) in seen:
+def _later_sets(fn: Function, accesses: list[_Access]) -> list[int]:
+    """For each access, the set (a bitset: bit k is accesses[k]) of the accesses that can
+    run after it in one execution of `fn`: later in its block, or in a block reachable
+    from its block's successors (loops included). `accesses` are in block order, then
+    instruction order. Linear in the blocks and edges, through the strongly connected
+    components of the CFG."""
+    in_block: dict[int, int] = {}
+    for a in accesses:
+        key = id(a.instr.parent)
+        in_block[key] = in_block.get(key, 0) | 1 << a.index
+    reach = _reachable(fn.blocks, in_block)
+    out = []
+    for a in accesses:
+        key = id(a.instr.parent)
+        out.append(in_block[key] >> (a.index + 1) << (a.index + 1) | reach[key])
+    return out
+
+
+def _reachable(blocks: list[Block], bits: dict[int, int]) -> dict[int, int]:
+    """id(block) -> the union of `bits` over the blocks reachable from its successors."""
+    comp: dict[int, int] = {}
+    full: list[int] = []  # per component: its blocks' bits and all it reaches
+    reach: dict[int, int] = {}
+    for k, members in enumerate(_components(blocks)):  # successors' components come first
+        ids = {id(b) for b in members}
+        own, after, cyclic = 0, 0, len(members) > 1
+        for b in members:
+            comp[id(b)] = k
+            own |= bits.get(id(b), 0)
+        for b in members:
+            for s in b.successors():
+                if id(s) in ids:
+                    cyclic = True
+                else:
+                    after |= full[comp[id(s)]]
+        if cyclic:
+            after |= own
+        full.append(own | after)
+        for b in members:
+            reach[id(b)] = after
+    return reach
+
+
+def _components(blocks: list[Block]) -> list[list[Block]]:
+    """The strongly connected components of the CFG, each after every component it
+    reaches (Tarjan's algorithm, without recursion)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[Block] = []
+    on_stack: set[int] = set()
+    out: list[list[Block]] = []
+    for root in blocks:
+        if id(root) in index:
             continue
-        seen.add(id(b))
-        found.update(id(i) for i in b.instrs)
-        work.extend(b.successors())
-    return found
-
-
-def _may_be_strided(instr: Instr) -> bool:
-    """Whether the access's address may move with the work-item (so LLVM may put
-    it in an interleave group): it has a variable index, or it is in the
-    work-item's own frame (a private pointer argument)."""
-    base: Value = _pointer(instr)
-    while isinstance(base, Instr) and base.op in _THROUGH:
-        base = base.operands[0]
-    return _is_private_argument(base) or bool(_address(_pointer(instr))[1])
-
-
-def _has_hazard(accesses: list[Instr]) -> bool:
-    """A group member moving past a conflicting access of one object (module docstring)."""
-    after = {id(a): _after(a) for a in accesses}
-    members = [a for a in accesses if _may_be_strided(a)]
-    for a in members:
-        for c in members:
-            if c is a or c.op != a.op or id(c) not in after[id(a)]:
+        work = [(root, iter(root.successors()))]
+        index[id(root)] = low[id(root)] = len(index)
+        stack.append(root)
+        on_stack.add(id(root))
+        while work:
+            block, succs = work[-1]
+            nxt = next(succs, None)
+            if nxt is not None:
+                if id(nxt) not in index:
+                    index[id(nxt)] = low[id(nxt)] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(id(nxt))
+                    work.append((nxt, iter(nxt.successors())))
+                elif id(nxt) in on_stack:
+                    low[id(block)] = min(low[id(block)], index[id(nxt)])
                 continue
-            moved = a if a.op == "store" else c
-            for b in accesses:
-                if (b is a or b is c or id(b) not in after[id(a)] or id(c) not in after[id(b)]
-                        or "store" not in (a.op, b.op)):
-                    continue
-                if not _independent(moved, b):
-                    return True
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[id(parent)] = min(low[id(parent)], low[id(block)])
+            if low[id(block)] == index[id(block)]:
+                members = []
+                while True:
+                    b = stack.pop()
+                    on_stack.discard(id(b))
+                    members.append(b)
+                    if b is block:
+                        break
+                out.append(members)
+    return out
+
+
+def _has_hazard(group: list[_Access], later: list[int]) -> bool:
+    """A group member moving past a conflicting access of one object (module docstring):
+    members A ... C of one kind (loads or stores, C after A) with an access B after A
+    and before C, a store among A and B, that the moved member (a store A sunk to C, or
+    a load C hoisted to A) is not independent of. Quadratic in the group's size."""
+    bits = stores = 0
+    for a in group:
+        bits |= 1 << a.index
+        stores |= a.is_store << a.index
+    conflicts = {a.index: sum(1 << b.index for b in group if b is not a and not _independent(a, b))
+                 for a in group}
+    before = {c.index: sum(1 << b.index for b in group if later[b.index] >> c.index & 1) for c in group}
+    members = [a for a in group if a.strided]
+    for a in members:
+        after_a = later[a.index] & bits & ~(1 << a.index)
+        for c in members:
+            if c is a or c.is_store != a.is_store or not after_a >> c.index & 1:
+                continue
+            moved = a if a.is_store else c
+            between = after_a & before[c.index] & ~(1 << c.index)
+            if not a.is_store:
+                between &= stores
+            if between & conflicts[moved.index]:
+                return True
     return False
 
 
 MAX_ACCESSES_PER_OBJECT = 64  # beyond this, the cheaper and stricter rule: no store followed by a conflict
 
 
-def _store_then_conflict(accesses: list[Instr]) -> bool:
-    for instr in accesses:
-        if instr.op == "store":
-            later = _after(instr)
-            if any(id(o) in later and not _independent(instr, o) for o in accesses):
+def _store_then_conflict(group: list[_Access], later: list[int]) -> bool:
+    """A store followed (in one work-item's execution) by an access it is not independent
+    of: one of another address class, or of the same class at an overlapping but not
+    identical byte range. Near-linear: bitsets by class and by (class, offset, size),
+    and a search of the offsets that can overlap."""
+    bits, by_class, by_range = 0, {}, {}  # type: ignore[var-annotated]
+    for a in group:
+        bits |= 1 << a.index
+        by_class[a.cls] = by_class.get(a.cls, 0) | 1 << a.index
+        key = (a.cls, a.offset, a.size)
+        by_range[key] = by_range.get(key, 0) | 1 << a.index
+    ranges: dict[object, list[tuple[int, int]]] = {}
+    for cls, offset, size in by_range:
+        ranges.setdefault(cls, []).append((offset, size))
+    widest = {cls: max(size for _, size in found) for cls, found in ranges.items()}
+    for found in ranges.values():
+        found.sort()
+    for s in group:
+        after = later[s.index] & bits if s.is_store else 0
+        if not after:
+            continue
+        if after & ~by_class[s.cls]:
+            return True
+        found = ranges[s.cls]
+        k = bisect_left(found, (s.offset - widest[s.cls] + 1, 0))
+        while k < len(found) and found[k][0] < s.offset + s.size:
+            offset, size = found[k]
+            if (offset, size) != (s.offset, s.size) and offset + size > s.offset \
+                    and after & by_range[(s.cls, offset, size)]:
                 return True
+            k += 1
     return False
 
 
@@ -240,18 +352,21 @@ def reorder_safe(fn: Function, frame: bool = False) -> bool:
     """True when no access of `fn` can be moved past a conflicting one (see above)."""
     if any(f is not fn and not f.is_declaration for f in functions_reached(fn)):
         return False  # a call not inlined: its accesses are out of sight
-    accesses = _accesses(fn, frame)
-    if any(root == UNKNOWN for _, root, _ in accesses):
-        accesses = [(i, UNKNOWN, s) for i, _, s in accesses]
-    by_root: dict[object, list[Instr]] = {}
-    for instr, root, _ in accesses:
-        by_root.setdefault(root, []).append(instr)
+    found = _accesses(fn, frame)
+    unknown = any(root == UNKNOWN for _, root, _ in found)
+    accesses = [_Access(instr, k) for k, (instr, _, _) in enumerate(found)]
+    by_root: dict[object, list[_Access]] = {}
+    for access, (_, root, _) in zip(accesses, found):
+        by_root.setdefault(UNKNOWN if unknown else root, []).append(access)
+    later: list[int] | None = None
     for group in by_root.values():
-        if not any(i.op == "store" for i in group) or len(group) < 2:
+        if len(group) < 2 or not any(a.is_store for a in group):
             continue
+        if later is None:
+            later = _later_sets(fn, accesses)
         if len(group) > MAX_ACCESSES_PER_OBJECT:
-            if _store_then_conflict(group):
+            if _store_then_conflict(group, later):
                 return False
-        elif _has_hazard(group):
+        elif _has_hazard(group, later):
             return False
     return True

@@ -1,0 +1,457 @@
+"""A structure-aware OpenCL C mutator, and a fuzz loop over oclpy's compiler.
+
+Seeds are real kernels: the corpus (`python -m tools.corpus fetch`, under
+`$OCLPY_CORPUS_DIR`, with each kernel's own build options) when it is there,
+and the `.cl` files of our tests always. A seed is split into tokens
+(identifiers, numbers, strings, punctuators; preprocessing lines kept whole)
+and mutated 1 to 3 times, each time by one of:
+
+- deleting a token, or a balanced `(...)`, `[...]` or `{...}` group;
+- duplicating, deleting or swapping statements, or bringing one in from
+  another seed (a transplant);
+- replacing an identifier with another of the same file (a type for a value,
+  a function for a variable), a type name with another type, a binary
+  operator with another, a number with an interesting value (0, -1, 2**31,
+  2**64, a 5,000-digit literal, 1e39f, NaN-making expressions), an array
+  size with 0, -1 or 2**40;
+- inserting an address-space or type qualifier, an attribute, a cast;
+- nesting an expression 200 deep in parentheses, unbalancing a brace.
+
+Each mutant goes through the frontend (`compiler.frontend_for`: parse,
+check, lower to IR), and with `--backend` through the whole compiler
+(`compile_program`, no build cache). A case's outcome is "ok", "diagnostic"
+(a clean build error) or "internal" (an exception, or a log that says
+internal compiler error), and, when run with workers (`--jobs`), "hang" (past
+`--timeout` seconds) or "died" (the worker process crashed); the first
+reproducer of each internal kind is kept. Run offline with
+
+    python -m tools.fuzz.opencl_mutator --cases 100000 [--jobs 2] [--backend] [--save DIR]
+
+(from the repository root); tests/tools/test_opencl_mutator.py runs 2,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shlex
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = re.compile(r"""
+    (?P<pp>^[ \t]*\#(?:[^\n\\]|\\.)*)                    # a preprocessing line, continuations included
+  | (?P<ws>[ \t\r\f\v]*\n|[ \t\r\f\v]+)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+  | (?P<number>(?:\d|\.\d)(?:[eEpP][+-]|[\w.])*)
+  | (?P<ident>[A-Za-z_]\w*)
+  | (?P<punct><<=|>>=|\.\.\.|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|[^\s\w])
+""", re.VERBOSE | re.MULTILINE | re.DOTALL)
+SKIP = {"ws", "comment"}
+TYPES = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half",
+         "bool", "void", "size_t", "ptrdiff_t", "intptr_t", "float2", "int4", "uchar16", "double8",
+         "float3", "half4", "long16", "image2d_t", "sampler_t", "event_t", "struct S"]
+QUALIFIERS = ["__global", "__local", "__constant", "__private", "__generic", "const", "volatile",
+              "restrict", "static", "extern", "inline", "unsigned", "signed", "__kernel",
+              "__attribute__((aligned(16)))", "__attribute__((packed))",
+              "__attribute__((reqd_work_group_size(1, 1, 1)))", "__attribute__((vec_type_hint(float4)))"]
+OPERATORS = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "<", ">", "<=", ">=",
+             "==", "!=", "=", "+=", "<<=", ",", "?", ":", ".", "->"]
+NUMBERS = ["0", "1", "-1", "2", "3", "7", "8", "16", "31", "32", "63", "64", "255", "256", "65535",
+           "2147483647", "2147483648", "4294967295", "4294967296", "9223372036854775807",
+           "18446744073709551615", "18446744073709551616", "0x7fffffff", "0xffffffffffffffff",
+           "0x10000000000000000", "0777", "09", "1e39f", "1e309", "0x1p-149f", "3.4028235e38f",
+           "1.0/0.0", "(0.0f/0.0f)", "-0.0", "1.5h", "1u", "1ul", "1lu", "1.0e-45f", "9" * 5000,
+           "0b101", "'a'", "'\\xff'", "1.", ".5", "0x1.8p1"]
+ARRAY_SIZES = ["0", "-1", "1", "1 << 40", "0x7fffffff", "4294967296", "n", "(1.5)"]
+
+
+@dataclass
+class Token:
+    kind: str
+    text: str
+    space: str  # the whitespace and comments before it
+
+
+def tokenize(source: str) -> list[Token]:
+    out: list[Token] = []
+    space = []
+    for m in TOKEN.finditer(source):
+        kind = m.lastgroup or "punct"
+        if kind in SKIP:
+            space.append(m.group())
+            continue
+        out.append(Token(kind, m.group(), "".join(space)))
+        space = []
+    out.append(Token("end", "", "".join(space)))
+    return out
+
+
+def untokenize(tokens: list[Token]) -> str:
+    parts = []
+    for t in tokens:
+        space = t.space
+        if t.kind == "pp" and not space.endswith("\n") and parts:
+            space += "\n"  # a directive starts a line
+        elif not space and parts and t.kind != "end":
+            space = " "
+        parts.append(space + t.text)
+        if t.kind == "pp":
+            parts.append("\n")
+    return "".join(parts)
+
+
+def _code(tokens: list[Token]) -> list[int]:
+    return [k for k, t in enumerate(tokens) if t.kind not in ("pp", "end")]
+
+
+def _group_end(tokens: list[Token], start: int) -> int | None:
+    """The index of the bracket closing the one at `start`."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    opening, closing, depth = tokens[start].text, pairs[tokens[start].text], 0
+    for k in range(start, len(tokens)):
+        text = tokens[k].text
+        if text == opening:
+            depth += 1
+        elif text == closing:
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
+def _statements(tokens: list[Token]) -> list[tuple[int, int]]:
+    """[begin, end) ranges of simple statements (`...;` inside braces)."""
+    out, begin, depth = [], None, 0
+    for k, t in enumerate(tokens):
+        if t.text == "{":
+            depth += 1
+            begin = k + 1
+        elif t.text == "}":
+            depth -= 1
+            begin = k + 1
+        elif t.text == ";" and depth > 0 and begin is not None:
+            if k + 1 - begin < 60:
+                out.append((begin, k + 1))
+            begin = k + 1
+    return out
+
+
+class Mutator:
+    """Mutations of one seed's tokens, drawing names and statements from the seeds."""
+
+    def __init__(self, rng: random.Random, seeds: list[str]) -> None:
+        self.rng = rng
+        self.donors = [tokenize(s) for s in seeds]
+        self.table = [self.delete_token, self.delete_group, self.duplicate_statement,
+                      self.delete_statement, self.swap_statements, self.transplant, self.swap_identifier,
+                      self.swap_identifier, self.change_type, self.change_operator, self.literal,
+                      self.literal, self.array_size, self.qualify, self.cast, self.deep_parens,
+                      self.unbalance]
+
+    def mutate(self, source: str, count: int) -> str:
+        tokens = tokenize(source)
+        for _ in range(count):
+            self.rng.choice(self.table)(tokens)
+        return untokenize(tokens)
+
+    def _pick(self, tokens: list[Token], kinds: tuple[str, ...] = ("ident", "number", "punct", "string"),
+              texts: tuple[str, ...] | None = None) -> int | None:
+        choices = [k for k in _code(tokens) if tokens[k].kind in kinds and (texts is None or tokens[k].text in texts)]
+        return self.rng.choice(choices) if choices else None
+
+    def delete_token(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens)
+        if k is not None:
+            del tokens[k]
+
+    def delete_group(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("punct",), ("(", "[", "{"))
+        end = _group_end(tokens, k) if k is not None else None
+        if end is not None:
+            inner = self.rng.random() < 0.5
+            del tokens[k + inner:end + 1 - inner]
+
+    def duplicate_statement(self, tokens: list[Token]) -> None:
+        stmts = _statements(tokens)
+        if stmts:
+            b, e = self.rng.choice(stmts)
+            tokens[e:e] = [Token(t.kind, t.text, t.space) for t in tokens[b:e]]
+
+    def delete_statement(self, tokens: list[Token]) -> None:
+        stmts = _statements(tokens)
+        if stmts:
+            b, e = self.rng.choice(stmts)
+            del tokens[b:e]
+
+    def swap_statements(self, tokens: list[Token]) -> None:
+        stmts = _statements(tokens)
+        if len(stmts) >= 2:
+            (b1, e1), (b2, e2) = sorted(self.rng.sample(stmts, 2))
+            if e1 <= b2:
+                tokens[b1:e2] = tokens[b2:e2] + tokens[e1:b2] + tokens[b1:e1]
+
+    def transplant(self, tokens: list[Token]) -> None:
+        donor = self.rng.choice(self.donors)
+        stmts, here = _statements(donor), _statements(tokens)
+        if stmts and here:
+            b, e = self.rng.choice(stmts)
+            at = self.rng.choice(here)[1]
+            tokens[at:at] = [Token(t.kind, t.text, t.space) for t in donor[b:e]]
+
+    def swap_identifier(self, tokens: list[Token]) -> None:
+        names = sorted({t.text for t in tokens if t.kind == "ident"})
+        k = self._pick(tokens, ("ident",))
+        if k is not None and names:
+            tokens[k].text = self.rng.choice(names)
+
+    def change_type(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("ident",), tuple(TYPES))
+        if k is not None:
+            tokens[k].text = self.rng.choice(TYPES)
+
+    def change_operator(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("punct",), tuple(OPERATORS))
+        if k is not None:
+            tokens[k].text = self.rng.choice(OPERATORS)
+
+    def literal(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("number",))
+        if k is not None:
+            tokens[k].text = self.rng.choice(NUMBERS)
+
+    def array_size(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("punct",), ("[",))
+        end = _group_end(tokens, k) if k is not None else None
+        if end is not None:
+            tokens[k + 1:end] = [Token("number", self.rng.choice(ARRAY_SIZES), "")]
+
+    def qualify(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("ident",))
+        if k is not None:
+            tokens.insert(k, Token("ident", self.rng.choice(QUALIFIERS), " "))
+
+    def cast(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("ident", "number"))
+        if k is not None:
+            tokens[k:k + 1] = [Token("punct", f"({self.rng.choice(TYPES)})", " "), tokens[k]]
+
+    def deep_parens(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("ident", "number"))
+        if k is not None:
+            depth = self.rng.choice((20, 200))
+            tokens[k:k + 1] = [Token("punct", "(" * depth, " "), tokens[k], Token("punct", ")" * depth, "")]
+
+    def unbalance(self, tokens: list[Token]) -> None:
+        k = self._pick(tokens, ("punct",), ("}", ")", "]", "{", "("))
+        if k is not None:
+            del tokens[k]
+
+
+# -- seeds -------------------------------------------------------------------------------
+
+@dataclass
+class Seed:
+    name: str
+    text: str
+    options: str = ""
+
+
+def in_tree_seeds() -> list[Seed]:
+    """The .cl kernels of our tests (those that hold a kernel)."""
+    out = []
+    for path in sorted((ROOT / "tests").rglob("*.cl")):
+        text = path.read_text(errors="replace")
+        if "kernel" in text and len(text) < 200_000:
+            out.append(Seed(str(path.relative_to(ROOT)), text))
+    return out
+
+
+def corpus_seeds(limit_bytes: int = 60_000) -> list[Seed]:
+    """The corpus's kernels (with their build options) when it has been fetched, else none."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    try:
+        from tools.corpus.manifest import cases
+        found = cases()
+    except Exception:  # no corpus here, or a manifest this checkout cannot read
+        return []
+    return [Seed(c.id, c.text, shlex.join([*c.options, f"-I{c.directory}", f"-cl-std={c.std}"]))
+            for c in found if not c.skip and len(c.text) < limit_bytes]
+
+
+def default_seeds(corpus: bool = True) -> list[Seed]:
+    return in_tree_seeds() + (corpus_seeds() if corpus else [])
+
+
+# -- building a case ---------------------------------------------------------------------
+
+def build_one(source: str, options: str = "", backend: bool = False) -> tuple[str, str]:
+    """("ok" | "diagnostic" | "internal", detail) of compiling one source."""
+    from oclpy.compiler.toolchain import compile_program, frontend_for
+    from oclpy.diagnostics import CompileError
+
+    try:
+        if backend:
+            compile_program(source, options, filename="f.cl")
+        else:
+            frontend_for(source, options, "f.cl")
+    except CompileError as exc:
+        if "internal compiler error" in exc.log:
+            line = next(l for l in exc.log.splitlines() if "internal compiler error" in l)
+            return "internal", line[:200]
+        return "diagnostic", ""
+    except RecursionError:
+        return "internal", "RecursionError"
+    except Exception as exc:  # the point of the exercise: any of these is a bug
+        if type(exc).__name__ == "InvalidBuildOptions":
+            return "diagnostic", ""
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        line = f"{where.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{where.tb_lineno}" if where else "?"
+        return "internal", f"{type(exc).__name__} at {line}: {str(exc)[:120]}"
+    return "ok", ""
+
+
+@dataclass
+class FuzzReport:
+    cases: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    internal: dict[str, tuple[str, str]] = field(default_factory=dict)  # kind -> (source, options)
+    seconds: float = 0.0
+
+    def add(self, outcome: str, detail: str, source: str, options: str) -> None:
+        self.cases += 1
+        self.outcomes[outcome] += 1
+        if outcome in ("internal", "hang", "died"):
+            self.internal.setdefault(f"{outcome}: {detail}", (source, options))
+
+    def merge(self, other: FuzzReport) -> None:
+        self.cases += other.cases
+        self.outcomes.update(other.outcomes)
+        for kind, case in other.internal.items():
+            self.internal.setdefault(kind, case)
+        self.seconds = max(self.seconds, other.seconds)
+
+
+def mutants(seeds: list[Seed], cases: int, seed: int):
+    """(source, options) of `cases` mutants, the same for the same `seed`."""
+    rng = random.Random(seed)
+    mutator = Mutator(rng, [s.text for s in seeds])
+    for _ in range(cases):
+        s = rng.choice(seeds)
+        yield mutator.mutate(s.text, rng.choice((1, 1, 2, 3))), s.options
+
+
+def fuzz(seeds: list[Seed], cases: int, seed: int = 0, backend: bool = False,
+         time_limit: float | None = None) -> FuzzReport:
+    """In this process: no time limit per case (the tests' way)."""
+    report = FuzzReport()
+    start = time.perf_counter()
+    for source, options in mutants(seeds, cases, seed):
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        report.add(*build_one(source, options, backend), source, options)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _serve(conn, backend: bool) -> None:
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)  # LLVM may write straight to file descriptor 2
+    while True:
+        try:
+            source, options = conn.recv()
+        except EOFError:
+            return
+        conn.send(build_one(source, options, backend))
+
+
+def fuzz_in_workers(seeds: list[Seed], cases: int, seed: int, backend: bool, timeout: float,
+                    time_limit: float | None) -> FuzzReport:
+    """In a worker process, each case with a time limit; a worker that hangs or dies is
+    replaced (the case is a "hang" or "died")."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    report, start, worker, conn = FuzzReport(), time.perf_counter(), None, None
+    for source, options in mutants(seeds, cases, seed):
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        if worker is None:
+            conn, child = ctx.Pipe()
+            worker = ctx.Process(target=_serve, args=(child, backend), daemon=True)
+            worker.start()
+        try:
+            conn.send((source, options))
+            if conn.poll(timeout):
+                report.add(*conn.recv(), source, options)
+                continue
+            outcome, detail = "hang", f"no answer in {timeout:.0f} s"
+        except (EOFError, OSError):
+            outcome, detail = "died", f"exit status {worker.exitcode}"
+        worker.kill()
+        worker.join()
+        worker = None
+        report.add(outcome, detail, source, options)
+    if worker is not None:
+        conn.close()
+        worker.join(5)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _job(args: tuple) -> FuzzReport:
+    cases, seed, backend, timeout, time_limit, corpus = args
+    return fuzz_in_workers(default_seeds(corpus), cases, seed, backend, timeout, time_limit)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=10000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--backend", action="store_true", help="compile through the cpu target too")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    parser.add_argument("--no-corpus", action="store_true", help="only the in-tree kernels as seeds")
+    parser.add_argument("--save", type=Path, help="a folder to write reproducers to")
+    args = parser.parse_args(argv)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    seeds = default_seeds(not args.no_corpus)
+    print(f"{len(seeds)} seeds", flush=True)
+    limit = args.minutes * 60 if args.minutes else None
+    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, args.backend,
+               args.timeout, limit, not args.no_corpus) for k in range(args.jobs)]
+    start = time.perf_counter()
+    report = FuzzReport()
+    if args.jobs == 1:
+        report.merge(_job(chunks[0]))
+    else:
+        from multiprocessing import Pool
+
+        with Pool(args.jobs) as pool:
+            for part in pool.imap_unordered(_job, chunks):
+                report.merge(part)
+    elapsed = time.perf_counter() - start
+    print(f"{report.cases} cases in {elapsed:.0f} s: " +
+          ", ".join(f"{k} {v}" for k, v in sorted(report.outcomes.items())))
+    for n, (kind, (source, options)) in enumerate(report.internal.items()):
+        print(f"{kind}")
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"case-{n}.cl").write_text(f"// options: {options}\n// {kind}\n{source}")
+    return 1 if report.internal else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
