@@ -239,3 +239,23 @@ def test_rows_overlap_sweep():
     assert rows_overlap([0, 32], [16, 47], 16)
     assert rows_overlap([10], [0, 100], 11)
     assert not rows_overlap([5], [5], 0)
+
+
+def test_a_blocking_read_right_after_a_first_launch_waits_for_the_kernel():
+    # a first launch from the main thread goes to the cpu driver's stream and the enqueue
+    # returns at once; the read that follows must wait for it (the transfer fast path
+    # must not complete a copy the driver queued behind the stream)
+    ctx = cl.create_some_context(interactive=False)
+    queue = cl.CommandQueue(ctx)
+    src = """__kernel void slow(__global int *out, int n) {
+        int acc = 0;
+        for (int i = 0; i < n; i++) acc = acc * 1103515245 + i;
+        out[get_global_id(0)] = (acc & 1) | 2;
+    }"""
+    prg = cl.Program(ctx, src).build()
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 64)
+    cl.enqueue_fill_buffer(queue, out, np.int32(0), 0, 4 * 64)
+    prg.slow(queue, (64,), None, out, np.int32(2_000_000))
+    host = np.zeros(64, np.int32)
+    cl.enqueue_copy(queue, host, out)
+    assert set(host.tolist()) <= {2, 3} and 0 not in host
