@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .launch_overhead import POCL_PLATFORM, RESULTS_DIR
+from .launch_overhead import POCL_PLATFORM, RESULTS_DIR, pyopencl_peer
 from .report import machine, software
 
 ROUNDS = 5
@@ -64,16 +64,9 @@ def sides(device: str, nbytes: int) -> dict[str, Side]:
 
         found = {"oclpy staged": Side(oclpy, dev, nbytes, staged),
                  "oclpy direct": Side(oclpy, dev, nbytes, direct)}
-    try:
-        if device == "cpu":
-            from . import pocl_fix
-            pocl_fix.apply()
-        import pyopencl
-    except Exception:
-        return found
-    for p in pyopencl.get_platforms():
-        if p.name == POCL_PLATFORM[device]:
-            found["pyopencl"] = Side(pyopencl, p.get_devices()[0], nbytes)
+    peer = pyopencl_peer(device)
+    if peer is not None:
+        found["pyopencl"] = Side(*peer, nbytes)
     return found
 
 

@@ -136,17 +136,26 @@ def implementations(device: str) -> dict[str, Setup]:
     import oclpy
 
     found = {"oclpy": Setup(oclpy, _oclpy_device(oclpy, device))}
+    peer = pyopencl_peer(device)
+    if peer is not None:
+        found["pyopencl"] = Setup(*peer)
+    return found
+
+
+def pyopencl_peer(device: str) -> tuple[Any, Any] | None:
+    """PyOpenCL and its device on the peer platform (PoCL for cpu, NVIDIA's OpenCL for
+    cuda), or None where PyOpenCL or that platform is missing."""
     try:
         if device == "cpu":
             from . import pocl_fix
             pocl_fix.apply()
         import pyopencl
     except Exception:
-        return found
+        return None
     for p in pyopencl.get_platforms():
         if p.name == POCL_PLATFORM[device]:
-            found["pyopencl"] = Setup(pyopencl, p.get_devices()[0])
-    return found
+            return pyopencl, p.get_devices()[0]
+    return None
 
 
 def _oclpy_device(oclpy: Any, kind: str) -> Any:
