@@ -66,14 +66,18 @@ class CType:
     volatile: bool
     space: Optional[AddressSpace]
 
+    # Types are immutable values: when nothing changes the type itself is the answer
+    # (sema asks these of every operand; `replace` was a third of its time).
     def unqualified(self) -> CType:
+        if not self.const and not self.volatile and self.space is None:
+            return self
         return replace(self, const=False, volatile=False, space=None)  # type: ignore[type-var]
 
     def with_space(self, space: Optional[AddressSpace]) -> CType:
-        return replace(self, space=space)  # type: ignore[type-var]
+        return self if self.space is space else replace(self, space=space)  # type: ignore[type-var]
 
     def with_const(self, const: bool = True) -> CType:
-        return replace(self, const=const)  # type: ignore[type-var]
+        return self if self.const is const else replace(self, const=const)  # type: ignore[type-var]
 
     def qualifiers_str(self) -> str:
         parts = []
