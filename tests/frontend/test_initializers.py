@@ -155,3 +155,24 @@ def test_program_scope_unions_initialized_through_any_member(queue) -> None:  # 
         o[4] = as_int(gs[0].f) == as_int(2.0f); o[5] = gs[1].s; o[6] = gs[1].z + gs[0].tag + gs[0].z;
     }"""
     assert run(queue, src, 7) == [0x3F800000, 7, 31, 5, 1, -2, 13]
+
+
+def test_a_scalar_item_for_a_vector_member_splats_as_in_clang(queue):
+    # clang -x cl: `long4 data[] = {0, 1, 2}` is three splats, not brace elision into data[0]
+    src = """typedef struct { float4 v; int n; } T;
+    kernel void k(global int *o) {
+      long4 data[] = {0, 1, 2};
+      T t = {1.5f, 2};
+      o[0] = sizeof(data) / sizeof(data[0]);
+      for (int i = 0; i < 3; i++) o[1 + i] = (int)(data[i].x + data[i].y + data[i].z + data[i].w);
+      o[4] = (int)(2 * (t.v.x + t.v.y + t.v.z + t.v.w)); o[5] = t.n;
+    }"""
+    assert run(queue, src, 6) == [3, 0, 4, 8, 12, 2]
+
+
+def test_vector_components_of_a_constant_vector_literal_give_all_their_elements(queue):
+    # clang: (int4)(1, 2, (int2)(3)) is {1, 2, 3, 3}; (int4)((int2)(7), (int2)(1, 2)) is {7, 7, 1, 2}
+    src = """__constant int4 c = (int4)(1, 2, (int2)(3));
+    __constant int4 d = (int4)((int2)(7), (int2)(1, 2));
+    kernel void k(global int *o) { vstore4(c, 0, o); vstore4(d, 1, o); }"""
+    assert run(queue, src, 8) == [1, 2, 3, 3, 7, 7, 1, 2]

@@ -24,7 +24,14 @@ def constant_value(init: ast.Expr, t: CType) -> Value:
     while isinstance(init, ast.ImplicitCast) and init.kind == "splat":
         init = init.operand
     if isinstance(init, ast.VectorLiteral) and isinstance(t, ct.Vector):
-        comps = [constant_value(c, ct.Scalar(t.elem)) for c in init.components]
+        comps: list[Value] = []
+        for c in init.components:  # a vector component gives all its elements, in order
+            if isinstance(c.ctype, ct.Vector):
+                part = constant_value(c, c.ctype)
+                assert isinstance(part, ConstAggregate)
+                comps += part.elements
+            else:
+                comps.append(constant_value(c, ct.Scalar(t.elem)))
         if len(comps) == 1:
             comps = comps * t.count
         return ConstAggregate(mt, comps)

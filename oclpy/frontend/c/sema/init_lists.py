@@ -229,6 +229,8 @@ class ListFiller:
         """Does `item` start the elided braces of aggregate member type `mt`?"""
         if not is_aggregate(mt) or isinstance(item, ast.InitList) or st.is_error(mt):
             return False
+        if isinstance(mt, ct.Vector):  # OpenCL C (as clang -x cl): a scalar item splats, a vector converts
+            return False
         if isinstance(item, ast.StringLiteral) and isinstance(mt, ct.Array) and \
                 st.scalar_kind(mt.elem) in (ct.ScalarKind.CHAR, ct.ScalarKind.UCHAR):
             return False
