@@ -176,3 +176,10 @@ def test_vector_components_of_a_constant_vector_literal_give_all_their_elements(
     __constant int4 d = (int4)((int2)(7), (int2)(1, 2));
     kernel void k(global int *o) { vstore4(c, 0, o); vstore4(d, 1, o); }"""
     assert run(queue, src, 8) == [1, 2, 3, 3, 7, 7, 1, 2]
+
+
+def test_too_few_elements_in_a_braced_vector_initializer_is_clangs_error() -> None:
+    src = "typedef struct { int4 a; int b; } S;\nkernel void k(global int *o) {\n  int4 v = {1, 2, 3};\n  S s = {{1, 2}, 3};\n  int4 z = {};\n  o[0] = v.w + s.b + z.x;\n}\n"
+    assert diagnostics(src) == [
+        "3:12: error: too few elements in vector initialization (expected 4 elements, have 3)",
+        "4:10: error: too few elements in vector initialization (expected 4 elements, have 2)"]

@@ -98,6 +98,10 @@ class ListFiller:
                 stack = self.designated(top, path, item, locs or [(item.loc, item.loc, item.loc)] * len(path))
             else:
                 self.place(stack, item)
+        if isinstance(t, ct.Vector) and init.items and not any(designators) and top.pos < t.count \
+                and not any(isinstance(i.ctype, ct.Vector) or isinstance(i, ast.VectorLiteral) for i in init.items):
+            self.diags.error(init.loc, f"too few elements in vector initialization "
+                                       f"(expected {t.count} elements, have {top.pos})")
 
     # -- designators ---------------------------------------------------------------
     def designated(self, top: Frame, path: list[Designator], item: ast.Expr,
