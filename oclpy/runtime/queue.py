@@ -23,6 +23,8 @@ dependencies are done on the calling thread (one lock, for the ordering
 check, and no scheduler), `_launch_later` hands one on an out-of-order queue
 to the scheduler without the general cases (storages, markers, barriers).
 Either answers None, having done nothing, when the command needs `_enqueue`.
+Host reads and writes have one too, `_transfer_now` (transfer.py), issued the
+way `_launch_now` issues a launch.
 A command's event tells its queue when it is done (`Event._retire_to`), which
 keeps `finish()`'s pending set and the failures not yet reported.
 
