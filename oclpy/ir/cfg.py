@@ -1,5 +1,5 @@
 """Control-flow graph queries over one function: successors, predecessors,
-reverse post-order and reachability.
+reverse post-order, reachability and strongly connected components.
 
 Everything here is computed from the blocks' terminators on each call; nothing
 is cached on the IR, so a pass that edits the CFG just asks again. These live
@@ -85,3 +85,46 @@ class CFG:
 
     def reachable(self, block: Block) -> bool:
         return block in self.rpo_index
+
+
+def strongly_connected_components(roots: list[Block]) -> list[list[Block]]:
+    """The strongly connected components of the blocks reachable from `roots`, each
+    after every component it reaches (Tarjan's algorithm, without recursion)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[Block] = []
+    on_stack: set[int] = set()
+    out: list[list[Block]] = []
+    for root in roots:
+        if id(root) in index:
+            continue
+        work = [(root, iter(root.successors()))]
+        index[id(root)] = low[id(root)] = len(index)
+        stack.append(root)
+        on_stack.add(id(root))
+        while work:
+            block, succs = work[-1]
+            nxt = next(succs, None)
+            if nxt is not None:
+                if id(nxt) not in index:
+                    index[id(nxt)] = low[id(nxt)] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(id(nxt))
+                    work.append((nxt, iter(nxt.successors())))
+                elif id(nxt) in on_stack:
+                    low[id(block)] = min(low[id(block)], index[id(nxt)])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[id(parent)] = min(low[id(parent)], low[id(block)])
+            if low[id(block)] == index[id(block)]:
+                members = []
+                while True:
+                    b = stack.pop()
+                    on_stack.discard(id(b))
+                    members.append(b)
+                    if b is block:
+                        break
+                out.append(members)
+    return out

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from oclpy.ir.intrinsics import intrinsic_info
 from oclpy.ir.values import Block, Function, Instr
+from oclpy.ir.cfg import strongly_connected_components
 from oclpy.passes.scalarize_policy import Step, StepAnalysis
 
 from .generic import SPACE_TESTS
@@ -54,49 +55,13 @@ def region_starts(fn: Function) -> dict[int, Block]:
 
 def _region(start: Block) -> tuple[list[Block], set[int]]:
     """The blocks of the region that begins at `start` (all it reaches), and the ids
-    of those on a cycle (Tarjan's strongly connected components)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[Block] = []
-    on_stack: set[int] = set()
+    of those on a cycle."""
+    reached: list[Block] = []
     cyclic: set[int] = set()
-    counter = 0
-    work: list[tuple[Block, list[Block]]] = []
-
-    def enter(block: Block) -> None:
-        nonlocal counter
-        index[id(block)] = low[id(block)] = counter
-        counter += 1
-        stack.append(block)
-        on_stack.add(id(block))
-        work.append((block, list(block.successors())))
-
-    enter(start)
-    reached = [start]
-    while work:
-        block, succs = work[-1]
-        if succs:
-            nxt = succs.pop()
-            if id(nxt) not in index:
-                enter(nxt)
-                reached.append(nxt)
-            elif id(nxt) in on_stack:
-                low[id(block)] = min(low[id(block)], index[id(nxt)])
-            continue
-        work.pop()
-        if work:
-            parent = work[-1][0]
-            low[id(parent)] = min(low[id(parent)], low[id(block)])
-        if low[id(block)] == index[id(block)]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(id(member))
-                component.append(member)
-                if member is block:
-                    break
-            if len(component) > 1 or block in block.successors():
-                cyclic.update(id(m) for m in component)
+    for component in strongly_connected_components([start]):
+        reached += component
+        if len(component) > 1 or component[0] in component[0].successors():
+            cyclic.update(id(b) for b in component)
     return reached, cyclic
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ....analysis.callgraph import functions_reached
+from ....ir.cfg import strongly_connected_components
 from ....ir.datalayout import CPU_LAYOUT
 from ....ir.types import AddressSpace, StructType
 from ....ir.values import Argument, Block, ConstInt, Function, GlobalVar, Instr, Value
@@ -221,7 +222,7 @@ def _reachable(blocks: list[Block], bits: dict[int, int]) -> dict[int, int]:
     comp: dict[int, int] = {}
     full: list[int] = []  # per component: its blocks' bits and all it reaches
     reach: dict[int, int] = {}
-    for k, members in enumerate(_components(blocks)):  # successors' components come first
+    for k, members in enumerate(strongly_connected_components(blocks)):  # successors' components come first
         ids = {id(b) for b in members}
         own, after, cyclic = 0, 0, len(members) > 1
         for b in members:
@@ -239,49 +240,6 @@ def _reachable(blocks: list[Block], bits: dict[int, int]) -> dict[int, int]:
         for b in members:
             reach[id(b)] = after
     return reach
-
-
-def _components(blocks: list[Block]) -> list[list[Block]]:
-    """The strongly connected components of the CFG, each after every component it
-    reaches (Tarjan's algorithm, without recursion)."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[Block] = []
-    on_stack: set[int] = set()
-    out: list[list[Block]] = []
-    for root in blocks:
-        if id(root) in index:
-            continue
-        work = [(root, iter(root.successors()))]
-        index[id(root)] = low[id(root)] = len(index)
-        stack.append(root)
-        on_stack.add(id(root))
-        while work:
-            block, succs = work[-1]
-            nxt = next(succs, None)
-            if nxt is not None:
-                if id(nxt) not in index:
-                    index[id(nxt)] = low[id(nxt)] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(id(nxt))
-                    work.append((nxt, iter(nxt.successors())))
-                elif id(nxt) in on_stack:
-                    low[id(block)] = min(low[id(block)], index[id(nxt)])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[id(parent)] = min(low[id(parent)], low[id(block)])
-            if low[id(block)] == index[id(block)]:
-                members = []
-                while True:
-                    b = stack.pop()
-                    on_stack.discard(id(b))
-                    members.append(b)
-                    if b is block:
-                        break
-                out.append(members)
-    return out
 
 
 def _has_hazard(group: list[_Access], later: list[int]) -> bool:
