@@ -20,6 +20,7 @@ from .errors import raise_cl, status_code
 from .event import Event
 from .memory import Buffer, MemoryObjectHolder, as_size, host_view
 from .queue import CommandQueue
+from .storage import READ, WRITE
 from . import rect
 from .transfer_checks import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
@@ -100,8 +101,9 @@ def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any
     def action() -> Any:
         return move(alloc, base + offset, view)  # (a driver's DONE: see drivers/base.py)
 
+    access = READ if t.host_is_destination else WRITE
     return queue._enqueue(t.command, action, events, blocking=blocking,
-                          ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
+                          ward=host, keepalive=(buf.storage,), storages=((buf.storage, access),))
 
 
 def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
@@ -134,7 +136,8 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
         return None
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events, blocking=blocking,
-                          keepalive=(src.storage, dst.storage), storages=(src.storage, dst.storage))
+                          keepalive=(src.storage, dst.storage),
+                          storages=((src.storage, READ), (dst.storage, WRITE)))
 
 
 def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: int, size: int,

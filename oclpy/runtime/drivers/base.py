@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Hashable
 
 from ...compiler import Target
 
@@ -86,6 +86,13 @@ class Driver(abc.ABC):
     issues_markers: bool = False
     # What programs are compiled for on this device (set by each driver when it starts).
     target: Target
+
+    @property
+    def memory_domain(self) -> Hashable:
+        """Drivers of one domain address the same memory: an allocation made by one is
+        used by the others as it is, with no copy (every cpu device and sub-device shares
+        host memory). By default a driver's memory is its own."""
+        return self
 
     @abc.abstractmethod
     def describe(self) -> DeviceDescription:

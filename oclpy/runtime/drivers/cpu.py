@@ -139,9 +139,13 @@ def cpu_device_info(units: int) -> dict[str, Any]:
     }
 
 
+HOST_MEMORY = "host"  # the memory domain of every cpu driver (see base.Driver.memory_domain)
+
+
 class CpuDriver(Driver):
     kind = "cpu"
     eager = True
+    memory_domain = HOST_MEMORY
     # Kernels run on the driver's stream thread (stream.py), never inside the
     # enqueue, so a wait on the calling thread can be interrupted (Ctrl-C); the
     # stream runs its work in order, and its markers complete in that order.
