@@ -87,6 +87,13 @@ class Driver(abc.ABC):
     # What programs are compiled for on this device (set by each driver when it starts).
     target: Target
 
+    # The host cores a partitionable driver runs on (the cpu's); `sub_driver(cores)` makes
+    # the driver of a sub-device of some of them (runtime/device.py, create_sub_devices).
+    cores: tuple[int, ...] = ()
+
+    def sub_driver(self, cores: tuple[int, ...]) -> Driver:
+        raise NotImplementedError(f"the {self.kind} device cannot be partitioned")
+
     @property
     def memory_domain(self) -> Hashable:
         """Drivers of one domain address the same memory: an allocation made by one is
