@@ -1,6 +1,7 @@
 """Contexts of several devices: builds per device, kernels on any device's queue,
 buffers valid everywhere (migrated on demand and by enqueue_migrate_mem_objects),
-events waited on across devices. cpu + simt here (simt is pure Python: always there)."""
+events waited on across devices. cpu + simt here (simt is pure Python: always there),
+and two cpu drivers whose memories count as separate, standing in for two GPUs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import numpy as np
 import pytest
 
 import oclpy as cl
+from oclpy.runtime.device import Device
+from oclpy.runtime.drivers.cpu import CpuDriver
 
 mf = cl.mem_flags
 
@@ -255,3 +258,91 @@ def test_queue_for_a_device_outside_the_context():
     with pytest.raises(cl.LogicError, match="INVALID_DEVICE - .* is not a device of this context"):
         cl.CommandQueue(ctx, simt)
     ctx.release()
+
+
+class SeparateMemoryCpu(CpuDriver):
+    """A cpu driver whose memory counts as its own (as a GPU's is): two of them stand in
+    for two GPUs, so every buffer crossing between them is migrated."""
+
+    def __init__(self, ordinal: int = 0) -> None:
+        super().__init__(workers=1)
+        self.ordinal = ordinal
+
+    @property
+    def memory_domain(self):
+        return self
+
+    @classmethod
+    def ordinals(cls) -> list[int]:
+        return [0, 1]
+
+
+@pytest.fixture
+def two_memories():
+    platform = cl.get_platforms()[0]
+    devs = [Device(SeparateMemoryCpu(n), platform) for n in (0, 1)]
+    ctx = cl.Context(devs)
+    yield ctx, [cl.CommandQueue(ctx, d) for d in devs]
+    ctx.release()
+
+
+MATMUL = """
+__kernel void matmul(__global const float *a, __global const float *b, __global float *c,
+                     int n, int k)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int j = 0; j < k; j++) acc += a[row * k + j] * b[j * n + col];
+    c[row * n + col] = acc;
+}
+"""
+
+
+def test_buffer_written_on_one_device_read_by_a_kernel_on_the_other(two_memories):
+    ctx, (q0, q1) = two_memories
+    prg = cl.Program(ctx, SRC).build()
+    x = np.arange(512, dtype=np.float32)
+    buf = cl.Buffer(ctx, mf.READ_WRITE, x.nbytes)
+    out = cl.Buffer(ctx, mf.READ_WRITE, x.nbytes)
+    cl.enqueue_copy(q0, buf, x)  # written on device 0
+    prg.scale(q1, x.shape, None, buf, out, np.float32(2))  # read by a kernel on device 1
+    res = np.empty_like(x)
+    cl.enqueue_copy(q0, res, out)  # and back
+    np.testing.assert_array_equal(res, 2 * x)
+    assert len(buf.storage.allocations) == 2 and len(out.storage.allocations) == 2
+
+
+def test_split_matrix_multiply_over_two_devices(two_memories):
+    """C = A B with the rows of A (and C) split between the devices; B is read by both."""
+    ctx, queues = two_memories
+    prg = cl.Program(ctx, MATMUL).build()
+    rng = np.random.default_rng(5)
+    m, k, n = 64, 48, 32
+    a = rng.random((m, k), dtype=np.float32)
+    b = rng.random((k, n), dtype=np.float32)
+    ga = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=a)
+    gb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=b)
+    gc = cl.Buffer(ctx, mf.WRITE_ONLY, m * n * 4)
+    half = m // 2
+    events = []
+    for i, q in enumerate(queues):
+        rows_a = ga[i * half * k * 4:(i + 1) * half * k * 4]
+        rows_c = gc[i * half * n * 4:(i + 1) * half * n * 4]
+        events.append(prg.matmul(q, (n, half), None, rows_a, gb, rows_c, np.int32(n), np.int32(k)))
+    for e in events:
+        e.wait()
+    assert gb.storage.valid == {d.driver.memory_domain for d in ctx.devices}  # B read on both
+    c = np.empty((m, n), np.float32)
+    cl.enqueue_copy(queues[0], c, gc)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+def test_a_driver_class_with_ordinals_makes_one_device_per_ordinal(monkeypatch):
+    from oclpy.runtime import drivers
+
+    monkeypatch.setitem(drivers.DRIVER_TABLE, "cpu", f"{__name__}:SeparateMemoryCpu")
+    monkeypatch.setattr(drivers, "_loaded", {})
+    found = drivers.load_drivers("cpu")
+    assert [d.ordinal for d in found] == [0, 1]
+    assert drivers.load_driver("cpu") is found[0]
+    assert [d for d in drivers.available_drivers() if d.kind == "cpu"] == found
