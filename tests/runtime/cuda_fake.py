@@ -37,6 +37,7 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     drv.calls = []
     drv.param_count = 0
     drv.pinned = {}
+    drv.current = None  # the context cuCtxSetCurrent made current last
     fail = fail or {}
 
     def api(fn):  # type: ignore[no-untyped-def]
@@ -61,9 +62,9 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     @api
     def cuDeviceGet(i): return f"dev{i}"
     @api
-    def cuDevicePrimaryCtxRetain(dev): return "ctx"
+    def cuDevicePrimaryCtxRetain(dev): return f"ctx-{dev}"
     @api
-    def cuCtxSetCurrent(ctx): return ()
+    def cuCtxSetCurrent(ctx): drv.current = ctx; return ()
     @api
     def cuCtxSynchronize(): return ()
     @api
