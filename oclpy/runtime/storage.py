@@ -22,6 +22,11 @@ kept in enqueue order, whichever queues the commands come from:
 - commands on one domain are ordered by their queues and wait lists, as
   OpenCL says; the runtime adds no ordering there.
 
+The granularity is the whole storage (a sub-buffer shares its parent's
+copies): two devices of separate memories writing two halves of one buffer
+run one after the other, the second starting from the first one's bytes.
+Each device writing a buffer of its own runs side by side.
+
 `claim` applies the rule to one command, `migrate_to` applies it for
 clEnqueueMigrateMemObjects (CONTENT_UNDEFINED: no copy at all).
 """
@@ -49,13 +54,6 @@ class Storage:
         self.valid: set[Hashable] = set()  # domains whose copy holds the latest bytes
         self.users: dict[Any, list[tuple[Hashable, str]]] = {}  # pending command -> uses
         self.lock = threading.Lock()
-
-    @property
-    def current(self) -> Driver | None:
-        """A driver whose copy is current (the one a host transfer may use at once)."""
-        for domain in self.valid:
-            return self.allocations[domain][0]
-        return None
 
     def only_on(self, driver: Driver) -> bool:
         """Whether the bytes have only ever lived in `driver`'s memory domain: then a

@@ -13,6 +13,11 @@ which releases the GIL while native code runs. The chunks of a launch shape
 are worked out once (the runtime reuses one NDRange object per shape); a
 launch of one chunk runs on the calling thread with no hand-off.
 
+Sub-devices (clCreateSubDevices, runtime/device.py): `sub_driver(cores)`
+makes a driver of some of this one's cores; its stream and workers are pinned
+to them (stream.py), every launch goes to its stream, and it shares host
+memory (`memory_domain`) with every other cpu driver.
+
 Programs are built for `target`, the host CPU (`compiler.host_target()`),
 through the compiler's build cache (in memory, then on disk), so a program
 built once is not compiled again, even by a new process.

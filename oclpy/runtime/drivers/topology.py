@@ -10,6 +10,7 @@ are what clCreateSubDevices' BY_AFFINITY_DOMAIN partitions along.
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 
@@ -36,8 +37,10 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _sharing_sets(level: str, root: str) -> list[set[int]] | None:
-    """Every set of cores sharing one resource of `level` on this machine, or None."""
+@functools.lru_cache(maxsize=64)
+def _sharing_sets(level: str, root: str) -> list[frozenset[int]] | None:
+    """Every set of cores sharing one resource of `level` on this machine, or None (read
+    once per level: the machine's topology does not change while it runs)."""
     if level == "numa":
         lists = [_read(p) for p in sorted(glob.glob(os.path.join(root, "node", "node*", "cpulist")))]
     else:
@@ -46,7 +49,7 @@ def _sharing_sets(level: str, root: str) -> list[set[int]] | None:
             kind = (_read(os.path.join(index, "type")) or "").strip()
             if (_read(os.path.join(index, "level")) or "").strip() == level[1:] and kind != "Instruction":
                 lists.append(_read(os.path.join(index, "shared_cpu_list")))
-    sets = [parse_cpu_list(t) for t in lists if t and t.strip()]
+    sets = [frozenset(parse_cpu_list(t)) for t in lists if t and t.strip()]
     return sets or None
 
 
@@ -58,7 +61,7 @@ def domain_groups(cores: tuple[int, ...], level: str, root: str = SYSFS) -> list
         return None
     groups: dict[tuple[int, ...], None] = {}
     for core in cores:
-        owner = next((s for s in sets if core in s), {core})
+        owner = next((s for s in sets if core in s), frozenset((core,)))
         groups[tuple(c for c in cores if c in owner)] = None
     return list(groups)
 
