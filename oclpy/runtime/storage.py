@@ -41,7 +41,6 @@ from .errors import raise_cl, status_code
 
 READ, WRITE = "read", "write"
 DISCARD = "discard"  # written without its old bytes: a stale copy becomes current uncopied
-_COPY_OUT = "copy-out"  # a migration reading the bytes out of this domain
 
 
 class Storage:
@@ -52,7 +51,8 @@ class Storage:
         self.home = home
         self.allocations: dict[Hashable, tuple[Driver, Allocation]] = {}
         self.valid: set[Hashable] = set()  # domains whose copy holds the latest bytes
-        self.users: dict[Any, list[tuple[Hashable, str]]] = {}  # pending command -> uses
+        self.users: dict[Any, list[tuple[Hashable, str]]] = {}  # pending command -> (domain, access)
+        self.copying_out: dict[Any, Hashable] = {}  # pending command -> domain its migration reads
         self.lock = threading.Lock()
 
     def only_on(self, driver: Driver) -> bool:
@@ -99,7 +99,6 @@ class Storage:
         with self.lock:
             waits: list[Any] = []
             migrate = None
-            uses = self.users.setdefault(event, [])
             if domain not in self.valid and self.valid:
                 source = next(iter(self.valid))
                 # the copy waits for whoever writes the source's bytes or uses the copy it replaces
@@ -107,20 +106,21 @@ class Storage:
                     (d == source and a == WRITE) or d == domain for d, a in used)]
                 if copy:
                     migrate = _Migration(self, self.allocations[source][0], driver)
-                    uses.append((source, _COPY_OUT))
+                    self.copying_out[event] = source
                 self.valid.add(domain)
             if access == WRITE:
-                # writing: first let the copies still reading these bytes out finish
-                waits += [e for e, used in self.users.items() if e is not event and e not in waits
-                          and any(d == domain and a == _COPY_OUT for d, a in used)]
+                if self.copying_out:  # first let the copies still reading these bytes out finish
+                    waits += [e for e, d in self.copying_out.items()
+                              if d == domain and e is not event and e not in waits]
                 self.valid = {domain}
-            uses.append((domain, access))
+            self.users.setdefault(event, []).append((domain, access))
         event._on_done(self._done_with, lazy=True)
         return waits, migrate
 
     def _done_with(self, event: Any) -> None:
         with self.lock:
             self.users.pop(event, None)
+            self.copying_out.pop(event, None)
 
     def copy_between(self, source: Driver, target: Driver) -> None:
         """Copy every byte from `source`'s copy to `target`'s (through the host)."""

@@ -6,6 +6,7 @@ and two cpu drivers whose memories count as separate, standing in for two GPUs."
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -142,6 +143,26 @@ def test_readers_share_and_writer_invalidates(two):
     cl.enqueue_copy(qs, r2, o2)
     np.testing.assert_array_equal(r1, 2 * x)
     np.testing.assert_array_equal(r2, 4 * x)
+
+
+def test_a_write_waits_for_a_migration_still_reading_the_bytes_out(two):
+    """simt's read copies the cpu's bytes when it runs (after a gate); a cpu write enqueued
+    after it must not overwrite them before the copy: it waits for that command."""
+    ctx, qc, qs = two
+    buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(4, np.int32))
+    gate = cl.UserEvent(ctx)
+    seen = np.zeros(4, np.int32)
+    read = cl.enqueue_copy(qs, seen, buf, is_blocking=False, wait_for=[gate])
+    write = cl.enqueue_copy(qc, buf, np.full(4, 9, np.int32), is_blocking=False)
+    time.sleep(0.05)
+    assert write.command_execution_status != cl.command_execution_status.COMPLETE
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    read.wait()
+    write.wait()
+    assert seen.tolist() == [1, 1, 1, 1]
+    after = np.empty(4, np.int32)
+    cl.enqueue_copy(qs, after, buf)
+    assert after.tolist() == [9, 9, 9, 9]
 
 
 def test_event_of_one_device_waited_on_by_another(two):
