@@ -46,7 +46,7 @@ __all__ = ["elementwise", "map_kernel", "pick_devices", "reduction", "worker_sta
 
 
 def worker_stats() -> dict[str, Any]:
-    """This process's oclpy.dask state: pid, device names and kinds, programs built, chunks run."""
+    """This process's oclpy.dask state: pid, device names and kinds, programs built, tasks run."""
     return stats()
 
 
@@ -70,6 +70,9 @@ def map_kernel(source: str, name: str, *args: Any, out_dtype: Any, options: str 
     if not isinstance(source, str) or not isinstance(name, str):
         raise TypeError("map_kernel: source and name must be str")
     template, arrays = _split(args, "map_kernel")
+    if not 1 <= arrays[0].ndim <= 3:
+        raise ValueError(f"map_kernel: the NDRange is the chunk's shape, so the arrays need 1 to 3 "
+                         f"dimensions, not {arrays[0].ndim}")
     dtype = np.dtype(out_dtype)
     run = functools.partial(kernel_chunk, source, name, options, dtype, template)
     if depth is None:

@@ -10,8 +10,11 @@ GPUs spreads its chunks over them.
 Programs travel as their source text (with the build options) inside each
 task, never as a binary: `program(slot, key, make)` builds one the first time
 a (device, key) pair is asked for on this worker and keeps it, counting each
-build in `stats()["builds"]`; every later chunk reuses it. A lock makes two
-threads of one worker asking for the same program at once build it once.
+build in `stats()["builds"]`; every later chunk reuses it (a generator's
+ElementwiseKernel or ReductionKernel is kept the same way, and compiles its
+kernels once, at its first call). A lock makes two threads of one worker
+asking for the same program at once build it once. `stats()["chunks"]` counts
+the tasks the worker ran (chunks, and folds of a reduction's partial values).
 """
 
 from __future__ import annotations

@@ -149,6 +149,9 @@ def test_bad_calls_raise_before_anything_is_scheduled():
         od.map_kernel(SCALE, "scale_add", np.ones(3), out_dtype=np.float32)
     with pytest.raises(ValueError, match=r"map_kernel: the Dask arrays' shapes differ: \(10,\) and \(4,\)"):
         od.map_kernel(SCALE, "scale_add", arr, da.ones(4, chunks=2), out_dtype=np.float32)
+    with pytest.raises(ValueError, match="map_kernel: the NDRange is the chunk's shape, so the arrays "
+                                         "need 1 to 3 dimensions, not 4"):
+        od.map_kernel(SCALE, "scale_add", da.ones((2, 2, 2, 2), chunks=1), out_dtype=np.float32)
     with pytest.raises(TypeError, match="elementwise: 1 arguments given; the argument list has 2 besides"):
         od.elementwise("float *z, const float *x, float a", "z[i] = a * x[i]", arr)
     with pytest.raises(ValueError, match=r"elementwise: out='q' is not a pointer argument \(pointers: z, x\)"):
