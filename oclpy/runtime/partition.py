@@ -1,10 +1,12 @@
 """clCreateSubDevices' partition schemes: a property list -> groups of compute units.
 
-`plan_partition(properties, cores, max_sub_devices)` reads PyOpenCL's property
-list (`[EQUALLY, n]`, `[BY_COUNTS, m1, m2, ..., BY_COUNTS_LIST_END]`,
+`plan_partition(properties, cores, max_sub_devices, level_groups)` reads
+PyOpenCL's property list (`[EQUALLY, n]`, `[BY_COUNTS, m1, m2, ..., BY_COUNTS_LIST_END]`,
 `[BY_AFFINITY_DOMAIN, domain]`; a trailing 0 that ends the list is allowed)
 and returns the cores of each sub-device with the PARTITION_TYPE it
-reports, or raises the error OpenCL 3.0 names (4.3, clCreateSubDevices):
+reports (`level_groups(cores, level)` says how a cache or NUMA level splits
+`cores`: drivers/topology.py's `domain_groups`, or a test's), or raises the
+error OpenCL 3.0 names (4.3, clCreateSubDevices):
 
 - INVALID_VALUE: not a list of integers, an unknown scheme, a scheme without
   its value, more than one scheme, a non-positive EQUALLY count, an affinity

@@ -14,7 +14,7 @@ kept in enqueue order, whichever queues the commands come from:
 - a command on a domain whose copy is current uses it as it is: readers on
   several domains share the bytes, each on its own copy, side by side;
 - a command on a domain whose copy is stale first copies the bytes in from a
-  current domain (through the host), after the commands still writing them
+  current domain (GPU to GPU directly, else through the host), after the commands still writing them
   there and the commands still using the stale copy it overwrites;
 - a command that writes (a kernel's non-const global pointer, a host write,
   a fill, a copy's destination) leaves its domain the only current one, after
@@ -123,9 +123,12 @@ class Storage:
             self.copying_out.pop(event, None)
 
     def copy_between(self, source: Driver, target: Driver) -> None:
-        """Copy every byte from `source`'s copy to `target`'s (through the host)."""
+        """Copy every byte from `source`'s copy to `target`'s: device to device where the
+        target can (two GPUs: `Driver.copy_from_peer`), else through the host."""
         src = self.allocations[source.memory_domain][1]
         dst = self.on(target)
+        if target.copy_from_peer(dst, source, src, self.nbytes):
+            return
         staging = bytearray(self.nbytes)
         _wait_done(source, source.read(src, 0, memoryview(staging)))
         _wait_done(target, target.write(dst, 0, memoryview(staging)))

@@ -45,3 +45,25 @@ def test_one_thread_switches_contexts_between_gpus(fake):
         gpu.allocate(64)
     assert seen == ["ctx-dev0", "ctx-dev1", "ctx-dev0", "ctx-dev0", "ctx-dev1"]
     assert g0.memory_domain is g0 and g1.memory_domain is g1  # separate memories
+
+
+def test_a_buffer_moves_gpu_to_gpu_without_the_host(fake):
+    import numpy as np
+
+    import oclpy as cl
+    from oclpy.runtime.device import Device
+    from oclpy.runtime.drivers.cuda import CudaDriver
+
+    platform = cl.get_platforms()[0]
+    g0, g1 = Device(CudaDriver(0), platform), Device(CudaDriver(1), platform)
+    ctx = cl.Context([g0, g1])
+    q0, q1 = cl.CommandQueue(ctx, g0), cl.CommandQueue(ctx, g1)
+    data = np.arange(64, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, data.nbytes)
+    cl.enqueue_copy(q0, buf, data)  # on GPU 0
+    out = np.zeros_like(data)
+    cl.enqueue_copy(q1, out, buf)  # read on GPU 1: migrated GPU to GPU first
+    np.testing.assert_array_equal(out, data)
+    assert fake.peer_copies == [("ctx-dev1", "ctx-dev0", data.nbytes)]
+    assert buf.storage.valid == {g0.driver.memory_domain, g1.driver.memory_domain}
+    ctx.release()

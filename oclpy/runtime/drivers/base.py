@@ -143,6 +143,12 @@ class Driver(abc.ABC):
         """Run all work-groups of `kernel` (a CompiledKernel) and return when they are done
         (a driver that `issues_markers` may return sooner, or DONE when they are)."""
 
+    def copy_from_peer(self, dst: Allocation, source: Driver, src: Allocation, nbytes: int) -> bool:
+        """Copy `nbytes` from `source`'s allocation `src` into `dst` directly, device to
+        device, and return when they are there; False when this driver cannot (the
+        runtime then copies through the host). `source`'s work on `src` is done."""
+        return False
+
     def synchronize(self) -> None:
         """Wait for everything this driver started (launches here are synchronous)."""
 

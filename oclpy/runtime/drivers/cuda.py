@@ -361,6 +361,17 @@ class CudaDriver(Driver):
                  src.address + src_offset, nbytes, stream)
         self._end(stream)
 
+    def copy_from_peer(self, dst: Allocation, source: Driver, src: Allocation, nbytes: int) -> bool:
+        """Another GPU's bytes, GPU to GPU (cuMemcpyPeerAsync: over NVLink or PCIe, without
+        a host copy), on this GPU's stream, waited for."""
+        if not isinstance(source, CudaDriver) or source is self:
+            return False
+        stream = self._stream()
+        api.call(self.drv.cuMemcpyPeerAsync, dst.address, self.context, src.address, source.context,
+                 nbytes, stream)
+        self._wait(stream)
+        return True
+
     def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
         stream = self._stream()
         address, n = dst.address + offset, len(pattern)
