@@ -6,16 +6,18 @@ are gone. It holds one `Allocation` per memory domain (`Driver.memory_domain`:
 every cpu device and sub-device shares host memory, a GPU has its own) and the
 set of domains whose copy holds the latest bytes (`valid`).
 
-The rule (OpenCL 3.0 5.5.5 and 3.3.6: a buffer is valid on every device of its
-context; it migrates implicitly to the device a command runs on, or explicitly
-with clEnqueueMigrateMemObjects; it stays there until a command moves it away),
-kept in enqueue order, whichever queues the commands come from:
+The rule (OpenCL 3.0 5.5.5 and the memory model of 3.3: a buffer is valid on
+every device of its context; it migrates implicitly to the device a command
+runs on, or explicitly with clEnqueueMigrateMemObjects; it stays there until a
+command moves it away), kept in enqueue order, whichever queues the commands
+come from:
 
 - a command on a domain whose copy is current uses it as it is: readers on
   several domains share the bytes, each on its own copy, side by side;
 - a command on a domain whose copy is stale first copies the bytes in from a
-  current domain (GPU to GPU directly, else through the host), after the commands still writing them
-  there and the commands still using the stale copy it overwrites;
+  current domain (GPU to GPU directly, else through the host), after the
+  commands still writing them there and the commands still using the stale
+  copy it overwrites;
 - a command that writes (a kernel's non-const global pointer, a host write,
   a fill, a copy's destination) leaves its domain the only current one, after
   the copies still reading the bytes out of that domain;
@@ -27,8 +29,8 @@ copies): two devices of separate memories writing two halves of one buffer
 run one after the other, the second starting from the first one's bytes.
 Each device writing a buffer of its own runs side by side.
 
-`claim` applies the rule to one command, `migrate_to` applies it for
-clEnqueueMigrateMemObjects (CONTENT_UNDEFINED: no copy at all).
+`claim` applies the rule to one command (migration.py claims with READ, or
+with DISCARD for CONTENT_UNDEFINED: the copy becomes current uncopied).
 """
 
 from __future__ import annotations
