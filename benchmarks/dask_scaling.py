@@ -55,10 +55,10 @@ FRAMES_PER_CHUNK = 4
 def numpy_blur(a: np.ndarray) -> np.ndarray:
     """The same blur with NumPy on one (overlapped) block of frames."""
     out = a.copy()
-    c = a[:, 1:-1, 1:-1]
-    out[:, 1:-1, 1:-1] = (np.float32(0.25) * c
-                          + np.float32(0.125) * (a[:, 1:-1, :-2] + a[:, 1:-1, 2:] + a[:, :-2, 1:-1] + a[:, 2:, 1:-1])
-                          + np.float32(0.0625) * (a[:, :-2, :-2] + a[:, :-2, 2:] + a[:, 2:, :-2] + a[:, 2:, 2:]))
+    edges = a[:, 1:-1, :-2] + a[:, 1:-1, 2:] + a[:, :-2, 1:-1] + a[:, 2:, 1:-1]
+    corners = a[:, :-2, :-2] + a[:, :-2, 2:] + a[:, 2:, :-2] + a[:, 2:, 2:]
+    out[:, 1:-1, 1:-1] = (np.float32(0.25) * a[:, 1:-1, 1:-1] + np.float32(0.125) * edges
+                          + np.float32(0.0625) * corners)
     return out
 
 
@@ -142,7 +142,8 @@ def table(rows: list[dict[str, Any]]) -> str:
     lines = [head, "|" + " --- |" * 9]
     for r in rows:
         o, n = r["oclpy"], r["numpy"]
-        lines.append(f"| {r['workload']} | {r['workers']} | {o['seconds']:.3f} | {o['elements_per_s'] / 1e6:.1f} "
+        lines.append(f"| {r['workload']} | {r['workers']} | {o['seconds']:.3f} "
+                     f"| {o['elements_per_s'] / 1e6:.1f} "
                      f"| {o.get('efficiency', float('nan')):.2f} | {n['seconds']:.3f} "
                      f"| {n['elements_per_s'] / 1e6:.1f} | {n.get('efficiency', float('nan')):.2f} "
                      f"| {n['seconds'] / o['seconds']:.2f}x |")

@@ -13,8 +13,8 @@ error OpenCL 3.0 names (4.3, clCreateSubDevices):
   domain that is not one bit of device_affinity_domain or that this machine
   does not describe;
 - INVALID_DEVICE_PARTITION_COUNT: BY_COUNTS with a negative count, no count
-  before BY_COUNTS_LIST_END (which is 0), more sub-devices than PARTITION_MAX_SUB_DEVICES or more compute units
-  than the device has;
+  before BY_COUNTS_LIST_END (which is 0), more sub-devices than
+  PARTITION_MAX_SUB_DEVICES or more compute units than the device has;
 - DEVICE_PARTITION_FAILED: a valid request the device cannot meet (EQUALLY of
   more units than it has, an affinity domain all its units share).
 

@@ -154,7 +154,8 @@ def test_bad_calls_raise_before_anything_is_scheduled():
         od.map_kernel(SCALE, "scale_add", da.ones((2, 2, 2, 2), chunks=1), out_dtype=np.float32)
     with pytest.raises(TypeError, match="elementwise: 1 arguments given; the argument list has 2 besides"):
         od.elementwise("float *z, const float *x, float a", "z[i] = a * x[i]", arr)
-    with pytest.raises(ValueError, match=r"elementwise: out='q' is not a pointer argument \(pointers: z, x\)"):
+    with pytest.raises(ValueError, match=r"elementwise: out='q' is not a pointer argument "
+                                         r"\(pointers: z, x\)"):
         od.elementwise("float *z, const float *x", "z[i] = x[i]", arr, out="q")
     with pytest.raises(ValueError, match="elementwise: the argument list has no pointer argument"):
         od.elementwise("float a", "a", 1.0)
@@ -171,5 +172,6 @@ def test_workers_pick_gpus_when_they_have_them():
     assert od.pick_devices([cpu, g0, simt, g1]) == [g0, g1]
     assert od.pick_devices([cpu, simt]) == [cpu]
     assert od.pick_devices([cpu, g0, simt], "simt") == [simt]
-    with pytest.raises(Exception, match=r"DEVICE_NOT_FOUND.*no 'cuda' device on this worker \(devices here: cpu\)"):
+    with pytest.raises(cl.RuntimeError, match=r"DEVICE_NOT_FOUND.*no 'cuda' device on this worker "
+                                              r"\(devices here: cpu\)"):
         od.pick_devices([cpu], "cuda")

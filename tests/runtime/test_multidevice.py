@@ -269,7 +269,8 @@ def test_migrate_errors_context_and_released(two):
 def test_buffer_size_limit_is_the_smallest_device(two):
     ctx, _, _ = two
     limit = min(d.max_mem_alloc_size for d in ctx.devices)
-    with pytest.raises(cl.LogicError, match=f"INVALID_BUFFER_SIZE - buffer size {limit + 1} is not in 1..{limit}"):
+    message = f"INVALID_BUFFER_SIZE - buffer size {limit + 1} is not in 1..{limit}"
+    with pytest.raises(cl.LogicError, match=message):
         cl.Buffer(ctx, mf.READ_WRITE, limit + 1)
 
 

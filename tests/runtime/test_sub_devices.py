@@ -153,7 +153,8 @@ def test_plan_by_affinity_domain(tmp_path):
     root = _fake_sysfs(tmp_path, {0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, "0-3", ["0-1", "2-3"])
     cores = (0, 1, 2, 3)
     plan = partition.plan_partition([dpp.BY_AFFINITY_DOMAIN, dad.NEXT_PARTITIONABLE], cores, 4, _groups(root))
-    assert plan == [((0, 1), [dpp.BY_AFFINITY_DOMAIN, dad.NUMA]), ((2, 3), [dpp.BY_AFFINITY_DOMAIN, dad.NUMA])]
+    numa = [dpp.BY_AFFINITY_DOMAIN, dad.NUMA]
+    assert plan == [((0, 1), numa), ((2, 3), numa)]
     plan = partition.plan_partition([dpp.BY_AFFINITY_DOMAIN, dad.L1_CACHE], cores, 4, _groups(root))
     assert [c for c, _ in plan] == [(0,), (1,), (2,), (3,)]
     with pytest.raises(cl.RuntimeError) as info:
