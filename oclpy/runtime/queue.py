@@ -404,14 +404,15 @@ def _claim_storages(storages: Iterable[Any], driver: Any, evt: Event,
 
 
 def _accesses(storages: Iterable[Any]) -> dict[int, tuple[Any, str]]:
-    """{id: (storage, READ or WRITE)}: a storage used both ways is written."""
+    """{id: (storage, access)}: a storage used in two ways is written (WRITE: its bytes
+    are kept)."""
     found: dict[int, tuple[Any, str]] = {}
     for item in storages:
         storage, access = item if type(item) is tuple else (item, WRITE)
         if storage is None:
             continue
         seen = found.get(id(storage))
-        found[id(storage)] = (storage, WRITE if seen is not None and seen[1] == WRITE else access)
+        found[id(storage)] = (storage, WRITE if seen is not None and seen[1] != access else access)
     return found
 
 

@@ -368,3 +368,22 @@ def test_a_driver_class_with_ordinals_makes_one_device_per_ordinal(monkeypatch):
     assert [d.ordinal for d in found] == [0, 1]
     assert drivers.load_driver("cpu") is found[0]
     assert [d for d in drivers.available_drivers() if d.kind == "cpu"] == found
+
+
+def test_a_write_of_every_byte_brings_no_stale_copy_over(two, monkeypatch):
+    from oclpy.runtime.storage import Storage
+
+    ctx, qc, qs = two
+    copies = []
+    real = Storage.copy_between
+    monkeypatch.setattr(Storage, "copy_between",
+                        lambda self, src, dst: (copies.append((src.kind, dst.kind)), real(self, src, dst)))
+    buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(64, np.int32))
+    cl.enqueue_copy(qs, buf, np.full(64, 4, np.int32))  # every byte, on simt: nothing to copy first
+    cl.enqueue_fill_buffer(qc, buf, np.int32(5), 0, 256)  # every byte, on the cpu: likewise
+    assert copies == []
+    cl.enqueue_copy(qs, buf, np.full(8, 6, np.int32), dst_offset=32)  # part: the rest comes first
+    assert copies == [("cpu", "simt")]
+    out = np.empty(64, np.int32)
+    cl.enqueue_copy(qc, out, buf)
+    assert out.tolist() == [5] * 8 + [6] * 8 + [5] * 48
