@@ -20,7 +20,8 @@ come from:
   copy it overwrites;
 - a command that writes (a kernel's non-const global pointer, a host write,
   a fill, a copy's destination) leaves its domain the only current one, after
-  the copies still reading the bytes out of that domain;
+  the copies still reading the bytes out of that domain; one that overwrites
+  every byte (DISCARD) needs no stale copy brought over first;
 - commands on one domain are ordered by their queues and wait lists, as
   OpenCL says; the runtime adds no ordering there.
 
