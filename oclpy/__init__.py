@@ -13,12 +13,14 @@ from typing import Any, Callable
 from . import cltypes
 from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_execution_status,
                                 command_queue_info, command_queue_properties, command_type,
-                                context_info, context_properties, device_exec_capabilities,
+                                context_info, context_properties, device_affinity_domain,
+                                device_exec_capabilities, device_partition_property,
                                 device_fp_config, device_info, device_local_mem_type,
                                 device_mem_cache_type, device_type, event_info, kernel_arg_access_qualifier,
                                 kernel_arg_address_qualifier, kernel_arg_info,
                                 kernel_arg_type_qualifier, kernel_info, kernel_work_group_info,
-                                map_flags, mem_flags, mem_info, mem_object_type, platform_info,
+                                map_flags, mem_flags, mem_info, mem_migration_flags, mem_object_type,
+                                platform_info,
                                 profiling_info, program_build_info, program_info, program_kind,
                                 queue_properties, status_code, channel_order, channel_type)
 from .runtime.context import Context, choose_devices, create_some_context
@@ -27,6 +29,7 @@ from .runtime.errors import Error, LogicError, MemoryError, RuntimeError
 from .runtime.event import Event, NannyEvent, UserEvent, wait_for_events
 from .runtime.kernel import Kernel, enqueue_nd_range_kernel, enqueue_task
 from .runtime.mapping import MemoryMap, enqueue_map_buffer
+from .runtime.migration import enqueue_migrate_mem_objects
 from .runtime.memory import Buffer, LocalMemory, MemoryObject, MemoryObjectHolder
 from .runtime.platform import Platform, get_platforms
 from .runtime.program import (CompilerWarning, Program, create_program_with_il, link_program,
@@ -69,7 +72,7 @@ __all__ = [
     "LocalMemory", "LogicError", "MemoryError", "MemoryMap", "enqueue_map_buffer", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
     "OCLPY_VERSION", "OCLPY_VERSION_TEXT", "Platform", "Program", "RuntimeError", "UserEvent",
     "VERSION", "VERSION_STATUS", "VERSION_TEXT", "choose_devices", "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
-    "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
+    "enqueue_marker", "enqueue_migrate_mem_objects", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
     "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "create_program_with_il", "unload_platform_compiler", "wait_for_events", "version",
     *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
 ]

@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("oclpy.array", "oclpy.elementwise", "oclpy.reduction", "oclpy.scan", "oclpy.algorithm",
      "oclpy.bitonic_sort", "oclpy.clmath", "oclpy.clrandom", "oclpy.tools", "oclpy.mempool",
      "oclpy.characterize", "oclpy._cl", "oclpy.compyte", "oclpy.invoker"),
+    ("oclpy.dask",),  # the optional Dask extra, built on the companions' kernel generators
     ("oclpy.cli", "oclpy.as_pyopencl"),
 ]
 
@@ -173,7 +174,7 @@ def cycles_of(edges: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
-COMPANIONS = LAYERS[-2] + ("oclpy.kernelgen",)
+COMPANIONS = next(layer for layer in LAYERS if "oclpy.array" in layer) + ("oclpy.dask", "oclpy.kernelgen")
 FACE = ("oclpy", "oclpy.cltypes")
 
 

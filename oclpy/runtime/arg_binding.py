@@ -254,7 +254,7 @@ class ArgPacker:
             return None
         values: list[Any] = []
         storages: list[Any] = []
-        key = id(driver)
+        key = driver.memory_domain
         for n, (i, size) in enumerate(order):
             value = args[i]
             if size:

@@ -206,6 +206,9 @@ class device_info(_ConstantClass):
     BUILT_IN_KERNELS = 0x103F
     PARENT_DEVICE = 0x1042
     PARTITION_MAX_SUB_DEVICES = 0x1043
+    PARTITION_PROPERTIES = 0x1044
+    PARTITION_AFFINITY_DOMAIN = 0x1045
+    PARTITION_TYPE = 0x1046
     REFERENCE_COUNT = 0x1047
     PREFERRED_INTEROP_USER_SYNC = 0x1048
     PRINTF_BUFFER_SIZE = 0x1049
@@ -213,6 +216,29 @@ class device_info(_ConstantClass):
     MAX_NUM_SUB_GROUPS = 0x105C
     NUMERIC_VERSION = 0x105E
     ILS_WITH_VERSION = 0x1061
+
+
+class device_partition_property(_ConstantClass):
+    EQUALLY = 0x1086
+    BY_COUNTS = 0x1087
+    BY_COUNTS_LIST_END = 0x0
+    BY_AFFINITY_DOMAIN = 0x1088
+
+
+class device_affinity_domain(_ConstantClass):
+    _is_bitfield = True
+    NUMA = 1 << 0
+    L4_CACHE = 1 << 1
+    L3_CACHE = 1 << 2
+    L2_CACHE = 1 << 3
+    L1_CACHE = 1 << 4
+    NEXT_PARTITIONABLE = 1 << 5
+
+
+class mem_migration_flags(_ConstantClass):
+    _is_bitfield = True
+    HOST = 1 << 0
+    CONTENT_UNDEFINED = 1 << 1
 
 
 class device_fp_config(_ConstantClass):
@@ -416,6 +442,7 @@ class command_type(_ConstantClass):
     MARKER = 0x11FE
     USER = 0x1204
     BARRIER = 0x1205
+    MIGRATE_MEM_OBJECTS = 0x1206
     FILL_BUFFER = 0x1207
 
 
@@ -466,7 +493,8 @@ class channel_type(_ConstantClass):
 
 
 ALL_CONSTANT_CLASSES = [
-    status_code, platform_info, device_type, device_info, device_fp_config,
+    status_code, platform_info, device_type, device_info, device_partition_property,
+    device_affinity_domain, mem_migration_flags, device_fp_config,
     device_mem_cache_type, device_local_mem_type, device_exec_capabilities,
     command_queue_properties, queue_properties, context_info, context_properties,
     command_queue_info, mem_flags, mem_object_type, mem_info, map_flags, program_info,

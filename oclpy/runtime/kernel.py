@@ -35,6 +35,7 @@ from .drivers.base import NDRange
 from .launch_plan import LaunchPlan
 from .ndrange import make_ndrange, plain_sizes
 from .queue import CommandQueue
+from .storage import READ, WRITE
 
 ADDRESS_QUALIFIERS = {"global": kernel_arg_address_qualifier.GLOBAL,
                       "local": kernel_arg_address_qualifier.LOCAL,
@@ -70,6 +71,7 @@ class Kernel(Handle):
         self._dtypes: list[np.dtype | None] | None = None
         self._lock = threading.Lock()
         self._has_local_args = any(p.kind == "local" for p in self._params)
+        self._access = [param_access(p) for p in self._params]  # READ or WRITE, per argument
         self._shapes: dict[Any, NDRange] = {}  # checked launch shapes, by sizes and device
         self._packers: dict[int, tuple[Any, ArgPacker]] = {}  # by compiled kernel
         self._plans: dict[int, LaunchPlan] = {}  # by id of the queue (the plan holds it)
@@ -272,7 +274,8 @@ class Kernel(Handle):
                 arg.buffer.check_alive(routine)
         driver = queue.driver
         blob, keep = self._packer(ck).pack(bound, driver)
-        storages = [arg.buffer.storage for arg in bound if arg.buffer is not None]
+        storages = [(arg.buffer.storage, self._access[i]) for i, arg in enumerate(bound)
+                    if arg.buffer is not None]
         return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
                               events, keepalive=(keep, bound), storages=storages)
 
@@ -328,6 +331,15 @@ class Kernel(Handle):
 
     def __repr__(self) -> str:
         return f"<oclpy.Kernel '{self.function_name}'>"
+
+
+def param_access(param: Any) -> str:
+    """How a kernel may use a buffer passed for `param`: READ for a `__constant` or a
+    const-qualified `__global` pointer, else WRITE (storage.py's rule needs no more)."""
+    attrs = getattr(param, "attrs", None) or {}
+    if param.kind == "constant" or "const" in attrs.get("type_qualifiers", ()):
+        return READ
+    return WRITE
 
 
 def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_size: Any,

@@ -1,14 +1,12 @@
 """Memory objects: `Buffer` (with sub-buffers) and `LocalMemory`.
 
-A buffer's bytes live in a `Storage` shared with its sub-buffers and held by
-every command that uses them, so memory is freed (Storage.__del__) only when
-the buffer, its sub-buffers and those commands are all gone. The storage
-holds one `Allocation` per driver that has used it and remembers which copy is
-current; a command using it on another device of the same context waits for
-the commands still using it and then migrates the bytes (through the host),
-so several devices see each other's writes in enqueue order (`Storage.claim`). With one device, as is usual, there is one
-allocation, made when the buffer is created, so allocation failures surface
-there (MemoryError, MEM_OBJECT_ALLOCATION_FAILURE).
+A buffer's bytes live in a `Storage` (storage.py) shared with its
+sub-buffers: one allocation per memory domain of its context's devices, and
+which copies are current; a command on another device migrates the bytes on
+demand, in enqueue order. The first allocation is made on the context's first
+device when the buffer is created, so allocation failures surface there
+(MemoryError, MEM_OBJECT_ALLOCATION_FAILURE); a buffer may be no larger than
+the smallest MAX_MEM_ALLOC_SIZE of the context's devices.
 
 Creation follows clCreateBuffer and PyOpenCL: `hostbuf` without COPY_HOST_PTR
 or USE_HOST_PTR warns (as PyOpenCL does) and then fails with INVALID_HOST_PTR
@@ -17,17 +15,17 @@ or USE_HOST_PTR warns (as PyOpenCL does) and then fails with INVALID_HOST_PTR
 
 from __future__ import annotations
 
-import functools
 import operator
 import threading
 import warnings
-from typing import Any, Callable
+from typing import Any
 
 from .constants import mem_flags, mem_info, mem_object_type, info_attribute
 from .drivers.base import Allocation, Driver
 from .errors import raise_cl, status_code
 from .handles import Handle
 from .context import Context
+from .storage import Storage
 
 # At most one flag of each group may be set.
 EXCLUSIVE_FLAG_GROUPS = [
@@ -69,80 +67,6 @@ def host_view(obj: Any, writable: bool, routine: str, code: int = status_code.IN
     return view.cast("B") if view.ndim != 1 or view.format != "B" else view
 
 
-class Storage:
-    """The bytes of a buffer and its sub-buffers, on each driver that used them."""
-    def __init__(self, nbytes: int, home: Driver) -> None:
-        self.nbytes = nbytes
-        self.home = home
-        self.allocations: dict[int, tuple[Driver, Allocation]] = {}
-        self.current: Driver | None = None  # whose copy the last enqueued command leaves current
-        self.users: set[Any] = set()  # enqueued commands using the bytes, not yet done
-        self.lock = threading.Lock()
-
-    def create(self, host: memoryview | None, use_host: bool) -> None:
-        alloc = self.home.wrap_host(host) if (use_host and host is not None) else None
-        try:
-            alloc = alloc or self.home.allocate(self.nbytes)
-        except MemoryError:
-            raise_cl("clCreateBuffer", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
-                     f"could not allocate {self.nbytes} bytes")
-        if host is not None and not alloc.host_owned:
-            self.home.write(alloc, 0, host[:self.nbytes])
-        self.allocations[id(self.home)] = (self.home, alloc)
-        self.current = self.home
-
-    def on(self, driver: Driver) -> Allocation:
-        """The allocation on `driver` (made on first use); its bytes may be stale until
-        a command using it is enqueued (see `claim`)."""
-        with self.lock:
-            entry = self.allocations.get(id(driver))
-            if entry is None:
-                try:
-                    entry = (driver, driver.allocate(self.nbytes))
-                except MemoryError:
-                    raise_cl("clEnqueueMigrateMemObjects", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
-                             f"could not allocate {self.nbytes} bytes on the {driver.kind} device")
-                self.allocations[id(driver)] = entry
-            return entry[1]
-
-    def claim(self, driver: Driver, event: Any) -> tuple[list[Any], Callable[[], None] | None]:
-        """Record that the command `event` uses these bytes on `driver`.
-
-        Returns (events it must wait for, migration to run first or None). When
-        the current copy lives on another device, the command waits for every
-        command still using the bytes and starts by copying them over, so
-        commands on several devices see each other's writes in enqueue order.
-        """
-        with self.lock:
-            source = self.current
-            self.current = driver
-            waits: list[Any] = []
-            migrate = None
-            if source is not None and source is not driver:
-                waits = list(self.users)
-                migrate = functools.partial(self._copy, source, driver)
-            self.users.add(event)
-        event._on_done(self._done_with, lazy=True)
-        return waits, migrate
-
-    def _done_with(self, event: Any) -> None:
-        with self.lock:
-            self.users.discard(event)
-
-    def _copy(self, source: Driver, target: Driver) -> None:
-        src = self.allocations[id(source)][1]
-        dst = self.on(target)
-        staging = bytearray(self.nbytes)
-        source.read(src, 0, memoryview(staging))
-        target.write(dst, 0, memoryview(staging))
-
-    def __del__(self) -> None:
-        # The last holder is gone: the buffer(s) and every command that used it.
-        for driver, alloc in self.allocations.values():
-            if not alloc.host_owned:
-                driver.free(alloc)
-
-
 _interface_lock = threading.Lock()
 
 
@@ -176,7 +100,7 @@ class Buffer(MemoryObject):
         check_flags(flags, "clCreateBuffer")
         size = as_size(size, "clCreateBuffer", "size", status_code.INVALID_BUFFER_SIZE)
         host, size = _host_for_buffer(flags, size, hostbuf)
-        limit = context.devices[0].max_mem_alloc_size
+        limit = min(dev.max_mem_alloc_size for dev in context.devices)
         if size <= 0 or size > limit:
             raise_cl("clCreateBuffer", status_code.INVALID_BUFFER_SIZE,
                      f"buffer size {size} is not in 1..{limit} bytes")
@@ -210,7 +134,7 @@ class Buffer(MemoryObject):
         if origin < 0 or origin + size > self.size:
             raise_cl("clCreateSubBuffer", status_code.INVALID_VALUE,
                      f"region [{origin}, {origin + size}) is outside the buffer's {self.size} bytes")
-        align = self.context.devices[0].mem_base_addr_align // 8
+        align = max(dev.mem_base_addr_align for dev in self.context.devices) // 8
         if origin % align:
             raise_cl("clCreateSubBuffer", status_code.MISALIGNED_SUB_BUFFER_OFFSET,
                      f"sub-buffer origin {origin} is not a multiple of {align} bytes")

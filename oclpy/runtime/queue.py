@@ -52,6 +52,7 @@ from .constants import command_execution_status as ces
 from .event import Event, NannyEvent, describe_failure
 from .scheduler import run_started, schedule
 from .context import Context
+from .storage import WRITE
 
 SUPPORTED_PROPERTIES = cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE | cqp.PROFILING_ENABLE
 
@@ -142,19 +143,21 @@ class CommandQueue(Handle):
 
     def _enqueue(self, command: int, action: Callable[[], None], wait_for: Sequence[Event],
                  *, blocking: bool = False, ward: Any = None, keepalive: Iterable[Any] = (),
-                 sync: str = "", storages: Iterable[Any] = ()) -> Event:
+                 sync: str = "", storages: Iterable[Any] = (), claim_on: Any = None) -> Event:
         """Make the command's event, order it, schedule it; wait if `blocking`.
 
         `sync` is "marker" or "barrier" for those commands: without a wait list
         they wait for every command before them; a barrier also holds back every
-        command after it.
+        command after it. `storages` are the buffers' bytes the command uses
+        (storage.py), claimed on this queue's device or on `claim_on` (a migration
+        to the host).
         """
         if ward is not None:
             evt: Event = NannyEvent(self, command, ward, keepalive)
         else:
             evt = Event(self, command, keepalive=keepalive)
         evt._retire_to = self
-        action, migration_waits = _claim_storages(storages, self.driver, evt, action)
+        action, migration_waits = _claim_storages(storages, claim_on or self.driver, evt, action)
         with self._lock:
             after = self._ordering(sync, bool(wait_for)) + migration_waits
             if not self.out_of_order:
@@ -228,16 +231,16 @@ class CommandQueue(Handle):
                       storage: Any, blocking: bool) -> Event | None:
         """The host-transfer fast path: a read or write (`move(*args)`) on an in-order
         queue whose previous command is done or queued ahead of it on this device's
-        ordered stream, of bytes whose current copy is on this device, is issued now on
+        ordered stream, of bytes that never left this device, is issued now on
         the calling thread, as `_launch_now` issues a launch: complete when the driver's
         action says DONE (or its driver issues no markers), else RUNNING with a marker
         behind the stream's earlier work; a blocking one is waited for. None, with
-        nothing done, when it needs `_enqueue` (profiling, an out-of-order queue, a
-        migration, an earlier command to wait for)."""
+        nothing done, when it needs `_enqueue` (profiling, an out-of-order queue, bytes
+        that have lived on another device, an earlier command to wait for)."""
         if self._released or self._exited or not self._in_order or self._profiling:
             return None
         driver = self.device.driver
-        if storage.current is not driver:
+        if not storage.only_on(driver):
             return None
         evt = Event(self, command)
         if driver.issues_markers:  # completed later, maybe on another thread: it retires itself
@@ -380,11 +383,12 @@ def _ordered_launch(driver: Any, markers: list[Any], action: Callable[..., None]
 
 def _claim_storages(storages: Iterable[Any], driver: Any, evt: Event,
                     action: Callable[[], None]) -> tuple[Callable[[], None], list[Event]]:
-    """The action preceded by any migration its buffers need, and what it must wait for."""
+    """The action preceded by any migration its buffers need, and what it must wait for.
+    `storages` holds Storage objects (written) or (storage, access) pairs (storage.py)."""
     waits: list[Event] = []
     migrations = []
-    for storage in {id(s): s for s in storages if s is not None}.values():
-        more, migrate = storage.claim(driver, evt)
+    for storage, access in _accesses(storages).values():
+        more, migrate = storage.claim(driver, evt, access)
         waits += [e for e in more if e is not evt]
         if migrate is not None:
             migrations.append(migrate)
@@ -397,6 +401,19 @@ def _claim_storages(storages: Iterable[Any], driver: Any, evt: Event,
         action()
 
     return migrate_then_run, waits
+
+
+def _accesses(storages: Iterable[Any]) -> dict[int, tuple[Any, str]]:
+    """{id: (storage, access)}: a storage used in two ways is written (WRITE: its bytes
+    are kept)."""
+    found: dict[int, tuple[Any, str]] = {}
+    for item in storages:
+        storage, access = item if type(item) is tuple else (item, WRITE)
+        if storage is None:
+            continue
+        seen = found.get(id(storage))
+        found[id(storage)] = (storage, WRITE if seen is not None and seen[1] != access else access)
+    return found
 
 
 def _check_properties(properties: Any) -> int:

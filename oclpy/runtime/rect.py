@@ -18,6 +18,7 @@ from .errors import as_list, raise_cl, status_code
 from .event import Event
 from .memory import Buffer, host_view
 from .queue import CommandQueue
+from .storage import READ, WRITE
 from .transfer_checks import check_queue_and_buffer
 
 Triple = tuple[int, int, int]
@@ -112,7 +113,7 @@ def host_rect(queue: CommandQueue, buf: Buffer, host: Any, to_device: bool, kw: 
 
     kind = command_type.WRITE_BUFFER if to_device else command_type.READ_BUFFER
     return queue._enqueue(kind, action, events, blocking=blocking, ward=host, keepalive=(buf.storage,),
-                          storages=(buf.storage,))
+                          storages=((buf.storage, WRITE if to_device else READ),))
 
 
 def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any]) -> Event:
@@ -141,4 +142,5 @@ def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any
             driver.copy(d_alloc, d_base + d, s_alloc, s_base + s, width)
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events,
-                          keepalive=(src.storage, dst.storage), storages=(src.storage, dst.storage))
+                          keepalive=(src.storage, dst.storage),
+                          storages=((src.storage, READ), (dst.storage, WRITE)))

@@ -20,6 +20,7 @@ from .errors import raise_cl, status_code
 from .event import Event
 from .memory import Buffer, MemoryObjectHolder, as_size, host_view
 from .queue import CommandQueue
+from .storage import DISCARD, READ, WRITE
 from . import rect
 from .transfer_checks import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
@@ -100,8 +101,15 @@ def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any
     def action() -> Any:
         return move(alloc, base + offset, view)  # (a driver's DONE: see drivers/base.py)
 
+    access = READ if t.host_is_destination else _write_access(buf, base + offset, view.nbytes)
     return queue._enqueue(t.command, action, events, blocking=blocking,
-                          ward=host, keepalive=(buf.storage,), storages=(buf.storage,))
+                          ward=host, keepalive=(buf.storage,), storages=((buf.storage, access),))
+
+
+def _write_access(buf: Buffer, start: int, nbytes: int) -> str:
+    """DISCARD when a command overwrites every byte of the storage (a stale copy need not
+    be brought over first: storage.py), else WRITE."""
+    return DISCARD if start == 0 and nbytes == buf.storage.nbytes else WRITE
 
 
 def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
@@ -134,7 +142,9 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
         return None
 
     return queue._enqueue(command_type.COPY_BUFFER, action, events, blocking=blocking,
-                          keepalive=(src.storage, dst.storage), storages=(src.storage, dst.storage))
+                          keepalive=(src.storage, dst.storage),
+                          storages=((src.storage, READ),
+                                    (dst.storage, _write_access(dst, d_base + dst_offset, nbytes))))
 
 
 def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: int, size: int,
@@ -161,4 +171,4 @@ def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: 
             driver.fill(alloc, base + offset, data, size)
 
     return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,),
-                          storages=(mem.storage,))
+                          storages=((mem.storage, _write_access(mem, base + offset, size)),))

@@ -37,6 +37,8 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     drv.calls = []
     drv.param_count = 0
     drv.pinned = {}
+    drv.current = None  # the context cuCtxSetCurrent made current last
+    drv.peer_copies = []
     fail = fail or {}
 
     def api(fn):  # type: ignore[no-untyped-def]
@@ -61,9 +63,9 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     @api
     def cuDeviceGet(i): return f"dev{i}"
     @api
-    def cuDevicePrimaryCtxRetain(dev): return "ctx"
+    def cuDevicePrimaryCtxRetain(dev): return f"ctx-{dev}"
     @api
-    def cuCtxSetCurrent(ctx): return ()
+    def cuCtxSetCurrent(ctx): drv.current = ctx; return ()
     @api
     def cuCtxSynchronize(): return ()
     @api
@@ -91,6 +93,9 @@ def make_fake(devices: int = 1, fail: dict[str, int] | None = None) -> types.Mod
     def cuMemcpyDtoHAsync(dst, src, n, stream): ctypes.memmove(dst, src, n); return ()
     @api
     def cuMemcpyDtoDAsync(dst, src, n, stream): ctypes.memmove(dst, src, n); return ()
+    @api
+    def cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, stream):
+        drv.peer_copies.append((dst_ctx, src_ctx, n)); ctypes.memmove(dst, src, n); return ()
 
     def _memset(dtype):  # type: ignore[no-untyped-def]
         def fill(dst, value, count, stream):  # type: ignore[no-untyped-def]

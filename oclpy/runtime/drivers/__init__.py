@@ -1,9 +1,12 @@
 """The table of device drivers: device kind -> the module and class that drive it.
 
-`load_driver(kind)` returns the process-wide driver of that kind, or a
-`DriverUnavailable` saying why it cannot be used here (a missing module, no
-GPU, a missing package). A driver class may define
-`unavailable_reason() -> str | None` (a classmethod) to say so before it is built.
+`load_drivers(kind)` returns the process-wide drivers of that kind (one per
+device: every GPU for cuda), or a `DriverUnavailable` saying why it cannot be
+used here (a missing module, no GPU, a missing package); `load_driver(kind)`
+the first of them. A driver class may define `unavailable_reason() -> str |
+None` (a classmethod) to say so before it is built, and `ordinals() -> list[int]`
+(a classmethod) when it drives several devices: one driver is made per ordinal
+(`cls(ordinal)`).
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ DRIVER_TABLE: dict[str, str] = {
 }
 
 _lock = threading.Lock()
-_loaded: dict[str, Driver | DriverUnavailable] = {}
+_loaded: dict[str, list[Driver] | DriverUnavailable] = {}
 
 
-def _instantiate(kind: str) -> Driver | DriverUnavailable:
+def _instantiate(kind: str) -> list[Driver] | DriverUnavailable:
     module_name, _, class_name = DRIVER_TABLE[kind].partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -40,13 +43,18 @@ def _instantiate(kind: str) -> Driver | DriverUnavailable:
     if reason:
         return DriverUnavailable(kind, reason)
     try:
-        return cls()
+        ordinals = getattr(cls, "ordinals", None)
+        if ordinals is None:
+            return [cls()]
+        drivers = [cls(n) for n in ordinals()]
     except Exception as exc:  # a driver that cannot start says why; never a traceback
         return DriverUnavailable(kind, f"the '{kind}' driver failed to start: {exc}")
+    return drivers or DriverUnavailable(kind, f"the '{kind}' driver found no device")
 
 
-def load_driver(kind: str) -> Driver | DriverUnavailable:
-    """The driver for `kind` (created once per process), or why there is none."""
+def load_drivers(kind: str) -> list[Driver] | DriverUnavailable:
+    """The drivers for `kind`, one per device (created once per process), or why there
+    are none."""
     if kind not in DRIVER_TABLE:
         return DriverUnavailable(kind, f"unknown device kind '{kind}' "
                                        f"(known: {', '.join(DRIVER_TABLE)})")
@@ -56,6 +64,12 @@ def load_driver(kind: str) -> Driver | DriverUnavailable:
         return _loaded[kind]
 
 
+def load_driver(kind: str) -> Driver | DriverUnavailable:
+    """The (first) driver for `kind`, or why there is none."""
+    found = load_drivers(kind)
+    return found[0] if isinstance(found, list) else found
+
+
 def available_drivers() -> list[Driver]:
-    """Every driver that works here, in table order."""
-    return [d for d in (load_driver(k) for k in DRIVER_TABLE) if isinstance(d, Driver)]
+    """Every driver that works here, in table order (a kind's devices in ordinal order)."""
+    return [d for k in DRIVER_TABLE if isinstance(found := load_drivers(k), list) for d in found]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Hashable
 
 from ...compiler import Target
 
@@ -87,6 +87,20 @@ class Driver(abc.ABC):
     # What programs are compiled for on this device (set by each driver when it starts).
     target: Target
 
+    # The host cores a partitionable driver runs on (the cpu's); `sub_driver(cores)` makes
+    # the driver of a sub-device of some of them (runtime/device.py, create_sub_devices).
+    cores: tuple[int, ...] = ()
+
+    def sub_driver(self, cores: tuple[int, ...]) -> Driver:
+        raise NotImplementedError(f"the {self.kind} device cannot be partitioned")
+
+    @property
+    def memory_domain(self) -> Hashable:
+        """Drivers of one domain address the same memory: an allocation made by one is
+        used by the others as it is, with no copy (every cpu device and sub-device shares
+        host memory). By default a driver's memory is its own."""
+        return self
+
     @abc.abstractmethod
     def describe(self) -> DeviceDescription:
         """The device's type and its clGetDeviceInfo values (keys: device_info names)."""
@@ -128,6 +142,12 @@ class Driver(abc.ABC):
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> str | None:
         """Run all work-groups of `kernel` (a CompiledKernel) and return when they are done
         (a driver that `issues_markers` may return sooner, or DONE when they are)."""
+
+    def copy_from_peer(self, dst: Allocation, source: Driver, src: Allocation, nbytes: int) -> bool:
+        """Copy `nbytes` from `source`'s allocation `src` into `dst` directly, device to
+        device, and return when they are there; False when this driver cannot (the
+        runtime then copies through the host). `source`'s work on `src` is done."""
+        return False
 
     def synchronize(self) -> None:
         """Wait for everything this driver started (launches here are synchronous)."""

@@ -13,6 +13,11 @@ which releases the GIL while native code runs. The chunks of a launch shape
 are worked out once (the runtime reuses one NDRange object per shape); a
 launch of one chunk runs on the calling thread with no hand-off.
 
+Sub-devices (clCreateSubDevices, runtime/device.py): `sub_driver(cores)`
+makes a driver of some of this one's cores; its stream and workers are pinned
+to them (stream.py), every launch goes to its stream, and it shares host
+memory (`memory_domain`) with every other cpu driver.
+
 Programs are built for `target`, the host CPU (`compiler.host_target()`),
 through the compiler's build cache (in memory, then on disk), so a program
 built once is not compiled again, even by a new process.
@@ -30,10 +35,12 @@ from typing import Any, Callable
 import numpy as np
 
 from ...compiler import IL_VERSIONS, cache, host_target
-from ..constants import (NameVersion, command_queue_properties, device_exec_capabilities, device_fp_config,
-                         device_local_mem_type, device_mem_cache_type, device_type, make_version)
+from ..constants import (NameVersion, command_queue_properties, device_affinity_domain,
+                         device_exec_capabilities, device_fp_config, device_local_mem_type,
+                         device_mem_cache_type, device_partition_property, device_type, make_version)
 from .base import DONE, Allocation, DeviceDescription, Driver, NDRange
 from .stream import DEFAULT_STACK, StackPool, Stream, stack_for
+from .topology import available_levels
 
 ALIGNMENT = 128  # bytes; also CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 CHUNKS_PER_WORKER = 4  # a few per worker: a worker slowed by other processes holds back little
@@ -47,10 +54,15 @@ _NO_SHAPES: dict[int, Any] = {}
 
 
 def compute_units() -> int:
+    return len(host_cores())
+
+
+def host_cores() -> tuple[int, ...]:
+    """The cores this process may run on (the cpu device's compute units)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        return tuple(sorted(os.sched_getaffinity(0))) or (0,)
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        return tuple(range(max(1, os.cpu_count() or 1)))
 
 
 def _physical_memory() -> int:
@@ -133,33 +145,48 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "NATIVE_VECTOR_WIDTH_LONG": 2, "NATIVE_VECTOR_WIDTH_FLOAT": 4,
         "NATIVE_VECTOR_WIDTH_DOUBLE": 2, "NATIVE_VECTOR_WIDTH_HALF": 0,
         "PRINTF_BUFFER_SIZE": 1 << 20, "PREFERRED_INTEROP_USER_SYNC": True,
-        "PARTITION_MAX_SUB_DEVICES": 0, "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 1024,
+        "PARTITION_MAX_SUB_DEVICES": 0, "PARTITION_PROPERTIES": [], "PARTITION_AFFINITY_DOMAIN": 0,
+        "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 1024,
         "NUMERIC_VERSION": (3 << 22), "HOST_CPU_MODEL": model,
         **il_info(),  # SPIR-V programs (clCreateProgramWithIL) through frontend/spirv
     }
 
 
+HOST_MEMORY = "host"  # the memory domain of every cpu driver (see base.Driver.memory_domain)
+
+
 class CpuDriver(Driver):
     kind = "cpu"
     eager = True
+    memory_domain = HOST_MEMORY
     # Kernels run on the driver's stream thread (stream.py), never inside the
     # enqueue, so a wait on the calling thread can be interrupted (Ctrl-C); the
     # stream runs its work in order, and its markers complete in that order.
     issues_markers = True
     ordered_markers = True
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.units = workers or compute_units()
+    def __init__(self, workers: int | None = None, cores: tuple[int, ...] | None = None) -> None:
+        """The whole host (`workers` threads, default one per core), or with `cores` a
+        sub-device: its stream and workers pinned to those cores, one worker per core."""
+        self.pinned = cores  # a sub-device's cores, or None
+        self.cores = tuple(cores) if cores else host_cores()[:workers or None]
+        self.units = len(cores) if cores else (workers or compute_units())
         self._pool: StackPool | None = None
         self._pool_lock = threading.Lock()
         self._chunks: dict[int, tuple[NDRange, list[tuple[int, int]]]] = {}  # by id of the shape
-        self._stream = Stream("oclpy-cpu-stream")
+        self._stream = Stream(f"oclpy-cpu-stream{_cores_tag(cores)}", cores=self.pinned)
         self._big_pools: dict[int, StackPool] = {}  # stack size -> its workers
         self.target = host_target()
         cache.prepare()  # the compiler version, hashed once before the first build
 
     def describe(self) -> DeviceDescription:
-        return DeviceDescription("cpu", device_type.CPU, cpu_device_info(self.units))
+        info = cpu_device_info(self.units)
+        info.update(partition_info(self.cores))
+        return DeviceDescription("cpu", device_type.CPU, info)
+
+    def sub_driver(self, cores: tuple[int, ...]) -> CpuDriver:
+        """A driver for a sub-device of these `cores` (a subset of this driver's)."""
+        return CpuDriver(cores=cores)
 
     # -- memory ---------------------------------------------------------------
 
@@ -245,7 +272,8 @@ class CpuDriver(Driver):
     def _workers(self) -> StackPool:
         with self._pool_lock:
             if self._pool is None:
-                self._pool = StackPool(self.units, DEFAULT_STACK)
+                self._pool = StackPool(self.units, DEFAULT_STACK, f"oclpy-cpu{_cores_tag(self.pinned)}",
+                                       cores=self.pinned)
             return self._pool
 
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> str | None:
@@ -260,7 +288,13 @@ class CpuDriver(Driver):
         queue's kernels side by side, a host thread of the user's): no hand-off, which
         costs more than a small kernel. The quick shape's launch is the hot path: a
         dictionary look-up and a clock read beside the native call, and DONE, so that
-        the runtime asks for no marker."""
+        the runtime asks for no marker. A sub-device runs every launch on its stream,
+        whose thread and workers are pinned to its cores: never on the caller's."""
+        if self.pinned:
+            private = getattr(kernel, "private_bytes", None)
+            stack = DEFAULT_STACK if private is None or private <= SMALL_PRIVATE else stack_for(private)
+            self._stream.submit(self._run_launch, (kernel, blob, ndrange, stack))
+            return None
         try:
             quick = kernel.quick_shapes
         except AttributeError:  # a test's fake kernel: Python code, interruptible
@@ -304,7 +338,7 @@ class CpuDriver(Driver):
             else:
                 run_chunks(parts, run, self._workers(), min(self.units, len(parts)))
         private = getattr(kernel, "private_bytes", None)
-        if private is None or private > INLINE_PRIVATE or not parts:
+        if private is None or private > INLINE_PRIVATE or not parts or self.pinned:
             return  # never run on the calling thread (or nothing to run)
         quick = kernel.quick_shapes  # shapes of `kernel` that ran quickly, with their chunks
         if perf_counter() - start < QUICK_SECONDS:
@@ -318,7 +352,7 @@ class CpuDriver(Driver):
         with self._pool_lock:
             pool = self._big_pools.get(stack)
             if pool is None:
-                pool = self._big_pools[stack] = StackPool(self.units, stack)
+                pool = self._big_pools[stack] = StackPool(self.units, stack, cores=self.pinned)
             return pool
 
     def _split(self, ndrange: NDRange) -> tuple[NDRange, list[tuple[int, int]]]:
@@ -332,6 +366,29 @@ class CpuDriver(Driver):
             self._chunks.clear()
         self._chunks[id(ndrange)] = found
         return found
+
+
+def _cores_tag(cores: tuple[int, ...] | None) -> str:
+    """A sub-device's threads are named after its cores ("oclpy-cpu-stream@0.1")."""
+    return "@" + ".".join(map(str, cores)) if cores else ""
+
+
+def partition_info(cores: tuple[int, ...]) -> dict[str, Any]:
+    """clGetDeviceInfo's partition answers for a cpu device of `cores`."""
+    levels = available_levels(cores)
+    domains = 0
+    for level in levels:
+        domains |= AFFINITY_BITS[level]
+    return {"PARTITION_MAX_SUB_DEVICES": len(cores),
+            "PARTITION_PROPERTIES": [device_partition_property.EQUALLY,
+                                     device_partition_property.BY_COUNTS,
+                                     device_partition_property.BY_AFFINITY_DOMAIN],
+            "PARTITION_AFFINITY_DOMAIN": domains | device_affinity_domain.NEXT_PARTITIONABLE}
+
+
+AFFINITY_BITS = {"numa": device_affinity_domain.NUMA, "L4": device_affinity_domain.L4_CACHE,
+                 "L3": device_affinity_domain.L3_CACHE, "L2": device_affinity_domain.L2_CACHE,
+                 "L1": device_affinity_domain.L1_CACHE}
 
 
 def split_groups(total: int, ndrange: NDRange, units: int) -> list[tuple[int, int]]:

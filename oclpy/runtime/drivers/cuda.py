@@ -1,7 +1,10 @@
 """The cuda device: an NVIDIA GPU driven through `cuda-bindings`, kernels as PTX.
 
 Context: the device's primary context (one per device, shared with other CUDA
-users of the process), made current on each thread that calls the driver.
+users of the process), made current on each thread that calls the driver. One
+driver per GPU (`ordinals`: every GPU the CUDA driver sees, or
+OCLPY_CUDA_DEVICE's alone); a thread driving several GPUs switches the current
+context as it goes from one to another (`_current`).
 
 Memory: `cuMemAlloc`; an allocation's address is the device pointer a kernel
 receives. Copies to and from the host go through the driver on the calling
@@ -76,6 +79,9 @@ DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting 
 _HIDDEN = struct.Struct("<9qi")
 CUDA_ERROR_NOT_READY = 600  # cuEventQuery: the work is not done yet
 MARKER_POOL = 1024  # completed CUDA events kept for reuse
+# The CUDA context each thread made current last: one thread may drive several GPUs (a
+# context of several devices), so "entered" is this thread's current context being ours.
+_current = threading.local()
 
 
 def _host_address(view: memoryview) -> tuple[Any, int]:
@@ -96,6 +102,15 @@ class CudaDriver(Driver):
     @classmethod
     def unavailable_reason(cls) -> str | None:
         return api.why_unavailable()
+
+    @classmethod
+    def ordinals(cls) -> list[int]:
+        """The GPUs to drive, one driver each: OCLPY_CUDA_DEVICE's alone when it is set,
+        else every GPU the CUDA driver sees."""
+        chosen = os.environ.get("OCLPY_CUDA_DEVICE", "").strip()
+        if chosen:
+            return [int(chosen)]
+        return list(range(api.device_count()))
 
     def __init__(self, ordinal: int | None = None) -> None:
         drv = api._driver()
@@ -130,10 +145,10 @@ class CudaDriver(Driver):
     # -- threads, streams --------------------------------------------------------------
 
     def _enter(self) -> None:
-        if getattr(self._local, "entered", False):
+        if getattr(_current, "ctx", None) is self.context:
             return
         api.call(self.drv.cuCtxSetCurrent, self.context)
-        self._local.entered = True
+        _current.ctx = self.context
 
     def _new_stream(self) -> Any:
         return api.call(self.drv.cuStreamCreate, self.drv.CUstream_flags.CU_STREAM_NON_BLOCKING)
@@ -161,7 +176,7 @@ class CudaDriver(Driver):
     def _record(self, timing: bool) -> Marker:
         """A CUDA event recorded on the calling thread's stream; untimed ones come from
         a pool of events the runtime is done with (`recycle`)."""
-        if self.asynchronous and getattr(self._local, "entered", False):
+        if self.asynchronous and getattr(_current, "ctx", None) is self.context:
             stream = self._shared_stream
         else:
             stream = self._stream()
@@ -230,7 +245,7 @@ class CudaDriver(Driver):
             self._checkpoints.reached(found[0])
 
     def order_after(self, markers: list[Marker | Ticket]) -> None:
-        if self.asynchronous and getattr(self._local, "entered", False):
+        if self.asynchronous and getattr(_current, "ctx", None) is self.context:
             stream = self._shared_stream  # the common case, without _stream()'s calls
         else:
             stream = self._stream()
@@ -346,6 +361,17 @@ class CudaDriver(Driver):
                  src.address + src_offset, nbytes, stream)
         self._end(stream)
 
+    def copy_from_peer(self, dst: Allocation, source: Driver, src: Allocation, nbytes: int) -> bool:
+        """Another GPU's bytes, GPU to GPU (cuMemcpyPeerAsync: over NVLink or PCIe, without
+        a host copy), on this GPU's stream, waited for."""
+        if not isinstance(source, CudaDriver) or source is self:
+            return False
+        stream = self._stream()
+        api.call(self.drv.cuMemcpyPeerAsync, dst.address, self.context, src.address, source.context,
+                 nbytes, stream)
+        self._wait(stream)
+        return True
+
     def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
         stream = self._stream()
         address, n = dst.address + offset, len(pattern)
@@ -394,7 +420,7 @@ class CudaDriver(Driver):
 
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> None:
         local = self._local
-        if self.asynchronous and getattr(local, "entered", False):
+        if self.asynchronous and getattr(_current, "ctx", None) is self.context:
             stream = self._shared_stream  # the common case, without _stream()'s calls
         else:
             stream = self._stream()

@@ -58,6 +58,13 @@ def check(status: Any, name: str) -> None:
         raise CudaError(f"{name} failed: {error_text(status)}")
 
 
+def device_count() -> int:
+    """How many GPUs the CUDA driver sees."""
+    drv = _driver()
+    call(drv.cuInit, 0)
+    return int(call(drv.cuDeviceGetCount))
+
+
 def why_unavailable() -> str | None:
     """None when a CUDA GPU can be used here, else what is missing."""
     try:

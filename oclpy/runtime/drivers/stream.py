@@ -13,6 +13,9 @@ event RUNNING and the kernel running on the stream thread (native code cannot
 be stopped safely) until it ends; the commands queued behind it wait for it.
 The stream and its workers are daemon threads, so the process can still exit.
 
+Sub-devices: a stream and workers made with `cores` run only on those cores
+(each thread sets its own affinity as it starts).
+
 Stacks: a kernel's private arrays live on the stack of the thread that runs
 its work-items. The stream and its workers have `DEFAULT_STACK`; a kernel
 whose private memory needs more runs on workers made with a stack sized to it
@@ -23,6 +26,7 @@ OUT_OF_RESOURCES.
 from __future__ import annotations
 
 import _thread
+import os
 import threading
 import time
 from concurrent.futures import Future
@@ -52,8 +56,12 @@ def stack_for(private_bytes: int) -> int:
     return 1 << (need - 1).bit_length()
 
 
-def start_thread(target: Callable[[], None], name: str, stack: int) -> None:
-    """A daemon thread with a `stack`-byte stack; OUT_OF_RESOURCES when none can start."""
+def start_thread(target: Callable[[], None], name: str, stack: int,
+                 cores: tuple[int, ...] | None = None) -> None:
+    """A daemon thread with a `stack`-byte stack, running on `cores` only when given (a
+    sub-device's); OUT_OF_RESOURCES when none can start."""
+    if cores is not None:
+        target = _Pinned(target, cores)
     thread = threading.Thread(target=target, name=name, daemon=True)
     with _stack_lock:
         old = threading.stack_size(stack)
@@ -64,6 +72,25 @@ def start_thread(target: Callable[[], None], name: str, stack: int) -> None:
                      f"cannot start a thread with a {stack >> 20} MiB stack: {exc}")
         finally:
             threading.stack_size(old)
+
+
+class _Pinned:
+    """A thread's body that first restricts the thread to `cores` (Linux: affinity with
+    pid 0 is the calling thread's own; elsewhere the thread runs where the OS puts it)."""
+
+    __slots__ = ("body", "cores")
+
+    def __init__(self, body: Callable[[], None], cores: tuple[int, ...]) -> None:
+        self.body, self.cores = body, cores
+
+    def __call__(self) -> None:
+        setter = getattr(os, "sched_setaffinity", None)
+        if setter is not None:
+            try:
+                setter(0, self.cores)
+            except OSError:  # a core taken away since the device was made: run unpinned
+                pass
+        self.body()
 
 
 class Marker:
@@ -131,8 +158,9 @@ class After:
 class Stream:
     """One thread running jobs in the order they were submitted."""
 
-    def __init__(self, name: str, stack: int = DEFAULT_STACK) -> None:
-        self.name, self.stack = name, stack
+    def __init__(self, name: str, stack: int = DEFAULT_STACK,
+                 cores: tuple[int, ...] | None = None) -> None:
+        self.name, self.stack, self.cores = name, stack, cores
         self.jobs: SimpleQueue = SimpleQueue()
         self.lock = threading.Lock()
         self.pending = 0  # jobs submitted and not finished
@@ -144,7 +172,7 @@ class Stream:
         marker = Marker()
         with self.lock:
             if not self.started:  # may raise OUT_OF_RESOURCES: then nothing is queued
-                start_thread(self._run, self.name, self.stack)
+                start_thread(self._run, self.name, self.stack, self.cores)
                 self.started = True
             self.pending += 1
             self.last = marker
@@ -198,8 +226,9 @@ class StackPool:
     `size`); `submit(fn)` returns a Future, as ThreadPoolExecutor's does. Daemon
     threads: a kernel abandoned after Ctrl-C never holds up the process's exit."""
 
-    def __init__(self, size: int, stack: int, name: str = "oclpy-cpu") -> None:
-        self.size, self.stack, self.name = size, stack, name
+    def __init__(self, size: int, stack: int, name: str = "oclpy-cpu",
+                 cores: tuple[int, ...] | None = None) -> None:
+        self.size, self.stack, self.name, self.cores = size, stack, name, cores
         self.jobs: SimpleQueue = SimpleQueue()
         self.lock = threading.Lock()
         self.threads = 0
@@ -217,7 +246,7 @@ class StackPool:
                 self.threads += 1
         if start:
             try:
-                start_thread(self._work, f"{self.name}-{self.threads}", self.stack)
+                start_thread(self._work, f"{self.name}-{self.threads}", self.stack, self.cores)
             except BaseException:
                 with self.lock:
                     self.threads -= 1
