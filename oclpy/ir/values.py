@@ -217,7 +217,8 @@ class Instr(Value):
 
     def add_incoming(self, value: Value, block: Block) -> None:
         """For a phi: one more (value, predecessor block) pair."""
-        self.operands = (*self._operands, value)
+        _add_use(value, self)
+        self._operands = (*self._operands, value)
         self.blocks.append(block)
 
 

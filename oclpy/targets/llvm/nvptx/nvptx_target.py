@@ -65,8 +65,9 @@ GLOBAL_ADDRSPACES = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 4,
 SYNCSCOPES = {"work_item": "singlethread", "sub_group": "block", "work_group": "block",
               "device": "device", "all_svm_devices": ""}
 # What this target runs after the level's target-independent pipeline: the GPU runs
-# work-items as threads, so barriers stay barriers.
-PIPELINE = "global-dce,inline"
+# work-items as threads, so barriers stay barriers; huge switches are split for
+# LLVM's sake (see the pass).
+PIPELINE = "split-large-switches,global-dce,inline"
 DEFAULT = Target("cuda", codegen.DEFAULT_ARCH, codegen.PTX_FEATURES)
 
 class NvptxTarget:
