@@ -231,14 +231,14 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None, fast_math: bool
     kernels = [fn for fn in module.kernels() if not fn.is_declaration]
     names = {id(fn): fn.name for fn in kernels}
     for fn in kernels:
-        fn.name = fn.name + BODY_SUFFIX
+        module.rename_function(fn, fn.name + BODY_SUFFIX)
     try:
         me = ModuleEmitter(module, target)
         me.fast_math = me.fast_math or fast_math
         llmod = me.emit()
     finally:
         for fn in kernels:
-            fn.name = names[id(fn)]
+            module.rename_function(fn, names[id(fn)])
     infos = {}
     for fn in kernels:
         body = me.functions[fn.name + BODY_SUFFIX]
