@@ -217,7 +217,8 @@ class Instr(Value):
 
     def add_incoming(self, value: Value, block: Block) -> None:
         """For a phi: one more (value, predecessor block) pair."""
-        self.operands = (*self._operands, value)
+        _add_use(value, self)
+        self._operands = (*self._operands, value)
         self.blocks.append(block)
 
 
@@ -339,18 +340,49 @@ class Module:
     name: str = "module"
     functions: list[Function] = field(default_factory=list)
     globals: list[GlobalVar] = field(default_factory=list)
+    # name -> function, for `functions` as it was when indexed (see `_function_index`)
+    _by_name: dict[str, Function] = field(default_factory=dict, init=False, repr=False)
+    _indexed: list[Function] | None = field(default=None, init=False, repr=False)
+    _indexed_len: int = field(default=-1, init=False, repr=False)
 
     def get_function(self, name: str) -> Function | None:
+        fn = self._function_index().get(name)
+        if fn is not None and fn.name == name:
+            return fn
+        # not indexed under that name: a function renamed since is found by looking
         return next((f for f in self.functions if f.name == name), None)
+
+    def _function_index(self) -> dict[str, Function]:
+        """The functions by name, rebuilt when `functions` was replaced or grew or
+        shrank (passes assign new lists; the list indexed is held, so its identity
+        cannot be reused). A module of n functions is built in O(n), not O(n**2)."""
+        if self._indexed is not self.functions or self._indexed_len != len(self.functions):
+            self._by_name = {f.name: f for f in reversed(self.functions)}
+            self._indexed, self._indexed_len = self.functions, len(self.functions)
+        return self._by_name
 
     def get_global(self, name: str) -> GlobalVar | None:
         return next((g for g in self.globals if g.name == name), None)
 
     def add_function(self, fn: Function) -> Function:
-        if self.get_function(fn.name) is not None:
+        """Append `fn`; its name must be new. Names are checked against the index, so a
+        function renamed after it was added must be renamed with `rename_function`."""
+        index = self._function_index()
+        known = index.get(fn.name)
+        if known is not None and known.name == fn.name:
             raise ValueError(f"function @{fn.name} already exists")
         self.functions.append(fn)
+        index[fn.name] = fn
+        self._indexed_len += 1
         return fn
+
+    def rename_function(self, fn: Function, name: str) -> None:
+        """Give `fn` (a function of this module) a new name, keeping the index true."""
+        index = self._function_index()
+        if index.get(fn.name) is fn:
+            del index[fn.name]
+        fn.name = name
+        index[name] = fn
 
     def add_global(self, gv: GlobalVar) -> GlobalVar:
         if self.get_global(gv.name) is not None:

@@ -7,7 +7,10 @@ graph), and either has a single call site in the module, has fewer than
 split barriers that are in the kernel itself, whatever the helper's size). Each inlined call:
 
 1. splits the calling block after the call: the rest goes to a continuation
-   block `<callee>.cont`, and the successors' phis follow it there;
+   block `<callee>.cont`, and the successors' phis follow it there (a block
+   of many calls is first cut before each call, and the cuts joined again at
+   the end, so that each split moves only the instructions up to the next
+   call);
 2. clones the callee's blocks with a value map (arguments -> call operands),
    remapping operands, branch targets and phi blocks;
 3. turns each `ret` into `br <continuation>`; the call's value becomes the
@@ -58,9 +61,11 @@ class Inline:
         again and again: a site the rule refused stays refused, since sizes only grow
         and the recursive and barrier-reaching functions do not change)."""
         names = BlockNames(caller)
+        joins: list[Instr] = []
         at_block = 0
         while at_block < len(caller.blocks):
             block, site = caller.blocks[at_block], None
+            joins += split_before_calls(caller, at_block)
             for at, instr in enumerate(block.instrs):
                 if instr.op == "call" and self._takes(instr.attrs.get("callee"), state):
                     site = at
@@ -68,6 +73,7 @@ class Inline:
             if site is not None:
                 state.inline(block.instrs[site], caller, names, (at_block, site))
             at_block += 1  # the inlined body starts at the next block
+        join_segments(caller, joins)
 
     def _takes(self, callee: Function | None, state: _CallSites) -> bool:
         if callee is None or callee.is_declaration or "intrinsic" in callee.attrs or callee in state.recursive:
@@ -209,15 +215,68 @@ def inline_call(call: Instr, names: BlockNames | None = None, where: tuple[int, 
 def _split_after(fn: Function, block_at: tuple[int, Block], call_at: tuple[int, Instr], name: str) -> Block:
     """Move the instructions after the call into a new block placed after its block."""
     (index, block), (at, call) = block_at, call_at
-    cont = Block(name, parent=fn)
+    cont = Block(name, instrs=block.instrs[at + 1:], parent=fn)
     fn.blocks.insert(index + 1, cont)
-    for instr in block.instrs[at + 1:]:
-        cont.append(instr)
     del block.instrs[at + 1:]
-    for succ in {id(s): s for s in cont.successors()}.values():
-        for phi in succ.phis():
-            phi.blocks = [cont if b is block else b for b in phi.blocks]
+    for instr in cont.instrs:
+        instr.parent = cont
+    _follow_phis(block, cont)
     return cont
+
+
+def split_before_calls(fn: Function, index: int) -> list[Instr]:
+    """Split block `index` of `fn` before each call to a defined function but the
+    first, into segments that follow it in order (the last one keeps the
+    terminator, and the successors' phis follow it), and return the branches that
+    join them. Inlining a call then moves only its segment's tail to the
+    continuation block instead of the rest of the block: a block of n calls
+    costs O(n), not O(n**2). `join_segments` undoes the splits afterwards."""
+    block = fn.blocks[index]
+    cuts = [at for at, instr in enumerate(block.instrs) if instr.op == "call"
+            and not instr.attrs["callee"].is_declaration][1:]
+    if not cuts:
+        return []
+    instrs = block.instrs
+    bounds = [*cuts, len(instrs)]
+    segments = [Block(block.name, instrs=instrs[bounds[k]:bounds[k + 1]], parent=fn)
+                for k in range(len(cuts))]
+    del instrs[cuts[0]:]
+    for segment in segments:
+        for instr in segment.instrs:
+            instr.parent = segment
+    _follow_phis(block, segments[-1])
+    joins = []
+    for prev, segment in zip([block, *segments], segments):
+        joins.append(prev.append(Instr("br", VOID, targets=[segment])))
+    fn.blocks[index + 1:index + 1] = segments
+    return joins
+
+
+def join_segments(fn: Function, joins: list[Instr]) -> None:
+    """Merge each segment `split_before_calls` made back into the block that now
+    branches to it (the block holding its join branch), in the order they were
+    made, so the function's blocks are those inlining the unsplit blocks gives."""
+    merged: set[int] = set()
+    for join in joins:
+        segment, pred = join.targets[0], join.parent
+        assert pred is not None and pred.instrs[-1] is join
+        pred.instrs.pop()
+        join.parent = None
+        for instr in segment.instrs:
+            instr.parent = pred
+        pred.instrs += segment.instrs
+        segment.instrs = []
+        _follow_phis(segment, pred)
+        merged.add(id(segment))
+    if merged:
+        fn.blocks = [b for b in fn.blocks if id(b) not in merged]
+
+
+def _follow_phis(old: Block, new: Block) -> None:
+    """The terminator of `old` is now `new`'s: the phis of its successors follow."""
+    for succ in {id(s): s for s in new.successors()}.values():
+        for phi in succ.phis():
+            phi.blocks = [new if b is old else b for b in phi.blocks]
 
 
 def _clone_blocks(caller: Function, callee: Function, vmap: dict[Value, Value],

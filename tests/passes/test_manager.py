@@ -40,7 +40,7 @@ def test_named_pipelines():
 
 
 def test_unknown_pass_lists_known_ones():
-    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, .*inline.*mem2reg, print-uniformity, .*simplify, split-entry-guard, step-divergent-loops, O0, O1, O2"):
+    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, .*inline.*mem2reg, print-uniformity, .*simplify, split-entry-guard, split-large-switches, step-divergent-loops, O0, O1, O2"):
         parse_pipeline("mem2reg,nope")
 
 
@@ -177,3 +177,9 @@ for module in ("mem2reg", "simplify", "dce", "inline", "form_workgroups", "step_
 def test_an_analysis_printer_stream_is_not_a_pipeline_option():
     with pytest.raises(ValueError, match="unknown option 'out' \\(options: none\\)"):
         parse_pipeline("print-uniformity{out=x}")
+
+
+def test_split_large_switches_wants_a_positive_limit():
+    module = parse_module("define void @f() {\nentry:\n  ret void\n}\n")
+    with pytest.raises(PassError, match="max_cases must be at least 1, not 0"):
+        run_pipeline(module, "split-large-switches{max_cases=0}")

@@ -69,15 +69,34 @@ def test_an_error_in_the_helper_is_an_llvm_error(helper, monkeypatch) -> None:
     def refuse(*args):
         raise llvm_helper.HelperError("LLVMError: invalid LLVM IR generated: nope")
 
-    monkeypatch.setattr(helper, "compile", refuse)
+    monkeypatch.setattr(helper, "request", refuse)
     with pytest.raises(binding.LLVMError, match="in the helper process: LLVMError: invalid LLVM IR"):
         binding.compile_ir(ADD)
 
 
 def test_the_helper_answers_an_invalid_module_with_an_error(helper) -> None:
     with pytest.raises(llvm_helper.HelperError, match="invalid LLVM IR generated"):
-        helper.compile("define i32 @f() {\n  ret i64 0\n}\n", 3, "", "")
-    assert helper.compile(ADD, 3, "", "")[1]  # and goes on serving
+        helper.request("object", "define i32 @f() {\n  ret i64 0\n}\n", 3, "", "")
+    assert helper.request("object", ADD, 3, "", "")[1]  # and goes on serving
+
+
+def test_the_helper_refuses_an_unknown_request(helper) -> None:
+    with pytest.raises(llvm_helper.HelperError, match="ValueError: unknown request 'nope'"):
+        helper.request("nope", ADD)
+
+
+def test_ptx_from_the_helper_is_the_ptx_made_here(helper, monkeypatch) -> None:
+    from oclpy.targets.llvm.nvptx.ptx_codegen import compile_ptx
+
+    kernel = ("define void @k(ptr addrspace(1) %p) {\n"
+              "  %v = load float, ptr addrspace(1) %p\n  %w = fmul float %v, 2.0\n"
+              "  store float %w, ptr addrspace(1) %p\n  ret void\n}\n")
+    there = compile_ptx(kernel, {"k"})
+    assert helper._proc is not None and helper._proc.poll() is None  # it went there
+    monkeypatch.setenv("OCLPY_LLVM_HELPER", "0")
+    here = compile_ptx(kernel, {"k"})
+    assert there == here
+    assert ".visible .func k(" in there[0] and "ld.global.b32" in there[0]
 
 
 def test_kernels_built_through_the_helper_give_the_same_results(helper, monkeypatch) -> None:

@@ -31,7 +31,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -261,24 +261,32 @@ def _compile_module(text: str, opt_level: int, cpu: str, features: str) -> JitMo
     `_lock`): here, or past `llvm_helper.IN_PROCESS_RUNS` runs in the
     helper process, where what llvmlite keeps of each optimisation is given back
     (`llvm_helper.py`)."""
-    runs = _state.get("optimisations", 0) if opt_level > 0 else None
-    if runs is not None:
-        _state["optimisations"] = runs + 1  # type: ignore[operator]
-    found = None
-    if runs is not None and llvm_helper.use_helper(runs):  # type: ignore[arg-type]
-        helper = _state.get("helper")
-        if helper is None:
-            helper = _state["helper"] = llvm_helper.Helper()
-        try:
-            found = helper.compile(text, opt_level, cpu, features)  # type: ignore[union-attr]
-        except llvm_helper.HelperUnavailable:
-            pass  # optimised here, as by a process that never needed a helper
-        except llvm_helper.HelperError as exc:
-            raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
+    found = _in_helper(opt_level, "object", text, opt_level, cpu, features)
     if found is None:
         with _parsed(text) as mod:
             found = _optimize_and_emit(mod, opt_level, cpu, features)
     return _load_object(found[1], found[0])
+
+
+def _in_helper(opt_level: int, kind: str, *args: Any) -> tuple | None:
+    """The helper process's answer to a request (the caller holds `_lock`), when this
+    optimisation goes there (`llvm_helper.use_helper`; -O0 never does); None when
+    it is to run here."""
+    runs = _state.get("optimisations", 0) if opt_level > 0 else None
+    if runs is None:
+        return None
+    _state["optimisations"] = runs + 1  # type: ignore[operator]
+    if not llvm_helper.use_helper(runs):  # type: ignore[arg-type]
+        return None
+    helper = _state.get("helper")
+    if helper is None:
+        helper = _state["helper"] = llvm_helper.Helper()
+    try:
+        return helper.request(kind, *args)  # type: ignore[union-attr]
+    except llvm_helper.HelperUnavailable:
+        return None  # optimised here, as by a process that never needed a helper
+    except llvm_helper.HelperError as exc:
+        raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
 
 
 def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
@@ -302,7 +310,12 @@ def serve_helper() -> None:
     def handle(text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
         with _lock, _parsed(text) as mod:
             return _optimize_and_emit(mod, opt_level, cpu, features)
-    llvm_helper.serve(handle)
+
+    def handle_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
+                   libdevice: str | None, keep: list[str]) -> tuple[str, str]:
+        with _lock:
+            return _emit_ptx_here(text, arch, features, opt_level, llvm_options, libdevice, set(keep))
+    llvm_helper.serve({"object": handle, "ptx": handle_ptx})
 
 
 def _codegen_machine(opt: int, cpu: str, features: str) -> llvm.TargetMachine:
@@ -395,15 +408,26 @@ def emit_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: 
     `libdevice` is the path of libdevice.10.bc to link (None: nothing to link);
     every function but `keep` (the kernels) becomes internal then. LLVM's NVPTX
     `llvm_options` are process-wide, so they are set under the lock, right
-    before the emission they are for."""
+    before the emission they are for (in the helper process when optimisations go
+    there, as `_compile_module`'s do)."""
     with _lock:
-        mod = parse_and_verify(text)
-        tm = nvptx_target_machine(arch, features, opt=min(max(opt_level, 0), 3))
-        mod.triple = NVPTX_TRIPLE
-        mod.data_layout = str(tm.target_data)
-        if libdevice is not None:
-            _link_libdevice(mod, libdevice, keep)
-        _optimize_nvptx(mod, tm, opt_level)
-        for option in llvm_options:
-            llvm.set_option("oclpy", option)
-        return tm.emit_assembly(mod), str(mod)
+        found = _in_helper(opt_level, "ptx", text, arch, features, opt_level, list(llvm_options),
+                           libdevice, sorted(keep))
+        if found is not None:
+            return found[0], found[1]
+        return _emit_ptx_here(text, arch, features, opt_level, llvm_options, libdevice, keep)
+
+
+def _emit_ptx_here(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
+                   libdevice: str | None, keep: set[str]) -> tuple[str, str]:
+    """`emit_ptx` in this process (the caller holds `_lock`)."""
+    mod = parse_and_verify(text)
+    tm = nvptx_target_machine(arch, features, opt=min(max(opt_level, 0), 3))
+    mod.triple = NVPTX_TRIPLE
+    mod.data_layout = str(tm.target_data)
+    if libdevice is not None:
+        _link_libdevice(mod, libdevice, keep)
+    _optimize_nvptx(mod, tm, opt_level)
+    for option in llvm_options:
+        llvm.set_option("oclpy", option)
+    return tm.emit_assembly(mod), str(mod)

@@ -14,9 +14,11 @@ replaced by a fresh one, so what the leak holds stays bounded.
 
 The protocol is frames on the helper's stdin and stdout: an 8-byte little
 endian length, then a pickle (both ends are this package, in processes of the
-same user: nothing else writes to these pipes). A request is (LLVM IR text,
-opt level, cpu, features); the reply ("ok", optimised IR, object code) or
-("error", message). A helper that dies (LLVM aborting on some input) is an
+same user: nothing else writes to these pipes). A request is a kind and its
+arguments: ("object", LLVM IR text, opt level, cpu, features) for the cpu
+device, answered ("ok", optimised IR, object code), or ("ptx", LLVM IR text,
+arch, features, opt level, LLVM options, libdevice path, kernels) for cuda,
+answered ("ok", PTX, optimised IR); any failure ("error", message). A helper that dies (LLVM aborting on some input) is an
 error for that request only; the next starts a fresh helper. Where no helper
 can start at all, the process optimises in-process, as before. The helper
 ignores Ctrl-C; a client interrupted mid-request kills it.
@@ -82,14 +84,14 @@ class Helper:
         self._lock = threading.Lock()
         self.unavailable = ""  # why no helper can start here, once that is known
 
-    def compile(self, text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
-        """(optimised IR, object code) of LLVM IR `text`; HelperError when the helper
-        refuses it or dies."""
+    def request(self, kind: str, *args: Any) -> tuple:
+        """The helper's answer to a request of `kind` (see the module docstring);
+        HelperError when the helper refuses it or dies."""
         with self._lock:
             proc = self._process()
             self._runs += 1
             try:
-                write_frame(proc.stdin, pickle.dumps((text, opt_level, cpu, features)))
+                write_frame(proc.stdin, pickle.dumps((kind, *args)))
                 reply = read_frame(proc.stdout)
             except OSError:
                 reply = None
@@ -104,7 +106,7 @@ class Helper:
                 self._stop()
             if status != "ok":
                 raise HelperError(rest[0])
-            return rest[0], rest[1]
+            return tuple(rest)
 
     def _process(self) -> subprocess.Popen:
         if self._proc is not None and self._pid != os.getpid():
@@ -148,17 +150,19 @@ class Helper:
             self._stop()
 
 
-def serve(handle: Any) -> None:
-    """The helper's side: answer requests with `handle(text, opt_level, cpu, features)`
-    until the client closes the pipe. Stray writes to stdout go to stderr."""
+def serve(handlers: dict[str, Any]) -> None:
+    """The helper's side: answer each request with `handlers[kind](*args)` until the
+    client closes the pipe. Stray writes to stdout go to stderr."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's: it stops us if it must
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
     while (request := read_frame(requests)) is not None:
-        text, opt_level, cpu, features = pickle.loads(request)
+        kind, *args = pickle.loads(request)
         try:
-            reply: tuple = ("ok", *handle(text, opt_level, cpu, features))
+            if kind not in handlers:
+                raise ValueError(f"unknown request '{kind}'")
+            reply: tuple = ("ok", *handlers[kind](*args))
         except Exception as exc:  # handed back: the client raises it as an LLVMError
             reply = ("error", f"{type(exc).__name__}: {exc}")
         write_frame(replies, pickle.dumps(reply))

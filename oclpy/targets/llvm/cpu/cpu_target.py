@@ -58,8 +58,9 @@ from .mathlib import is_math, lower_math
 
 _SYNCSCOPES = {"work_item": "singlethread"}
 # What this target runs after the level's target-independent pipeline: work-groups
-# are formed last, so a barrier in a helper is inlined into its kernel first.
-PIPELINE = ("global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,step-divergent-loops,"
+# are formed last, so a barrier in a helper is inlined into its kernel first; huge
+# switches are split for LLVM's sake (see the pass).
+PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,step-divergent-loops,"
             "split-entry-guard,form-workgroups")
 HOST = Target("cpu")
 

@@ -65,8 +65,9 @@ GLOBAL_ADDRSPACES = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 4,
 SYNCSCOPES = {"work_item": "singlethread", "sub_group": "block", "work_group": "block",
               "device": "device", "all_svm_devices": ""}
 # What this target runs after the level's target-independent pipeline: the GPU runs
-# work-items as threads, so barriers stay barriers.
-PIPELINE = "global-dce,inline"
+# work-items as threads, so barriers stay barriers; huge switches are split for
+# LLVM's sake (see the pass).
+PIPELINE = "split-large-switches,global-dce,inline"
 DEFAULT = Target("cuda", codegen.DEFAULT_ARCH, codegen.PTX_FEATURES)
 
 class NvptxTarget:
@@ -230,14 +231,14 @@ def emit_llvm(module: Module, target: NvptxTarget | None = None, fast_math: bool
     kernels = [fn for fn in module.kernels() if not fn.is_declaration]
     names = {id(fn): fn.name for fn in kernels}
     for fn in kernels:
-        fn.name = fn.name + BODY_SUFFIX
+        module.rename_function(fn, fn.name + BODY_SUFFIX)
     try:
         me = ModuleEmitter(module, target)
         me.fast_math = me.fast_math or fast_math
         llmod = me.emit()
     finally:
         for fn in kernels:
-            fn.name = names[id(fn)]
+            module.rename_function(fn, names[id(fn)])
     infos = {}
     for fn in kernels:
         body = me.functions[fn.name + BODY_SUFFIX]
