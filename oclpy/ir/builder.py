@@ -173,6 +173,16 @@ def add_incoming(phi: Instr, value: Value, block: Block) -> None:
     phi.add_incoming(value, block)
 
 
+def add_incomings(phi: Instr, pairs: Sequence[tuple[Value, Block]]) -> None:
+    """Append (value, block) pairs to `phi` in one operand update: adding them one by
+    one copies the operands each time, which a join of thousands cannot afford."""
+    for value, _ in pairs:
+        if value.type != phi.type:
+            raise IRBuildError(f"phi: incoming {value.type} does not match {phi.type}")
+    phi.operands = (*phi.operands, *(value for value, _ in pairs))
+    phi.blocks.extend(block for _, block in pairs)
+
+
 def const_int(type: Type, value: int) -> ConstInt:
     return ConstInt(type, value)
 

@@ -36,6 +36,7 @@ terminator), so it names the value classes only in type hints.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Protocol, Sequence
 
@@ -634,8 +635,8 @@ def _check_switch(i: Instr, c: Context | None) -> Iterator[str]:
     if len(i.targets) != len(cases) + 1:
         yield f"{len(cases)} cases need {len(cases) + 1} successors, found {len(i.targets)}"
     bits = value.type.bits
-    wrapped = [case % (1 << bits) for case in cases]
-    for case in sorted({w for w in wrapped if wrapped.count(w) > 1}):
+    wrapped = Counter(case % (1 << bits) for case in cases)
+    for case in sorted(w for w, count in wrapped.items() if count > 1):
         yield f"duplicate case value {case - (1 << bits) if case >> (bits - 1) else case}"
 
 

@@ -31,6 +31,7 @@ Instruction result names may repeat (the printer uniquifies them); block and
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -63,11 +64,16 @@ class _Ctx:
     preds: dict[Block, list[Block]] = field(default_factory=dict)
     position: dict[int, int] = field(default_factory=dict)  # id(instr) -> index in its block
     arg_ids: set[int] = field(default_factory=set)
+    block_ids: set[int] = field(default_factory=set)
+    module_ids: set[int] = field(default_factory=set)  # the module's functions and globals
 
     def __post_init__(self) -> None:
         for block in self.fn.blocks:
             self.position.update((id(instr), k) for k, instr in enumerate(block.instrs))
         self.arg_ids = {id(a) for a in self.fn.args}
+        self.block_ids = {id(b) for b in self.fn.blocks}
+        if self.module is not None and not self.module_ids:
+            self.module_ids = symbol_ids(self.module)
 
     def symbol(self, value: Value) -> str:
         return f"@{format_name(value.name)}"
@@ -103,9 +109,15 @@ def module_problems(module: Module, layout: DataLayout = CPU_LAYOUT) -> list[str
     for gv in module.globals:
         problems += [f"global @{format_name(gv.name)}: {p}" for p in _global_problems(gv, module)]
         problems += [f"global @{format_name(gv.name)}: {p}" for p in _global_users(gv, functions)]
+    symbols = symbol_ids(module)
     for fn in module.functions:
-        problems += function_problems(fn, module, layout)
+        problems += function_problems(fn, module, layout, symbols)
     return problems
+
+
+def symbol_ids(module: Module) -> set[int]:
+    """The ids of `module`'s functions and globals: what an operand naming one must be."""
+    return {id(v) for v in (*module.functions, *module.globals)}
 
 
 def _global_problems(gv: GlobalVar, module: Module) -> Iterator[str]:
@@ -148,8 +160,9 @@ def _constant_problems(value: Value, module: Module | None) -> Iterator[str]:
 
 
 def function_problems(fn: Function, module: Module | None = None,
-                      layout: DataLayout = CPU_LAYOUT) -> list[str]:
-    """Every problem in one function, each message starting `in function @name`."""
+                      layout: DataLayout = CPU_LAYOUT, symbols: set[int] | None = None) -> list[str]:
+    """Every problem in one function, each message starting `in function @name`
+    (`symbols`: `symbol_ids(module)`, when the caller checks many functions)."""
     where = f"in function @{format_name(fn.name)}"
     names = Names(fn)
     problems = [f"{where}: {p}" for p in _signature_problems(fn)]
@@ -159,7 +172,7 @@ def function_problems(fn: Function, module: Module | None = None,
     if unknown:  # nothing else can be checked without knowing what each instruction is
         return problems + [f"{where}, block {names.local(b)}: instruction '{print_instr(i, names)}': "
                            f"unknown opcode '{i.op}'" for b, i in unknown]
-    ctx = _Ctx(module, fn, layout, names, predecessors(fn))
+    ctx = _Ctx(module, fn, layout, names, predecessors(fn), module_ids=symbols or set())
     structural: list[str] = []
     for block in fn.blocks:
         label = f"{where}, block {names.local(block)}"
@@ -186,8 +199,8 @@ def _signature_problems(fn: Function) -> Iterator[str]:
     for i, arg in enumerate(fn.args):
         if arg.index != i:
             yield f"argument %{format_name(arg.name)} has index {arg.index}, expected {i}"
-    block_names = [b.name for b in fn.blocks if b.name]
-    for name in sorted({n for n in block_names if block_names.count(n) > 1}):
+    block_names = Counter(b.name for b in fn.blocks if b.name)
+    for name in sorted(n for n, count in block_names.items() if count > 1):
         yield f"duplicate block name '%{format_name(name)}'"
 
 
@@ -209,7 +222,7 @@ def _block_problems(block: Block, ctx: _Ctx) -> Iterator[str]:
         elif seen_other:
             yield f"phi '{print_instr(instr, ctx.names)}' is not at the start of the block"
     for target in block.successors():
-        if target.parent is not ctx.fn or not any(b is target for b in ctx.fn.blocks):
+        if target.parent is not ctx.fn or id(target) not in ctx.block_ids:
             yield f"branch to {ctx.names.local(target)}, which is not a block of this function"
 
 
@@ -255,8 +268,7 @@ def _operand_problems(value: Value, ctx: _Ctx) -> Iterator[str]:
         if id(value) not in ctx.arg_ids:
             yield f"operand {shown} is an argument of another function"
     elif isinstance(value, (GlobalVar, Function)) and ctx.module is not None:
-        pool = ctx.module.globals if isinstance(value, GlobalVar) else ctx.module.functions
-        if not any(v is value for v in pool):
+        if id(value) not in ctx.module_ids:
             yield f"operand {shown} is not defined in this module"
     elif isinstance(value, ConstAggregate):
         yield from _constant_problems(value, ctx.module)
@@ -268,12 +280,11 @@ def _use_list_problems(instr: Instr, ctx: _Ctx) -> Iterator[str]:
     """Use-lists agree with operands: each operand's list counts this instruction
     once per operand it is, and this instruction's own list names only users
     that use it and sit in a block."""
-    operands = instr.operands
-    for value in dict.fromkeys(operands):
+    for value, count in Counter(instr.operands).items():
         have = value.use_count(instr)
-        if have is not None and have != operands.count(value):
+        if have is not None and have != count:
             yield (f"the use-list of operand {format_operand(value, ctx)} counts {have} "
-                   f"uses by this instruction, not {operands.count(value)}")
+                   f"uses by this instruction, not {count}")
     yield from _stale_users(instr, ctx.names)
 
 

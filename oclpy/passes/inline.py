@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from oclpy.ir.block_names import BlockNames
 from oclpy.ir.types import VOID
 from oclpy.ir.values import Block, Function, Instr, Module, Undef, Value
 
@@ -169,26 +170,6 @@ def remove_dead_helpers(module: Module, candidates: set[Function]) -> bool:
 # -- the transformation ------------------------------------------------------------------
 
 
-class BlockNames:
-    """`Function.unique_block_name` for many new blocks at once: the names taken are
-    kept, and the next number to try for each name, so naming the blocks of the
-    k-th inlined copy of a callee costs O(1), not O(blocks + k)."""
-
-    def __init__(self, fn: Function) -> None:
-        self.taken = {b.name for b in fn.blocks}
-        self.next: dict[str, int] = {}
-
-    def unique(self, name: str) -> str:
-        if name in self.taken:
-            n = self.next.get(name, 1)
-            while f"{name}{n}" in self.taken:
-                n += 1
-            self.next[name] = n + 1
-            name = f"{name}{n}"
-        self.taken.add(name)
-        return name
-
-
 def inline_call(call: Instr, names: BlockNames | None = None, where: tuple[int, int] | None = None) -> None:
     """Replace `call` (to a defined function) with a copy of the callee's body.
     `names` and `where` (the indices of the call's block and of the call in it)
@@ -214,7 +195,7 @@ def inline_call(call: Instr, names: BlockNames | None = None, where: tuple[int, 
 
 def _split_after(fn: Function, block_at: tuple[int, Block], call_at: tuple[int, Instr], name: str) -> Block:
     """Move the instructions after the call into a new block placed after its block."""
-    (index, block), (at, call) = block_at, call_at
+    (index, block), (at, _) = block_at, call_at
     cont = Block(name, instrs=block.instrs[at + 1:], parent=fn)
     fn.blocks.insert(index + 1, cont)
     del block.instrs[at + 1:]

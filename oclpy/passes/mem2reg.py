@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from oclpy.analysis.dominators import iterated_frontier
+from oclpy.ir.builder import add_incomings
 from oclpy.ir.cfg import predecessors
 from oclpy.ir.dominance import DomTree
 from oclpy.ir.types import AddressSpace, FloatType, IntType, PtrType, Type, VectorType
@@ -94,6 +95,7 @@ def _rename(fn: Function, dt: DomTree, promoted: set[Instr],
             phi_of: dict[Instr, Instr]) -> dict[Value, Value]:
     """Walk the dominator tree; return the value that replaces each load."""
     repl: dict[Value, Value] = {}
+    incoming: dict[Instr, list[tuple[Value, Block]]] = {phi: [] for phi in phi_of}
     entry_values = {a: Undef(a.attrs["elem"]) for a in promoted}  # type: dict[Instr, Value]
     stack: list[tuple[Block, dict[Instr, Value]]] = [(fn.entry, entry_values)]
     while stack:
@@ -109,9 +111,12 @@ def _rename(fn: Function, dt: DomTree, promoted: set[Instr],
         for succ in dict.fromkeys(block.successors()):
             for phi in succ.phis():
                 if phi in phi_of:
-                    phi.add_incoming(current[phi_of[phi]], block)
+                    incoming[phi].append((current[phi_of[phi]], block))
         stack.extend((child, current) for child in dt.children[block])
+    for phi, pairs in incoming.items():  # at once: a join after a switch has thousands
+        add_incomings(phi, pairs)
     return repl
+
 
 
 def _resolve(value: Value, repl: dict[Value, Value]) -> Value:
@@ -133,9 +138,8 @@ def _finish(fn: Function, promoted: list[Instr], users: dict[Instr, list[Instr]]
     for phi in phi_of:  # edges from unreachable predecessors carry undef
         assert phi.parent is not None
         have = {id(b) for b in phi.blocks}  # a join after a switch has thousands
-        for pred in preds.get(phi.parent, []):
-            if id(pred) not in have:
-                phi.add_incoming(Undef(phi.type), pred)
+        add_incomings(phi, [(Undef(phi.type), pred) for pred in preds.get(phi.parent, [])
+                            if id(pred) not in have])
     for load in repl:
         load.replace_all_uses_with(_resolve(load, repl))
     for block in fn.blocks:

@@ -32,7 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from oclpy.ir.builder import Builder, const_int
+from oclpy.ir.block_names import BlockNames
+from oclpy.ir.builder import Builder, add_incomings, const_int
 from oclpy.ir.values import Block, Function, Instr, Module
 
 from .manager import PassError, register
@@ -75,7 +76,7 @@ def split_switch(fn: Function, block: Block, switch: Instr, max_cases: int) -> N
     incoming = {id(t): _values_from(t, block) for t in targets}
     switch.erase()
     leaves: list[Block] = []
-    _build_tree(fn, block, value, default, chunks, leaves)
+    _build_tree(fn, BlockNames(fn), block, value, default, chunks, leaves)
     leaves_to: dict[int, list[Block]] = {}
     for leaf in leaves:
         for target in {id(t): t for t in leaf.successors()}.values():
@@ -84,8 +85,8 @@ def split_switch(fn: Function, block: Block, switch: Instr, max_cases: int) -> N
         _repoint_phis(target, block, incoming[id(target)], leaves_to[id(target)])
 
 
-def _build_tree(fn: Function, here: Block, value, default: Block, chunks: list[list[Case]],
-                leaves: list[Block]) -> None:
+def _build_tree(fn: Function, names: BlockNames, here: Block, value, default: Block,
+                chunks: list[list[Case]], leaves: list[Block]) -> None:
     """Fill `here` with the search over `chunks`: a leaf switch for one chunk, else a
     branch on the first case value of the upper half."""
     builder = Builder(here)
@@ -95,11 +96,12 @@ def _build_tree(fn: Function, here: Block, value, default: Block, chunks: list[l
         return
     mid = len(chunks) // 2
     pivot = chunks[mid][0][0]
-    low, high = fn.add_block(f"{here.name}.lt"), fn.add_block(f"{here.name}.ge")
+    low, high = (Block(names.unique(f"{here.name}.{half}"), parent=fn) for half in ("lt", "ge"))
+    fn.blocks += (low, high)
     below = builder.icmp("ult", value, const_int(value.type, pivot))
     builder.condbr(below, low, high)
-    _build_tree(fn, low, value, default, chunks[:mid], leaves)
-    _build_tree(fn, high, value, default, chunks[mid:], leaves)
+    _build_tree(fn, names, low, value, default, chunks[:mid], leaves)
+    _build_tree(fn, names, high, value, default, chunks[mid:], leaves)
 
 
 def _values_from(target: Block, pred: Block) -> list:
@@ -113,5 +115,4 @@ def _repoint_phis(target: Block, old_pred: Block, values: list, preds: list[Bloc
     for phi, value in zip(target.phis(), values):
         k = phi.blocks.index(old_pred)
         phi.blocks[k] = preds[0]
-        for leaf in preds[1:]:
-            phi.add_incoming(value, leaf)
+        add_incomings(phi, [(value, leaf) for leaf in preds[1:]])
