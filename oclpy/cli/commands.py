@@ -2,7 +2,7 @@
 
     oclpy devices
     oclpy build FILE.cl|FILE.spv [OpenCL build options] [--device cpu|cuda|simt] [--emit ast|ir|llvm|asm|ptx|isa]
-                        [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes]
+                        [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes] [--locs]
     oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--print-after=PASS]
                        [--verify-each] [--time-passes]
     oclpy demo [--device cpu] [--quick]
@@ -37,6 +37,7 @@ from ..ir.parser import IRParseError, parse_module
 from ..ir.printer import print_module
 from ..ir.verifier import VerifyError, verify_module
 from ..passes.manager import pass_timing, run_pipeline
+from ..targets.simt.asm_printer import format_module
 from ..targets.simt.device_config import machine_from_env
 from ..targets.simt.resources import format_resources, kernel_resources
 from .demo import run_demo
@@ -105,7 +106,7 @@ def _emit_isa(source: str | bytes, options: str, filename: str, args: argparse.N
     """The simt device's final machine code (whatever --device says)."""
     result = compiler.compile_program(source, options, _target("simt", args), filename)
     sys.stderr.write(result.log)
-    return result.program.asm()
+    return format_module(result.program.module, args.locs)
 
 
 def _build_only(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
@@ -209,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--stats", action="store_true",
                        help="per-kernel IR statistics (simt: also registers, memory, occupancy)")
     build.add_argument("--time-passes", action="store_true", help="time each pass (stderr)")
+    build.add_argument("--locs", action="store_true", help="--emit isa: each instruction's source location")
 
     opt = sub.add_parser("opt", help="run IR passes over a .oir file")
     opt.add_argument("file")
@@ -229,7 +231,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 _OURS_WITH_VALUE = ("--device", "--emit")
-_OURS_FLAGS = ("-O0", "-O1", "-O2", "--print-after-all", "--verify-each", "--stats", "--time-passes",
+_OURS_FLAGS = ("-O0", "-O1", "-O2", "--print-after-all", "--verify-each", "--stats", "--time-passes", "--locs",
                "-h", "--help")
 _CL_WITH_VALUE = ("-D", "-I")
 

@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ...diagnostics import SourceLocation
 from .calling_convention import (
     DEFAULT_REGISTERS, KERNEL_ENTRY, check_file_size, hidden_offset, kernarg_size, pack_hidden,
 )
@@ -105,6 +106,7 @@ class Program:
     slots: dict[str, list[int]] = field(default_factory=dict)
     registers: dict[tuple[str, str, int], int] = field(default_factory=dict)  # virtual -> index
     size: dict[str, int] = field(default_factory=lambda: {"s": 36, "v": 3})
+    locs: list[SourceLocation | None] = field(default_factory=list)  # pc -> the source it came from
 
     def register_index(self, fn: str, reg: PReg | VReg) -> int:
         if isinstance(reg, PReg):
@@ -127,6 +129,7 @@ def load_program(module: MModule, config: SimConfig) -> Program:
         program.code += [Decoded(i, fn.name, lambda s, w: None, False) for i in fn.instrs()]
     place_labels(program)
     place_registers(program)
+    program.locs = [d.instr.loc for d in program.code]
     for k, d in enumerate(program.code):
         program.code[k] = decode(program, d.instr, d.function, k)
     return program
