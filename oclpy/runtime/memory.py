@@ -71,9 +71,10 @@ def host_view(obj: Any, writable: bool, routine: str, code: int = status_code.IN
 
 class Storage:
     """The bytes of a buffer and its sub-buffers, on each driver that used them."""
-    def __init__(self, nbytes: int, home: Driver) -> None:
+    def __init__(self, nbytes: int, home: Driver, mode: str = "rw") -> None:
         self.nbytes = nbytes
         self.home = home
+        self.mode = mode  # what kernels may do: "rw", "r" (READ_ONLY), "w" (WRITE_ONLY); drivers may check it
         self.allocations: dict[int, tuple[Driver, Allocation]] = {}
         self.current: Driver | None = None  # whose copy the last enqueued command leaves current
         self.users: set[Any] = set()  # enqueued commands using the bytes, not yet done
@@ -86,6 +87,7 @@ class Storage:
         except MemoryError:
             raise_cl("clCreateBuffer", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
                      f"could not allocate {self.nbytes} bytes")
+        self.home.set_access(alloc, self.mode)
         if host is not None and not alloc.host_owned:
             self.home.write(alloc, 0, host[:self.nbytes])
         self.allocations[id(self.home)] = (self.home, alloc)
@@ -99,6 +101,7 @@ class Storage:
             if entry is None:
                 try:
                     entry = (driver, driver.allocate(self.nbytes))
+                    driver.set_access(entry[1], self.mode)
                 except MemoryError:
                     raise_cl("clEnqueueMigrateMemObjects", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
                              f"could not allocate {self.nbytes} bytes on the {driver.kind} device")
@@ -182,7 +185,8 @@ class Buffer(MemoryObject):
                      f"buffer size {size} is not in 1..{limit} bytes")
         self.size = size
         self.hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
-        self.storage = Storage(size, context.devices[0].driver)
+        mode = "r" if flags & mem_flags.READ_ONLY else "w" if flags & mem_flags.WRITE_ONLY else "rw"
+        self.storage = Storage(size, context.devices[0].driver, mode)
         self.storage.create(host, bool(flags & mem_flags.USE_HOST_PTR))
         context.own(self, "clCreateBuffer")
 

@@ -62,6 +62,7 @@ class SimtProgram:
     module: MModule
     kernels: dict[str, SimtKernel] = field(default_factory=dict)
     machine: SimtMachine = field(default_factory=SimtMachine)
+    sources: dict[str, str] = field(default_factory=dict, compare=False)  # file -> text, for check reports
 
     def asm(self) -> str:
         return format_module(self.module)

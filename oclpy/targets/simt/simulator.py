@@ -49,7 +49,9 @@ from .machine import (
     function_problems, instr_problems,
 )
 from .memory_model import CODE_BASE, LOCAL_APERTURE_HI, PRIVATE_APERTURE_HI
-from .sim_memory import GlobalMemory, SimError, atomic_rmw, gather, scatter
+from .check import barrier_checks, memory_checks
+from .check.check_session import Checker, Launch
+from .sim_memory import SINK_BYTES, GlobalMemory, SimError, atomic_rmw, gather, scatter
 
 RUNNING, AT_BARRIER, DONE = 0, 1, 2
 UNDEFINED = 0xDEADBEEF  # what a register holds before anything writes it
@@ -424,6 +426,8 @@ def exec_control(program: Program, instr: MInstr, fn: str, index: int) -> Callab
             s.status[sel] = DONE
     elif instr.op == "s_barrier":
         def run(s: Any, sel: np.ndarray) -> None:
+            if s.checker is not None and s.checker.on("barriers"):
+                barrier_checks.partial_waves(s.checker, s, index, sel)
             s.status[sel] = AT_BARRIER
             s.pc[sel] = index + 1
     elif instr.op == "s_trap":
@@ -504,6 +508,7 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         w = np.nonzero(sel)[0]
         base, offset = (np.broadcast_to(read(s), sel.shape)[w] for read in reads)
         if mem.space == "sprivate":
+            s.writing = store
             address = (base.astype(np.int64) + offset.astype(np.int64)).astype(np.int64)
             data, offsets = s.private_offsets(index, w, np.zeros(len(w), np.int64), address, mem.bytes)
         else:
@@ -613,10 +618,13 @@ class Batch:
 
     def __init__(self, program: Program, groups: Sequence[tuple[int, int, int]], local_size: tuple[int, int, int],
                  waves_per_group: int, kernarg: int, local_bytes: int, private_bytes: int,
-                 memory: GlobalMemory) -> None:
+                 memory: GlobalMemory, checker: Checker | None = None,
+                 global_size: tuple[int, int, int] = (0, 0, 0), global_offset: tuple[int, int, int] = (0, 0, 0)) -> None:
         width = program.config.wave_width
         nw = len(groups) * waves_per_group
         self.program, self.memory, self.width = program, memory, width
+        self.checker = checker
+        self.local_size, self.global_size, self.global_offset = local_size, global_size, global_offset
         self.waves_per_group = waves_per_group
         self.groups = list(groups)
         self.sregs = np.full((nw, program.size["s"]), UNDEFINED, U32)
@@ -626,8 +634,8 @@ class Batch:
         self.status = np.full(nw, RUNNING, np.int8)
         self.group = np.repeat(np.arange(len(groups)), waves_per_group)
         self.local_bytes, self.private_bytes = local_bytes, private_bytes
-        self.local = np.zeros(len(groups) * local_bytes + 8, np.uint8)
-        self.private = np.zeros(nw * width * private_bytes + 8, np.uint8)
+        self.local = np.zeros(len(groups) * local_bytes + SINK_BYTES, np.uint8)
+        self.private = np.zeros(nw * width * private_bytes + SINK_BYTES, np.uint8)
         self.lane_shift = np.arange(width, dtype=U64)
         self.all_waves, self.all_lanes = np.repeat(np.arange(nw), width), np.tile(np.arange(width), nw)
         linear = (np.arange(nw) % waves_per_group)[:, None] * width + np.arange(width)
@@ -635,6 +643,8 @@ class Batch:
         self.exec = np.zeros(nw, U64)
         self.lanes = linear < lx * ly * lz
         self.exec = self.pack(self.lanes)
+        self.present = self.exec.copy()  # the lanes that hold a work-item
+        self.writing = False  # whether the access being resolved writes (the checks say so)
         entry = KERNEL_ENTRY
         self.sregs[:, entry.kernarg.index:entry.kernarg.index + 2].view(U64)[:, 0] = kernarg
         for dim, reg in enumerate(entry.group_id):
@@ -662,6 +672,7 @@ class Batch:
     # -- addresses of each space as (byte array, offsets, rows of the access) --------------
     def resolve(self, index: int, space: str, w: np.ndarray, lane: np.ndarray, address: np.ndarray,
                 offset: np.ndarray, n: int, write: bool) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        self.writing = write  # for the checks of the segment accesses below
         if space == "global":
             full = address.astype(U64) + offset.astype(U64)
             return [self.global_offsets(index, w, lane, full, n, write) + (np.arange(len(w)),)]
@@ -691,6 +702,9 @@ class Batch:
     def global_offsets(self, index: int, w: np.ndarray, lane: np.ndarray | None, address: np.ndarray, n: int,
                        write: bool) -> tuple[np.ndarray, np.ndarray]:
         offsets, ok = self.memory.locate(address, n, write)
+        if self.checker is not None and self.checker.on("memory"):
+            ok = memory_checks.global_access(self.checker, self, index, w, lane, address, n, write, ok)
+            return self.memory.data, np.where(ok, offsets, 0)
         if not ok.all():
             bad = int(np.argmin(ok))
             message = self.memory.explain(int(address[bad]), n, write)
@@ -699,6 +713,10 @@ class Batch:
 
     def local_offsets(self, index: int, w: np.ndarray, lane: np.ndarray, offset: np.ndarray,
                       n: int) -> tuple[np.ndarray, np.ndarray]:
+        if self.checker is not None and self.checker.on("memory"):
+            ok = memory_checks.segment_access(self.checker, self, index, "local", w, lane, offset, n,
+                                              self.writing, self.local_bytes)
+            return self.local, np.where(ok, self.group[w] * self.local_bytes + offset, len(self.local) - SINK_BYTES)
         bad = (offset < 0) | (offset + n > self.local_bytes)
         if bad.any():
             k = int(np.argmax(bad))
@@ -708,6 +726,11 @@ class Batch:
 
     def private_offsets(self, index: int, w: np.ndarray, lane: np.ndarray, offset: np.ndarray,
                         n: int) -> tuple[np.ndarray, np.ndarray]:
+        if self.checker is not None and self.checker.on("memory"):
+            ok = memory_checks.segment_access(self.checker, self, index, "private", w, lane, offset, n,
+                                              self.writing, self.private_bytes)
+            at = (w * self.width + lane) * self.private_bytes + offset
+            return self.private, np.where(ok, at, len(self.private) - SINK_BYTES)
         bad = (offset < 0) | (offset + n > self.private_bytes)
         if bad.any():
             k = int(np.argmax(bad))
@@ -737,6 +760,9 @@ class Batch:
             stats.steps += 1
             stats.wave_instructions += int(sel.sum())
             if stats.steps > self.program.config.max_steps:
+                if self.checker is not None and self.checker.on("barriers"):
+                    barrier_checks.out_of_steps(self.checker, self, pc, sel, self.program.config.max_steps)
+                    raise LaunchStopped()
                 raise SimError(f"the kernel did not finish within {self.program.config.max_steps} steps")
             if decoded.instr.op == "s_barrier":
                 self.release_barriers()
@@ -752,6 +778,11 @@ class Batch:
         same = (pcs == pcs[:, :1]).all(axis=1)
         split = all_there & ~same
         stuck = at_barrier.any(axis=1) & (per_group == DONE).any(axis=1) & ~(per_group == RUNNING).any(axis=1)
+        if self.checker is not None and self.checker.on("barriers") and (split.any() or stuck.any()):
+            barrier_checks.divergent_groups(self.checker, self, split, stuck)
+            ended = np.repeat(split | stuck, self.waves_per_group)
+            self.status[ended] = DONE  # the group cannot go on; the others do
+            return True
         for bad in (split, stuck):
             if bad.any():
                 g = int(np.argmax(bad))
@@ -763,6 +794,10 @@ class Batch:
             self.status[np.repeat(ready, self.waves_per_group)] = RUNNING
             return True
         return False
+
+
+class LaunchStopped(Exception):
+    """A checked launch that cannot go on (reported already): the run ends there."""
 
 
 def format_short(instr: MInstr) -> str:
@@ -780,8 +815,11 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
                global_size: Sequence[int], local_size: Sequence[int], args: bytes = b"",
                global_offset: Sequence[int] = (0, 0, 0), local_bytes: int | None = None,
                private_bytes: int | None = None, printf_buffer: int = 0,
-               config: SimConfig | None = None) -> RunStats:
-    """Run `kernel` over the NDRange; `args` is the kernarg segment's explicit part."""
+               config: SimConfig | None = None, checker: Checker | None = None,
+               launch: Launch | None = None) -> RunStats:
+    """Run `kernel` over the NDRange; `args` is the kernarg segment's explicit part. With a
+    `checker`, the checks report what they find there instead of raising (`launch` names the
+    arguments' buffers)."""
     program = module if isinstance(module, Program) else load_program(module, config or config_from_env())
     fn = program.module.function(kernel)
     if fn.kind != "kernel":
@@ -798,6 +836,10 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
     segment[: len(args)] = args
     segment[hidden_offset(len(args)):hidden_offset(len(args)) + len(hidden)] = hidden
     kernarg = memory.upload(bytes(segment), read_only=True, name=f"kernarg of @{kernel}")
+    if checker is not None:
+        launch = launch or Launch(kernel, program.locs)
+        launch.kernarg = len(memory.buffers) - 1
+        checker.start(launch)
     local_bytes = int(fn.attrs.get("local_bytes", 0)) if local_bytes is None else local_bytes
     private_bytes = default_private_bytes(program.module, fn) if private_bytes is None else private_bytes
     group_lanes = lsize[0] * lsize[1] * lsize[2]
@@ -810,11 +852,13 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
     try:
         for start in range(0, len(groups), per_batch):
             batch = Batch(program, groups[start:start + per_batch], lsize, waves_per_group, kernarg,
-                          local_bytes, private_bytes, memory)
+                          local_bytes, private_bytes, memory, checker, gsize, offset)
             batch.pc[:] = program.entry[kernel]  # waves start at their kernel, not at instruction 0
             with np.errstate(all="ignore"):
                 batch.run(stats)
             stats.batches += 1
+    except LaunchStopped:
+        pass
     finally:
         memory.free(kernarg)
     return stats
