@@ -7,6 +7,7 @@
                        [--verify-each] [--time-passes]
     oclpy demo [--device cpu] [--quick]
     oclpy run SCRIPT [ARGS] | -m MODULE [ARGS] | -c CODE    (`import pyopencl` answered by oclpy)
+    oclpy check python SCRIPT [ARGS] | ...                  (every kernel checked on simt: docs/check.md)
 
 Each subcommand is one function taking the parsed arguments and returning the
 exit status; `main` only dispatches. `--stats` prints `oclpy.analysis.kernel_stats`'s per-kernel
@@ -41,6 +42,7 @@ from ..targets.simt.asm_printer import format_module
 from ..targets.simt.device_config import machine_from_env
 from ..targets.simt.resources import format_resources, kernel_resources
 from .demo import run_demo
+from .check import main as check_main
 from .run import main as run_main
 
 
@@ -227,6 +229,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("run", help="run Python (SCRIPT, -m MODULE or -c CODE) with `import pyopencl` "
                                "answered by oclpy", add_help=False)
+    sub.add_parser("check", help="run a Python program with every kernel checked on simt "
+                                 "(oclpy check python app.py [args])", add_help=False)
     return parser
 
 
@@ -263,7 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     if argv and argv[0] == "run":
-        return run_main(argv[1:])  # the program's own arguments: no parsing of ours after `run`
+        return run_main(argv[1:])
+    if argv and argv[0] == "check":
+        return check_main(argv[1:])  # likewise: the program's arguments are its own  # the program's own arguments: no parsing of ours after `run`
     if argv and argv[0] == "build":
         ours, cl_options = split_build_args(argv[1:])
         return _cmd_build(parser.parse_args(["build", *ours]), cl_options)

@@ -49,8 +49,8 @@ from .machine import (
     function_problems, instr_problems,
 )
 from .memory_model import CODE_BASE, LOCAL_APERTURE_HI, PRIVATE_APERTURE_HI
-from .check import barrier_checks, memory_checks
-from .check.check_session import Checker, Launch
+from .check import barrier_checks, memory_checks, race_checks, value_checks
+from .check.check_session import Checker, Launch, work_items
 from .sim_memory import SINK_BYTES, GlobalMemory, SimError, atomic_rmw, gather, scatter
 
 RUNNING, AT_BARRIER, DONE = 0, 1, 2
@@ -535,6 +535,7 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     defs = instr.defs()
     dst = program.register_index(fn, defs[0][1]) if defs else 0
     n = mem.bytes
+    races = mem.kind != "atomic"  # atomics are never part of a race
 
     def run(s: Any, sel: np.ndarray) -> None:
         active = s.lanes & sel[:, None]
@@ -543,6 +544,9 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             return
         address, offset = lanes.pick(address_read(s)), lanes.pick(offset_read(s)).astype(np.int64)
         pieces = s.resolve(index, mem.space, lanes.w, lanes.lane, address, offset, n, mem.kind != "load")
+        if s.checker is not None and races and s.checker.on("races"):
+            for data, offsets, which in pieces:
+                s.track(index, data, offsets, lanes.w[which], lanes.lane[which], n, mem.kind != "load")
         if mem.kind == "load":
             rows = np.empty((len(lanes.w), n), np.uint8)
             for data, offsets, which in pieces:
@@ -604,10 +608,28 @@ def store_bytes(value: np.ndarray, f: Field, n: int) -> np.ndarray:
     return np.ascontiguousarray(words).view(np.uint8).reshape(len(value), -1)[:, :n]
 
 
+def exec_check(program: Program, instr: MInstr, fn: str, index: int) -> Callable[[Any, np.ndarray], None]:
+    """Check instructions: nothing on the machine; under a checker, `value_checks` on the operand."""
+    (i, operand), *_ = instr.uses()
+    read = vector_reader(program, fn, operand, instr.field_of(i))
+    if instr.op == "v_check_space_b64":
+        aperture = int(instr.operands[1].value)
+
+        def run(s: Any, sel: np.ndarray) -> None:
+            if s.checker is not None and s.checker.on("casts"):
+                value_checks.cast(s.checker, s, index, read(s), aperture, s.lanes & sel[:, None])
+        return run
+
+    def run(s: Any, sel: np.ndarray) -> None:
+        if s.checker is not None and s.checker.on("division"):
+            value_checks.division(s.checker, s, index, read(s), s.lanes & sel[:, None])
+    return run
+
+
 EXECUTORS: dict[str, Callable[[Program, MInstr, str, int], Callable[[Any, np.ndarray], None]]] = {
     "salu": exec_salu, "exec": exec_saveexec, "valu": exec_valu, "vcmp": exec_vcmp, "lane": exec_lane,
     "branch": exec_branch, "call": exec_call, "control": exec_control, "pseudo": exec_pseudo,
-    "smem": exec_smem, "sscratch": exec_smem, "vmem": exec_vmem,
+    "smem": exec_smem, "sscratch": exec_smem, "vmem": exec_vmem, "check": exec_check,
 }
 
 
@@ -654,6 +676,17 @@ class Batch:
         ids = (linear % lx, linear // lx % ly, linear // (lx * ly))
         for reg, values in zip(entry.local_id, ids):
             self.vregs[:, :, reg.index] = values
+        self.epoch = np.zeros(len(groups), np.int64)  # barriers each group has passed (the race check's order)
+        if checker is not None:
+            items, _, _ = work_items(self, self.all_waves, self.all_lanes)
+            self.item_ids = items.reshape(nw, width)
+            num = [g // max(1, l) for g, l in zip(global_size, local_size)]
+            self.group_linear = np.array([x + num[0] * (y + num[1] * z) for x, y, z in groups], np.int64)
+
+    @property
+    def order_key(self) -> np.ndarray:
+        """Per wave: its group and the barriers the group has passed, `(group << 32) | epoch`."""
+        return ((self.group_linear << 32) | self.epoch)[self.group]
 
     def pack(self, lanes: np.ndarray) -> np.ndarray:
         return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)
@@ -668,6 +701,17 @@ class Batch:
         from_ = f"wave {wave % self.waves_per_group} of work-group {self.groups[int(self.group[wave])]}"
         where = f"lane {lane} of {from_}" if lane is not None else from_
         return SimError(f"@{d.function}: '{format_short(d.instr)}' in {where}: {message}")
+
+    def track(self, index: int, data: np.ndarray, offsets: np.ndarray, w: np.ndarray, lane: np.ndarray, n: int,
+              write: bool) -> None:
+        """Hand one piece of a checked access to the race check (not private memory, not the sink)."""
+        assert self.checker is not None
+        if data is self.local:
+            race_checks.access(self.checker, self, index, "local", data, offsets,
+                               offsets < len(data) - SINK_BYTES, w, lane, n, write)
+        elif data is self.memory.data:
+            race_checks.access(self.checker, self, index, "global", data, offsets, offsets >= SINK_BYTES,
+                               w, lane, n, write)
 
     # -- addresses of each space as (byte array, offsets, rows of the access) --------------
     def resolve(self, index: int, space: str, w: np.ndarray, lane: np.ndarray, address: np.ndarray,
@@ -790,6 +834,7 @@ class Batch:
                                    for k, (st, pc) in enumerate(zip(per_group[g], pcs[g])))
                 raise SimError(f"barrier divergence in work-group {self.groups[g]}: {states}")
         ready = all_there & same
+        self.epoch += ready
         if ready.any():
             self.status[np.repeat(ready, self.waves_per_group)] = RUNNING
             return True
