@@ -2,7 +2,8 @@
 
 - `partial_waves`: a wave reaching `s_barrier` with lanes off that hold
   work-items (they took another path, or returned): the work-group's
-  work-items do not all reach this barrier.
+  work-items do not all reach this barrier. (A wave whose lanes are all off
+  may still run a scalar barrier: then all its work-items missed it.)
 - `divergent_groups`: waves of one work-group waiting at different barriers,
   or waiting while others have ended. The group is stopped there; the other
   groups go on.
@@ -20,17 +21,18 @@ from .check_session import Checker
 
 
 def partial_waves(chk: Checker, s: Any, pc: int, sel: np.ndarray) -> None:
-    missing = sel & (s.exec != s.present)
-    if not missing.any():
-        return
-    waves = np.nonzero(missing)[0]
-    reached = s.lanes[waves]
-    present = ((s.present[waves, None] >> s.lane_shift) & np.uint64(1)).astype(bool)
-    w, lane = np.nonzero(reached)
-    group = s.groups[int(s.group[waves[0]])]
-    message = (f"barrier divergence: {int(reached[0].sum())} of the {int(present[0].sum())} work-items of a wave "
-               f"of work-group {format_id(group)} reach this barrier; the others took another path")
-    chk.report("barrier-divergence", s, pc, message, waves[w], lane)
+    """Waves at a barrier with some of their work-items' lanes off: each one's a report (the
+    lanes that reached it; when none did, as a wave with no lane on runs a scalar barrier,
+    the lanes that did not)."""
+    for wave in np.nonzero(sel & (s.exec != s.present))[0]:
+        reached = s.lanes[wave]
+        present = ((s.present[wave] >> s.lane_shift) & np.uint64(1)).astype(bool)
+        lanes = np.nonzero(reached if reached.any() else present)[0]
+        group = format_id(s.groups[int(s.group[wave])])
+        message = (f"barrier divergence: {int(reached.sum())} of the {int(present.sum())} work-items of wave "
+                   f"{int(wave) % s.waves_per_group} of work-group {group} reach this barrier; the others "
+                   f"took another path")
+        chk.report("barrier-divergence", s, pc, message, np.full(len(lanes), wave), lanes)
 
 
 def divergent_groups(chk: Checker, s: Any, split: np.ndarray, stuck: np.ndarray) -> None:

@@ -56,11 +56,10 @@ def global_access(chk: Checker, s: Any, pc: int, w: np.ndarray, lane: np.ndarray
     alive = np.array([b.alive for b in memory.buffers] + [False], bool)[owner]
     bad = ~ok
     if bad.any():
-        released = bad & (owner >= 0) & ~alive
-        inside = np.zeros(len(w), bool)
-        if write:
-            ends = np.array([b.base + b.size for b in memory.buffers] + [0], np.uint64)[owner]
-            inside = bad & alive & (address.astype(np.uint64) + np.uint64(n) <= ends)
+        ends = np.array([b.base + b.size for b in memory.buffers] + [0], np.uint64)[owner]
+        within = address.astype(np.uint64) + np.uint64(n) <= ends
+        released = bad & (owner >= 0) & ~alive & within
+        inside = bad & alive & within if write else np.zeros(len(w), bool)
         report_each(chk, s, pc, w, lane, address, n, write, released, "released-buffer", memory)
         report_each(chk, s, pc, w, lane, address, n, write, inside, "access-mode", memory)
         report_each(chk, s, pc, w, lane, address, n, write, bad & ~released & ~inside, "out-of-bounds", memory)
