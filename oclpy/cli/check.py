@@ -37,6 +37,9 @@ def main(argv: Sequence[str]) -> int:
         print(str(exc).replace("oclpy run", "oclpy check").replace(
             "usage: oclpy check SCRIPT [ARGS...] | -m MODULE [ARGS...] | -c CODE [ARGS...]", USAGE), file=sys.stderr)
         return 2
+    if kind == "script" and not os.path.exists(what):
+        print(f"oclpy check: error: can't open file '{what}': no such file", file=sys.stderr)
+        return 2
     os.environ["OCLPY_DEVICE"] = "simt"
     checking.enable(summary_at_exit=False)
     status = run_program(kind, what, program_argv)
