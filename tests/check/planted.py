@@ -19,7 +19,7 @@ Expected = tuple[str, str, str, tuple[int, int, int], tuple[int, int, int], int]
 
 @dataclass(frozen=True)
 class Arg:
-    """A kernel argument: a buffer ('in': filled with `values`, 'out': left as created),
+    """A kernel argument: a buffer ('in', 'out': filled with `values`; None: 256 bytes never written),
     its flags ('rw', 'r', 'w'), or a scalar (`kind` 'scalar', `values` a NumPy scalar), or
     local memory (`kind` 'local', `values` the bytes)."""
 
@@ -201,7 +201,7 @@ BARRIER_IN_WAVE = Case(
     "}\n",
     (32,), (32,), (Arg("out", ints(32)),),
     (("barrier-divergence", "3:17",
-      "barrier divergence: 16 of the 32 work-items of wave 0 of work-group (0,0,0) reach this barrier; "
+      "barrier divergence: 16 of the 32 work-items of work-group (0,0,0) reach this barrier; "
       "the others took another path", (0, 0, 0), (0, 0, 0), 16),))
 
 BARRIER_WAVES = Case(
@@ -218,8 +218,8 @@ BARRIER_WAVES = Case(
     "}\n",
     (64,), (64,), (Arg("out", ints(64)),),
     (("barrier-divergence", "3:17",
-      "barrier divergence: 0 of the 32 work-items of wave 1 of work-group (0,0,0) reach this barrier; "
-      "the others took another path", (32, 0, 0), (0, 0, 0), 32),))
+      "barrier divergence: 32 of the 64 work-items of work-group (0,0,0) reach this barrier; "
+      "the others took another path", (0, 0, 0), (0, 0, 0), 32),))
 
 LOCAL_RACE = Case(
     "local-race", "races",
@@ -272,5 +272,55 @@ GLOBAL_RACE_IN_GROUP = Case(
       "data race on __global memory: this read and a write by work-item (63,0,0) are not ordered by a barrier",
       (0, 0, 0), (0, 0, 0), 64),))
 
+UNINIT_GLOBAL = Case(
+    "uninitialised-global-buffer", "uninitialized",
+    "__kernel void k(__global const int *a, __global int *out) {\n"
+    "    int i = get_global_id(0);\n"
+    "    out[i] = a[i] + 1;\n"
+    "}\n",
+    "__kernel void k(__global const int *a, __global int *out) {\n"
+    "    int i = get_global_id(0);\n"
+    "    out[i] = i + 1;\n"
+    "}\n",
+    (64,), (32,), (Arg("in", None), Arg("out", ints(64))),
+    (("uninitialized", "3:12", "store of an uninitialised value to __global memory", (0, 0, 0), (0, 0, 0), 64),))
+
+UNINIT_LOCAL = Case(
+    "uninitialised-local-address", "uninitialized",
+    "__kernel void k(__global const int *a, __global int *out) {\n"
+    "    __local int idx[64];\n"
+    "    int l = get_local_id(0);\n"
+    "    if (l < 32) idx[l] = l;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[get_global_id(0)] = a[idx[l]];\n"
+    "}\n",
+    "__kernel void k(__global const int *a, __global int *out) {\n"
+    "    __local int idx[64];\n"
+    "    int l = get_local_id(0);\n"
+    "    idx[l] = l;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[get_global_id(0)] = a[idx[l]];\n"
+    "}\n",
+    (64,), (64,), (Arg("in", ints(64)), Arg("out", ints(64))),
+    (("uninitialized", "6:30", "uninitialised value used as an address", (32, 0, 0), (0, 0, 0), 32),))
+
+UNINIT_PRIVATE = Case(
+    "uninitialised-private-branch", "uninitialized",
+    "__kernel void k(__global const int *a, __global int *out) {\n"
+    "    int i = get_global_id(0);\n"
+    "    int p[4];\n"
+    "    for (int j = 0; j < 3; j++) p[j] = a[j];\n"
+    "    if (p[i & 3] > 10) out[i] = 1;\n"
+    "}\n",
+    "__kernel void k(__global const int *a, __global int *out) {\n"
+    "    int i = get_global_id(0);\n"
+    "    int p[4];\n"
+    "    for (int j = 0; j < 4; j++) p[j] = a[j];\n"
+    "    if (p[i & 3] > 10) out[i] = 1;\n"
+    "}\n",
+    (64,), (32,), (Arg("in", ints(64)), Arg("out", ints(64))),
+    (("uninitialized", "5:5", "branch on an uninitialised value", (0, 0, 0), (0, 0, 0), 64),))
+
 CASES = (GLOBAL_OOB, GLOBAL_NEGATIVE, CONSTANT_OOB, LOCAL_OOB, PRIVATE_OOB, WRITE_READ_ONLY, READ_WRITE_ONLY,
-         DIVISION, CAST, BARRIER_IN_WAVE, BARRIER_WAVES, LOCAL_RACE, GLOBAL_RACE, GLOBAL_RACE_IN_GROUP)
+         DIVISION, CAST, BARRIER_IN_WAVE, BARRIER_WAVES, LOCAL_RACE, GLOBAL_RACE, GLOBAL_RACE_IN_GROUP,
+         UNINIT_GLOBAL, UNINIT_LOCAL, UNINIT_PRIVATE)

@@ -53,6 +53,7 @@ class GlobalMemory:
 
     def __init__(self, capacity: int = 1 << 20) -> None:
         self.data = np.zeros(capacity, np.uint8)
+        self.defined = np.zeros(capacity, bool)  # per byte: written since allocated (the checker's shadow)
         self.buffers: list[Buffer] = []
         self.top = SINK_BYTES  # arena offset of the next buffer (the sink comes first)
         self._table: tuple[np.ndarray, ...] | None = None
@@ -65,7 +66,11 @@ class GlobalMemory:
             grown = np.zeros(max(end, 2 * len(self.data)), np.uint8)
             grown[: len(self.data)] = self.data
             self.data = grown
+            defined = np.zeros(len(grown), bool)
+            defined[: len(self.defined)] = self.defined
+            self.defined = defined
         self.data[offset:offset + nbytes] = 0
+        self.defined[offset:offset + nbytes] = False
         self.top = end
         base = GLOBAL_BASE + len(self.buffers) * BUFFER_SPACING
         self.buffers.append(Buffer(base, nbytes, read_only, name=name, offset=offset))
@@ -100,6 +105,7 @@ class GlobalMemory:
         if not ok[0]:
             raise SimError(self.explain(address, len(raw), write=False))
         self.data[offsets[0]:offsets[0] + len(raw)] = raw
+        self.defined[offsets[0]:offsets[0] + len(raw)] = True
 
     def read(self, address: int, nbytes: int) -> bytes:
         offsets, ok = self.locate(np.array([address], np.uint64), nbytes, write=False)

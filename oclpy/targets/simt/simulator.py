@@ -49,7 +49,7 @@ from .machine import (
     function_problems, instr_problems,
 )
 from .memory_model import CODE_BASE, LOCAL_APERTURE_HI, PRIVATE_APERTURE_HI
-from .check import barrier_checks, memory_checks, race_checks, value_checks
+from .check import barrier_checks, memory_checks, race_checks, uninit_checks, value_checks
 from .check.check_session import Checker, Launch, work_items
 from .sim_memory import SINK_BYTES, GlobalMemory, SimError, atomic_rmw, gather, scatter
 
@@ -109,6 +109,7 @@ class Program:
     registers: dict[tuple[str, str, int], int] = field(default_factory=dict)  # virtual -> index
     size: dict[str, int] = field(default_factory=lambda: {"s": 36, "v": 3})
     locs: list[SourceLocation | None] = field(default_factory=list)  # pc -> the source it came from
+    near_locs: list[SourceLocation | None] = field(default_factory=list)  # else the last one before, in its function
 
     def register_index(self, fn: str, reg: PReg | VReg) -> int:
         if isinstance(reg, PReg):
@@ -132,9 +133,22 @@ def load_program(module: MModule, config: SimConfig) -> Program:
     place_labels(program)
     place_registers(program)
     program.locs = [d.instr.loc for d in program.code]
+    program.near_locs = nearest_locations(program)
     for k, d in enumerate(program.code):
         program.code[k] = decode(program, d.instr, d.function, k)
     return program
+
+
+def nearest_locations(program: Program) -> list[SourceLocation | None]:
+    """Per pc, its location, else the closest one before it in the same function (code that
+    instruction selection made for no IR instruction, such as a branch at a block's start)."""
+    out: list[SourceLocation | None] = []
+    for pc, d in enumerate(program.code):
+        loc = d.instr.loc
+        if loc is None and pc and program.code[pc - 1].function == d.function:
+            loc = out[-1]
+        out.append(loc)
+    return out
 
 
 def place_labels(program: Program) -> None:
@@ -277,8 +291,8 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
 
 def decode(program: Program, instr: MInstr, fn: str, index: int) -> Decoded:
     info = instr.info
-    family = EXECUTORS[info.family]
-    return Decoded(instr, fn, family(program, instr, fn, index), info.family in ("branch", "call", "control"))
+    run = uninit_checks.wrap(program, instr, fn, index, EXECUTORS[info.family](program, instr, fn, index))
+    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"))
 
 
 def readers(program: Program, instr: MInstr, fn: str, vector: bool) -> list[Callable[[Any], Any]]:
@@ -427,7 +441,7 @@ def exec_control(program: Program, instr: MInstr, fn: str, index: int) -> Callab
     elif instr.op == "s_barrier":
         def run(s: Any, sel: np.ndarray) -> None:
             if s.checker is not None and s.checker.on("barriers"):
-                barrier_checks.partial_waves(s.checker, s, index, sel)
+                barrier_checks.arrive(s, sel)
             s.status[sel] = AT_BARRIER
             s.pc[sel] = index + 1
     elif instr.op == "s_trap":
@@ -503,6 +517,8 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     data_read = reads.pop(0) if store else None
     defs = instr.defs()
     dst = program.register_index(fn, defs[0][1]) if defs else 0
+    first = uses[0][0]
+    src = program.register_index(fn, first) if store and isinstance(first, (PReg, VReg)) else None
 
     def run(s: Any, sel: np.ndarray) -> None:
         w = np.nonzero(sel)[0]
@@ -521,8 +537,13 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             value = np.asarray(data_read(s))
             rows = as_word_rows(np.broadcast_to(value, sel.shape + value.shape[1:])[w], words, (len(w),))
             scatter(data, offsets, rows.view(np.uint8).reshape(len(w), -1))
+            if s.shadow is not None and src is not None:
+                bits = np.repeat(s.shadow.sdef[w, src:src + words], 4, axis=1)
+                uninit_checks.byte_bits(s, data)[offsets.astype(np.int64)[:, None] + np.arange(mem.bytes)] = bits
         else:
             s.sregs[w, dst:dst + words] = gather(data, offsets, mem.bytes).view(U32)
+            if s.shadow is not None:
+                s.shadow.sdef[w, dst:dst + words] = uninit_checks.load(s, data, offsets, mem.bytes)
     return run
 
 
@@ -536,6 +557,7 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     dst = program.register_index(fn, defs[0][1]) if defs else 0
     n = mem.bytes
     races = mem.kind != "atomic"  # atomics are never part of a race
+    data_bits = word_bits_reader(program, fn, uses[1][0]) if mem.kind == "store" else None
 
     def run(s: Any, sel: np.ndarray) -> None:
         active = s.lanes & sel[:, None]
@@ -547,6 +569,8 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         if s.checker is not None and races and s.checker.on("races"):
             for data, offsets, which in pieces:
                 s.track(index, data, offsets, lanes.w[which], lanes.lane[which], n, mem.kind != "load")
+        if s.shadow is not None:
+            shadow_memory(s, index, pieces, lanes, n, mem.kind, dst, data_bits)
         if mem.kind == "load":
             rows = np.empty((len(lanes.w), n), np.uint8)
             for data, offsets, which in pieces:
@@ -569,6 +593,33 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             old[which] = atomic_rmw(view, offsets // n, mem.atomic, values[-1][which], compare)
         lanes.put(dst, old.view(U32).reshape(len(lanes.w), -1))
     return run
+
+
+def word_bits_reader(program: Program, fn: str, operand: Any) -> Callable[[Any, Any], np.ndarray]:
+    """The defined bits of a stored operand's words, per lane of a LaneSet: (lanes, words)."""
+    if not isinstance(operand, (PReg, VReg)):
+        return lambda s, lanes: np.ones((len(lanes.w), 4), bool)
+    r, n = program.register_index(fn, operand), max(1, operand.width // 32)
+    if operand.file == "s":
+        return lambda s, lanes: s.shadow.sdef[lanes.w, r:r + n]
+    return lambda s, lanes: s.shadow.vdef[lanes.w, lanes.lane, r:r + n]
+
+
+def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: str, dst: int,
+                  data_bits: Callable[[Any, Any], np.ndarray] | None) -> None:
+    """The uninitialised check's bits through one vector memory access (loads: into the
+    destination's words; stores: into the bytes)."""
+    if kind == "store":
+        assert data_bits is not None
+        bits = data_bits(s, lanes)
+        for data, offsets, which in pieces:
+            uninit_checks.store(s.checker, s, index, data, offsets, bits[which], n, lanes.w[which], lanes.lane[which])
+        return
+    words = max(1, n // 4)
+    out = np.ones((len(lanes.w), words), bool)
+    for data, offsets, which in pieces:
+        out[which] = uninit_checks.load(s, data, offsets, n)
+    s.shadow.vdef[lanes.w, lanes.lane, dst:dst + words] = out
 
 
 class LaneSet:
@@ -666,6 +717,7 @@ class Batch:
         self.lanes = linear < lx * ly * lz
         self.exec = self.pack(self.lanes)
         self.present = self.exec.copy()  # the lanes that hold a work-item
+        self.arrived = np.zeros(nw, U64)  # the lanes on when each wave last reached a barrier (checks)
         self.writing = False  # whether the access being resolved writes (the checks say so)
         entry = KERNEL_ENTRY
         self.sregs[:, entry.kernarg.index:entry.kernarg.index + 2].view(U64)[:, 0] = kernarg
@@ -677,6 +729,8 @@ class Batch:
         for reg, values in zip(entry.local_id, ids):
             self.vregs[:, :, reg.index] = values
         self.epoch = np.zeros(len(groups), np.int64)  # barriers each group has passed (the race check's order)
+        on = checker is not None and checker.on("uninitialized")
+        self.shadow = uninit_checks.new_shadow(self) if on else None  # defined bits (the uninitialised check)
         if checker is not None:
             items, _, _ = work_items(self, self.all_waves, self.all_lanes)
             self.item_ids = items.reshape(nw, width)
@@ -835,6 +889,8 @@ class Batch:
                 raise SimError(f"barrier divergence in work-group {self.groups[g]}: {states}")
         ready = all_there & same
         self.epoch += ready
+        if ready.any() and self.checker is not None and self.checker.on("barriers"):
+            barrier_checks.released(self.checker, self, ready)
         if ready.any():
             self.status[np.repeat(ready, self.waves_per_group)] = RUNNING
             return True
@@ -882,7 +938,7 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
     segment[hidden_offset(len(args)):hidden_offset(len(args)) + len(hidden)] = hidden
     kernarg = memory.upload(bytes(segment), read_only=True, name=f"kernarg of @{kernel}")
     if checker is not None:
-        launch = launch or Launch(kernel, program.locs)
+        launch = launch or Launch(kernel, program.near_locs)
         launch.kernarg = len(memory.buffers) - 1
         checker.start(launch)
     local_bytes = int(fn.attrs.get("local_bytes", 0)) if local_bytes is None else local_bytes

@@ -1,9 +1,10 @@
 """Barrier checks: divergence within a wave and between waves, and work-groups that never finish.
 
-- `partial_waves`: a wave reaching `s_barrier` with lanes off that hold
-  work-items (they took another path, or returned): the work-group's
-  work-items do not all reach this barrier. (A wave whose lanes are all off
-  may still run a scalar barrier: then all its work-items missed it.)
+- `arrive`, `released`: when a work-group is let go from a barrier, the
+  lanes that were on as its waves arrived are the work-items that reached
+  it; some but not all is divergence (the others took another path, or
+  returned). A wave whose lanes are all off runs a scalar barrier all the
+  same: when no work-item of the group reached it, nothing is reported.
 - `divergent_groups`: waves of one work-group waiting at different barriers,
   or waiting while others have ended. The group is stopped there; the other
   groups go on.
@@ -20,19 +21,26 @@ import numpy as np
 from .check_session import Checker
 
 
-def partial_waves(chk: Checker, s: Any, pc: int, sel: np.ndarray) -> None:
-    """Waves at a barrier with some of their work-items' lanes off: each one's a report (the
-    lanes that reached it; when none did, as a wave with no lane on runs a scalar barrier,
-    the lanes that did not)."""
-    for wave in np.nonzero(sel & (s.exec != s.present))[0]:
-        reached = s.lanes[wave]
-        present = ((s.present[wave] >> s.lane_shift) & np.uint64(1)).astype(bool)
-        lanes = np.nonzero(reached if reached.any() else present)[0]
-        group = format_id(s.groups[int(s.group[wave])])
-        message = (f"barrier divergence: {int(reached.sum())} of the {int(present.sum())} work-items of wave "
-                   f"{int(wave) % s.waves_per_group} of work-group {group} reach this barrier; the others "
-                   f"took another path")
-        chk.report("barrier-divergence", s, pc, message, np.full(len(lanes), wave), lanes)
+def arrive(s: Any, sel: np.ndarray) -> None:
+    """Waves reaching a barrier: remember which of their work-items' lanes are on."""
+    s.arrived[sel] = s.exec[sel] & s.present[sel]
+
+
+def released(chk: Checker, s: Any, groups: np.ndarray) -> None:
+    """Groups let go from a barrier: some but not all of their work-items reached it (the others
+    took another path or returned; a wave with no lane on runs a scalar barrier all the same)."""
+    wpg = s.waves_per_group
+    for g in np.nonzero(groups)[0]:
+        waves = np.arange(g * wpg, (g + 1) * wpg)
+        reached = ((s.arrived[waves, None] >> s.lane_shift) & np.uint64(1)).astype(bool)
+        present = ((s.present[waves, None] >> s.lane_shift) & np.uint64(1)).astype(bool)
+        got, of = int(reached.sum()), int(present.sum())
+        if got in (0, of):
+            continue
+        w, lane = np.nonzero(reached)
+        message = (f"barrier divergence: {got} of the {of} work-items of work-group {format_id(s.groups[int(g)])} "
+                   f"reach this barrier; the others took another path")
+        chk.report("barrier-divergence", s, int(s.pc[waves[0]]) - 1, message, waves[w], lane)
 
 
 def divergent_groups(chk: Checker, s: Any, split: np.ndarray, stuck: np.ndarray) -> None:
