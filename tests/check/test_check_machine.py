@@ -124,3 +124,50 @@ def test_the_summary_counts_reports_per_kind() -> None:
                Report("out-of-bounds", "k", loc, "", (0, 0, 0), (0, 0, 0))]
     assert summary(reports) == "oclpy check: 3 problems found\n  data-race: 2\n  out-of-bounds: 1\n"
     assert summary([]) == "oclpy check: no problems found\n"
+
+
+SELECT_IMMEDIATE = """kernel @k {
+entry:
+  s_load_b64 s[8:9], s[0:1], 0
+  v_lshl_b32 v2, v0, 2
+  v_mov_b32 v3, 0
+  v_add_u64 v[2:3], s[8:9], v[2:3]
+  v_mov_b32 v4, 5
+  v_cndmask_b32 v4, v4, 9, 0
+  v_cndmask_b32 v5, v4, 7, exec
+  v_add_u32 v4, v4, v5
+  global_store_b32 v[2:3], v4, 0 loc "m.s":10:3
+  s_endpgm
+}
+"""
+
+
+def test_selects_with_an_immediate_mask_run_the_same_under_the_checker() -> None:
+    for checker in (None, Checker()):
+        memory = GlobalMemory()
+        out = memory.alloc(128, name="out")
+        run(SELECT_IMMEDIATE, memory, checker, args=np.uint64(out).tobytes())
+        assert list(memory.download(out, np.uint32, 32)) == [12] * 32
+        assert checker is None or checker.log.reports == []
+
+
+UNDEFINED_STORE = """kernel @k {
+entry:
+  s_load_b64 s[8:9], s[0:1], 0
+  v_lshl_b32 v2, v0, 2
+  v_mov_b32 v3, 0
+  v_add_u64 v[2:3], s[8:9], v[2:3]
+  global_store_b32 v[2:3], v7, 0 loc "m.s":7:3
+  s_endpgm
+}
+"""
+
+
+def test_a_register_nothing_wrote_stored_to_global_memory_is_reported() -> None:
+    memory = GlobalMemory()
+    out = memory.alloc(128, name="out")
+    checker = Checker()
+    run(UNDEFINED_STORE, memory, checker, args=np.uint64(out).tobytes())
+    (report,) = checker.log.reports
+    assert (report.kind, report.message, report.count) == (
+        "uninitialized", "store of an uninitialised value to __global memory", 32)

@@ -46,7 +46,8 @@ class Checker:
     log: ReportLog = field(default_factory=ReportLog)
     checks: frozenset[str] = frozenset(CHECKS)
     launch: Launch | None = None
-    state: dict[str, Any] = field(default_factory=dict)  # per-launch state of the checks, by family
+    state: dict[Any, Any] = field(default_factory=dict)  # per-launch state of the checks
+    kept: dict[Any, Any] = field(default_factory=dict)  # what the checks keep from launch to launch
 
     def start(self, launch: Launch) -> None:
         self.launch = launch

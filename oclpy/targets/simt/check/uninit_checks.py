@@ -104,10 +104,15 @@ def scalar_bits(d: np.ndarray, active: np.ndarray) -> np.ndarray:
 
 
 def combine(bits: list[np.ndarray], active: np.ndarray, vector: bool) -> np.ndarray:
-    out = np.ones(active.shape if vector else active.shape[:1], bool)
+    """The AND of the sources' bits: per lane for a vector result, per wave for a scalar one."""
+    if vector:
+        out = np.ones(active.shape, bool)
+        for b in bits:
+            out &= b[:, None] if b.ndim == 1 else b
+        return out
+    out = np.ones(active.shape[:1], bool)
     for b in bits:
-        out = out & (np.broadcast_to(b[:, None] if b.ndim == 1 and vector else b, out.shape) if vector
-                     else scalar_bits(b, active))
+        out &= scalar_bits(b, active)
     return out
 
 
@@ -197,8 +202,11 @@ def around_special(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
 
 
 def program_mask(s: Any, operand: Any, program: Any, fn: str) -> np.ndarray:
+    """A lane-mask operand's value per wave: exec, a scalar pair, or an immediate."""
     if isinstance(operand, ExecReg):
         return s.exec
+    if not isinstance(operand, (PReg, VReg)):
+        return np.full(len(s.exec), int(operand.value) & 0xFFFFFFFFFFFFFFFF, np.uint64)
     r = program.register_index(fn, operand)
     return s.sregs[:, r:r + 2].view(np.uint64)[:, 0]
 
@@ -277,10 +285,31 @@ def byte_bits(s: Any, data: np.ndarray) -> np.ndarray:
     return s.memory.defined
 
 
+WORD_DEFINED = {4: (np.uint32, 0x01010101), 8: (np.uint64, 0x0101010101010101)}
+
+
+def words_view(bits: np.ndarray, n: int) -> np.ndarray:
+    """The bytes' bits as n-byte words (all defined: every byte 1), over the whole n-aligned part."""
+    dtype, _ = WORD_DEFINED[n]
+    return bits[:len(bits) // n * n].view(dtype)
+
+
+def aligned(bits: np.ndarray, offsets: np.ndarray, n: int) -> bool:
+    return n in WORD_DEFINED and not (offsets & (n - 1)).any() and int(offsets.max(initial=0)) + n <= len(bits) // n * n
+
+
 def load(s: Any, data: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarray:
     """Per lane of a load, the defined bits of each loaded register word."""
     offsets = offsets.astype(np.int64)
-    rows = byte_bits(s, data)[offsets[:, None] + np.arange(n)] | in_sink(s, data, offsets)[:, None]
+    bits = byte_bits(s, data)
+    sink = in_sink(s, data, offsets)
+    if aligned(bits, offsets, n):
+        dtype, full = WORD_DEFINED[n]
+        words = words_view(bits, n)[offsets // n]
+        out = np.stack([(words >> dtype(32 * k)) & dtype(0xFFFFFFFF) == (full & 0xFFFFFFFF) for k in range(n // 4)],
+                       axis=1)
+        return out | sink[:, None]
+    rows = bits[offsets[:, None] + np.arange(n)] | sink[:, None]
     return rows.reshape(len(rows), max(1, n // 4), -1).all(axis=2)
 
 
@@ -295,9 +324,15 @@ def in_sink(s: Any, data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 def store(chk: Checker, s: Any, pc: int, data: np.ndarray, offsets: np.ndarray, word_bits: np.ndarray, n: int,
           w: np.ndarray, lane: np.ndarray) -> None:
     """Leave the stored words' bits in memory; a store to global memory of a wholly undefined value is reported."""
-    per_byte = np.repeat(word_bits, 4, axis=1)[:, :n] if n >= 4 else np.broadcast_to(word_bits[:, :1], (len(w), n))
-    byte_bits(s, data)[offsets.astype(np.int64)[:, None] + np.arange(n)] = per_byte
-    if data is s.memory.data:
+    offsets = offsets.astype(np.int64)
+    bits = byte_bits(s, data)
+    if n == 4 and aligned(bits, offsets, 4):
+        words_view(bits, 4)[offsets // 4] = np.where(word_bits[:, 0], np.uint32(0x01010101), np.uint32(0))
+        bad = ~word_bits[:, 0]
+    else:
+        per_byte = np.repeat(word_bits, 4, axis=1)[:, :n] if n >= 4 else np.broadcast_to(word_bits[:, :1], (len(w), n))
+        bits[offsets[:, None] + np.arange(n)] = per_byte
         bad = ~per_byte.any(axis=1)
+    if data is s.memory.data:
         if bad.any():
             chk.report("uninitialized", s, pc, "store of an uninitialised value to __global memory", w[bad], lane[bad])
