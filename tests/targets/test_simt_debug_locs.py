@@ -114,3 +114,14 @@ def test_malformed_location_is_a_parse_error() -> None:
         parse_asm('kernel @k {\nentry:\n  s_endpgm loc "k.cl":x:7\n}\n')
     assert err.value.message == "expected a line number, found 'x'"
     assert (err.value.loc.line, err.value.loc.col) == (3, 23)
+
+
+def test_oclpy_build_emit_isa_locs_prints_locations(tmp_path, capsys) -> None:
+    from oclpy.cli.commands import main
+    path = tmp_path / "k.cl"
+    path.write_text(SOURCE)
+    assert main(["build", str(path), "--emit", "isa", "--locs"]) == 0
+    out = capsys.readouterr().out
+    assert f'global_store_b32 v[2:3], v1, 0 loc "{path}":4:16' in out
+    assert main(["build", str(path), "--emit", "isa"]) == 0
+    assert " loc " not in capsys.readouterr().out

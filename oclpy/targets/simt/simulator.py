@@ -24,6 +24,14 @@ wave of its group that has not ended arrives; when no wave can move, the run
 stops with a deadlock error. Every memory access is checked (`SimError`
 names the instruction, the wave and the lane).
 
+With a `Checker` (`check/`, docs/check.md), a launch runs checked: the
+memory accessors report failing lanes and send them to a sink instead of
+raising, barriers and the step limit report divergence and deadlock, memory
+instructions hand their accesses to the race check, check instructions
+(`v_check_*`) report bad divisors and casts, and every decoded instruction is
+wrapped by the definedness bookkeeping (`check/uninit_checks.wrap`: one test
+when no checker runs). `Program.locs` maps each pc to its source location.
+
 Virtual registers run too (each gets a register of its own beyond the
 physical ones), so code can be run before register allocation; physical
 registers must fit the configured files (`OCLPY_SIMT_SGPRS`,
