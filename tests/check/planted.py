@@ -165,7 +165,8 @@ DIVISION = Case(
     "    out[i] = a[i] ? 1000 / a[i] : 0;\n"
     "}\n",
     (64,), (32,), (Arg("in", ints(64)), Arg("out", ints(64))),
-    (("division-by-zero", "3:19", "integer division by zero", (0, 0, 0), (0, 0, 0), 1),))
+    (("division-by-zero", "3:19", "integer division by zero", (0, 0, 0), (0, 0, 0), 1),), oclgrind=False,
+    notes="Oclgrind 21.10 prints nothing for an integer division by zero")
 
 CAST = Case(
     "generic-cast", "casts",

@@ -109,7 +109,7 @@ class SimtDriver(Driver):
 
     def set_access(self, alloc: Allocation, mode: str) -> None:
         with self._lock:
-            self.memory.buffer_at(alloc.address).mode = mode
+            self.memory.set_mode(alloc.address, mode)
 
     def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
         with self._lock:

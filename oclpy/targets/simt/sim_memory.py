@@ -57,6 +57,7 @@ class GlobalMemory:
         self.buffers: list[Buffer] = []
         self.top = SINK_BYTES  # arena offset of the next buffer (the sink comes first)
         self._table: tuple[np.ndarray, ...] | None = None
+        self._modes: Any = None  # modes() cached: None unknown, False all "rw", else the array
 
     def alloc(self, nbytes: int, read_only: bool = False, name: str = "") -> int:
         """A new zeroed buffer's address."""
@@ -74,7 +75,7 @@ class GlobalMemory:
         self.top = end
         base = GLOBAL_BASE + len(self.buffers) * BUFFER_SPACING
         self.buffers.append(Buffer(base, nbytes, read_only, name=name, offset=offset))
-        self._table = None
+        self._table = self._modes = None
         return base
 
     def upload(self, array: np.ndarray | bytes, read_only: bool = False, name: str = "") -> int:
@@ -97,7 +98,7 @@ class GlobalMemory:
         if buffer.base != address or not buffer.alive:
             raise SimError(f"free of {address:#x}, which is not a live buffer's start")
         buffer.alive = False
-        self._table = None
+        self._table = self._modes = None
 
     def write(self, address: int, raw: np.ndarray | bytes) -> None:
         raw = np.frombuffer(raw, np.uint8) if isinstance(raw, bytes) else raw.view(np.uint8).ravel()
@@ -116,6 +117,18 @@ class GlobalMemory:
     def download(self, address: int, dtype: Any, count: int) -> np.ndarray:
         dtype = np.dtype(dtype)
         return np.frombuffer(self.read(address, dtype.itemsize * count), dtype).copy()
+
+    def set_mode(self, address: int, mode: str) -> None:
+        """What kernels may do with the buffer at `address` ("rw", "r", "w"; the checker checks it)."""
+        self.buffer_at(address).mode = mode
+        self._modes = None
+
+    def modes(self) -> np.ndarray | None:
+        """Each buffer's mode ('' after the last: no buffer), or None when every live one is "rw"."""
+        if self._modes is None:
+            special = any(b.mode != "rw" for b in self.buffers if b.alive)
+            self._modes = np.array([b.mode for b in self.buffers] + [""], object) if special else False
+        return None if self._modes is False else self._modes
 
     def table(self) -> tuple[np.ndarray, ...]:
         """Of the live buffers, sorted by address: bases, ends (addresses), arena offsets,

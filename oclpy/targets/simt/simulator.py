@@ -65,6 +65,7 @@ RUNNING, AT_BARRIER, DONE = 0, 1, 2
 UNDEFINED = 0xDEADBEEF  # what a register holds before anything writes it
 REGISTER_BYTES = 1 << 28  # at most this much vector register file per batch
 U32, U64 = np.uint32, np.uint64
+NO_PC = np.iinfo(np.int64).max  # stands for the pc of a wave that is not running
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Decoded:
     function: str
     run: Callable[[Any, np.ndarray], None]  # (batch state, selected waves) -> None
     moves_pc: bool  # the executor sets pc itself
+    barrier: bool = False  # s_barrier: the scheduler looks for groups to let go after it
 
 
 @dataclass
@@ -300,7 +302,7 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
 def decode(program: Program, instr: MInstr, fn: str, index: int) -> Decoded:
     info = instr.info
     run = uninit_checks.wrap(program, instr, fn, index, EXECUTORS[info.family](program, instr, fn, index))
-    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"))
+    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"), instr.op == "s_barrier")
 
 
 def readers(program: Program, instr: MInstr, fn: str, vector: bool) -> list[Callable[[Any], Any]]:
@@ -855,7 +857,7 @@ class Batch:
                 if not self.release_barriers():
                     break
                 continue
-            pc = int(np.where(running, self.pc, np.iinfo(np.int64).max).min())
+            pc = int(np.where(running, self.pc, NO_PC).min())
             if pc >= len(code):
                 raise SimError(f"a wave ran past the end of the code (instruction {pc})")
             sel = running & (self.pc == pc)
@@ -864,13 +866,13 @@ class Batch:
             if not decoded.moves_pc:
                 self.pc[sel] = pc + 1
             stats.steps += 1
-            stats.wave_instructions += int(sel.sum())
+            stats.wave_instructions += int(np.count_nonzero(sel))
             if stats.steps > self.program.config.max_steps:
                 if self.checker is not None and self.checker.on("barriers"):
                     barrier_checks.out_of_steps(self.checker, self, pc, sel, self.program.config.max_steps)
                     raise LaunchStopped()
                 raise SimError(f"the kernel did not finish within {self.program.config.max_steps} steps")
-            if decoded.instr.op == "s_barrier":
+            if decoded.barrier:
                 self.release_barriers()
 
     def release_barriers(self) -> bool:

@@ -51,11 +51,14 @@ def global_access(chk: Checker, s: Any, pc: int, w: np.ndarray, lane: np.ndarray
                   n: int, write: bool, ok: np.ndarray) -> np.ndarray:
     """Report the lanes of a global access that fail; returns the lanes that may go on."""
     memory: GlobalMemory = s.memory
+    modes = memory.modes()
+    if modes is None and ok.all():
+        return ok
     lane = np.zeros(len(w), np.int64) if lane is None else lane
     owner = memory.owner(address)
-    alive = np.array([b.alive for b in memory.buffers] + [False], bool)[owner]
     bad = ~ok
     if bad.any():
+        alive = np.array([b.alive for b in memory.buffers] + [False], bool)[owner]
         ends = np.array([b.base + b.size for b in memory.buffers] + [0], np.uint64)[owner]
         within = address.astype(np.uint64) + np.uint64(n) <= ends
         released = bad & (owner >= 0) & ~alive & within
@@ -63,20 +66,11 @@ def global_access(chk: Checker, s: Any, pc: int, w: np.ndarray, lane: np.ndarray
         report_each(chk, s, pc, w, lane, address, n, write, released, "released-buffer", memory)
         report_each(chk, s, pc, w, lane, address, n, write, inside, "access-mode", memory)
         report_each(chk, s, pc, w, lane, address, n, write, bad & ~released & ~inside, "out-of-bounds", memory)
-    modes = memory_modes(memory)
     if modes is not None:
         wrong = ok & (modes[owner] == ("r" if write else "w"))
         report_each(chk, s, pc, w, lane, address, n, write, wrong, "access-mode", memory)
         ok = ok & ~wrong
     return ok
-
-
-def memory_modes(memory: GlobalMemory) -> np.ndarray | None:
-    """Each buffer's kernel access mode ('rw', 'r', 'w'; then '' for no buffer), or None when all are 'rw'."""
-    modes = [b.mode for b in memory.buffers]
-    if all(m == "rw" for m in modes):
-        return None
-    return np.array(modes + [""], object)
 
 
 def report_each(chk: Checker, s: Any, pc: int, w: np.ndarray, lane: np.ndarray, address: np.ndarray, n: int,

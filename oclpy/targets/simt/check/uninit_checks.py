@@ -73,7 +73,13 @@ def source(program: Any, fn: str, operand: Any) -> Reader | None:
         return None
     r, n = program.register_index(fn, operand), max(1, operand.width // 32)
     if operand.file == "s":
+        if n == 1:
+            return lambda s: s.shadow.sdef[:, r]
         return lambda s: s.shadow.sdef[:, r:r + n].all(axis=1)
+    if n == 1:
+        return lambda s: s.shadow.vdef[:, :, r]
+    if n == 2:
+        return lambda s: s.shadow.vdef[:, :, r] & s.shadow.vdef[:, :, r + 1]
     return lambda s: s.shadow.vdef[:, :, r:r + n].all(axis=2)
 
 
@@ -86,34 +92,39 @@ def dest(program: Any, fn: str, operand: Any) -> Callable[[Any, np.ndarray, np.n
     r, n = program.register_index(fn, operand), max(1, operand.width // 32)
     if operand.file == "s":
         def write_s(s: Any, d: np.ndarray, sel: np.ndarray, active: np.ndarray) -> None:
-            np.copyto(s.shadow.sdef[:, r:r + n], scalar_bits(d, active)[:, None], where=sel[:, None])
+            bits = scalar_bits(d, active)
+            for k in range(r, r + n):
+                np.copyto(s.shadow.sdef[:, k], bits, where=sel)
         return write_s
 
     def write_v(s: Any, d: np.ndarray, sel: np.ndarray, active: np.ndarray) -> None:
-        np.copyto(s.shadow.vdef[:, :, r:r + n], np.broadcast_to(d, active.shape)[:, :, None],
-                  where=active[:, :, None])
+        if d.ndim == 1:
+            d = d[:, None]
+        for k in range(r, r + n):
+            np.copyto(s.shadow.vdef[:, :, k], d, where=active)
     return write_v
 
 
 def scalar_bits(d: np.ndarray, active: np.ndarray) -> np.ndarray:
     """Per wave: a per-lane value is defined when it is in every lane on."""
-    d = np.asarray(d)
     if d.ndim == 2:
         return (d | ~active).all(axis=1)
-    return np.broadcast_to(d, active.shape[:1])
+    return d if d.shape == active.shape[:1] else np.broadcast_to(d, active.shape[:1])
 
 
 def combine(bits: list[np.ndarray], active: np.ndarray, vector: bool) -> np.ndarray:
     """The AND of the sources' bits: per lane for a vector result, per wave for a scalar one."""
     if vector:
-        out = np.ones(active.shape, bool)
+        out = None
         for b in bits:
-            out &= b[:, None] if b.ndim == 1 else b
-        return out
-    out = np.ones(active.shape[:1], bool)
+            b = b[:, None] if b.ndim == 1 else b
+            out = b if out is None else out & b
+        return np.ones(active.shape, bool) if out is None else out  # (waves, 1) or (waves, lanes)
+    outs = None
     for b in bits:
-        out &= scalar_bits(b, active)
-    return out
+        b = scalar_bits(b, active)
+        outs = b if outs is None else outs & b
+    return np.ones(active.shape[:1], bool) if outs is None else outs
 
 
 # -- around each instruction ----------------------------------------------------------------
@@ -248,12 +259,12 @@ def around_address(program: Any, instr: MInstr, fn: str, index: int, run: Run) -
     """Memory instructions: an undefined address is reported (the bytes' bits move in `load`/`store`)."""
     uses = instr.uses()
     if instr.info.family == "vmem":
-        address = [source(program, fn, uses[0][1]), source(program, fn, uses[-1][1])]
+        operands = [uses[0][1], uses[-1][1]]
     elif instr.info.family == "smem":
-        address = [source(program, fn, uses[-2][1]), source(program, fn, uses[-1][1])]
+        operands = [uses[-2][1], uses[-1][1]]
     else:  # scalar scratch: the offset operands
-        address = [source(program, fn, uses[-2][1])]
-    address = [a for a in address if a is not None]
+        operands = [uses[-2][1]]
+    address: list[Reader] = [r for r in (source(program, fn, o) for o in operands) if r is not None]
 
     def shadowed(s: Any, sel: np.ndarray) -> None:
         if on(s) and address:
@@ -326,13 +337,14 @@ def store(chk: Checker, s: Any, pc: int, data: np.ndarray, offsets: np.ndarray, 
     """Leave the stored words' bits in memory; a store to global memory of a wholly undefined value is reported."""
     offsets = offsets.astype(np.int64)
     bits = byte_bits(s, data)
+    bad: np.ndarray
     if n == 4 and aligned(bits, offsets, 4):
         words_view(bits, 4)[offsets // 4] = np.where(word_bits[:, 0], np.uint32(0x01010101), np.uint32(0))
-        bad = ~word_bits[:, 0]
+        bad = np.logical_not(word_bits[:, 0])
     else:
         per_byte = np.repeat(word_bits, 4, axis=1)[:, :n] if n >= 4 else np.broadcast_to(word_bits[:, :1], (len(w), n))
         bits[offsets[:, None] + np.arange(n)] = per_byte
-        bad = ~per_byte.any(axis=1)
+        bad = np.logical_not(per_byte.any(axis=1))
     if data is s.memory.data:
         if bad.any():
             chk.report("uninitialized", s, pc, "store of an uninitialised value to __global memory", w[bad], lane[bad])
