@@ -1,8 +1,9 @@
 """The IR builder: the one way to create instructions.
 
 It appends at an insertion point (end of a block, or before an instruction),
-gives each instruction its current debug location (`loc`), and rejects ill-typed operands when the instruction is made: each instruction
-is checked against its row of the opcode table (`ir/ops.py`), the rules the
+gives each instruction its current debug location (`loc`), and rejects
+ill-typed operands when the instruction is made: each instruction is checked
+against its row of the opcode table (`ir/ops.py`), the rules the
 verifier applies, and the first problem is raised as `IRBuildError` naming
 the opcode. The result type is the one the row derives (or, for casts, loads
 and phis, the one given).

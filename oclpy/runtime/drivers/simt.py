@@ -20,9 +20,10 @@ NDRange (`simulator.run_kernel`), its code decoded once per program
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
 the wave and the lane; under `OCLPY_CHECK` (`runtime/checking.py`) the
 launch runs with the checker instead, which reports what it finds (naming
-the arguments' buffers, `check.check_session.arg_buffers`) and goes on. Buffers
-remember their kernel access mode (`set_access`) for the checker. A kernel that calls printf gets a fresh printf buffer
-of `PRINTF_BUFFER_BYTES` per launch; its records are formatted
+the arguments' buffers, `check.check_session.arg_buffers`) and goes on.
+Buffers remember their kernel access mode (`set_access`) for the checker. A
+kernel that calls printf gets a fresh printf buffer of `PRINTF_BUFFER_BYTES`
+per launch; its records are formatted
 (`runtime/printf_records.py`) and written to stdout when the launch ends.
 """
 

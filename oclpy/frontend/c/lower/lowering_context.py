@@ -6,9 +6,9 @@ program-scope variables and the string literals' globals.
 `LoweringContext` is the lowering of one function: the builders, the storage
 of its locals, the block names used, the targets of `break`, `continue`,
 `case` and `goto`, and the three entry points of the walk, `rv(e)`, `lv(e)`
-and `stmt(s)`, which set the builder's debug location to the node's and dispatch through `Handlers` (node class -> function of
-the context; `unit.py` puts the tables together from `exprs`, `stmts` and
-`gnu_lowering`). Every lowering function takes the context as its first
+and `stmt(s)`, which set the builder's debug location to the node's and
+dispatch through `Handlers` (node class -> function of the context; `unit.py`
+puts the tables together from `exprs`, `stmts` and `gnu_lowering`). Every lowering function takes the context as its first
 argument, `cx`; it is also the `BuiltinContext` the builtins lower into.
 """
 
