@@ -16,7 +16,6 @@ import sys
 from typing import Sequence
 
 from ..runtime import checking
-from ..targets.simt.check.check_render import summary
 from .run import UsageError, parse, run_program
 
 USAGE = "usage: oclpy check python SCRIPT [ARGS...] | python -m MODULE [ARGS...] | python -c CODE [ARGS...]"
@@ -44,7 +43,7 @@ def main(argv: Sequence[str]) -> int:
     checking.enable(summary_at_exit=False)
     status = run_program(kind, what, program_argv)
     found = checking.reports()
-    sys.stderr.write(summary(found))
+    checking.print_summary()
     if status:
         return status
     return 1 if found else 0

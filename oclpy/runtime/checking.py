@@ -34,6 +34,7 @@ class CheckSession:
     log: ReportLog = field(default_factory=ReportLog)
     sources: dict[str, str] = field(default_factory=dict)  # file name -> text, for the caret lines
     printing: bool = True  # write each new report to stderr as it is found
+    summarised: bool = False  # the summary was printed
 
     def __post_init__(self) -> None:
         self.log.listeners.append(self.print_report)
@@ -57,7 +58,9 @@ def enable(summary_at_exit: bool = True) -> None:
 
 
 def print_summary() -> None:
-    if SESSION.printing:
+    """The summary of every report (once: `oclpy check` prints it itself, and exit does not again)."""
+    if SESSION.printing and not SESSION.summarised:
+        SESSION.summarised = True
         sys.stderr.write(summary(SESSION.log.reports))
 
 

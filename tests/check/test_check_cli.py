@@ -105,3 +105,8 @@ def test_reports_are_python_objects_with_a_callback(app: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code, "2"], capture_output=True, text=True, env=full, timeout=600)
     assert done.stdout == "[('out-of-bounds', 2, 3)] ['out-of-bounds']\ndevice simt\n"
     assert done.stderr == ""
+
+
+def test_check_with_oclpy_check_already_set_prints_one_summary(app: Path) -> None:
+    done = oclpy("check", "python", str(app), "0", env={"OCLPY_CHECK": "1"})
+    assert (done.returncode, done.stderr) == (0, "oclpy check: no problems found\n")
