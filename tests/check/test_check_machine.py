@@ -171,3 +171,26 @@ def test_a_register_nothing_wrote_stored_to_global_memory_is_reported() -> None:
     (report,) = checker.log.reports
     assert (report.kind, report.message, report.count) == (
         "uninitialized", "store of an uninitialised value to __global memory", 32)
+
+
+LOAD_ALL = """kernel @k {
+entry:
+  s_load_b64 s[8:9], s[0:1], 0
+  v_lshl_b32 v2, v0, 2
+  v_mov_b32 v3, 0
+  v_add_u64 v[2:3], s[8:9], v[2:3]
+  global_load_b32 v4, v[2:3], 0 loc "m.s":7:3
+  s_endpgm
+}
+"""
+
+
+def test_an_access_to_a_freed_buffer_is_a_released_buffer_report() -> None:
+    memory = GlobalMemory()
+    gone = memory.alloc(128, name="gone")
+    memory.free(gone)
+    checker = Checker()
+    run(LOAD_ALL, memory, checker, args=np.uint64(gone).tobytes())
+    (report,) = checker.log.reports
+    assert (report.kind, report.message, report.count) == (
+        "released-buffer", "4-byte read from __global buffer at 0x100000000, which was released", 32)

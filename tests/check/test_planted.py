@@ -21,3 +21,37 @@ def test_fixed_kernel_has_no_report(case: Case) -> None:
 def test_every_check_family_has_a_planted_bug() -> None:
     from oclpy.targets.simt.check.check_session import CHECKS
     assert {c.check for c in CASES} == set(CHECKS)
+
+
+KEEP_ADDRESS = """__kernel void keep(__global int *b, __global ulong *a) { a[0] = (ulong)b; }
+__kernel void use(__global const ulong *a, __global int *out) {
+    out[get_global_id(0)] = *(__global int *)a[0];
+}
+"""
+
+
+def test_a_pointer_to_a_released_buffer_is_reported() -> None:
+    import numpy as np
+
+    import oclpy as cl
+    from oclpy.runtime import checking
+    from run_case import simt_context
+
+    ctx = simt_context()
+    queue = cl.CommandQueue(ctx)
+    program = cl.Program(ctx, KEEP_ADDRESS).build()
+    a = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8)
+    b = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.arange(4, dtype=np.int32))
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    program.keep(queue, (1,), (1,), b, a)
+    queue.finish()
+    b.release()
+    del b
+    import gc
+    gc.collect()
+    checking.clear()
+    program.use(queue, (4,), (4,), a, out)
+    queue.finish()
+    assert [(r.kind, r.loc.line, r.count) for r in checking.reports()] == [("released-buffer", 3, 4)]
+    assert checking.reports()[0].message.startswith("4-byte read from __global buffer at 0x")
+    assert checking.reports()[0].message.endswith(", which was released")

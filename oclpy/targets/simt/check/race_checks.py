@@ -150,12 +150,11 @@ def access(chk: Checker, s: Any, pc: int, space: str, data: np.ndarray, offsets:
         report(chk, s, pc, space, clash_r & ~clash_w, owner, w, lane, write, prior_r, shadow.r_pc[at], False)
     record(chk, s, pc, space, shadow, at, item, key, owner, w, lane, write)
     if aligned:
+        rest = (at[:, None] + np.arange(1, n)).ravel()
         arrays = (shadow.w_item, shadow.w_key, shadow.w_pc, shadow.r_item) if write else \
             (shadow.r_item, shadow.r_key, shadow.r_pc)
         for array in arrays:
-            values = array[at]
-            for j in range(1, n):
-                array[at + j] = values
+            array[rest] = np.repeat(array[at], n - 1)
 
 
 def record(chk: Checker, s: Any, pc: int, space: str, shadow: Shadow, at: np.ndarray, item: np.ndarray,

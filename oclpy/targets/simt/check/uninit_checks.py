@@ -306,7 +306,15 @@ def words_view(bits: np.ndarray, n: int) -> np.ndarray:
 
 
 def aligned(bits: np.ndarray, offsets: np.ndarray, n: int) -> bool:
+    """Whether every access is n-aligned (n a word size here) and inside the word view."""
     return n in WORD_DEFINED and not (offsets & (n - 1)).any() and int(offsets.max(initial=0)) + n <= len(bits) // n * n
+
+
+def as_words64(bits: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarray | None:
+    """For an 8-aligned access of 8 or 16 bytes: indices of its 8-byte words in the uint64 view."""
+    if n not in (8, 16) or not aligned(bits, offsets, 8) or int(offsets.max(initial=0)) + n > len(bits) // 8 * 8:
+        return None
+    return ((offsets // 8)[:, None] + np.arange(n // 8)).ravel()
 
 
 def load(s: Any, data: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarray:
@@ -314,12 +322,13 @@ def load(s: Any, data: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarray:
     offsets = offsets.astype(np.int64)
     bits = byte_bits(s, data)
     sink = in_sink(s, data, offsets)
-    if aligned(bits, offsets, n):
-        dtype, full = WORD_DEFINED[n]
-        words = words_view(bits, n)[offsets // n]
-        out = np.stack([(words >> dtype(32 * k)) & dtype(0xFFFFFFFF) == (full & 0xFFFFFFFF) for k in range(n // 4)],
-                       axis=1)
-        return out | sink[:, None]
+    if n == 4 and aligned(bits, offsets, 4):
+        return (words_view(bits, 4)[offsets // 4] == np.uint32(0x01010101))[:, None] | sink[:, None]
+    at = as_words64(bits, offsets, n)
+    if at is not None:
+        words = words_view(bits, 8)[at]
+        halves = np.stack([words & np.uint64(0xFFFFFFFF), words >> np.uint64(32)], axis=1).reshape(len(offsets), -1)
+        return (halves == np.uint64(0x01010101)) | sink[:, None]
     rows = bits[offsets[:, None] + np.arange(n)] | sink[:, None]
     return rows.reshape(len(rows), max(1, n // 4), -1).all(axis=2)
 
@@ -338,9 +347,16 @@ def store(chk: Checker, s: Any, pc: int, data: np.ndarray, offsets: np.ndarray, 
     offsets = offsets.astype(np.int64)
     bits = byte_bits(s, data)
     bad: np.ndarray
+    at = as_words64(bits, offsets, n)
     if n == 4 and aligned(bits, offsets, 4):
         words_view(bits, 4)[offsets // 4] = np.where(word_bits[:, 0], np.uint32(0x01010101), np.uint32(0))
         bad = np.logical_not(word_bits[:, 0])
+    elif at is not None and word_bits.shape[1] == n // 4:
+        pairs = word_bits.reshape(len(offsets), n // 8, 2)
+        low = np.where(pairs[:, :, 0], np.uint64(0x01010101), np.uint64(0))
+        high = np.where(pairs[:, :, 1], np.uint64(0x0101010100000000), np.uint64(0))
+        words_view(bits, 8)[at] = (low | high).ravel()
+        bad = np.logical_not(word_bits.any(axis=1))
     else:
         per_byte = np.repeat(word_bits, 4, axis=1)[:, :n] if n >= 4 else np.broadcast_to(word_bits[:, :1], (len(w), n))
         bits[offsets[:, None] + np.arange(n)] = per_byte
