@@ -55,3 +55,23 @@ def test_a_pointer_to_a_released_buffer_is_reported() -> None:
     assert [(r.kind, r.loc.line, r.count) for r in checking.reports()] == [("released-buffer", 3, 4)]
     assert checking.reports()[0].message.startswith("4-byte read from __global buffer at 0x")
     assert checking.reports()[0].message.endswith(", which was released")
+
+
+def test_work_items_are_named_with_the_global_offset() -> None:
+    import numpy as np
+
+    import oclpy as cl
+    from oclpy.runtime import checking
+    from planted import LOCAL_RACE
+    from run_case import simt_context
+
+    ctx = simt_context()
+    queue = cl.CommandQueue(ctx)
+    program = cl.Program(ctx, LOCAL_RACE.source).build()
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.zeros(256, np.int32))
+    checking.clear()
+    program.k(queue, (128,), (64,), out, global_offset=(100,))
+    queue.finish()
+    (report,) = checking.reports()
+    assert report.work_item == (100, 0, 0) and report.group == (0, 0, 0)
+    assert report.message.endswith("a write by work-item (163,0,0) are not ordered by a barrier")

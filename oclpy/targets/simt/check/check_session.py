@@ -83,14 +83,16 @@ def arg_buffers(kernel: SimtKernel, explicit: bytes, memory: GlobalMemory) -> di
 
 def work_items(s: Any, w: np.ndarray, lane: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int],
                                                                    tuple[int, int, int]]:
-    """Linear global ids of the lanes, and the first lane's global id and work-group id."""
+    """Linear ids of the lanes in the NDRange (from 0, without the global offset), and the first
+    lane's global id and work-group id."""
     lx, ly, lz = s.local_size
     gx, gy, _ = s.global_size
     linear = (w % s.waves_per_group) * s.width + lane
     local = np.stack([linear % lx, linear // lx % ly, linear // (lx * ly)])
     groups = np.array(s.groups, np.int64)[s.group[w]].T.reshape(3, -1)
-    gid = groups * np.array([lx, ly, lz])[:, None] + local + np.array(s.global_offset)[:, None]
-    ids = gid[0] + gx * (gid[1] + gy * gid[2])
+    index = groups * np.array([lx, ly, lz])[:, None] + local  # in the NDRange, from 0
+    ids = index[0] + gx * (index[1] + gy * index[2])
+    gid = index + np.array(s.global_offset)[:, None]
     first = tuple(int(v) for v in gid[:, 0])
     group = tuple(int(v) for v in groups[:, 0])
     return ids, first, group  # type: ignore[return-value]

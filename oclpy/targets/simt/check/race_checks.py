@@ -200,5 +200,7 @@ def report(chk: Checker, s: Any, pc: int, space: str, clash: np.ndarray, owner: 
 
 
 def format_item(s: Any, linear: int) -> str:
+    """A work-item's global id from its linear id in the NDRange."""
     gx, gy, _ = s.global_size
-    return f"({linear % gx},{linear // gx % gy},{linear // (gx * gy)})"
+    ox, oy, oz = s.global_offset
+    return f"({linear % gx + ox},{linear // gx % gy + oy},{linear // (gx * gy) + oz})"
