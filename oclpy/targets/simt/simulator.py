@@ -57,7 +57,7 @@ from .machine import (
     function_problems, instr_problems,
 )
 from .memory_model import CODE_BASE, LOCAL_APERTURE_HI, PRIVATE_APERTURE_HI
-from .check import barrier_checks, memory_checks, race_checks, uninit_checks, value_checks
+from .check import barrier_checks, defined_bytes, memory_checks, race_checks, uninit_checks, value_checks
 from .check.check_session import Checker, Launch, work_items
 from .sim_memory import SINK_BYTES, GlobalMemory, SimError, atomic_rmw, gather, scatter
 
@@ -549,11 +549,11 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             scatter(data, offsets, rows.view(np.uint8).reshape(len(w), -1))
             if s.shadow is not None and src is not None:
                 bits = np.repeat(s.shadow.sdef[w, src:src + words], 4, axis=1)
-                uninit_checks.byte_bits(s, data)[offsets.astype(np.int64)[:, None] + np.arange(mem.bytes)] = bits
+                defined_bytes.byte_bits(s, data)[offsets.astype(np.int64)[:, None] + np.arange(mem.bytes)] = bits
         else:
             s.sregs[w, dst:dst + words] = gather(data, offsets, mem.bytes).view(U32)
             if s.shadow is not None:
-                s.shadow.sdef[w, dst:dst + words] = uninit_checks.load(s, data, offsets, mem.bytes)
+                s.shadow.sdef[w, dst:dst + words] = defined_bytes.load(s, data, offsets, mem.bytes)
     return run
 
 
@@ -623,12 +623,12 @@ def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: st
         assert data_bits is not None
         bits = data_bits(s, lanes)
         for data, offsets, which in pieces:
-            uninit_checks.store(s.checker, s, index, data, offsets, bits[which], n, lanes.w[which], lanes.lane[which])
+            defined_bytes.store(s.checker, s, index, data, offsets, bits[which], n, lanes.w[which], lanes.lane[which])
         return
     words = max(1, n // 4)
     out = np.ones((len(lanes.w), words), bool)
     for data, offsets, which in pieces:
-        out[which] = uninit_checks.load(s, data, offsets, n)
+        out[which] = defined_bytes.load(s, data, offsets, n)
     s.shadow.vdef[lanes.w, lanes.lane, dst:dst + words] = out
 
 
