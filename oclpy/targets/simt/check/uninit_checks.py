@@ -141,21 +141,52 @@ def wrap(program: Any, instr: MInstr, fn: str, index: int, run: Run) -> Run:
     return around_alu(program, instr, fn, run)
 
 
+def sources(program: Any, fn: str, operands: list[Any], scc: bool) -> Callable[[Any], list[np.ndarray]]:
+    """The defined bits of all the operands at once: one gather per register file (vector words
+    per lane, scalar words, exec and scc per wave), instead of one per operand."""
+    vwords = [w for o in operands if isinstance(o, (PReg, VReg)) and o.file == "v" for w in words_of(program, fn, o)]
+    swords = [w for o in operands if isinstance(o, (PReg, VReg)) and o.file == "s" for w in words_of(program, fn, o)]
+    uses_exec = any(isinstance(o, ExecReg) for o in operands)
+    vindex, sindex = np.array(vwords, np.int64), np.array(swords, np.int64)
+
+    def read(s: Any) -> list[np.ndarray]:
+        sh = s.shadow
+        out = []
+        if len(vwords) == 1:
+            out.append(sh.vdef[:, :, vwords[0]])
+        elif vwords:
+            out.append(sh.vdef[:, :, vindex].all(axis=2))
+        if len(swords) == 1:
+            out.append(sh.sdef[:, swords[0]])
+        elif swords:
+            out.append(sh.sdef[:, sindex].all(axis=1))
+        if uses_exec:
+            out.append(sh.exec)
+        if scc:
+            out.append(sh.scc)
+        return out
+    return read
+
+
+def words_of(program: Any, fn: str, operand: Any) -> range:
+    r = program.register_index(fn, operand)
+    return range(r, r + max(1, operand.width // 32))
+
+
 def around_alu(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
     info = instr.info
-    reads = [r for r in (source(program, fn, o) for _, o in instr.uses()) if r is not None]
+    operands = [] if info.family == "call" else [o for _, o in instr.uses()]  # call, getpc: addresses are defined
+    read_bits = sources(program, fn, operands, info.scc == "use")
     defs = [o for _, o in instr.defs()]
     vector = any(isinstance(o, (PReg, VReg)) and o.file == "v" for o in defs)
     writes = [dest(program, fn, o) for o in defs]
-    if info.family == "call":  # s_call_b64, s_getpc_b64: the address is defined
-        reads = []
-    scc_use, scc_def = info.scc == "use", info.scc == "def" or info.family == "exec"
+    scc_def = info.scc == "def" or info.family == "exec"
 
     def shadowed(s: Any, sel: np.ndarray) -> None:
         if not on(s):
             return run(s, sel)
         active = s.lanes & sel[:, None]
-        bits = [read(s) for read in reads] + ([s.shadow.scc] if scc_use else [])
+        bits = read_bits(s)
         if info.family == "exec":  # saveexec: dst = old exec; exec and scc follow the source
             old = s.shadow.exec.copy()
         run(s, sel)
