@@ -33,8 +33,9 @@ def main(argv: Sequence[str]) -> int:
     try:
         kind, what, program_argv = parse(strip_python(argv))
     except UsageError as exc:
-        print(str(exc).replace("oclpy run", "oclpy check").replace(
-            "usage: oclpy check SCRIPT [ARGS...] | -m MODULE [ARGS...] | -c CODE [ARGS...]", USAGE), file=sys.stderr)
+        first = str(exc).splitlines()[0]
+        error = first.replace("oclpy run:", "oclpy check:", 1) + "\n" if first.startswith("oclpy run: error") else ""
+        print(error + USAGE, file=sys.stderr)
         return 2
     if kind == "script" and not os.path.exists(what):
         print(f"oclpy check: error: can't open file '{what}': no such file", file=sys.stderr)

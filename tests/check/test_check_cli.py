@@ -110,3 +110,15 @@ def test_reports_are_python_objects_with_a_callback(app: Path) -> None:
 def test_check_with_oclpy_check_already_set_prints_one_summary(app: Path) -> None:
     done = oclpy("check", "python", str(app), "0", env={"OCLPY_CHECK": "1"})
     assert (done.returncode, done.stderr) == (0, "oclpy check: no problems found\n")
+
+
+def test_check_python_dash_m_without_a_module_says_so() -> None:
+    from oclpy.cli.check import main
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["python", "-m"]) == 2
+    assert err.getvalue() == ("oclpy check: error: -m needs an argument\n"
+                              "usage: oclpy check python SCRIPT [ARGS...] | python -m MODULE [ARGS...] | "
+                              "python -c CODE [ARGS...]\n")
