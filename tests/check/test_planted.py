@@ -75,3 +75,29 @@ def test_work_items_are_named_with_the_global_offset() -> None:
     (report,) = checking.reports()
     assert report.work_item == (100, 0, 0) and report.group == (0, 0, 0)
     assert report.message.endswith("a write by work-item (163,0,0) are not ordered by a barrier")
+
+
+def test_a_division_the_kernel_guards_itself_is_not_reported() -> None:
+    """`a / (b == 0 ? 1 : b)` is the frontend's own guard written by hand: the check looks
+    through the frontend's guard only, so the kernel's survives and nothing is reported."""
+    import numpy as np
+
+    import oclpy as cl
+    from oclpy.runtime import checking
+    from run_case import simt_context
+
+    source = """__kernel void k(__global const int *a, __global const uint *b, __global int *out) {
+    int i = get_global_id(0);
+    out[i] = a[i] / (b[i] == 0 ? 1 : (int)b[i]) + a[i] % (b[i] == 0 ? 1u : b[i]);
+}
+"""
+    ctx = simt_context()
+    queue = cl.CommandQueue(ctx)
+    mf = cl.mem_flags
+    a = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(64, dtype=np.int32))
+    b = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.zeros(64, np.uint32))
+    out = cl.Buffer(ctx, mf.READ_WRITE, 256)
+    checking.clear()
+    cl.Program(ctx, source).build().k(queue, (64,), (32,), a, b, out)
+    queue.finish()
+    assert checking.reports() == []
