@@ -2,11 +2,12 @@
 
     oclpy devices
     oclpy build FILE.cl|FILE.spv [OpenCL build options] [--device cpu|cuda|simt] [--emit ast|ir|llvm|asm|ptx|isa]
-                        [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes]
+                        [-O0|-O1|-O2] [--print-after-all] [--verify-each] [--stats] [--time-passes] [--locs]
     oclpy opt FILE.oir --passes=PIPELINE [--print-after-all] [--print-after=PASS]
                        [--verify-each] [--time-passes]
     oclpy demo [--device cpu] [--quick]
     oclpy run SCRIPT [ARGS] | -m MODULE [ARGS] | -c CODE    (`import pyopencl` answered by oclpy)
+    oclpy check python SCRIPT [ARGS] | ...                  (every kernel checked on simt: docs/check.md)
 
 Each subcommand is one function taking the parsed arguments and returning the
 exit status; `main` only dispatches. `--stats` prints `oclpy.analysis.kernel_stats`'s per-kernel
@@ -37,9 +38,11 @@ from ..ir.parser import IRParseError, parse_module
 from ..ir.printer import print_module
 from ..ir.verifier import VerifyError, verify_module
 from ..passes.manager import pass_timing, run_pipeline
+from ..targets.simt.asm_printer import format_module
 from ..targets.simt.device_config import machine_from_env
 from ..targets.simt.resources import format_resources, kernel_resources
 from .demo import run_demo
+from .check import main as check_main
 from .run import main as run_main
 
 
@@ -105,7 +108,7 @@ def _emit_isa(source: str | bytes, options: str, filename: str, args: argparse.N
     """The simt device's final machine code (whatever --device says)."""
     result = compiler.compile_program(source, options, _target("simt", args), filename)
     sys.stderr.write(result.log)
-    return result.program.asm()
+    return format_module(result.program.module, args.locs)
 
 
 def _build_only(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
@@ -209,6 +212,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--stats", action="store_true",
                        help="per-kernel IR statistics (simt: also registers, memory, occupancy)")
     build.add_argument("--time-passes", action="store_true", help="time each pass (stderr)")
+    build.add_argument("--locs", action="store_true", help="--emit isa: each instruction's source location")
 
     opt = sub.add_parser("opt", help="run IR passes over a .oir file")
     opt.add_argument("file")
@@ -225,11 +229,13 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("run", help="run Python (SCRIPT, -m MODULE or -c CODE) with `import pyopencl` "
                                "answered by oclpy", add_help=False)
+    sub.add_parser("check", help="run a Python program with every kernel checked on simt "
+                                 "(oclpy check python app.py [args])", add_help=False)
     return parser
 
 
 _OURS_WITH_VALUE = ("--device", "--emit")
-_OURS_FLAGS = ("-O0", "-O1", "-O2", "--print-after-all", "--verify-each", "--stats", "--time-passes",
+_OURS_FLAGS = ("-O0", "-O1", "-O2", "--print-after-all", "--verify-each", "--stats", "--time-passes", "--locs",
                "-h", "--help")
 _CL_WITH_VALUE = ("-D", "-I")
 
@@ -261,7 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     if argv and argv[0] == "run":
-        return run_main(argv[1:])  # the program's own arguments: no parsing of ours after `run`
+        return run_main(argv[1:])
+    if argv and argv[0] == "check":
+        return check_main(argv[1:])  # likewise: the program's arguments are its own  # the program's own arguments: no parsing of ours after `run`
     if argv and argv[0] == "build":
         ours, cl_options = split_build_args(argv[1:])
         return _cmd_build(parser.parse_args(["build", *ours]), cl_options)

@@ -108,8 +108,12 @@ def build(source: str | bytes, options: str = "", target: Target | None = None,
     target = resolve(target, options)
     unit = source_unit(source, filename)
     headers = include_digest(unit, options) if isinstance(unit, str) else ""
-    return cache.remembered((unit, options, headers, target),
-                            lambda: _load_or_compile(unit, options, headers, target, filename))
+    built = cache.remembered((unit, options, headers, target),
+                             lambda: _load_or_compile(unit, options, headers, target, filename))
+    sources = getattr(built.program, "sources", None)  # a program that keeps its text (simt, for check reports)
+    if isinstance(sources, dict) and isinstance(unit, str):
+        sources.setdefault(filename, unit)
+    return built
 
 
 def _load_or_compile(unit: str | bytes, options: str, headers: str, target: Target,

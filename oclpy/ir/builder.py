@@ -1,8 +1,9 @@
 """The IR builder: the one way to create instructions.
 
-It appends at an insertion point (end of a block, or before an instruction)
-and rejects ill-typed operands when the instruction is made: each instruction
-is checked against its row of the opcode table (`ir/ops.py`), the rules the
+It appends at an insertion point (end of a block, or before an instruction),
+gives each instruction its current debug location (`loc`), and rejects
+ill-typed operands when the instruction is made: each instruction is checked
+against its row of the opcode table (`ir/ops.py`), the rules the
 verifier applies, and the first problem is raised as `IRBuildError` naming
 the opcode. The result type is the one the row derives (or, for casts, loads
 and phis, the one given).
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..diagnostics import SourceLocation
 from .ops import OPS, Kind, TypeRuleError, shape_problem
 from .types import I32, I64, VOID, AddressSpace, Type
 from .values import Block, ConstFloat, ConstInt, Function, Instr, Value
@@ -25,6 +27,7 @@ class Builder:
     def __init__(self, block: Block | None = None) -> None:
         self.block = block
         self.index: int | None = None  # None: append at the end of the block
+        self.loc: SourceLocation | None = None  # the debug location every instruction made gets
 
     # -- positioning -------------------------------------------------------
     def position_at_end(self, block: Block) -> None:
@@ -66,6 +69,7 @@ class Builder:
         shorthands."""
         row = OPS[op]
         instr = Instr(op, type, operands, attrs, list(targets), name=name)
+        instr.loc = self.loc
         problem = shape_problem(instr)
         if problem is None:
             if row.result is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Container, Iterable, Iterator
 
+from ..diagnostics import SourceLocation
 from .ops import OPS, OpInfo
 from .types import FunctionType, PtrType, Type, AddressSpace
 
@@ -164,6 +165,7 @@ class Instr(Value):
         self.blocks = [] if blocks is None else blocks
         self.name = name
         self.parent = parent
+        self.loc: SourceLocation | None = None  # the source construct it comes from (debug location)
         self._users = {}
         self._operands: tuple[Value, ...] = tuple(operands)
         for value in self._operands:  # _add_use, inlined: every instruction made comes here

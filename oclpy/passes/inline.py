@@ -272,6 +272,7 @@ def _clone_blocks(caller: Function, callee: Function, vmap: dict[Value, Value],
             clone = Instr(instr.op, instr.type, list(instr.operands), dict(instr.attrs),
                           [bmap[t] for t in instr.targets], [bmap[p] for p in instr.blocks],
                           instr.name)
+            clone.loc = instr.loc  # the inlined code keeps its source location
             vmap[instr] = clone
             bmap[b].append(clone)
     for new in bmap.values():

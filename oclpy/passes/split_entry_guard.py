@@ -150,6 +150,7 @@ def _clone(blocks: list[Block], into: Function, vmap: dict[Value, Value]) -> dic
             copy = Instr(instr.op, instr.type, list(instr.operands), dict(instr.attrs),
                          [bmap.get(t, t) for t in instr.targets], [bmap.get(p, p) for p in instr.blocks],
                          instr.name)
+            copy.loc = instr.loc
             vmap[instr] = copy
             bmap[b].append(copy)
     for new in bmap.values():

@@ -106,7 +106,8 @@ class Buffer(MemoryObject):
                      f"buffer size {size} is not in 1..{limit} bytes")
         self.size = size
         self.hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
-        self.storage = Storage(size, context.devices[0].driver)
+        mode = "r" if flags & mem_flags.READ_ONLY else "w" if flags & mem_flags.WRITE_ONLY else "rw"
+        self.storage = Storage(size, context.devices[0].driver, mode)
         self.storage.create(host, bool(flags & mem_flags.USE_HOST_PTR))
         context.own(self, "clCreateBuffer")
 

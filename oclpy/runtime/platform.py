@@ -3,7 +3,8 @@
 `get_platforms()` returns `[Platform]`; `Platform.get_devices(device_type)`
 lists the devices whose drivers work here, filtered by type. The device named
 by the OCLPY_DEVICE environment variable (cpu|cuda|simt) is listed first, so
-code that takes "the first device" gets it.
+code that takes "the first device" gets it; with OCLPY_CHECK (and no
+OCLPY_DEVICE), the simt device is listed first.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import threading
 from typing import Any
 
+from . import checking
 from .constants import device_type as _device_type
 from .constants import platform_info
 from .device import Device
@@ -67,8 +69,9 @@ class Platform(Handle):
 
 
 def preferred_kind() -> str | None:
+    """OCLPY_DEVICE's kind; else simt when OCLPY_CHECK asks for checked kernels."""
     kind = os.environ.get("OCLPY_DEVICE", "").strip().lower()
-    return kind or None
+    return kind or ("simt" if checking.requested() else None)
 
 
 def order_devices(devices: list[Device]) -> list[Device]:

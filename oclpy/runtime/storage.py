@@ -49,9 +49,10 @@ DISCARD = "discard"  # written without its old bytes: a stale copy becomes curre
 class Storage:
     """The bytes of a buffer and its sub-buffers, on each memory domain that used them."""
 
-    def __init__(self, nbytes: int, home: Driver) -> None:
+    def __init__(self, nbytes: int, home: Driver, mode: str = "rw") -> None:
         self.nbytes = nbytes
         self.home = home
+        self.mode = mode  # what kernels may do: "rw", "r" (READ_ONLY), "w" (WRITE_ONLY); drivers may check it
         self.allocations: dict[Hashable, tuple[Driver, Allocation]] = {}
         self.valid: set[Hashable] = set()  # domains whose copy holds the latest bytes
         self.users: dict[Any, list[tuple[Hashable, str]]] = {}  # pending command -> (domain, access)
@@ -70,6 +71,7 @@ class Storage:
         except MemoryError:
             raise_cl("clCreateBuffer", status_code.MEM_OBJECT_ALLOCATION_FAILURE,
                      f"could not allocate {self.nbytes} bytes")
+        self.home.set_access(alloc, self.mode)
         if host is not None and not alloc.host_owned:
             self.home.write(alloc, 0, host[:self.nbytes])
         self.allocations[self.home.memory_domain] = (self.home, alloc)
@@ -84,6 +86,7 @@ class Storage:
             if entry is None:
                 try:
                     entry = (driver, driver.allocate(self.nbytes))
+                    driver.set_access(entry[1], self.mode)
                 except MemoryError:
                     raise_cl(routine, status_code.MEM_OBJECT_ALLOCATION_FAILURE,
                              f"could not allocate {self.nbytes} bytes on the {driver.kind} device")

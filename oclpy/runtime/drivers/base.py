@@ -109,6 +109,10 @@ class Driver(abc.ABC):
     def allocate(self, nbytes: int) -> Allocation:
         """Fresh device memory of `nbytes` (> 0); raises MemoryError when it cannot."""
 
+    def set_access(self, alloc: Allocation, mode: str) -> None:
+        """What kernels may do with `alloc`: "rw", "r" (a READ_ONLY buffer) or "w" (WRITE_ONLY).
+        A driver that checks kernels (simt) remembers it; the others need not."""
+
     def wrap_host(self, host: memoryview) -> Allocation | None:
         """Use writable host memory directly (USE_HOST_PTR), or None: then the runtime copies."""
         return None

@@ -18,8 +18,12 @@ program's `__constant` data); the simulator runs every work-group of the
 NDRange (`simulator.run_kernel`), its code decoded once per program
 (`load_program`). A kernel that breaks the machine's rules (an access out of
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
-the wave and the lane. A kernel that calls printf gets a fresh printf buffer
-of `PRINTF_BUFFER_BYTES` per launch; its records are formatted
+the wave and the lane; under `OCLPY_CHECK` (`runtime/checking.py`) the
+launch runs with the checker instead, which reports what it finds (naming
+the arguments' buffers, `check.check_session.arg_buffers`) and goes on.
+Buffers remember their kernel access mode (`set_access`) for the checker. A
+kernel that calls printf gets a fresh printf buffer of `PRINTF_BUFFER_BYTES`
+per launch; its records are formatted
 (`runtime/printf_records.py`) and written to stdout when the launch ends.
 """
 
@@ -32,10 +36,12 @@ from typing import Any
 
 from ...compiler import cache, simt_target
 from ...targets.simt.device_config import SimtMachine, machine_from_env
+from ...targets.simt.check.check_session import Checker, Launch, arg_buffers
 from ...targets.simt.memory_model import BUFFER_ALIGN, LOCAL_MEMORY_BYTES
 from ...targets.simt.sim_memory import GlobalMemory
 from ...targets.simt.simt_program import SimtKernel, SimtProgram, kernarg_blob
 from ...targets.simt.simulator import Program, SimConfig, load_program, run_kernel
+from .. import checking
 from ..printf_records import format_records, new_buffer_header
 from ..constants import command_queue_properties, device_local_mem_type, device_type
 from .base import Allocation, DeviceDescription, Driver, NDRange
@@ -84,6 +90,7 @@ class SimtDriver(Driver):
         self.memory = GlobalMemory()
         self._lock = threading.RLock()
         self._programs: OrderedDict[int, tuple[SimtProgram, Program]] = OrderedDict()
+        self.checker = Checker(checking.SESSION.log)  # runs a launch's checks when OCLPY_CHECK asks
         cache.prepare()
 
     def describe(self) -> DeviceDescription:
@@ -100,6 +107,10 @@ class SimtDriver(Driver):
     def free(self, alloc: Allocation) -> None:
         with self._lock:
             self.memory.free(alloc.address)
+
+    def set_access(self, alloc: Allocation, mode: str) -> None:
+        with self._lock:
+            self.memory.set_mode(alloc.address, mode)
 
     def write(self, dst: Allocation, offset: int, src: memoryview) -> None:
         with self._lock:
@@ -140,12 +151,18 @@ class SimtDriver(Driver):
             if kernel.uses_printf:
                 printf_buffer = self.memory.alloc(PRINTF_BUFFER_BYTES, name="printf")
                 self.memory.write(printf_buffer, new_buffer_header(PRINTF_BUFFER_BYTES))
+            decoded = self.decoded(kernel.program)
+            checker, launch = None, None
+            if checking.requested():
+                checker = self.checker
+                checking.SESSION.sources.update(kernel.program.sources)
+                launch = Launch(kernel.name, decoded.near_locs, arg_buffers(kernel, explicit, self.memory))
             try:
-                run_kernel(self.decoded(kernel.program), kernel.name, self.memory,
+                run_kernel(decoded, kernel.name, self.memory,
                            global_size=ndrange.global_size[:dims], local_size=ndrange.local_size[:dims],
                            global_offset=ndrange.global_offset[:dims], args=explicit, local_bytes=local,
                            private_bytes=kernel.private_bytes, printf_buffer=printf_buffer,
-                           config=self.config)
+                           config=self.config, checker=checker, launch=launch)
                 if printf_buffer:
                     text = format_records(self.memory.read(printf_buffer, PRINTF_BUFFER_BYTES),
                                           kernel.program.module.strings)

@@ -243,7 +243,7 @@ class AsmParser:
             raise self.error(f"unknown opcode '{op_tok.text}'", op_tok)
         operands: list[Operand] = []
         toks: list[Token] = []
-        if self.peek().kind not in ("nl", "eof") and not self.at_implicit():
+        if self.peek().kind not in ("nl", "eof") and not self.at_implicit() and not self.at_loc():
             while True:
                 toks.append(self.peek())
                 operands.append(self.parse_operand())
@@ -252,6 +252,7 @@ class AsmParser:
         instr = MInstr(op_tok.text, operands)
         instr.implicit_uses = self.parse_optional_implicit("uses")
         instr.implicit_defs = self.parse_optional_implicit("defs")
+        instr.loc = self.parse_optional_loc()
         self.check_instr(instr, op_tok, toks)
         self.parse_end_of_line()
         refs = [(o.name, t) for o, t in zip(operands, toks) if isinstance(o, Label)]
@@ -261,6 +262,20 @@ class AsmParser:
     def at_implicit(self) -> bool:
         tok = self.peek()
         return tok.kind == "word" and tok.text in ("uses", "defs") and self.toks[self.pos + 1].text == "["
+
+    def at_loc(self) -> bool:
+        return self.peek().kind == "word" and self.peek().text == "loc" and self.toks[self.pos + 1].kind == "string"
+
+    def parse_optional_loc(self) -> SourceLocation | None:
+        """BNF: loc-suffix ::= 'loc' string ':' int ':' int"""
+        if not self.at_loc():
+            return None
+        self.next()
+        file = re.sub(r"\\(.)", r"\1", self.next().text[1:-1])
+        self.parse_token("punct", ":")
+        line = self.parse_int("a line number")
+        self.parse_token("punct", ":")
+        return SourceLocation(file, line, self.parse_int("a column number"))
 
     def check_instr(self, instr: MInstr, op_tok: Token, toks: list[Token]) -> None:
         problems = instr_problems(instr)

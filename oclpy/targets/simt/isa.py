@@ -6,7 +6,8 @@ A row says everything the tools know of an opcode:
   `func`) and its type (`b32 u32 i32 f32 b64 u64 i64 f64 b128 b256 mask`, or
   `any` for the pseudos), which fixes its width in bits (`Field.bits`);
 - `family`: how the simulator runs it (`salu`, `valu`, `vcmp`, `exec`,
-  `lane`, `smem`, `sscratch`, `vmem`, `branch`, `call`, `control`, `pseudo`);
+  `lane`, `smem`, `sscratch`, `vmem`, `branch`, `call`, `control`, `check`,
+  `pseudo`);
 - `compute`: for the ALU families, its semantics as a function of the source
   values (NumPy arrays of the fields' types, over lanes and waves), returning
   the definitions in order (a tuple when there are several), then the new
@@ -365,6 +366,12 @@ row("s_endpgm", "control", "", terminator=True)
 row("s_barrier", "control", "")
 row("s_nop", "control", "")
 row("s_trap", "control", "imm:u32", terminator=True)
+
+# -- checks: no effect on the machine; a checker reports the lanes (under exec) that fail ----
+row("v_check_nonzero_u32", "check", "vs:u32", exec="use")  # a divisor: 0 is a division by zero
+row("v_check_nonzero_u64", "check", "vs:u64", exec="use")
+row("v_check_space_b64", "check", "vs:u64 imm:u32", exec="use")  # a generic address cast to the space whose
+# aperture high word is the immediate (0: global, outside both apertures); the generic null passes
 
 # -- pseudos (before lowering: copies and register sequences) ---------------------------
 row("p_copy", "pseudo", "pd:any ps:any")  # same width; scalar to vector broadcasts

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...ir.types import FloatType, Type
-from ...ir.values import Instr, Value
+from ...ir.values import ConstAggregate, ConstInt, Instr, Value
 from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
 from .machine import EXEC, Imm, Operand
 from .math_formulas import fmod
@@ -89,8 +89,34 @@ def select_binary(ctx: Ctx, instr: Instr) -> None:
     if isinstance(t, FloatType):
         out = [float_binary(ctx, instr, t, a, b) for a, b in zip(a_parts, b_parts)]
     else:
+        if instr.op in DIVISIONS:
+            check_divisors(ctx, instr, t)
         out = [int_binary(ctx, instr, t, a, b) for a, b in zip(a_parts, b_parts)]
     ctx.set(instr, out)
+
+
+DIVISIONS = ("sdiv", "udiv", "srem", "urem")
+
+
+def check_divisors(ctx: Ctx, instr: Instr, t: Type) -> None:
+    """`v_check_nonzero` on the divisor as the source wrote it: the frontend's guard
+    (`select(d == 0 ..., 1, d)`, which keeps the machine from trapping) looked through."""
+    divisor = instr.operands[1]
+    if isinstance(divisor, Instr) and divisor.op == "select" and is_one(divisor.operands[1]):
+        divisor = divisor.operands[2]
+    bits = int_bits(t, ctx)
+    if bits == 1:
+        return
+    for part in ctx.parts(divisor):
+        if isinstance(part, Imm) and int(part.value) & ((1 << bits) - 1):
+            continue
+        ctx.emit("v_check_nonzero_u64" if bits == 64 else "v_check_nonzero_u32", narrow(ctx, part, bits, "z", False))
+
+
+def is_one(v: object) -> bool:
+    if isinstance(v, ConstInt):
+        return v.value == 1
+    return isinstance(v, ConstAggregate) and all(isinstance(e, ConstInt) and e.value == 1 for e in v.elements)
 
 
 def int_binary(ctx: Ctx, instr: Instr, t: Type, a: Operand, b: Operand) -> Operand:

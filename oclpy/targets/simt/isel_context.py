@@ -165,6 +165,8 @@ class Ctx:
     def emit(self, op: str, *operands: Operand, uses: list[Any] | tuple[Any, ...] = (),
              defs: list[Any] | tuple[Any, ...] = ()) -> MInstr:
         instr = MInstr(op, list(operands), list(uses), list(defs))
+        if self.instr is not None:
+            instr.loc = self.instr.loc
         for k, o in enumerate(instr.operands):
             if isinstance(o, Imm) and isinstance(o.value, float):
                 field_type = instr.field_of(k).type

@@ -209,6 +209,7 @@ def select_addrspacecast(ctx: Ctx, instr: Instr) -> None:
     if dst is AddressSpace.GENERIC:
         ctx.set(instr, [to_generic(ctx, instr, src, p)])
     elif src is AddressSpace.GENERIC:
+        ctx.emit("v_check_space_b64", p, Imm(APERTURES.get(dst, 0)))  # a cast, unlike to_<space>(), must be right
         ctx.set(instr, [from_generic(ctx, instr, dst, p)])
     else:
         raise ctx.error(f"a cast from {src} to {dst} memory")

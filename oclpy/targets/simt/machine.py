@@ -11,7 +11,9 @@ simulator runs. Operands are frozen values:
 
 An `MInstr` is an opcode (a row of `isa.OPS`) with its explicit operands in
 the row's field order, plus the registers a call or return reads and writes
-beyond them (`implicit_uses`, `implicit_defs`). `defs()` and `uses()` list
+beyond them (`implicit_uses`, `implicit_defs`), and the source location it
+was selected from (`loc`, a debug location: None for code no source line
+asked for, such as spills). `defs()` and `uses()` list
 (operand index, operand) pairs and `set_operand` replaces one, so an
 allocator rewrites virtual registers in place and a checker walks both.
 Implicit `scc` and `exec` effects are the row's (`Op.scc`, `Op.exec`).
@@ -28,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from ...diagnostics import SourceLocation
 from .isa import OPS, Field, Op
 
 
@@ -157,6 +160,7 @@ class MInstr:
     operands: list[Operand]
     implicit_uses: list[Register] = field(default_factory=list)
     implicit_defs: list[Register] = field(default_factory=list)
+    loc: SourceLocation | None = field(default=None, compare=False)  # the source it was selected from
 
     @property
     def info(self) -> Op:

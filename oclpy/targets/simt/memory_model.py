@@ -18,6 +18,7 @@ PRIVATE_APERTURE_HI = 0x00020000  # high word of generic addresses into the lane
 GLOBAL_BASE = 1 << 32  # the first global address: a truncated pointer is never a valid one
 CODE_BASE = 0x0000_4000_0000_0000  # address of instruction 0; instruction k is at CODE_BASE + 4k
 RED_ZONE = 256  # bytes left unmapped after each global buffer
+BUFFER_SPACING = 1 << 34  # global buffer k starts at GLOBAL_BASE + k * this (high words stay odd: no aperture)
 BUFFER_ALIGN = 256  # global buffers start at multiples of this
 LOCAL_MEMORY_BYTES = 65536  # a work-group's local memory
 

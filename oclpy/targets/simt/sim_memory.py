@@ -1,10 +1,14 @@
 """The simulator's memories: the global arena of buffers, and atomics over byte arrays.
 
 - `GlobalMemory`: the device's one 64-bit global address space. Buffers are
-  carved from one NumPy byte arena (`data`) from `memory_model.GLOBAL_BASE`
-  up, each aligned and followed by a red zone, so an address maps to an arena
-  offset by one subtraction; `locate` checks a vector of addresses at once
-  (inside a live buffer, not past its end, not a store to a read-only one).
+  carved from one NumPy byte arena (`data`), each aligned and followed by a
+  red zone; buffer k's addresses start at `GLOBAL_BASE + k * BUFFER_SPACING`,
+  never reused, so an address names its buffer even past the end or after a
+  free (`owner`). `locate` checks a vector of addresses at once (inside a
+  live buffer, not past its end, not a store to a read-only one) against a
+  sorted table of the live buffers kept until one comes or goes; an address
+  that fails maps to the sink (arena bytes no buffer holds), so a checked
+  run can go on past a bad access.
 - `gather`, `scatter`: bytes at a vector of offsets, as rows.
 - `atomic_rmw`: one atomic instruction's lanes applied in lane order, each
   getting the value before its own update, vectorised over distinct
@@ -22,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from .memory_model import BUFFER_ALIGN, GLOBAL_BASE, RED_ZONE
+from .memory_model import BUFFER_ALIGN, BUFFER_SPACING, GLOBAL_BASE, RED_ZONE
+
+SINK_BYTES = 256  # arena bytes at offset 0, in no buffer: where a checked run sends bad accesses
 
 
 class SimError(Exception):
@@ -36,15 +42,22 @@ class Buffer:
     read_only: bool
     alive: bool = True
     name: str = ""
+    offset: int = 0  # where its bytes start in the arena
+    mode: str = "rw"  # what kernels may do with it, checked only by the checker: "rw", "r" or "w"
 
 
 class GlobalMemory:
-    """Buffers in one arena; addresses are `GLOBAL_BASE` + arena offset."""
+    """Buffers in one arena, each at its own stretch of the address space: buffer k starts at
+    `GLOBAL_BASE + k * BUFFER_SPACING` (never reused), so an access that runs off a
+    buffer, however far, lands in no buffer and says which one it left."""
 
     def __init__(self, capacity: int = 1 << 20) -> None:
         self.data = np.zeros(capacity, np.uint8)
+        self.defined = np.zeros(capacity, bool)  # per byte: written since allocated (the checker's shadow)
         self.buffers: list[Buffer] = []
-        self.top = 0  # arena offset of the next buffer
+        self.top = SINK_BYTES  # arena offset of the next buffer (the sink comes first)
+        self._table: tuple[np.ndarray, ...] | None = None
+        self._modes: Any = None  # modes() cached: None unknown, False all "rw", else the array
 
     def alloc(self, nbytes: int, read_only: bool = False, name: str = "") -> int:
         """A new zeroed buffer's address."""
@@ -54,10 +67,16 @@ class GlobalMemory:
             grown = np.zeros(max(end, 2 * len(self.data)), np.uint8)
             grown[: len(self.data)] = self.data
             self.data = grown
+            defined = np.zeros(len(grown), bool)
+            defined[: len(self.defined)] = self.defined
+            self.defined = defined
         self.data[offset:offset + nbytes] = 0
+        self.defined[offset:offset + nbytes] = False
         self.top = end
-        self.buffers.append(Buffer(GLOBAL_BASE + offset, nbytes, read_only, name=name))
-        return GLOBAL_BASE + offset
+        base = GLOBAL_BASE + len(self.buffers) * BUFFER_SPACING
+        self.buffers.append(Buffer(base, nbytes, read_only, name=name, offset=offset))
+        self._table = self._modes = None
+        return base
 
     def upload(self, array: np.ndarray | bytes, read_only: bool = False, name: str = "") -> int:
         raw = np.frombuffer(bytes(array) if isinstance(array, bytes) else np.ascontiguousarray(array).tobytes(),
@@ -67,7 +86,9 @@ class GlobalMemory:
         return address
 
     def buffer_at(self, address: int) -> Buffer:
-        for b in self.buffers:
+        index = (address - GLOBAL_BASE) // BUFFER_SPACING
+        if 0 <= index < len(self.buffers):
+            b = self.buffers[index]
             if b.base <= address < b.base + max(b.size, 1):
                 return b
         raise SimError(f"address {address:#x} is in no buffer")
@@ -77,6 +98,7 @@ class GlobalMemory:
         if buffer.base != address or not buffer.alive:
             raise SimError(f"free of {address:#x}, which is not a live buffer's start")
         buffer.alive = False
+        self._table = self._modes = None
 
     def write(self, address: int, raw: np.ndarray | bytes) -> None:
         raw = np.frombuffer(raw, np.uint8) if isinstance(raw, bytes) else raw.view(np.uint8).ravel()
@@ -84,6 +106,7 @@ class GlobalMemory:
         if not ok[0]:
             raise SimError(self.explain(address, len(raw), write=False))
         self.data[offsets[0]:offsets[0] + len(raw)] = raw
+        self.defined[offsets[0]:offsets[0] + len(raw)] = True
 
     def read(self, address: int, nbytes: int) -> bytes:
         offsets, ok = self.locate(np.array([address], np.uint64), nbytes, write=False)
@@ -95,46 +118,71 @@ class GlobalMemory:
         dtype = np.dtype(dtype)
         return np.frombuffer(self.read(address, dtype.itemsize * count), dtype).copy()
 
-    def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Starts (arena offsets), ends, and writability of the live buffers, sorted."""
-        live = [b for b in self.buffers if b.alive]
-        starts = np.array([b.base - GLOBAL_BASE for b in live], np.int64)
-        ends = starts + np.array([b.size for b in live], np.int64)
-        writable = np.array([not b.read_only for b in live], bool)
-        return starts, ends, writable
+    def set_mode(self, address: int, mode: str) -> None:
+        """What kernels may do with the buffer at `address` ("rw", "r", "w"; the checker checks it)."""
+        self.buffer_at(address).mode = mode
+        self._modes = None
+
+    def modes(self) -> np.ndarray | None:
+        """Each buffer's mode ('' after the last: no buffer), or None when every live one is "rw"."""
+        if self._modes is None:
+            special = any(b.mode != "rw" for b in self.buffers if b.alive)
+            self._modes = np.array([b.mode for b in self.buffers] + [""], object) if special else False
+        return None if self._modes is False else self._modes
+
+    def table(self) -> tuple[np.ndarray, ...]:
+        """Of the live buffers, sorted by address: bases, ends (addresses), arena offsets,
+        writability, and their indices in `buffers`. Cached until a buffer comes or goes."""
+        if self._table is None:
+            live = [(k, b) for k, b in enumerate(self.buffers) if b.alive]
+            bases = np.array([b.base for _, b in live], np.uint64)
+            ends = bases + np.array([b.size for _, b in live], np.uint64)
+            arena = np.array([b.offset for _, b in live], np.int64)
+            writable = np.array([not b.read_only for _, b in live], bool)
+            self._table = (bases, ends, arena, writable, np.array([k for k, _ in live], np.int64))
+        return self._table
 
     def locate(self, addresses: np.ndarray, nbytes: int, write: bool) -> tuple[np.ndarray, np.ndarray]:
         """Arena offsets of the addresses, and which lie with all `nbytes` in one live buffer
-        (a writable one when `write`)."""
-        starts, ends, writable = self.table()
-        offsets = addresses.astype(np.uint64) - np.uint64(GLOBAL_BASE)
-        offsets = np.where(addresses >= GLOBAL_BASE, offsets, np.uint64(1 << 62)).astype(np.int64)
-        if not len(starts):
-            return offsets, np.zeros(len(offsets), bool)
-        which = np.searchsorted(starts, offsets, side="right") - 1
+        (a writable one when `write`). Offsets of the others point at the sink."""
+        bases, ends, arena, writable, _ = self.table()
+        addresses = addresses.astype(np.uint64, copy=False)
+        if not len(bases):
+            return np.zeros(len(addresses), np.int64), np.zeros(len(addresses), bool)
+        which = np.searchsorted(bases, addresses, side="right") - 1
         clipped = np.maximum(which, 0)
-        ok = (which >= 0) & (offsets + nbytes <= ends[clipped])
+        ok = (which >= 0) & (addresses + np.uint64(nbytes) <= ends[clipped])
         if write:
             ok &= writable[clipped]
-        return offsets, ok
+        offsets = (addresses - bases[clipped]).astype(np.int64) + arena[clipped]
+        return np.where(ok, offsets, 0), ok
+
+    def owner(self, addresses: np.ndarray) -> np.ndarray:
+        """Index in `buffers` of the buffer (live or not) whose stretch holds each address; -1: none."""
+        index = (addresses.astype(np.uint64, copy=False).astype(np.int64) - GLOBAL_BASE) // BUFFER_SPACING
+        index = np.where(addresses.astype(np.uint64, copy=False) >= np.uint64(GLOBAL_BASE), index, -1)
+        return np.where(index < len(self.buffers), index, -1)
 
     def explain(self, address: int, nbytes: int, write: bool) -> str:
         """Why one access is out of range, in words."""
-        for b in self.buffers:
-            if b.base <= address < b.base + b.size:
-                if not b.alive:
-                    return f"{nbytes}-byte access at {address:#x}: the buffer there was freed"
-                if write and b.read_only:
-                    return f"{nbytes}-byte store at {address:#x}: the buffer {b.name or hex(b.base)} is read-only"
-                over = address + nbytes - (b.base + b.size)
-                return (f"{nbytes}-byte access at {address:#x} runs {over} bytes past the end of the "
-                        f"{b.size}-byte buffer at {b.base:#x}")
-        near = [b for b in self.buffers if b.base + b.size <= address]
-        if near:
-            b = max(near, key=lambda b: b.base)
-            return (f"{nbytes}-byte access at {address:#x} is {address - b.base - b.size} bytes past the end of the "
+        (k,) = self.owner(np.array([address], np.uint64))
+        if k < 0:
+            return f"{nbytes}-byte access at {address:#x} is in no buffer"
+        b = self.buffers[int(k)]
+        if not b.alive:
+            return f"{nbytes}-byte access at {address:#x}: the buffer there was freed"
+        if write and b.read_only and address + nbytes <= b.base + b.size:
+            return f"{nbytes}-byte store at {address:#x}: the buffer {b.name or hex(b.base)} is read-only"
+        end = b.base + b.size
+        if address < end:
+            return (f"{nbytes}-byte access at {address:#x} runs {address + nbytes - end} bytes past the end of the "
                     f"{b.size}-byte buffer at {b.base:#x}")
-        return f"{nbytes}-byte access at {address:#x} is in no buffer"
+        after = self.buffers[int(k) + 1] if int(k) + 1 < len(self.buffers) else None
+        if after is not None and after.base - address < address - end:
+            return (f"{nbytes}-byte access at {address:#x} is {after.base - address} bytes before the start of the "
+                    f"{after.size}-byte buffer at {after.base:#x}")
+        return (f"{nbytes}-byte access at {address:#x} is {address - end} bytes past the end of the "
+                f"{b.size}-byte buffer at {b.base:#x}")
 
 
 def gather(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> np.ndarray:

@@ -15,7 +15,7 @@ program-scope `__constant` data a launch places after the arguments.
   work-group's local memory size.
 - `pack_args(kernel, values)`: the same from Python values (tests, tools).
 - `program_record` / `program_from_record`: the build cache's form (JSON data
-  plus the machine code's text, `asm_printer`'s), checked field by field on
+  plus the machine code's text, `asm_printer`'s, with debug locations), checked field by field on
   the way back (ValueError). Kept apart from `simt_target.py` so that loading
   a cached program imports no code generator.
 """
@@ -62,6 +62,7 @@ class SimtProgram:
     module: MModule
     kernels: dict[str, SimtKernel] = field(default_factory=dict)
     machine: SimtMachine = field(default_factory=SimtMachine)
+    sources: dict[str, str] = field(default_factory=dict, compare=False)  # file -> text, for check reports
 
     def asm(self) -> str:
         return format_module(self.module)
@@ -121,7 +122,7 @@ def program_record(program: SimtProgram) -> tuple[dict[str, Any], bytes]:
     m = program.machine
     machine = {"wave_width": m.wave_width, "sgprs": m.sgprs, "vgprs": m.vgprs}
     strings = [t.hex() for t in program.module.strings]
-    return {"kernels": kernels, "machine": machine, "strings": strings}, program.asm().encode()
+    return {"kernels": kernels, "machine": machine, "strings": strings}, format_module(program.module, True).encode()
 
 
 def program_from_record(record: Any, text: bytes) -> SimtProgram:

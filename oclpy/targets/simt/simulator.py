@@ -24,6 +24,14 @@ wave of its group that has not ended arrives; when no wave can move, the run
 stops with a deadlock error. Every memory access is checked (`SimError`
 names the instruction, the wave and the lane).
 
+With a `Checker` (`check/`, docs/check.md), a launch runs checked: the
+memory accessors report failing lanes and send them to a sink instead of
+raising, barriers and the step limit report divergence and deadlock, memory
+instructions hand their accesses to the race check, check instructions
+(`v_check_*`) report bad divisors and casts, and every decoded instruction is
+wrapped by the definedness bookkeeping (`check/uninit_checks.wrap`: one test
+when no checker runs). `Program.locs` maps each pc to its source location.
+
 Virtual registers run too (each gets a register of its own beyond the
 physical ones), so code can be run before register allocation; physical
 registers must fit the configured files (`OCLPY_SIMT_SGPRS`,
@@ -38,6 +46,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ...diagnostics import SourceLocation
 from .calling_convention import (
     DEFAULT_REGISTERS, KERNEL_ENTRY, check_file_size, hidden_offset, kernarg_size, pack_hidden,
 )
@@ -48,12 +57,15 @@ from .machine import (
     function_problems, instr_problems,
 )
 from .memory_model import CODE_BASE, LOCAL_APERTURE_HI, PRIVATE_APERTURE_HI
-from .sim_memory import GlobalMemory, SimError, atomic_rmw, gather, scatter
+from .check import barrier_checks, defined_bytes, memory_checks, race_checks, uninit_checks, value_checks
+from .check.check_session import Checker, Launch, work_items
+from .sim_memory import SINK_BYTES, GlobalMemory, SimError, atomic_rmw, gather, scatter
 
 RUNNING, AT_BARRIER, DONE = 0, 1, 2
 UNDEFINED = 0xDEADBEEF  # what a register holds before anything writes it
 REGISTER_BYTES = 1 << 28  # at most this much vector register file per batch
 U32, U64 = np.uint32, np.uint64
+NO_PC = np.iinfo(np.int64).max  # stands for the pc of a wave that is not running
 
 
 @dataclass(frozen=True)
@@ -93,6 +105,7 @@ class Decoded:
     function: str
     run: Callable[[Any, np.ndarray], None]  # (batch state, selected waves) -> None
     moves_pc: bool  # the executor sets pc itself
+    barrier: bool = False  # s_barrier: the scheduler looks for groups to let go after it
 
 
 @dataclass
@@ -105,6 +118,8 @@ class Program:
     slots: dict[str, list[int]] = field(default_factory=dict)
     registers: dict[tuple[str, str, int], int] = field(default_factory=dict)  # virtual -> index
     size: dict[str, int] = field(default_factory=lambda: {"s": 36, "v": 3})
+    locs: list[SourceLocation | None] = field(default_factory=list)  # pc -> the source it came from
+    near_locs: list[SourceLocation | None] = field(default_factory=list)  # else the last one before, in its function
 
     def register_index(self, fn: str, reg: PReg | VReg) -> int:
         if isinstance(reg, PReg):
@@ -127,9 +142,23 @@ def load_program(module: MModule, config: SimConfig) -> Program:
         program.code += [Decoded(i, fn.name, lambda s, w: None, False) for i in fn.instrs()]
     place_labels(program)
     place_registers(program)
+    program.locs = [d.instr.loc for d in program.code]
+    program.near_locs = nearest_locations(program)
     for k, d in enumerate(program.code):
         program.code[k] = decode(program, d.instr, d.function, k)
     return program
+
+
+def nearest_locations(program: Program) -> list[SourceLocation | None]:
+    """Per pc, its location, else the closest one before it in the same function (code that
+    instruction selection made for no IR instruction, such as a branch at a block's start)."""
+    out: list[SourceLocation | None] = []
+    for pc, d in enumerate(program.code):
+        loc = d.instr.loc
+        if loc is None and pc and program.code[pc - 1].function == d.function:
+            loc = out[-1]
+        out.append(loc)
+    return out
 
 
 def place_labels(program: Program) -> None:
@@ -272,8 +301,8 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
 
 def decode(program: Program, instr: MInstr, fn: str, index: int) -> Decoded:
     info = instr.info
-    family = EXECUTORS[info.family]
-    return Decoded(instr, fn, family(program, instr, fn, index), info.family in ("branch", "call", "control"))
+    run = uninit_checks.wrap(program, instr, fn, index, EXECUTORS[info.family](program, instr, fn, index))
+    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"), instr.op == "s_barrier")
 
 
 def readers(program: Program, instr: MInstr, fn: str, vector: bool) -> list[Callable[[Any], Any]]:
@@ -421,6 +450,8 @@ def exec_control(program: Program, instr: MInstr, fn: str, index: int) -> Callab
             s.status[sel] = DONE
     elif instr.op == "s_barrier":
         def run(s: Any, sel: np.ndarray) -> None:
+            if s.checker is not None and s.checker.on("barriers"):
+                barrier_checks.arrive(s, sel)
             s.status[sel] = AT_BARRIER
             s.pc[sel] = index + 1
     elif instr.op == "s_trap":
@@ -496,11 +527,14 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     data_read = reads.pop(0) if store else None
     defs = instr.defs()
     dst = program.register_index(fn, defs[0][1]) if defs else 0
+    first = uses[0][0]
+    src = program.register_index(fn, first) if store and isinstance(first, (PReg, VReg)) else None
 
     def run(s: Any, sel: np.ndarray) -> None:
         w = np.nonzero(sel)[0]
         base, offset = (np.broadcast_to(read(s), sel.shape)[w] for read in reads)
         if mem.space == "sprivate":
+            s.writing = store
             address = (base.astype(np.int64) + offset.astype(np.int64)).astype(np.int64)
             data, offsets = s.private_offsets(index, w, np.zeros(len(w), np.int64), address, mem.bytes)
         else:
@@ -513,8 +547,13 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             value = np.asarray(data_read(s))
             rows = as_word_rows(np.broadcast_to(value, sel.shape + value.shape[1:])[w], words, (len(w),))
             scatter(data, offsets, rows.view(np.uint8).reshape(len(w), -1))
+            if s.shadow is not None and src is not None:
+                bits = np.repeat(s.shadow.sdef[w, src:src + words], 4, axis=1)
+                defined_bytes.byte_bits(s, data)[offsets.astype(np.int64)[:, None] + np.arange(mem.bytes)] = bits
         else:
             s.sregs[w, dst:dst + words] = gather(data, offsets, mem.bytes).view(U32)
+            if s.shadow is not None:
+                s.shadow.sdef[w, dst:dst + words] = defined_bytes.load(s, data, offsets, mem.bytes)
     return run
 
 
@@ -527,6 +566,8 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     defs = instr.defs()
     dst = program.register_index(fn, defs[0][1]) if defs else 0
     n = mem.bytes
+    races = mem.kind != "atomic"  # atomics are never part of a race
+    data_bits = word_bits_reader(program, fn, uses[1][0]) if mem.kind == "store" else None
 
     def run(s: Any, sel: np.ndarray) -> None:
         active = s.lanes & sel[:, None]
@@ -535,6 +576,11 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             return
         address, offset = lanes.pick(address_read(s)), lanes.pick(offset_read(s)).astype(np.int64)
         pieces = s.resolve(index, mem.space, lanes.w, lanes.lane, address, offset, n, mem.kind != "load")
+        if s.checker is not None and races and s.checker.on("races"):
+            for data, offsets, which in pieces:
+                s.track(index, data, offsets, lanes.w[which], lanes.lane[which], n, mem.kind != "load")
+        if s.shadow is not None:
+            shadow_memory(s, index, pieces, lanes, n, mem.kind, dst, data_bits)
         if mem.kind == "load":
             rows = np.empty((len(lanes.w), n), np.uint8)
             for data, offsets, which in pieces:
@@ -557,6 +603,33 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             old[which] = atomic_rmw(view, offsets // n, mem.atomic, values[-1][which], compare)
         lanes.put(dst, old.view(U32).reshape(len(lanes.w), -1))
     return run
+
+
+def word_bits_reader(program: Program, fn: str, operand: Any) -> Callable[[Any, Any], np.ndarray]:
+    """The defined bits of a stored operand's words, per lane of a LaneSet: (lanes, words)."""
+    if not isinstance(operand, (PReg, VReg)):
+        return lambda s, lanes: np.ones((len(lanes.w), 4), bool)
+    r, n = program.register_index(fn, operand), max(1, operand.width // 32)
+    if operand.file == "s":
+        return lambda s, lanes: s.shadow.sdef[lanes.w, r:r + n]
+    return lambda s, lanes: s.shadow.vdef[lanes.w, lanes.lane, r:r + n]
+
+
+def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: str, dst: int,
+                  data_bits: Callable[[Any, Any], np.ndarray] | None) -> None:
+    """The uninitialised check's bits through one vector memory access (loads: into the
+    destination's words; stores: into the bytes)."""
+    if kind == "store":
+        assert data_bits is not None
+        bits = data_bits(s, lanes)
+        for data, offsets, which in pieces:
+            defined_bytes.store(s.checker, s, index, data, offsets, bits[which], n, lanes.w[which], lanes.lane[which])
+        return
+    words = max(1, n // 4)
+    out = np.ones((len(lanes.w), words), bool)
+    for data, offsets, which in pieces:
+        out[which] = defined_bytes.load(s, data, offsets, n)
+    s.shadow.vdef[lanes.w, lanes.lane, dst:dst + words] = out
 
 
 class LaneSet:
@@ -596,10 +669,28 @@ def store_bytes(value: np.ndarray, f: Field, n: int) -> np.ndarray:
     return np.ascontiguousarray(words).view(np.uint8).reshape(len(value), -1)[:, :n]
 
 
+def exec_check(program: Program, instr: MInstr, fn: str, index: int) -> Callable[[Any, np.ndarray], None]:
+    """Check instructions: nothing on the machine; under a checker, `value_checks` on the operand."""
+    (i, operand), *_ = instr.uses()
+    read = vector_reader(program, fn, operand, instr.field_of(i))
+    if instr.op == "v_check_space_b64":
+        aperture = int(instr.operands[1].value)
+
+        def run(s: Any, sel: np.ndarray) -> None:
+            if s.checker is not None and s.checker.on("casts"):
+                value_checks.cast(s.checker, s, index, read(s), aperture, s.lanes & sel[:, None])
+        return run
+
+    def run(s: Any, sel: np.ndarray) -> None:
+        if s.checker is not None and s.checker.on("division"):
+            value_checks.division(s.checker, s, index, read(s), s.lanes & sel[:, None])
+    return run
+
+
 EXECUTORS: dict[str, Callable[[Program, MInstr, str, int], Callable[[Any, np.ndarray], None]]] = {
     "salu": exec_salu, "exec": exec_saveexec, "valu": exec_valu, "vcmp": exec_vcmp, "lane": exec_lane,
     "branch": exec_branch, "call": exec_call, "control": exec_control, "pseudo": exec_pseudo,
-    "smem": exec_smem, "sscratch": exec_smem, "vmem": exec_vmem,
+    "smem": exec_smem, "sscratch": exec_smem, "vmem": exec_vmem, "check": exec_check,
 }
 
 
@@ -610,10 +701,13 @@ class Batch:
 
     def __init__(self, program: Program, groups: Sequence[tuple[int, int, int]], local_size: tuple[int, int, int],
                  waves_per_group: int, kernarg: int, local_bytes: int, private_bytes: int,
-                 memory: GlobalMemory) -> None:
+                 memory: GlobalMemory, checker: Checker | None = None,
+                 global_size: tuple[int, int, int] = (0, 0, 0), global_offset: tuple[int, int, int] = (0, 0, 0)) -> None:
         width = program.config.wave_width
         nw = len(groups) * waves_per_group
         self.program, self.memory, self.width = program, memory, width
+        self.checker = checker
+        self.local_size, self.global_size, self.global_offset = local_size, global_size, global_offset
         self.waves_per_group = waves_per_group
         self.groups = list(groups)
         self.sregs = np.full((nw, program.size["s"]), UNDEFINED, U32)
@@ -623,8 +717,8 @@ class Batch:
         self.status = np.full(nw, RUNNING, np.int8)
         self.group = np.repeat(np.arange(len(groups)), waves_per_group)
         self.local_bytes, self.private_bytes = local_bytes, private_bytes
-        self.local = np.zeros(len(groups) * local_bytes + 8, np.uint8)
-        self.private = np.zeros(nw * width * private_bytes + 8, np.uint8)
+        self.local = np.zeros(len(groups) * local_bytes + SINK_BYTES, np.uint8)
+        self.private = np.zeros(nw * width * private_bytes + SINK_BYTES, np.uint8)
         self.lane_shift = np.arange(width, dtype=U64)
         self.all_waves, self.all_lanes = np.repeat(np.arange(nw), width), np.tile(np.arange(width), nw)
         linear = (np.arange(nw) % waves_per_group)[:, None] * width + np.arange(width)
@@ -632,6 +726,9 @@ class Batch:
         self.exec = np.zeros(nw, U64)
         self.lanes = linear < lx * ly * lz
         self.exec = self.pack(self.lanes)
+        self.present = self.exec.copy()  # the lanes that hold a work-item
+        self.arrived = np.zeros(nw, U64)  # the lanes on when each wave last reached a barrier (checks)
+        self.writing = False  # whether the access being resolved writes (the checks say so)
         entry = KERNEL_ENTRY
         self.sregs[:, entry.kernarg.index:entry.kernarg.index + 2].view(U64)[:, 0] = kernarg
         for dim, reg in enumerate(entry.group_id):
@@ -641,6 +738,19 @@ class Batch:
         ids = (linear % lx, linear // lx % ly, linear // (lx * ly))
         for reg, values in zip(entry.local_id, ids):
             self.vregs[:, :, reg.index] = values
+        self.epoch = np.zeros(len(groups), np.int64)  # barriers each group has passed (the race check's order)
+        on = checker is not None and checker.on("uninitialized")
+        self.shadow = uninit_checks.new_shadow(self) if on else None  # defined bits (the uninitialised check)
+        if checker is not None:
+            items, _, _ = work_items(self, self.all_waves, self.all_lanes)
+            self.item_ids = items.reshape(nw, width)
+            num = [g // max(1, l) for g, l in zip(global_size, local_size)]
+            self.group_linear = np.array([x + num[0] * (y + num[1] * z) for x, y, z in groups], np.int64)
+
+    @property
+    def order_key(self) -> np.ndarray:
+        """Per wave: its group and the barriers the group has passed, `(group << 32) | epoch`."""
+        return ((self.group_linear << 32) | self.epoch)[self.group]
 
     def pack(self, lanes: np.ndarray) -> np.ndarray:
         return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)
@@ -656,9 +766,21 @@ class Batch:
         where = f"lane {lane} of {from_}" if lane is not None else from_
         return SimError(f"@{d.function}: '{format_short(d.instr)}' in {where}: {message}")
 
+    def track(self, index: int, data: np.ndarray, offsets: np.ndarray, w: np.ndarray, lane: np.ndarray, n: int,
+              write: bool) -> None:
+        """Hand one piece of a checked access to the race check (not private memory, not the sink)."""
+        assert self.checker is not None
+        if data is self.local:
+            race_checks.access(self.checker, self, index, "local", data, offsets,
+                               offsets < len(data) - SINK_BYTES, w, lane, n, write)
+        elif data is self.memory.data:
+            race_checks.access(self.checker, self, index, "global", data, offsets, offsets >= SINK_BYTES,
+                               w, lane, n, write)
+
     # -- addresses of each space as (byte array, offsets, rows of the access) --------------
     def resolve(self, index: int, space: str, w: np.ndarray, lane: np.ndarray, address: np.ndarray,
                 offset: np.ndarray, n: int, write: bool) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        self.writing = write  # for the checks of the segment accesses below
         if space == "global":
             full = address.astype(U64) + offset.astype(U64)
             return [self.global_offsets(index, w, lane, full, n, write) + (np.arange(len(w)),)]
@@ -688,6 +810,9 @@ class Batch:
     def global_offsets(self, index: int, w: np.ndarray, lane: np.ndarray | None, address: np.ndarray, n: int,
                        write: bool) -> tuple[np.ndarray, np.ndarray]:
         offsets, ok = self.memory.locate(address, n, write)
+        if self.checker is not None and self.checker.on("memory"):
+            ok = memory_checks.global_access(self.checker, self, index, w, lane, address, n, write, ok)
+            return self.memory.data, np.where(ok, offsets, 0)
         if not ok.all():
             bad = int(np.argmin(ok))
             message = self.memory.explain(int(address[bad]), n, write)
@@ -696,6 +821,10 @@ class Batch:
 
     def local_offsets(self, index: int, w: np.ndarray, lane: np.ndarray, offset: np.ndarray,
                       n: int) -> tuple[np.ndarray, np.ndarray]:
+        if self.checker is not None and self.checker.on("memory"):
+            ok = memory_checks.segment_access(self.checker, self, index, "local", w, lane, offset, n,
+                                              self.writing, self.local_bytes)
+            return self.local, np.where(ok, self.group[w] * self.local_bytes + offset, len(self.local) - SINK_BYTES)
         bad = (offset < 0) | (offset + n > self.local_bytes)
         if bad.any():
             k = int(np.argmax(bad))
@@ -705,6 +834,11 @@ class Batch:
 
     def private_offsets(self, index: int, w: np.ndarray, lane: np.ndarray, offset: np.ndarray,
                         n: int) -> tuple[np.ndarray, np.ndarray]:
+        if self.checker is not None and self.checker.on("memory"):
+            ok = memory_checks.segment_access(self.checker, self, index, "private", w, lane, offset, n,
+                                              self.writing, self.private_bytes)
+            at = (w * self.width + lane) * self.private_bytes + offset
+            return self.private, np.where(ok, at, len(self.private) - SINK_BYTES)
         bad = (offset < 0) | (offset + n > self.private_bytes)
         if bad.any():
             k = int(np.argmax(bad))
@@ -723,7 +857,7 @@ class Batch:
                 if not self.release_barriers():
                     break
                 continue
-            pc = int(np.where(running, self.pc, np.iinfo(np.int64).max).min())
+            pc = int(np.where(running, self.pc, NO_PC).min())
             if pc >= len(code):
                 raise SimError(f"a wave ran past the end of the code (instruction {pc})")
             sel = running & (self.pc == pc)
@@ -732,10 +866,13 @@ class Batch:
             if not decoded.moves_pc:
                 self.pc[sel] = pc + 1
             stats.steps += 1
-            stats.wave_instructions += int(sel.sum())
+            stats.wave_instructions += int(np.count_nonzero(sel))
             if stats.steps > self.program.config.max_steps:
+                if self.checker is not None and self.checker.on("barriers"):
+                    barrier_checks.out_of_steps(self.checker, self, pc, sel, self.program.config.max_steps)
+                    raise LaunchStopped()
                 raise SimError(f"the kernel did not finish within {self.program.config.max_steps} steps")
-            if decoded.instr.op == "s_barrier":
+            if decoded.barrier:
                 self.release_barriers()
 
     def release_barriers(self) -> bool:
@@ -749,6 +886,11 @@ class Batch:
         same = (pcs == pcs[:, :1]).all(axis=1)
         split = all_there & ~same
         stuck = at_barrier.any(axis=1) & (per_group == DONE).any(axis=1) & ~(per_group == RUNNING).any(axis=1)
+        if self.checker is not None and self.checker.on("barriers") and (split.any() or stuck.any()):
+            barrier_checks.divergent_groups(self.checker, self, split, stuck)
+            ended = np.repeat(split | stuck, self.waves_per_group)
+            self.status[ended] = DONE  # the group cannot go on; the others do
+            return True
         for bad in (split, stuck):
             if bad.any():
                 g = int(np.argmax(bad))
@@ -756,10 +898,17 @@ class Batch:
                                    for k, (st, pc) in enumerate(zip(per_group[g], pcs[g])))
                 raise SimError(f"barrier divergence in work-group {self.groups[g]}: {states}")
         ready = all_there & same
+        self.epoch += ready
+        if ready.any() and self.checker is not None and self.checker.on("barriers"):
+            barrier_checks.released(self.checker, self, ready)
         if ready.any():
             self.status[np.repeat(ready, self.waves_per_group)] = RUNNING
             return True
         return False
+
+
+class LaunchStopped(Exception):
+    """A checked launch that cannot go on (reported already): the run ends there."""
 
 
 def format_short(instr: MInstr) -> str:
@@ -777,8 +926,11 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
                global_size: Sequence[int], local_size: Sequence[int], args: bytes = b"",
                global_offset: Sequence[int] = (0, 0, 0), local_bytes: int | None = None,
                private_bytes: int | None = None, printf_buffer: int = 0,
-               config: SimConfig | None = None) -> RunStats:
-    """Run `kernel` over the NDRange; `args` is the kernarg segment's explicit part."""
+               config: SimConfig | None = None, checker: Checker | None = None,
+               launch: Launch | None = None) -> RunStats:
+    """Run `kernel` over the NDRange; `args` is the kernarg segment's explicit part. With a
+    `checker`, the checks report what they find there instead of raising (`launch` names the
+    arguments' buffers)."""
     program = module if isinstance(module, Program) else load_program(module, config or config_from_env())
     fn = program.module.function(kernel)
     if fn.kind != "kernel":
@@ -795,6 +947,10 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
     segment[: len(args)] = args
     segment[hidden_offset(len(args)):hidden_offset(len(args)) + len(hidden)] = hidden
     kernarg = memory.upload(bytes(segment), read_only=True, name=f"kernarg of @{kernel}")
+    if checker is not None:
+        launch = launch or Launch(kernel, program.near_locs)
+        launch.kernarg = len(memory.buffers) - 1
+        checker.start(launch)
     local_bytes = int(fn.attrs.get("local_bytes", 0)) if local_bytes is None else local_bytes
     private_bytes = default_private_bytes(program.module, fn) if private_bytes is None else private_bytes
     group_lanes = lsize[0] * lsize[1] * lsize[2]
@@ -807,11 +963,13 @@ def run_kernel(module: MModule | Program, kernel: str, memory: GlobalMemory, *,
     try:
         for start in range(0, len(groups), per_batch):
             batch = Batch(program, groups[start:start + per_batch], lsize, waves_per_group, kernarg,
-                          local_bytes, private_bytes, memory)
+                          local_bytes, private_bytes, memory, checker, gsize, offset)
             batch.pc[:] = program.entry[kernel]  # waves start at their kernel, not at instruction 0
             with np.errstate(all="ignore"):
                 batch.run(stats)
             stats.batches += 1
+    except LaunchStopped:
+        pass
     finally:
         memory.free(kernarg)
     return stats

@@ -131,7 +131,7 @@ def rewrite_instr(instr: MInstr, assignment: Assignment, slots: dict[VReg, list[
     def_indices = {i for i, _ in instr.defs()}
     operands = [place(o, dests if i in def_indices else sources) for i, o in enumerate(instr.operands)]
     new = MInstr(instr.op, operands, [place(r, sources) for r in instr.implicit_uses],  # type: ignore[misc]
-                 [place(r, dests) for r in instr.implicit_defs])  # type: ignore[misc]
+                 [place(r, dests) for r in instr.implicit_defs], instr.loc)  # type: ignore[misc]
     before = [i for r in read if r in sources for i in reload_code(sources[r], slots[r])]
     after = [i for r in written if r in dests for i in store_code(dests[r], slots[r])]
     return before + [new] + after

@@ -6,9 +6,9 @@ program-scope variables and the string literals' globals.
 `LoweringContext` is the lowering of one function: the builders, the storage
 of its locals, the block names used, the targets of `break`, `continue`,
 `case` and `goto`, and the three entry points of the walk, `rv(e)`, `lv(e)`
-and `stmt(s)`, which dispatch through `Handlers` (node class -> function of
-the context; `unit.py` puts the tables together from `exprs`, `stmts` and
-`gnu_lowering`). Every lowering function takes the context as its first
+and `stmt(s)`, which set the builder's debug location to the node's and
+dispatch through `Handlers` (node class -> function of the context; `unit.py`
+puts the tables together from `exprs`, `stmts` and `gnu_lowering`). Every lowering function takes the context as its first
 argument, `cx`; it is also the `BuiltinContext` the builtins lower into.
 """
 
@@ -127,11 +127,19 @@ class LoweringContext:
         handler = self.handlers.rv.get(type(e))
         if handler is None:
             raise NotImplementedError(f"cannot lower expression {type(e).__name__}")
-        return handler(self, e)
+        outer, self.b.loc = self.b.loc, e.loc
+        try:
+            return handler(self, e)
+        finally:
+            self.b.loc = outer
 
     def lv(self, e: ast.Expr) -> LValue:
         """The object expression `e` designates (an lvalue)."""
-        return self.handlers.lv.get(type(e), self.handlers.lv_other)(self, e)
+        outer, self.b.loc = self.b.loc, e.loc
+        try:
+            return self.handlers.lv.get(type(e), self.handlers.lv_other)(self, e)
+        finally:
+            self.b.loc = outer
 
     def stmt(self, s: Union[ast.Stmt, ast.Decl]) -> None:
         """Lower statement or declaration `s` at the builder."""
@@ -139,7 +147,11 @@ class LoweringContext:
         if handler is None and isinstance(s, ast.VarDecl):
             handler = self.handlers.stmt[ast.VarDecl]
         if handler is not None:
-            handler(self, s)
+            outer, self.b.loc = self.b.loc, s.loc
+            try:
+                handler(self, s)
+            finally:
+                self.b.loc = outer
 
     # -- blocks -------------------------------------------------------------
     def new_block(self, name: str) -> Block:
