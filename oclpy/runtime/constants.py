@@ -162,6 +162,11 @@ class device_info(_ConstantClass):
     MAX_READ_IMAGE_ARGS = 0x100E
     MAX_WRITE_IMAGE_ARGS = 0x100F
     MAX_MEM_ALLOC_SIZE = 0x1010
+    IMAGE2D_MAX_WIDTH = 0x1011
+    IMAGE2D_MAX_HEIGHT = 0x1012
+    IMAGE3D_MAX_WIDTH = 0x1013
+    IMAGE3D_MAX_HEIGHT = 0x1014
+    IMAGE3D_MAX_DEPTH = 0x1015
     IMAGE_SUPPORT = 0x1016
     MAX_PARAMETER_SIZE = 0x1017
     MAX_SAMPLERS = 0x1018
@@ -204,11 +209,16 @@ class device_info(_ConstantClass):
     OPENCL_C_VERSION = 0x103D
     LINKER_AVAILABLE = 0x103E
     BUILT_IN_KERNELS = 0x103F
+    IMAGE_MAX_BUFFER_SIZE = 0x1040
+    IMAGE_MAX_ARRAY_SIZE = 0x1041
     PARENT_DEVICE = 0x1042
     PARTITION_MAX_SUB_DEVICES = 0x1043
     REFERENCE_COUNT = 0x1047
     PREFERRED_INTEROP_USER_SYNC = 0x1048
     PRINTF_BUFFER_SIZE = 0x1049
+    IMAGE_PITCH_ALIGNMENT = 0x104A
+    IMAGE_BASE_ADDRESS_ALIGNMENT = 0x104B
+    MAX_READ_WRITE_IMAGE_ARGS = 0x104C
     IL_VERSION = 0x105B
     MAX_NUM_SUB_GROUPS = 0x105C
     NUMERIC_VERSION = 0x105E
@@ -292,6 +302,45 @@ class mem_object_type(_ConstantClass):
     BUFFER = 0x10F0
     IMAGE2D = 0x10F1
     IMAGE3D = 0x10F2
+    IMAGE2D_ARRAY = 0x10F3
+    IMAGE1D = 0x10F4
+    IMAGE1D_ARRAY = 0x10F5
+    IMAGE1D_BUFFER = 0x10F6
+
+
+class image_info(_ConstantClass):
+    FORMAT = 0x1110
+    ELEMENT_SIZE = 0x1111
+    ROW_PITCH = 0x1112
+    SLICE_PITCH = 0x1113
+    WIDTH = 0x1114
+    HEIGHT = 0x1115
+    DEPTH = 0x1116
+    ARRAY_SIZE = 0x1117
+    BUFFER = 0x1118
+    NUM_MIP_LEVELS = 0x1119
+    NUM_SAMPLES = 0x111A
+
+
+class addressing_mode(_ConstantClass):
+    NONE = 0x1130
+    CLAMP_TO_EDGE = 0x1131
+    CLAMP = 0x1132
+    REPEAT = 0x1133
+    MIRRORED_REPEAT = 0x1134
+
+
+class filter_mode(_ConstantClass):
+    NEAREST = 0x1140
+    LINEAR = 0x1141
+
+
+class sampler_info(_ConstantClass):
+    REFERENCE_COUNT = 0x1150
+    CONTEXT = 0x1151
+    NORMALIZED_COORDS = 0x1152
+    ADDRESSING_MODE = 0x1153
+    FILTER_MODE = 0x1154
 
 
 class mem_info(_ConstantClass):
@@ -411,12 +460,18 @@ class command_type(_ConstantClass):
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    READ_IMAGE = 0x11F6
+    WRITE_IMAGE = 0x11F7
+    COPY_IMAGE = 0x11F8
+    COPY_IMAGE_TO_BUFFER = 0x11F9
+    COPY_BUFFER_TO_IMAGE = 0x11FA
     MAP_BUFFER = 0x11FB
     UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
     USER = 0x1204
     BARRIER = 0x1205
     FILL_BUFFER = 0x1207
+    FILL_IMAGE = 0x1208
 
 
 class command_execution_status(_ConstantClass):
@@ -445,6 +500,10 @@ class channel_order(_ConstantClass):
     ARGB = 0x10B7
     INTENSITY = 0x10B8
     LUMINANCE = 0x10B9
+    Rx = 0x10BA
+    RGx = 0x10BB
+    RGBx = 0x10BC
+    ABGR = 0x10C3
 
 
 class channel_type(_ConstantClass):
@@ -473,7 +532,7 @@ ALL_CONSTANT_CLASSES = [
     program_build_info, build_status, program_kind, kernel_info, kernel_arg_info,
     kernel_arg_address_qualifier, kernel_arg_access_qualifier, kernel_arg_type_qualifier,
     kernel_work_group_info, event_info, command_type, command_execution_status, profiling_info,
-    channel_order, channel_type,
+    channel_order, channel_type, image_info, addressing_mode, filter_mode, sampler_info,
 ]
 
 

@@ -2,8 +2,7 @@
 
 `ImageFormat(channel_order, channel_type)` and `DeviceTopologyAmd(bus,
 device, function)`: plain values with fixed fields (no `__dict__`, as in
-PyOpenCL). Making an image from an ImageFormat is not supported (see
-unsupported.py); the value itself is.
+PyOpenCL). `runtime/image.py` says which formats make images.
 """
 
 from __future__ import annotations

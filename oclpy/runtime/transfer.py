@@ -18,6 +18,8 @@ from typing import Any
 from .constants import command_type, mem_flags
 from .errors import raise_cl, status_code
 from .event import Event
+from .image import Image
+from .image_transfer import image_copy
 from .memory import Buffer, MemoryObjectHolder, as_size, host_view
 from .queue import CommandQueue
 from . import rect
@@ -39,7 +41,10 @@ def _check_no_extra(kwargs: dict[str, Any]) -> None:
 
 
 def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Event:
-    """Copy between host memory and buffers, or between buffers (PyOpenCL's rules)."""
+    """Copy between host memory and buffers, or between buffers (PyOpenCL's rules);
+    a copy with an image on either side is image_transfer's."""
+    if isinstance(dest, Image) or isinstance(src, Image):
+        return image_copy(queue, dest, src, kwargs)
     if isinstance(dest, MemoryObjectHolder) and isinstance(src, MemoryObjectHolder):
         if "src_origin" in kwargs:
             return rect.buffer_rect(queue, dest, src, kwargs)

@@ -22,6 +22,7 @@ from ..builtins.cl20_sync import sync_overloads
 from ..builtins.collectives import collective_overloads
 from ..builtins.gnu_aliases import alias_overloads
 from ..builtins.gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
+from ..builtins.images import image_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
@@ -110,8 +111,6 @@ def _user_call(cx: SemaContext, e: ast.Call, decl: ast.FunctionDecl) -> ast.Expr
 
 
 def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
-    if name in bi.IMAGE_FUNCTIONS:
-        return cx.error(e, f"image functions are not supported yet ('{name}')")
     if name == "printf":
         return _printf(cx, e)
     if name in GENERIC_BUILTINS and _version(cx, ) >= 200:
@@ -125,7 +124,7 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     if conv is not None:
         return _conversion_call(cx, e, name, *conv)
     cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
-        alias_overloads(name)
+        alias_overloads(name) + image_overloads(name)
     if _version(cx, ) >= 200:
         cands = cands + atomic_overloads(name) + collective_overloads(name)
     if not cands:

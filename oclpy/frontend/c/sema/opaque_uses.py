@@ -1,0 +1,47 @@
+"""Where image and sampler types may appear (OpenCL C 1.2 6.9 a, b, 6.12.14.1).
+
+An image type (`image2d_t`, ...) may only be the type of a function
+parameter; a sampler (`sampler_t`) may be a parameter, a local variable or a
+program scope constant (`const sampler_t s = CLK_...;`, which lives in the
+constant address space). Neither may be pointed to or be an array's element.
+The depth and multisample image types parse but oclpy has no such images.
+`check_opaque_use` reports a misuse; the declaration then gets the error type.
+"""
+
+from __future__ import annotations
+
+from ....diagnostics import SourceLocation
+from ....ir.types import AddressSpace
+from .. import c_types as ct
+from .. import type_rules as st
+from ..c_types import CType
+from ..opaque_types import UNSUPPORTED_IMAGES, image_type_in, is_image, is_sampler
+from .sema_context import SemaContext
+
+
+def check_opaque_use(cx: SemaContext, t: CType, loc: SourceLocation, where: str) -> CType:
+    """`t` as the type of a `where` ("param", "local" or "global") declaration."""
+    inner = image_type_in(t)
+    if inner is None:
+        return t
+    problem = _problem(t, inner.name, where)
+    if problem is None:
+        if where == "global" and is_sampler(t):
+            return t.with_space(AddressSpace.CONSTANT)  # type: ignore[attr-defined]
+        return t
+    cx.diags.error(loc, problem)
+    return st.ERROR
+
+
+def _problem(t: CType, name: str, where: str) -> str | None:
+    if isinstance(t, ct.Pointer):
+        return f"pointer to type '{name}' is invalid in OpenCL"
+    if isinstance(t, ct.Array):
+        return f"array of '{name}' type is invalid in OpenCL"
+    if name in UNSUPPORTED_IMAGES:
+        return f"image type '{name}' is not supported (oclpy has no depth or multisample images)"
+    if is_image(t) and where != "param":
+        return f"type '{name}' can only be used as a function parameter in OpenCL"
+    if is_sampler(t) and where == "global" and not t.const and t.space is not AddressSpace.CONSTANT:  # type: ignore[attr-defined]
+        return "global sampler requires a const or constant address space qualifier"
+    return None
