@@ -28,6 +28,7 @@ from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
 from ..builtins.printf_format import format_problem
 from .conversions import assign_convert, convert
+from .opaque_uses import check_image_access
 from .overloads import choose_overload, ordinal
 from .sema_context import SemaContext
 from ..ast import start_loc
@@ -81,7 +82,7 @@ def check_call(cx: SemaContext, e: ast.Call) -> ast.Expr:
         return e
     if isinstance(decl, ast.FunctionDecl):
         chosen = choose_overload(cx, e, name) if name in cx.overloads else decl
-        if chosen is None:
+        if chosen is None or not check_image_access(cx, e, name):
             e.ctype = st.ERROR
             return e
         return _user_call(cx, e, chosen)

@@ -6,12 +6,14 @@ program scope constant (`const sampler_t s = CLK_...;`, which lives in the
 constant address space). Neither may be pointed to or be an array's element.
 The depth and multisample image types parse but oclpy has no such images.
 `check_opaque_use` reports a misuse; the declaration then gets the error type.
+`check_image_access` holds reads and writes to an image parameter's access qualifier.
 """
 
 from __future__ import annotations
 
 from ....diagnostics import SourceLocation
 from ....ir.types import AddressSpace
+from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
@@ -45,3 +47,20 @@ def _problem(t: CType, name: str, where: str) -> str | None:
     if is_sampler(t) and where == "global" and not t.const and t.space is not AddressSpace.CONSTANT:  # type: ignore[attr-defined]
         return "global sampler requires a const or constant address space qualifier"
     return None
+
+
+def check_image_access(cx: SemaContext, e: ast.Call, name: str) -> bool:
+    """A read_image* of a write_only image parameter, or a write_image* of a read_only one
+    (an image parameter without a qualifier is read_only): report it, answer False."""
+    wants = "read" if name.startswith("read_image") else "write" if name.startswith("write_image") else None
+    arg = e.args[0] if e.args else None
+    while isinstance(arg, ast.ImplicitCast):
+        arg = arg.operand
+    decl = getattr(arg, "decl", None)
+    if wants is None or not isinstance(decl, ast.ParamDecl) or not is_image(decl.ctype):
+        return True
+    access = decl.access or "read_only"
+    if access == "read_write" or access.startswith(wants):
+        return True
+    cx.diags.error(e.loc, f"'{name}' needs a {wants}_only or read_write image, but '{decl.name}' is {access}")
+    return False
