@@ -17,12 +17,16 @@
    the spec's order); conversions follow 8.3.  Out-of-range reads in the
    modes where the spec leaves them undefined (CLK_ADDRESS_NONE, reads
    without a sampler) return the border colour; out-of-range writes write
-   nothing.  Coordinates are bounded in float before any conversion to int,
-   so infinities and NaNs never make an undefined conversion. */
+   nothing.  Coordinates are bounded in float before any conversion to int
+   (OCLPY_FAR), so infinities and NaNs never make an undefined conversion. */
 
 #define OCLPY_WORDS global const int *
 #define OCLPY_TEXELS 64
 #define OCLPY_ONE_F 0x3f800000u
+/* Coordinates are bounded to +-2^22 texels before conversion to int: exact
+   there (the weights of linear filtering stay the spec's), and far outside
+   any image. */
+#define OCLPY_FAR 4194304.0f
 
 /* -- texels -------------------------------------------------------------- */
 
@@ -143,7 +147,7 @@ int __oclpy_nearest(float s, int size, uint smp)
         return min(i, size - 1);
     }
     float u = (smp & 1u) ? s * size : s;
-    return __oclpy_edge((int)floor(__oclpy_bound(u, -2.0f, size + 2.0f)), size, smp);
+    return __oclpy_edge((int)floor(__oclpy_bound(u, -OCLPY_FAR, OCLPY_FAR)), size, smp);
 }
 
 /* The two texels along an axis (*i0, *i1) and the weight of *i1. */
@@ -161,7 +165,7 @@ float __oclpy_linear(float s, int size, uint smp, int *i0, int *i1)
         *i0 = max(a, 0);
         *i1 = min(a + 1, size - 1);
     } else {
-        u = __oclpy_bound((smp & 1u) ? s * size : s, -2.0f, size + 2.0f);
+        u = __oclpy_bound((smp & 1u) ? s * size : s, -OCLPY_FAR, OCLPY_FAR);
         int a = (int)floor(u - 0.5f);
         *i0 = __oclpy_edge(a, size, smp);
         *i1 = __oclpy_edge(a + 1, size, smp);
