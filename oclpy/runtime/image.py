@@ -141,8 +141,8 @@ def make_layout(device: Any, image_type: int, shape: tuple[int, ...], elem: int,
                  f"image shape {tuple(shape)} exceeds the device's limits "
                  f"({max_w} x {max_h} x {max_d}, {max_layers} layers)")
     row = width * elem
-    slice_ = row * height
-    return Layout(image_type, width, height, depth, layers, elem, row, slice_)
+    rows_per_slice = layers if image_type == mem_object_type.IMAGE1D_ARRAY else height
+    return Layout(image_type, width, height, depth, layers, elem, row, row * rows_per_slice)
 
 
 class Image(MemoryObject):
