@@ -8,7 +8,7 @@ classes have PyOpenCL's names and behaviour, errors included
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional, Sequence
 
 from . import cltypes
 from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_execution_status,
@@ -21,7 +21,13 @@ from .runtime.constants import (ALL_CONSTANT_CLASSES, build_status, command_exec
                                 map_flags, mem_flags, mem_info, mem_object_type, platform_info,
                                 profiling_info, program_build_info, program_info, program_kind,
                                 queue_properties, status_code, channel_order, channel_type,
-                                image_info, addressing_mode, filter_mode, sampler_info)
+                                image_info, addressing_mode, filter_mode, sampler_info,
+                                device_affinity_domain, device_partition_property,
+                                device_atomic_capabilities, device_device_enqueue_capabilities,
+                                device_svm_capabilities, device_topology_type_amd, mem_migration_flags,
+                                svm_mem_flags, pipe_info, pipe_properties, program_binary_type,
+                                sampler_properties, version_bits, khronos_vendor_id,
+                                kernel_sub_group_info)
 from .runtime.context import Context, choose_devices, create_some_context
 from .runtime.device import Device
 from .runtime.errors import Error, LogicError, MemoryError, RuntimeError
@@ -34,7 +40,7 @@ from .runtime.program import (CompilerWarning, Program, create_program_with_il, 
                               unload_platform_compiler)
 from .runtime.queue import (CommandQueue, CommandQueueUsedAfterExit, enqueue_barrier,
                             enqueue_marker)
-from .runtime.transfer import enqueue_copy, enqueue_fill_buffer
+from .runtime.transfer import enqueue_copy, enqueue_fill, enqueue_fill_buffer, enqueue_migrate_mem_objects
 
 from .runtime.structs import DeviceTopologyAmd, ImageFormat
 from .runtime.image import Image
@@ -48,6 +54,7 @@ from . import version
 from .version import OCLPY_VERSION, OCLPY_VERSION_TEXT, VERSION, VERSION_STATUS, VERSION_TEXT
 
 CtxFactory = Callable[[], Context]
+WaitList = Optional[Sequence[Event]]  # PyOpenCL's type of a wait_for argument
 
 _PYPY = False  # PyOpenCL's flag for running on PyPy
 
@@ -72,10 +79,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Buffer", "CommandQueue", "DeviceTopologyAmd", "ImageFormat", "CommandQueueUsedAfterExit", "CompilerWarning", "CtxFactory", "Context", "Device", "Error", "Event", "Kernel",
+    "Buffer", "CommandQueue", "DeviceTopologyAmd", "ImageFormat", "CommandQueueUsedAfterExit", "CompilerWarning", "CtxFactory", "WaitList", "Context", "Device", "Error", "Event", "Kernel",
     "LocalMemory", "LogicError", "MemoryError", "MemoryMap", "enqueue_map_buffer", "MemoryObject", "MemoryObjectHolder", "NannyEvent",
     "OCLPY_VERSION", "OCLPY_VERSION_TEXT", "Platform", "Program", "RuntimeError", "UserEvent",
-    "VERSION", "VERSION_STATUS", "VERSION_TEXT", "choose_devices", "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
+    "VERSION", "VERSION_STATUS", "VERSION_TEXT", "choose_devices", "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill", "enqueue_fill_buffer", "enqueue_migrate_mem_objects",
     "enqueue_marker", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
     "Image", "Sampler", "create_image", "image_from_array", "enqueue_read_image", "enqueue_write_image",
     "enqueue_copy_image", "enqueue_copy_image_to_buffer", "enqueue_copy_buffer_to_image",

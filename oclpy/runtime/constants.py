@@ -472,6 +472,7 @@ class command_type(_ConstantClass):
     BARRIER = 0x1205
     FILL_BUFFER = 0x1207
     FILL_IMAGE = 0x1208
+    MIGRATE_MEM_OBJECTS = 0x1206
 
 
 class command_execution_status(_ConstantClass):
@@ -524,6 +525,112 @@ class channel_type(_ConstantClass):
     FLOAT = 0x10DE
 
 
+class device_affinity_domain(_ConstantClass):
+    _is_bitfield = True
+    NUMA = 1 << 0
+    L4_CACHE = 1 << 1
+    L3_CACHE = 1 << 2
+    L2_CACHE = 1 << 3
+    L1_CACHE = 1 << 4
+    NEXT_PARTITIONABLE = 1 << 5
+
+
+class device_partition_property(_ConstantClass):
+    BY_COUNTS_LIST_END = 0x0
+    EQUALLY = 0x1086
+    BY_COUNTS = 0x1087
+    BY_AFFINITY_DOMAIN = 0x1088
+
+
+class device_atomic_capabilities(_ConstantClass):
+    _is_bitfield = True
+    ORDER_RELAXED = 1 << 0
+    ORDER_ACQ_REL = 1 << 1
+    ORDER_SEQ_CST = 1 << 2
+    SCOPE_WORK_ITEM = 1 << 3
+    SCOPE_WORK_GROUP = 1 << 4
+    SCOPE_DEVICE = 1 << 5
+    SCOPE_ALL_DEVICES = 1 << 6
+
+
+class device_device_enqueue_capabilities(_ConstantClass):
+    _is_bitfield = True
+    SUPPORTED = 1 << 0
+    REPLACEABLE_DEFAULT = 1 << 1
+
+
+class device_svm_capabilities(_ConstantClass):
+    _is_bitfield = True
+    COARSE_GRAIN_BUFFER = 1 << 0
+    FINE_GRAIN_BUFFER = 1 << 1
+    FINE_GRAIN_SYSTEM = 1 << 2
+    ATOMICS = 1 << 3
+
+
+class device_topology_type_amd(_ConstantClass):
+    PCIE = 1
+
+
+class mem_migration_flags(_ConstantClass):
+    _is_bitfield = True
+    HOST = 1 << 0
+    CONTENT_UNDEFINED = 1 << 1
+
+
+class svm_mem_flags(_ConstantClass):
+    _is_bitfield = True
+    READ_WRITE = 1 << 0
+    WRITE_ONLY = 1 << 1
+    READ_ONLY = 1 << 2
+    SVM_FINE_GRAIN_BUFFER = 1 << 10
+    SVM_ATOMICS = 1 << 11
+
+
+class pipe_info(_ConstantClass):
+    PACKET_SIZE = 0x1120
+    MAX_PACKETS = 0x1121
+    PROPERTIES = 0x1122
+
+
+class pipe_properties(_ConstantClass):
+    PACKET_SIZE = 0x1120
+    MAX_PACKETS = 0x1121
+
+
+class program_binary_type(_ConstantClass):
+    NONE = 0x0
+    COMPILED_OBJECT = 0x1
+    LIBRARY = 0x2
+    EXECUTABLE = 0x4
+
+
+class sampler_properties(_ConstantClass):
+    NORMALIZED_COORDS = 0x1152
+    ADDRESSING_MODE = 0x1153
+    FILTER_MODE = 0x1154
+
+
+class version_bits(_ConstantClass):
+    MAJOR_BITS = 10
+    MINOR_BITS = 10
+    PATCH_BITS = 12
+    MAJOR_MASK = (1 << 10) - 1
+    MINOR_MASK = (1 << 10) - 1
+    PATCH_MASK = (1 << 12) - 1
+
+
+class khronos_vendor_id(_ConstantClass):
+    CODEPLAY = 0x10004
+
+
+class kernel_sub_group_info(_ConstantClass):
+    MAX_SUB_GROUP_SIZE_FOR_NDRANGE = 0x2033
+    SUB_GROUP_COUNT_FOR_NDRANGE = 0x2034
+    LOCAL_SIZE_FOR_SUB_GROUP_COUNT = 0x11B8
+    MAX_NUM_SUB_GROUPS = 0x11B9
+    COMPILE_NUM_SUB_GROUPS = 0x11BA
+
+
 ALL_CONSTANT_CLASSES = [
     status_code, platform_info, device_type, device_info, device_fp_config,
     device_mem_cache_type, device_local_mem_type, device_exec_capabilities,
@@ -533,6 +640,10 @@ ALL_CONSTANT_CLASSES = [
     kernel_arg_address_qualifier, kernel_arg_access_qualifier, kernel_arg_type_qualifier,
     kernel_work_group_info, event_info, command_type, command_execution_status, profiling_info,
     channel_order, channel_type, image_info, addressing_mode, filter_mode, sampler_info,
+    device_affinity_domain, device_partition_property, device_atomic_capabilities,
+    device_device_enqueue_capabilities, device_svm_capabilities, device_topology_type_amd,
+    mem_migration_flags, svm_mem_flags, pipe_info, pipe_properties, program_binary_type,
+    sampler_properties, version_bits, khronos_vendor_id, kernel_sub_group_info,
 ]
 
 

@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from .constants import command_type, mem_flags
+from .constants import command_type, mem_flags, mem_migration_flags
 from .errors import raise_cl, status_code
 from .event import Event
 from .image import Image
@@ -167,3 +167,32 @@ def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: 
 
     return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,),
                           storages=(mem.storage,))
+
+
+def enqueue_fill(queue: CommandQueue, dest: Any, pattern: Any, size: int, *, offset: int = 0,
+                 wait_for: Any = None) -> Event:
+    """PyOpenCL's enqueue_fill: enqueue_fill_buffer with keyword offset (buffers only: oclpy has no SVM)."""
+    if not isinstance(dest, Buffer):
+        raise TypeError(f"enqueue_fill does not know how to fill '{type(dest)}'")
+    return enqueue_fill_buffer(queue, dest, pattern, offset, size, wait_for)
+
+
+def enqueue_migrate_mem_objects(queue: CommandQueue, mem_objects: Any, flags: int = 0,
+                                wait_for: Any = None) -> Event:
+    """clEnqueueMigrateMemObjects: the objects' bytes move to the queue's device (the
+    storages' claim does it) once earlier commands using them are done; with
+    CONTENT_UNDEFINED they move all the same."""
+    routine = "clEnqueueMigrateMemObjects"
+    objects = list(mem_objects)
+    if not objects:
+        raise_cl(routine, status_code.INVALID_VALUE, "mem_objects is empty")
+    if not isinstance(flags, int) or flags & ~(mem_migration_flags.HOST | mem_migration_flags.CONTENT_UNDEFINED):
+        raise_cl(routine, status_code.INVALID_VALUE, f"invalid mem_migration_flags {flags!r}")
+    for obj in objects:
+        if not isinstance(obj, MemoryObjectHolder) or not hasattr(obj, "storage"):
+            raise_cl(routine, status_code.INVALID_MEM_OBJECT, f"cannot migrate {type(obj).__name__}")
+        check_queue_and_buffer(queue, obj, routine)
+    events = queue.check_wait_for(wait_for, routine)
+    storages = tuple(obj.storage for obj in objects)
+    return queue._enqueue(command_type.MIGRATE_MEM_OBJECTS, lambda: None, events, keepalive=storages,
+                          storages=storages)

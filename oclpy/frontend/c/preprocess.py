@@ -61,16 +61,17 @@ EXTENSIONS = (
     "cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_byte_addressable_store", "cl_khr_subgroups", "cl_ext_float_atomics",
+    "cl_khr_byte_addressable_store", "cl_khr_subgroups", "cl_ext_float_atomics", "cl_khr_3d_image_writes",
 )
 
-# OpenCL C 3.0's optional features (6.2.1) that oclpy has; images, pipes and device-side
+# OpenCL C 3.0's optional features (6.2.1) that oclpy has; pipes and device-side
 # enqueue are not among them.
 CL30_FEATURES = (
     "__opencl_c_generic_address_space", "__opencl_c_program_scope_global_variables",
     "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices", "__opencl_c_work_group_collective_functions",
-    "__opencl_c_subgroups", "__opencl_c_fp64", "__opencl_c_int64",
+    "__opencl_c_subgroups", "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
+    "__opencl_c_3d_image_writes", "__opencl_c_read_write_images",
     "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
     "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
 )

@@ -86,7 +86,7 @@ def aligned_zeros(nbytes: int, alignment: int = ALIGNMENT) -> np.ndarray:
 
 _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_config.ROUND_TO_NEAREST
               | device_fp_config.ROUND_TO_ZERO | device_fp_config.ROUND_TO_INF | device_fp_config.FMA)
-EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
+EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_3d_image_writes "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
               "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups cl_ext_float_atomics "
