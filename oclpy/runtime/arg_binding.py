@@ -176,7 +176,8 @@ def bind_arg(index: int, param: Any, value: Any, context: Any, dtype: np.dtype |
     try:
         if dtype is not None:
             value = convert_with_dtype(value, dtype)
-        binder = OPAQUE_BINDERS.get(param.attrs.get("opaque")) if param.attrs else None
+        attrs = getattr(param, "attrs", None)
+        binder = OPAQUE_BINDERS.get(attrs.get("opaque")) if attrs else None
         return (binder or BINDERS[param.kind])(param, value, context)
     except _ArgError as exc:
         raise_cl(exc.routine, exc.code, f"when processing arg#{index + 1} (1-based): {exc}")
@@ -222,7 +223,7 @@ class ArgPacker:
         self.raw_order: tuple[tuple[int, int], ...] | None = tuple(
             (i, 0 if params[i].kind in BUFFER_KINDS else params[i].size) for i in self.order)
         if any((p.kind not in BUFFER_KINDS and (p.kind != "scalar" or p.size <= 0))
-               or (p.attrs and "opaque" in p.attrs) for p in params):
+               or "opaque" in (getattr(p, "attrs", None) or ()) for p in params):
             self.raw_order = None
         fmt, pos = ["<"], 0
         self.struct: struct.Struct | None = None
