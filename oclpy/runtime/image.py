@@ -195,6 +195,11 @@ class Image(MemoryObject):
     # -- PyOpenCL API -----------------------------------------------------------
 
     @property
+    def image(self) -> ImageInfoGetter:
+        """PyOpenCL's `img.image.width`: image_info in attribute form."""
+        return ImageInfoGetter(self)
+
+    @property
     def element_size(self) -> int:
         return self.layout.element_size
 
@@ -233,6 +238,19 @@ class Image(MemoryObject):
 
     def __repr__(self) -> str:
         return f"<oclpy.Image {self.format!r} {self.layout.extents}{' (released)' if self.released else ''}>"
+
+
+class ImageInfoGetter:
+    """`img.image.<name>` is `img.get_image_info(image_info.<NAME>)`."""
+
+    def __init__(self, image: Image) -> None:
+        self.image_object = image
+
+    def __getattr__(self, name: str) -> Any:
+        return info_attribute(self, name, image_info)
+
+    def get_info(self, param: int) -> Any:  # what info_attribute calls
+        return self.image_object.get_image_info(param)
 
 
 def _height(lay: Layout) -> int:

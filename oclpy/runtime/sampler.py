@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import addressing_mode, filter_mode, sampler_info
+from .constants import addressing_mode, filter_mode, info_attribute, sampler_info
 from .context import Context
 from .errors import raise_cl, status_code
 from .handles import Handle
@@ -54,6 +54,9 @@ class Sampler(Handle):
         if param not in table:
             raise_cl("clGetSamplerInfo", status_code.INVALID_VALUE, f"unknown sampler_info {param!r}")
         return table[param]
+
+    def __getattr__(self, name: str) -> Any:  # the attribute form of get_info (reference_count)
+        return info_attribute(self, name, sampler_info)
 
     def __repr__(self) -> str:
         return (f"<oclpy.Sampler normalized={self.normalized_coords} "
