@@ -90,5 +90,3 @@ __all__ = [
     "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "create_program_with_il", "unload_platform_compiler", "wait_for_events", "version",
     *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
 ]
-
-from . import _cl  # noqa: E402  (PyOpenCL's `cl._cl`; it re-exports the names above)

@@ -8,9 +8,8 @@ names (`_enqueue_copy_image`, ...).
 from __future__ import annotations
 
 from . import *  # noqa: F401,F403 - pyopencl._cl holds the whole host API
-from . import create_program_with_il
-from .runtime.image_api import (enqueue_copy_buffer_to_image, enqueue_copy_image, enqueue_copy_image_to_buffer,
-                                enqueue_read_image, enqueue_write_image)
+from . import (create_program_with_il, enqueue_copy_buffer_to_image, enqueue_copy_image,
+               enqueue_copy_image_to_buffer, enqueue_read_image, enqueue_write_image)
 from .mempool import SizeOnlyMemoryPool
 
 _TestMemoryPool = SizeOnlyMemoryPool
