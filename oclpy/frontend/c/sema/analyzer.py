@@ -83,7 +83,7 @@ def tag(cx: SemaContext, t: CType, loc: Optional[SourceLocation] = None) -> None
         return
     cx.checked_structs.add(id(t.definition))
     for f in t.definition.fields:
-        f.type = cx.spaces(f.type)
+        f.type = check_opaque_use(cx, cx.spaces(f.type), loc or UNKNOWN_LOCATION, "field")
         if f.bit_width is not None:
             cx.diags.error(loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
                            f"(field '{f.name}')")

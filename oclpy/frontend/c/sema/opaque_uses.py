@@ -3,7 +3,8 @@
 An image type (`image2d_t`, ...) may only be the type of a function
 parameter; a sampler (`sampler_t`) may be a parameter, a local variable or a
 program scope constant (`const sampler_t s = CLK_...;`, which lives in the
-constant address space). Neither may be pointed to or be an array's element.
+constant address space). Neither may be pointed to, be an array's element or
+a structure's field.
 The depth and multisample image types parse but oclpy has no such images.
 `check_opaque_use` reports a misuse; the declaration then gets the error type.
 `check_image_access` holds reads and writes to an image parameter's access qualifier.
@@ -22,7 +23,7 @@ from .sema_context import SemaContext
 
 
 def check_opaque_use(cx: SemaContext, t: CType, loc: SourceLocation, where: str) -> CType:
-    """`t` as the type of a `where` ("param", "local" or "global") declaration."""
+    """`t` as the type of a `where` ("param", "local", "global" or "field") declaration."""
     inner = image_type_in(t)
     if inner is None:
         return t
@@ -40,6 +41,8 @@ def _problem(t: CType, name: str, where: str) -> str | None:
         return f"pointer to type '{name}' is invalid in OpenCL"
     if isinstance(t, ct.Array):
         return f"array of '{name}' type is invalid in OpenCL"
+    if where == "field":
+        return f"the '{name}' type cannot be used to declare a structure or union field"
     if name in UNSUPPORTED_IMAGES:
         return f"image type '{name}' is not supported (oclpy has no depth or multisample images)"
     if is_image(t) and where != "param":
