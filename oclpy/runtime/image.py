@@ -7,8 +7,8 @@ apart, tightly packed. A kernel's image argument is the descriptor's device
 address, so the image builtins are ordinary code on every device.
 
 Checks, before anything is allocated: the format (INVALID_IMAGE_FORMAT_DESCRIPTOR
-for an order and type the spec does not pair, IMAGE_FORMAT_NOT_SUPPORTED for
-one it pairs that oclpy does not list), the shape (INVALID_IMAGE_SIZE against
+for an order and type the spec does not pair; oclpy takes every pair it
+does), the shape (INVALID_IMAGE_SIZE against
 the device's limits), the host buffer (INVALID_HOST_PTR: missing, unused or
 too small) and its pitches (INVALID_IMAGE_DESCRIPTOR). USE_HOST_PTR copies the
 host bytes in at creation, as COPY_HOST_PTR does (the image does not alias
@@ -45,8 +45,7 @@ ORDERS: dict[int, tuple[int, tuple[int, ...]]] = {
     co.INTENSITY: (1, _NORM_AND_FLOAT), co.LUMINANCE: (1, _NORM_AND_FLOAT),
     co.RGB: (3, tuple(_PACKED)),
 }
-# the orders oclpy lists as supported (the spec's RGB pairs only with packed types)
-SUPPORTED_ORDERS = (co.R, co.A, co.RG, co.RA, co.RGBA, co.BGRA, co.ARGB, co.INTENSITY, co.LUMINANCE)
+SUPPORTED_ORDERS = (co.R, co.A, co.RG, co.RA, co.RGB, co.RGBA, co.BGRA, co.ARGB, co.INTENSITY, co.LUMINANCE)
 CHANNEL_BYTES = {cty.SNORM_INT8: 1, cty.UNORM_INT8: 1, cty.SIGNED_INT8: 1, cty.UNSIGNED_INT8: 1,
                  cty.SNORM_INT16: 2, cty.UNORM_INT16: 2, cty.SIGNED_INT16: 2, cty.UNSIGNED_INT16: 2,
                  cty.HALF_FLOAT: 2, cty.SIGNED_INT32: 4, cty.UNSIGNED_INT32: 4, cty.FLOAT: 4}
@@ -72,7 +71,7 @@ def element_size(fmt: ImageFormat, routine: str) -> int:
 
 
 def supported_formats(image_type: int) -> list[ImageFormat]:
-    """The formats oclpy's devices take for `image_type` (every one the spec pairs, RGB aside)."""
+    """The formats oclpy's devices take for `image_type`: every pair of 5.3.1.1."""
     if image_type not in IMAGE_TYPES:
         raise_cl("clGetSupportedImageFormats", status_code.INVALID_VALUE,
                  f"{image_type!r} is not an image type")

@@ -181,8 +181,10 @@ ORDERS = {  # channel order -> rgba index of each stored component, and the rgba
     CO.BGRA: (2, 1, 0, 3), CO.ARGB: (3, 0, 1, 2), CO.INTENSITY: (0, 0, 0, 0), CO.LUMINANCE: (0, 0, 0),
 }
 def _formats(ctx):
-    return [(f.channel_order, f.channel_data_type)
-            for f in cl.get_supported_image_formats(ctx, cl.mem_flags.READ_WRITE, cl.mem_object_type.IMAGE2D)]
+    """Every supported format but the packed RGB ones (test_packed_rgb_formats)."""
+    every = cl.get_supported_image_formats(ctx, cl.mem_flags.READ_WRITE, cl.mem_object_type.IMAGE2D)
+    assert len(every) == 5 * 12 + 2 * 4 + 2 * 6 + 3
+    return [(f.channel_order, f.channel_data_type) for f in every if f.channel_order != CO.RGB]
 
 
 def _stored_random(rng, dtype, n):
@@ -292,3 +294,37 @@ def test_program_scope_sampler_3d_copy_and_queries(ctx, queue, prg):
     got_q = np.empty(16, np.int32)
     cl.enqueue_copy(queue, got_q, out)
     assert got_q.tolist() == [4, 3, 2, 4, 3, 2, 0, 5, 6, 7, 9, 10, CO.RGBA, CT.FLOAT, CO.R, CT.UNORM_INT8]
+
+
+@pytest.mark.parametrize("ctype, dtype, fields", [
+    (CT.UNORM_SHORT_565, np.uint16, ((11, 31), (5, 63), (0, 31))),
+    (CT.UNORM_SHORT_555, np.uint16, ((10, 31), (5, 31), (0, 31))),
+    (CT.UNORM_INT_101010, np.uint32, ((20, 1023), (10, 1023), (0, 1023))),
+])
+def test_packed_rgb_formats(ctx, queue, prg, ctype, dtype, fields):
+    rng = np.random.default_rng(8)
+    w, h = 4, 3
+    raw = rng.integers(0, np.iinfo(dtype).max, w * h, endpoint=True).astype(dtype)
+    if dtype == np.uint32:
+        raw &= np.uint32((1 << 30) - 1)
+    fmt = cl.ImageFormat(CO.RGB, ctype)
+    assert fmt in cl.get_supported_image_formats(ctx, cl.mem_flags.READ_WRITE, cl.mem_object_type.IMAGE2D)
+    img = cl.Image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(w, h), hostbuf=raw)
+    assert img.element_size == np.dtype(dtype).itemsize
+    bufs = [cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, w * h * 16) for _ in range(3)]
+    prg.fetch(queue, (w, h), None, img, *bufs)
+    got = np.empty((w * h, 4), np.float32)
+    cl.enqueue_copy(queue, got, bufs[0])
+    want = np.ones((w * h, 4), np.float32)
+    for k, (shift, top) in enumerate(fields):
+        want[:, k] = ((raw.astype(np.int64) >> shift) & top).astype(np.float32) / np.float32(top)
+    assert np.array_equal(got, want)
+    values = rng.uniform(-0.2, 1.2, (w * h, 4)).astype(np.float32)
+    prg.put_f(queue, (w, h), None, img, cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR,
+                                                  hostbuf=values))
+    back = np.empty(w * h, dtype)
+    cl.enqueue_copy(queue, back, img, origin=(0, 0), region=(w, h))
+    packed = np.zeros(w * h, np.int64)
+    for k, (shift, top) in enumerate(fields):
+        packed |= np.clip(np.rint(np.clip(values[:, k], 0, 1) * np.float32(top)), 0, top).astype(np.int64) << shift
+    assert np.array_equal(back.astype(np.int64), packed)

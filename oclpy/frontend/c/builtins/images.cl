@@ -80,14 +80,13 @@ uint __oclpy_component(global const uchar *p, int type, int k, int as_float)
 uint4 __oclpy_to_rgba(int order, uint c0, uint c1, uint c2, uint c3, uint one)
 {
     switch (order) {
-    case CLK_R: case CLK_Rx: return (uint4)(c0, 0u, 0u, one);
+    case CLK_R: return (uint4)(c0, 0u, 0u, one);
     case CLK_A: return (uint4)(0u, 0u, 0u, c0);
-    case CLK_RG: case CLK_RGx: return (uint4)(c0, c1, 0u, one);
+    case CLK_RG: return (uint4)(c0, c1, 0u, one);
     case CLK_RA: return (uint4)(c0, 0u, 0u, c1);
-    case CLK_RGB: case CLK_RGBx: return (uint4)(c0, c1, c2, one);
+    case CLK_RGB: return (uint4)(c0, c1, c2, one);
     case CLK_BGRA: return (uint4)(c2, c1, c0, c3);
     case CLK_ARGB: return (uint4)(c1, c2, c3, c0);
-    case CLK_ABGR: return (uint4)(c3, c2, c1, c0);
     case CLK_INTENSITY: return (uint4)(c0, c0, c0, c0);
     case CLK_LUMINANCE: return (uint4)(c0, c0, c0, one);
     default: return (uint4)(c0, c1, c2, c3);
@@ -291,8 +290,7 @@ uint4 __oclpy_from_rgba(int order, uint4 v)
     case CLK_RA: return (uint4)(v.x, v.w, 0u, 0u);
     case CLK_BGRA: return (uint4)(v.z, v.y, v.x, v.w);
     case CLK_ARGB: return (uint4)(v.w, v.x, v.y, v.z);
-    case CLK_ABGR: return (uint4)(v.w, v.z, v.y, v.x);
-    default: return v; /* R, Rx, RG, RGx, RGB, RGBx, RGBA, INTENSITY, LUMINANCE */
+    default: return v; /* R, RG, RGB, RGBA, INTENSITY, LUMINANCE */
     }
 }
 
