@@ -87,3 +87,11 @@ def test_read_write_images_may_be_read_and_written():
     src = ("kernel void k(read_write image2d_t i) { int2 p = (int2)(0, 0);"
            " write_imageui(i, p, read_imageui(i, p) + 1u); }")
     assert compile_to_ir(src).log == ""
+
+
+def test_an_integer_sampler_argument_and_a_user_read_image():
+    src = ("int read_image(int x) { return x; }\n"
+           "kernel void k(write_only image2d_t o, read_only image2d_t i, global float4 *r) {"
+           " r[0] = read_imagef(i, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, (int2)(0, 0))"
+           " + (float4)(read_image(3)); }")
+    assert compile_to_ir(src).log == ""

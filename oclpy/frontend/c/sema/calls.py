@@ -36,7 +36,8 @@ from ..layout import size_of
 
 
 def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
-    """0 for an exact match, 1 for an allowed implicit conversion, None if not viable."""
+    """0 for an exact match, 1 for an allowed implicit conversion, 2 for a scalar splat
+    to a vector parameter, None if not viable."""
     a = arg.ctype
     assert a is not None
     if st.same_unqualified(a, param):
@@ -45,6 +46,8 @@ def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
         return 1 if isinstance(arg, ast.IntLiteral) and arg.value == 0 else None
     if st.is_arith(a) and st.is_arith(param):
         return 1
+    if isinstance(param, ct.Vector) and st.is_arith(a):
+        return 2  # a scalar splat to the vector (clang's vector splat), worse than a scalar conversion
     if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
         ap, pp = a.pointee, param.pointee
         if st.pointee_space(a) != st.pointee_space(param):

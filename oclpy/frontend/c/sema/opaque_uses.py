@@ -55,7 +55,8 @@ def _problem(t: CType, name: str, where: str) -> str | None:
 def check_image_access(cx: SemaContext, e: ast.Call, name: str) -> bool:
     """A read_image* of a write_only image parameter, or a write_image* of a read_only one
     (an image parameter without a qualifier is read_only): report it, answer False."""
-    wants = "read" if name.startswith("read_image") else "write" if name.startswith("write_image") else None
+    wants = {"read_imagef": "read", "read_imagei": "read", "read_imageui": "read",
+             "write_imagef": "write", "write_imagei": "write", "write_imageui": "write"}.get(name)
     arg = e.args[0] if e.args else None
     while isinstance(arg, ast.ImplicitCast):
         arg = arg.operand
