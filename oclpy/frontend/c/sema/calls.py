@@ -3,9 +3,10 @@
 A call to a user function checks the argument count and converts each
 argument as for assignment to its parameter. A call to a builtin resolves one
 overload from `builtins.overloads(name)`: exact matches first, then the
-candidate needing the fewest scalar conversions (ties go to the candidate
-whose earlier arguments match exactly, then to table order); `Call.builtin`
-records the chosen `Builtin`.
+candidate needing the fewest scalar conversions, a scalar splat to a vector
+parameter counting as two (`mad(float, float4, float4)` is the float4 `mad`,
+as in clang); ties go to the candidate whose earlier arguments match exactly,
+then to table order; `Call.builtin` records the chosen `Builtin`.
 """
 
 from __future__ import annotations
