@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import addressing_mode, filter_mode, info_attribute, sampler_info
+from .constants import addressing_mode, filter_mode, info_attribute, sampler_info, sampler_properties
 from .context import Context
 from .errors import raise_cl, status_code
 from .handles import Handle
@@ -20,18 +20,33 @@ ADDRESS_BITS = {addressing_mode.NONE: 0, addressing_mode.CLAMP_TO_EDGE: 2, addre
 FILTER_BITS = {filter_mode.NEAREST: 0x10, filter_mode.LINEAR: 0x20}
 
 
+def _from_properties(props: list[Any]) -> tuple[bool, int, int]:
+    """(normalized, addressing, filter) from PyOpenCL's flat [key, value, ...] list; the
+    defaults are clCreateSamplerWithProperties's (normalized, CLAMP, NEAREST)."""
+    settings = {sampler_properties.NORMALIZED_COORDS: True, sampler_properties.ADDRESSING_MODE: addressing_mode.CLAMP,
+                sampler_properties.FILTER_MODE: filter_mode.NEAREST}
+    if len(props) % 2:
+        raise_cl("clCreateSamplerWithProperties", status_code.INVALID_VALUE,
+                 f"sampler properties come in (key, value) pairs, got {len(props)} items")
+    for key, value in zip(props[::2], props[1::2]):
+        if key not in settings:
+            raise_cl("clCreateSamplerWithProperties", status_code.INVALID_VALUE, f"unknown sampler property {key!r}")
+        settings[key] = value
+    return (bool(settings[sampler_properties.NORMALIZED_COORDS]), settings[sampler_properties.ADDRESSING_MODE],
+            settings[sampler_properties.FILTER_MODE])
+
+
 class Sampler(Handle):
-    """Sampler(context, normalized_coords, addressing_mode, filter_mode)."""
+    """Sampler(context, normalized_coords, addressing_mode, filter_mode), or
+    Sampler(context, [sampler_properties.X, value, ...])."""
 
     def __init__(self, context: Any, normalized_coords: Any, addressing_mode: int = addressing_mode.CLAMP,
                  filter_mode: int = filter_mode.NEAREST) -> None:
         routine = "clCreateSampler"
         if not isinstance(context, Context):
             raise_cl(routine, status_code.INVALID_CONTEXT, f"expected a Context, got {type(context).__name__}")
-        if isinstance(normalized_coords, (list, tuple)):
-            raise_cl(routine, status_code.INVALID_VALUE,
-                     "sampler properties lists are not supported: pass normalized_coords, "
-                     "addressing_mode, filter_mode")
+        if isinstance(normalized_coords, (list, tuple)):  # clCreateSamplerWithProperties
+            normalized_coords, addressing_mode, filter_mode = _from_properties(list(normalized_coords))
         if addressing_mode not in ADDRESS_BITS:
             raise_cl(routine, status_code.INVALID_VALUE, f"invalid addressing mode {addressing_mode!r}")
         if filter_mode not in FILTER_BITS:

@@ -138,6 +138,15 @@ def test_sampler_info_and_kernel_argument(ctx):
     assert info.value.code == cl.status_code.INVALID_VALUE
     with pytest.raises(cl.LogicError, match="invalid filter mode 0"):
         cl.Sampler(ctx, True, cl.addressing_mode.CLAMP, 0)
+    props = cl.Sampler(ctx, [cl.sampler_properties.NORMALIZED_COORDS, False,
+                             cl.sampler_properties.FILTER_MODE, cl.filter_mode.LINEAR])
+    assert (props.normalized_coords, props.addressing_mode, props.filter_mode) == (
+        False, cl.addressing_mode.CLAMP, cl.filter_mode.LINEAR)
+    with pytest.raises(cl.LogicError, match="unknown sampler property 7") as info:
+        cl.Sampler(ctx, [7, 1])
+    assert info.value.code == cl.status_code.INVALID_VALUE
+    with pytest.raises(cl.LogicError, match=r"come in \(key, value\) pairs, got 1 items"):
+        cl.Sampler(ctx, [cl.sampler_properties.FILTER_MODE])
 
 
 # -- errors: raised before anything runs, nothing written ---------------------------
