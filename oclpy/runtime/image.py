@@ -159,7 +159,8 @@ class Image(MemoryObject):
         elem = element_size(format, routine)
         if shape is None:
             if hostbuf is None:
-                raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR, "'shape' must be passed if 'hostbuf' is not given")
+                raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
+                         "'shape' must be passed if 'hostbuf' is not given")
             shape = tuple(getattr(hostbuf, "shape", ()))
         shape = tuple(shape)
         image_type = image_type_of(shape, is_array, routine)

@@ -47,7 +47,8 @@ def _problem(t: CType, name: str, where: str) -> str | None:
         return f"image type '{name}' is not supported (oclpy has no depth or multisample images)"
     if is_image(t) and where != "param":
         return f"type '{name}' can only be used as a function parameter in OpenCL"
-    if is_sampler(t) and where == "global" and not t.const and t.space is not AddressSpace.CONSTANT:  # type: ignore[attr-defined]
+    constant = t.const or t.space is AddressSpace.CONSTANT  # type: ignore[attr-defined]
+    if is_sampler(t) and where == "global" and not constant:
         return "global sampler requires a const or constant address space qualifier"
     return None
 
