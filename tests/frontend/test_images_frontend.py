@@ -41,8 +41,8 @@ def test_the_library_comes_only_when_an_image_function_is_named():
 
 def test_kernel_argument_info():
     k = next(f for f in compile_to_ir(
-        "kernel void k(image3d_t a, write_only image2d_t b, read_write image1d_t c, sampler_t s) {}"
-    ).module.functions if f.name == "k")
+        "kernel void k(image3d_t a, write_only image2d_t b, read_write image1d_t c, sampler_t s) {}",
+        "-cl-std=CL2.0").module.functions if f.name == "k")
     assert [a.attrs["type_name"] for a in k.args] == ["image3d_t", "image2d_t", "image1d_t", "sampler_t"]
     assert [a.attrs["access_qualifier"] for a in k.args] == ["read_only", "write_only", "read_write", "none"]
     assert [a.attrs["opaque"] for a in k.args] == ["image", "image", "image", "sampler"]
@@ -83,10 +83,13 @@ def test_misuses_are_diagnosed(src, message):
     assert errors(src)[0] == f"<kernel>:{message}"
 
 
-def test_read_write_images_may_be_read_and_written():
+def test_read_write_images_may_be_read_and_written_from_opencl_c_2_0():
     src = ("kernel void k(read_write image2d_t i) { int2 p = (int2)(0, 0);"
            " write_imageui(i, p, read_imageui(i, p) + 1u); }")
-    assert compile_to_ir(src).log == ""
+    assert compile_to_ir(src, "-cl-std=CL2.0").log == ""
+    assert compile_to_ir(src, "-cl-std=CL3.0").log == ""
+    assert errors(src) == ["<kernel>:1:36: error: access qualifier 'read_write' can not be used for "
+                           "'__read_write image2d_t' prior to OpenCL C version 2.0"]
 
 
 def test_an_integer_sampler_argument_and_a_user_read_image():

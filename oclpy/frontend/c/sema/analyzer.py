@@ -33,7 +33,7 @@ from .gnu_checks import (case_range, check_case_ranges, check_case_scope, check_
                          check_stmt_expr, note_goto, note_label, static_assert)
 from .overloads import declare_function
 from .sema_context import SemaContext, SemaHandlers, StmtHandler
-from .opaque_uses import check_opaque_use
+from .opaque_uses import check_access_qualifier, check_opaque_use
 
 
 # -- translation unit ---------------------------------------------------
@@ -120,6 +120,7 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     params = []
     for p in fn.params:
         p.ctype = check_opaque_use(cx, cx.spaces(p.ctype), p.loc, "param")
+        check_access_qualifier(cx, p)
         if isinstance(p.ctype, ct.Array):
             p.ctype = st.decay(p.ctype)
         tag(cx, p.ctype, p.loc)

@@ -7,7 +7,8 @@ constant address space). Neither may be pointed to, be an array's element or
 a structure's field.
 The depth and multisample image types parse but oclpy has no such images.
 `check_opaque_use` reports a misuse; the declaration then gets the error type.
-`check_image_access` holds reads and writes to an image parameter's access qualifier.
+`check_image_access` holds reads and writes to an image parameter's access qualifier;
+`check_access_qualifier` refuses `read_write` images before OpenCL C 2.0.
 """
 
 from __future__ import annotations
@@ -69,3 +70,11 @@ def check_image_access(cx: SemaContext, e: ast.Call, name: str) -> bool:
         return True
     cx.diags.error(e.loc, f"'{name}' needs a {wants}_only or read_write image, but '{decl.name}' is {access}")
     return False
+
+
+def check_access_qualifier(cx: SemaContext, p: ast.ParamDecl) -> None:
+    """`read_write` images are OpenCL C 2.0's (and 3.0's, with __opencl_c_read_write_images)."""
+    version = getattr(getattr(cx, "options", None), "opencl_c_version", 120)
+    if p.access == "read_write" and is_image(p.ctype) and version < 200:
+        cx.diags.error(p.loc, f"access qualifier 'read_write' can not be used for '__read_write "
+                       f"{p.ctype}' prior to OpenCL C version 2.0")
