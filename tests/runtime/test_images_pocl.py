@@ -50,6 +50,7 @@ def _both(pocl: Any, run: Any) -> tuple[Any, Any]:
 def _sampling(cl: Any, ctx: Any) -> list[np.ndarray]:
     q = cl.CommandQueue(ctx)
     prg = cl.Program(ctx, KERNELS).build()
+    sample2, sample3 = prg.sample, prg.sample3
     rng = np.random.default_rng(0)
     data = rng.standard_normal((5, 7, 4)).astype(np.float32)
     img = cl.Image(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR,
@@ -67,8 +68,8 @@ def _sampling(cl: Any, ctx: Any) -> list[np.ndarray]:
                 c = rng.uniform(-0.6, 1.6, (200, 4)).astype(np.float32)
                 if not norm:
                     c *= np.array([7, 5, 3, 1], np.float32)
-                for kernel, image, coords in ((prg.sample, img, np.ascontiguousarray(c[:, :2])),
-                                              (prg.sample3, img3, c)):
+                for kernel, image, coords in ((sample2, img, np.ascontiguousarray(c[:, :2])),
+                                              (sample3, img3, c)):
                     cb = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=coords)
                     ob = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 200 * 16)
                     kernel(q, (200,), None, image, smp, cb, ob)
@@ -87,6 +88,7 @@ def test_sampling_matches_pocl(pocl):
 def _formats(cl: Any, ctx: Any) -> list[np.ndarray]:
     q = cl.CommandQueue(ctx)
     prg = cl.Program(ctx, KERNELS).build()
+    roundtrip, ints = prg.roundtrip, prg.ints
     rng = np.random.default_rng(1)
     co, ct = cl.channel_order, cl.channel_type
     outs = []
@@ -103,7 +105,7 @@ def _formats(cl: Any, ctx: Any) -> list[np.ndarray]:
             src = cl.Image(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(4, 3), hostbuf=raw)
             dst = cl.Image(ctx, cl.mem_flags.WRITE_ONLY, fmt, shape=(4, 3))
             qb = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 16)
-            prg.roundtrip(q, (4, 3), None, src, dst, qb)
+            roundtrip(q, (4, 3), None, src, dst, qb)
             out, info = np.empty_like(raw), np.empty(4, np.int32)
             cl.enqueue_copy(q, out, dst, origin=(0, 0), region=(4, 3))
             cl.enqueue_copy(q, info, qb)
@@ -113,7 +115,7 @@ def _formats(cl: Any, ctx: Any) -> list[np.ndarray]:
         fmt = cl.ImageFormat(co.RGBA, ctype)
         src = cl.Image(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(4, 3), hostbuf=raw)
         dst = cl.Image(ctx, cl.mem_flags.WRITE_ONLY, fmt, shape=(4, 3))
-        prg.ints(q, (4, 3), None, src, dst)
+        ints(q, (4, 3), None, src, dst)
         out = np.empty_like(raw)
         cl.enqueue_copy(q, out, dst, origin=(0, 0), region=(4, 3))
         outs.append(out)
