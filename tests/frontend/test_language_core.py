@@ -192,3 +192,6 @@ __kernel void blur(__read_only image2d_t src, __write_only image2d_t dst) {
     blur = next(f for f in module.functions if f.name == "blur")
     assert [a.attrs["access_qualifier"] for a in blur.args] == ["read_only", "write_only"]
     assert [a.attrs["type_name"] for a in blur.args] == ["image2d_t", "image2d_t"]
+    text = print_module(module)
+    assert "@sampler = addrspace(constant) constant i32 18" in text  # the CLK_* bits
+    assert "__oclpy_texel" in text and "__oclpy_write" in text  # the image library, called
