@@ -30,6 +30,8 @@ import sys
 from types import ModuleType
 from typing import Iterator, Sequence
 
+from . import _cl  # noqa: F401  (PyOpenCL's __init__ imports its _cl, so `pyopencl._cl` is an attribute)
+
 ALIAS = "pyopencl"
 TARGET = "oclpy"
 

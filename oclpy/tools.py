@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import warnings
 import weakref
 from typing import Any, Callable
 
@@ -173,7 +174,20 @@ def pytest_generate_tests_for_pyopencl(metafunc: Any) -> None:
     metafunc.parametrize(names, values, ids=ids)
 
 
-__all__ = ["Context", "ContextFactory", "DeferredAllocator", "DtypedArgument", "ScalarArg",
+def bitlog2(n: int) -> int:
+    """floor(log2(n)) of a positive integer, as PyOpenCL's (the memory pool's size classes)."""
+    if n <= 0:
+        raise ValueError(f"bitlog2 needs a positive integer, got {n}")
+    return int(n).bit_length() - 1
+
+
+def register_dtype(dtype: Any, c_names: Any, alias_ok: bool = False) -> None:
+    """PyOpenCL's deprecated spelling of get_or_register_dtype(c_names, dtype)."""
+    warnings.warn("register_dtype is deprecated; use get_or_register_dtype", DeprecationWarning, stacklevel=2)
+    get_or_register_dtype(c_names, dtype)
+
+
+__all__ = ["Context", "ContextFactory", "bitlog2", "register_dtype", "DeferredAllocator", "DtypedArgument", "ScalarArg",
            "VectorArg", "c_name_to_dtype", "parse_arg_list", "parse_c_arg", "ImmediateAllocator", "MemoryPool",
            "PooledBuffer", "clear_first_arg_caches", "context_dependent_memoize",
            "create_some_context", "dtype_to_c_struct", "dtype_to_ctype",

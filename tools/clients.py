@@ -24,7 +24,9 @@
    the work folder (`<library>-<implementation>.log`).
 
 By default a subset runs (each `Library.subset`: the files most tied to PyOpenCL's API,
-a few minutes each on a 2-core machine); `--full` runs every test file.
+a few minutes each on a 2-core machine); `--full` runs every test file; `--ci` runs
+the slice CI takes (`Library.ci`: reikna, pyFAI and silx, a minute or two in all),
+which `tests/tools/test_client_slice.py` runs where the venv exists.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Library:
     sdist_tests: str = "test"      # the tests' folder inside the source distribution
     subset: tuple[str, ...] = ()   # test files (relative to the tests' folder) of the default run
     full: tuple[str, ...] = ()     # test files of --full (empty: the whole folder)
+    ci: tuple[str, ...] = ()       # test files of --ci, the slice CI runs (a minute or two in all)
     keyword: str = ""              # pytest -k expression: what no run takes (benchmarks)
     exclude: tuple[str, ...] = ()  # test files no run takes, each for a reason in LIBRARIES
 
@@ -62,11 +65,12 @@ LIBRARIES = (
             subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
                     "test_algorithms/test_reduce.py", "test_algorithms/test_scan.py",
                     "test_transformations.py"),
-            keyword="not performance"),
-    Library("pyFAI", "pyFAI", "pyFAI.opencl.test"),
+            keyword="not performance", ci=("test_cluda/test_basics.py",)),
+    Library("pyFAI", "pyFAI", "pyFAI.opencl.test", ci=("test_addition.py", "test_preproc.py")),
     # test_convolution.py's data comes from scipy.datasets, which downloads it (pooch): offline,
     # every one of its 193 tests errors at setup on any implementation
-    Library("silx", "silx", "silx.opencl.test", exclude=("test_convolution.py",)),
+    Library("silx", "silx", "silx.opencl.test", exclude=("test_convolution.py",),
+            ci=("test_addition.py", "test_doubleword.py", "test_kahan.py", "test_array_utils.py")),
 )
 EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution")
 _RESULT = re.compile(r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", re.MULTILINE)
@@ -169,8 +173,10 @@ def count(output: str) -> Outcome:
     return outcome
 
 
-def test_files(lib: Library, folder: Path, full: bool) -> list[str]:
+def test_files(lib: Library, folder: Path, full: bool, ci: bool = False) -> list[str]:
     """The test files of the run, relative to the tests' folder."""
+    if ci:
+        return list(lib.ci)
     chosen = lib.full if full else lib.subset
     if chosen:
         return list(chosen)
@@ -184,7 +190,8 @@ def has_pytest_timeout(python: Path) -> bool:
 
 
 def run_suite(python: Path, lib: Library, folder: Path, implementation: str, oclpy_root: Path,
-              time_limit: float, test_timeout: float | None, full: bool, log: Path) -> Outcome:
+              time_limit: float, test_timeout: float | None, full: bool, log: Path,
+              ci: bool = False) -> Outcome:
     """Each test file in its own pytest process (a crash loses one file's remaining
     tests, and says so), all of them within `time_limit` seconds; each test within
     `test_timeout` seconds (None: no per-test limit, without pytest-timeout)."""
@@ -198,7 +205,7 @@ def run_suite(python: Path, lib: Library, folder: Path, implementation: str, ocl
     start = time.monotonic()
     total = Outcome()
     with open(log, "w") as out:
-        for name in test_files(lib, folder, full):
+        for name in test_files(lib, folder, full, ci):
             left = time_limit - (time.monotonic() - start)
             if left <= 0:
                 total.timed_out = True
@@ -246,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--libraries", nargs="*", default=[lib.name for lib in LIBRARIES])
     parser.add_argument("--implementations", nargs="*", default=["pyopencl", "oclpy"])
     parser.add_argument("--full", action="store_true", help="every test file, not the subset")
+    parser.add_argument("--ci", action="store_true", help="the small slice CI runs (Library.ci), not the subset")
     parser.add_argument("--time-limit", type=float, default=900.0, help="seconds per library run")
     parser.add_argument("--test-timeout", type=float, default=180.0, help="seconds per test")
     parser.add_argument("--oclpy", type=Path, default=ROOT, help="the folder holding the oclpy package")
@@ -260,14 +268,15 @@ def main(argv: list[str] | None = None) -> int:
         test_timeout = args.test_timeout if has_pytest_timeout(python) else None
         results: dict[str, dict[str, Outcome]] = {}
         versions: dict[str, str] = {}
-        for lib in (lib for lib in LIBRARIES if lib.name in args.libraries):
+        chosen = [lib for lib in LIBRARIES if lib.name in args.libraries and (lib.ci or not args.ci)]
+        for lib in chosen:
             versions[lib.name] = installed_version(python, lib.name)
             folder = tests_folder(python, lib, args.work)
             results[lib.name] = {}
             for impl in impls:
                 log = args.work / f"{lib.name}-{impl}.log"
                 outcome = run_suite(python, lib, folder, impl, args.oclpy.resolve(), args.time_limit,
-                                    test_timeout, args.full, log)
+                                    test_timeout, args.full, log, args.ci)
                 results[lib.name][impl] = outcome
                 print(f"{lib.name} on {impl}: {outcome.cell()} in {outcome.seconds:.0f} s ({log})",
                       flush=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import threading
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from ..diagnostics import CompileError, DiagnosticEngine, SourceLocation, TooManyErrors
@@ -25,6 +25,7 @@ from .c.preprocess import preprocess
 from .c.c_parser import parse
 from .c.lower.unit import lower
 from .c.builtins.cl20_atomics import atomic_type_names
+from .c.builtins.images import LIBRARY_NAME, library_source, wants_images
 
 
 # The frontend's walkers recurse over the AST; a kernel with a 10,000-term
@@ -134,6 +135,13 @@ def _preprocess(source: str, filename: str, options: BuildOptions, diags: Diagno
     return preprocess(source, filename, options, diags)
 
 
+def _image_library(options: BuildOptions) -> str:
+    """The image builtins, preprocessed without the user's -D macros (they name the user's things)."""
+    plain = replace(options, defines={}, include_dirs=[])
+    quiet = DiagnosticEngine({LIBRARY_NAME: library_source()})
+    return preprocess(library_source(), LIBRARY_NAME, plain, quiet)
+
+
 def version_type_names(options: BuildOptions) -> dict[str, CType]:
     """Predefined type names beyond OpenCL C 1.2's: CL2.0's atomic types."""
     return atomic_type_names() if options.opencl_c_version >= 200 else {}
@@ -143,6 +151,8 @@ def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticE
     text = _preprocess(source, filename, options, diags)
     if diags.has_errors:
         return None
+    if wants_images(text):
+        text = _image_library(options) + text
     tu = parse(text, filename, diags, version_type_names(options), options.opencl_c_version)
     if diags.has_errors:
         _check_after_syntax_errors(tu, options, diags)

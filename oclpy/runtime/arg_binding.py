@@ -10,7 +10,10 @@ raises what PyOpenCL raises, prefixed "when processing arg#N (1-based): ":
 - bytes of the wrong size for a by-value parameter: INVALID_ARG_SIZE;
 - something other than a Buffer or None for a pointer (a numpy array, say),
   or other than a LocalMemory for a __local pointer: INVALID_ARG_VALUE;
-- a released buffer or one of another context: INVALID_MEM_OBJECT.
+- a released buffer or one of another context: INVALID_MEM_OBJECT;
+- for an image parameter (`attrs["opaque"] == "image"`) anything but an Image:
+  INVALID_ARG_VALUE; for a `sampler_t` one anything but a Sampler:
+  INVALID_SAMPLER (a sampler is packed as its CLK_* bits, a uint).
 
 Parameters are dispatched by their kind ("global", "constant", "local",
 "scalar") through `BINDERS`. `pack_blob` lays the bound values out at the
@@ -31,7 +34,9 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from .errors import raise_cl, status_code
+from .image import Image
 from .memory import Buffer, LocalMemory, MemoryObjectHolder
+from .sampler import Sampler
 
 BARE_VALUE_HINT = ("invalid kernel argument (a bare Python value has no size: "
                    "pass a sized numpy scalar such as numpy.int32(n), "
@@ -120,6 +125,32 @@ def _bind_value(param: Any, value: Any, context: Any) -> BoundArg:
     return BoundArg("value", data=data)
 
 
+def _bind_image(param: Any, value: Any, context: Any) -> BoundArg:
+    if not isinstance(value, Image):
+        raise _ArgError(status_code.INVALID_ARG_VALUE,
+                        f"argument {describe_param(param)} is an image: pass an Image, not {_type_of(value)}")
+    if value.storage is None:
+        raise _ArgError(status_code.INVALID_MEM_OBJECT, "the image was released")
+    if value.context is not context:
+        raise _ArgError(status_code.INVALID_MEM_OBJECT, "the image belongs to another context than the kernel")
+    return BoundArg("mem", buffer=value)  # type: ignore[arg-type]  (an Image has a buffer's allocation())
+
+
+def _bind_sampler(param: Any, value: Any, context: Any) -> BoundArg:
+    if not isinstance(value, Sampler):
+        raise _ArgError(status_code.INVALID_SAMPLER,
+                        f"argument {describe_param(param)} is a sampler: pass a Sampler, not {_type_of(value)}")
+    if value.context is not context:
+        raise _ArgError(status_code.INVALID_SAMPLER, "the sampler belongs to another context than the kernel")
+    return BoundArg("value", data=struct.pack("<I", value.bits))
+
+
+# kernel arguments of OpenCL C's opaque types (KernelArg.attrs["opaque"]), before the kinds
+OPAQUE_BINDERS: dict[str, Callable[[Any, Any, Any], BoundArg]] = {
+    "image": _bind_image,
+    "sampler": _bind_sampler,
+}
+
 BINDERS: dict[str, Callable[[Any, Any, Any], BoundArg]] = {
     "global": _bind_mem,
     "constant": _bind_mem,
@@ -145,7 +176,9 @@ def bind_arg(index: int, param: Any, value: Any, context: Any, dtype: np.dtype |
     try:
         if dtype is not None:
             value = convert_with_dtype(value, dtype)
-        return BINDERS[param.kind](param, value, context)
+        attrs = getattr(param, "attrs", None)
+        binder = OPAQUE_BINDERS.get(attrs.get("opaque")) if attrs else None
+        return (binder or BINDERS[param.kind])(param, value, context)
     except _ArgError as exc:
         raise_cl(exc.routine, exc.code, f"when processing arg#{index + 1} (1-based): {exc}")
 
@@ -189,7 +222,8 @@ class ArgPacker:
         # None when a parameter (a __local one) always needs bind_arg
         self.raw_order: tuple[tuple[int, int], ...] | None = tuple(
             (i, 0 if params[i].kind in BUFFER_KINDS else params[i].size) for i in self.order)
-        if any(p.kind not in BUFFER_KINDS and (p.kind != "scalar" or p.size <= 0) for p in params):
+        if any((p.kind not in BUFFER_KINDS and (p.kind != "scalar" or p.size <= 0))
+               or "opaque" in (getattr(p, "attrs", None) or ()) for p in params):
             self.raw_order = None
         fmt, pos = ["<"], 0
         self.struct: struct.Struct | None = None

@@ -162,6 +162,11 @@ class device_info(_ConstantClass):
     MAX_READ_IMAGE_ARGS = 0x100E
     MAX_WRITE_IMAGE_ARGS = 0x100F
     MAX_MEM_ALLOC_SIZE = 0x1010
+    IMAGE2D_MAX_WIDTH = 0x1011
+    IMAGE2D_MAX_HEIGHT = 0x1012
+    IMAGE3D_MAX_WIDTH = 0x1013
+    IMAGE3D_MAX_HEIGHT = 0x1014
+    IMAGE3D_MAX_DEPTH = 0x1015
     IMAGE_SUPPORT = 0x1016
     MAX_PARAMETER_SIZE = 0x1017
     MAX_SAMPLERS = 0x1018
@@ -204,6 +209,8 @@ class device_info(_ConstantClass):
     OPENCL_C_VERSION = 0x103D
     LINKER_AVAILABLE = 0x103E
     BUILT_IN_KERNELS = 0x103F
+    IMAGE_MAX_BUFFER_SIZE = 0x1040
+    IMAGE_MAX_ARRAY_SIZE = 0x1041
     PARENT_DEVICE = 0x1042
     PARTITION_MAX_SUB_DEVICES = 0x1043
     PARTITION_PROPERTIES = 0x1044
@@ -212,6 +219,9 @@ class device_info(_ConstantClass):
     REFERENCE_COUNT = 0x1047
     PREFERRED_INTEROP_USER_SYNC = 0x1048
     PRINTF_BUFFER_SIZE = 0x1049
+    IMAGE_PITCH_ALIGNMENT = 0x104A
+    IMAGE_BASE_ADDRESS_ALIGNMENT = 0x104B
+    MAX_READ_WRITE_IMAGE_ARGS = 0x104C
     IL_VERSION = 0x105B
     MAX_NUM_SUB_GROUPS = 0x105C
     NUMERIC_VERSION = 0x105E
@@ -318,6 +328,45 @@ class mem_object_type(_ConstantClass):
     BUFFER = 0x10F0
     IMAGE2D = 0x10F1
     IMAGE3D = 0x10F2
+    IMAGE2D_ARRAY = 0x10F3
+    IMAGE1D = 0x10F4
+    IMAGE1D_ARRAY = 0x10F5
+    IMAGE1D_BUFFER = 0x10F6
+
+
+class image_info(_ConstantClass):
+    FORMAT = 0x1110
+    ELEMENT_SIZE = 0x1111
+    ROW_PITCH = 0x1112
+    SLICE_PITCH = 0x1113
+    WIDTH = 0x1114
+    HEIGHT = 0x1115
+    DEPTH = 0x1116
+    ARRAY_SIZE = 0x1117
+    BUFFER = 0x1118
+    NUM_MIP_LEVELS = 0x1119
+    NUM_SAMPLES = 0x111A
+
+
+class addressing_mode(_ConstantClass):
+    NONE = 0x1130
+    CLAMP_TO_EDGE = 0x1131
+    CLAMP = 0x1132
+    REPEAT = 0x1133
+    MIRRORED_REPEAT = 0x1134
+
+
+class filter_mode(_ConstantClass):
+    NEAREST = 0x1140
+    LINEAR = 0x1141
+
+
+class sampler_info(_ConstantClass):
+    REFERENCE_COUNT = 0x1150
+    CONTEXT = 0x1151
+    NORMALIZED_COORDS = 0x1152
+    ADDRESSING_MODE = 0x1153
+    FILTER_MODE = 0x1154
 
 
 class mem_info(_ConstantClass):
@@ -437,6 +486,11 @@ class command_type(_ConstantClass):
     READ_BUFFER = 0x11F3
     WRITE_BUFFER = 0x11F4
     COPY_BUFFER = 0x11F5
+    READ_IMAGE = 0x11F6
+    WRITE_IMAGE = 0x11F7
+    COPY_IMAGE = 0x11F8
+    COPY_IMAGE_TO_BUFFER = 0x11F9
+    COPY_BUFFER_TO_IMAGE = 0x11FA
     MAP_BUFFER = 0x11FB
     UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
@@ -444,6 +498,8 @@ class command_type(_ConstantClass):
     BARRIER = 0x1205
     MIGRATE_MEM_OBJECTS = 0x1206
     FILL_BUFFER = 0x1207
+    FILL_IMAGE = 0x1208
+    MIGRATE_MEM_OBJECTS = 0x1206
 
 
 class command_execution_status(_ConstantClass):
@@ -472,6 +528,10 @@ class channel_order(_ConstantClass):
     ARGB = 0x10B7
     INTENSITY = 0x10B8
     LUMINANCE = 0x10B9
+    Rx = 0x10BA
+    RGx = 0x10BB
+    RGBx = 0x10BC
+    ABGR = 0x10C3
 
 
 class channel_type(_ConstantClass):
@@ -492,6 +552,112 @@ class channel_type(_ConstantClass):
     FLOAT = 0x10DE
 
 
+class device_affinity_domain(_ConstantClass):
+    _is_bitfield = True
+    NUMA = 1 << 0
+    L4_CACHE = 1 << 1
+    L3_CACHE = 1 << 2
+    L2_CACHE = 1 << 3
+    L1_CACHE = 1 << 4
+    NEXT_PARTITIONABLE = 1 << 5
+
+
+class device_partition_property(_ConstantClass):
+    BY_COUNTS_LIST_END = 0x0
+    EQUALLY = 0x1086
+    BY_COUNTS = 0x1087
+    BY_AFFINITY_DOMAIN = 0x1088
+
+
+class device_atomic_capabilities(_ConstantClass):
+    _is_bitfield = True
+    ORDER_RELAXED = 1 << 0
+    ORDER_ACQ_REL = 1 << 1
+    ORDER_SEQ_CST = 1 << 2
+    SCOPE_WORK_ITEM = 1 << 3
+    SCOPE_WORK_GROUP = 1 << 4
+    SCOPE_DEVICE = 1 << 5
+    SCOPE_ALL_DEVICES = 1 << 6
+
+
+class device_device_enqueue_capabilities(_ConstantClass):
+    _is_bitfield = True
+    SUPPORTED = 1 << 0
+    REPLACEABLE_DEFAULT = 1 << 1
+
+
+class device_svm_capabilities(_ConstantClass):
+    _is_bitfield = True
+    COARSE_GRAIN_BUFFER = 1 << 0
+    FINE_GRAIN_BUFFER = 1 << 1
+    FINE_GRAIN_SYSTEM = 1 << 2
+    ATOMICS = 1 << 3
+
+
+class device_topology_type_amd(_ConstantClass):
+    PCIE = 1
+
+
+class mem_migration_flags(_ConstantClass):
+    _is_bitfield = True
+    HOST = 1 << 0
+    CONTENT_UNDEFINED = 1 << 1
+
+
+class svm_mem_flags(_ConstantClass):
+    _is_bitfield = True
+    READ_WRITE = 1 << 0
+    WRITE_ONLY = 1 << 1
+    READ_ONLY = 1 << 2
+    SVM_FINE_GRAIN_BUFFER = 1 << 10
+    SVM_ATOMICS = 1 << 11
+
+
+class pipe_info(_ConstantClass):
+    PACKET_SIZE = 0x1120
+    MAX_PACKETS = 0x1121
+    PROPERTIES = 0x1122
+
+
+class pipe_properties(_ConstantClass):
+    PACKET_SIZE = 0x1120
+    MAX_PACKETS = 0x1121
+
+
+class program_binary_type(_ConstantClass):
+    NONE = 0x0
+    COMPILED_OBJECT = 0x1
+    LIBRARY = 0x2
+    EXECUTABLE = 0x4
+
+
+class sampler_properties(_ConstantClass):
+    NORMALIZED_COORDS = 0x1152
+    ADDRESSING_MODE = 0x1153
+    FILTER_MODE = 0x1154
+
+
+class version_bits(_ConstantClass):
+    MAJOR_BITS = 10
+    MINOR_BITS = 10
+    PATCH_BITS = 12
+    MAJOR_MASK = (1 << 10) - 1
+    MINOR_MASK = (1 << 10) - 1
+    PATCH_MASK = (1 << 12) - 1
+
+
+class khronos_vendor_id(_ConstantClass):
+    CODEPLAY = 0x10004
+
+
+class kernel_sub_group_info(_ConstantClass):
+    MAX_SUB_GROUP_SIZE_FOR_NDRANGE = 0x2033
+    SUB_GROUP_COUNT_FOR_NDRANGE = 0x2034
+    LOCAL_SIZE_FOR_SUB_GROUP_COUNT = 0x11B8
+    MAX_NUM_SUB_GROUPS = 0x11B9
+    COMPILE_NUM_SUB_GROUPS = 0x11BA
+
+
 ALL_CONSTANT_CLASSES = [
     status_code, platform_info, device_type, device_info, device_partition_property,
     device_affinity_domain, mem_migration_flags, device_fp_config,
@@ -501,7 +667,11 @@ ALL_CONSTANT_CLASSES = [
     program_build_info, build_status, program_kind, kernel_info, kernel_arg_info,
     kernel_arg_address_qualifier, kernel_arg_access_qualifier, kernel_arg_type_qualifier,
     kernel_work_group_info, event_info, command_type, command_execution_status, profiling_info,
-    channel_order, channel_type,
+    channel_order, channel_type, image_info, addressing_mode, filter_mode, sampler_info,
+    device_affinity_domain, device_partition_property, device_atomic_capabilities,
+    device_device_enqueue_capabilities, device_svm_capabilities, device_topology_type_amd,
+    mem_migration_flags, svm_mem_flags, pipe_info, pipe_properties, program_binary_type,
+    sampler_properties, version_bits, khronos_vendor_id, kernel_sub_group_info,
 ]
 
 

@@ -24,6 +24,7 @@ from .drivers.base import Driver
 from .drivers.cpu import HOST_MEMORY
 from .errors import as_list, raise_cl, status_code
 from .event import Event
+from .image import Image
 from .memory import Buffer
 from .queue import CommandQueue
 from .storage import DISCARD, READ
@@ -57,14 +58,14 @@ def _nothing() -> None:
     return None
 
 
-def _check_buffers(queue: CommandQueue, mem_objects: Any) -> list[Buffer]:
+def _check_buffers(queue: CommandQueue, mem_objects: Any) -> list[Buffer | Image]:
     buffers = as_list(mem_objects, ROUTINE, status_code.INVALID_VALUE, "mem_objects")
     if not buffers:
         raise_cl(ROUTINE, status_code.INVALID_VALUE, "no memory objects to migrate")
     for buf in buffers:
-        if not isinstance(buf, Buffer):
+        if not isinstance(buf, (Buffer, Image)):
             raise_cl(ROUTINE, status_code.INVALID_MEM_OBJECT,
-                     f"expected a Buffer, got {type(buf).__name__}")
+                     f"expected a Buffer or an Image, got {type(buf).__name__}")
         buf.check_alive(ROUTINE)
         if buf.context is not queue.context:
             raise_cl(ROUTINE, status_code.INVALID_CONTEXT,

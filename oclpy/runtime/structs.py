@@ -2,8 +2,7 @@
 
 `ImageFormat(channel_order, channel_type)` and `DeviceTopologyAmd(bus,
 device, function)`: plain values with fixed fields (no `__dict__`, as in
-PyOpenCL). Making an image from an ImageFormat is not supported (see
-unsupported.py); the value itself is.
+PyOpenCL). `runtime/image.py` says which formats make images.
 """
 
 from __future__ import annotations
@@ -19,7 +18,10 @@ _CHANNEL_SIZES = {channel_type.SNORM_INT8: 1, channel_type.UNORM_INT8: 1,
                   channel_type.SNORM_INT16: 2, channel_type.UNORM_INT16: 2,
                   channel_type.SIGNED_INT16: 2, channel_type.UNSIGNED_INT16: 2,
                   channel_type.HALF_FLOAT: 2, channel_type.SIGNED_INT32: 4,
-                  channel_type.UNSIGNED_INT32: 4, channel_type.FLOAT: 4}
+                  channel_type.UNSIGNED_INT32: 4, channel_type.FLOAT: 4,
+                  # the packed types: PyOpenCL's sizes (its itemsize is then 3 x these)
+                  channel_type.UNORM_SHORT_565: 2, channel_type.UNORM_SHORT_555: 2,
+                  channel_type.UNORM_INT_101010: 4}
 
 
 class ImageFormat:

@@ -18,6 +18,8 @@ from typing import Any
 from .constants import command_type, mem_flags
 from .errors import raise_cl, status_code
 from .event import Event
+from .image import Image
+from .image_transfer import image_copy
 from .memory import Buffer, MemoryObjectHolder, as_size, host_view
 from .queue import CommandQueue
 from .storage import DISCARD, READ, WRITE
@@ -40,7 +42,10 @@ def _check_no_extra(kwargs: dict[str, Any]) -> None:
 
 
 def enqueue_copy(queue: CommandQueue, dest: Any, src: Any, **kwargs: Any) -> Event:
-    """Copy between host memory and buffers, or between buffers (PyOpenCL's rules)."""
+    """Copy between host memory and buffers, or between buffers (PyOpenCL's rules);
+    a copy with an image on either side is image_transfer's."""
+    if isinstance(dest, Image) or isinstance(src, Image):
+        return image_copy(queue, dest, src, kwargs)
     if isinstance(dest, MemoryObjectHolder) and isinstance(src, MemoryObjectHolder):
         if "src_origin" in kwargs:
             return rect.buffer_rect(queue, dest, src, kwargs)
@@ -172,3 +177,12 @@ def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: 
 
     return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,),
                           storages=((mem.storage, _write_access(mem, base + offset, size)),))
+
+
+def enqueue_fill(queue: CommandQueue, dest: Any, pattern: Any, size: int, *, offset: int = 0,
+                 wait_for: Any = None) -> Event:
+    """PyOpenCL's enqueue_fill: enqueue_fill_buffer with keyword offset (buffers only: oclpy has no SVM)."""
+    if not isinstance(dest, Buffer):
+        raise TypeError(f"enqueue_fill does not know how to fill '{type(dest)}'")
+    return enqueue_fill_buffer(queue, dest, pattern, offset, size, wait_for)
+

@@ -1,10 +1,9 @@
-"""What oclpy does not implement: images, samplers, pipes, SVM and GL interop.
+"""What oclpy does not implement: pipes, SVM and GL interop.
 
 PyOpenCL has these names; in oclpy each is an object that raises, when it
 is called, a LogicError INVALID_OPERATION naming the feature, so a script
 that uses one fails at that line with a clear message instead of an
-AttributeError. `get_supported_image_formats` answers an empty list, as
-clGetSupportedImageFormats does on a device without image support.
+AttributeError.
 """
 
 from __future__ import annotations
@@ -15,11 +14,6 @@ from .errors import raise_cl, status_code
 
 # name -> the feature it belongs to
 UNSUPPORTED_NAMES: dict[str, str] = {
-    **dict.fromkeys(("Image", "image_from_array", "enqueue_read_image",
-                     "enqueue_write_image", "enqueue_copy_image", "enqueue_fill_image",
-                     "enqueue_copy_image_to_buffer", "enqueue_copy_buffer_to_image",
-                     "create_image", "Sampler", "_enqueue_copy_image",
-                     "_enqueue_copy_image_to_buffer"), "images and samplers"),
     **dict.fromkeys(("Pipe",), "pipes"),
     **dict.fromkeys(("SVM", "SVMAllocation", "SVMPointer", "SVMMap", "svm_empty", "svm_empty_like",
                      "csvm_empty", "csvm_empty_like", "fsvm_empty", "fsvm_empty_like",
@@ -47,7 +41,3 @@ class Unsupported:
 
 def unsupported(name: str) -> Unsupported:
     return Unsupported(name)
-
-
-def get_supported_image_formats(context: Any, flags: int, image_type: int) -> list[Any]:
-    return []

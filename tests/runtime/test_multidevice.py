@@ -237,7 +237,7 @@ def test_migrate_waits_for_wait_list(two):
     (lambda q, b: ([], 0), "INVALID_VALUE", "no memory objects to migrate"),
     (lambda q, b: ([b], 4), "INVALID_VALUE", "invalid mem_migration_flags 4"),
     (lambda q, b: ([b], -1), "INVALID_VALUE", "invalid mem_migration_flags -1"),
-    (lambda q, b: ([np.zeros(4)], 0), "INVALID_MEM_OBJECT", "expected a Buffer, got ndarray"),
+    (lambda q, b: ([np.zeros(4)], 0), "INVALID_MEM_OBJECT", "expected a Buffer or an Image, got ndarray"),
 ])
 def test_migrate_errors(two, args, code, message):
     ctx, qc, qs = two
@@ -387,3 +387,27 @@ def test_a_write_of_every_byte_brings_no_stale_copy_over(two, monkeypatch):
     out = np.empty(64, np.int32)
     cl.enqueue_copy(qc, out, buf)
     assert out.tolist() == [5] * 8 + [6] * 8 + [5] * 48
+
+
+IMAGE_DOUBLE = """
+__kernel void twice(read_only image2d_t src, write_only image2d_t dst) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    write_imagef(dst, p, read_imagef(src, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, p) * 2.0f);
+}
+"""
+
+
+def test_images_migrate_and_cross_devices(two):
+    """An image written by the host, migrated to simt, read there by a kernel whose
+    output image the cpu queue then reads back."""
+    ctx, cpu_q, simt_q = two
+    pixels = np.arange(6 * 4, dtype=np.float32).reshape(4, 6)
+    fmt = cl.ImageFormat(cl.channel_order.R, cl.channel_type.FLOAT)
+    src = cl.image_from_array(ctx, pixels, 1)
+    dst = cl.Image(ctx, cl.mem_flags.WRITE_ONLY, fmt, shape=(6, 4))
+    cl.enqueue_migrate_mem_objects(simt_q, [src]).wait()
+    prg = cl.Program(ctx, IMAGE_DOUBLE).build()
+    prg.twice(simt_q, (6, 4), None, src, dst).wait()
+    out = np.empty_like(pixels)
+    cl.enqueue_copy(cpu_q, out, dst, origin=(0, 0), region=(6, 4)).wait()
+    np.testing.assert_array_equal(out, pixels * 2)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ...ir import types as ir
 from ...ir.datalayout import CPU_LAYOUT
 from . import c_types as ct
-from .opaque_types import Opaque
+from .opaque_types import Opaque, is_image
 
 _SCALAR_IR: dict[ct.ScalarKind, ir.Type] = {
     ct.ScalarKind.BOOL: ir.I1,
@@ -52,6 +52,8 @@ def mem_type(t: ct.CType) -> ir.Type:
     """The IR type of an object of C type `t` in memory."""
     if isinstance(t, ct.Scalar):
         return scalar_ir(t.kind, memory=True)
+    if is_image(t):
+        return ir.PtrType(ir.AddressSpace.GLOBAL)
     if isinstance(t, (ct.Enum, Opaque)):
         return ir.I32
     if isinstance(t, ct.Vector):
@@ -70,6 +72,8 @@ def mem_type(t: ct.CType) -> ir.Type:
 def size_of(t: ct.CType) -> int:
     if isinstance(t, ct.Scalar):
         return t.kind.size
+    if is_image(t):
+        return 8
     if isinstance(t, (ct.Enum, Opaque)):
         return 4
     if isinstance(t, ct.Vector):

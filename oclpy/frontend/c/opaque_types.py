@@ -1,11 +1,12 @@
 """OpenCL C's opaque and enum-like predefined types that are not arithmetic.
 
 `event_t` (the handle `async_work_group_copy` returns and `wait_group_events`
-waits on) is an `Opaque` type that lives in registers as an `i32`. The image
-and sampler types parse as `Opaque` types too, so a kernel that names them
-gets the diagnostic "images are not supported yet" from sema instead of a
-syntax error. `cl_mem_fence_flags`, `memory_order` and `memory_scope` are
-integer typedefs, as in clang's opencl-c-base.h.
+waits on) is an `Opaque` type that lives in registers as an `i32`. So is
+`sampler_t` (its value is the sampler's bits, clang's `CLK_*` values). An
+image type (`image2d_t`, ...) is an `Opaque` type that lives in registers as a
+`ptr<global>` to the image's descriptor (see `builtins/images.cl`).
+`cl_mem_fence_flags`, `memory_order` and `memory_scope` are integer typedefs,
+as in clang's opencl-c-base.h.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from ...ir.types import AddressSpace
 from . import c_types as ct
 from .c_types import CType
 
-IMAGE_TYPE_NAMES = frozenset([
-    "image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t", "image2d_array_t", "image3d_t",
-    "image2d_depth_t", "image2d_array_depth_t", "image2d_msaa_t", "image2d_array_msaa_t",
-    "sampler_t",
-])
+SAMPLER_TYPE_NAME = "sampler_t"
+# the image types oclpy implements, then the ones it parses and rejects
+IMAGES = ("image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t", "image2d_array_t",
+          "image3d_t")
+UNSUPPORTED_IMAGES = ("image2d_depth_t", "image2d_array_depth_t", "image2d_msaa_t",
+                      "image2d_array_msaa_t")
+IMAGE_TYPE_NAMES = frozenset(IMAGES + UNSUPPORTED_IMAGES + (SAMPLER_TYPE_NAME,))
 EVENT_TYPE_NAME = "event_t"
 
 
@@ -40,6 +43,7 @@ class Opaque(CType):
 
     @property
     def is_image(self) -> bool:
+        """An image or sampler type (the types restricted to parameters and samplers)."""
         return self.name in IMAGE_TYPE_NAMES
 
 
@@ -60,6 +64,15 @@ def image_type_in(t: CType) -> Optional[Opaque]:
     while isinstance(t, (ct.Pointer, ct.Array)):
         t = t.pointee if isinstance(t, ct.Pointer) else t.elem
     return t if isinstance(t, Opaque) and t.is_image else None
+
+
+def is_image(t: Optional[CType]) -> bool:
+    """An image type proper (not `sampler_t`)."""
+    return isinstance(t, Opaque) and t.name in IMAGE_TYPE_NAMES and t.name != SAMPLER_TYPE_NAME
+
+
+def is_sampler(t: Optional[CType]) -> bool:
+    return isinstance(t, Opaque) and t.name == SAMPLER_TYPE_NAME
 
 
 def is_event(t: Optional[CType]) -> bool:

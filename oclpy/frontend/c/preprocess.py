@@ -61,16 +61,17 @@ EXTENSIONS = (
     "cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_byte_addressable_store", "cl_khr_subgroups", "cl_ext_float_atomics",
+    "cl_khr_byte_addressable_store", "cl_khr_subgroups", "cl_ext_float_atomics", "cl_khr_3d_image_writes",
 )
 
-# OpenCL C 3.0's optional features (6.2.1) that oclpy has; images, pipes and device-side
+# OpenCL C 3.0's optional features (6.2.1) that oclpy has; pipes and device-side
 # enqueue are not among them.
 CL30_FEATURES = (
     "__opencl_c_generic_address_space", "__opencl_c_program_scope_global_variables",
     "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices", "__opencl_c_work_group_collective_functions",
-    "__opencl_c_subgroups", "__opencl_c_fp64", "__opencl_c_int64",
+    "__opencl_c_subgroups", "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_images",
+    "__opencl_c_3d_image_writes", "__opencl_c_read_write_images",
     "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
     "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
 )
@@ -79,10 +80,20 @@ FIXED_MACROS = {
     "__ENDIAN_LITTLE__": "1", "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
     "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
     "NULL": "((void*)0)",
-    # Sampler bits (clang's values), so image kernels reach "images are not supported yet".
+    # Sampler bits (clang's values; a sampler_t is these bits).
     "CLK_NORMALIZED_COORDS_FALSE": "0", "CLK_NORMALIZED_COORDS_TRUE": "1", "CLK_ADDRESS_NONE": "0",
     "CLK_ADDRESS_CLAMP_TO_EDGE": "2", "CLK_ADDRESS_CLAMP": "4", "CLK_ADDRESS_REPEAT": "6",
     "CLK_ADDRESS_MIRRORED_REPEAT": "8", "CLK_FILTER_NEAREST": "0x10", "CLK_FILTER_LINEAR": "0x20",
+    "__IMAGE_SUPPORT__": "1",
+    **{f"CLK_{name}": str(value) for name, value in {
+        "R": 0x10B0, "A": 0x10B1, "RG": 0x10B2, "RA": 0x10B3, "RGB": 0x10B4, "RGBA": 0x10B5,
+        "BGRA": 0x10B6, "ARGB": 0x10B7, "INTENSITY": 0x10B8, "LUMINANCE": 0x10B9, "Rx": 0x10BA,
+        "RGx": 0x10BB, "RGBx": 0x10BC, "ABGR": 0x10C3,
+        "SNORM_INT8": 0x10D0, "SNORM_INT16": 0x10D1, "UNORM_INT8": 0x10D2, "UNORM_INT16": 0x10D3,
+        "UNORM_SHORT_565": 0x10D4, "UNORM_SHORT_555": 0x10D5, "UNORM_INT_101010": 0x10D6,
+        "SIGNED_INT8": 0x10D7, "SIGNED_INT16": 0x10D8, "SIGNED_INT32": 0x10D9,
+        "UNSIGNED_INT8": 0x10DA, "UNSIGNED_INT16": 0x10DB, "UNSIGNED_INT32": 0x10DC,
+        "HALF_FLOAT": 0x10DD, "FLOAT": 0x10DE}.items()},
     "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
     "__attribute__((vec_type_hint(typen)))", "kernel_exec(X, typen)": "__kernel_exec(X, typen)",
 }

@@ -98,7 +98,7 @@ def aligned_zeros(nbytes: int, alignment: int = ALIGNMENT) -> np.ndarray:
 
 _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_config.ROUND_TO_NEAREST
               | device_fp_config.ROUND_TO_ZERO | device_fp_config.ROUND_TO_INF | device_fp_config.FMA)
-EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 "
+EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_3d_image_writes "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
               "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups cl_ext_float_atomics "
@@ -132,8 +132,12 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "SINGLE_FP_CONFIG": _FP_CONFIG, "DOUBLE_FP_CONFIG": _FP_CONFIG, "HALF_FP_CONFIG": 0,
         "ERROR_CORRECTION_SUPPORT": False, "PROFILING_TIMER_RESOLUTION": 1,
         "ENDIAN_LITTLE": True, "AVAILABLE": True, "COMPILER_AVAILABLE": True,
-        "LINKER_AVAILABLE": False, "HOST_UNIFIED_MEMORY": True, "IMAGE_SUPPORT": False,
-        "MAX_READ_IMAGE_ARGS": 0, "MAX_WRITE_IMAGE_ARGS": 0, "MAX_SAMPLERS": 0,
+        "LINKER_AVAILABLE": False, "HOST_UNIFIED_MEMORY": True, "IMAGE_SUPPORT": True,
+        "MAX_READ_IMAGE_ARGS": 128, "MAX_WRITE_IMAGE_ARGS": 64, "MAX_READ_WRITE_IMAGE_ARGS": 64,
+        "MAX_SAMPLERS": 16, "IMAGE2D_MAX_WIDTH": 16384, "IMAGE2D_MAX_HEIGHT": 16384,
+        "IMAGE3D_MAX_WIDTH": 2048, "IMAGE3D_MAX_HEIGHT": 2048, "IMAGE3D_MAX_DEPTH": 2048,
+        "IMAGE_MAX_BUFFER_SIZE": 1 << 16, "IMAGE_MAX_ARRAY_SIZE": 2048,
+        "IMAGE_PITCH_ALIGNMENT": 0, "IMAGE_BASE_ADDRESS_ALIGNMENT": 0,
         "EXECUTION_CAPABILITIES": device_exec_capabilities.KERNEL,
         "QUEUE_PROPERTIES": (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                              | command_queue_properties.PROFILING_ENABLE),

@@ -31,6 +31,7 @@ from ..builtins.async_copy import ASYNC_IMPLS
 from ..builtins.gnu_aliases import ALIAS_IMPLS
 from ..builtins.builtin_context import BuiltinContext, BuiltinImpl
 from ..builtins.gnu_builtins import GNU_IMPLS
+from ..builtins.images import IMAGE_IMPLS
 from ..builtins.intrinsic_calls import call_intrinsic, call_math, minmax, select_cmp
 from ..sema.generic_space import GENERIC_IMPLS
 from ..builtins.cl20_sync import SYNC_IMPLS
@@ -509,3 +510,4 @@ IMPLS.update(GEOMETRIC_IMPLS)  # length/distance/normalize without overflow (bui
 IMPLS.update(GNU_IMPLS)  # __builtin_expect, __builtin_assume, __builtin_unreachable (gnu_builtins.py)
 IMPLS.update(ALIAS_IMPLS)  # __builtin_clz, __builtin_sqrtf, __builtin_bswap32, ... (gnu_aliases.py)
 IMPLS.update(PRINTF_IMPLS)  # OpenCL printf formats: vector conversions (printf_format.py)
+IMPLS.update(IMAGE_IMPLS)  # the image library's handles on images and samplers (images.py)

@@ -14,6 +14,7 @@ from ....ir.values import ConstFloat, ConstInt, ConstNull, Undef, Value
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
+from ..opaque_types import is_sampler
 from ..layout import align_of, mem_type, reg_type
 from ..sema.folding import round_float
 from ....ir.values import ConstAggregate
@@ -115,6 +116,8 @@ def convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
         return v
     if is_bool(to):
         return to_bool(b, v, frm)
+    if is_sampler(to):  # a sampler's bits are a uint
+        return _arith_convert(b, v, frm, ct.UINT)
     if isinstance(to, ct.Vector) and not isinstance(frm, ct.Vector):
         return splat(b, convert(b, v, frm, ct.Scalar(to.elem)), to)
     if st.is_pointer(to) or st.is_pointer(frm):

@@ -25,6 +25,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..layout import reg_type
+from ..opaque_types import is_image, is_sampler
 from .exprs import LV_HANDLERS, RV_HANDLERS, lv_other
 from .gnu_lowering import rv_stmt_expr
 from .helpers import LValue, store
@@ -49,8 +50,14 @@ def kernel_arg_attrs(p: ast.ParamDecl) -> dict[str, Any]:
         space, name = "private", _type_name(t.unqualified())
     if p.type_name is not None:
         name = p.type_name
-    return {"type_name": name, "address_qualifier": space, "access_qualifier": "none",
-            "type_qualifiers": quals, "name": p.name}
+    attrs = {"type_name": name, "address_qualifier": space, "access_qualifier": "none",
+             "type_qualifiers": quals, "name": p.name}
+    if is_image(t):  # an image lives in global memory; read_only unless said otherwise
+        attrs.update(address_qualifier="global", access_qualifier=p.access or "read_only",
+                     opaque="image", type_name=str(t.unqualified()))
+    elif is_sampler(t):
+        attrs.update(opaque="sampler", type_name="sampler_t")
+    return attrs
 
 
 def _type_name(t: CType) -> str:

@@ -33,17 +33,7 @@ from .gnu_checks import (case_range, check_case_ranges, check_case_scope, check_
                          check_stmt_expr, note_goto, note_label, static_assert)
 from .overloads import declare_function
 from .sema_context import SemaContext, SemaHandlers, StmtHandler
-from ..opaque_types import image_type_in
-
-
-# -- declarations -------------------------------------------------------
-def no_images(cx: SemaContext, t: CType, loc: SourceLocation) -> CType:
-    """Report a use of an image or sampler type; the declaration gets the error type."""
-    image = image_type_in(t)
-    if image is None:
-        return t
-    cx.diags.error(loc, f"images are not supported yet (type '{image.name}')")
-    return st.ERROR
+from .opaque_uses import check_access_qualifier, check_opaque_use
 
 
 # -- translation unit ---------------------------------------------------
@@ -93,7 +83,7 @@ def tag(cx: SemaContext, t: CType, loc: Optional[SourceLocation] = None) -> None
         return
     cx.checked_structs.add(id(t.definition))
     for f in t.definition.fields:
-        f.type = cx.spaces(f.type)
+        f.type = check_opaque_use(cx, cx.spaces(f.type), loc or UNKNOWN_LOCATION, "field")
         if f.bit_width is not None:
             cx.diags.error(loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
                            f"(field '{f.name}')")
@@ -103,7 +93,7 @@ def tag(cx: SemaContext, t: CType, loc: Optional[SourceLocation] = None) -> None
 
 def program_scope_var(cx: SemaContext, d: ast.VarDecl) -> None:
     d.is_global_scope = True
-    d.ctype = no_images(cx, cx.spaces(d.ctype), d.loc)
+    d.ctype = check_opaque_use(cx, cx.spaces(d.ctype), d.loc, "global")
     if st.is_error(d.ctype):
         cx.declare(d)
         return
@@ -129,7 +119,8 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     assert isinstance(ftype, ct.FunctionType)
     params = []
     for p in fn.params:
-        p.ctype = no_images(cx, cx.spaces(p.ctype), p.loc)
+        p.ctype = check_opaque_use(cx, cx.spaces(p.ctype), p.loc, "param")
+        check_access_qualifier(cx, p)
         if isinstance(p.ctype, ct.Array):
             p.ctype = st.decay(p.ctype)
         tag(cx, p.ctype, p.loc)
@@ -209,7 +200,7 @@ def decl_stmt(cx: SemaContext, s: ast.DeclStmt) -> None:
 
 
 def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
-    d.ctype = no_images(cx, cx.spaces(d.ctype), d.loc)
+    d.ctype = check_opaque_use(cx, cx.spaces(d.ctype), d.loc, "local")
     tag(cx, d.ctype, d.loc)
     fn = cx.current_function
     space = d.ctype.space

@@ -3,9 +3,10 @@
 A call to a user function checks the argument count and converts each
 argument as for assignment to its parameter. A call to a builtin resolves one
 overload from `builtins.overloads(name)`: exact matches first, then the
-candidate needing the fewest scalar conversions (ties go to the candidate
-whose earlier arguments match exactly, then to table order); `Call.builtin`
-records the chosen `Builtin`.
+candidate needing the fewest scalar conversions, a scalar splat to a vector
+parameter counting as two (`mad(float, float4, float4)` is the float4 `mad`,
+as in clang); ties go to the candidate whose earlier arguments match exactly,
+then to table order; `Call.builtin` records the chosen `Builtin`.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from ..builtins.cl20_sync import sync_overloads
 from ..builtins.collectives import collective_overloads
 from ..builtins.gnu_aliases import alias_overloads
 from ..builtins.gnu_builtins import GNU_BUILTINS, check_assume, gnu_overloads
+from ..builtins.images import image_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
 from ..builtins.printf_format import format_problem
 from .conversions import assign_convert, convert
+from .opaque_uses import check_image_access
 from .overloads import choose_overload, ordinal
 from .sema_context import SemaContext
 from ..ast import start_loc
@@ -34,7 +37,8 @@ from ..layout import size_of
 
 
 def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
-    """0 for an exact match, 1 for an allowed implicit conversion, None if not viable."""
+    """0 for an exact match, 1 for an allowed implicit conversion, 2 for a scalar splat
+    to a vector parameter, None if not viable."""
     a = arg.ctype
     assert a is not None
     if st.same_unqualified(a, param):
@@ -43,6 +47,8 @@ def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
         return 1 if isinstance(arg, ast.IntLiteral) and arg.value == 0 else None
     if st.is_arith(a) and st.is_arith(param):
         return 1
+    if isinstance(param, ct.Vector) and st.is_arith(a):
+        return 2  # a scalar splat to the vector (clang's vector splat), worse than a scalar conversion
     if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
         ap, pp = a.pointee, param.pointee
         if st.pointee_space(a) != st.pointee_space(param):
@@ -80,7 +86,7 @@ def check_call(cx: SemaContext, e: ast.Call) -> ast.Expr:
         return e
     if isinstance(decl, ast.FunctionDecl):
         chosen = choose_overload(cx, e, name) if name in cx.overloads else decl
-        if chosen is None:
+        if chosen is None or not check_image_access(cx, e, name):
             e.ctype = st.ERROR
             return e
         return _user_call(cx, e, chosen)
@@ -110,8 +116,6 @@ def _user_call(cx: SemaContext, e: ast.Call, decl: ast.FunctionDecl) -> ast.Expr
 
 
 def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
-    if name in bi.IMAGE_FUNCTIONS:
-        return cx.error(e, f"image functions are not supported yet ('{name}')")
     if name == "printf":
         return _printf(cx, e)
     if name in GENERIC_BUILTINS and _version(cx, ) >= 200:
@@ -125,7 +129,7 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     if conv is not None:
         return _conversion_call(cx, e, name, *conv)
     cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
-        alias_overloads(name)
+        alias_overloads(name) + image_overloads(name)
     if _version(cx, ) >= 200:
         cands = cands + atomic_overloads(name) + collective_overloads(name)
     if not cands:

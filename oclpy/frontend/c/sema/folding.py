@@ -16,6 +16,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..layout import align_of, size_of, LayoutError
+from ..opaque_types import is_sampler
 
 Number = Union[int, float]
 
@@ -129,6 +130,8 @@ def _cast(e: Union[ast.Cast, ast.ImplicitCast]) -> Optional[Number]:
     if isinstance(e, ast.ImplicitCast) and e.kind in ("lvalue-to-rvalue", "array-decay", "splat"):
         return None
     v = fold(e.operand)
+    if v is not None and is_sampler(e.ctype):  # a sampler constant: its bits, a uint
+        return wrap(int(v), ct.UINT)
     if v is None or e.ctype is None or not st.is_arith(e.ctype):
         return None
     if st.is_integer(e.ctype) and isinstance(v, float):

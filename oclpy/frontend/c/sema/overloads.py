@@ -24,6 +24,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
+from ..opaque_types import is_sampler
 from .conversions import is_null_constant
 from .sema_context import SemaContext
 
@@ -87,6 +88,8 @@ def arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
         return PROMOTION if st.same_unqualified(promoted, param) or float_promotion else CONVERSION
     if isinstance(param, ct.Vector) and st.is_arith(a):
         return CONVERSION  # OpenCL's scalar-to-vector splat
+    if is_sampler(param) and st.is_integer(a):
+        return CONVERSION  # a sampler from its CLK_* bits (a literal, usually)
     if isinstance(param, ct.Pointer):
         if is_null_constant(arg):
             return CONVERSION

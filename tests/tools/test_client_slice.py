@@ -1,0 +1,48 @@
+"""The CI slice of the client libraries (tools/clients.py `Library.ci`: reikna's
+cluda basics, pyFAI's and silx's quick OpenCL tests) under `oclpy run -m pytest`.
+
+Installing reikna, pyFAI and silx is not cheap (h5py, matplotlib, fabio, ...),
+so the README's test set-up does not: this test runs where their venv exists
+(OCLPY_CLIENTS_VENV, default /tmp/oclpy-clients-venv, as `python -m tools.clients`
+makes it; reikna's tests come from its sdist in OCLPY_CLIENTS_WORK, default
+/tmp/oclpy-clients) and is skipped with that reason elsewhere."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tools import clients  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = Path(os.environ.get("OCLPY_CLIENTS_VENV", "/tmp/oclpy-clients-venv"))
+WORK = Path(os.environ.get("OCLPY_CLIENTS_WORK", "/tmp/oclpy-clients"))
+SLICE = [lib for lib in clients.LIBRARIES if lib.ci]
+
+
+def test_the_slice_names_three_libraries_and_their_files():
+    assert sorted(lib.name for lib in SLICE) == ["pyFAI", "reikna", "silx"]
+    assert all(clients.test_files(lib, Path("."), full=False, ci=True) == list(lib.ci) for lib in SLICE)
+
+
+@pytest.mark.parametrize("lib", SLICE, ids=[lib.name for lib in SLICE])
+def test_client_slice_passes_on_oclpy(lib, tmp_path):
+    python = VENV / "bin" / "python"
+    if not (VENV / ".oclpy-clients-installed").exists():
+        pytest.skip(f"reikna, pyFAI and silx are not installed (no venv at {VENV}; "
+                    f"`python -m tools.clients` makes one, OCLPY_CLIENTS_VENV names another)")
+    try:
+        folder = clients.tests_folder(python, lib, WORK)
+    except clients.Unavailable as exc:
+        pytest.skip(f"{lib.name}'s tests are not at hand: {exc}")
+    log = tmp_path / f"{lib.name}.log"
+    timeout = 180.0 if clients.has_pytest_timeout(python) else None
+    outcome = clients.run_suite(python, lib, folder, "oclpy", ROOT, 600.0, timeout, False, log, ci=True)
+    assert not outcome.crashed and not outcome.timed_out, log.read_text()[-2000:]
+    assert outcome.counts["failed"] == 0, outcome.failures
+    assert outcome.counts["passed"] >= len(lib.ci)
