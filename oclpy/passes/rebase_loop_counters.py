@@ -24,6 +24,17 @@ exactly when `k < n` for C's signed integers, whose overflow is undefined
 (the frontend's `nsw`); equality holds in any case. Unsigned tests (`ult`,
 a `size_t` loop that may wrap) are left alone.
 
+Strided loops with a uniform start (`for (i = 0; i < n; i += 8)`, BEMAP's
+float8 Monte Carlo) already have a uniform trip count, but LLVM's outer-loop
+vectoriser finds an inner loop uniform only through its *canonical*
+induction variable (from 0, step 1; LoopVectorizationLegality's
+`isUniformLoop`: "Canonical IV not found" otherwise), so such a kernel ran one
+work-item at a time. For a constant step c > 1 and a test `i < e` (`slt`, or
+`sgt` with the operands swapped) whose `e - s` is uniform, the pass adds
+an i64 `k = phi [0, outside], [k + 1, latch]` and tests `k < t` with
+`t = n > 0 ? (n - 1) / c + 1 : 0`, the number of iterations: iteration k has
+`i = s + k * c`, and `s + k * c < e` exactly when `k < ceil((e - s) / c)`.
+
 Requires: uniformity of a kernel (arguments uniform). Invalidates: nothing
 of the CFG (a phi, an add and the bound's arithmetic are added).
 """
@@ -36,6 +47,7 @@ from typing import ClassVar
 from oclpy.analysis.loops import Loop, LoopInfo
 from oclpy.analysis.uniformity import Uniformity, analyze_uniformity
 from oclpy.ir.builder import Builder, const_int
+from oclpy.ir.types import I64, Type
 from oclpy.ir.values import ConstInt, Function, Instr, Module, Value
 
 from .manager import register
@@ -92,9 +104,12 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
     changed = False
     for phi in loop.header.phis():
         found = _induction(loop, phi)
-        if found is None or not uniformity.is_divergent(found[0]):
+        if found is None:
             continue
         start, nxt, step = found
+        strided = not uniformity.is_divergent(start) and step > 1
+        if not (strided or uniformity.is_divergent(start)):
+            continue
         for block in loop.exiting:
             cmp = block.terminator.operands[0] if block.terminator.op == "condbr" else None  # type: ignore[union-attr]
             if not (isinstance(cmp, Instr) and cmp.op == "icmp" and cmp.attrs["pred"] in EXACT_PREDICATES):
@@ -103,26 +118,44 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
                 iv, bound = cmp.operands[side], cmp.operands[1 - side]
                 if iv not in (phi, nxt):
                     continue  # `bound` may be computed in the loop (`i < a + n`): its terms may not
+                if strided and (cmp.attrs["pred"], side) not in (("slt", 0), ("sgt", 1)):
+                    continue  # only `i < e`: its iteration count is a division
                 diff = _combine(linear(bound), linear(start), -1)
                 terms = [t for t in diff if t is not None]
                 if any(not _outside(t, loop) or uniformity.is_divergent(t) for t in terms):  # type: ignore[arg-type]
                     continue
-                counter, counter_next, n = _counter(loop, phi, nxt, preheaders[0], step, diff)
+                n = _difference(preheaders[0], phi.type, diff)
+                if strided:
+                    n = _trip_count(preheaders[0], n, step)
+                counter, counter_next = _counter(loop, phi, nxt, preheaders[0], 1 if strided else step, n.type)
                 cmp.set_operand(side, counter if iv is phi else counter_next)
                 cmp.set_operand(1 - side, n)
                 changed = True
+                break
     return changed
+
+
+def _trip_count(preheader, n: Value, step: int) -> Value:  # type: ignore[no-untyped-def]
+    """`n > 0 ? (n - 1) / step + 1 : 0` at the end of the preheader, as an i64: how
+    many `i < s + n` hold for `i = s, s + step, ...` (no overflow: n - 1 >= 0 where
+    it is used). An i64 count lets LLVM's exit-test rewrite compare the counter's
+    next value (`isUniformLoop` wants that form), which it cannot prove for an i32."""
+    ty = n.type
+    b = Builder()
+    b.position_before(preheader.terminator)
+    positive = b.icmp("sgt", n, const_int(ty, 0))
+    less = b.binop("sub", n, const_int(ty, 1))
+    count = b.binop("add", b.binop("sdiv", less, const_int(ty, step)), const_int(ty, 1))
+    trips = b.select(positive, count, const_int(ty, 0))
+    return trips if ty == I64 else b.cast("zext", trips, I64)
 
 
 def _preds(fn: Function, block) -> list:  # type: ignore[no-untyped-def]
     return [b for b in fn.blocks if block in b.successors()]
 
 
-def _counter(loop: Loop, phi: Instr, nxt: Instr, preheader, step: int,  # type: ignore[no-untyped-def]
-             diff: Terms) -> tuple[Instr, Instr, Value]:
-    """The counter's phi, its next value (right after `nxt`, which dominates every use
-    of it) and the bound `n`, built at the end of the preheader."""
-    ty = phi.type
+def _difference(preheader, ty: Type, diff: Terms) -> Value:  # type: ignore[no-untyped-def]
+    """The bound minus the start, `diff`, built at the end of the preheader."""
     b = Builder()
     b.position_before(preheader.terminator)
     n: Value = const_int(ty, diff.get(None, 0))
@@ -131,6 +164,14 @@ def _counter(loop: Loop, phi: Instr, nxt: Instr, preheader, step: int,  # type: 
             continue
         scaled = term if coeff == 1 else b.binop("mul", term, const_int(ty, coeff))  # type: ignore[arg-type]
         n = scaled if isinstance(n, ConstInt) and n.value == 0 else b.binop("add", n, scaled)
+    return n
+
+
+def _counter(loop: Loop, phi: Instr, nxt: Instr, preheader, step: int,  # type: ignore[no-untyped-def]
+             ty: Type) -> tuple[Instr, Instr]:
+    """The counter's phi (of type `ty`, from 0 by `step`) and its next value, right
+    after `nxt`, which dominates every use of it."""
+    b = Builder()
     latch = loop.latches[0]
     counter = Instr("phi", ty, [const_int(ty, 0)], blocks=[preheader], name=f"{phi.name}.count")
     loop.header.insert(0, counter)
@@ -138,13 +179,14 @@ def _counter(loop: Loop, phi: Instr, nxt: Instr, preheader, step: int,  # type: 
     b.index += 1
     counter_next = b.binop("add", counter, const_int(ty, step))
     counter.add_incoming(counter_next, latch)
-    return counter, counter_next, n
+    return counter, counter_next
 
 
 @register
 @dataclass
 class RebaseLoopCounters:
-    """Count loops whose start alone diverges from 0 (cpu: uniform trip counts).
+    """Count loops whose start alone diverges, or whose step is not 1, from 0 by 1
+    (cpu: uniform trip counts LLVM's outer-loop vectoriser recognises).
     Requires: nothing. Invalidates: nothing of the CFG."""
 
     name: ClassVar[str] = "rebase-loop-counters"
