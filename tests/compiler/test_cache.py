@@ -119,6 +119,22 @@ def test_the_entry_is_written_at_the_first_launch(root: Path) -> None:
     assert len(entries(root)) == 1
 
 
+def test_an_entry_keeps_the_launched_kernels_code_and_the_ir_for_the_rest(root: Path,
+                                                                          compiles: list[str]) -> None:
+    source = SRC + "__kernel void plus1(__global int *x) { x[get_global_id(0)] += 1; }\n"
+    launched(door.build(source))
+    cache.clear_memory()
+    hit = door.build(source)
+    twice, plus1 = hit.program.kernels["twice"], hit.program.kernels["plus1"]
+    assert len(compiles) == 1 and twice.compiled and not plus1.compiled
+    x = np.arange(4, dtype=np.int32)
+    run(plus1, [x], (4,), (4,))  # compiled now from the entry's LLVM IR
+    assert plus1.compiled and x.tolist() == [1, 2, 3, 4]
+    cache.clear_memory()  # the entry was written again with plus1's code too
+    again = door.build(source)
+    assert len(compiles) == 1 and all(k.compiled for k in again.program.kernels.values())
+
+
 def test_cuda_ptx_lives_in_the_same_cache(root: Path, compiles: list[str]) -> None:
     first = door.build(SRC, "", cuda_target("sm_80"))
     assert len(entries(root)) == 1  # PTX is complete at once: stored at the build

@@ -51,7 +51,7 @@ from .loopmd import LoopMetadata
 from .loopmd import finalize as finalize_loop_metadata
 from .outer import outer_regions
 from .reorder import reorder_safe
-from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode  # noqa: F401 (re-exported)
+from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode, kernel_compiler  # noqa: F401 (re-exported)
 from ..emit import FunctionEmitter, ModuleEmitter
 from ..emit_types import EmitError
 from .mathlib import is_math, lower_math
@@ -246,13 +246,16 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
                       bool(fn.attrs.get(DIVERGENT_ATTR)), guarded, cpu.loop_md if too_large else None)
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
-    code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))
+    binding.verify_ir(text)
+    codegen = (target.llvm_opt_level, target.arch, target.features)
+    names = [fn.name for fn in kernels_defined]
     kernels = {}
     for fn in kernels_defined:
         args, blob_size, frame_size, static_local = infos[fn.name]
         reqd = fn.attrs.get("reqd_work_group_size")
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            static_local, frame_size, _uses_printf(module), _code=code,
+            static_local, frame_size, _uses_printf(module),
+            _code=NativeCode(kernel_compiler(text, fn.name, names, codegen)),
             private_bytes=private_bytes(fn))
-    return CpuProgram(kernels, text, code)
+    return CpuProgram(kernels, text, NativeCode(binding.compile_later(text, *codegen)), text, codegen)
