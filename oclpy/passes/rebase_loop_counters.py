@@ -24,16 +24,20 @@ exactly when `k < n` for C's signed integers, whose overflow is undefined
 (the frontend's `nsw`); equality holds in any case. Unsigned tests (`ult`,
 a `size_t` loop that may wrap) are left alone.
 
-Strided loops with a uniform start (`for (i = 0; i < n; i += 8)`, BEMAP's
-float8 Monte Carlo) already have a uniform trip count, but LLVM's outer-loop
+Loops with a uniform start other than `0, 1, 2...` (`for (i = 0; i < n;
+i += 8)`, BEMAP's float8 Monte Carlo; `for (u = -r; u <= r; ++u)`, GEGL's
+bilateral filter) already have a uniform trip count, but LLVM's outer-loop
 vectoriser finds an inner loop uniform only through its *canonical*
 induction variable (from 0, step 1; LoopVectorizationLegality's
 `isUniformLoop`: "Canonical IV not found" otherwise), so such a kernel ran one
-work-item at a time. For a constant step c > 1 and a test `i < e` (`slt`, or
-`sgt` with the operands swapped) whose `e - s` is uniform, the pass adds
-an i64 `k = phi [0, outside], [k + 1, latch]` and tests `k < t` with
-`t = n > 0 ? (n - 1) / c + 1 : 0`, the number of iterations: iteration k has
-`i = s + k * c`, and `s + k * c < e` exactly when `k < ceil((e - s) / c)`.
+work-item at a time. For a constant step c >= 1 and a test `i < e` or
+`i <= e` (`slt`/`sle`, or `sgt`/`sge` with the operands swapped) whose
+`e - s` is uniform, the pass adds an i64 `k = phi [0, outside], [k + 1, latch]`
+and tests `k < t` with `t = ceil(max(d, 0) / c)`, `d = e - s` (plus 1 for
+`<=`) in i64, the number of iterations: iteration k has `i = s + k * c`,
+and `s + k * c < e` exactly when `k < ceil((e - s) / c)`. The count is an
+i64 so that LLVM's exit-test rewrite compares the counter's next value, the
+form `isUniformLoop` wants (for an i32 it cannot prove that form safe).
 
 Requires: uniformity of a kernel (arguments uniform). Invalidates: nothing
 of the CFG (a phi, an add and the bound's arithmetic are added).
@@ -53,6 +57,8 @@ from oclpy.ir.values import ConstInt, Function, Instr, Module, Value
 from .manager import register
 
 EXACT_PREDICATES = ("slt", "sle", "sgt", "sge", "eq", "ne")
+# (predicate, side of the counter) -> whether the bound is inclusive: `i < e`, `i <= e`
+UPWARD_TESTS = {("slt", 0): False, ("sgt", 1): False, ("sle", 0): True, ("sge", 1): True}
 Terms = dict[object, int]  # value -> coefficient; the key None holds the constant
 MAX_DEPTH = 8
 
@@ -107,8 +113,10 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
         if found is None:
             continue
         start, nxt, step = found
-        strided = not uniformity.is_divergent(start) and step > 1
-        if not (strided or uniformity.is_divergent(start)):
+        divergent = uniformity.is_divergent(start)
+        counted = not divergent and step >= 1 and not (isinstance(start, ConstInt) and start.value == 0
+                                                       and step == 1)
+        if not (counted or divergent):
             continue
         for block in loop.exiting:
             cmp = block.terminator.operands[0] if block.terminator.op == "condbr" else None  # type: ignore[union-attr]
@@ -118,16 +126,17 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
                 iv, bound = cmp.operands[side], cmp.operands[1 - side]
                 if iv not in (phi, nxt):
                     continue  # `bound` may be computed in the loop (`i < a + n`): its terms may not
-                if strided and (cmp.attrs["pred"], side) not in (("slt", 0), ("sgt", 1)):
-                    continue  # only `i < e`: its iteration count is a division
+                if counted and (cmp.attrs["pred"], side) not in UPWARD_TESTS:
+                    continue  # only `i < e` and `i <= e`: their iteration counts are divisions
                 diff = _combine(linear(bound), linear(start), -1)
                 terms = [t for t in diff if t is not None]
                 if any(not _outside(t, loop) or uniformity.is_divergent(t) for t in terms):  # type: ignore[arg-type]
                     continue
                 n = _difference(preheaders[0], phi.type, diff)
-                if strided:
-                    n = _trip_count(preheaders[0], n, step)
-                counter, counter_next = _counter(loop, phi, nxt, preheaders[0], 1 if strided else step, n.type)
+                if counted:
+                    n = _trip_count(preheaders[0], n, step, UPWARD_TESTS[cmp.attrs["pred"], side])
+                    cmp.attrs["pred"] = "slt" if side == 0 else "sgt"
+                counter, counter_next = _counter(loop, phi, nxt, preheaders[0], 1 if counted else step, n.type)
                 cmp.set_operand(side, counter if iv is phi else counter_next)
                 cmp.set_operand(1 - side, n)
                 changed = True
@@ -135,19 +144,21 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
     return changed
 
 
-def _trip_count(preheader, n: Value, step: int) -> Value:  # type: ignore[no-untyped-def]
-    """`n > 0 ? (n - 1) / step + 1 : 0` at the end of the preheader, as an i64: how
-    many `i < s + n` hold for `i = s, s + step, ...` (no overflow: n - 1 >= 0 where
-    it is used). An i64 count lets LLVM's exit-test rewrite compare the counter's
-    next value (`isUniformLoop` wants that form), which it cannot prove for an i32."""
-    ty = n.type
+def _trip_count(preheader, n: Value, step: int, inclusive: bool) -> Value:  # type: ignore[no-untyped-def]
+    """`ceil(max(d, 0) / step)` with `d = n` (`n + 1` when `inclusive`), in i64, at the end
+    of the preheader: how many `i < s + d` hold for `i = s, s + step, ...`. Written as
+    `(max(d, 0) + step - 1) udiv step` on a sign-extended `d`, whose range LLVM's
+    scalar evolution can bound (an `sdiv` it cannot, and then it keeps the test on
+    the counter's old value, which `isUniformLoop` rejects)."""
     b = Builder()
     b.position_before(preheader.terminator)
-    positive = b.icmp("sgt", n, const_int(ty, 0))
-    less = b.binop("sub", n, const_int(ty, 1))
-    count = b.binop("add", b.binop("sdiv", less, const_int(ty, step)), const_int(ty, 1))
-    trips = b.select(positive, count, const_int(ty, 0))
-    return trips if ty == I64 else b.cast("zext", trips, I64)
+    d = n if n.type == I64 else b.cast("sext", n, I64)
+    if inclusive:
+        d = b.binop("add", d, const_int(I64, 1))
+    count = b.select(b.icmp("sgt", d, const_int(I64, 0)), d, const_int(I64, 0))
+    if step != 1:
+        count = b.binop("udiv", b.binop("add", count, const_int(I64, step - 1)), const_int(I64, step))
+    return count
 
 
 def _preds(fn: Function, block) -> list:  # type: ignore[no-untyped-def]
