@@ -263,3 +263,16 @@ def test_parameter_types_round_trip(t: irt.Type) -> None:
 def test_unknown_type_has_no_json_form() -> None:
     with pytest.raises(ValueError, match="no JSON form"):
         type_to_json(irt.VOID)
+
+
+def test_kernels_sharing_a_program_variable_come_back_sharing_it(root: Path, compiles: list[str]) -> None:
+    source = ("int counter = 3;\nkernel void set(global int *o) { counter = o[0]; }\n"
+              "kernel void get(global int *o) { o[0] = counter + 1; }\n")
+    x = np.array([41], dtype=np.int32)
+    run(door.build(source, "-cl-std=CL2.0").program.kernels["get"], [x], (1,), (1,))
+    assert x.tolist() == [4]
+    cache.clear_memory()
+    hit = door.build(source, "-cl-std=CL2.0")
+    run(hit.program.kernels["set"], [x], (1,), (1,))
+    run(hit.program.kernels["get"], [x], (1,), (1,))
+    assert len(compiles) == 1 and x.tolist() == [5]

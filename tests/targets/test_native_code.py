@@ -120,3 +120,18 @@ def test_a_failed_compile_fails_every_later_need_the_same_way() -> None:
         with pytest.raises(binding.LLVMError, match="codegen failed"):
             code.get()
     assert calls == [1] and not code.ready
+
+
+def test_kernels_sharing_a_program_variable_share_one_native_module() -> None:
+    src = """
+int counter = 3;
+kernel void set(global int *o) { counter = o[0]; }
+kernel void get(global int *o) { o[0] = counter + 1; }
+"""
+    program = compile_program(src, "-cl-std=CL2.0").program
+    x = np.array([41], dtype=np.int32)
+    run(program.kernels["set"], [x], (1,), (1,))
+    assert program.kernels["get"].compiled  # compiled with `set`, in one module
+    run(program.kernels["get"], [x], (1,), (1,))
+    assert x.tolist() == [42]
+    assert program.kernels["get"]._jit is program.kernels["set"]._jit

@@ -314,6 +314,7 @@ def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
     has none (it compiles from that after a load). Compiles nothing."""
     parts: list[bytes] = []
     at = 0
+    placed: dict[int, list[int]] = {}  # kernels sharing one native module share its bytes
 
     def place(data: bytes) -> list[int]:
         nonlocal at
@@ -321,15 +322,20 @@ def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
         at += len(data)
         return [at - len(data), len(data)]
 
+    def object_span(code: NativeCode) -> list[int]:
+        if id(code) not in placed:
+            placed[id(code)] = place(code.get().object_code)
+        return placed[id(code)]
+
     kernels = {}
     for name, k in program.kernels.items():
-        ready = k._code.get().object_code if k.compiled else None  # type: ignore[union-attr]
+        ready = object_span(k._code) if k.compiled else None  # type: ignore[arg-type]
         kernels[name] = {
             "args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
             "reqd": list(k.reqd_work_group_size or ()) or None,
             "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
             "uses_printf": k.uses_printf, "private_bytes": k.private_bytes,
-            "object": place(ready) if ready else None}
+            "object": ready}
     missing = any(v["object"] is None for v in kernels.values())
     if missing and not program._ir:
         raise ValueError("a kernel has no object code and the program no LLVM IR")
@@ -385,15 +391,18 @@ def program_from_record(record: Any, blob: bytes) -> CpuProgram:
     if not ir and any(f[1][6] is None for f in facts.values()):
         raise ValueError("program record: a kernel has no object code and there is no LLVM IR")
     kernels = {}
+    loaded: dict[tuple[int, int], NativeCode] = {}  # one native module per span, shared
     for name, (args, (blob_size, reqd, static_local, frame, printf, private, span)) in facts.items():
         if span is not None:
-            native = binding.load_object(blob[span[0]:span[1]])
+            if span not in loaded:
+                loaded[span] = NativeCode(ready=binding.load_object(blob[span[0]:span[1]]))
+            native = loaded[span].get()
             address = native.address_of(launcher_name(name))
             if not address:
                 raise ValueError(f"cached object code has no launcher for '{name}'")
             kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
-                                           launch_function(address), native,
-                                           NativeCode(ready=native), private_bytes=private)
+                                           launch_function(address), native, loaded[span],
+                                           private_bytes=private)
         else:
             code = NativeCode(kernel_compiler(ir, name, list(facts), codegen))
             kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,

@@ -267,13 +267,21 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
     binding.verify_ir(text)
     codegen = (target.llvm_opt_level, target.arch, target.features)
     names = [fn.name for fn in kernels_defined]
+    whole = NativeCode(binding.compile_later(text, *codegen))
+    shared = has_program_variables(module)
     kernels = {}
     for fn in kernels_defined:
         args, blob_size, frame_size, static_local = infos[fn.name]
         reqd = fn.attrs.get("reqd_work_group_size")
+        code = whole if shared else NativeCode(kernel_compiler(text, fn.name, names, codegen))
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
-            static_local, frame_size, _uses_printf(module),
-            _code=NativeCode(kernel_compiler(text, fn.name, names, codegen)),
+            static_local, frame_size, _uses_printf(module), _code=code,
             private_bytes=private_bytes(fn))
-    return CpuProgram(kernels, text, NativeCode(binding.compile_later(text, *codegen)), text, codegen)
+    return CpuProgram(kernels, text, whole, text, codegen)
+
+
+def has_program_variables(module: Module) -> bool:
+    """Whether `module` has a writable program-scope variable (OpenCL 2.0 `global int x;`):
+    its kernels then share one native module, so they share the variable too."""
+    return any(gv.space is not AddressSpace.LOCAL and not gv.constant for gv in module.globals)
