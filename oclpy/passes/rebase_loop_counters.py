@@ -34,7 +34,10 @@ work-item at a time. For a constant step c >= 1 and a test `i < e` or
 `i <= e` (`slt`/`sle`, or `sgt`/`sge` with the operands swapped) whose
 `e - s` is uniform, the pass adds an i64 `k = phi [0, outside], [k + 1, latch]`
 and tests `k < t` with `t = ceil(max(d, 0) / c)`, `d = e - s` (plus 1 for
-`<=`) in i64, the number of iterations: iteration k has `i = s + k * c`,
+`<=`) computed in i64 from sign-extended terms (2r may not fit an int), capped
+at 2^bits (a `bits`-wide `i` takes no more values without overflowing, which
+C leaves undefined; the cap gives LLVM's SCEV the bound it needs), the
+number of iterations: iteration k has `i = s + k * c`,
 and `s + k * c < e` exactly when `k < ceil((e - s) / c)`. The count is an
 i64 so that LLVM's exit-test rewrite compares the counter's next value, the
 form `isUniformLoop` wants (for an i32 it cannot prove that form safe).
@@ -132,9 +135,10 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
                 terms = [t for t in diff if t is not None]
                 if any(not _outside(t, loop) or uniformity.is_divergent(t) for t in terms):  # type: ignore[arg-type]
                     continue
-                n = _difference(preheaders[0], phi.type, diff)
+                n = _difference(preheaders[0], I64 if counted else phi.type, diff)
                 if counted:
-                    n = _trip_count(preheaders[0], n, step, UPWARD_TESTS[cmp.attrs["pred"], side])
+                    n = _trip_count(preheaders[0], n, step, UPWARD_TESTS[cmp.attrs["pred"], side],
+                                    phi.type.bits)
                     cmp.attrs["pred"] = "slt" if side == 0 else "sgt"
                 counter, counter_next = _counter(loop, phi, nxt, preheaders[0], 1 if counted else step, n.type)
                 cmp.set_operand(side, counter if iv is phi else counter_next)
@@ -144,20 +148,24 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
     return changed
 
 
-def _trip_count(preheader, n: Value, step: int, inclusive: bool) -> Value:  # type: ignore[no-untyped-def]
-    """`ceil(max(d, 0) / step)` with `d = n` (`n + 1` when `inclusive`), in i64, at the end
-    of the preheader: how many `i < s + d` hold for `i = s, s + step, ...`. Written as
-    `(max(d, 0) + step - 1) udiv step` on a sign-extended `d`, whose range LLVM's
+def _trip_count(preheader, n: Value, step: int, inclusive: bool,  # type: ignore[no-untyped-def]
+                bits: int) -> Value:
+    """`ceil(max(d, 0) / step)` with `d = n` (`n + 1` when `inclusive`), `n` an i64, at the
+    end of the preheader: how many `i < s + d` hold for `i = s, s + step, ...`. Written as
+    `(max(d, 0) + step - 1) udiv step` on `d` made of sign-extended terms, whose range LLVM's
     scalar evolution can bound (an `sdiv` it cannot, and then it keeps the test on
     the counter's old value, which `isUniformLoop` rejects)."""
     b = Builder()
     b.position_before(preheader.terminator)
-    d = n if n.type == I64 else b.cast("sext", n, I64)
+    d = n
     if inclusive:
         d = b.binop("add", d, const_int(I64, 1))
     count = b.select(b.icmp("sgt", d, const_int(I64, 0)), d, const_int(I64, 0))
     if step != 1:
         count = b.binop("udiv", b.binop("add", count, const_int(I64, step - 1)), const_int(I64, step))
+    if bits < 64:  # an i<bits> counter takes at most 2^bits values: a bound SCEV sees
+        cap = const_int(I64, 1 << bits)
+        count = b.select(b.icmp("ugt", count, cap), cap, count)
     return count
 
 
@@ -166,13 +174,16 @@ def _preds(fn: Function, block) -> list:  # type: ignore[no-untyped-def]
 
 
 def _difference(preheader, ty: Type, diff: Terms) -> Value:  # type: ignore[no-untyped-def]
-    """The bound minus the start, `diff`, built at the end of the preheader."""
+    """The bound minus the start, `diff`, built in `ty` at the end of the preheader
+    (narrower terms sign-extended: in i64 the difference of two i32 cannot wrap)."""
     b = Builder()
     b.position_before(preheader.terminator)
     n: Value = const_int(ty, diff.get(None, 0))
     for term, coeff in diff.items():
         if term is None:
             continue
+        if term.type != ty:  # type: ignore[union-attr]
+            term = b.cast("sext", term, ty)  # type: ignore[arg-type]
         scaled = term if coeff == 1 else b.binop("mul", term, const_int(ty, coeff))  # type: ignore[arg-type]
         n = scaled if isinstance(n, ConstInt) and n.value == 0 else b.binop("add", n, scaled)
     return n
