@@ -44,7 +44,8 @@ The disk cache is only used when it is safe, since what it holds is run:
   none, and a planted link at a temporary name is never written through.
 A cpu program is stored each time a kernel's native code comes to exist, at
 its first launch (`CpuProgram.when_compiled`), so the entry grows with the
-kernels launched, in this process or a later one. OCLPY_NO_CACHE=1 turns the disk cache off.
+kernels launched, in this process or a later one. OCLPY_NO_CACHE=1 turns the
+disk cache off.
 Build failures are never cached.
 """
 

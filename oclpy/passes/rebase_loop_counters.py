@@ -54,7 +54,7 @@ from typing import ClassVar
 from oclpy.analysis.loops import Loop, LoopInfo
 from oclpy.analysis.uniformity import Uniformity, analyze_uniformity
 from oclpy.ir.builder import Builder, const_int
-from oclpy.ir.types import I64, Type
+from oclpy.ir.types import I64, IntType, Type
 from oclpy.ir.values import ConstInt, Function, Instr, Module, Value
 
 from .manager import register
@@ -137,10 +137,11 @@ def _rebase(fn: Function, loop: Loop, uniformity: Uniformity) -> bool:
                     continue
                 n = _difference(preheaders[0], I64 if counted else phi.type, diff)
                 if counted:
-                    n = _trip_count(preheaders[0], n, step, UPWARD_TESTS[cmp.attrs["pred"], side],
-                                    phi.type.bits)
+                    bits = phi.type.bits if isinstance(phi.type, IntType) else 64
+                    n = _trip_count(preheaders[0], n, step, UPWARD_TESTS[cmp.attrs["pred"], side], bits)
                     cmp.attrs["pred"] = "slt" if side == 0 else "sgt"
-                counter, counter_next = _counter(loop, phi, nxt, preheaders[0], 1 if counted else step, n.type)
+                counter, counter_next = _counter(loop, phi, nxt, preheaders[0],
+                                                 1 if counted else step, n.type)
                 cmp.set_operand(side, counter if iv is phi else counter_next)
                 cmp.set_operand(1 - side, n)
                 changed = True
@@ -179,12 +180,11 @@ def _difference(preheader, ty: Type, diff: Terms) -> Value:  # type: ignore[no-u
     b = Builder()
     b.position_before(preheader.terminator)
     n: Value = const_int(ty, diff.get(None, 0))
-    for term, coeff in diff.items():
-        if term is None:
-            continue
-        if term.type != ty:  # type: ignore[union-attr]
-            term = b.cast("sext", term, ty)  # type: ignore[arg-type]
-        scaled = term if coeff == 1 else b.binop("mul", term, const_int(ty, coeff))  # type: ignore[arg-type]
+    for key, coeff in diff.items():
+        if not isinstance(key, Value):
+            continue  # the constant, above
+        term = key if key.type == ty else b.cast("sext", key, ty)
+        scaled = term if coeff == 1 else b.binop("mul", term, const_int(ty, coeff))
         n = scaled if isinstance(n, ConstInt) and n.value == 0 else b.binop("add", n, scaled)
     return n
 
