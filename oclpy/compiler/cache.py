@@ -42,8 +42,10 @@ The disk cache is only used when it is safe, since what it holds is run:
 - entries are written to a fresh file under a random name (O_CREAT | O_EXCL |
   O_NOFOLLOW, 0600) and renamed into place, so readers see a whole entry or
   none, and a planted link at a temporary name is never written through.
-A cpu program is stored when its native code exists, at its first launch
-(`CpuProgram.when_compiled`). OCLPY_NO_CACHE=1 turns the disk cache off.
+A cpu program is stored each time a kernel's native code comes to exist, at
+its first launch (`CpuProgram.when_compiled`), so the entry grows with the
+kernels launched, in this process or a later one. OCLPY_NO_CACHE=1 turns the
+disk cache off.
 Build failures are never cached.
 """
 
@@ -224,8 +226,8 @@ def load_program(key: str, from_record: Callable[[Any, bytes], Any]) -> tuple[An
 
 def store_program(key: str, program: Any, log: str,
                   record: Callable[[Any], tuple[Any, bytes]]) -> None:
-    """Keep `program` on disk under `key` once it is complete: now, or when a program
-    that compiles lazily says its native code exists (`when_compiled`)."""
+    """Keep `program` on disk under `key` once it is complete: now, or each time a program
+    that compiles lazily says more of its native code exists (`when_compiled`)."""
     if not disk_enabled():
         return
 

@@ -122,6 +122,8 @@ def _load_or_compile(unit: str | bytes, options: str, headers: str, target: Targ
     record, from_record = RECORDS[target.kind]
     found = cache.load_program(key, from_record)
     if found is not None:
+        if hasattr(found[0], "when_compiled"):  # code it compiles later joins the entry
+            cache.store_program(key, found[0], found[1], record)
         return CompiledProgram(found[0], found[1], target)
     built = load_toolchain().compile_program(unit, options, target, filename)
     cache.store_program(key, built.program, built.log, record)

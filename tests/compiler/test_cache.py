@@ -119,6 +119,22 @@ def test_the_entry_is_written_at_the_first_launch(root: Path) -> None:
     assert len(entries(root)) == 1
 
 
+def test_an_entry_keeps_the_launched_kernels_code_and_the_ir_for_the_rest(root: Path,
+                                                                          compiles: list[str]) -> None:
+    source = SRC + "__kernel void plus1(__global int *x) { x[get_global_id(0)] += 1; }\n"
+    launched(door.build(source))
+    cache.clear_memory()
+    hit = door.build(source)
+    twice, plus1 = hit.program.kernels["twice"], hit.program.kernels["plus1"]
+    assert len(compiles) == 1 and twice.compiled and not plus1.compiled
+    x = np.arange(4, dtype=np.int32)
+    run(plus1, [x], (4,), (4,))  # compiled now from the entry's LLVM IR
+    assert plus1.compiled and x.tolist() == [1, 2, 3, 4]
+    cache.clear_memory()  # the entry was written again with plus1's code too
+    again = door.build(source)
+    assert len(compiles) == 1 and all(k.compiled for k in again.program.kernels.values())
+
+
 def test_cuda_ptx_lives_in_the_same_cache(root: Path, compiles: list[str]) -> None:
     first = door.build(SRC, "", cuda_target("sm_80"))
     assert len(entries(root)) == 1  # PTX is complete at once: stored at the build
@@ -247,3 +263,16 @@ def test_parameter_types_round_trip(t: irt.Type) -> None:
 def test_unknown_type_has_no_json_form() -> None:
     with pytest.raises(ValueError, match="no JSON form"):
         type_to_json(irt.VOID)
+
+
+def test_kernels_sharing_a_program_variable_come_back_sharing_it(root: Path, compiles: list[str]) -> None:
+    source = ("int counter = 3;\nkernel void set(global int *o) { counter = o[0]; }\n"
+              "kernel void get(global int *o) { o[0] = counter + 1; }\n")
+    x = np.array([41], dtype=np.int32)
+    run(door.build(source, "-cl-std=CL2.0").program.kernels["get"], [x], (1,), (1,))
+    assert x.tolist() == [4]
+    cache.clear_memory()
+    hit = door.build(source, "-cl-std=CL2.0")
+    run(hit.program.kernels["set"], [x], (1,), (1,))
+    run(hit.program.kernels["get"], [x], (1,), (1,))
+    assert len(compiles) == 1 and x.tolist() == [5]

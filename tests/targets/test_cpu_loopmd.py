@@ -109,3 +109,12 @@ def test_a_kernel_too_large_for_the_loop_vectoriser_is_left_scalar(monkeypatch) 
     run(small.kernels["k"], [expected], (64,), (16,))
     run(large.kernels["k"], [a], (64,), (16,))
     assert (a == expected).all()
+
+
+def test_launchers_ask_for_512_bit_vectors_only_on_avx512_cpus() -> None:
+    from oclpy.targets.target import Target
+    src = "__kernel void k(__global float *y) { y[get_global_id(0)] *= 2.0f; }"
+    wide = compile_program(src, target=Target("cpu", "skylake-avx512", "+avx2,+fma,+avx512f")).program
+    narrow = compile_program(src, target=Target("cpu", "haswell", "+avx2,+fma,-avx512f")).program
+    assert '"prefer-vector-width"="512"' in wide.llvm_ir
+    assert "prefer-vector-width" not in narrow.llvm_ir

@@ -1,4 +1,4 @@
-"""Deferred native code: a cpu program's LLVM work runs at its first launch, once."""
+"""Deferred native code: a cpu kernel's LLVM work runs at its first launch, once, for it alone."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm import binding
 from oclpy.targets.llvm.cpu.compiled import NativeCode
+from oclpy.targets.llvm.cpu.launcher import only_launcher
 from tests.targets.cpu_harness import run
 
 SRC = """
@@ -19,16 +20,36 @@ __kernel void plus1(__global int *x) { x[get_global_id(0)] += 1; }
 ADD = "define i64 @add(i64 %a, i64 %b) {\n  %s = add i64 %a, %b\n  ret i64 %s\n}\n"
 
 
-def test_build_defers_llvm_to_the_first_launch() -> None:
+def test_build_defers_llvm_to_each_kernels_first_launch() -> None:
     program = compile_program(SRC).program
     assert not program.compiled
     assert program.kernels["twice"].args[0].kind == "global"  # kernel facts without native code
     x = np.arange(4, dtype=np.int32)
     run(program.kernels["twice"], [x], (4,), (4,))
     assert program.compiled and x.tolist() == [0, 2, 4, 6]
-    run(program.kernels["plus1"], [x], (4,), (4,))  # the same native code serves every kernel
+    assert program.kernels["twice"].compiled and not program.kernels["plus1"].compiled
+    run(program.kernels["plus1"], [x], (4,), (4,))  # compiled now, on its own
     assert x.tolist() == [1, 3, 5, 7]
-    assert program.kernels["plus1"]._jit is program.kernels["twice"]._jit
+    twice, plus1 = program.kernels["twice"]._jit, program.kernels["plus1"]._jit
+    assert plus1 is not twice
+    assert twice.address_of("twice.launch") and not twice.address_of("plus1.launch")
+    assert plus1.address_of("plus1.launch") and not plus1.address_of("twice.launch")
+
+
+def test_only_launcher_makes_the_other_launchers_internal() -> None:
+    text = compile_program(SRC).program.llvm_ir
+    alone = only_launcher(text, "plus1", ["twice", "plus1"])
+    assert 'define internal void @"twice.launch"(' in alone
+    assert 'define void @"plus1.launch"(' in alone
+    with pytest.raises(ValueError, match="launcher of 'gone'"):
+        only_launcher(text, "plus1", ["gone", "plus1"])
+
+
+def test_the_whole_module_compiles_apart_for_inspection() -> None:
+    program = compile_program(SRC).program
+    optimized = program.optimized_llvm_ir
+    assert "twice.launch" in optimized and "plus1.launch" in optimized
+    assert not program.compiled  # the kernels' own code is still to come
 
 
 def test_invalid_llvm_ir_still_fails_at_build() -> None:
@@ -99,3 +120,18 @@ def test_a_failed_compile_fails_every_later_need_the_same_way() -> None:
         with pytest.raises(binding.LLVMError, match="codegen failed"):
             code.get()
     assert calls == [1] and not code.ready
+
+
+def test_kernels_sharing_a_program_variable_share_one_native_module() -> None:
+    src = """
+int counter = 3;
+kernel void set(global int *o) { counter = o[0]; }
+kernel void get(global int *o) { o[0] = counter + 1; }
+"""
+    program = compile_program(src, "-cl-std=CL2.0").program
+    x = np.array([41], dtype=np.int32)
+    run(program.kernels["set"], [x], (1,), (1,))
+    assert program.kernels["get"].compiled  # compiled with `set`, in one module
+    run(program.kernels["get"], [x], (1,), (1,))
+    assert x.tolist() == [42]
+    assert program.kernels["get"]._jit is program.kernels["set"]._jit

@@ -234,6 +234,12 @@ def compile_ir(text: str, opt_level: int = 3) -> JitModule:
         return _compile_module(text, opt_level, "", "")
 
 
+def verify_ir(text: str) -> None:
+    """Parse and verify LLVM IR text now (LLVMError when LLVM refuses it), keeping nothing."""
+    with _lock, _parsed(text):
+        pass
+
+
 def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
              features: str = "") -> Callable[[], JitModule]:
     """Parse and verify LLVM IR text now (LLVMError now), optimise and compile later.
@@ -243,8 +249,14 @@ def defer_ir(text: str, opt_level: int = 3, cpu: str = "",
     only for parsing. Nothing parsed is kept meanwhile: the text is parsed
     again then (here, or in the helper process). `cpu` and `features` name the
     CPU to generate code for (empty: the host's)."""
-    with _lock, _parsed(text):
-        pass
+    verify_ir(text)
+    return compile_later(text, opt_level, cpu, features)
+
+
+def compile_later(text: str, opt_level: int = 3, cpu: str = "",
+                  features: str = "") -> Callable[[], JitModule]:
+    """A function that optimises and compiles LLVM IR `text` (verified already, by
+    `verify_ir`) when called, once."""
     taken: list[bool] = []
 
     def compile_now() -> JitModule:

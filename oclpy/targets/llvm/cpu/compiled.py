@@ -4,14 +4,18 @@
 (so concurrent calls share nothing; in guarded mappings of their own,
 `guarded_memory.py`) and calls the native launcher through
 ctypes, which releases the GIL. A freshly built program's native code is made
-at its first launch (`NativeCode`, as PoCL defers its work-group functions):
-`Program.build` runs the frontend, our passes and LLVM IR emission and parsing
-(so bad source and invalid IR still fail the build), and the first launch of
-any of its kernels runs LLVM's optimiser and code generator, once, for all.
-`CpuProgram.when_compiled` tells whoever asks (the build cache) when that
-has happened. `program_record` / `program_from_record` turn a `CpuProgram`
-into JSON data plus object code and back (the build cache,
-`compiler/cache.py`), checking every field of the record on the way back.
+kernel by kernel, at each kernel's first launch (`NativeCode`, as PoCL defers
+its work-group functions): `Program.build` runs the frontend, our passes and
+LLVM IR emission and parsing (so bad source and invalid IR still fail the
+build), and the first launch of a kernel runs LLVM's optimiser and code
+generator on the module with only that kernel's launcher kept
+(`launcher.only_launcher`), once: a program of many kernels that launches
+one pays for one. `CpuProgram.when_compiled` tells whoever asks (the build
+cache) each time a kernel's code appears. `program_entry` /
+`program_from_record` turn a `CpuProgram` into JSON data plus bytes (each
+compiled kernel's object code, and the LLVM IR while some kernel has none)
+and back (the build cache, `compiler/cache.py`), checking every field of the
+record on the way back.
 """
 
 from __future__ import annotations
@@ -31,8 +35,7 @@ from .. import binding
 from . import guarded_memory
 from . import workitem as wi
 from .generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
-
-LOCAL_ALIGN = 16
+from .launcher import LOCAL_ALIGN, launcher_name, only_launcher
 
 
 _LIBC = ctypes.CDLL(None)
@@ -146,10 +149,15 @@ class CompiledKernel:
         if self._native is None and self._code is not None:
             self._native = self._first_call
 
+    @property
+    def compiled(self) -> bool:
+        """Whether this kernel's native code exists (launched, or from the cache)."""
+        return self._code is not None and self._code.ready
+
     def _first_call(self, blob: bytes | int, context: bytes) -> None:
-        """The native launcher's stand-in until the program's native code exists."""
+        """The native launcher's stand-in until the kernel's native code exists."""
         native = self._code.get()  # type: ignore[union-attr]
-        address = native.address_of(f"{self.name}.launch")
+        address = native.address_of(launcher_name(self.name))
         if not address:
             raise binding.LLVMError(f"native code has no launcher for '{self.name}'")
         self._jit, self._native = native, _LAUNCH_SIG(address)
@@ -253,62 +261,100 @@ class CompiledKernel:
 
 @dataclass
 class CpuProgram:
+    """A program's kernels, each with its own native code (`CompiledKernel._code`).
+
+    `llvm_ir` is the module as emitted (empty for a program from the cache);
+    `_whole` compiles all of it at once, only for inspection (`optimized_llvm_ir`,
+    `asm`); `_ir` is what a kernel still without native code compiles from, with
+    `_codegen` (LLVM's level, the CPU and its features)."""
+
     kernels: dict[str, CompiledKernel]
     llvm_ir: str
-    _code: NativeCode = field(repr=False)
+    _whole: NativeCode | None = field(repr=False, default=None)
+    _ir: str = field(repr=False, default="")
+    _codegen: tuple[int, str, str] = field(repr=False, default=(3, "", ""))
 
     @property
     def compiled(self) -> bool:
-        """Whether the native code exists yet (after the first launch, or from the cache)."""
-        return self._code.ready
+        """Whether native code exists for any kernel yet (after a first launch, or from
+        the cache)."""
+        return any(k.compiled for k in self.kernels.values())
 
     @property
-    def _jit(self) -> binding.JitModule:
-        return self._code.get()
+    def _jit(self) -> binding.JitModule | None:
+        return self._whole.get() if self._whole is not None else None
 
     @property
     def optimized_llvm_ir(self) -> str:
-        return self._jit.optimized_ir
+        """The whole module optimised (compiled now, apart from the kernels' own code)."""
+        jit = self._jit
+        return jit.optimized_ir if jit is not None else ""
 
     def asm(self) -> str:
-        return self._jit.asm()
-
-    @property
-    def object_code(self) -> bytes:
-        """The native code as an object file (compiles it now if it was not yet)."""
-        return self._jit.object_code
+        jit = self._jit
+        return jit.asm() if jit is not None else ""
 
     def when_compiled(self, callback: Callable[[], None]) -> None:
-        """Call `callback` once the native code exists (now, if it does)."""
-        self._code.when_ready(callback)
+        """Call `callback` each time a kernel's native code comes to exist from now on."""
+        for kernel in self.kernels.values():
+            if kernel._code is not None and not kernel._code.ready:
+                kernel._code.when_ready(callback)
 
 
 # -- the build cache's view of a program (compiler/cache.py) --------------------------
 
 KERNEL_KEYS = ("args", "blob_size", "reqd", "static_local_bytes", "frame_size", "uses_printf",
-               "private_bytes")
+               "private_bytes", "object")
+MAX_IR_BYTES = 1 << 28
 
 
-def program_record(program: CpuProgram) -> dict[str, Any]:
-    """Everything but the object code needed to rebuild `program`, as JSON data (not its
-    LLVM IR: a program from the cache has none to show)."""
+def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
+    """(JSON data, bytes) that `program_from_record` turns back into `program`: the
+    object code of each kernel compiled so far, and the LLVM IR while some kernel
+    has none (it compiles from that after a load). Compiles nothing."""
+    parts: list[bytes] = []
+    at = 0
+    placed: dict[int, list[int]] = {}  # kernels sharing one native module share its bytes
+
+    def place(data: bytes) -> list[int]:
+        nonlocal at
+        parts.append(data)
+        at += len(data)
+        return [at - len(data), len(data)]
+
+    def object_span(code: NativeCode) -> list[int]:
+        if id(code) not in placed:
+            placed[id(code)] = place(code.get().object_code)
+        return placed[id(code)]
+
     kernels = {}
     for name, k in program.kernels.items():
+        ready = object_span(k._code) if k.compiled else None  # type: ignore[arg-type]
         kernels[name] = {
             "args": [arg_record(a) for a in k.args], "blob_size": k.blob_size,
             "reqd": list(k.reqd_work_group_size or ()) or None,
             "static_local_bytes": k.static_local_bytes, "frame_size": k.frame_size,
-            "uses_printf": k.uses_printf, "private_bytes": k.private_bytes}
-    return {"kernels": kernels}
+            "uses_printf": k.uses_printf, "private_bytes": k.private_bytes,
+            "object": ready}
+    missing = any(v["object"] is None for v in kernels.values())
+    if missing and not program._ir:
+        raise ValueError("a kernel has no object code and the program no LLVM IR")
+    ir = place(program._ir.encode()) if missing else None
+    return {"kernels": kernels, "ir": ir, "codegen": list(program._codegen)}, b"".join(parts)
 
 
-def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
-    """(JSON data, object code) that `program_from_record` turns back into `program`
-    (compiles the native code now if it was not yet)."""
-    return program_record(program), program.object_code
+def _span(value: Any, total: int, limit: int, what: str) -> tuple[int, int] | None:
+    """An [offset, length] inside bytes of `total` (None stays None)."""
+    if value is None:
+        return None
+    if type(value) is not list or len(value) != 2:
+        raise ValueError(f"{what}: not [offset, length]")
+    start = checked_int(value[0], 0, total, f"{what} offset")
+    length = checked_int(value[1], 1, min(limit, total - start), f"{what} length")
+    return start, start + length
 
 
-def _kernel_from_record(name: str, data: Any) -> tuple[list[KernelArg], tuple]:
+def _kernel_from_record(name: str, data: Any, total: int) -> tuple[list[KernelArg], tuple]:
     k = checked_dict(data, KERNEL_KEYS, f"kernel {name[:40]!r}")
     blob_size = checked_int(k["blob_size"], 0, MAX_BLOB_BYTES, "blob size")
     if type(k["uses_printf"]) is not bool:
@@ -316,30 +362,60 @@ def _kernel_from_record(name: str, data: Any) -> tuple[list[KernelArg], tuple]:
     facts = (blob_size, reqd_from_record(k["reqd"]),
              checked_int(k["static_local_bytes"], 0, MAX_MEMORY_BYTES, "static local bytes"),
              checked_int(k["frame_size"], 0, MAX_MEMORY_BYTES, "frame size"), k["uses_printf"],
-             checked_int(k["private_bytes"], 0, MAX_MEMORY_BYTES, "private bytes"))
+             checked_int(k["private_bytes"], 0, MAX_MEMORY_BYTES, "private bytes"),
+             _span(k["object"], total, total, "object code"))
     return args_from_record(k["args"], blob_size), facts
 
 
-def program_from_record(record: Any, object_code: bytes) -> CpuProgram:
-    """The program `program_record` described, its native code loaded from `object_code`.
+def _codegen_from_record(value: Any) -> tuple[int, str, str]:
+    if type(value) is not list or len(value) != 3:
+        raise ValueError("codegen: not [level, cpu, features]")
+    return (checked_int(value[0], 0, 3, "LLVM level"), checked_str(value[1], "cpu"),
+            checked_str(value[2], "features"))
 
-    Every field is checked before the object code is loaded: ValueError on a
+
+def program_from_record(record: Any, blob: bytes) -> CpuProgram:
+    """The program `program_entry` described: each kernel's native code loaded from
+    its object code, or compiled from the stored LLVM IR at its first launch.
+
+    Every field is checked before any object code is loaded: ValueError on a
     malformed record, binding.LLVMError on object code LLVM refuses."""
-    data = checked_dict(record, ("kernels",), "program record")
+    data = checked_dict(record, ("kernels", "ir", "codegen"), "program record")
     if type(data["kernels"]) is not dict:
         raise ValueError("program record: kernels is not an object")
-    facts = {checked_str(name, "kernel name"): _kernel_from_record(name, k)
+    codegen = _codegen_from_record(data["codegen"])
+    facts = {checked_str(name, "kernel name"): _kernel_from_record(name, k, len(blob))
              for name, k in data["kernels"].items()}
-    native = binding.load_object(object_code)
+    ir_span = _span(data["ir"], len(blob), MAX_IR_BYTES, "LLVM IR")
+    ir = blob[ir_span[0]:ir_span[1]].decode() if ir_span else ""
+    if not ir and any(f[1][6] is None for f in facts.values()):
+        raise ValueError("program record: a kernel has no object code and there is no LLVM IR")
     kernels = {}
-    for name, (args, (blob_size, reqd, static_local, frame, printf, private)) in facts.items():
-        address = native.address_of(f"{name}.launch")
-        if not address:
-            raise ValueError(f"cached object code has no launcher for '{name}'")
-        kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
-                                       launch_function(address), native,
-                                       private_bytes=private)
-    return CpuProgram(kernels, "", NativeCode(ready=native))
+    loaded: dict[tuple[int, int], NativeCode] = {}  # one native module per span, shared
+    for name, (args, (blob_size, reqd, static_local, frame, printf, private, span)) in facts.items():
+        if span is not None:
+            if span not in loaded:
+                loaded[span] = NativeCode(ready=binding.load_object(blob[span[0]:span[1]]))
+            native = loaded[span].get()
+            address = native.address_of(launcher_name(name))
+            if not address:
+                raise ValueError(f"cached object code has no launcher for '{name}'")
+            kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
+                                           launch_function(address), native, loaded[span],
+                                           private_bytes=private)
+        else:
+            code = NativeCode(kernel_compiler(ir, name, list(facts), codegen))
+            kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
+                                           _code=code, private_bytes=private)
+    return CpuProgram(kernels, "", None, ir, codegen)
+
+
+def kernel_compiler(ir: str, kernel: str, kernels: list[str],
+                    codegen: tuple[int, str, str]) -> Callable[[], binding.JitModule]:
+    """What compiles `kernel` alone out of the program's LLVM IR `ir` (verified already)
+    at `codegen`'s LLVM level for its CPU, when called."""
+    text = only_launcher(ir, kernel, kernels) if len(kernels) > 1 else ir
+    return binding.compile_later(text, *codegen)
 
 
 def launch_function(address: int) -> Any:

@@ -51,7 +51,7 @@ from .loopmd import LoopMetadata
 from .loopmd import finalize as finalize_loop_metadata
 from .outer import outer_regions
 from .reorder import reorder_safe
-from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode  # noqa: F401 (re-exported)
+from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode, kernel_compiler  # noqa: F401 (re-exported)
 from ..emit import FunctionEmitter, ModuleEmitter
 from ..emit_types import EmitError
 from .mathlib import is_math, lower_math
@@ -188,6 +188,20 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     return out
 
 
+# LLVM's x86 cost model stops at 256-bit vectors unless told otherwise (clang's
+# -mprefer-vector-width); on an AVX-512 CPU the launchers' work-item loops ask
+# for 512 bits, 16 floats a vector, the width Intel's CPU runtime uses.
+# Measured on the real suite (2-core Xeon, oclpy/Intel, 256 -> 512): Monte Carlo
+# 3.7 -> 2.1, Black-Scholes 4.2 -> 2.2, SAXPY 1.2 -> 0.83, box blur 0.74 -> 0.54.
+WIDE_VECTORS = '"prefer-vector-width"="512"'
+
+
+def has_avx512(target: Target) -> bool:
+    """Whether `target`'s CPU (the host's when it names none) has AVX-512F."""
+    features = target.features if target.arch else binding.host_cpu()[1]
+    return "+avx512f" in features.split(",")
+
+
 VECTORIZE_MAX_INSTRUCTIONS = 2000  # past this, LLVM's loop vectoriser takes seconds (see loopmd.py)
 
 
@@ -223,6 +237,7 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
     llmod.triple = binding.host_triple()
     llmod.data_layout = binding.host_data_layout()
     infos = {}
+    wide = has_avx512(target)
     kernels_defined = [fn for fn in module.kernels() if not fn.is_declaration]
     for fn in kernels_defined:
         args, blob_size = kernel_args(fn, cpu.layout)
@@ -241,19 +256,33 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
             guarded = (me.functions[guard], me.functions[body.name])
         parallel = cpu.loop_md if reorder_safe(body, frame=resumable) else None
         too_large = instruction_count(body) > VECTORIZE_MAX_INSTRUCTIONS
-        emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
-                      static_local, frame_size if resumable else None, parallel,
-                      fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
-                      bool(fn.attrs.get(DIVERGENT_ATTR)), guarded, cpu.loop_md if too_large else None)
+        launcher = emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
+                                 static_local, frame_size if resumable else None, parallel,
+                                 fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
+                                 bool(fn.attrs.get(DIVERGENT_ATTR)), guarded,
+                                 cpu.loop_md if too_large else None)
+        if wide:
+            set.add(launcher.attributes, WIDE_VECTORS)  # llvmlite knows no string attributes
         infos[fn.name] = (args, blob_size, frame_size, static_local)
     text = finalize_loop_metadata(str(llmod))
-    code = NativeCode(binding.defer_ir(text, target.llvm_opt_level, target.arch, target.features))
+    binding.verify_ir(text)
+    codegen = (target.llvm_opt_level, target.arch, target.features)
+    names = [fn.name for fn in kernels_defined]
+    whole = NativeCode(binding.compile_later(text, *codegen))
+    shared = has_program_variables(module)
     kernels = {}
     for fn in kernels_defined:
         args, blob_size, frame_size, static_local = infos[fn.name]
         reqd = fn.attrs.get("reqd_work_group_size")
+        code = whole if shared else NativeCode(kernel_compiler(text, fn.name, names, codegen))
         kernels[fn.name] = CompiledKernel(
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
             static_local, frame_size, _uses_printf(module), _code=code,
             private_bytes=private_bytes(fn))
-    return CpuProgram(kernels, text, code)
+    return CpuProgram(kernels, text, whole, text, codegen)
+
+
+def has_program_variables(module: Module) -> bool:
+    """Whether `module` has a writable program-scope variable (OpenCL 2.0 `global int x;`):
+    its kernels then share one native module, so they share the variable too."""
+    return any(gv.space is not AddressSpace.LOCAL and not gv.constant for gv in module.globals)

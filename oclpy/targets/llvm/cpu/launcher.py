@@ -33,7 +33,8 @@ from llvmlite import ir as ll
 from . import workitem as wi
 from .generic import CTX_SLOTS
 from .loopmd import LoopMetadata
-from .compiled import LOCAL_ALIGN
+
+LOCAL_ALIGN = 16  # each `__local` argument's offset in a work-group's local memory
 
 I8, I32, I64 = ll.IntType(8), ll.IntType(32), ll.IntType(64)
 
@@ -111,7 +112,7 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     x loops are marked not to be vectorised instead (a kernel too large for LLVM's
     loop vectoriser), parallel still when `loop_md` is given."""
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
-    fn = ll.Function(llmod, fnty, f"{kernel.name}.launch")
+    fn = ll.Function(llmod, fnty, launcher_name(kernel.name))
     blob, ctx = fn.args
     # the launch context: always readable, aliased by nothing the kernel writes,
     # so its loads may be hoisted even out of code that runs conditionally
@@ -311,3 +312,23 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
         with counted_loop(b, zero, down, "cy") as cy:
             with counted_loop(b, zero, across, "cx") as cx:
                 rounds(span(cx, width, sizes[0]), span(cy, rows, sizes[1]), lz)
+
+
+def launcher_name(kernel: str) -> str:
+    """The symbol of `kernel`'s launcher in the native code."""
+    return f"{kernel}.launch"
+
+
+def only_launcher(text: str, kernel: str, kernels: list[str]) -> str:
+    """The module `text` with every launcher but `kernel`'s made internal, so LLVM's
+    pipeline drops the others and what only they reach (a kernel compiled on its
+    own, at its first launch). Works on the text llvmlite printed for
+    `emit_launcher`'s definitions; a definition not found is a ValueError."""
+    for other in kernels:
+        if other == kernel:
+            continue
+        head = f'define void @"{launcher_name(other)}"('
+        if text.count(head) != 1:
+            raise ValueError(f"the launcher of '{other}' is not defined once in the module")
+        text = text.replace(head, f'define internal void @"{launcher_name(other)}"(')
+    return text

@@ -5,7 +5,8 @@ Why it exists: LLVM turns `llvm.sin.f32` or a libm call inside a work-item loop
 into one scalar call per lane, so the loop vectoriser gains nothing on math.
 Here every float (and half) builtin of `vecmath_float.FLOAT` is an LLVM IR
 function of plain instructions without branches (the special cases are
-selects), computed in double and rounded once, marked `alwaysinline`: it is
+selects), computed in double and rounded once (exp in float:
+`single_native.py`), marked `alwaysinline`: it is
 inlined into the work-item loop and vectorised with it, at whatever width
 LLVM picks for the host. An explicit vector call (`sin(float4)`) gets the same
 body built over `<4 x double>`.
@@ -45,6 +46,7 @@ from .double_inv import DOUBLE_INV
 from .double_pow import DOUBLE_POW
 from .double_special import DOUBLE_SPECIAL
 from .single import FLOAT
+from .single_native import FLOAT_NATIVE
 from .lane_ops import F16, F32, F64, Ops, type_suffix
 
 # builtins whose scalar form calls the C library's function (see above), by element type
@@ -154,7 +156,8 @@ def _define_body(fn: ll.Function, base: str, ret: ll.Type) -> None:
         builder.ret(DOUBLE[base](o, list(fn.args)))
         return
     args = [_as_float(o, a) for a in fn.args]
-    result = o.narrow(FLOAT[base](o, args), F32)
+    native = FLOAT_NATIVE.get(base)
+    result = native(o, args) if native is not None else o.narrow(FLOAT[base](o, args), F32)
     # half through float: x86 has no double -> half instruction (LLVM would call
     # __truncdfhf2, which the JIT cannot resolve); the second rounding costs half
     # a float ulp, nothing at half's precision
