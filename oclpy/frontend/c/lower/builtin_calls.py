@@ -21,6 +21,7 @@ import math
 from typing import Optional
 
 from ....ir import types as ir
+from ....ir.builder import Builder
 from ....ir.values import ConstFloat, ConstInt, Undef, Value
 from .. import ast
 from ..builtins import table as bi
@@ -37,6 +38,7 @@ from ..builtins.cl20_sync import SYNC_IMPLS
 from ..builtins.cl20_atomics import ATOMIC_IMPLS
 from ..builtins.collectives import COLLECTIVE_IMPLS
 from ..layout import plain_type
+from . import builtin_int64 as int64
 from .builtin_convert import directed_round, needs_directed, round_to_odd_float
 from .builtin_geometric import GEOMETRIC_IMPLS, dot, reduce
 from .builtin_math import MATH_IMPLS
@@ -207,10 +209,11 @@ def saturate(cx: BuiltinContext, wide: Value, t: ir.Type, unsigned: bool, nonneg
 
 
 def wide_bits(bits: int) -> int:
-    """The width in which the add/mul-then-narrow builtins are exact: 64 bits for lanes of up to
-    32 (sums within 2^34, products of 32-bit values within 2^64, shifted right logically when
-    unsigned), else twice the lane plus two."""
-    return 64 if bits <= 32 else 2 * bits + 2
+    """The width in which the add/mul-then-narrow builtins are exact for lanes of up to 32 bits
+    (sums within 2^34, products of 32-bit values within 2^64, shifted right logically when
+    unsigned); 64-bit lanes use builtin_int64 instead of a wider integer."""
+    assert bits <= 32, "64-bit lanes: builtin_int64"
+    return 64
 
 
 def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
@@ -224,6 +227,8 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
         left = cx.b.binop("shl", a, n)
         rn = cx.b.binop("and", cx.b.binop("sub", const_of(t, bits), n), const_of(t, bits - 1))
         return cx.b.binop("or", left, cx.b.binop("lshr", a, rn))
+    if bits == 64:
+        return intop64(cx.b, name, a, b, u)
     wa, wb = ext(cx, a, wide_bits(bits), u), ext(cx, b, wide_bits(bits), u)
     op = {"add_sat": "add", "sub_sat": "sub", "hadd": "add", "rhadd": "add", "mul_hi": "mul"}[name]
     w = cx.b.binop(op, wa, wb)
@@ -236,11 +241,26 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
     return cx.b.cast("trunc", w, t)
 
 
+def intop64(b: Builder, name: str, x: Value, y: Value, unsigned: bool) -> Value:
+    """A two-operand builtin of 64-bit lanes, in 64-bit arithmetic (builtin_int64)."""
+    if name == "add_sat":
+        return int64.add_sat(b, x, y, unsigned)
+    if name == "sub_sat":
+        return int64.sub_sat(b, x, y, unsigned)
+    if name in ("hadd", "rhadd"):
+        return int64.hadd(b, x, y, unsigned, round_up=name == "rhadd")
+    return int64.mul_hi(b, x, y, unsigned)
+
+
 def b_intop3(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b, c = args
     t, bits, u = a.type, scalar_bits(a.type), is_unsigned(sig.ret)
     if sig.name == "mad24":
         return cx.b.binop("add", cx.b.binop("mul", a, b), c)
+    if bits == 64:
+        if sig.name == "mad_sat":
+            return int64.mad_sat(cx.b, a, b, c, u)
+        return cx.b.binop("add", int64.mul_hi(cx.b, a, b, u), c)
     wa, wb, wc = (ext(cx, v, wide_bits(bits), u) for v in (a, b, c))
     prod = cx.b.binop("mul", wa, wb)
     if sig.name == "mad_sat":
@@ -380,8 +400,9 @@ def _sat_float_to_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Va
 def _sat_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Value:
     fu, tu = is_unsigned(frm), is_unsigned(to)
     fb, tb = scalar_bits(x.type), scalar_bits(plain_type(to))
-    w = 64 if max(fb, tb) <= 32 else max(fb, tb) + 2  # exact: a C width where one holds both
-    return saturate(cx, ext(cx, x, w, fu), plain_type(to), tu)
+    if max(fb, tb) == 64:
+        return int64.convert_sat(cx.b, ext(cx, x, 64, fu) if fb < 64 else x, fu, plain_type(to), tu)
+    return saturate(cx, ext(cx, x, 64, fu), plain_type(to), tu)  # exact: 64 bits hold both
 
 
 def b_as(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
