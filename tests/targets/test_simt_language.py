@@ -3,13 +3,19 @@ pipeline (selected only, and allocated for the default and the tiny register fil
 allocation checked) and compared with NumPy or Python integers: narrow-vector bitcasts
 (`as_char2` and friends, against `ndarray.view`); the saturating and high-half builtins
 of 64-bit lanes (once computed in i66/i130, now in 64-bit arithmetic, against Python's
-unbounded integers)."""
+unbounded integers); atomics on private memory and 8/16-bit atomics (the
+`expand-atomics` pass), against the sequential result."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from oclpy.ir.parser import parse_module
+from oclpy.passes.manager import run_pipeline
+from oclpy.targets.simt.calling_convention import MIN_REGISTERS
+from oclpy.targets.simt.device_config import SimtMachine
+from oclpy.targets.simt.simt_target import PIPELINE, compile_simt
 from tests.targets.simt_cl_harness import asm_of, run_cl
 
 LEVELS = [0, 2]
@@ -104,3 +110,73 @@ def test_saturating_and_high_half_builtins_of_64_bit_lanes(level: int, regs: str
     got, _ = run_cl(SAT64, "k", [np.zeros(n * 20, np.uint64), a, b, c], (n,), (64,), level, regs=regs)
     expected = [v for i in range(n) for v in sat64_reference(int(a[i]), int(b[i]), int(c[i]))]
     np.testing.assert_array_equal(got[0], np.array(expected, np.uint64))
+
+
+PRIVATE_ATOMICS = """
+kernel void k(global int *out) {
+  size_t i = get_global_id(0);
+  atomic_int y; atomic_init(&y, (int)i);
+  int a = atomic_fetch_add(&y, 5);
+  int b = atomic_fetch_max_explicit(&y, 40, memory_order_relaxed);
+  int e = (int)i + 5;
+  bool swapped = atomic_compare_exchange_strong(&y, &e, 7);
+  out[i] = a * 1000000 + b * 1000 + atomic_load(&y) * 10 + swapped;
+}
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_atomics_on_private_memory_are_read_modify_writes(level: int, regs: str) -> None:
+    n = 64
+    got, _ = run_cl(PRIVATE_ATOMICS, "k", [np.zeros(n, np.int32)], (n,), (32,), level,
+                    options="-cl-std=CL2.0", regs=regs)
+    i = np.arange(n)
+    after_max = np.maximum(i + 5, 40)
+    swapped = after_max == i + 5
+    final = np.where(swapped, 7, after_max)
+    np.testing.assert_array_equal(got[0], i * 1000000 + (i + 5) * 1000 + final * 10 + swapped)
+
+
+NARROW_ATOMICS = """
+declare i64 @ocl.get_global_id(i32 %a0)
+kernel void @k(ptr<global> %bytes, ptr<global> %shorts, ptr<global> %olds) {
+entry:
+  %i = call i64 @ocl.get_global_id(i32 0)
+  %m = urem i64 %i, 7
+  %p = getelementptr i8, ptr<global> %bytes, i64 %m
+  %o = atomicrmw add ptr<global> %p, i8 1 scope(device) monotonic
+  %k = urem i64 %i, 3
+  %q = getelementptr i16, ptr<global> %shorts, i64 %k
+  %b = urem i64 %i, 16
+  %bit = shl i64 1, %b
+  %bit16 = trunc i64 %bit to i16
+  %o2 = atomicrmw or ptr<global> %q, i16 %bit16 scope(device) monotonic
+  %x = getelementptr i8, ptr<global> %bytes, i64 9
+  %o3 = cmpxchg ptr<global> %x, i8 0, i8 1 scope(device) monotonic
+  %w = zext i8 %o3 to i32
+  %r = getelementptr i32, ptr<global> %olds, i64 %i
+  store i32 %w, ptr<global> %r
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("files", ["default", "tiny"])
+def test_8_and_16_bit_atomics_are_compare_and_swap_loops_on_their_word(files: str) -> None:
+    module = parse_module(NARROW_ATOMICS)
+    run_pipeline(module, PIPELINE, verify_each=True)
+    machine = SimtMachine() if files == "default" else SimtMachine(sgprs=MIN_REGISTERS["s"], vgprs=MIN_REGISTERS["v"])
+    program = compile_simt(module, machine, check=True)
+    n = 192
+    start = np.arange(12, dtype=np.uint8) * 40
+    start[9] = 0
+    got, _ = run_cl("", "k", [start.copy(), np.zeros(4, np.uint16), np.zeros(n, np.int32)], (n,), (64,),
+                    program=program, regs=files)
+    i = np.arange(n)
+    expected = start.astype(np.int64)
+    expected[:7] += np.bincount(i % 7, minlength=7)
+    expected[9] = 1  # exactly one work-item's cmpxchg saw the 0
+    np.testing.assert_array_equal(got[0], (expected % 256).astype(np.uint8))
+    shorts = [np.bitwise_or.reduce(1 << (i[i % 3 == k] % 16)) for k in range(3)] + [0]
+    np.testing.assert_array_equal(got[1], np.array(shorts, np.uint16))
+    assert sorted(got[2].tolist()) == [0] + [1] * (n - 1)

@@ -4,7 +4,8 @@
   nvptx, work-items are lanes and barriers stay barriers (no work-group
   formation); `inline` keeps `noinline` helpers, helpers above its threshold
   called from several places, and recursive ones (which sema rejects) as
-  real calls.
+  real calls; `expand-atomics` turns private atomics into read-modify-writes and
+  8/16-bit ones into compare-and-swap loops on their 32-bit word.
 - `compile_simt(module, machine) -> SimtProgram`: instruction selection
   (`isel.select_module`, virtual registers), register allocation for the
   device's register files (`regalloc.allocate_module`; `check=True` runs the
@@ -40,7 +41,7 @@ from .regalloc import allocate_module
 from .resources import scratch_bytes
 from .simt_program import SimtKernel, SimtProgram
 
-PIPELINE = "inline"
+PIPELINE = "inline,expand-atomics"
 
 
 def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, allocate: bool = True,
