@@ -4,7 +4,8 @@ allocation checked) and compared with NumPy or Python integers: narrow-vector bi
 (`as_char2` and friends, against `ndarray.view`); the saturating and high-half builtins
 of 64-bit lanes (once computed in i66/i130, now in 64-bit arithmetic, against Python's
 unbounded integers); atomics on private memory and 8/16-bit atomics (the
-`expand-atomics` pass), against the sequential result."""
+`expand-atomics` pass), against the sequential result; struct returns through memory
+(more words than the return registers), against Python."""
 
 from __future__ import annotations
 
@@ -180,3 +181,51 @@ def test_8_and_16_bit_atomics_are_compare_and_swap_loops_on_their_word(files: st
     shorts = [np.bitwise_or.reduce(1 << (i[i % 3 == k] % 16)) for k in range(3)] + [0]
     np.testing.assert_array_equal(got[1], np.array(shorts, np.uint16))
     assert sorted(got[2].tolist()) == [0] + [1] * (n - 1)
+
+
+BIG_RETURN = """
+typedef struct { int v[20]; long w; } Big;
+__attribute__((noinline)) Big make(int base, int n) {
+  Big b;
+  for (int k = 0; k < 20; k++) b.v[k] = base * k + n;
+  b.w = (long)base << 33 | n;
+  return b;
+}
+__attribute__((noinline)) Big make_args(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
+                                        long a7, long a8, int base) {
+  Big b;
+  for (int k = 0; k < 20; k++) b.v[k] = base + k + (int)(a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8);
+  b.w = a8;
+  return b;
+}
+kernel void k(global long *out, int n) {
+  size_t i = get_global_id(0);
+  Big u = make(3, n), d = make((int)i, n), e = make_args(i, 1, 2, 3, 4, 5, 6, 7, i * 9, (int)i);
+  long s = 0;
+  for (int k = 0; k < 20; k++) s = s * 31 + u.v[k] + 7 * d.v[k] + 13 * e.v[k];
+  out[i] = s + u.w + d.w + e.w;
+}
+"""
+
+
+def big_return_reference(i: int, n: int) -> int:
+    u, d = [3 * k + n for k in range(20)], [i * k + n for k in range(20)]
+    e = [i + k + (i + 28 + 9 * i) for k in range(20)]
+    s = 0
+    for k in range(20):
+        s = (s * 31 + u[k] + 7 * d[k] + 13 * e[k]) % (1 << 64)
+    total = (s + (3 << 33 | n) + (i << 33 | n) + 9 * i) % (1 << 64)
+    return total - (1 << 64) if total >> 63 else total
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_struct_larger_than_the_return_registers_returns_through_memory(level: int, regs: str) -> None:
+    got, _ = run_cl(BIG_RETURN, "k", [np.zeros(64, np.int64), np.int32(5)], (64,), (32,), level, regs=regs)
+    np.testing.assert_array_equal(got[0], [big_return_reference(i, 5) for i in range(64)])
+
+
+def test_the_caller_reads_a_memory_return_from_its_outgoing_area() -> None:
+    asm = asm_of(BIG_RETURN, 2)
+    call = asm.index("s_call_b64 s[30:31], @make_args")
+    after = asm[call:].splitlines()[1]
+    assert "scratch_load_b32" in after and "s32" in after, after

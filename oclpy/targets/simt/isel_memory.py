@@ -156,9 +156,11 @@ def select_store(ctx: Ctx, instr: Instr) -> None:
 
 def atomic_opcode(ctx: Ctx, space: AddressSpace, name: str, kind: str, bits: int) -> str:
     if space is AddressSpace.PRIVATE:
-        raise ctx.error("atomics on private memory are not supported on simt")
+        raise ctx.error("atomics on private memory are not supported on simt "
+                        "(the expand-atomics pass of simt's pipeline makes them loads and stores)")
     if bits not in (32, 64):
-        raise ctx.error(f"{bits}-bit atomics are not supported on simt")
+        raise ctx.error(f"{bits}-bit atomics are not supported on simt "
+                        "(the expand-atomics pass of simt's pipeline makes them loops on a 32-bit word)")
     return f"{PREFIX[space]}_atomic_{name}_{kind}{bits}"
 
 
