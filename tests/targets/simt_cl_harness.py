@@ -69,7 +69,8 @@ def run_cl(source: str, kernel: str, args: Sequence[Any], global_size: Sequence[
             values.append(a.size)
         else:
             values.append(a)
-    blob, local = pack_args(program.kernels[kernel], values)
+    globals_address = memory.upload(np.frombuffer(program.global_data, np.uint8)) if program.global_data else 0
+    blob, local = pack_args(program.kernels[kernel], values, globals_address)
     stats = run_kernel(program.module, kernel, memory, global_size=global_size, local_size=local_size,
                        args=blob, local_bytes=local, private_bytes=program.kernels[kernel].private_bytes,
                        config=config or sim_config(regs))

@@ -39,12 +39,6 @@ def test_float_only_formula_on_double_is_not_supported_yet() -> None:
     assert "the math function 'lgamma' on double is not supported on simt yet" in log
 
 
-def test_program_scope_global_variable() -> None:
-    log = cl_error("global int counter;\n"
-                   "kernel void k(global int *o) { o[get_global_id(0)] = counter; }", "-cl-std=CL2.0")
-    assert "program-scope global variable @counter is not supported on simt yet" in log
-
-
 def select_ir(text: str) -> None:
     select_module(parse_module(text))
 

@@ -5,7 +5,8 @@ allocation checked) and compared with NumPy or Python integers: narrow-vector bi
 of 64-bit lanes (once computed in i66/i130, now in 64-bit arithmetic, against Python's
 unbounded integers); atomics on private memory and 8/16-bit atomics (the
 `expand-atomics` pass), against the sequential result; struct returns through memory
-(more words than the return registers), against Python."""
+(more words than the return registers), against Python; program-scope `__global`
+variables (their persistence between launches: tests/runtime/test_simt_device.py)."""
 
 from __future__ import annotations
 
@@ -229,3 +230,27 @@ def test_the_caller_reads_a_memory_return_from_its_outgoing_area() -> None:
     call = asm.index("s_call_b64 s[30:31], @make_args")
     after = asm[call:].splitlines()[1]
     assert "scratch_load_b32" in after and "s32" in after, after
+
+
+PROGRAM_GLOBALS = """
+global long total;
+global int table[5] = {10, 20, 30, 40, 50};
+global float scale = 0.5f;
+__attribute__((noinline)) int entry(size_t i) { return table[i % 5]; }
+kernel void k(global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = entry(i) + (int)(scale * 4);
+  atomic_fetch_add((volatile global atomic_long *)&total, (long)i);
+}
+kernel void read(global long *out) { out[0] = total; for (int j = 0; j < 5; j++) out[1 + j] = table[j]; }
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_program_scope_global_variables(level: int, regs: str) -> None:
+    got, _ = run_cl(PROGRAM_GLOBALS, "k", [np.zeros(64, np.int32)], (64,), (16,), level,
+                    options="-cl-std=CL2.0", regs=regs)
+    np.testing.assert_array_equal(got[0], np.array([10, 20, 30, 40, 50])[np.arange(64) % 5] + 2)
+    state, _ = run_cl(PROGRAM_GLOBALS, "read", [np.zeros(6, np.int64)], (1,), (1,), level,
+                      options="-cl-std=CL2.0", regs=regs)
+    np.testing.assert_array_equal(state[0], [0, 10, 20, 30, 40, 50])  # each run_cl starts a fresh program

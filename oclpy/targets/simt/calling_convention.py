@@ -161,6 +161,9 @@ def pack_hidden(num_groups: Sequence[int], work_dim: int, local_size: Sequence[i
             + struct.pack("<4I", *global_size, 0))
 
 
+GLOBALS_SLOT = 0  # where the constant block holds the address of the program's __global data
+
+
 def constants_offset(explicit_bytes: int) -> int:
     """Where the `__constant` block starts in the kernarg segment, after the explicit arguments."""
     return (explicit_bytes + CONSTANTS_ALIGN - 1) // CONSTANTS_ALIGN * CONSTANTS_ALIGN

@@ -230,7 +230,8 @@ def queries_of(fn: Function) -> set[tuple[str, int]]:
     """The work-item queries `fn` makes itself (every dimension for a variable one)."""
     found: set[tuple[str, int]] = set()
     for instr in fn.instructions():
-        if any(isinstance(o, GlobalVar) and o.space is AddressSpace.CONSTANT for o in instr.operands):
+        if any(isinstance(o, GlobalVar) and o.space in (AddressSpace.CONSTANT, AddressSpace.GLOBAL)
+               for o in instr.operands):
             found.add(("constants", 0))
         if instr.op != "call":
             continue

@@ -29,7 +29,7 @@ from ...ir.values import Module
 from ..kernel_abi import kernel_args
 from ..target import Target
 from .alloc_checker import AllocCheckError
-from .constant_data import layout_constants
+from .constant_data import layout_constants, layout_globals
 from .device_config import SimtMachine, machine_of
 from .frame_lowering import lower_frames
 from .isel import select_module
@@ -62,7 +62,7 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
     lower_frames(mmodule)
     if allocate:
         lower_pseudos(mmodule, machine.files)
-    program = SimtProgram(mmodule, {}, machine)
+    program = SimtProgram(mmodule, {}, machine, layout_globals(module, SIMT_LAYOUT)[1])
     _, constants = layout_constants(module, SIMT_LAYOUT)
     for fn in module.kernels():
         args, size = kernel_args(fn, SIMT_LAYOUT)
