@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 
 from ..ir.datalayout import CPU_LAYOUT, DataLayout
 from ..ir.types import AddressSpace
-from .c.consteval import SizeRules
+from .size_rules import SizeRules
 
 
 class InvalidBuildOptions(ValueError):

@@ -5,7 +5,8 @@ import pytest
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.c import c_types as ct
-from oclpy.frontend.c.consteval import CPU_SIZE_RULES, eval_int_const, eval_int_const_typed, type_align, type_size
+from oclpy.frontend.c.consteval import eval_int_const, eval_int_const_typed, type_align, type_size
+from oclpy.frontend.size_rules import CPU_SIZE_RULES
 from oclpy.frontend.c.c_parser import parse
 
 K = ct.ScalarKind

@@ -25,7 +25,8 @@ from ...ir.types import AddressSpace
 from . import ast
 from . import c_types as ct
 from . import parse_gnu, parse_recovery
-from .consteval import CPU_SIZE_RULES, SizeRules, eval_int_const
+from ..size_rules import CPU_SIZE_RULES, SizeRules
+from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
 from .gnu_types import TYPEOF_KEYWORDS

@@ -13,12 +13,10 @@ and the address space an unqualified pointee gets in the language version.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ...diagnostics import DiagnosticEngine
-from ...ir.datalayout import CPU_LAYOUT, DataLayout
-from ...ir.types import AddressSpace
+from ..size_rules import SizeRules
 from . import ast
 from . import c_types as ct
 from .c_types import ScalarKind as K
@@ -27,19 +25,6 @@ from .type_rules import arith_kind
 Value = tuple[int, K]  # (value, integer kind)
 
 
-@dataclass(frozen=True)
-class SizeRules:
-    """What sizes depend on beyond the C type: the target's DataLayout, and the space of a
-    pointee written without one (private before OpenCL C 2.0, generic from 2.0)."""
-
-    layout: DataLayout
-    default_space: AddressSpace = AddressSpace.PRIVATE
-
-    def pointer_size(self, t: ct.Pointer) -> int:
-        return self.layout.pointer_size(t.pointee.space or self.default_space)
-
-
-CPU_SIZE_RULES = SizeRules(CPU_LAYOUT)  # a parse with no target: the host's (clang's default triple)
 
 
 
