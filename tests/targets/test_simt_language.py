@@ -6,7 +6,9 @@ of 64-bit lanes (once computed in i66/i130, now in 64-bit arithmetic, against Py
 unbounded integers); atomics on private memory and 8/16-bit atomics (the
 `expand-atomics` pass), against the sequential result; struct returns through memory
 (more words than the return registers), against Python; program-scope `__global`
-variables (their persistence between launches: tests/runtime/test_simt_device.py)."""
+variables (their persistence between launches: tests/runtime/test_simt_device.py);
+private objects aligned above the stack's 16 bytes, in a helper whatever its caller's
+frame."""
 
 from __future__ import annotations
 
@@ -254,3 +256,26 @@ def test_program_scope_global_variables(level: int, regs: str) -> None:
     state, _ = run_cl(PROGRAM_GLOBALS, "read", [np.zeros(6, np.int64)], (1,), (1,), level,
                       options="-cl-std=CL2.0", regs=regs)
     np.testing.assert_array_equal(state[0], [0, 10, 20, 30, 40, 50])  # each run_cl starts a fresh program
+
+
+OVER_ALIGNED = """
+typedef struct __attribute__((aligned(64))) { float v[3]; } A64;
+__attribute__((noinline)) ulong h(int n) {
+  A64 a; a.v[0] = n;
+  int __attribute__((aligned(32))) b[5]; b[0] = n;
+  return ((ulong)&a.v[0] % 64) * 1000 + ((ulong)&b[0] % 32) * 10 + (a.v[0] != n) + (b[0] != n);
+}
+kernel void k(global ulong *out, int m) {
+  size_t i = get_global_id(0);
+  volatile int pads[N]; pads[i % N] = m;
+  out[i] = h((int)i + pads[i % N]);
+}
+"""
+
+
+@pytest.mark.parametrize("pads", [1, 5, 9, 13])  # the caller's frame: the helper's SP at 16 mod 64 and so on
+@pytest.mark.parametrize("level", LEVELS)
+def test_private_objects_aligned_above_16_are_aligned_in_a_helper(level: int, pads: int, regs: str) -> None:
+    got, _ = run_cl(OVER_ALIGNED, "k", [np.zeros(32, np.uint64), np.int32(3)], (32,), (32,), level,
+                    options=f"-DN={pads}", regs=regs)
+    np.testing.assert_array_equal(got[0], np.zeros(32, np.uint64))
