@@ -8,7 +8,8 @@ unbounded integers); atomics on private memory and 8/16-bit atomics (the
 (more words than the return registers), against Python; program-scope `__global`
 variables (their persistence between launches: tests/runtime/test_simt_device.py);
 private objects aligned above the stack's 16 bytes, in a helper whatever its caller's
-frame."""
+frame; irreducible control flow (`goto` into a loop: the split-irreducible pass), against
+Python."""
 
 from __future__ import annotations
 
@@ -279,3 +280,53 @@ def test_private_objects_aligned_above_16_are_aligned_in_a_helper(level: int, pa
     got, _ = run_cl(OVER_ALIGNED, "k", [np.zeros(32, np.uint64), np.int32(3)], (32,), (32,), level,
                     options=f"-DN={pads}", regs=regs)
     np.testing.assert_array_equal(got[0], np.zeros(32, np.uint64))
+
+
+IRREDUCIBLE = """
+kernel void k(global int *out, global const int *in) {
+  size_t i = get_global_id(0);
+  int x = in[i], n = 0, acc = 1;
+  if (x & 1) goto second;
+first:
+  acc = acc * 3 + n;
+  n++;
+  if (n > 20) goto done;
+second:
+  acc = acc + (x >> n % 5);
+  n += 2;
+  if (n < x % 17) goto first;
+  if (acc % 3 == 0 && n < 40) goto second;
+done:
+  out[i] = acc * 100 + n;
+}
+"""
+
+
+def wrap32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >> 31 else v
+
+
+def irreducible_reference(x: int) -> int:
+    n, acc, at = 0, 1, "second" if x & 1 else "first"
+    while True:
+        if at == "first":
+            acc, n = wrap32(acc * 3 + n), n + 1
+            if n > 20:
+                break
+        acc, n = wrap32(acc + (x >> n % 5)), n + 2
+        if n < x % 17:
+            at = "first"
+            continue
+        if acc % 3 == 0 and n < 40:  # C's % of a negative acc is negative, 0 alike
+            at = "second"
+            continue
+        break
+    return wrap32(acc * 100 + n)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_goto_into_a_loop_runs_after_node_splitting(level: int, regs: str) -> None:
+    x = np.random.default_rng(2).integers(0, 1000, 64).astype(np.int32)
+    got, _ = run_cl(IRREDUCIBLE, "k", [np.zeros(64, np.int32), x], (64,), (32,), level, regs=regs)
+    np.testing.assert_array_equal(got[0], [irreducible_reference(int(v)) for v in x])

@@ -41,7 +41,7 @@ from .regalloc import allocate_module
 from .resources import scratch_bytes
 from .simt_program import SimtKernel, SimtProgram
 
-PIPELINE = "inline,expand-atomics"
+PIPELINE = "inline,split-irreducible,expand-atomics"
 
 
 def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, allocate: bool = True,
