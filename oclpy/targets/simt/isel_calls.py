@@ -442,9 +442,12 @@ def math_formula(ctx: Ctx, formula: Formula, bits: int, args: list[Operand], kin
 
 
 def via_double_scale(ctx: Ctx, x: Operand, scale: float) -> tuple[Operand, Operand]:
-    """x * scale in double, split into the nearest integer n and the rest f (as float)."""
+    """x * scale in double, clamped to [-512, 512] (beyond, 2^t is 0 or inf in float; an
+    infinite t would make f = inf - inf a NaN), split into the nearest integer n and the
+    rest f (as float)."""
     wide = ctx.op("v_cvt_f64_f32", "v", 64, x)
     t = ctx.op("v_mul_f64", "v", 64, wide, Imm(scale))
+    t = ctx.op("v_max_f64", "v", 64, ctx.op("v_min_f64", "v", 64, t, Imm(512.0)), Imm(-512.0))
     n = ctx.op("v_rndne_f64", "v", 64, t)
     f = ctx.op("v_cvt_f32_f64", "v", 32, ctx.op("v_sub_f64", "v", 64, t, n))
     return n, f
@@ -455,7 +458,9 @@ def math_exp_base(scale: float) -> Callable[[Ctx, list[Operand]], Operand]:
     def make(ctx: Ctx, args: list[Operand]) -> Operand:
         n, f = via_double_scale(ctx, args[0], scale)
         n32 = ctx.op("v_cvt_i32_f64", "v", 32, n)
-        return ctx.op("v_ldexp_f32", "v", 32, ctx.op("v_exp2_f32", "v", 32, f), n32)
+        value = ctx.op("v_ldexp_f32", "v", 32, ctx.op("v_exp2_f32", "v", 32, f), n32)
+        nan = ctx.op("v_cmp_uno_f32", "s", 64, args[0], args[0])  # the clamp made a NaN a number
+        return ctx.op("v_cndmask_b32", "v", 32, value, args[0], nan)
     return make
 
 
