@@ -186,3 +186,15 @@ def test_float_exp_of_infinities_nan_and_overflow(name: str, base: float) -> Non
     with np.errstate(over="ignore", under="ignore"):
         want = np.power(np.float64(base), x.astype(np.float64)).astype(np.float32)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("ty", ["float", "double"])
+def test_powr_special_values_follow_the_spec(ty: str) -> None:
+    """OpenCL 7.5.1: powr(0, 0), powr(inf, 0), powr(1, +-inf), powr(x < 0, y) are NaN;
+    powr(1, finite y) is 1 and powr(x > 0, 0) is 1."""
+    dt = np.float32 if ty == "float" else np.float64
+    x = np.array([0.0, -0.0, np.inf, 1.0, 1.0, -2.0, 1.0, 5.0, 0.0], dt)
+    y = np.array([0.0, -0.0, 0.0, np.inf, -np.inf, 2.0, 7.5, 0.0, 2.0], dt)
+    got = run("powr", ty, x, y)
+    want = np.array([np.nan] * 6 + [1.0, 1.0, 0.0], dt)
+    np.testing.assert_array_equal(got, want)
