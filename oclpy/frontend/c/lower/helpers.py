@@ -32,7 +32,8 @@ class LValue:
     align: int = 0  # 0: the natural alignment of `ctype` (members of packed structs use 1)
 
     def alignment(self, dl: DataLayout) -> int:
-        return self.align or align_of(self.vec_type if self.swizzle is not None else self.ctype, dl)  # type: ignore[arg-type]
+        t = self.vec_type if self.swizzle is not None else self.ctype
+        return self.align or align_of(t, dl)  # type: ignore[arg-type]
 
 
 def is_bool(t: CType) -> bool:

@@ -92,8 +92,9 @@ class UnitContext:
     def constant_global(self, d: ast.VarDecl, name: str) -> GlobalVar:
         """The global of a program-scope or static variable, with its constant initializer."""
         space = d.ctype.space or ir.AddressSpace.CONSTANT
-        init = constant_value(d.init, d.ctype, self.layout) if d.init is not None else ConstZero(mem_type(d.ctype, self.layout))
-        gv = GlobalVar(name, mem_type(d.ctype, self.layout), space, init, constant=space is ir.AddressSpace.CONSTANT,
+        mt = mem_type(d.ctype, self.layout)
+        init = constant_value(d.init, d.ctype, self.layout) if d.init is not None else ConstZero(mt)
+        gv = GlobalVar(name, mt, space, init, constant=space is ir.AddressSpace.CONSTANT,
                        align=max(align_of(d.ctype, self.layout), int(d.attributes.get("aligned", 0) or 0)))
         return self.module.add_global(gv)
 
@@ -204,7 +205,8 @@ class LoweringContext:
 
     def alloca(self, t: CType, name: str, align: int = 0) -> Value:
         """A private object of type `t` in the entry block, named uniquely after `name`."""
-        return self.allocas.alloca(mem_type(t, self.layout), max(align, align_of(t, self.layout)), name=self._unique(name))
+        align = max(align, align_of(t, self.layout))
+        return self.allocas.alloca(mem_type(t, self.layout), align, name=self._unique(name))
 
     def temporary(self, t: CType) -> Value:
         return self.alloca(t, "tmp")
