@@ -76,7 +76,7 @@ def _emit_ast(source: str | bytes, options: str, filename: str, args: argparse.N
 
 def _emit_ir(source: str | bytes, options: str, filename: str, args: argparse.Namespace) -> str:
     """The IR every target starts from: after the level's target-independent pipeline."""
-    front = compiler.frontend_for(source, options, filename)
+    front = compiler.frontend_for(source, options, filename, compiler.BACKENDS[args.device].layout)
     level = args.opt if args.opt is not None else compiler.opt_level(options)
     trace = sys.stdout if args.print_after_all else None
     run_pipeline(front.module, compiler.pipeline_for(level), verify_each=args.verify_each,
@@ -162,7 +162,7 @@ def _read_source(path: str) -> str | bytes:
 
 def _stats_table(source: str | bytes, options: str, args: argparse.Namespace) -> str:
     """Per-kernel counts of the IR every target starts from (after the level's pipeline)."""
-    module = compiler.frontend_for(source, options, args.file).module
+    module = compiler.frontend_for(source, options, args.file, compiler.BACKENDS[args.device].layout).module
     level = args.opt if args.opt is not None else compiler.opt_level(options)
     run_pipeline(module, compiler.pipeline_for(level))
     table = format_stats(kernel_stats(module))

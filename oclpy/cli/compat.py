@@ -57,6 +57,8 @@ class FileResult:
 
     def summary(self) -> str:
         if not self.counts:
+            if self.returncode == TIMED_OUT:
+                return f"{self.name}: TIMED OUT"
             return f"{self.name}: {'ran OK' if self.ok else f'FAILED (exit {self.returncode})'}"
         parts = ", ".join(f"{n} {k}" for k, n in self.counts.items())
         return f"{self.name}: {parts}"
@@ -128,21 +130,33 @@ def _env() -> dict[str, str]:
     return env
 
 
+TIMED_OUT = -9  # a FileResult's returncode when the file ran past its time limit
+
+
+def run_file(cmd: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+    """(exit status, output) of `cmd`; a run past `timeout` seconds is TIMED_OUT, its output
+    so far kept (a slow device, the simulator's, must not end the whole compatibility run)."""
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, env=_env(), text=True, capture_output=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as exc:
+        out = [o.decode(errors="replace") if isinstance(o, bytes) else o or "" for o in (exc.stdout, exc.stderr)]
+        return TIMED_OUT, "".join(out) + f"\ntimed out after {timeout:.0f} s\n"
+    return proc.returncode, proc.stdout + proc.stderr
+
+
 def run_example(path: Path, timeout: float = 300.0) -> FileResult:
-    proc = subprocess.run([sys.executable, path.name], cwd=path.parent, env=_env(), text=True,
-                          capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    return FileResult(f"examples/{path.name}", {}, proc.returncode, proc.stdout + proc.stderr)
+    code, output = run_file([sys.executable, path.name], path.parent, timeout)
+    return FileResult(f"examples/{path.name}", {}, code, output)
 
 
 def run_tests(path: Path, timeout: float = 600.0, extra: tuple[str, ...] = ()) -> FileResult:
     cmd = [sys.executable, "-m", "pytest", "-q", "-rs", "-rx", "-p", "no:cacheprovider",
            "-o", "addopts=", path.name, *extra]
-    proc = subprocess.run(cmd, cwd=path.parent, env=_env(), text=True, capture_output=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
-    output = proc.stdout + proc.stderr
+    code, output = run_file(cmd, path.parent, timeout)
     summary = [line for line in output.splitlines() if _COUNT.search(line)]
     counts = {kind: int(n) for n, kind in _COUNT.findall(summary[-1])} if summary else {}
-    return FileResult(f"test/{path.name}", counts, proc.returncode, output)
+    return FileResult(f"test/{path.name}", counts, code, output)
 
 
 def run_all(workdir: Path, files: tuple[str, ...] = EXAMPLES + TEST_FILES,

@@ -1,7 +1,8 @@
 """The compiling part of the compiler: source -> frontend -> one pipeline -> target.
 
 `compile_program(source, options, target)` runs the frontend (OpenCL C text,
-or a SPIR-V module told by its magic number), then one pipeline: the level's
+or a SPIR-V module told by its magic number) with the target's DataLayout (so
+`sizeof` of a pointer and the layout of structs are the target's), then one pipeline: the level's
 target-independent passes followed by the target's own (`BACKENDS`: the cpu
 target forms work-groups last; on cuda and simt barriers stay barriers), run once by
 the pass manager, then the target's code generator with the Target value.
@@ -29,6 +30,7 @@ from ..frontend.c.sema.analyzer import analyze
 from ..frontend.driver import FrontendResult, compile_to_ir, version_type_names
 from ..frontend.options import parse_build_options
 from ..frontend.spirv.spirv_driver import compile_spirv
+from ..ir.datalayout import CPU_LAYOUT, DataLayout
 from ..ir.values import Module
 from ..passes.manager import PIPELINES, run_pipeline
 from ..targets.llvm.cpu import cpu_target
@@ -42,17 +44,20 @@ from .units import check_header_name, source_unit
 
 @dataclass(frozen=True)
 class Backend:
-    """What the compiler runs for one kind of Target: its own passes (after the level's
-    pipeline) and its code generator (module, Target, build options) -> program."""
+    """What the compiler runs for one kind of Target: its DataLayout (which the frontend
+    lays types out with), its own passes (after the level's pipeline) and its code
+    generator (module, Target, build options) -> program."""
 
+    layout: DataLayout
     pipeline: str
     compile: Callable[[Module, Target, str], Any]
 
 
 BACKENDS: dict[str, Backend] = {
-    "cpu": Backend(cpu_target.PIPELINE, lambda module, target, options: cpu_target.compile_cpu(module, target)),
-    "cuda": Backend(nvptx_target.PIPELINE, nvptx_target.compile_nvptx),
-    "simt": Backend(simt_target.PIPELINE, simt_target.compile_for),
+    "cpu": Backend(CPU_LAYOUT, cpu_target.PIPELINE,
+                   lambda module, target, options: cpu_target.compile_cpu(module, target)),
+    "cuda": Backend(nvptx_target.NVPTX_LAYOUT, nvptx_target.PIPELINE, nvptx_target.compile_nvptx),
+    "simt": Backend(simt_target.SIMT_LAYOUT, simt_target.PIPELINE, simt_target.compile_for),
 }
 TARGET_PIPELINES = {kind: backend.pipeline for kind, backend in BACKENDS.items()}
 
@@ -65,18 +70,22 @@ def optimize(module: Module, level: int, target: Target | str = "cpu", *, verify
              print_after_all: TextIO | None = None) -> Module:
     """Run the level's pipeline, then the target's own passes, in place (one pipeline)."""
     kind = target if isinstance(target, str) else target.kind
-    pipeline = ",".join(p for p in (pipeline_for(level), BACKENDS[kind].pipeline) if p)
-    run_pipeline(module, pipeline, verify_each=verify_each, print_after_all=print_after_all)
+    backend = BACKENDS[kind]
+    pipeline = ",".join(p for p in (pipeline_for(level), backend.pipeline) if p)
+    run_pipeline(module, pipeline, verify_each=verify_each, print_after_all=print_after_all,
+                 layout=backend.layout)
     return module
 
 
-def frontend_for(source: str | bytes, options: str, filename: str = "<kernel>") -> FrontendResult:
-    """The IR module of OpenCL C (text, or UTF-8 bytes) or of a SPIR-V module (bytes)."""
+def frontend_for(source: str | bytes, options: str, filename: str = "<kernel>",
+                 layout: DataLayout = CPU_LAYOUT) -> FrontendResult:
+    """The IR module of OpenCL C (text, or UTF-8 bytes) or of a SPIR-V module (bytes), for a
+    target of DataLayout `layout`."""
     unit = source_unit(source, filename)
     with paused_gc():
         if isinstance(unit, bytes):
-            return compile_spirv(unit, options, filename if filename != "<kernel>" else "<spirv>")
-        return compile_to_ir(unit, options, filename=filename)
+            return compile_spirv(unit, options, filename if filename != "<kernel>" else "<spirv>", layout)
+        return compile_to_ir(unit, options, filename=filename, layout=layout)
 
 
 def compile_program(source: str | bytes, options: str = "", target: Target | None = None,
@@ -84,8 +93,8 @@ def compile_program(source: str | bytes, options: str = "", target: Target | Non
     """Compile `source` for `target` (default: the host CPU), without the build cache."""
     target = resolve(target, options)
     with paused_gc():
-        front = frontend_for(source, options, filename)
         backend = BACKENDS[target.kind]
+        front = frontend_for(source, options, filename, backend.layout)
         try:
             optimize(front.module, target.opt_level or 0, target.kind)
             program = backend.compile(front.module, target, options)

@@ -1,6 +1,6 @@
 """The frontend driver: OpenCL C source to an IR module.
 
-`compile_to_ir(source, options, filename)` chains build options ->
+`compile_to_ir(source, options, filename, layout)` chains build options ->
 preprocess -> parse -> sema -> lower and returns `FrontendResult(module, log)`
 (the log holds any warnings). Any error reported by a stage raises
 `diagnostics.CompileError(log)` with the clang-style build log; a Python
@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from ..diagnostics import CompileError, DiagnosticEngine, SourceLocation, TooManyErrors
+from ..ir.datalayout import CPU_LAYOUT, DataLayout
 from ..ir.values import Module
 from .c.c_types import CType
 from .options import BuildOptions, InvalidBuildOptions, parse_build_options
@@ -153,7 +154,8 @@ def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticE
         return None
     if wants_images(text):
         text = _image_library(options) + text
-    tu = parse(text, filename, diags, version_type_names(options), options.opencl_c_version)
+    tu = parse(text, filename, diags, version_type_names(options), options.opencl_c_version,
+               options.size_rules)
     if diags.has_errors:
         _check_after_syntax_errors(tu, options, diags)
         return None
@@ -188,13 +190,16 @@ def _fresh_diagnostics(old: DiagnosticEngine, source: str, filename: str) -> Dia
 
 
 def compile_to_ir(source: str, options: Union[str, Sequence[str], BuildOptions, None] = "",
-                  filename: str = "<kernel>") -> FrontendResult:
-    """Compile OpenCL C `source` to an IR module, or raise `CompileError(log)`."""
+                  filename: str = "<kernel>", layout: DataLayout = CPU_LAYOUT) -> FrontendResult:
+    """Compile OpenCL C `source` to an IR module for a target of DataLayout `layout` (sizes
+    of pointers and of what holds them), or raise `CompileError(log)`."""
     diags = DiagnosticEngine({filename: source})
     try:
         opts = options if isinstance(options, BuildOptions) else parse_build_options(options)
     except InvalidBuildOptions as exc:
         raise CompileError(f"error: {exc}\n1 error generated.\n") from None
+    if opts.layout is not layout:
+        opts = replace(opts, layout=layout)
     diags.warnings_as_errors = opts.warnings_as_errors
     diags.suppress_warnings = opts.suppress_warnings
     module: Optional[Module] = None

@@ -2,7 +2,9 @@
 
 `parse_build_options("-D N=4 -I inc -cl-std=CL2.0 -cl-fast-relaxed-math")`
 returns a `BuildOptions`; an option we do not know raises `InvalidBuildOptions`
-(the runtime maps it to CL_INVALID_BUILD_OPTIONS).
+(the runtime maps it to CL_INVALID_BUILD_OPTIONS). Beside the options, a
+`BuildOptions` carries the `DataLayout` of the target the build compiles for
+(clang's `-target`): the compiler sets it, never the option string.
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
+
+from ..ir.datalayout import CPU_LAYOUT, DataLayout
+from ..ir.types import AddressSpace
+from .size_rules import SizeRules
 
 
 class InvalidBuildOptions(ValueError):
@@ -47,11 +53,18 @@ class BuildOptions:
     debug_info: bool = False  # -g
     opt_level: int = 2  # -O0..-O3; -cl-opt-disable sets 0
     raw: list[str] = field(default_factory=list)  # the option words as given
+    layout: DataLayout = CPU_LAYOUT  # the target's (compile_to_ir's `layout`), not an option word
 
     @property
     def opencl_c_version(self) -> int:
         """The value of __OPENCL_C_VERSION__ (120 for CL1.2)."""
         return CL_STD_VERSIONS[self.cl_std]
+
+    @property
+    def size_rules(self) -> SizeRules:
+        """What sizes depend on beyond the C type: the layout and the default pointee space."""
+        generic = self.opencl_c_version >= 200
+        return SizeRules(self.layout, AddressSpace.GENERIC if generic else AddressSpace.PRIVATE)
 
     @property
     def opencl_version(self) -> int:

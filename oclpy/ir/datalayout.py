@@ -42,9 +42,7 @@ class DataLayout:
         if isinstance(t, PtrType):
             return self.pointer_size(t.space)
         if isinstance(t, VectorType):
-            # OpenCL: a 3-element vector occupies the space of 4.
-            count = 4 if t.count == 3 else t.count
-            return count * self.size_of(t.elem)
+            return vector_size(t)
         if isinstance(t, ArrayType):
             return t.count * self.size_of(t.elem)
         if isinstance(t, StructType):
@@ -72,6 +70,16 @@ class DataLayout:
             align = max(align, a)
         size = (offset + align - 1) // align * align
         return StructLayout(tuple(offsets), size, align)
+
+
+def vector_size(t: VectorType) -> int:
+    """The size (and alignment) of a vector of integers or floats: the same in every layout
+    (OpenCL: a 3-element vector occupies the space of 4)."""
+    count = 4 if t.count == 3 else t.count
+    elem = t.elem
+    if not isinstance(elem, (IntType, FloatType)):
+        raise ValueError(f"vector {t} of {elem}: elements are integers or floats")
+    return count * max(1, (elem.bits + 7) // 8)
 
 
 def _uniform(bits: int) -> dict[AddressSpace, int]:

@@ -20,6 +20,7 @@ import io
 import time
 from typing import Any, ClassVar, Iterable, Iterator, Protocol, TextIO, TypeVar
 
+from ..ir.datalayout import CPU_LAYOUT, DataLayout
 from ..ir.values import Function, Module
 from ..ir.verifier import VerifyError, verify_module
 from ..ir.printer import print_module
@@ -182,9 +183,9 @@ def known_passes() -> list[str]:
 # -- running -------------------------------------------------------------------------
 
 
-def _verify(module: Module, after: str) -> None:
+def _verify(module: Module, after: str, layout: DataLayout) -> None:
     try:
-        verify_module(module)
+        verify_module(module, layout)
     except VerifyError as exc:
         raise PassError(after, f"module fails verification after this pass: {exc}") from exc
 
@@ -197,8 +198,9 @@ def _print(module: Module, after: str, out: TextIO) -> None:
 def run_pipeline(module: Module, pipeline: str, verify_each: bool = False,
                  print_after_all: TextIO | None = None, print_after: Iterable[str] = (),
                  time_passes: TextIO | None = None,
-                 print_stream: TextIO | None = None) -> bool:
+                 print_stream: TextIO | None = None, layout: DataLayout = CPU_LAYOUT) -> bool:
     """Run `pipeline` over `module` in place; return whether any pass changed it.
+    `verify_each` verifies the module after each pass against the target's `layout`.
 
     `print_after` names passes after which the module is printed to
     `print_stream` (default: `print_after_all`, else stdout). Raises
@@ -218,7 +220,7 @@ def run_pipeline(module: Module, pipeline: str, verify_each: bool = False,
         changed |= _run_one(p, module)
         timings.append((p.name, time.perf_counter() - start))
         if verify_each:
-            _verify(module, p.name)
+            _verify(module, p.name, layout)
         if print_after_all is not None:
             _print(module, p.name, print_after_all)
         elif p.name in wanted:

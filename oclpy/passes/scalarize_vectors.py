@@ -49,7 +49,7 @@ from typing import Callable, ClassVar, Optional
 
 from oclpy.ir.builder import Builder, add_incoming
 from oclpy.ir.cfg import reverse_post_order
-from oclpy.ir.datalayout import CPU_LAYOUT
+from oclpy.ir.datalayout import vector_size
 from oclpy.ir.intrinsics import MATH_FUNCTIONS
 from oclpy.ir.ops import OPS, Kind
 from oclpy.ir.types import FloatType, FunctionType, IntType, PtrType, Type, VectorType
@@ -93,8 +93,9 @@ def constant_element(v: Value, k: int) -> Optional[Value]:
 
 
 def element_align(align: int, vector: VectorType, offset: int) -> int:
-    """The alignment known at `offset` bytes into a vector aligned to `align` (0: its size)."""
-    base = align or CPU_LAYOUT.align_of(vector)
+    """The alignment known at `offset` bytes into a vector aligned to `align` (0: its size,
+    which no target's DataLayout changes)."""
+    base = align or vector_size(vector)
     return base if offset == 0 else gcd(base, offset)
 
 

@@ -1,4 +1,5 @@
-"""Fixtures for oclpy.array tests: one cpu context for the session, a fresh queue per test."""
+"""Fixtures for oclpy.array tests: one context for the session on the device under test
+(OCLPY_DEVICE, default cpu), a fresh queue per test."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import oclpy as cl
 
 @pytest.fixture(scope="session")
 def ctx():
-    return cl.Context(dev_type=cl.device_type.CPU)
+    return cl.create_some_context(interactive=False)
 
 
 @pytest.fixture()

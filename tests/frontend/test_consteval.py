@@ -6,6 +6,7 @@ from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.c import c_types as ct
 from oclpy.frontend.c.consteval import eval_int_const, eval_int_const_typed, type_align, type_size
+from oclpy.frontend.size_rules import CPU_SIZE_RULES
 from oclpy.frontend.c.c_parser import parse
 
 K = ct.ScalarKind
@@ -32,7 +33,7 @@ def const_expr(text, decls=""):
     ("sizeof(int[3][2])", 24), ("__alignof__(float4)", 16), ("vec_step(float3)", 3), ("vec_step(int)", 1),
 ])
 def test_values(text, value):
-    assert eval_int_const(const_expr(text)) == value
+    assert eval_int_const(const_expr(text), CPU_SIZE_RULES) == value
 
 
 @pytest.mark.parametrize("text,kind", [
@@ -41,7 +42,7 @@ def test_values(text, value):
     ("(char)1 + (char)1", K.INT), ("1 < 2u", K.INT), ("sizeof(int)", K.ULONG), ("1u << 3", K.UINT),
 ])
 def test_types(text, kind):
-    assert eval_int_const_typed(const_expr(text))[1] is kind
+    assert eval_int_const_typed(const_expr(text), CPU_SIZE_RULES)[1] is kind
 
 
 # OpenCL C 6.3(j): a shift count is taken modulo the promoted left operand's width
@@ -51,25 +52,25 @@ def test_types(text, kind):
     ("1L << 64", 1), ("(char)1 << 33", 2), ("-16 >> 34", -4), ("0x80000000u >> 63", 1), ("1UL << 31", 2147483648),
 ])
 def test_shift_counts_wrap(text, value):
-    assert eval_int_const(const_expr(text)) == value
+    assert eval_int_const(const_expr(text), CPU_SIZE_RULES) == value
 
 
 @pytest.mark.parametrize("text", ["y", "1.5", "y + 1", "1 / 0", "1 % 0", "f(1)", "(float)1",
                                   "sizeof y", "(1, 2)", "a[0]"])
 def test_not_constant(text):
-    assert eval_int_const(const_expr(text)) is None
+    assert eval_int_const(const_expr(text), CPU_SIZE_RULES) is None
 
 
 def test_division_by_zero_warns():
     diags = DiagnosticEngine()
-    assert eval_int_const(const_expr("1 / 0"), diags) is None
+    assert eval_int_const(const_expr("1 / 0"), CPU_SIZE_RULES, diags) is None
     assert [(d.severity, d.message, d.loc.col) for d in diags.diagnostics] == [
         ("warning", "division by zero is undefined", 18)]
 
 
 def test_enum_constants():
     expr = const_expr("B * 2", decls="enum E { A = 3, B };")
-    assert eval_int_const(expr) == 8
+    assert eval_int_const(expr, CPU_SIZE_RULES) == 8
 
 
 def test_struct_layout():
@@ -82,18 +83,18 @@ def test_struct_layout():
                "struct V { char c; float4 v; };\n"
                "struct Fwd;", "k.cl", diags)
     s, p, b, u, a, v, fwd = (d.ctype for d in tu.decls)
-    assert (type_size(s), type_align(s)) == (12, 4)
-    assert (type_size(p), type_align(p)) == (5, 1)
-    assert (type_size(b), type_align(b)) == (12, 4)
-    assert (type_size(u), type_align(u)) == (8, 4)
-    assert (type_size(a), type_align(a)) == (16, 16)
-    assert (type_size(v), type_align(v)) == (32, 16)
-    assert type_size(fwd) is None
-    assert type_size(ct.Array(ct.INT, None)) is None
+    assert (type_size(s, CPU_SIZE_RULES), type_align(s, CPU_SIZE_RULES)) == (12, 4)
+    assert (type_size(p, CPU_SIZE_RULES), type_align(p, CPU_SIZE_RULES)) == (5, 1)
+    assert (type_size(b, CPU_SIZE_RULES), type_align(b, CPU_SIZE_RULES)) == (12, 4)
+    assert (type_size(u, CPU_SIZE_RULES), type_align(u, CPU_SIZE_RULES)) == (8, 4)
+    assert (type_size(a, CPU_SIZE_RULES), type_align(a, CPU_SIZE_RULES)) == (16, 16)
+    assert (type_size(v, CPU_SIZE_RULES), type_align(v, CPU_SIZE_RULES)) == (32, 16)
+    assert type_size(fwd, CPU_SIZE_RULES) is None
+    assert type_size(ct.Array(ct.INT, None), CPU_SIZE_RULES) is None
 
 
 def test_deep_expression_is_not_constant_rather_than_crashing():
     expr: ast.Expr = ast.IntLiteral(ast.SourceLocation("k", 1, 1), 1)
     for _ in range(100000):
         expr = ast.Unary(expr.loc, "-", expr)
-    assert eval_int_const(expr) is None
+    assert eval_int_const(expr, CPU_SIZE_RULES) is None

@@ -113,10 +113,11 @@ def test_kernel_arg_type_names_keep_typedef_names() -> None:
 
 def test_aligned_attribute_on_struct_fields_sets_the_layout() -> None:
     from oclpy.frontend.c.layout import struct_info
+    from oclpy.ir.datalayout import CPU_LAYOUT
     from tests.frontend.sema_helpers import check
     tu, _ = check("typedef struct { char c; float x __attribute__((aligned(16)));"
                   " __attribute__((aligned(8))) char d; } S;")
-    info = struct_info(tu.decls[-1].ctype.definition)
+    info = struct_info(tu.decls[-1].ctype.definition, CPU_LAYOUT)
     assert (info.offsets, info.size, info.align) == ({"c": 0, "x": 16, "d": 24}, 32, 16)
 
 

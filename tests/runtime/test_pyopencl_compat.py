@@ -56,6 +56,15 @@ def test_unpack_runs_and_counts(tmp_path, monkeypatch):
         compat.unpack(sdist, tmp_path / "src", ("examples/missing.py",))
 
 
+def test_a_file_past_its_time_limit_is_reported_and_the_run_goes_on(tmp_path):
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\nprint('started', flush=True)\ntime.sleep(30)\n")
+    result = compat.run_example(slow, timeout=2)
+    assert not result.ok and result.returncode == compat.TIMED_OUT
+    assert result.summary() == "examples/slow.py: TIMED OUT"
+    assert "started" in result.output and "timed out after 2 s" in result.output
+
+
 def test_missing_sdist_is_reported(monkeypatch, tmp_path):
     monkeypatch.setenv("OCLPY_PYOPENCL_SDIST", str(tmp_path / "nope.tar.gz"))
     with pytest.raises(compat.Unavailable, match="is not a file"):

@@ -157,3 +157,35 @@ def test_a_bad_environment_makes_the_driver_unavailable(monkeypatch: pytest.Monk
     monkeypatch.setattr("oclpy.runtime.drivers._loaded", {})
     found = load_driver("simt")
     assert "the 'simt' driver failed to start" in found.reason and "vector register file of 20" in found.reason
+
+
+GLOBALS = """
+global int counter;
+global int table[5] = {10, 20, 30, 40, 50};
+global float scale = 0.5f;
+__attribute__((noinline)) int bump(int v) { return atomic_fetch_add((volatile global atomic_int *)&counter, v); }
+kernel void k(global int *out) {
+  size_t i = get_global_id(0);
+  int before = bump(1);
+  out[i] = before >= 0 ? table[i % 5] + (int)(scale * 4) : -1;
+  if (i == 0) table[4] = 99;
+}
+kernel void read(global int *out) { out[0] = counter; out[1] = table[4]; }
+"""
+
+
+def test_program_scope_global_variables_keep_their_values_between_launches(ctx: cl.Context) -> None:
+    queue = cl.CommandQueue(ctx)
+    program = cl.Program(ctx, GLOBALS).build(options="-cl-std=CL2.0")
+    out = cl.Buffer(ctx, MF.READ_WRITE, 64 * 4)
+    program.k(queue, (64,), (32,), out)
+    program.k(queue, (64,), (32,), out)
+    got = np.empty(64, np.int32)
+    cl.enqueue_copy(queue, got, out)
+    table = np.array([10, 20, 30, 40, 99], np.int32)  # the second launch sees the first's store
+    np.testing.assert_array_equal(got, table[np.arange(64) % 5] + 2)
+    state = cl.Buffer(ctx, MF.READ_WRITE, 8)
+    program.read(queue, (1,), (1,), state)
+    pair = np.empty(2, np.int32)
+    cl.enqueue_copy(queue, pair, state)
+    assert pair.tolist() == [128, 99]  # every work-item of both launches bumped the counter once

@@ -1,16 +1,17 @@
-"""Fixtures for the spec-section suite: one cpu context for the session and
-`run_kernel`, which builds OpenCL C source and runs one kernel on NumPy arrays."""
+"""Fixtures for the spec-section suite: one context for the session on the device under
+test (OCLPY_DEVICE, default cpu) and `run_kernel`, which builds OpenCL C source and runs
+one kernel on NumPy arrays."""
 
 from __future__ import annotations
 
 import pytest
 
-from .harness import KernelRunner, cpu_context
+from .harness import KernelRunner, device_context
 
 
 @pytest.fixture(scope="session")
 def ctx():
-    return cpu_context()
+    return device_context()
 
 
 @pytest.fixture(scope="session")

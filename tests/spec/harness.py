@@ -16,8 +16,9 @@ import numpy as np
 import oclpy as cl
 
 
-def cpu_context() -> Any:
-    return cl.Context(dev_type=cl.device_type.CPU)
+def device_context() -> Any:
+    """A context on the device under test: OCLPY_DEVICE's kind (cpu, cuda, simt), else the cpu."""
+    return cl.create_some_context(interactive=False)
 
 
 class KernelRunner:

@@ -46,12 +46,12 @@ def _inputs(t: str):
 
 @pytest.fixture(scope="module", params=["float", "double"])
 def geometry(request):
-    from .harness import KernelRunner, cpu_context
+    from .harness import KernelRunner, device_context
     t = request.param
     a, b = _inputs(t)
     dt = DTYPES[t]
     S, O = np.zeros(4 * 10 * G * 4, dt), np.zeros(4 * 10 * G * 4, dt)
-    _, _, S, O = KernelRunner(cpu_context())(_kernel(t), "g", (G,), None, a, b, S, O)
+    _, _, S, O = KernelRunner(device_context())(_kernel(t), "g", (G,), None, a, b, S, O)
     return t, a, b, S, O
 
 
@@ -104,7 +104,7 @@ def test_geometric(geometry, n: int) -> None:
 def test_edge_cases_subnormal_lengths_and_infinite_normalize(t: str) -> None:
     """length of subnormal vectors is exact-ish (no flush, no underflow to 0);
     normalize treats infinite elements as ±1 and the others as 0 (6.15.5)."""
-    from .harness import KernelRunner, cpu_context
+    from .harness import KernelRunner, device_context
     dt = DTYPES[t]
     fi = np.finfo(dt)
     sub = fi.smallest_subnormal
@@ -112,7 +112,7 @@ def test_edge_cases_subnormal_lengths_and_infinite_normalize(t: str) -> None:
                   [-np.inf, np.inf], [2, -np.inf], [np.nan, np.inf], [0, -0.0]], dt)
     src = (PRE + f"__kernel void k(__global const {t}2 *a, __global {t} *l, __global {t}2 *n) {{"
            f" size_t i = get_global_id(0); l[i] = length(a[i]); n[i] = normalize(a[i]); }}")
-    _, L, N = KernelRunner(cpu_context())(src, "k", (len(v),), None, v, np.zeros(len(v), dt),
+    _, L, N = KernelRunner(device_context())(src, "k", (len(v),), None, v, np.zeros(len(v), dt),
                                           np.zeros_like(v))
     assert L[:3].tolist() == [5 * sub, sub, np.hypot(np.longdouble(fi.tiny), 3 * np.longdouble(fi.tiny)).astype(dt)]
     assert L[3:6].tolist() == [np.inf] * 3

@@ -19,6 +19,7 @@ from oclpy.targets.simt.asm_printer import format_module
 from oclpy.targets.simt.sim_memory import GlobalMemory
 from oclpy.targets.simt.device_config import SimtMachine
 from oclpy.targets.simt.simt_program import SimtProgram, pack_args
+from oclpy.targets.simt.memory_model import SIMT_LAYOUT
 from oclpy.targets.simt.simt_target import PIPELINE, compile_simt
 from oclpy.targets.simt.calling_convention import DEFAULT_REGISTERS, MIN_REGISTERS
 from oclpy.targets.simt.simulator import RunStats, SimConfig, run_kernel
@@ -27,7 +28,7 @@ REGISTER_FILES = {"virtual": None, "default": DEFAULT_REGISTERS, "tiny": MIN_REG
 
 
 def compile_cl(source: str, level: int = 2, options: str = "", regs: str = "default") -> SimtProgram:
-    front = frontend_for(source, options)
+    front = frontend_for(source, options, layout=SIMT_LAYOUT)
     pipeline = ",".join(p for p in (PIPELINES[f"O{level}"], PIPELINE) if p)
     run_pipeline(front.module, pipeline, verify_each=True)
     files = REGISTER_FILES[regs]
@@ -68,7 +69,8 @@ def run_cl(source: str, kernel: str, args: Sequence[Any], global_size: Sequence[
             values.append(a.size)
         else:
             values.append(a)
-    blob, local = pack_args(program.kernels[kernel], values)
+    globals_address = memory.upload(np.frombuffer(program.global_data, np.uint8)) if program.global_data else 0
+    blob, local = pack_args(program.kernels[kernel], values, globals_address)
     stats = run_kernel(program.module, kernel, memory, global_size=global_size, local_size=local_size,
                        args=blob, local_bytes=local, private_bytes=program.kernels[kernel].private_bytes,
                        config=config or sim_config(regs))

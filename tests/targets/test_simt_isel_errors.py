@@ -6,6 +6,7 @@ import pytest
 
 from oclpy.diagnostics import CompileError
 from oclpy.ir.parser import parse_module
+from oclpy.passes.manager import run_pipeline
 from oclpy.targets.simt.isel import SelectError, select_module
 from tests.targets.simt_cl_harness import compile_cl
 
@@ -39,12 +40,6 @@ def test_float_only_formula_on_double_is_not_supported_yet() -> None:
     assert "the math function 'lgamma' on double is not supported on simt yet" in log
 
 
-def test_program_scope_global_variable() -> None:
-    log = cl_error("global int counter;\n"
-                   "kernel void k(global int *o) { o[get_global_id(0)] = counter; }", "-cl-std=CL2.0")
-    assert "program-scope global variable @counter is not supported on simt yet" in log
-
-
 def select_ir(text: str) -> None:
     select_module(parse_module(text))
 
@@ -61,8 +56,7 @@ def test_private_atomics() -> None:
                   "  %r = atomicrmw add ptr<private> %a, i32 1 scope(work_item) monotonic\n  ret void\n}\n")
 
 
-def test_irreducible_control_flow() -> None:
-    text = """kernel void @k(i32 %n) {
+IRREDUCIBLE = """kernel void @k(i32 %n) {
 entry:
   %c = icmp slt i32 %n, 3
   condbr i1 %c, label %a, label %b
@@ -79,8 +73,21 @@ done:
   ret void
 }
 """
+
+
+def test_irreducible_control_flow_is_refused_without_the_split_and_selected_after_it() -> None:
     with pytest.raises(SelectError, match="in function 'k': irreducible control flow is not supported on simt"):
-        select_ir(text)
+        select_ir(IRREDUCIBLE)
+    module = parse_module(IRREDUCIBLE)
+    run_pipeline(module, "split-irreducible", verify_each=True)
+    select_module(module)
+
+
+def test_an_irreducible_function_past_the_split_bound_is_still_a_build_error() -> None:
+    module = parse_module(IRREDUCIBLE)
+    run_pipeline(module, "split-irreducible{max_blocks=4}", verify_each=True)
+    with pytest.raises(SelectError, match="irreducible control flow is not supported on simt"):
+        select_module(module)
 
 
 def test_calling_a_declaration() -> None:

@@ -174,3 +174,27 @@ def test_nextafter_in_the_operands_precision(ty: str) -> None:
     got, ref = run("nextafter", ty, x, y), np.nextafter(x, y)
     np.testing.assert_array_equal(got, ref)
     np.testing.assert_array_equal(np.signbit(got[~np.isnan(ref)]), np.signbit(ref[~np.isnan(ref)]))
+
+
+@pytest.mark.parametrize("name,base", [("exp", math.e), ("exp10", 10.0)])
+def test_float_exp_of_infinities_nan_and_overflow(name: str, base: float) -> None:
+    """The spec's edge cases (7.5): exp(inf) = inf, exp(-inf) = 0, NaN stays NaN, and results
+    past float's range overflow to inf or underflow to 0 (the scaled argument is clamped
+    before it is split, so an infinity never makes inf - inf)."""
+    x = np.array([np.inf, -np.inf, np.nan, 89.0, -104.0, 1e30, -1e30, 200.0], np.float32)
+    got = run(name, "float", x)
+    with np.errstate(over="ignore", under="ignore"):
+        want = np.power(np.float64(base), x.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("ty", ["float", "double"])
+def test_powr_special_values_follow_the_spec(ty: str) -> None:
+    """OpenCL 7.5.1: powr(0, 0), powr(inf, 0), powr(1, +-inf), powr(x < 0, y) are NaN;
+    powr(1, finite y) is 1 and powr(x > 0, 0) is 1."""
+    dt = np.float32 if ty == "float" else np.float64
+    x = np.array([0.0, -0.0, np.inf, 1.0, 1.0, -2.0, 1.0, 5.0, 0.0], dt)
+    y = np.array([0.0, -0.0, 0.0, np.inf, -np.inf, 2.0, 7.5, 0.0, 2.0], dt)
+    got = run("powr", ty, x, y)
+    want = np.array([np.nan] * 6 + [1.0, 1.0, 0.0], dt)
+    np.testing.assert_array_equal(got, want)

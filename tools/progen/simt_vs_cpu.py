@@ -7,9 +7,10 @@ compiles real calls) runs at one launch shape (`QUICK_SHAPES`; every shape of
 oclpy's cpu device (the reference), on simt with the default register files
 and on simt with the smallest the ABI allows (`TINY`: 48 scalar, 24 vector
 registers, so that every program with more than a handful of live values
-spills). Programs leave out the builtins oclpy computes in integers wider
-than 64 bits on 64-bit lanes (`exprs.WIDE_64`: add_sat, mul_hi, ... of
-longs lower to i130, which simt does not have; `--wide64` keeps them). Each simt
+spills). Programs keep the builtins of 64-bit lanes that oclpy once computed
+in integers wider than 64 bits (`exprs.WIDE_64`: add_sat, mul_hi, ... of
+longs; now 64-bit arithmetic, frontend/c/lower/builtin_int64.py);
+`--no-wide64` leaves them out, for the programs of runs made before. Each simt
 run is counted as one of:
 
 - agree: the same bytes as the cpu (out, gcnt and scratch of every shape);
@@ -141,9 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", choices=MODES + ("cycle",), default="cycle")
     ap.add_argument("--seconds", type=float, default=0.0, help="stop starting programs after this long (0: no limit)")
     ap.add_argument("--no-calls", dest="calls", action="store_false", help="let helpers be inlined")
-    ap.add_argument("--wide64", action="store_true",
-                    help="keep the builtins that need integers wider than 64 bits on 64-bit lanes "
-                         "(simt refuses them: every program then fails to build)")
+    ap.add_argument("--no-wide64", dest="wide64", action="store_false",
+                    help="leave out add_sat, mul_hi, ... on 64-bit lanes (the programs of earlier runs)")
     ap.add_argument("--all-shapes", action="store_true", help="launch at every shape of execute.SHAPES")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per build and run")
     ap.add_argument("--out", default="/tmp/progen-simt")

@@ -145,6 +145,7 @@ class SizeOf(Expr):
 
     kind: str  # "sizeof", "alignof", "vec_step"
     operand: Union[Expr, CType]
+    value: Optional[int] = field(default=None, kw_only=True)  # sema's: under the target's DataLayout
 
 
 Designator = Union[int, str, tuple[int, int]]  # `[2]`, `.x`, GNU range `[1 ... 3]`

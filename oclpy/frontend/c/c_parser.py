@@ -25,6 +25,7 @@ from ...ir.types import AddressSpace
 from . import ast
 from . import c_types as ct
 from . import parse_gnu, parse_recovery
+from ..size_rules import CPU_SIZE_RULES, SizeRules
 from .consteval import eval_int_const
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
@@ -244,6 +245,7 @@ class Parser:
         self.in_parameter = False  # parsing a parameter's declarator (array qualifiers are allowed)
         self.attribute_locs: dict[str, SourceLocation] = {}  # where each attribute name was last written
         self.version = 120  # the OpenCL C version being parsed
+        self.rules = CPU_SIZE_RULES  # the target's pointer sizes, for `sizeof` in constants
 
     # -- token helpers --------------------------------------------------------
 
@@ -819,7 +821,7 @@ class Parser:
     def parse_int_constant(self, what: str) -> int:
         """A conditional expression that must fold to an integer (array size, bit-field width...)."""
         expr = self.parse_conditional()
-        value = eval_int_const(expr, self.diags)
+        value = eval_int_const(expr, self.rules, self.diags)
         if value is None:
             self.diags.error(expr.loc, f"{what} is not an integer constant expression")
             return 0
@@ -875,7 +877,7 @@ class Parser:
             opener = self.ts.advance()
             while not self.at(")"):
                 expr = self.parse_assignment()
-                value = eval_int_const(expr, self.diags)
+                value = eval_int_const(expr, self.rules, self.diags)
                 if value is None:
                     self.diags.error(expr.loc, f"'{name}' attribute requires an integer constant")
                     constant = False
@@ -1577,16 +1579,19 @@ ATTRIBUTE_NAMES = frozenset(_ATTRIBUTE_HANDLERS)  # what `__attribute__((...))` 
 
 
 def parse(text: str, filename: str, diags: DiagnosticEngine,
-          extra_types: Optional[dict[str, ct.CType]] = None, version: int = 120) -> ast.TranslationUnit:
+          extra_types: Optional[dict[str, ct.CType]] = None, version: int = 120,
+          rules: SizeRules = CPU_SIZE_RULES) -> ast.TranslationUnit:
     """Parse preprocessed OpenCL C; errors go to `diags`, never raised. `extra_types`
     are predefined type names of the language version (CL2.0's atomic types); `version`
-    is the OpenCL C version (120, 200, 300: some attributes depend on it)."""
+    is the OpenCL C version (120, 200, 300: some attributes depend on it); `rules` say
+    how large pointers are (`sizeof` in array sizes), `BuildOptions.size_rules`."""
     try:
         tokens = tokenize(text, filename, diags)
     except TooManyErrors:
         return ast.TranslationUnit(SourceLocation(filename, 1, 1), [])
     parser = Parser(tokens, diags, extra_types)
     parser.version = version
+    parser.rules = rules
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
     try:

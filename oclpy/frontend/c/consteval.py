@@ -1,12 +1,14 @@
 """Integer constant expressions (C99 6.6), folded with C semantics.
 
-`eval_int_const(expr, diags)` folds literals, enum constants, unary, binary and
+`eval_int_const(expr, rules, diags)` folds literals, enum constants, unary, binary and
 conditional operators, casts to integer types and `sizeof`/`__alignof__`/
 `vec_step` of types; it returns None when the expression is not an integer
 constant expression (the caller says so in its own words). The parser uses it
 for array sizes, enum values and attribute arguments; sema for `case` labels.
 Values are computed in the type C gives them (int, uint, long, ulong) and wrap
-as that type does. `type_size`/`type_align` give the OpenCL sizes of types.
+as that type does. `type_size`/`type_align` give the OpenCL sizes of types
+under `SizeRules`: the target's DataLayout (pointer widths per address space)
+and the address space an unqualified pointee gets in the language version.
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ...diagnostics import DiagnosticEngine
+from ..size_rules import SizeRules
 from . import ast
 from . import c_types as ct
 from .c_types import ScalarKind as K
 from .type_rules import arith_kind
 
 Value = tuple[int, K]  # (value, integer kind)
+
+
 
 
 
@@ -83,8 +88,9 @@ _COMPARE: dict[str, Callable[[int, int], bool]] = {
 
 
 class _Folder:
-    def __init__(self, diags: Optional[DiagnosticEngine]) -> None:
+    def __init__(self, diags: Optional[DiagnosticEngine], rules: SizeRules) -> None:
         self.diags = diags
+        self.rules = rules
 
     def fold(self, e: ast.Expr) -> Optional[Value]:
         method = _FOLDERS.get(type(e))
@@ -161,8 +167,10 @@ class _Folder:
     def sizeof(self, e: ast.SizeOf) -> Optional[Value]:
         if not isinstance(e.operand, ct.CType):
             return None  # sizeof of an expression needs sema's types
-        fn = {"sizeof": type_size, "alignof": type_align, "vec_step": vec_step}[e.kind]
-        value = fn(e.operand)
+        if e.kind == "vec_step":
+            value = vec_step(e.operand)
+        else:
+            value = (type_size if e.kind == "sizeof" else type_align)(e.operand, self.rules)
         return None if value is None else (value, K.ULONG if e.kind != "vec_step" else K.INT)
 
 
@@ -178,16 +186,17 @@ _FOLDERS: dict[type, Callable[[_Folder, ast.Expr], Optional[Value]]] = {
 }
 
 
-def eval_int_const(expr: ast.Expr, diags: Optional[DiagnosticEngine] = None) -> Optional[int]:
+def eval_int_const(expr: ast.Expr, rules: SizeRules, diags: Optional[DiagnosticEngine] = None) -> Optional[int]:
     """The value of integer constant expression `expr`, or None if it is not one."""
-    v = eval_int_const_typed(expr, diags)
+    v = eval_int_const_typed(expr, rules, diags)
     return None if v is None else v[0]
 
 
-def eval_int_const_typed(expr: ast.Expr, diags: Optional[DiagnosticEngine] = None) -> Optional[Value]:
+def eval_int_const_typed(expr: ast.Expr, rules: SizeRules,
+                         diags: Optional[DiagnosticEngine] = None) -> Optional[Value]:
     """Like `eval_int_const`, also returning the integer kind C gives the value."""
     try:
-        return _Folder(diags).fold(expr)
+        return _Folder(diags, rules).fold(expr)
     except RecursionError:  # a pathologically deep expression: not folded
         return None
 
@@ -201,13 +210,14 @@ def vec_step(t: ct.CType) -> Optional[int]:
     return 1 if isinstance(t, (ct.Scalar, ct.Enum)) else None
 
 
-def struct_offsets(d: ct.StructDef) -> Optional[dict[str, int]]:
+def struct_offsets(d: ct.StructDef, rules: SizeRules) -> Optional[dict[str, int]]:
     """The byte offset of each member of a complete struct or union (`__builtin_offsetof`)."""
     offsets: dict[str, int] = {}
-    return offsets if _struct_layout(d, offsets) is not None else None
+    return offsets if _struct_layout(d, rules, offsets) is not None else None
 
 
-def _struct_layout(d: ct.StructDef, offsets: Optional[dict[str, int]] = None) -> Optional[tuple[int, int]]:
+def _struct_layout(d: ct.StructDef, rules: SizeRules,
+                   offsets: Optional[dict[str, int]] = None) -> Optional[tuple[int, int]]:
     """(size, align) of a struct or union, C layout rules, bit-fields packed in their unit;
     fills `offsets` with each member's byte offset when given."""
     if d.fields is None:
@@ -215,7 +225,7 @@ def _struct_layout(d: ct.StructDef, offsets: Optional[dict[str, int]] = None) ->
     size = bit_offset = 0
     align = 1
     for f in d.fields:
-        fs, fa = type_size(f.type), type_align(f.type)
+        fs, fa = type_size(f.type, rules), type_align(f.type, rules)
         if fs is None or fa is None:
             return None
         fa = max(1 if d.packed else fa, f.align)
@@ -249,33 +259,33 @@ def _place_bitfield(bit_offset: int, size: int, width: int, unit: int) -> int:
     return bit_offset + width
 
 
-def type_size(t: ct.CType) -> Optional[int]:
+def type_size(t: ct.CType, rules: SizeRules) -> Optional[int]:
     """sizeof(t) in bytes, or None for incomplete types."""
     if isinstance(t, ct.Scalar):
         return t.kind.size
     if isinstance(t, ct.Vector):
         return t.elem.size * (4 if t.count == 3 else t.count)
-    if isinstance(t, (ct.Pointer,)):
-        return 8
+    if isinstance(t, ct.Pointer):
+        return rules.pointer_size(t)
     if isinstance(t, ct.Enum):
         return 4
     if isinstance(t, ct.Array):
-        elem = type_size(t.elem)
+        elem = type_size(t.elem, rules)
         return None if elem is None or t.count is None else elem * t.count
     if isinstance(t, ct.Struct):
-        layout = _struct_layout(t.definition)
+        layout = _struct_layout(t.definition, rules)
         return None if layout is None else layout[0]
     return None
 
 
-def type_align(t: ct.CType) -> Optional[int]:
+def type_align(t: ct.CType, rules: SizeRules) -> Optional[int]:
     """The alignment of t in bytes (vectors align to their size; an `aligned` typedef's more)."""
     explicit = getattr(t, "align", 0)
     if isinstance(t, ct.Array):
-        natural = type_align(t.elem)
+        natural = type_align(t.elem, rules)
     elif isinstance(t, ct.Struct):
-        layout = _struct_layout(t.definition)
+        layout = _struct_layout(t.definition, rules)
         natural = None if layout is None else layout[1]
     else:
-        natural = type_size(t)
+        natural = type_size(t, rules)
     return None if natural is None else max(natural, explicit)

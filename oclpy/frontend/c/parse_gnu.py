@@ -98,7 +98,7 @@ def condition_text(tokens: list[Token]) -> str:
 
 def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
     """A `_Static_assert` among struct members: folded as the parser folds array sizes."""
-    value = eval_int_const(sa.cond, p.diags)
+    value = eval_int_const(sa.cond, p.rules, p.diags)
     report_static_assert(sa, value, p.diags)
 
 
@@ -159,13 +159,13 @@ def member_offset(p: Parser, kw: Token, t: ct.CType, path: list[Any]) -> Optiona
     total = 0
     for step in path:
         if isinstance(step, int) and isinstance(t, ct.Array):
-            total += step * (type_size(t.elem) or 0)
+            total += step * (type_size(t.elem, p.rules) or 0)
             t = t.elem
             continue
         if not isinstance(t, ct.Struct) or isinstance(step, int):
             p.diags.error(kw.loc, f"offsetof requires struct, union, or class type, '{t}' invalid")
             return None
-        offsets = struct_offsets(t.definition)
+        offsets = struct_offsets(t.definition, p.rules)
         if offsets is None:
             p.diags.error(kw.loc, f"offsetof of incomplete type '{t}'")
             return None
@@ -177,6 +177,6 @@ def member_offset(p: Parser, kw: Token, t: ct.CType, path: list[Any]) -> Optiona
         if found is None:  # through anonymous members: their offsets, then the member's
             chain = chain + [chain[-1].type.definition.field(step)]  # type: ignore[union-attr]
         for member in chain:
-            total += struct_offsets(t.definition)[member.name]  # type: ignore[index, union-attr]
+            total += struct_offsets(t.definition, p.rules)[member.name]  # type: ignore[index, union-attr]
             t = member.type  # type: ignore[union-attr]
     return total

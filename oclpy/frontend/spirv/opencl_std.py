@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Optional
 
 from ...ir import types as ir
 from ...ir.builder import Builder
+from ...ir.datalayout import DataLayout
 from ...ir.values import Block, ConstAggregate, ConstInt, GlobalVar, Instr, Module, Value
 from ..c import ast
 from ..c import c_types as ct
 from ..c.builtins import table as bi
 from ..c.c_types import ScalarKind as K
-from ..c.layout import reg_type
+from ..c.layout import plain_type
 from ..c.sema.generic_space import GENERIC_BUILTINS
 from ..c.lower.builtin_calls import IMPLS, lower_builtin_call
 from ..c.lower.helpers import convert, is_unsigned
@@ -92,6 +93,10 @@ class TranslatorBuiltins:
     def module(self) -> Module:
         return self.ft.module
 
+    @property
+    def layout(self) -> DataLayout:
+        return self.ft.mt.layout
+
     def new_block(self, name: str) -> Block:
         return self.ft.fn.add_block(name)
 
@@ -144,10 +149,10 @@ _WIDTH_OPERAND = ("vloadn", "vload_halfn", "vloada_halfn", "vstore_half_r", "vst
 def _matches(sig: bi.Builtin, ret: ir.Type, args: list[Value], signed: Optional[bool]) -> bool:
     if len(sig.params) != len(args):
         return False
-    if sig.ret is not bi.ct.VOID and reg_type(sig.ret) != ret:
+    if sig.ret is not bi.ct.VOID and plain_type(sig.ret) != ret:
         return False
     for p, a in zip(sig.params, args):
-        if reg_type(p) != a.type:
+        if plain_type(p) != a.type:
             return False
     if signed is not None:
         typed = next((t for t in (*sig.params, sig.ret) if not isinstance(t, bi.ct.Pointer)
@@ -169,7 +174,7 @@ def resolve(name: str, ret: ir.Type, args: list[Value], signed: Optional[bool] =
     if target is not None and len(args) == 1:
         to, impl = target
         sig = bi.Builtin(name, to, (ctype_of(args[0].type, signed is not False),), impl)
-        return sig if reg_type(to) == ret and args[0].type.is_vector() == ret.is_vector() else None
+        return sig if plain_type(to) == ret and args[0].type.is_vector() == ret.is_vector() else None
     for sig in bi.overloads(name):
         if _matches(sig, ret, args, signed):
             return sig

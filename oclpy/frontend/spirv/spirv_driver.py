@@ -1,8 +1,8 @@
 """SPIR-V binary -> verified IR module: the SPIR-V frontend's one entry point.
 
-`compile_spirv(data, options, filename) -> FrontendResult` parses the
+`compile_spirv(data, options, filename, layout) -> FrontendResult` parses the
 binary, validates its structure (`validate.py`), reads the module layout,
-translates it and runs the IR verifier.
+translates it with the target's DataLayout and runs the IR verifier.
 Malformed or unsupported input raises `CompileError` whose log is one line,
 `<file>: error: SPIR-V word N (OpFoo): <what is wrong>`; a Python exception
 escaping from the reader is reported the same way as an internal error,
@@ -14,6 +14,7 @@ from __future__ import annotations
 import traceback
 
 from ...diagnostics import CompileError
+from ...ir.datalayout import CPU_LAYOUT, DataLayout
 from ...ir.verifier import VerifyError, verify_module
 from ..driver import FrontendResult
 from ..options import InvalidBuildOptions, parse_build_options
@@ -34,7 +35,8 @@ def is_spirv(data: bytes | str) -> bool:
     return bytes(data[:4]) in MAGIC_BYTES
 
 
-def compile_spirv(data: bytes, options: str = "", filename: str = "<spirv>") -> FrontendResult:
+def compile_spirv(data: bytes, options: str = "", filename: str = "<spirv>",
+                  layout: DataLayout = CPU_LAYOUT) -> FrontendResult:
     """Translate a SPIR-V module to IR, or raise `CompileError(log)`."""
     try:
         parse_build_options(options)
@@ -43,8 +45,8 @@ def compile_spirv(data: bytes, options: str = "", filename: str = "<spirv>") -> 
     try:
         binary = parse_binary(data)
         validate(binary)
-        module = translate(read_module(binary))
-        verify_module(module)
+        module = translate(read_module(binary), layout)
+        verify_module(module, layout)
     except SpirvError as exc:
         raise CompileError(exc.render(filename)) from None
     except VerifyError as exc:

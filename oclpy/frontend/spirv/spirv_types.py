@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ...ir import types as ir
-from ...ir.datalayout import CPU_LAYOUT
+from ...ir.datalayout import DataLayout
 from ...ir.values import ConstInt
 from .binary import Instruction
 from .spirv_errors import SpirvError
@@ -64,6 +64,7 @@ class SpvType:
 @dataclass
 class TypeTable:
     info: ModuleInfo
+    layout: DataLayout  # the target's: member offsets and pointer sizes
     types: dict[int, SpvType] = field(default_factory=dict)
     consts: dict[int, object] = field(default_factory=dict)  # id -> IR constant (array lengths)
 
@@ -162,7 +163,8 @@ def _struct(tt: TypeTable, instr: Instruction) -> SpvType:
     packed = tt.info.decoration(result, "CPacked") is not None
     offsets = [tt.info.member_decoration(result, i, "Offset") for i in range(len(members))]
     try:
-        fields, index = _layout([m.ir for m in members], [o[0] if o else None for o in offsets], packed)
+        fields, index = _layout([m.ir for m in members], [o[0] if o else None for o in offsets], packed,
+                               tt.layout)
     except SpirvError as exc:
         raise instr.error(exc.message) from None
     name = tt.info.names.get(result, "")
@@ -171,10 +173,11 @@ def _struct(tt: TypeTable, instr: Instruction) -> SpvType:
                    members=members, field_index=tuple(index), name=name or "struct")
 
 
-def _layout(members: list[ir.Type], offsets: list[int | None], packed: bool) -> tuple[list[ir.Type], list[int]]:
+def _layout(members: list[ir.Type], offsets: list[int | None], packed: bool,
+            dl: DataLayout) -> tuple[list[ir.Type], list[int]]:
     """IR fields and the field of each member: natural layout when it puts every member at
     its Offset, else a packed struct with explicit byte padding."""
-    natural = CPU_LAYOUT.struct_layout(ir.StructType(tuple(members), packed))
+    natural = dl.struct_layout(ir.StructType(tuple(members), packed))
     if all(o is None or o == n for o, n in zip(offsets, natural.offsets)):
         return members, list(range(len(members)))
     fields: list[ir.Type] = []
@@ -184,12 +187,12 @@ def _layout(members: list[ir.Type], offsets: list[int | None], packed: bool) -> 
         off = at if off is None else off
         if off < at:
             raise SpirvError(f"struct member Offset {off} overlaps the previous member (which ends "
-                             f"at {at}: pointers are 64-bit)")
+                             f"at {at} in the {dl.name} target's layout)")
         if off > at:
             fields.append(ir.ArrayType(ir.I8, off - at))
         index.append(len(fields))
         fields.append(t)
-        at = off + CPU_LAYOUT.size_of(t)
+        at = off + dl.size_of(t)
     return fields, index
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir import types as ir
-from ...ir.datalayout import CPU_LAYOUT
+from ...ir.datalayout import DataLayout
 from ...ir.values import Argument, ConstZero, Function, GlobalVar, Module
 from .binary import Instruction, string_from_words
 from .builtins import builtin_ref
@@ -45,11 +45,11 @@ _MODULE_SPACES = {SC["Workgroup"]: ir.AddressSpace.LOCAL, SC["CrossWorkgroup"]: 
 
 
 class ModuleTranslator:
-    def __init__(self, info: ModuleInfo) -> None:
+    def __init__(self, info: ModuleInfo, layout: DataLayout) -> None:
         self.info = info
         self.module = Module("program")
-        self.types = TypeTable(info)
-        self.layout = CPU_LAYOUT
+        self.types = TypeTable(info, layout)
+        self.layout = layout
         self.globals: dict[int, Any] = self.types.consts
         self.value_types: dict[int, SpvType] = {}
         self.functions: dict[int, Function] = {}
@@ -244,5 +244,6 @@ class ModuleTranslator:
             ft.vtypes[instr.operand(1)] = t
 
 
-def translate(info: ModuleInfo) -> Module:
-    return ModuleTranslator(info).run()
+def translate(info: ModuleInfo, layout: DataLayout) -> Module:
+    """The IR module of a read SPIR-V module, laid out with the target's DataLayout."""
+    return ModuleTranslator(info, layout).run()

@@ -14,7 +14,9 @@ launch at a time.
 
 Launches: the runtime's argument blob becomes the kernarg segment's explicit
 part (`simt_program.kernarg_blob`: `__local` arguments as offsets, then the
-program's `__constant` data); the simulator runs every work-group of the
+program's `__constant` data, whose first slot points at the program's
+`__global` data when it has program-scope `__global` variables: allocated at
+the compiled program's first launch, kept while it lives); the simulator runs every work-group of the
 NDRange (`simulator.run_kernel`), its code decoded once per program
 (`load_program`). A kernel that breaks the machine's rules (an access out of
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -91,6 +94,7 @@ class SimtDriver(Driver):
         self._lock = threading.RLock()
         self._programs: OrderedDict[int, tuple[SimtProgram, Program]] = OrderedDict()
         self.checker = Checker(checking.SESSION.log)  # runs a launch's checks when OCLPY_CHECK asks
+        self._globals: dict[int, int] = {}  # id(program) -> its __global data's address
         cache.prepare()
 
     def describe(self) -> DeviceDescription:
@@ -143,8 +147,29 @@ class SimtDriver(Driver):
         self._programs.move_to_end(id(program))
         return found[1]
 
+    def globals_of(self, program: SimtProgram) -> int:
+        """The address of `program`'s `__global` data (0: none): allocated and initialised at
+        its first launch, kept while the program lives (OpenCL 2.0's program-scope variables
+        keep their values between launches), freed with it."""
+        if not program.global_data:
+            return 0
+        with self._lock:
+            address = self._globals.get(id(program))
+            if address is None:
+                address = self.memory.alloc(len(program.global_data), name="program globals")
+                self.memory.write(address, program.global_data)
+                self._globals[id(program)] = address
+                weakref.finalize(program, self._free_globals, id(program))
+            return address
+
+    def _free_globals(self, key: int) -> None:
+        with self._lock:
+            address = self._globals.pop(key, None)
+            if address is not None:
+                self.memory.free(address)
+
     def launch(self, kernel: SimtKernel, blob: Any, ndrange: NDRange) -> None:
-        explicit, local = kernarg_blob(kernel, blob)
+        explicit, local = kernarg_blob(kernel, blob, self.globals_of(kernel.program))
         dims = ndrange.work_dim
         with self._lock:
             printf_buffer = 0

@@ -81,6 +81,19 @@ def assign_returns(classes: Sequence[ArgClass]) -> list[Location] | None:
     return None if stack else locations
 
 
+def assign_memory_returns(classes: Sequence[ArgClass], start: int) -> tuple[list[int], int]:
+    """Return values that do not fit the registers: each one's offset from the callee's
+    incoming SP (after the `start` bytes of stack arguments, at natural alignment), and the
+    end of the area (a multiple of 16)."""
+    offsets, at = [], start
+    for c in classes:
+        size = max(4, c.bits // 8)
+        at = (at + size - 1) // size * size
+        offsets.append(at)
+        at += size
+    return offsets, (at + STACK_ALIGN - 1) // STACK_ALIGN * STACK_ALIGN
+
+
 def check_file_size(file: str, size: int) -> str | None:
     """Why a register file of `size` cannot hold the ABI (None: it can)."""
     if size % 4 or size < MIN_REGISTERS[file]:
@@ -146,6 +159,9 @@ def pack_hidden(num_groups: Sequence[int], work_dim: int, local_size: Sequence[i
     return (struct.pack("<4I", *num_groups, work_dim) + struct.pack("<4I", *local_size, 0)
             + struct.pack("<3Q", *global_offset) + struct.pack("<Q", printf_buffer)
             + struct.pack("<4I", *global_size, 0))
+
+
+GLOBALS_SLOT = 0  # where the constant block holds the address of the program's __global data
 
 
 def constants_offset(explicit_bytes: int) -> int:

@@ -49,7 +49,7 @@ from . import isel_memory as memory
 from . import isel_printf as printf
 from . import isel_values as values
 from .calling_convention import STACK_POINTER, kernarg_bytes
-from .constant_data import layout_constants
+from .constant_data import layout_constants, layout_globals
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
 from .memory_model import LOCAL_MEMORY_BYTES, SIMT_LAYOUT
@@ -94,6 +94,7 @@ def plan_module(module: Module, layout: DataLayout) -> ModuleInfo:
     info = ModuleInfo(layout)
     place_local_variables(module, info)
     info.constant_offsets, info.constants = layout_constants(module, layout)
+    info.global_offsets, _ = layout_globals(module, layout)
     barriers = functions_with_barriers(module)
     order = callers_first(module)
     uniform_sites: dict[Function, bool] = {}

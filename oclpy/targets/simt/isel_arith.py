@@ -21,6 +21,7 @@ from typing import Callable
 
 from ...ir.types import FloatType, Type
 from ...ir.values import ConstAggregate, ConstInt, Instr, Value
+from .isel_bitcast import bitcast
 from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
 from .machine import EXEC, Imm, Operand
 from .math_formulas import fmod
@@ -391,33 +392,6 @@ def cast_to_float(ctx: Ctx, instr: Instr, src: Type, dst: Type, p: Operand) -> O
         f = ctx.op(f"v_cvt_f32_{kind}", "v", 32, p)
         return ctx.op("v_cvt_f16_f32", "v", 32, f)
     return ctx.op(f"v_cvt_f{d_bits}_{kind}", "v", d_bits, p)
-
-
-def bitcast(ctx: Ctx, instr: Instr) -> list[Operand]:
-    """Same bits, other type: parts are regrouped as 32-bit words when the counts differ."""
-    parts = ctx.parts(instr.operands[0])
-    src_leaves, dst_leaves = leaves_of(ctx, instr.operands[0].type), leaves_of(ctx, instr.type)
-    if len(src_leaves) == len(dst_leaves):
-        return list(parts)
-    words: list[Operand] = []
-    for (t, _), p in zip(src_leaves, parts):
-        bits = bits_of(t, ctx.layout)
-        if bits == 64:
-            words += list(ctx.split64(p))
-        elif bits == 32:
-            words.append(p)
-        else:
-            raise ctx.error("bitcast between vectors of narrow elements is not supported on simt yet")
-    out: list[Operand] = []
-    for t, _ in dst_leaves:
-        bits = bits_of(t, ctx.layout)
-        if bits == 64:
-            out.append(ctx.join64(words.pop(0), words.pop(0)))
-        elif bits == 32:
-            out.append(words.pop(0))
-        else:
-            raise ctx.error("bitcast between vectors of narrow elements is not supported on simt yet")
-    return out
 
 
 CASTS: dict[str, Callable[[Ctx, Instr, Type, Type, Operand], Operand]] = {

@@ -23,7 +23,10 @@ then the hidden queries; registers first, the rest stored at SP + offset. The ca
 the return registers as implicit definitions; results are copied out at once. A
 helper's entry copies the return address, its register arguments, and loads its stack
 arguments from slot 0 (the incoming area at the frame base); its exit copies the
-return value into the return registers and returns with `s_setpc_b64`.
+return value into the return registers and returns with `s_setpc_b64`. Return values
+that do not fit the return registers go through memory: the callee stores them in the
+incoming area after its stack arguments (`assign_memory_returns`), where the caller
+reads them back from SP after the call (`memory_return_offsets`).
 
 **Math** intrinsics map to one vector instruction where the ISA has it (`MATH_OPS`);
 float `exp`, `log` and their relatives go through `v_exp2_f32`/`v_log2_f32` with the
@@ -44,8 +47,8 @@ from ...ir.types import AddressSpace, FloatType, Type, VoidType
 from ...ir.values import Argument, ConstInt, Function, GlobalVar, Instr
 from ..kernel_abi import kernel_args
 from .calling_convention import (
-    HIDDEN_FIELDS, KERNEL_ENTRY, RETURN_ADDRESS, STACK_POINTER, ArgClass, assign_arguments, assign_returns,
-    constants_offset, hidden_offset, kernarg_bytes,
+    HIDDEN_FIELDS, KERNEL_ENTRY, RETURN_ADDRESS, STACK_POINTER, ArgClass, assign_arguments,
+    assign_memory_returns, assign_returns, constants_offset, hidden_offset, kernarg_bytes,
 )
 from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
 from .isel_memory import from_generic
@@ -227,7 +230,8 @@ def queries_of(fn: Function) -> set[tuple[str, int]]:
     """The work-item queries `fn` makes itself (every dimension for a variable one)."""
     found: set[tuple[str, int]] = set()
     for instr in fn.instructions():
-        if any(isinstance(o, GlobalVar) and o.space is AddressSpace.CONSTANT for o in instr.operands):
+        if any(isinstance(o, GlobalVar) and o.space in (AddressSpace.CONSTANT, AddressSpace.GLOBAL)
+               for o in instr.operands):
             found.add(("constants", 0))
         if instr.op != "call":
             continue
@@ -267,8 +271,9 @@ def helper_entry(ctx: Ctx) -> None:
     ctx.entry["ra"] = ctx.op("p_copy", "s", 64, RETURN_ADDRESS)
     classes = arg_classes(ctx.layout, ctx.fn, ctx.info)
     locations, stack = assign_arguments(classes)
-    if stack:
-        ctx.mfn.slots.insert(0, FrameSlot(stack, 16))
+    area = incoming_area(ctx, ctx.fn, stack)
+    if area:
+        ctx.mfn.slots.insert(0, FrameSlot(area, 16))
     values: list[Operand] = []
     for cls, loc in zip(classes, locations):
         if loc.reg is not None:
@@ -290,12 +295,38 @@ def helper_entry(ctx: Ctx) -> None:
         ctx.entry["constants"] = ctx.entry["q.constants.0"]
 
 
+def incoming_area(ctx: Ctx, fn: Function, stack: int) -> int:
+    """Bytes from a callee's incoming SP that its caller provides: the stack arguments, then
+    the return values that do not fit the return registers."""
+    rets = return_classes(ctx, fn)
+    if assign_returns(rets) is not None:
+        return stack
+    return assign_memory_returns(rets, stack)[1]
+
+
+def memory_return_offsets(ctx: Ctx, fn: Function) -> list[int] | None:
+    """The offsets from the callee's incoming SP of `fn`'s return values when they do not
+    fit the return registers, else None."""
+    rets = return_classes(ctx, fn)
+    if assign_returns(rets) is not None:
+        return None
+    _, stack = assign_arguments(arg_classes(ctx.layout, fn, ctx.module.functions[fn]))
+    return assign_memory_returns(rets, stack)[0]
+
+
 def helper_exit(ctx: Ctx, returned: list[Operand]) -> None:
     classes = return_classes(ctx, ctx.fn)
     locations = assign_returns(classes)
-    if locations is None:
-        raise ctx.error(f"returning {len(classes)} values does not fit the return registers "
-                        "(returns through memory are not supported on simt yet)")
+    if locations is None:  # through memory: the caller's outgoing area, after the stack arguments
+        offsets = memory_return_offsets(ctx, ctx.fn) or []
+        for cls, off, value in zip(classes, offsets, returned):
+            if cls.file == "s":
+                ctx.emit(f"s_scratch_store_b{cls.bits}", ctx.sreg(value, cls.bits), ctx.entry["frame"], Imm(off))
+            else:
+                ctx.emit(f"scratch_store_b{cls.bits}", ctx.entry["frame"], value, Imm(off))
+        ctx.copy(RETURN_ADDRESS, ctx.entry["ra"])
+        ctx.emit("s_setpc_b64", RETURN_ADDRESS, uses=[])
+        return
     regs = []
     for cls, loc, value in zip(classes, locations, returned):
         assert loc.reg is not None
@@ -336,9 +367,13 @@ def select_call(ctx: Ctx, instr: Instr) -> None:
             ctx.emit(f"scratch_store_b{cls.bits}", STACK_POINTER, value, Imm(loc.stack_offset))
     rets = return_classes(ctx, callee)
     ret_locs = assign_returns(rets)
-    if ret_locs is None:
-        raise ctx.error(f"@{callee.name} returns {len(rets)} values, more than the return registers hold "
-                        "(returns through memory are not supported on simt yet)")
+    if ret_locs is None:  # through memory: read back from the outgoing area after the call
+        ctx.emit("s_call_b64", RETURN_ADDRESS, Func(callee.name), uses=regs + [STACK_POINTER], defs=[])
+        offsets = memory_return_offsets(ctx, callee) or []
+        ctx.set(instr, [ctx.op(f"s_scratch_load_b{c.bits}", "s", c.bits, STACK_POINTER, Imm(off)) if c.file == "s"
+                        else ctx.op(f"scratch_load_b{c.bits}", "v", c.bits, STACK_POINTER, Imm(off))
+                        for c, off in zip(rets, offsets)])
+        return
     ret_regs = [loc.reg for loc in ret_locs]
     ctx.emit("s_call_b64", RETURN_ADDRESS, Func(callee.name), uses=regs + [STACK_POINTER], defs=ret_regs)
     ctx.set(instr, [ctx.op("p_copy", r.file, r.width, r) for r in ret_regs])  # type: ignore[union-attr]
@@ -407,9 +442,12 @@ def math_formula(ctx: Ctx, formula: Formula, bits: int, args: list[Operand], kin
 
 
 def via_double_scale(ctx: Ctx, x: Operand, scale: float) -> tuple[Operand, Operand]:
-    """x * scale in double, split into the nearest integer n and the rest f (as float)."""
+    """x * scale in double, clamped to [-512, 512] (beyond, 2^t is 0 or inf in float; an
+    infinite t would make f = inf - inf a NaN), split into the nearest integer n and the
+    rest f (as float)."""
     wide = ctx.op("v_cvt_f64_f32", "v", 64, x)
     t = ctx.op("v_mul_f64", "v", 64, wide, Imm(scale))
+    t = ctx.op("v_max_f64", "v", 64, ctx.op("v_min_f64", "v", 64, t, Imm(512.0)), Imm(-512.0))
     n = ctx.op("v_rndne_f64", "v", 64, t)
     f = ctx.op("v_cvt_f32_f64", "v", 32, ctx.op("v_sub_f64", "v", 64, t, n))
     return n, f
@@ -420,7 +458,9 @@ def math_exp_base(scale: float) -> Callable[[Ctx, list[Operand]], Operand]:
     def make(ctx: Ctx, args: list[Operand]) -> Operand:
         n, f = via_double_scale(ctx, args[0], scale)
         n32 = ctx.op("v_cvt_i32_f64", "v", 32, n)
-        return ctx.op("v_ldexp_f32", "v", 32, ctx.op("v_exp2_f32", "v", 32, f), n32)
+        value = ctx.op("v_ldexp_f32", "v", 32, ctx.op("v_exp2_f32", "v", 32, f), n32)
+        nan = ctx.op("v_cmp_uno_f32", "s", 64, args[0], args[0])  # the clamp made a NaN a number
+        return ctx.op("v_cndmask_b32", "v", 32, value, args[0], nan)
     return make
 
 

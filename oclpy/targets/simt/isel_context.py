@@ -41,6 +41,7 @@ from ...ir.values import (
     Instr, Undef, Value,
 )
 from ...analysis.uniformity import Uniformity
+from .calling_convention import GLOBALS_SLOT
 from .machine import EXEC, Imm, MBlock, MFunction, MInstr, Operand, PReg, VReg
 
 
@@ -117,6 +118,7 @@ class ModuleInfo:
     barrier_functions: set[Function] = field(default_factory=set)  # those that reach a barrier
     constant_offsets: dict[GlobalVar, int] = field(default_factory=dict)  # in the constant block
     constants: bytes = b""  # program-scope __constant data (`constant_data.py`)
+    global_offsets: dict[GlobalVar, int] = field(default_factory=dict)  # in the program's __global data
     strings: list[bytes] = field(default_factory=list)  # printf's formats and strings (`isel_printf.py`)
 
 
@@ -240,6 +242,8 @@ class Ctx:
                 return [Imm(self.module.local_offsets[value])]
             if value in self.module.constant_offsets:
                 return [self.constant_address(value)]
+            if value in self.module.global_offsets:
+                return [self.global_address(value)]
             raise self.error(f"program-scope {value.space} variable @{value.name} is not supported on simt yet")
         if isinstance(value, Function):
             raise self.error(f"function @{value.name} used as a value")
@@ -256,6 +260,19 @@ class Ctx:
                 raise self.error(f"@{gv.name} in a function that did not receive the constant block")
             self.block_cache[key] = self.op("s_add_u64", "s", 64, base, Imm(from_block)) if from_block else base
         return self.block_cache[key]
+
+    def global_address(self, gv: GlobalVar) -> Operand:
+        """The address of a program-scope __global variable: the address the launch wrote in
+        the constant block's first slot, plus the variable's offset in the program's data."""
+        key = ("globals",)
+        if key not in self.block_cache:
+            base = self.entry.get("constants")
+            if base is None:
+                raise self.error(f"@{gv.name} in a function that did not receive the constant block")
+            self.block_cache[key] = self.op("s_load_b64", "s", 64, base, Imm(GLOBALS_SLOT))
+        offset = self.module.global_offsets[gv]
+        data = self.block_cache[key]
+        return self.op("s_add_u64", "s", 64, data, Imm(offset)) if offset else data
 
     # -- banks -----------------------------------------------------------------------------
     def sreg(self, o: Operand, width: int = 32) -> Operand:

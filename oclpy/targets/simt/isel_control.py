@@ -42,7 +42,10 @@ entry to the function). Walking the layout in order:
 
 A block that only falls through from the block before it by `br` keeps that
 block's exec and needs no mask. A block holding a barrier is never skipped, so
-every wave reaches every barrier (a wave whose lanes are all off walks through).
+every wave reaches every barrier (a wave whose lanes are all off walks through);
+since scalar moves ignore exec, the scalar phi copies such a block makes are
+`s_cselect`s on `exec != 0`, so a wave walking it with no lane on keeps the
+value that its lanes' own edge wrote.
 
 Phi copies are made on the edge under the edge's lanes (`s_and_saveexec_b64`),
 so lanes taking another edge keep their values. Values of a loop that are used
@@ -196,8 +199,11 @@ def allocate_phis(ctx: Ctx) -> None:
             ctx.set(phi, parts)
 
 
-def phi_copies(ctx: Ctx, pred: Block, succ: Block) -> None:
-    """The parallel copy of `succ`'s phis for the edge from `pred`."""
+def phi_copies(ctx: Ctx, pred: Block, succ: Block, guard: bool = False) -> None:
+    """The parallel copy of `succ`'s phis for the edge from `pred`. With `guard` (a block
+    walked even when no lane is on), scalar destinations keep their value unless some lane
+    is on: a scalar move ignores exec, and a wave walking the block with every lane off must
+    not overwrite the value that the edge its lanes took wrote."""
     moves: list[tuple[Operand, Operand]] = []
     for phi in succ.phis():
         value = phi.operands[phi.blocks.index(pred)]
@@ -212,8 +218,26 @@ def phi_copies(ctx: Ctx, pred: Block, succ: Block) -> None:
             ctx.copy(t, s)
             staged.append((d, t))
         moves = staged
+    if guard and any(is_reg(d, "s") for d, _ in moves):
+        guarded_copies(ctx, moves)
+        return
     for d, s in moves:
         ctx.copy(d, s)
+
+
+def guarded_copies(ctx: Ctx, moves: list[tuple[Operand, Operand]]) -> None:
+    """The copies, a scalar one only when exec is not empty (`s_cselect` on `exec != 0`)."""
+    staged = []
+    for d, s in moves:
+        if is_reg(d, "s"):
+            t = ctx.new("s", d.width)  # type: ignore[union-attr]
+            ctx.copy(t, s)
+            staged.append((d, t))
+        else:
+            ctx.copy(d, s)
+    ctx.emit("s_cmp_ne_u64", EXEC, Imm(0))
+    for d, t in staged:  # uniform phis are integers or pointers: 32 or 64 bits
+        ctx.emit(f"s_cselect_b{d.width}", d, t, d)  # type: ignore[union-attr]
 
 
 def has_phis(block: Block) -> bool:
@@ -411,7 +435,7 @@ def send(ctx: Ctx, flow: Flow, block: Block, succ: Block, lanes: Operand) -> Non
         return
     if has_phis(succ):
         if lanes is EXEC:
-            phi_copies(ctx, block, succ)
+            phi_copies(ctx, block, succ, guard=block in flow.barrier_blocks)
         else:
             saved = ctx.op("s_and_saveexec_b64", "s", 64, lanes)
             phi_copies(ctx, block, succ)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ...ir.types import AddressSpace, ArrayType, PtrType, StructType, Type, VectorType
 from ...ir.values import ConstInt, Instr
+from .calling_convention import STACK_ALIGN
 from .isel_arith import int_resize, scalar_ok
 from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
 from .machine import FrameSlot, Imm, Operand, Slot
@@ -156,9 +157,11 @@ def select_store(ctx: Ctx, instr: Instr) -> None:
 
 def atomic_opcode(ctx: Ctx, space: AddressSpace, name: str, kind: str, bits: int) -> str:
     if space is AddressSpace.PRIVATE:
-        raise ctx.error("atomics on private memory are not supported on simt")
+        raise ctx.error("atomics on private memory are not supported on simt "
+                        "(the expand-atomics pass of simt's pipeline makes them loads and stores)")
     if bits not in (32, 64):
-        raise ctx.error(f"{bits}-bit atomics are not supported on simt")
+        raise ctx.error(f"{bits}-bit atomics are not supported on simt "
+                        "(the expand-atomics pass of simt's pipeline makes them loops on a 32-bit word)")
     return f"{PREFIX[space]}_atomic_{name}_{kind}{bits}"
 
 
@@ -191,9 +194,17 @@ def select_alloca(ctx: Ctx, instr: Instr) -> None:
     t: Type = instr.attrs["elem"]
     size = max(1, ctx.layout.size_of(t))
     align = max(4, int(instr.attrs.get("align", 0) or 0), ctx.layout.align_of(t))
-    ctx.mfn.slots.append(FrameSlot(size, align))
-    slot = Slot(len(ctx.mfn.slots) - 1)
-    ctx.set(instr, [ctx.op("s_add_u32", "s", 32, frame_base(ctx), slot)])
+    if align <= STACK_ALIGN:
+        ctx.mfn.slots.append(FrameSlot(size, align))
+        ctx.set(instr, [ctx.op("s_add_u32", "s", 32, frame_base(ctx), Slot(len(ctx.mfn.slots) - 1))])
+        return
+    # Over-aligned: the frame base is only 16-aligned (a helper's SP is wherever its caller's
+    # frame ended), so the slot has room for the object at any 16-aligned start, and the
+    # object's address is the slot's rounded up to its alignment at run time.
+    ctx.mfn.slots.append(FrameSlot(size + align - STACK_ALIGN, STACK_ALIGN))
+    start = ctx.op("s_add_u32", "s", 32, frame_base(ctx), Slot(len(ctx.mfn.slots) - 1))
+    bumped = ctx.op("s_add_u32", "s", 32, start, Imm(align - 1))
+    ctx.set(instr, [ctx.op("s_and_b32", "s", 32, bumped, Imm((~(align - 1)) & 0xFFFFFFFF))])
 
 
 def frame_base(ctx: Ctx) -> Operand:

@@ -188,7 +188,11 @@ def pow_(o: Lanes, x, y):  # type: ignore[no-untyped-def]
 
 
 def powr(o: Lanes, x, y):  # type: ignore[no-untyped-def]
+    """pow for x >= 0, with powr's own NaNs (OpenCL 7.5.1): 0^0, inf^0, 1^inf, x < 0."""
     v = pow_(o, x, y)
+    v = o.sel(o.eq(x, 0.0), o.sel(o.eq(y, 0.0), NAN, v), v)
+    v = o.sel(o.eq(x, INF), o.sel(o.eq(y, 0.0), NAN, v), v)
+    v = o.sel(o.eq(x, 1.0), o.sel(o.eq(o.fabs(y), INF), NAN, v), v)
     v = o.sel(o.lt(x, 0.0), NAN, v)
     v = o.sel(o.isnan(x), NAN, v)
     return o.sel(o.isnan(y), NAN, v)

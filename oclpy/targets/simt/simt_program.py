@@ -5,14 +5,17 @@ the device it was compiled for (`device_config.SimtMachine`) and, per
 kernel (`SimtKernel`), the explicit arguments' layout (`targets/kernel_abi.py`,
 with simt's data layout), the static `__local` memory, the scratch bytes a
 lane needs (its frame and its deepest chain of callees' frames) and the
-program-scope `__constant` data a launch places after the arguments.
+program-scope `__constant` data a launch places after the arguments; and the
+program's `__global` data (`global_data`: its initial bytes), which the runtime
+allocates once per program and each launch points the constant block's first slot at.
 
-- `kernarg_blob(kernel, blob)`: the runtime's argument blob (buffers as
-  addresses, each `__local` argument as its size) made into the kernarg
-  segment's explicit part: each `__local` argument becomes its offset in the
-  work-group's local memory (after the static memory and the `__local`
-  arguments before it, each 16-aligned), then the `__constant` data; and the
-  work-group's local memory size.
+- `kernarg_blob(kernel, blob, globals_address)`: the runtime's argument blob
+  (buffers as addresses, each `__local` argument as its size) made into the
+  kernarg segment's explicit part: each `__local` argument becomes its offset in
+  the work-group's local memory (after the static memory and the `__local`
+  arguments before it, each 16-aligned), then the `__constant` data (with the
+  address of the program's `__global` data in its first slot when it has some);
+  and the work-group's local memory size.
 - `pack_args(kernel, values)`: the same from Python values (tests, tools).
 - `program_record` / `program_from_record`: the build cache's form (JSON data
   plus the machine code's text, `asm_printer`'s, with debug locations), checked field by field on
@@ -30,7 +33,7 @@ from ..kernel_abi import (KernelArg, align_up, arg_record, args_from_record, che
                           checked_str, reqd_from_record, MAX_BLOB_BYTES, MAX_MEMORY_BYTES)
 from .asm_parser import parse_asm
 from .asm_printer import format_module
-from .calling_convention import constants_offset, kernarg_bytes
+from .calling_convention import GLOBALS_SLOT, constants_offset, kernarg_bytes
 from .device_config import SimtMachine, checked
 from .machine import MModule
 
@@ -63,6 +66,7 @@ class SimtProgram:
     kernels: dict[str, SimtKernel] = field(default_factory=dict)
     machine: SimtMachine = field(default_factory=SimtMachine)
     sources: dict[str, str] = field(default_factory=dict, compare=False)  # file -> text, for check reports
+    global_data: bytes = b""  # program-scope __global variables' initial bytes (constant_data.py)
 
     def asm(self) -> str:
         return format_module(self.module)
@@ -72,13 +76,17 @@ class SimtProgram:
         self.kernels[kernel.name] = kernel
 
 
-def kernarg_blob(kernel: SimtKernel, blob: bytes | bytearray | memoryview) -> tuple[bytes, int]:
+def kernarg_blob(kernel: SimtKernel, blob: bytes | bytearray | memoryview,
+                 globals_address: int = 0) -> tuple[bytes, int]:
     """(the kernarg segment's explicit part, the work-group's local memory bytes) of a launch
-    whose runtime blob is `blob` (see the module docstring)."""
+    whose runtime blob is `blob`, the program's `__global` data being at `globals_address`
+    (see the module docstring)."""
     out = bytearray(kernarg_bytes(kernel.blob_size, kernel.constants))
     out[:kernel.blob_size] = bytes(blob[:kernel.blob_size])
     at = constants_offset(kernel.blob_size)
     out[at:at + len(kernel.constants)] = kernel.constants
+    if kernel.program is not None and kernel.program.global_data:
+        struct.pack_into("<Q", out, at + GLOBALS_SLOT, globals_address)
     local = align_up(kernel.static_local_bytes, LOCAL_ARG_ALIGN)
     for arg in kernel.args:
         if arg.kind == "local":
@@ -88,7 +96,7 @@ def kernarg_blob(kernel: SimtKernel, blob: bytes | bytearray | memoryview) -> tu
     return bytes(out), local
 
 
-def pack_args(kernel: SimtKernel, values: Sequence[Any]) -> tuple[bytes, int]:
+def pack_args(kernel: SimtKernel, values: Sequence[Any], globals_address: int = 0) -> tuple[bytes, int]:
     """`kernarg_blob` from Python values: a global/constant argument is an int (its address),
     a `__local` one an int (its size in bytes), a scalar its bytes or a NumPy scalar."""
     if len(values) != len(kernel.args):
@@ -102,7 +110,7 @@ def pack_args(kernel: SimtKernel, values: Sequence[Any]) -> tuple[bytes, int]:
         if len(data) != arg.size:
             raise ValueError(f"argument {arg.name} of {kernel.name} takes {arg.size} bytes, {len(data)} given")
         blob[arg.offset:arg.offset + arg.size] = data
-    return kernarg_blob(kernel, blob)
+    return kernarg_blob(kernel, blob, globals_address)
 
 
 # -- the build cache's view of a program (compiler/cache.py) --------------------------
@@ -122,13 +130,14 @@ def program_record(program: SimtProgram) -> tuple[dict[str, Any], bytes]:
     m = program.machine
     machine = {"wave_width": m.wave_width, "sgprs": m.sgprs, "vgprs": m.vgprs}
     strings = [t.hex() for t in program.module.strings]
-    return {"kernels": kernels, "machine": machine, "strings": strings}, format_module(program.module, True).encode()
+    record = {"kernels": kernels, "machine": machine, "strings": strings, "global_data": program.global_data.hex()}
+    return record, format_module(program.module, True).encode()
 
 
 def program_from_record(record: Any, text: bytes) -> SimtProgram:
     """The SimtProgram `program_record` described; ValueError when any field is out of bounds
     or the machine code does not parse or lacks a kernel."""
-    data = checked_dict(record, ("kernels", "machine", "strings"), "program record")
+    data = checked_dict(record, ("kernels", "machine", "strings", "global_data"), "program record")
     m = checked_dict(data["machine"], MACHINE_KEYS, "machine")
     machine = checked(SimtMachine(*(checked_int(m[k], 1, 1 << 16, k) for k in MACHINE_KEYS)))
     try:
@@ -143,7 +152,11 @@ def program_from_record(record: Any, text: bytes) -> SimtProgram:
         module.strings = [bytes.fromhex(checked_str(t, "printf string", MAX_BLOB_BYTES)) for t in data["strings"]]
     except ValueError:
         raise ValueError("program record: a printf string is not hexadecimal bytes") from None
-    program = SimtProgram(module, {}, machine)
+    try:
+        global_data = bytes.fromhex(checked_str(data["global_data"], "global data", 2 * MAX_MEMORY_BYTES))
+    except ValueError:
+        raise ValueError("program record: the global data is not hexadecimal bytes") from None
+    program = SimtProgram(module, {}, machine, global_data=global_data)
     kinds = {fn.name: fn.kind for fn in module.functions}
     for name, k in data["kernels"].items():
         name = checked_str(name, "kernel name")

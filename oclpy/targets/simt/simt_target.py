@@ -4,7 +4,8 @@
   nvptx, work-items are lanes and barriers stay barriers (no work-group
   formation); `inline` keeps `noinline` helpers, helpers above its threshold
   called from several places, and recursive ones (which sema rejects) as
-  real calls.
+  real calls; `expand-atomics` turns private atomics into read-modify-writes and
+  8/16-bit ones into compare-and-swap loops on their 32-bit word.
 - `compile_simt(module, machine) -> SimtProgram`: instruction selection
   (`isel.select_module`, virtual registers), register allocation for the
   device's register files (`regalloc.allocate_module`; `check=True` runs the
@@ -28,7 +29,7 @@ from ...ir.values import Module
 from ..kernel_abi import kernel_args
 from ..target import Target
 from .alloc_checker import AllocCheckError
-from .constant_data import layout_constants
+from .constant_data import layout_constants, layout_globals
 from .device_config import SimtMachine, machine_of
 from .frame_lowering import lower_frames
 from .isel import select_module
@@ -40,7 +41,7 @@ from .regalloc import allocate_module
 from .resources import scratch_bytes
 from .simt_program import SimtKernel, SimtProgram
 
-PIPELINE = "inline"
+PIPELINE = "inline,split-irreducible,expand-atomics"
 
 
 def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, allocate: bool = True,
@@ -61,7 +62,7 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
     lower_frames(mmodule)
     if allocate:
         lower_pseudos(mmodule, machine.files)
-    program = SimtProgram(mmodule, {}, machine)
+    program = SimtProgram(mmodule, {}, machine, global_data=layout_globals(module, SIMT_LAYOUT)[1])
     _, constants = layout_constants(module, SIMT_LAYOUT)
     for fn in module.kernels():
         args, size = kernel_args(fn, SIMT_LAYOUT)

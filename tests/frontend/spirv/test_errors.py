@@ -91,7 +91,7 @@ CASES = {
     "overlapping members": (kernel_module(prelude=PRELUDE + [("MemberDecorate", [50, 0, 35, 0]),
                                                              ("MemberDecorate", [50, 1, 35, 4])],
                                           types=TYPES + [("TypeStruct", [50, 3, 2])]),
-                            "(OpTypeStruct): struct member Offset 4 overlaps the previous member (which ends at 8: pointers are 64-bit)"),
+                            "(OpTypeStruct): struct member Offset 4 overlaps the previous member (which ends at 8 in the cpu target's layout)"),
     "type after a function": (kernel_module() + assemble([("TypeFloat", [60, 32])])[20:],
                               "SPIR-V word 53 (OpTypeFloat): module-scope instruction after the first function body"),
     "stray OpFunctionEnd": (assemble(PRELUDE + TYPES + [("FunctionEnd", [])]),

@@ -89,7 +89,7 @@ def b_async_copy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optiona
     dst_t = sig.params[0]
     assert isinstance(dst_t, ct.Pointer)
     pointee = dst_t.pointee
-    elem, align = mem_type(pointee), align_of(pointee)
+    elem, align = mem_type(pointee, cx.layout), align_of(pointee, cx.layout)
     stride = args[3] if len(args) == 5 else ConstInt(ir.I64, 1)
     local_stride = pointee.space is _LOCAL
     dst_stride, src_stride = (ConstInt(ir.I64, 1), stride) if local_stride else (stride, ConstInt(ir.I64, 1))

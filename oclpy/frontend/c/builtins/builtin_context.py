@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable, Optional, Protocol
 
 from ....ir.builder import Builder
+from ....ir.datalayout import DataLayout
 from ....ir.values import Block, Module, Value
 from .. import ast
 from ..c_types import CType
@@ -29,6 +30,11 @@ class BuiltinContext(Protocol):
 
     @property
     def module(self) -> Module: ...
+
+    @property
+    def layout(self) -> DataLayout:
+        """The target's DataLayout."""
+        ...
 
     def new_block(self, name: str) -> Block:
         """A new, empty block of the function being built (the builder does not move)."""

@@ -39,7 +39,7 @@ from .. import ast
 from .. import c_types as ct
 from .table import Builtin
 from ..c_types import CType, ScalarKind as K
-from ..layout import reg_type
+from ..layout import plain_type
 from .builtin_context import BuiltinContext, BuiltinImpl
 
 
@@ -171,7 +171,7 @@ def _from_int(cx: BuiltinContext, v: Value, t: ir.Type) -> Value:
 
 
 def _bool(cx: BuiltinContext, cond: Value) -> Value:
-    t = reg_type(ct.BOOL)
+    t = plain_type(ct.BOOL)
     return cond if cond.type == t else cx.b.cast("zext", cond, t)
 
 
@@ -188,7 +188,7 @@ def b_store(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast
 
 def b_load(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     ordering, scope = _order_and_scope(args, 1)
-    t = reg_type(sig.ret)
+    t = plain_type(sig.ret)
     assert isinstance(t, (ir.IntType, ir.FloatType))
     int_t = t if isinstance(t, ir.IntType) else ir.IntType(t.bits)
     old = cx.b.atomicrmw("or", args[0], ConstInt(int_t, 0), ordering=ordering, scope=scope)

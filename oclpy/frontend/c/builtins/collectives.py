@@ -39,7 +39,7 @@ from ....ir.values import ConstFloat, ConstInt, GlobalVar, Value
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
-from ..layout import reg_type
+from ..layout import plain_type
 from .async_copy import group_size, work_item_query
 from .intrinsic_calls import minmax
 from .table import Builtin
@@ -97,7 +97,7 @@ def _unsigned(t: ct.CType) -> bool:
 
 def _identity(op: str, t: ct.CType) -> Value:
     """The value an exclusive scan gives the first work-item: 0, or the type's max (min) for min (max)."""
-    rt = reg_type(t)
+    rt = plain_type(t)
     if st.is_floating(t):
         return ConstFloat(rt, {"add": 0.0, "min": float("inf"), "max": float("-inf")}[op])
     assert isinstance(rt, ir.IntType)
@@ -171,7 +171,7 @@ def _for_each_slot(cx: BuiltinContext, start: int, step: Callable[[Value], None]
 
 def _fold_into_result(cx: BuiltinContext, op: str, t: ct.CType) -> None:
     """Work-item 0's part of a reduction: the result slot = slot 0 op slot 1 op ... in order."""
-    rt = reg_type(t)
+    rt = plain_type(t)
     result = _slot(cx, rt, ConstInt(ir.I64, _RESULT_SLOT))
     cx.b.store(cx.b.load(rt, _slot(cx, rt, ConstInt(ir.I64, 0))), result)
 
@@ -184,7 +184,7 @@ def _fold_into_result(cx: BuiltinContext, op: str, t: ct.CType) -> None:
 
 def _prefix_in_place(cx: BuiltinContext, op: str, t: ct.CType) -> None:
     """Work-item 0's part of a scan: slot i = slot i-1 op slot i, for i = 1, 2, ..."""
-    rt = reg_type(t)
+    rt = plain_type(t)
 
     def step(i: Value) -> None:
         before = cx.b.load(rt, _slot(cx, rt, cx.b.binop("sub", i, ConstInt(ir.I64, 1))))
@@ -195,7 +195,7 @@ def _prefix_in_place(cx: BuiltinContext, op: str, t: ct.CType) -> None:
 
 
 def b_wg_reduce(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    t, rt = sig.ret, reg_type(sig.ret)
+    t, rt = sig.ret, plain_type(sig.ret)
     lid = _publish(cx, rt, args[0])
     _on_first_work_item(cx, lid, lambda: _fold_into_result(cx, _op_of(sig.name), t))
     _barrier(cx)
@@ -203,7 +203,7 @@ def b_wg_reduce(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional
 
 
 def b_wg_scan_inclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    t, rt = sig.ret, reg_type(sig.ret)
+    t, rt = sig.ret, plain_type(sig.ret)
     lid = _publish(cx, rt, args[0])
     _on_first_work_item(cx, lid, lambda: _prefix_in_place(cx, _op_of(sig.name), t))
     _barrier(cx)
@@ -211,7 +211,7 @@ def b_wg_scan_inclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: 
 
 
 def b_wg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    t, rt, op = sig.ret, reg_type(sig.ret), _op_of(sig.name)
+    t, rt, op = sig.ret, plain_type(sig.ret), _op_of(sig.name)
     lid = _publish(cx, rt, args[0])
     _on_first_work_item(cx, lid, lambda: _prefix_in_place(cx, op, t))
     _barrier(cx)
@@ -222,7 +222,7 @@ def b_wg_scan_exclusive(cx: BuiltinContext, sig: Builtin, args: list[Value], e: 
 
 def b_wg_broadcast(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """The value of the work-item whose local id is (x[, y[, z]])."""
-    rt = reg_type(sig.ret)
+    rt = plain_type(sig.ret)
     chosen = args[1]
     if len(args) > 2:
         chosen = cx.b.binop("add", chosen, cx.b.binop("mul", args[2], work_item_query(cx, "get_local_size", 0)))

@@ -21,6 +21,7 @@ import math
 from typing import Optional
 
 from ....ir import types as ir
+from ....ir.builder import Builder
 from ....ir.values import ConstFloat, ConstInt, Undef, Value
 from .. import ast
 from ..builtins import table as bi
@@ -37,7 +38,8 @@ from ..sema.generic_space import GENERIC_IMPLS
 from ..builtins.cl20_sync import SYNC_IMPLS
 from ..builtins.cl20_atomics import ATOMIC_IMPLS
 from ..builtins.collectives import COLLECTIVE_IMPLS
-from ..layout import reg_type
+from ..layout import plain_type
+from . import builtin_int64 as int64
 from .builtin_convert import directed_round, needs_directed, round_to_odd_float
 from .builtin_geometric import GEOMETRIC_IMPLS, dot, reduce
 from .builtin_math import MATH_IMPLS
@@ -80,14 +82,14 @@ def b_math(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[a
     base = bi.math_base(sig.name)
     if base == "recip":
         return cx.b.binop("fdiv", const_of(args[0].type, 1.0), args[0])
-    return call_intrinsic(cx, base, reg_type(sig.ret), args, reg_type(sig.ret))
+    return call_intrinsic(cx, base, plain_type(sig.ret), args, plain_type(sig.ret))
 
 
 def b_math_splat(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     assert isinstance(sig.ret, ct.Vector)
     args = widen_args(cx, sig, args) if sig.params[1] != ct.INT else \
         [args[0], splat(cx.b, args[1], ct.Vector(ct.ScalarKind.INT, sig.ret.count))]
-    return call_intrinsic(cx, bi.math_base(sig.name), reg_type(sig.ret), args, reg_type(sig.ret))
+    return call_intrinsic(cx, bi.math_base(sig.name), plain_type(sig.ret), args, plain_type(sig.ret))
 
 
 def b_fdiv(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
@@ -95,7 +97,7 @@ def b_fdiv(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[a
 
 
 def b_workitem(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    return call_intrinsic(cx, sig.name, reg_type(sig.ret), args, None)
+    return call_intrinsic(cx, sig.name, plain_type(sig.ret), args, None)
 
 
 def b_barrier(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
@@ -107,11 +109,11 @@ def b_mem_fence(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optio
 
 
 def b_const_inf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    return ConstFloat(reg_type(sig.ret), math.inf)
+    return ConstFloat(plain_type(sig.ret), math.inf)
 
 
 def b_const_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    return ConstFloat(reg_type(sig.ret), math.nan)
+    return ConstFloat(plain_type(sig.ret), math.nan)
 
 
 # -- common -------------------------------------------------------------
@@ -208,10 +210,11 @@ def saturate(cx: BuiltinContext, wide: Value, t: ir.Type, unsigned: bool, nonneg
 
 
 def wide_bits(bits: int) -> int:
-    """The width in which the add/mul-then-narrow builtins are exact: 64 bits for lanes of up to
-    32 (sums within 2^34, products of 32-bit values within 2^64, shifted right logically when
-    unsigned), else twice the lane plus two."""
-    return 64 if bits <= 32 else 2 * bits + 2
+    """The width in which the add/mul-then-narrow builtins are exact for lanes of up to 32 bits
+    (sums within 2^34, products of 32-bit values within 2^64, shifted right logically when
+    unsigned); 64-bit lanes use builtin_int64 instead of a wider integer."""
+    assert bits <= 32, "64-bit lanes: builtin_int64"
+    return 64
 
 
 def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
@@ -225,6 +228,8 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
         left = cx.b.binop("shl", a, n)
         rn = cx.b.binop("and", cx.b.binop("sub", const_of(t, bits), n), const_of(t, bits - 1))
         return cx.b.binop("or", left, cx.b.binop("lshr", a, rn))
+    if bits == 64:
+        return intop64(cx.b, name, a, b, u)
     wa, wb = ext(cx, a, wide_bits(bits), u), ext(cx, b, wide_bits(bits), u)
     op = {"add_sat": "add", "sub_sat": "sub", "hadd": "add", "rhadd": "add", "mul_hi": "mul"}[name]
     w = cx.b.binop(op, wa, wb)
@@ -237,11 +242,26 @@ def b_intop(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
     return cx.b.cast("trunc", w, t)
 
 
+def intop64(b: Builder, name: str, x: Value, y: Value, unsigned: bool) -> Value:
+    """A two-operand builtin of 64-bit lanes, in 64-bit arithmetic (builtin_int64)."""
+    if name == "add_sat":
+        return int64.add_sat(b, x, y, unsigned)
+    if name == "sub_sat":
+        return int64.sub_sat(b, x, y, unsigned)
+    if name in ("hadd", "rhadd"):
+        return int64.hadd(b, x, y, unsigned, round_up=name == "rhadd")
+    return int64.mul_hi(b, x, y, unsigned)
+
+
 def b_intop3(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     a, b, c = args
     t, bits, u = a.type, scalar_bits(a.type), is_unsigned(sig.ret)
     if sig.name == "mad24":
         return cx.b.binop("add", cx.b.binop("mul", a, b), c)
+    if bits == 64:
+        if sig.name == "mad_sat":
+            return int64.mad_sat(cx.b, a, b, c, u)
+        return cx.b.binop("add", int64.mul_hi(cx.b, a, b, u), c)
     wa, wb, wc = (ext(cx, v, wide_bits(bits), u) for v in (a, b, c))
     prod = cx.b.binop("mul", wa, wb)
     if sig.name == "mad_sat":
@@ -279,7 +299,7 @@ def popcount(cx: BuiltinContext, x: Value) -> Value:
 
 def b_upsample(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     hi, lo = args
-    wt = reg_type(sig.ret)
+    wt = plain_type(sig.ret)
     bits = scalar_bits(hi.type)
     h = cx.b.cast("zext" if is_unsigned(sig.ret) else "sext", hi, wt)
     h = cx.b.binop("shl", h, const_of(wt, bits))
@@ -304,7 +324,7 @@ def b_fclass(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional
         c = cx.b.fcmp("uno", x, x)
     elif name == "signbit":
         arg_t = sig.params[0]
-        it = reg_type(st.relational_result(arg_t)) if st.is_vector(arg_t) else _widen(x.type, scalar_bits(x.type))
+        it = plain_type(st.relational_result(arg_t)) if st.is_vector(arg_t) else _widen(x.type, scalar_bits(x.type))
         c = cx.b.icmp("slt", cx.b.cast("bitcast", x, it), const_of(it, 0))
     else:
         ax = call_math(cx, "fabs", [x])
@@ -367,7 +387,7 @@ def b_convert(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optiona
 
 
 def _sat_float_to_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Value:
-    tt = reg_type(to)
+    tt = plain_type(to)
     bits, u = scalar_bits(tt), is_unsigned(to)
     lo, hi = (0.0, float((1 << bits) - 1)) if u else (float(-(1 << (bits - 1))), float((1 << (bits - 1)) - 1))
     c = minmax(cx, "max", x, const_of(x.type, lo), False)
@@ -380,13 +400,14 @@ def _sat_float_to_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Va
 
 def _sat_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Value:
     fu, tu = is_unsigned(frm), is_unsigned(to)
-    fb, tb = scalar_bits(x.type), scalar_bits(reg_type(to))
-    w = 64 if max(fb, tb) <= 32 else max(fb, tb) + 2  # exact: a C width where one holds both
-    return saturate(cx, ext(cx, x, w, fu), reg_type(to), tu)
+    fb, tb = scalar_bits(x.type), scalar_bits(plain_type(to))
+    if max(fb, tb) == 64:
+        return int64.convert_sat(cx.b, ext(cx, x, 64, fu) if fb < 64 else x, fu, plain_type(to), tu)
+    return saturate(cx, ext(cx, x, 64, fu), plain_type(to), tu)  # exact: 64 bits hold both
 
 
 def b_as(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
-    x, tt = args[0], reg_type(sig.ret)
+    x, tt = args[0], plain_type(sig.ret)
     if isinstance(x.type, ir.VectorType) and isinstance(tt, ir.VectorType) and \
             x.type.count == 3 and scalar_bits(x.type) * 4 == scalar_bits(tt) * tt.count:
         x = cx.b.shufflevector(x, x, [0, 1, 2, 3])
@@ -405,7 +426,7 @@ def _vaddr(cx: BuiltinContext, p: Value, offset: Value, elem: ir.Type, n: int) -
 
 def b_vload(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     offset, p = args
-    vt = reg_type(sig.ret)
+    vt = plain_type(sig.ret)
     assert isinstance(vt, ir.VectorType)
     addr = _vaddr(cx, p, offset, vt.elem, vt.count)
     return cx.b.load(vt, addr, scalar_bits(vt) // 8)
@@ -425,7 +446,7 @@ def _half_stride(cx: BuiltinContext, name: str, n: int) -> int:
 
 def b_vload_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     offset, p = args
-    rt = reg_type(sig.ret)
+    rt = plain_type(sig.ret)
     n = rt.count if isinstance(rt, ir.VectorType) else 1
     ht: ir.Type = ir.VectorType(ir.F16, n) if n > 1 else ir.F16
     addr = _vaddr(cx, p, offset, ir.F16, _half_stride(cx, sig.name, n))
@@ -453,7 +474,7 @@ def b_shuffle(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optiona
     m = vector_type(srcs[0].type).count
     limit = m * len(srcs)
     mask_t = vector_type(mask.type)
-    out: Value = Undef(reg_type(sig.ret))
+    out: Value = Undef(plain_type(sig.ret))
     for i in range(mask_t.count):
         sel = cx.b.binop("and", cx.b.extractelement(mask, ConstInt(ir.I32, i)),
                          const_of(mask_t.elem, limit - 1))
@@ -470,7 +491,7 @@ def b_shuffle(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optiona
 def b_atomic(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     op = sig.impl[len("atomic_"):]
     p = args[0]
-    t = reg_type(sig.ret)
+    t = plain_type(sig.ret)
     if op == "cmpxchg":
         return cx.b.cmpxchg(p, args[1], args[2])
     if op in ("inc", "dec"):

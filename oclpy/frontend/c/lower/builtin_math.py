@@ -17,7 +17,7 @@ from ....ir import types as ir
 from ....ir.values import Value
 from .. import ast
 from ..builtins import table as bi
-from ..layout import reg_type
+from ..layout import plain_type
 from ..builtins.intrinsic_calls import call_math
 from .helpers import const_of, scalar_bits
 from ..builtins.builtin_context import BuiltinContext, BuiltinImpl
@@ -65,7 +65,7 @@ def b_magnitude(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optio
 def b_ilogb(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """ilogb: logb as int; FP_ILOGB0 for zero, FP_ILOGBNAN for NaN, INT_MAX for infinity."""
     x = args[0]
-    b, it = cx.b, reg_type(sig.ret)
+    b, it = cx.b, plain_type(sig.ret)
     special = _is_special(cx, x)
     lb = b.select(special, const_of(x.type, 0.0), call_math(cx, "logb", [x]))
     r = b.cast("fptosi", lb, it)
@@ -78,7 +78,7 @@ def b_ilogb(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
 def b_nan(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """nan(nancode): a quiet NaN carrying nancode in its low significand bits."""
     code = args[0]
-    ft = reg_type(sig.ret)
+    ft = plain_type(sig.ret)
     mant, _ = _fmt(ft)
     bits = cx.b.binop("and", code, const_of(code.type, (1 << (mant - 1)) - 1))
     exp_quiet = ((1 << (scalar_bits(ft) - mant - 1)) - 1) << mant | 1 << (mant - 1)

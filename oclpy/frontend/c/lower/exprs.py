@@ -12,6 +12,7 @@ division guards a zero divisor so a kernel never traps.
 from __future__ import annotations
 
 from ....ir import types as ir
+from ....ir.datalayout import DataLayout
 from ....ir.builder import add_incoming
 from ....ir.values import ConstAggregate, ConstInt, ConstZero, Undef, Value
 from .. import ast
@@ -59,28 +60,28 @@ def lv_materialized(cx: LoweringContext, e: ast.Expr) -> LValue:
     members and array elements have addresses (C's temporary lifetime)."""
     assert e.ctype is not None
     lv = LValue(cx.temporary(e.ctype), e.ctype)
-    store(cx.b, lv, cx.rv(e))
+    store(cx.b, cx.layout, lv, cx.rv(e))
     return lv
 
 
 # -- leaves -------------------------------------------------------------
 def rv_int(cx: LoweringContext, e: ast.IntLiteral) -> Value:
-    return ConstInt(reg_type(e.ctype), e.value)  # type: ignore[arg-type]
+    return ConstInt(reg_type(e.ctype, cx.layout), e.value)  # type: ignore[arg-type]
 
 
 def rv_float(cx: LoweringContext, e: ast.FloatLiteral) -> Value:
-    return const_float(reg_type(e.ctype), e.value)  # type: ignore[arg-type]
+    return const_float(reg_type(e.ctype, cx.layout), e.value)  # type: ignore[arg-type]
 
 
 def rv_identifier(cx: LoweringContext, e: ast.Identifier) -> Value:
     if isinstance(e.decl, ast.EnumConstant):
         return ConstInt(ir.I32, e.decl.value)
-    return load(cx.b, lv_identifier(cx, e))
+    return load(cx.b, cx.layout, lv_identifier(cx, e))
 
 
 def rv_sizeof(cx: LoweringContext, e: ast.SizeOf) -> Value:
     v = fold(e)
-    return ConstInt(reg_type(e.ctype), int(v or 0))  # type: ignore[arg-type]
+    return ConstInt(reg_type(e.ctype, cx.layout), int(v or 0))  # type: ignore[arg-type]
 
 
 def lv_identifier(cx: LoweringContext, e: ast.Identifier) -> LValue:
@@ -97,7 +98,7 @@ def lv_string(cx: LoweringContext, e: ast.StringLiteral) -> LValue:
 def rv_implicit(cx: LoweringContext, e: ast.ImplicitCast) -> Value:
     assert e.ctype is not None and e.operand.ctype is not None
     if e.kind == "lvalue-to-rvalue":
-        return load(cx.b, cx.lv(e.operand))
+        return load(cx.b, cx.layout, cx.lv(e.operand))
     if e.kind == "array-decay":
         return cx.lv(e.operand).addr
     if e.kind == "to-bool" and _is_scalar_test(e.operand):
@@ -127,7 +128,7 @@ def rv_unary(cx: LoweringContext, e: ast.Unary) -> Value:
     if e.op == "&":
         return cx.lv(e.operand).addr
     if e.op == "*":
-        return load(cx.b, lv_deref(cx, e))
+        return load(cx.b, cx.layout, lv_deref(cx, e))
     v = cx.rv(e.operand)
     t = e.ctype
     assert t is not None
@@ -153,17 +154,17 @@ def lv_deref(cx: LoweringContext, e: ast.Unary) -> LValue:
 
 def _incdec(cx: LoweringContext, e: ast.Unary) -> Value:
     lv = cx.lv(e.operand)
-    old = load(cx.b, lv)
+    old = load(cx.b, cx.layout, lv)
     t = e.ctype
     assert t is not None
     delta = 1 if e.op.startswith("++") else -1
     if isinstance(t, ct.Pointer):
-        new = cx.b.gep(mem_type(t.pointee), old, [ConstInt(ir.I64, delta)])
+        new = cx.b.gep(mem_type(t.pointee, cx.layout), old, [ConstInt(ir.I64, delta)])
     elif old.type.is_float_or_float_vector():
         new = cx.b.binop("fadd", old, const_of(old.type, float(delta)))
     else:
         new = cx.b.binop("add", old, const_of(old.type, delta))
-    store(cx.b, lv, new)
+    store(cx.b, cx.layout, lv, new)
     return new if e.op.endswith("pre") else old
 
 
@@ -244,14 +245,14 @@ def compare(cx: LoweringContext, op: str, a: Value, b: Value, t: CType) -> Value
 
 def _pointer_arith(cx: LoweringContext, op: str, a: Value, b: Value, lt: CType, rt: CType) -> Value:
     if isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer):
-        size = _elem_size(lt)
+        size = _elem_size(lt, cx.layout)
         diff = cx.b.binop("sub", cx.b.cast("ptrtoint", a, ir.I64), cx.b.cast("ptrtoint", b, ir.I64))
         return cx.b.binop("sdiv", diff, ConstInt(ir.I64, size)) if size != 1 else diff
     ptr, ptype, n = (a, lt, b) if isinstance(lt, ct.Pointer) else (b, rt, a)
     assert isinstance(ptype, ct.Pointer)
     if op == "-":
         n = cx.b.binop("sub", ConstInt(ir.I64, 0), n)
-    return cx.b.gep(mem_type(ptype.pointee), ptr, [n])
+    return cx.b.gep(mem_type(ptype.pointee, cx.layout), ptr, [n])
 
 
 def _short_circuit(cx: LoweringContext, e: ast.Binary, as_int: bool = True) -> Value:
@@ -279,10 +280,10 @@ def rv_assign(cx: LoweringContext, e: ast.Assign) -> Value:
     assert e.ctype is not None
     if e.op == "=":
         v = cx.rv(e.value)
-        store(cx.b, cx.lv(e.target), v)
+        store(cx.b, cx.layout, cx.lv(e.target), v)
         return v
     lv = cx.lv(e.target)
-    old = load(cx.b, lv)
+    old = load(cx.b, cx.layout, lv)
     ctype = e.compute_type
     assert ctype is not None  # sema sets it on every compound assignment
     rt = e.value.ctype
@@ -291,7 +292,7 @@ def rv_assign(cx: LoweringContext, e: ast.Assign) -> Value:
     a = convert(cx.b, old, e.ctype, ctype)
     res = binary_values(cx, e.op[:-1], a, b, ctype, rt, ctype)
     new = convert(cx.b, res, ctype, e.ctype)
-    store(cx.b, lv, new)
+    store(cx.b, cx.layout, lv, new)
     return new
 
 
@@ -314,7 +315,7 @@ def rv_conditional(cx: LoweringContext, e: ast.Conditional) -> Value:
     cx.b.position_at_end(end)
     if st.is_void(e.ctype):
         return Undef(ir.VOID)
-    phi = cx.b.phi(reg_type(e.ctype))
+    phi = cx.b.phi(reg_type(e.ctype, cx.layout))
     for v, pred in arms:
         add_incoming(phi, v, pred)
     return phi
@@ -347,17 +348,17 @@ def lv_index(cx: LoweringContext, e: ast.Index) -> LValue:
                                    [ConstInt(ir.I64, max(i, 0)) for i in base.swizzle])
             idx = cx.b.extractelement(table, idx)
             vec_t = base.vec_type
-        addr = cx.b.gep(mem_type(vec_t), base.addr, [ConstInt(ir.I64, 0), idx])
+        addr = cx.b.gep(mem_type(vec_t, cx.layout), base.addr, [ConstInt(ir.I64, 0), idx])
         return LValue(addr, e.ctype)
     assert isinstance(bt, ct.Pointer)
-    addr = cx.b.gep(mem_type(bt.pointee), cx.rv(e.base), [cx.rv(e.index)])
+    addr = cx.b.gep(mem_type(bt.pointee, cx.layout), cx.rv(e.base), [cx.rv(e.index)])
     return LValue(addr, e.ctype)
 
 
 def rv_index(cx: LoweringContext, e: ast.Index) -> Value:
     if isinstance(e.base.ctype, ct.Vector) and not e.base.is_lvalue:
         return cx.b.extractelement(cx.rv(e.base), cx.rv(e.index))
-    return load(cx.b, lv_index(cx, e))
+    return load(cx.b, cx.layout, lv_index(cx, e))
 
 
 def lv_member(cx: LoweringContext, e: ast.Member) -> LValue:
@@ -378,7 +379,7 @@ def member_of(cx: LoweringContext, outer: LValue, e: ast.Member) -> LValue:
     """The lvalue of field `e.name` of the struct or union object `outer`."""
     st_t = outer.ctype
     assert isinstance(st_t, ct.Struct) and e.ctype is not None
-    info = struct_info(st_t.definition)
+    info = struct_info(st_t.definition, cx.layout)
     align = 1 if st_t.definition.packed else outer.align
     if st_t.definition.is_union:
         return LValue(outer.addr, e.ctype, align=align)
@@ -389,7 +390,7 @@ def member_of(cx: LoweringContext, outer: LValue, e: ast.Member) -> LValue:
 
 def rv_member(cx: LoweringContext, e: ast.Member) -> Value:
     if e.base.is_lvalue or e.arrow:
-        return load(cx.b, lv_member(cx, e))
+        return load(cx.b, cx.layout, lv_member(cx, e))
     base = cx.rv(e.base)
     if e.swizzle is not None:
         if len(e.swizzle) == 1:
@@ -398,8 +399,8 @@ def rv_member(cx: LoweringContext, e: ast.Member) -> Value:
     # A member of a struct or union value (`f().x`): spill it and read the member.
     assert e.base.ctype is not None
     tmp = cx.temporary(e.base.ctype)
-    store(cx.b, LValue(tmp, e.base.ctype), base)
-    return load(cx.b, member_of(cx, LValue(tmp, e.base.ctype), e))
+    store(cx.b, cx.layout, LValue(tmp, e.base.ctype), base)
+    return load(cx.b, cx.layout, member_of(cx, LValue(tmp, e.base.ctype), e))
 
 
 # -- vector literals ----------------------------------------------------
@@ -415,7 +416,7 @@ def rv_vector_literal(cx: LoweringContext, e: ast.VectorLiteral) -> Value:
             scalars += [cx.b.extractelement(v, ConstInt(ir.I32, i)) for i in range(v.type.count)]
         else:
             scalars.append(v)
-    vec: Value = Undef(reg_type(to))
+    vec: Value = Undef(reg_type(to, cx.layout))
     for i, s in enumerate(scalars):
         vec = cx.b.insertelement(vec, s, ConstInt(ir.I32, i))
     return vec
@@ -425,10 +426,10 @@ def rv_vector_literal(cx: LoweringContext, e: ast.VectorLiteral) -> Value:
 def initialize(cx: LoweringContext, lv: LValue, init: ast.Expr) -> None:
     """Store initializer `init` (an expression, or an InitList with the slots sema chose) into `lv`."""
     if not isinstance(init, ast.InitList):
-        store(cx.b, lv, cx.rv(init))
+        store(cx.b, cx.layout, lv, cx.rv(init))
         return
     t = lv.ctype
-    cx.b.store(ConstZero(mem_type(t)), lv.addr, align_of(t))
+    cx.b.store(ConstZero(mem_type(t, cx.layout)), lv.addr, align_of(t, cx.layout))
     for index, sub in init.slots:
         initialize(cx, element(cx, lv, index), sub)
 
@@ -442,13 +443,13 @@ def element(cx: LoweringContext, lv: LValue, index: int) -> LValue:
         f = (d.fields or [])[index]
         if d.is_union:
             return LValue(lv.addr, f.type)
-        info = struct_info(d)
+        info = struct_info(d, cx.layout)
         idx = ConstInt(ir.I32, info.field_index[f.name])
         return LValue(cx.b.gep(info.ir_type, lv.addr, [zero, idx]), f.type)
     if isinstance(t, ct.Vector):
         return LValue(lv.addr, ct.Scalar(t.elem), (index,), t)
     assert isinstance(t, ct.Array)
-    addr = cx.b.gep(mem_type(t), lv.addr, [zero, ConstInt(ir.I64, index)])
+    addr = cx.b.gep(mem_type(t, cx.layout), lv.addr, [zero, ConstInt(ir.I64, index)])
     return LValue(addr, t.elem)
 
 
@@ -460,7 +461,7 @@ def lv_compound_literal(cx: LoweringContext, e: ast.CompoundLiteral) -> LValue:
 
 
 def rv_compound_literal(cx: LoweringContext, e: ast.CompoundLiteral) -> Value:
-    return load(cx.b, lv_compound_literal(cx, e))
+    return load(cx.b, cx.layout, lv_compound_literal(cx, e))
 
 
 RV_HANDLERS: dict[type, RvHandler] = {
@@ -481,5 +482,5 @@ def _is_scalar_test(e: ast.Expr) -> bool:
         isinstance(e.ctype, ct.Scalar) and not isinstance(e.lhs.ctype, ct.Vector)
 
 
-def _elem_size(t: ct.Pointer) -> int:
-    return size_of(t.pointee) if not st.is_void(t.pointee) else 1
+def _elem_size(t: ct.Pointer, dl: DataLayout) -> int:
+    return size_of(t.pointee, dl) if not st.is_void(t.pointee) else 1

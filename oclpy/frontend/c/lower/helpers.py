@@ -10,12 +10,13 @@ from typing import Optional
 
 from ....ir import types as ir
 from ....ir.builder import Builder
+from ....ir.datalayout import DataLayout
 from ....ir.values import ConstFloat, ConstInt, ConstNull, Undef, Value
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..opaque_types import is_sampler
-from ..layout import align_of, mem_type, reg_type
+from ..layout import align_of, mem_type, plain_type
 from ..sema.folding import round_float
 from ....ir.values import ConstAggregate
 
@@ -31,8 +32,9 @@ class LValue:
     vec_type: Optional[CType] = None
     align: int = 0  # 0: the natural alignment of `ctype` (members of packed structs use 1)
 
-    def alignment(self) -> int:
-        return self.align or align_of(self.vec_type if self.swizzle is not None else self.ctype)  # type: ignore[arg-type]
+    def alignment(self, dl: DataLayout) -> int:
+        t = self.vec_type if self.swizzle is not None else self.ctype
+        return self.align or align_of(t, dl)  # type: ignore[arg-type]
 
 
 def is_bool(t: CType) -> bool:
@@ -73,38 +75,38 @@ def const_of(t: ir.Type, value: float | int) -> Value:
 
 # -- memory ---------------------------------------------------------------
 
-def load(b: Builder, lv: LValue) -> Value:
-    """The value of the object `lv`, in its register type."""
+def load(b: Builder, dl: DataLayout, lv: LValue) -> Value:
+    """The value of the object `lv`, in its register type (`dl`: the target's layout)."""
     if lv.swizzle is not None:
         assert lv.vec_type is not None
-        vec = b.load(mem_type(lv.vec_type), lv.addr, lv.alignment())
+        vec = b.load(mem_type(lv.vec_type, dl), lv.addr, lv.alignment(dl))
         if len(lv.swizzle) == 1:
             return b.extractelement(vec, ConstInt(ir.I32, lv.swizzle[0]))
         return b.shufflevector(vec, vec, lv.swizzle)
     volatile = lv.ctype.volatile
-    v = b.load(mem_type(lv.ctype), lv.addr, lv.alignment(), volatile=volatile)
+    v = b.load(mem_type(lv.ctype, dl), lv.addr, lv.alignment(dl), volatile=volatile)
     if is_bool(lv.ctype):
         return b.icmp("ne", v, ConstInt(ir.I8, 0))
     return v
 
 
-def store(b: Builder, lv: LValue, value: Value) -> None:
-    """Store `value` (a register-typed value) into the object `lv`."""
+def store(b: Builder, dl: DataLayout, lv: LValue, value: Value) -> None:
+    """Store `value` (a register-typed value) into the object `lv` (`dl`: the target's layout)."""
     if lv.swizzle is not None:
         assert lv.vec_type is not None
-        vt = mem_type(lv.vec_type)
-        vec = b.load(vt, lv.addr, lv.alignment())
+        vt = mem_type(lv.vec_type, dl)
+        vec = b.load(vt, lv.addr, lv.alignment(dl))
         for i, idx in enumerate(lv.swizzle):
             if idx < 0:
                 continue
             elt = value if len(lv.swizzle) == 1 else b.extractelement(value, ConstInt(ir.I32, i))
             vec = b.insertelement(vec, elt, ConstInt(ir.I32, idx))
-        b.store(vec, lv.addr, lv.alignment())
+        b.store(vec, lv.addr, lv.alignment(dl))
         return
     if is_bool(lv.ctype) and value.type == ir.I1:
         value = ConstInt(ir.I8, value.value) if isinstance(value, ConstInt) else \
             b.cast("zext", value, ir.I8)
-    b.store(value, lv.addr, lv.alignment(), volatile=lv.ctype.volatile)
+    b.store(value, lv.addr, lv.alignment(dl), volatile=lv.ctype.volatile)
 
 
 # -- conversions ----------------------------------------------------------
@@ -138,14 +140,14 @@ def to_bool(b: Builder, v: Value, frm: CType) -> Value:
 
 
 def splat(b: Builder, scalar: Value, to: CType) -> Value:
-    vt = reg_type(to)
+    vt = plain_type(to)
     assert isinstance(vt, ir.VectorType)
     one = b.insertelement(Undef(ir.VectorType(vt.elem, 1)), scalar, ConstInt(ir.I32, 0))
     return b.shufflevector(one, Undef(one.type), [0] * vt.count)
 
 
 def _pointer_convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
-    tt = reg_type(to)
+    tt = plain_type(to)
     if isinstance(tt, ir.PtrType) and isinstance(v, ConstNull):
         return ConstNull(tt)
     if isinstance(tt, ir.PtrType) and isinstance(v.type, ir.PtrType):
@@ -161,7 +163,7 @@ def _pointer_convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
 
 
 def _arith_convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
-    ft, tt = v.type, reg_type(to)
+    ft, tt = v.type, plain_type(to)
     if ft == tt:
         return v
     fs, ts = ft.scalar(), tt.scalar()
@@ -195,5 +197,5 @@ def _fold_convert(v: Value, frm: CType, tt: ir.Type) -> Optional[Value]:
 
 def bool_to_int(b: Builder, c: Value, to: CType) -> Value:
     """An i1 (or vector of i1) as C's 0/1 int, or OpenCL's 0/-1 vector."""
-    tt = reg_type(to)
+    tt = plain_type(to)
     return b.cast("sext" if isinstance(tt, ir.VectorType) else "zext", c, tt)

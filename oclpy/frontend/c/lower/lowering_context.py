@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
 from ....ir import types as ir
+from ....ir.datalayout import DataLayout
 from ....ir.builder import Builder
 from ....ir.values import Block, ConstAggregate, ConstInt, ConstZero, Function, GlobalVar, Module, Value
 from .. import ast
@@ -62,6 +63,11 @@ class UnitContext:
     globals: dict[int, Value] = field(default_factory=dict)  # id(program-scope VarDecl) -> its global
     strings: dict[bytes, GlobalVar] = field(default_factory=dict)  # string literal -> its global
 
+    @property
+    def layout(self) -> DataLayout:
+        """The target's DataLayout (sizes of pointers and of what holds them)."""
+        return self.options.layout  # type: ignore[attr-defined]
+
     def string_global(self, data: bytes) -> GlobalVar:
         """A NUL-terminated string literal as constant data, one global per distinct text."""
         gv = self.strings.get(data)
@@ -79,16 +85,17 @@ class UnitContext:
         n = 1
         while self.module.get_global(name) is not None:
             name, n = f"{kernel}.{d.name}.{n}", n + 1
-        gv = GlobalVar(name, mem_type(d.ctype), ir.AddressSpace.LOCAL, None,
-                       align=max(align_of(d.ctype), int(d.attributes.get("aligned", 0) or 0)))
+        gv = GlobalVar(name, mem_type(d.ctype, self.layout), ir.AddressSpace.LOCAL, None,
+                       align=max(align_of(d.ctype, self.layout), int(d.attributes.get("aligned", 0) or 0)))
         return self.module.add_global(gv)
 
     def constant_global(self, d: ast.VarDecl, name: str) -> GlobalVar:
         """The global of a program-scope or static variable, with its constant initializer."""
         space = d.ctype.space or ir.AddressSpace.CONSTANT
-        init = constant_value(d.init, d.ctype) if d.init is not None else ConstZero(mem_type(d.ctype))
-        gv = GlobalVar(name, mem_type(d.ctype), space, init, constant=space is ir.AddressSpace.CONSTANT,
-                       align=max(align_of(d.ctype), int(d.attributes.get("aligned", 0) or 0)))
+        mt = mem_type(d.ctype, self.layout)
+        init = constant_value(d.init, d.ctype, self.layout) if d.init is not None else ConstZero(mt)
+        gv = GlobalVar(name, mt, space, init, constant=space is ir.AddressSpace.CONSTANT,
+                       align=max(align_of(d.ctype, self.layout), int(d.attributes.get("aligned", 0) or 0)))
         return self.module.add_global(gv)
 
 
@@ -120,6 +127,10 @@ class LoweringContext:
     @property
     def module(self) -> Module:
         return self.unit.module
+
+    @property
+    def layout(self) -> DataLayout:
+        return self.unit.layout
 
     # -- the walk -----------------------------------------------------------
     def rv(self, e: ast.Expr) -> Value:
@@ -206,7 +217,8 @@ class LoweringContext:
 
     def alloca(self, t: CType, name: str, align: int = 0) -> Value:
         """A private object of type `t` in the entry block, named uniquely after `name`."""
-        return self.allocas.alloca(mem_type(t), max(align, align_of(t)), name=self._unique(name))
+        align = max(align, align_of(t, self.layout))
+        return self.allocas.alloca(mem_type(t, self.layout), align, name=self._unique(name))
 
     def temporary(self, t: CType) -> Value:
         return self.alloca(t, "tmp")

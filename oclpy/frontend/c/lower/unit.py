@@ -77,7 +77,7 @@ def lower_function(unit: UnitContext, decl: ast.FunctionDecl, fn: Function) -> N
     for p, arg in zip(decl.params, fn.args):
         addr = cx.alloca(p.ctype, f"{p.name or 'arg'}.addr")
         cx.locals[id(p)] = addr
-        store(cx.b, LValue(addr, p.ctype), arg)
+        store(cx.b, cx.layout, LValue(addr, p.ctype), arg)
     cx.stmt(decl.body)
     if not cx.terminated():
         ret = fn.type.ret
@@ -111,8 +111,8 @@ def declare_function(unit: UnitContext, d: ast.FunctionDecl) -> Function:
     """The IR function of `d`: its signature, and for a kernel its argument info and attributes."""
     ftype = d.ctype
     assert isinstance(ftype, ct.FunctionType)
-    params = tuple(reg_type(p) for p in ftype.params)
-    sig = ir.FunctionType(reg_type(ftype.ret), params)
+    params = tuple(reg_type(p, unit.layout) for p in ftype.params)
+    sig = ir.FunctionType(reg_type(ftype.ret, unit.layout), params)
     args = [Argument(t, p.name or f"arg{i}", i) for i, (t, p) in enumerate(zip(params, d.params))]
     fn = Function(link_name(d), sig, args, is_kernel=d.is_kernel)
     if d.is_kernel:

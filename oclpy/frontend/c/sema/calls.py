@@ -223,7 +223,7 @@ def _conversion_call(cx: SemaContext, e: ast.Call, name: str, to: CType, impl: s
         e.ctype = st.ERROR
         return e
     if impl == "as":
-        if size_of(frm) != size_of(to):
+        if size_of(frm, cx.layout) != size_of(to, cx.layout):
             return cx.error(e, f"invalid reinterpretation: sizes of '{to}' and '{frm}' must match")
     e.builtin = bi.Builtin(name, to, (frm.unqualified(),), impl)
     e.ctype = to

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ....ir.datalayout import DataLayout
 from ....ir.types import AddressSpace
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
+from ..layout import LayoutError, align_of, size_of
 from .conversions import convert
 from .sema_context import SemaContext
 
@@ -154,4 +156,15 @@ def check_sizeof(cx: SemaContext, e: ast.SizeOf) -> ast.Expr:
         what = "sizeof" if e.kind == "sizeof" else "alignof"
         return cx.error(e, f"invalid application of '{what}' to an incomplete type '{t}'")
     e.ctype = ct.UINT if e.kind == "vec_step" else ct.SIZE_T
+    e.value = size_value(e.kind, t, cx.layout)
     return e
+
+
+def size_value(kind: str, t: CType, dl: DataLayout) -> Optional[int]:
+    """sizeof, alignof or vec_step of complete type `t` under the target's layout."""
+    if kind == "vec_step":
+        return 4 if isinstance(t, ct.Vector) and t.count == 3 else getattr(t, "count", 1)
+    try:
+        return size_of(t, dl) if kind == "sizeof" else align_of(t, dl)
+    except LayoutError:
+        return None

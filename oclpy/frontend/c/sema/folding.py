@@ -15,7 +15,6 @@ from typing import Callable, Optional, Union
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
-from ..layout import align_of, size_of, LayoutError
 from ..opaque_types import is_sampler
 
 Number = Union[int, float]
@@ -144,15 +143,7 @@ def _cast(e: Union[ast.Cast, ast.ImplicitCast]) -> Optional[Number]:
 
 
 def _sizeof(e: ast.SizeOf) -> Optional[Number]:
-    t = e.operand.ctype if isinstance(e.operand, ast.Expr) else e.operand
-    if t is None or st.is_error(t):
-        return None
-    try:
-        if e.kind == "vec_step":
-            return 4 if isinstance(t, ct.Vector) and t.count == 3 else getattr(t, "count", 1)
-        return size_of(t) if e.kind == "sizeof" else align_of(t)
-    except LayoutError:
-        return None
+    return e.value  # computed by sema (casts.check_sizeof) under the target's DataLayout
 
 
 _FOLDERS: dict[type, Callable[..., Optional[Number]]] = {

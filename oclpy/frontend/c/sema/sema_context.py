@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
 from ....diagnostics import DiagnosticEngine
+from ....ir.datalayout import DataLayout
 from ....ir.types import AddressSpace
 from .. import ast
 from .. import c_types as ct
@@ -113,6 +114,11 @@ class SemaContext:
         return e
 
     # -- types --------------------------------------------------------------
+    @property
+    def layout(self) -> DataLayout:
+        """The target's DataLayout: what `sizeof` of a pointer, or of what holds one, is."""
+        return self.options.layout  # type: ignore[attr-defined]
+
     @property
     def default_space(self) -> AddressSpace:
         """Where an unqualified pointer points: private in OpenCL C 1.x, generic from 2.0."""
