@@ -129,7 +129,11 @@ class Lexer:
                 self.diags.error(self.loc(pos), f"invalid character '{text[pos]}' in source")
                 pos += 1
                 continue
-            if m.lastgroup == "badcomment":
+            kind = m.lastgroup
+            if kind == "ws":  # a third of the matches: nothing to make
+                pos = m.end()
+                continue
+            if kind == "badcomment":
                 self.diags.error(self.loc(pos), "unterminated /* comment")
                 break
             self._token(m)
