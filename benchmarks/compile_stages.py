@@ -11,7 +11,8 @@ A `Kernel` is a program source with its build options. The sets:
 device, minus LLVM's own work (native code is made at the first launch): the
 frontend, the level's pipeline (what `oclpy build --emit ir` prints), the cpu
 target's passes, and the cpu target's emission of LLVM IR (what `--emit llvm`
-prints), with the CPU seconds of each stage (every thread of the process, so the
+prints), and the collection of the build's objects when the pause of the cyclic
+collector ends (`gc`), with the CPU seconds of each stage (every thread of the process, so the
 frontend's worker thread counts). With `texts`, it keeps each stage's output:
 the printed IR after the level's pipeline and the LLVM IR, or the build log of a
 kernel that does not compile.
@@ -19,6 +20,7 @@ kernel that does not compile.
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -113,6 +115,9 @@ def run_stages(kernel: Kernel, texts: bool = False) -> StageResult:
             lap("target_passes")
             program = cpu_target.compile_cpu(front.module, target)
             lap("llvm_emit")
+        if gc.isenabled():  # the young generation now holds the whole build: collected once
+            gc.collect(0)
+        lap("gc")
     except CompileError as exc:
         result.status = "error"
         result.texts["log"] = exc.log
