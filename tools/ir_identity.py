@@ -10,8 +10,9 @@ does not compile; an exception's type and message for a compiler bug) to FILE
 (gzip-compressed JSON). `check` compiles the same kernels again with the code
 as it is now and reports each kernel whose output differs, with the first line
 that differs; it exits 1 when any does. `check` may take fewer sets, or every
-N-th corpus kernel for a multiple N of the saved one, for a quicker look. Run `save` before a change that must not
-change the output (a speed-up) and `check` after it.
+N-th corpus kernel for a multiple N of the saved one, for a quicker look. Run
+`save` before a change that must not change the output (a speed-up) and `check`
+after it.
 """
 
 from __future__ import annotations
