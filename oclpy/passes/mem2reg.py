@@ -95,7 +95,7 @@ def _rename(fn: Function, dt: DomTree, promoted: set[Instr],
             phi_of: dict[Instr, Instr]) -> dict[Value, Value]:
     """Walk the dominator tree; return the value that replaces each load."""
     repl: dict[Value, Value] = {}
-    incoming: dict[Instr, list[tuple[Value, Block]]] = {phi: [] for phi in phi_of}
+    incoming: dict[Instr, tuple[list[Value], list[Block]]] = {}  # phi -> its incoming pairs so far
     entry_values = {a: Undef(a.attrs["elem"]) for a in promoted}  # type: dict[Instr, Value]
     stack: list[tuple[Block, dict[Instr, Value]]] = [(fn.entry, entry_values)]
     while stack:
@@ -111,12 +111,24 @@ def _rename(fn: Function, dt: DomTree, promoted: set[Instr],
         for succ in dict.fromkeys(block.successors()):
             for phi in succ.phis():
                 if phi in phi_of:
-                    incoming[phi].append((current[phi_of[phi]], block))
+                    values, blocks = incoming.pop(phi, None) or ([], [])
+                    values.append(current[phi_of[phi]])
+                    blocks.append(block)
+                    incoming[phi] = values, blocks  # (re)inserted last: phis in the order of their last pair
         stack.extend((child, current) for child in dt.children[block])
-    for phi, pairs in incoming.items():  # at once: a join after a switch has thousands
-        add_incomings(phi, pairs)
+    _add_incoming(incoming)
     return repl
 
+
+def _add_incoming(incoming: dict[Instr, tuple[list[Value], list[Block]]]) -> None:
+    """Give each new phi its incoming pairs at once. `add_incoming` per pair rebuilt the
+    operands each time (quadratic in a join's predecessors: a 4,000-case switch took 30 s).
+    The result is the same to the order of each value's users: a phi is last among the
+    users of its operands, in the order in which the phis got their last pair."""
+    for phi, (values, blocks) in incoming.items():
+        assert not phi.operands and not phi.blocks
+        phi.operands = values
+        phi.blocks.extend(blocks)
 
 
 def _resolve(value: Value, repl: dict[Value, Value]) -> Value:

@@ -202,13 +202,12 @@ def apply_ops(base: ct.CType, ops: list[TypeOp]) -> ct.CType:
 class TokenStream:
     """The token list with a cursor; mark()/reset() let the parser look ahead and back off."""
 
+    __slots__ = ("tokens", "pos", "tok")
+
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
         self.pos = 0
-
-    @property
-    def tok(self) -> Token:
-        return self.tokens[self.pos]
+        self.tok = tokens[0]  # the current token, tokens[pos] (read for every token, so kept)
 
     def peek(self, k: int = 1) -> Token:
         return self.tokens[min(self.pos + k, len(self.tokens) - 1)]
@@ -218,9 +217,10 @@ class TokenStream:
         return self.tokens[max(self.pos - 1, 0)]
 
     def advance(self) -> Token:
-        tok = self.tokens[self.pos]
+        tok = self.tok
         if tok.kind != "eof":
             self.pos += 1
+            self.tok = self.tokens[self.pos]
         return tok
 
     def mark(self) -> int:
@@ -228,6 +228,7 @@ class TokenStream:
 
     def reset(self, mark: int) -> None:
         self.pos = mark
+        self.tok = self.tokens[mark]
 
 
 class Parser:

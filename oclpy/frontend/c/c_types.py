@@ -25,6 +25,7 @@ from ...ir.types import AddressSpace
 
 class ScalarKind(enum.Enum):
     # value: (spelling, size in bytes, is_signed, is_float, integer conversion rank)
+    # (the properties read `_value_`, a plain attribute: `value` goes through enum's descriptor)
     BOOL = ("bool", 1, False, False, 0)
     CHAR = ("char", 1, True, False, 1)
     UCHAR = ("uchar", 1, False, False, 1)
@@ -40,23 +41,27 @@ class ScalarKind(enum.Enum):
 
     @property
     def spelling(self) -> str:
-        return self.value[0]
+        return self._value_[0]
 
     @property
     def size(self) -> int:
-        return self.value[1]
+        return self._value_[1]
 
     @property
     def signed(self) -> bool:
-        return self.value[2]
+        return self._value_[2]
 
     @property
     def is_float(self) -> bool:
-        return self.value[3]
+        return self._value_[3]
 
     @property
     def rank(self) -> int:
-        return self.value[4]
+        return self._value_[4]
+
+
+_UNQUALIFIED: dict[tuple[CType, int], CType] = {}  # (qualified type, its align) -> unqualified
+_UNQUALIFIED_MAX = 4096
 
 
 class CType:
@@ -71,7 +76,15 @@ class CType:
     def unqualified(self) -> CType:
         if not self.const and not self.volatile and self.space is None:
             return self
-        return replace(self, const=False, volatile=False, space=None)  # type: ignore[type-var]
+        # `replace` is slow and sema asks this of the same few types again and again:
+        # the answers are kept (keyed with `align`, which equality ignores), a bounded few.
+        key = (self, getattr(self, "align", 0))
+        out = _UNQUALIFIED.get(key)
+        if out is None:
+            if len(_UNQUALIFIED) >= _UNQUALIFIED_MAX:
+                _UNQUALIFIED.clear()
+            out = _UNQUALIFIED[key] = replace(self, const=False, volatile=False, space=None)  # type: ignore[type-var]
+        return out
 
     def with_space(self, space: Optional[AddressSpace]) -> CType:
         return self if self.space is space else replace(self, space=space)  # type: ignore[type-var]

@@ -129,7 +129,18 @@ class Lexer:
                 self.diags.error(self.loc(pos), f"invalid character '{text[pos]}' in source")
                 pos += 1
                 continue
-            if m.lastgroup == "badcomment":
+            kind = m.lastgroup
+            if kind == "ws":  # a third of the matches: nothing to make
+                pos = m.end()
+                continue
+            if kind == "id" or kind == "punct":  # most tokens: made here, as _ident and _punct do
+                value = m.group()
+                loc = SourceLocation(self.file, self.line, pos - self.line_start + 1)
+                self.tokens.append(Token(("kw" if value in KEYWORDS else "id") if kind == "id" else "punct",
+                                         value, loc))
+                pos = m.end()
+                continue
+            if kind == "badcomment":
                 self.diags.error(self.loc(pos), "unterminated /* comment")
                 break
             self._token(m)

@@ -200,7 +200,7 @@ def pointee_space(t: ct.Pointer) -> AddressSpace:
 
 
 def same_unqualified(a: CType, b: CType) -> bool:
-    return unqual(a) == unqual(b)
+    return a is b or a.unqualified() == b.unqualified()
 
 
 def is_complete_object(t: CType) -> bool:

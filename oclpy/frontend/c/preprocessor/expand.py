@@ -112,7 +112,7 @@ class Expander:
             if macro.params is None:
                 hideset = tok.hideset | {macro.name}
                 body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \
-                    else [_at(t, tok) for t in macro.body]
+                    else [t.placed_copy(tok) for t in macro.body]
                 self._spend(len(body), tok)
                 pending.extend(reversed(self._finish(body, hideset, tok.space, tok)))
                 continue
@@ -133,6 +133,9 @@ class Expander:
 
     def expand_all(self, tokens: list[PPToken], end: PPToken) -> list[PPToken]:
         """`tokens` fully macro-replaced, as an argument is before substitution."""
+        macros = self.macros
+        if not any(t.text in macros and t.kind == "id" for t in tokens):
+            return list(tokens)  # nothing to replace (most arguments): `next` would return each token
         stream = list_stream(tokens, end)
         out = []
         self.depth += 1
@@ -271,12 +274,14 @@ class _Substitution:
 
     def substitute(self, body: list[PPToken]) -> list[PPToken]:
         items: list[object] = []
+        pastes = False
         i, n = 0, len(body)
         while i < n:
             tok = body[i]
             text = tok.text
             if text == "##" and tok.kind == "punct":
                 items.append(_Paste(tok))
+                pastes = True
             elif text == "#" and tok.kind == "punct" and i + 1 < n:
                 i = self._stringize(body, i, items)
                 continue
@@ -287,8 +292,10 @@ class _Substitution:
             elif text in self.index:
                 self._parameter(tok, body, i, items)
             else:
-                items.append(_at(tok, self.name))
+                items.append(tok.placed_copy(self.name))
             i += 1
+        if not pastes:  # no `##` operator (most macros): only the placemarkers to drop
+            return [t for t in items if t is not PLACEMARKER]  # type: ignore[misc]
         return _paste_all(items, self.expander, self.macro.name, self.name)
 
     def _parameter(self, tok: PPToken, body: list[PPToken], i: int, items: list[object]) -> None:
@@ -340,9 +347,7 @@ class _Substitution:
 
 def _at(tok: PPToken, where: PPToken) -> PPToken:
     """A copy of a replacement-list token, placed at the macro name `where`."""
-    out = tok.copy()
-    out.file, out.line, out.col = where.file, where.line, where.col
-    return out
+    return tok.placed_copy(where)
 
 
 def _paste_all(items: list[object], expander: Expander, macro: str, name: PPToken) -> list[PPToken]:

@@ -66,8 +66,13 @@ def _best(args: list[ast.Expr], cands: list[bi.Builtin]) -> Optional[bi.Builtin]
     for order, cand in enumerate(cands):
         if len(cand.params) != len(args):
             continue
-        costs = [_arg_cost(a, p) for a, p in zip(args, cand.params)]
-        if any(c is None for c in costs):
+        costs = []
+        for a, p in zip(args, cand.params):
+            cost = _arg_cost(a, p)
+            if cost is None:  # not viable: the later arguments need no costing
+                break
+            costs.append(cost)
+        if len(costs) != len(args):
             continue
         key = (sum(costs), tuple(costs))  # type: ignore[arg-type]
         if best is None or key < best[0]:
