@@ -67,7 +67,9 @@ def check_float_literal(cx: SemaContext, e: ast.FloatLiteral) -> ast.Expr:
 
 
 def check_string(cx: SemaContext, e: ast.StringLiteral) -> ast.Expr:
-    e.ctype = ct.Array(ct.Scalar(K.CHAR, const=True), len(e.value) + 1, space=AddressSpace.CONSTANT)
+    # `__constant char[N]`, as clang types it in OpenCL C: not const (so no qualifier is
+    # discarded passing one to `constant char *`); the constant space forbids writes
+    e.ctype = ct.Array(ct.Scalar(K.CHAR), len(e.value) + 1, space=AddressSpace.CONSTANT)
     e.is_lvalue = True
     return e
 

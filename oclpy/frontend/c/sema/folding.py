@@ -152,9 +152,15 @@ def _sizeof(e: ast.SizeOf) -> Optional[Number]:
         return None
 
 
+def _call(e: ast.Call) -> Optional[Number]:
+    """`__builtin_inff()` and `__builtin_huge_val()` (INFINITY, HUGE_VALF): constants, as in clang.
+    (`__builtin_nanf` is not folded: clang's NAN is `as_float(INT_MAX)`, no constant expression.)"""
+    return math.inf if e.builtin is not None and e.builtin.impl == "const_inf" else None
+
+
 _FOLDERS: dict[type, Callable[..., Optional[Number]]] = {
     ast.IntLiteral: lambda e: e.value, ast.FloatLiteral: lambda e: e.value,
     ast.Identifier: _identifier, ast.Unary: _unary, ast.Binary: _binary,
     ast.Conditional: _conditional, ast.Cast: _cast, ast.ImplicitCast: _cast,
-    ast.SizeOf: _sizeof,
+    ast.SizeOf: _sizeof, ast.Call: _call,
 }

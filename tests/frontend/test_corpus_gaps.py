@@ -1,0 +1,56 @@
+"""Corpus gaps of issue 12 that clang accepts, each reduced from the corpus
+kernels that showed it (tools/corpus/FINDINGS.md names them) and run on the
+cpu device: INFINITY and HUGE_VALF in constant initializers (PoCL's kernel
+tests), address constants in program-scope initializers (clang's CodeGen
+tests)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from oclpy.diagnostics import CompileError
+from oclpy.frontend.driver import compile_to_ir
+
+cl = pytest.importorskip("oclpy")
+
+
+def run(queue, src: str, n: int, dtype=np.float32) -> list:  # type: ignore[no-untyped-def]
+    """Run kernel `k(global T *o)` on one work-item; return `o` (n zeros before)."""
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    out = np.zeros(n, dtype)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    prg.k(q, (1,), None, buf)
+    cl.enqueue_copy(q, out, buf)
+    return out.tolist()
+
+
+def errors(src: str, std: str = "CL1.2") -> list[str]:
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(src, f"-cl-std={std}")
+    return re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)
+
+
+def test_infinity_and_huge_val_are_constants(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """constant float values[] = { 1.0f, INFINITY, -INFINITY, HUGE_VALF, MAXFLOAT };
+    constant int n = sizeof(values) / sizeof(*values);
+    kernel void k(global float *o) { for (int i = 0; i < n; i++) o[i] = values[i]; }"""
+    assert run(queue, src, 5) == [1.0, math.inf, -math.inf, math.inf, np.finfo(np.float32).max]
+
+
+def test_nan_is_not_a_constant_as_in_clang() -> None:
+    # clang's NAN is as_float(INT_MAX), which no constant initializer takes
+    src = "constant float v[] = { 0.0f, NAN };\nkernel void k(global float *o) { o[0] = v[1]; }"
+    assert errors(src) == [("1:30", "initializer element is not a compile-time constant")]
+
+
+def test_string_literal_is_constant_char_array_not_const() -> None:
+    # clang types "ab" as `__constant char[3]`: passing it to `constant char *` discards nothing
+    src = """void use(constant char *s, global int *o) { o[0] = s[0]; }
+    kernel void k(global int *o) { constant char *p = "ab"; use("x", o); o[1] = p[1]; }"""
+    assert compile_to_ir(src, "-Werror").log == ""
+    assert errors('kernel void k(global int *o) { "ab"[0] = 1; }') == [("1:40", "read-only variable is not assignable")]
