@@ -14,6 +14,7 @@ import pytest
 
 from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
+from oclpy.ir.printer import print_module
 
 cl = pytest.importorskip("oclpy")
 
@@ -54,3 +55,26 @@ def test_string_literal_is_constant_char_array_not_const() -> None:
     kernel void k(global int *o) { constant char *p = "ab"; use("x", o); o[1] = p[1]; }"""
     assert compile_to_ir(src, "-Werror").log == ""
     assert errors('kernel void k(global int *o) { "ab"[0] = 1; }') == [("1:40", "read-only variable is not assignable")]
+
+
+def test_scalar_arguments_widen_to_a_vector_overload(queue) -> None:  # type: ignore[no-untyped-def]
+    # sgminer's rotate(uint4, 3u), mfakto's mad24, gegl's select(0.f, float4, int4), bullet3's max
+    src = """kernel void k(global float *o) {
+        uint4 v = (uint4)(0x80000001u, 2u, 3u, 4u), w = (uint4)(1u, 2u, 3u, 4u);
+        float4 f = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+        int i = 1;
+        vstore4(convert_float4(rotate(v, 1u)), 0, o);
+        vstore4(convert_float4(mad24(w, w, 1u)), 1, o);
+        vstore4(max(2.5f, f), 2, o);
+        vstore4(select(0.f, f, (int4)(i) == (int4)(0, 1, 2, 3)), 3, o);
+        vstore4(clamp(f, 2, 3), 4, o);
+    }"""
+    assert run(queue, src, 20) == [3, 4, 6, 8, 2, 5, 10, 17, 2.5, 2.5, 3, 4, 0, 2, 0, 0, 2, 2, 3, 3]
+
+
+def test_scalar_arguments_keep_the_scalar_overload() -> None:
+    # a splat costs more than a scalar conversion: max(short, int) stays scalar
+    module = compile_to_ir("kernel void k(global int *o, short s) { o[0] = max(s, 1) + mad24(s, s, 1); }").module
+    text = print_module(module)
+    assert "ocl.mad24.i32" in text or "mul i32" in text
+    assert " x i32>" not in text and " x i16>" not in text

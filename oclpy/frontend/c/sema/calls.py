@@ -3,7 +3,7 @@
 A call to a user function checks the argument count and converts each
 argument as for assignment to its parameter. A call to a builtin resolves one
 overload from `builtins.overloads(name)`: exact matches first, then the
-candidate needing the fewest scalar conversions (ties go to the candidate
+candidate needing the fewest conversions (a scalar made a vector counts two; ties go to the candidate
 whose earlier arguments match exactly, then to table order); `Call.builtin`
 records the chosen `Builtin`.
 """
@@ -34,7 +34,10 @@ from ..layout import size_of
 
 
 def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
-    """0 for an exact match, 1 for an allowed implicit conversion, None if not viable."""
+    """0 for an exact match, 1 for an allowed implicit conversion, 2 for a scalar made a
+    vector (`rotate(uint4, 3u)`, `max(float, float4)`: clang's vector splat, which OpenCL
+    C's overloads allow; it costs more than a scalar conversion, so a call with scalar
+    arguments keeps its scalar overload), None if not viable."""
     a = arg.ctype
     assert a is not None
     if st.same_unqualified(a, param):
@@ -43,6 +46,8 @@ def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
         return 1 if isinstance(arg, ast.IntLiteral) and arg.value == 0 else None
     if st.is_arith(a) and st.is_arith(param):
         return 1
+    if st.is_arith(a) and isinstance(param, ct.Vector):
+        return 2
     if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
         ap, pp = a.pointee, param.pointee
         if st.pointee_space(a) != st.pointee_space(param):
