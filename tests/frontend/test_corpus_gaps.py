@@ -78,3 +78,31 @@ def test_scalar_arguments_keep_the_scalar_overload() -> None:
     text = print_module(module)
     assert "ocl.mad24.i32" in text or "mul i32" in text
     assert " x i32>" not in text and " x i16>" not in text
+
+
+def test_a_prototype_of_a_builtin_names_the_builtin(queue) -> None:  # type: ignore[no-untyped-def]
+    # clang's printf.cl and builtin.cl, SPIRV-LLVM-Translator's barrier.cl: old code declares builtins
+    src = """int printf(__constant const char *st, ...);
+    void barrier(cl_mem_fence_flags flags);
+    int __attribute__((overloadable)) min(int, int);
+    kernel void k(global float *o) {
+        local int l[1];
+        l[0] = 5; barrier(CLK_LOCAL_MEM_FENCE);
+        o[0] = min(l[0], 2) + min(1.5f, 0.5f);
+    }"""
+    assert run(queue, src, 1) == [2.5]
+
+
+def test_a_prototype_unlike_any_builtin_is_a_function_to_define() -> None:
+    # SPIRV-LLVM-Translator's InvalidAtomicBuiltins.cl: no float atomic_add in OpenCL C 1.2
+    src = """float __attribute__((overloadable)) atomic_add(volatile __global float *p, float val);
+    kernel void k(global float *o) { o[1] = atomic_add(o, 1.0f); }"""
+    assert errors(src) == [("2:45", "function 'atomic_add' is used but not defined in this program")]
+
+
+def test_a_definition_of_a_builtin_name_is_still_the_users() -> None:
+    src = """int mad24(int a, int b, int c);
+    kernel void k(global int *o) { o[0] = mad24(2, 3, 4); }
+    int mad24(int a, int b, int c) { return a - b - c; }"""
+    text = print_module(compile_to_ir(src).module)
+    assert "call i32 @mad24(" in text

@@ -129,10 +129,7 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     conv = bi.conversion_target(name)
     if conv is not None:
         return _conversion_call(cx, e, name, *conv)
-    cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
-        alias_overloads(name)
-    if _version(cx, ) >= 200:
-        cands = cands + atomic_overloads(name) + collective_overloads(name)
+    cands = _candidates(cx, name)
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
     chosen = _best(e.args, cands)
@@ -146,6 +143,25 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     e.builtin = chosen
     e.ctype = chosen.ret
     return e
+
+
+def _candidates(cx: SemaContext, name: str) -> list[bi.Builtin]:
+    cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
+        alias_overloads(name)
+    if _version(cx) >= 200:
+        cands = cands + atomic_overloads(name) + collective_overloads(name)
+    return cands
+
+
+def declares_builtin(cx: SemaContext, fn: ast.FunctionDecl) -> bool:
+    """Whether prototype `fn` has the signature of a builtin of its name (`printf` with any)."""
+    if fn.name == "printf":
+        return True
+    ftype = fn.ctype
+    assert isinstance(ftype, ct.FunctionType)
+    return any(len(c.params) == len(ftype.params) and st.same_unqualified(c.ret, ftype.ret) and
+               all(st.same_unqualified(p, q) for p, q in zip(c.params, ftype.params))
+               for c in _candidates(cx, fn.name))
 
 
 def _wrong_count(cx: SemaContext, e: ast.Call, n: int) -> ast.Expr:
