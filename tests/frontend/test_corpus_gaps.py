@@ -106,3 +106,34 @@ def test_a_definition_of_a_builtin_name_is_still_the_users() -> None:
     int mad24(int a, int b, int c) { return a - b - c; }"""
     text = print_module(compile_to_ir(src).module)
     assert "call i32 @mad24(" in text
+
+
+def test_the_null_event_starts_a_chain_of_copies(queue) -> None:  # type: ignore[no-untyped-def]
+    # Oclgrind's async_copy tests, the OpenCL book's spmv, clang's event_t.cl
+    src = """void wait_on(event_t e) { wait_group_events(1, &e); }
+    kernel void k(global float *o) {
+        local float s[4];
+        float p[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+        event_t e = 0;
+        for (int i = 0; i < 4; i++) o[i] = p[i];
+        e = async_work_group_copy(s, o, 4, e);
+        e = async_work_group_copy(s, o, 4, (event_t)0);
+        wait_group_events(1, &e);
+        wait_group_events(0, NULL);
+        wait_on(0);
+        o[4] = s[3];
+    }"""
+    assert run(queue, src, 5) == [1.0, 2.0, 3.0, 4.0, 4.0]
+
+
+def test_an_event_from_anything_but_zero_is_an_error() -> None:
+    src = """kernel void k(global int *d, int n) {
+    event_t f = (event_t)1;
+    event_t g = 1;
+    event_t h = (event_t)n;
+    int i = (int)f;
+    }"""
+    assert errors(src) == [("2:17", "cannot cast non-zero value '1' to 'event_t'"),
+                           ("3:17", "initializing 'event_t' with an expression of incompatible type 'int'"),
+                           ("4:17", "used type 'event_t' where arithmetic or pointer type is required"),
+                           ("5:13", "operand of type 'event_t' where arithmetic or pointer type is required")]

@@ -175,7 +175,8 @@ class StmtExpr(Expr):
 class ImplicitCast(Expr):
     """Inserted by sema. kind: "lvalue-to-rvalue", "array-decay", "function-decay",
     "int", "float", "int-to-float", "float-to-int", "to-bool", "pointer",
-    "null-to-pointer", "addrspace" (to generic), "splat" (scalar to vector)."""
+    "null-to-pointer", "null-to-event" (`event_t e = 0`), "addrspace" (to generic),
+    "splat" (scalar to vector)."""
 
     kind: str
     operand: Expr

@@ -15,6 +15,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..layout import align_of, mem_type, reg_type
+from ..opaque_types import is_event
 from ..sema.folding import round_float
 from ....ir.values import ConstAggregate
 
@@ -119,6 +120,8 @@ def convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
         return splat(b, convert(b, v, frm, ct.Scalar(to.elem)), to)
     if st.is_pointer(to) or st.is_pointer(frm):
         return _pointer_convert(b, v, frm, to)
+    if is_event(to):  # the null event, from an integer 0 (sema allows no other): an i32 handle
+        return _arith_convert(b, v, frm, ct.INT)
     return _arith_convert(b, v, frm, to)
 
 

@@ -26,7 +26,7 @@ from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
 from ..builtins.printf_format import format_problem
-from .conversions import assign_convert, convert
+from .conversions import assign_convert, convert, is_null_constant
 from .overloads import choose_overload, ordinal
 from .sema_context import SemaContext
 from ..ast import start_loc
@@ -48,6 +48,8 @@ def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
         return 1
     if st.is_arith(a) and isinstance(param, ct.Vector):
         return 2
+    if isinstance(param, ct.Pointer) and is_null_constant(arg):  # `wait_group_events(0, NULL)`
+        return 1
     if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
         ap, pp = a.pointee, param.pointee
         if st.pointee_space(a) != st.pointee_space(param):
@@ -198,6 +200,8 @@ def _printf(cx: SemaContext, e: ast.Call) -> ast.Expr:
 
 
 def _convert_arg(a: ast.Expr, p: CType) -> ast.Expr:
+    if isinstance(p, ct.Pointer) and is_null_constant(a):
+        return convert(a, p)
     if isinstance(p, ct.Pointer) or is_event(p):
         return a
     return convert(a, p)

@@ -16,7 +16,9 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
+from ..opaque_types import is_event
 from .conversions import convert
+from .folding import fold_int
 from .sema_context import SemaContext
 
 
@@ -69,12 +71,26 @@ def check_cast(cx: SemaContext, e: ast.Cast) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     assert frm is not None
+    if is_event(to) and not st.same_unqualified(frm, to):
+        return _event_cast(cx, e)
     err = _cast_error(frm, to)
     if err:
         return cx.error(e, err)
     if st.is_vector(to) and not st.is_vector(frm):
         e.operand = convert(e.operand, to)
     e.ctype = to.unqualified()
+    return e
+
+
+def _event_cast(cx: SemaContext, e: ast.Cast) -> ast.Expr:
+    """`(event_t)0`, the null event that starts a chain of async copies (as clang: an integer
+    constant of another value is an error, and so is anything else)."""
+    value = fold_int(e.operand) if st.is_integer(e.operand.ctype or st.ERROR) else None
+    if value is None:
+        return cx.error(e, f"used type '{e.to.unqualified()}' where arithmetic or pointer type is required")
+    if value != 0:
+        return cx.error(e, f"cannot cast non-zero value '{value}' to 'event_t'")
+    e.ctype = e.to.unqualified()
     return e
 
 
@@ -97,6 +113,8 @@ def _cast_error(frm: CType, to: CType) -> Optional[str]:
         return None
     if st.same_unqualified(frm, to):
         return None
+    if st.is_scalar(to):
+        return f"operand of type '{frm}' where arithmetic or pointer type is required"
     return f"used type '{to}' where arithmetic or pointer type is required"
 
 
