@@ -137,3 +137,43 @@ def test_an_event_from_anything_but_zero_is_an_error() -> None:
                            ("3:17", "initializing 'event_t' with an expression of incompatible type 'int'"),
                            ("4:17", "used type 'event_t' where arithmetic or pointer type is required"),
                            ("5:13", "operand of type 'event_t' where arithmetic or pointer type is required")]
+
+
+ADDRESSES = """constant int a[4] = {1, 2, 3, 4};
+constant int *constant first = &a[0];
+constant int *constant whole = a;
+constant int *constant none = 0;
+constant int *constant null_macro = NULL;
+constant char *constant text = "hello";
+typedef struct { constant int *p; constant char *s; int n; } Entry;
+constant Entry table[2] = { { a, "ab", 1 }, { 0, 0, 2 } };
+"""
+
+
+def test_address_constants_in_program_scope_initializers(queue) -> None:  # type: ignore[no-untyped-def]
+    # clang's str_literals.cl, amdgpu-debug-info-*.cl: pointers to globals, string literals, null
+    src = ADDRESSES + """kernel void k(global float *o) {
+        o[0] = *first + whole[3];
+        o[1] = (none == 0) + (null_macro == 0) * 2;
+        o[2] = text[1];
+        o[3] = table[0].p[2] + table[0].s[1] + table[1].n + (table[1].p == 0);
+    }"""
+    assert run(queue, src, 4) == [5.0, 3.0, float(ord("e")), 3 + ord("b") + 2 + 1]
+
+
+def test_address_constants_name_their_globals_in_the_ir() -> None:
+    text = print_module(compile_to_ir(ADDRESSES + "kernel void k(global int *o) { o[0] = *first; }").module)
+    assert re.search(r"@first = addrspace\(constant\) constant ptr<constant> @a\b", text), text
+    assert re.search(r"@none = addrspace\(constant\) constant ptr<constant> null\b", text), text
+    assert re.search(r"@text = addrspace\(constant\) constant ptr<constant> @\.str\.\d+\b", text), text
+
+
+def test_what_is_no_address_constant_is_an_error() -> None:
+    # as clang: a `constant int` is no integer constant expression in C
+    src = """constant int a[4] = {1, 2, 3, 4};
+    constant int c = 1;
+    constant int *constant p = &a[c];
+    constant int *constant q = a + c;
+    kernel void k(global int *o) { o[0] = *p + *q; }"""
+    assert errors(src) == [("3:32", "initializer element is not a compile-time constant"),
+                           ("4:32", "initializer element is not a compile-time constant")]

@@ -1,43 +1,57 @@
 """The IR constants of checked constant initializers: program-scope and static
 variables' initial values, in memory types (arrays, vectors, structs, unions
-through `const_bytes.reinterpret`; missing elements are zero).
+through `const_bytes.reinterpret`; missing elements are zero). A pointer is an
+address constant (`sema/address_constants`): null, or the global of the variable
+or string literal it points to, which the caller's `resolve` gives.
 """
 
 from __future__ import annotations
 
 from ....ir import types as ir
-from ....ir.values import ConstAggregate, ConstInt, ConstZero, Value
+from typing import Callable
+
+from ....ir.values import ConstAggregate, ConstInt, ConstNull, ConstZero, GlobalVar, Value
 from .. import ast
 from .. import c_types as ct
 from ..c_types import CType
 from ..layout import mem_type, struct_info
+from ..sema.address_constants import Address, Base, address_constant
 from ..sema.folding import fold
 from .const_bytes import reinterpret
 from .helpers import const_float
 
 
-def constant_value(init: ast.Expr, t: CType) -> Value:
+Resolve = Callable[[Base], GlobalVar]
+
+
+def _no_globals(base: Base) -> GlobalVar:
+    raise ValueError("an address constant where no global can be named")
+
+
+def constant_value(init: ast.Expr, t: CType, resolve: Resolve = _no_globals) -> Value:
     """The IR constant (in memory types) of a checked constant initializer."""
     mt = mem_type(t)
     if isinstance(init, ast.InitList):
-        return _aggregate(init, t)
+        return _aggregate(init, t, resolve)
+    if isinstance(t, ct.Pointer):
+        return _address(address_constant(init), mt, resolve)
     while isinstance(init, ast.ImplicitCast) and init.kind == "splat":
         init = init.operand
     if isinstance(init, ast.VectorLiteral) and isinstance(t, ct.Vector):
         comps: list[Value] = []
         for c in init.components:  # a vector component gives all its elements, in order
             if isinstance(c.ctype, ct.Vector):
-                part = constant_value(c, c.ctype)
+                part = constant_value(c, c.ctype, resolve)
                 assert isinstance(part, ConstAggregate)
                 comps += part.elements
             else:
-                comps.append(constant_value(c, ct.Scalar(t.elem)))
+                comps.append(constant_value(c, ct.Scalar(t.elem), resolve))
         if len(comps) == 1:
             comps = comps * t.count
         return ConstAggregate(mt, comps)
     v = fold(init)
     if isinstance(t, ct.Vector):
-        return ConstAggregate(mt, [constant_value(init, ct.Scalar(t.elem))] * t.count)
+        return ConstAggregate(mt, [constant_value(init, ct.Scalar(t.elem), resolve)] * t.count)
     if isinstance(mt, ir.FloatType):
         return const_float(mt, float(v or 0.0))
     if isinstance(mt, ir.IntType):
@@ -45,30 +59,35 @@ def constant_value(init: ast.Expr, t: CType) -> Value:
     return ConstZero(mt)
 
 
-def _aggregate(init: ast.InitList, t: CType) -> Value:
+def _address(at: Address | None, mt: ir.Type, resolve: Resolve) -> Value:
+    assert at is not None and at.offset == 0, "sema accepts only address constants the IR can hold"
+    return ConstNull(mt) if at.base is None else resolve(at.base)
+
+
+def _aggregate(init: ast.InitList, t: CType, resolve: Resolve) -> Value:
     mt = mem_type(t)
     slots = dict(init.slots)
     if isinstance(t, (ct.Array, ct.Vector)):
         elem = t.elem if isinstance(t, ct.Array) else ct.Scalar(t.elem)
         count = t.count or 0
-        return ConstAggregate(mt, [constant_value(slots[i], elem) if i in slots else ConstZero(mem_type(elem))
+        return ConstAggregate(mt, [constant_value(slots[i], elem, resolve) if i in slots else ConstZero(mem_type(elem))
                                    for i in range(count)])
     assert isinstance(t, ct.Struct) and isinstance(mt, ir.StructType)
     info = struct_info(t.definition)
     fields = t.definition.fields or []
     if t.definition.is_union:
         chosen = init.slots[-1] if init.slots else None
-        return ConstZero(mt) if chosen is None else _union_const(chosen[1], fields[chosen[0]].type, mt)
+        return ConstZero(mt) if chosen is None else _union_const(chosen[1], fields[chosen[0]].type, mt, resolve)
     elems: list[Value] = [ConstZero(f) for f in mt.fields]
     for i, f in enumerate(fields):
         if i in slots:
-            elems[info.field_index[f.name]] = constant_value(slots[i], f.type)
+            elems[info.field_index[f.name]] = constant_value(slots[i], f.type, resolve)
     return ConstAggregate(mt, elems)
 
 
-def _union_const(init: ast.Expr, t: CType, mt: ir.StructType) -> Value:
+def _union_const(init: ast.Expr, t: CType, mt: ir.StructType, resolve: Resolve) -> Value:
     """A union's constant: its member's value, as the bytes of the union's storage type."""
-    value = constant_value(init, t)
+    value = constant_value(init, t, resolve)
     if mem_type(t) == mt.fields[0]:
         return ConstAggregate(mt, [value] + [ConstZero(f) for f in mt.fields[1:]])
     return reinterpret(value, mt)
