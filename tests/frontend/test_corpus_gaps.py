@@ -177,3 +177,14 @@ def test_what_is_no_address_constant_is_an_error() -> None:
     kernel void k(global int *o) { o[0] = *p + *q; }"""
     assert errors(src) == [("3:32", "initializer element is not a compile-time constant"),
                            ("4:32", "initializer element is not a compile-time constant")]
+
+
+def test_func_names_the_function(queue) -> None:  # type: ignore[no-untyped-def]
+    # clang's CodeGen str_literals.cl: `constant const char *f3 = __func__;`
+    src = """kernel void k(global float *o) {
+        constant const char *f = __func__;
+        o[0] = f[0]; o[1] = sizeof(__func__); o[2] = __FUNCTION__[1];
+    }"""
+    assert run(queue, src, 3) == [float(ord("k")), 2.0, 0.0]
+    assert errors("void g(void) { __func__[0] = 1; }\nkernel void k() { g(); }") == \
+        [("1:28", "read-only variable is not assignable")]

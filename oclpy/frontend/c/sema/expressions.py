@@ -74,10 +74,23 @@ def check_string(cx: SemaContext, e: ast.StringLiteral) -> ast.Expr:
     return e
 
 
+def _function_name(cx: SemaContext, e: ast.Identifier) -> ast.Expr:
+    """C99's `__func__` (and GNU's `__FUNCTION__`): the function's name, as clang's
+    `const __constant char[N]` (a string literal, so also a constant's initializer)."""
+    assert cx.current_function is not None
+    name = ast.StringLiteral(e.loc, cx.current_function.name.encode())
+    check_string(cx, name)
+    assert isinstance(name.ctype, ct.Array)
+    name.ctype = ct.Array(ct.Scalar(K.CHAR, const=True), name.ctype.count, space=AddressSpace.CONSTANT)
+    return name
+
+
 def check_identifier(cx: SemaContext, e: ast.Identifier) -> ast.Expr:
     decl = cx.lookup(e.name)
     if decl is None and e.name in _BOOL_CONSTANTS:  # OpenCL C's true and false are the ints 1 and 0
         decl = ast.EnumConstant(e.loc, e.name, _BOOL_CONSTANTS[e.name])
+    if decl is None and e.name in ("__func__", "__FUNCTION__") and cx.current_function is not None:
+        return _function_name(cx, e)
     if decl is None:
         return cx.error(e, f"use of undeclared identifier '{e.name}'")
     e.decl = decl
