@@ -188,3 +188,17 @@ def test_func_names_the_function(queue) -> None:  # type: ignore[no-untyped-def]
     assert run(queue, src, 3) == [float(ord("k")), 2.0, 0.0]
     assert errors("void g(void) { __func__[0] = 1; }\nkernel void k() { g(); }") == \
         [("1:28", "read-only variable is not assignable")]
+
+
+def test_opencl_c_2_builtins_need_cl_std_2() -> None:
+    # Oclgrind's non_uniform_work_groups.cl at CL1.2: clang declares them from CL2.0 on
+    src = """kernel void k(global ulong *o) {
+        o[get_global_linear_id()] = get_local_linear_id() + get_enqueued_local_size(0);
+        work_group_barrier(CLK_GLOBAL_MEM_FENCE);
+    }"""
+    assert errors(src) == [
+        ("2:11", "implicit declaration of function 'get_global_linear_id' is invalid in OpenCL"),
+        ("2:37", "implicit declaration of function 'get_local_linear_id' is invalid in OpenCL"),
+        ("2:61", "implicit declaration of function 'get_enqueued_local_size' is invalid in OpenCL"),
+        ("3:9", "implicit declaration of function 'work_group_barrier' is invalid in OpenCL")]
+    assert compile_to_ir(src, "-cl-std=CL2.0").log == ""

@@ -148,6 +148,8 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
 
 
 def _candidates(cx: SemaContext, name: str) -> list[bi.Builtin]:
+    if name in bi.CL20_FUNCTIONS and _version(cx) < 200:
+        return []
     cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
         alias_overloads(name)
     if _version(cx) >= 200:
