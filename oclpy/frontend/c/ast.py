@@ -128,6 +128,7 @@ class VectorLiteral(Expr):
     to: CType
     components: list[Expr]
     braced: bool = False
+    brace_loc: Optional[SourceLocation] = None  # braced: where its '{' is
 
 
 @dataclass(eq=False)

@@ -97,7 +97,7 @@ def tag(cx: SemaContext, t: CType, loc: Optional[SourceLocation] = None) -> None
     for f in t.definition.fields:
         f.type = cx.spaces(f.type)
         if f.bit_width is not None:
-            cx.diags.error(loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
+            cx.diags.error(f.loc or loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
                            f"(field '{f.name}')")
             f.bit_width = None
         tag(cx, f.type, loc)

@@ -144,14 +144,24 @@ def check_vector_literal(cx: SemaContext, e: ast.VectorLiteral) -> ast.Expr:
             out.append(convert(c, ct.Scalar(to.elem)))
         else:
             return cx.error(c, f"invalid vector element of type '{ctp}'")
-    if e.braced and total < to.count:  # `(float4){a, b}`: the rest is zero
+    if e.braced and total == 0:  # `(float4){}`: zero
         zero = cx.value(ast.IntLiteral(e.loc, 0))
-        out += [convert(zero, ct.Scalar(to.elem)) for _ in range(to.count - total)]
+        out += [convert(zero, ct.Scalar(to.elem)) for _ in range(to.count)]
         total = to.count
-    if total != to.count:
+    if e.braced and total > to.count:  # clang's words, at the first element past the end
+        seen, excess = 0, comps[-1]
+        for c in comps:
+            if seen >= to.count:
+                excess = c
+                break
+            seen += c.ctype.count if isinstance(c.ctype, ct.Vector) else 1
+        return cx.error(excess, "excess elements in vector initializer")
+    if total != to.count:  # `(float4){a, b}` too, as clang: at its brace
         word = "few" if total < to.count else "many"
-        return cx.error(e, f"too {word} elements in vector initialization (expected "
-                        f"{to.count} elements, have {total})")
+        cx.diags.error(e.brace_loc or e.loc, f"too {word} elements in vector initialization (expected "
+                       f"{to.count} elements, have {total})")
+        e.ctype = st.ERROR
+        return e
     e.components = out
     e.ctype = to
     return e
