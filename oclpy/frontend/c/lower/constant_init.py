@@ -7,9 +7,9 @@ or string literal it points to, which the caller's `resolve` gives.
 
 from __future__ import annotations
 
-from ....ir import types as ir
 from typing import Callable
 
+from ....ir import types as ir
 from ....ir.values import ConstAggregate, ConstInt, ConstNull, ConstZero, GlobalVar, Value
 from .. import ast
 from .. import c_types as ct
