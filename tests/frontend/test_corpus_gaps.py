@@ -202,3 +202,11 @@ def test_opencl_c_2_builtins_need_cl_std_2() -> None:
         ("2:61", "implicit declaration of function 'get_enqueued_local_size' is invalid in OpenCL"),
         ("3:9", "implicit declaration of function 'work_group_barrier' is invalid in OpenCL")]
     assert compile_to_ir(src, "-cl-std=CL2.0").log == ""
+
+
+def test_a_kernel_declared_and_never_defined_is_no_kernel() -> None:
+    # clang's SemaOpenCL/half.cl: simt looked for the declared kernel's code (an internal error)
+    module = compile_to_ir("kernel void k2(global int *p);\nkernel void k(global int *o) { o[0] = 1; }").module
+    assert [fn.name for fn in module.kernels()] == ["k"]
+    assert errors("kernel void k2(global int *p);\nkernel void k(global int *o) { k2(o); }") == \
+        [("2:32", "function 'k2' is used but not defined in this program")]
