@@ -210,3 +210,20 @@ def test_a_kernel_declared_and_never_defined_is_no_kernel() -> None:
     assert [fn.name for fn in module.kernels()] == ["k"]
     assert errors("kernel void k2(global int *p);\nkernel void k(global int *o) { k2(o); }") == \
         [("2:32", "function 'k2' is used but not defined in this program")]
+
+
+def test_const_variables_with_constant_initializers_fold(queue) -> None:  # type: ignore[no-untyped-def]
+    # as clang: a `constant` (or const) scalar with a constant initializer is a constant
+    src = """constant int c = 1;
+    constant int d = c + 1;
+    constant float e[2] = { c, d };
+    constant int a[4] = {1, 2, 3, 4};
+    constant int *constant p = &a[c - 1];
+    kernel void k(global float *o) {
+        const int m = 3;
+        switch ((int)o[0]) { case m: o[1] = 1.0f; break; case d: o[1] = 2.0f; }
+        o[0] = d + e[1] + *p;
+    }"""
+    assert run(queue, src, 2) == [5.0, 0.0]
+    assert errors("kernel void k(global int *o, int i) {\n const int j = i;\n switch (i) { case j: o[0] = 1; } }") == \
+        [("3:20", "expression is not an integer constant expression")]

@@ -12,6 +12,7 @@ import operator
 import struct
 from typing import Callable, Optional, Union
 
+from ....ir.types import AddressSpace
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
@@ -96,7 +97,15 @@ def fold_int(e: ast.Expr) -> Optional[int]:
 
 
 def _identifier(e: ast.Identifier) -> Optional[Number]:
-    return e.decl.value if isinstance(e.decl, ast.EnumConstant) else None
+    """An enum constant; or, as clang folds them, a const (or `constant`) scalar variable
+    with a constant initializer (`constant int n = 4;` then `int a[n]`, `case n:`)."""
+    d = e.decl
+    if isinstance(d, ast.EnumConstant):
+        return d.value
+    if isinstance(d, ast.VarDecl) and d.init is not None and isinstance(d.ctype, ct.Scalar) and \
+            not d.ctype.volatile and (d.ctype.const or d.ctype.space is AddressSpace.CONSTANT):
+        return fold(d.init)
+    return None
 
 
 def _unary(e: ast.Unary) -> Optional[Number]:
@@ -126,6 +135,8 @@ def _conditional(e: ast.Conditional) -> Optional[Number]:
 
 
 def _cast(e: Union[ast.Cast, ast.ImplicitCast]) -> Optional[Number]:
+    if isinstance(e, ast.ImplicitCast) and e.kind == "lvalue-to-rvalue" and isinstance(e.operand, ast.Identifier):
+        return _identifier(e.operand)  # a const variable's value
     if isinstance(e, ast.ImplicitCast) and e.kind in ("lvalue-to-rvalue", "array-decay", "splat"):
         return None
     v = fold(e.operand)
