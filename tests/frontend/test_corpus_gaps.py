@@ -227,3 +227,13 @@ def test_const_variables_with_constant_initializers_fold(queue) -> None:  # type
     assert run(queue, src, 2) == [5.0, 0.0]
     assert errors("kernel void k(global int *o, int i) {\n const int j = i;\n switch (i) { case j: o[0] = 1; } }") == \
         [("3:20", "expression is not an integer constant expression")]
+
+
+def test_as_type_between_a_scalar_and_a_three_element_vector(queue) -> None:  # type: ignore[no-untyped-def]
+    # PoCL's test_as_type.cl: char3 has char4's size (an internal error before)
+    src = """kernel void k(global float *o) {
+        char3 c = as_char3(0x04030201);
+        int i = as_int((char3)(5, 6, 7));
+        o[0] = c.x; o[1] = c.y; o[2] = c.z; o[3] = i & 0xffffff;
+    }"""
+    assert run(queue, src, 4) == [1.0, 2.0, 3.0, float(0x070605)]
