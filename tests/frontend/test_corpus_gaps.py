@@ -1,8 +1,10 @@
-"""Corpus gaps of issue 12 that clang accepts, each reduced from the corpus
-kernels that showed it (tools/corpus/FINDINGS.md names them) and run on the
-cpu device: INFINITY and HUGE_VALF in constant initializers (PoCL's kernel
-tests), address constants in program-scope initializers (clang's CodeGen
-tests)."""
+"""Corpus gaps of issue 12 that clang accepts (or rejects), each reduced from the
+corpus kernels that showed it (tools/corpus/FINDINGS.md names them) and, where it
+builds, run on the first device: INFINITY and HUGE_VALF in constant initializers,
+address constants, `__func__`, const variables that fold (F3); scalar arguments
+widened to vector overloads (F2); programs' own prototypes of builtins (F5); the null
+event (F6); OpenCL C 2.0 builtins gated by -cl-std (F10); undefined kernel
+prototypes and as_type with 3-element vectors (internal errors)."""
 
 from __future__ import annotations
 
