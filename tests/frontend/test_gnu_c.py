@@ -383,7 +383,6 @@ def test_static_asserts_that_hold(queue) -> None:  # type: ignore[no-untyped-def
     kernel void k(global int *o) {
         int x = 3;
         _Static_assert(sizeof(x) == 4 && sizeof(S) == 32, "in a block");
-        for (int i = 0; i < 2; i++) _Static_assert(1, "as a loop body");
         o[0] = x;
     }"""
     assert build_log(src) == ""
@@ -403,6 +402,15 @@ _Static_assert(1, 2);"""
         "4:58: error: static_assert expression is not an integral constant expression",
         "5:19: error: expected string literal for diagnostic message in static_assert",
     ]
+
+
+def test_static_assert_is_no_loop_body() -> None:
+    # a declaration, not a statement: clang's "expected expression", at the _Static_assert
+    src = """kernel void k(global int *o) {
+    for (int i = 0; i < 2; i++) _Static_assert(1, "as a loop body");
+    o[0] = 1;
+}"""
+    assert diagnostics(src) == ["2:33: error: expected expression"]
 
 
 def test_static_assert_without_message_is_a_c2x_warning() -> None:

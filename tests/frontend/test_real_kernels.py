@@ -64,14 +64,14 @@ def test_cl12_unqualified_program_scope_variable_is_still_an_error() -> None:
 
 COMPOUND_LITERALS = """
 typedef float4 vec;
-constant float4 partial = (float4){1.0f, 2.0f};
+constant float4 whole = (float4){1.0f, 2.0f, 0.0f, 0.0f};
 kernel void k(global float4 *o, global float *f) {
     int i = get_global_id(0);
     float2 h = (float2){0.5f, 0.25f};
     o[0] = (float4){1.0f, 2.0f, 3.0f, i + 4.0f};
-    o[1] = (float4){7.0f};
-    o[2] = (vec){h, 9.0f};
-    o[3] = partial;
+    o[1] = (float4){7.0f, 0.0f, 0.0f, 0.0f};
+    o[2] = (vec){h, 9.0f, 0.0f};
+    o[3] = whole;
     o[4] = (float4){};
     f[0] = (float2){5.0f, 6.0f}.y + (float){2};
 }
@@ -88,7 +88,7 @@ def test_vector_compound_literals(queue) -> None:
     prg.k(queue, (1,), None, bo, bf)
     cl.enqueue_copy(queue, o, bo)
     cl.enqueue_copy(queue, f, bf)
-    # a braced vector initializer zero-fills what it leaves out; it never replicates
+    # `(float4){}` is zero; a braced vector initializer never replicates
     np.testing.assert_array_equal(o, [[1, 2, 3, 4], [7, 0, 0, 0], [0.5, 0.25, 9, 0], [1, 2, 0, 0], [0, 0, 0, 0]])
     assert f[0] == 8.0
 
@@ -98,7 +98,11 @@ def test_compound_literal_errors_stay_diagnostics() -> None:
         ("struct S; kernel void k(global int *o) { o[0] = (struct S){1}.a; }",
          "variable has incomplete type 'struct S'"),
         ("kernel void k(global float2 *o) { o[0] = (float2){1.0f, 2.0f, 3.0f}; }",
-         "too many elements in vector initialization"),
+         "1:63: error: excess elements in vector initializer"),
+        ("constant float4 p = (float4){1.0f, 2.0f};\nkernel void k(global float4 *o) { o[0] = p; }",
+         "1:29: error: too few elements in vector initialization (expected 4 elements, have 2)"),
+        ("kernel void k(global float4 *o) { o[0] = (float4){7.0f}; }",
+         "1:50: error: too few elements in vector initialization (expected 4 elements, have 1)"),
     ]:
         with pytest.raises(CompileError) as info:
             compile_to_ir(body)

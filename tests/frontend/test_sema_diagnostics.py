@@ -257,7 +257,7 @@ MORE_CASES = [
      ["2:26: statement requires expression of scalar type ('struct S' invalid)"]),
     ('bit-field',
      'struct S { int a : 3; };\nvoid f(__global struct S *p) {}',
-     ["1:1: bit-fields are not supported in OpenCL (field 'a')"]),
+     ["1:16: bit-fields are not supported in OpenCL (field 'a')"]),
     ('vector condition mismatch',
      'void f(int2 c, float4 a) { c ? a : a; }',
      ["1:30: vector condition type 'int2' and result type 'float4' do not have elements of the same size"]),

@@ -35,7 +35,7 @@ __kernel void w(__global ulong *O) {
 ])
 def test_work_item_functions(ctx, run_kernel, gsize, lsize, offset) -> None:
     total = int(np.prod(gsize))
-    prg = run_kernel.build(SRC)
+    prg = run_kernel.build(SRC, "-cl-std=CL2.0")  # the linear ids, get_enqueued_local_size
     O = np.zeros(total * 32, np.uint64)
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=O)
     prg.w(run_kernel.queue, gsize, lsize, buf, global_offset=offset).wait()

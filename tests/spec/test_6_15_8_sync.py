@@ -31,7 +31,7 @@ __kernel void reduce(__global const int *X, __global int *S, __global int *N, __
 def test_barriers_and_fences(run_kernel) -> None:
     x = np.arange(256, dtype=np.int32) * 7 - 300
     S, N, G = np.zeros(4, np.int32), np.zeros(256, np.int32), np.zeros(256, np.int32)
-    _, S, N, _ = run_kernel(SRC, "reduce", (256,), (64,), x, S, N, G)
+    _, S, N, _ = run_kernel(SRC, "reduce", (256,), (64,), x, S, N, G, options="-cl-std=CL2.0")  # work_group_barrier
     assert S.tolist() == x.reshape(4, 64).sum(axis=1).tolist()
     want = [3 * (i - i % 64 + (i % 64 + 1) % 64) for i in range(256)]
     assert N.tolist() == want

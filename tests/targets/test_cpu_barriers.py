@@ -251,7 +251,7 @@ def test_private_state_of_every_kind_survives_barriers_in_3d() -> None:
     n = int(np.prod(gsize))
     x = np.random.default_rng(3).integers(-40, 40, n).astype(np.int32)
     out = np.zeros(n, np.float32)
-    kernel = compile_program(KEEPS_STATE, "").program.kernels["k"]
+    kernel = compile_program(KEEPS_STATE, "-cl-std=CL2.0").program.kernels["k"]  # the linear ids
     run(kernel, [x, out, 4 * int(np.prod(lsize))], gsize, lsize)
     want = np.zeros(n)
     for g in range(n):

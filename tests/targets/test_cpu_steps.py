@@ -59,8 +59,8 @@ def _kernel(src: str, options: str = ""):  # type: ignore[no-untyped-def]
     return kernel
 
 
-def _divergent(src: str) -> bool:
-    module = frontend_for(src, "", "<k>").module
+def _divergent(src: str, options: str = "") -> bool:
+    module = frontend_for(src, options, "<k>").module
     optimize(module, 2, "cpu")
     return any(f.attrs.get(DIVERGENT_ATTR) for f in module.kernels())
 
@@ -126,8 +126,8 @@ def test_steps_in_three_dimensions_and_chunks_across_rows(local: tuple[int, int,
     n = int(np.prod(gsize))
     start = np.random.default_rng(9).integers(1, 5000, n).astype(np.uint32)
     steps = np.zeros(n, np.uint32)
-    assert _divergent(COLLATZ_3D)
-    run(_kernel(COLLATZ_3D), [start, steps], gsize, local)
+    assert _divergent(COLLATZ_3D, "-cl-std=CL2.0")  # get_global_linear_id
+    run(_kernel(COLLATZ_3D, "-cl-std=CL2.0"), [start, steps], gsize, local)
     want = []
     for s in start.tolist():
         count = 0

@@ -205,7 +205,8 @@ def test_partial_waves_and_wave_widths(width: int, regs: str) -> None:
       int i = get_global_id(0);
       out[i] = get_local_linear_id() * 1000 + get_group_id(0) + (get_global_linear_id() == i ? 0 : 99999);
     }"""
-    out, _ = run_cl(src, "k", [np.zeros(60, np.int32)], (60,), (20,), config=sim_config(regs, wave_width=width), regs=regs)
+    out, _ = run_cl(src, "k", [np.zeros(60, np.int32)], (60,), (20,), config=sim_config(regs, wave_width=width), regs=regs,
+                    options="-cl-std=CL2.0")  # the linear ids
     i = np.arange(60)
     np.testing.assert_array_equal(out[0], (i % 20) * 1000 + i // 20)
 

@@ -98,16 +98,22 @@ def oclpy_build(job: dict) -> dict:
         try:
             prog.build(build_options(job))
         except cl.Error as exc:
-            status = "error"
-            try:
-                log = prog.get_build_info(ctx.devices[0], cl.program_build_info.LOG) or str(exc)
-            except Exception:  # noqa: BLE001 - the log is best effort; the error text has it too
-                log = str(exc)
-            if not log.strip():
-                log = str(exc)
+            status, log = "error", _failed_log(cl, prog, ctx.devices) or str(exc)
     except Exception:  # noqa: BLE001 - anything but cl.Error escaping build() is a compiler bug
         status, log = "internal", traceback.format_exc()
     return _verdict(job, status, log, time.perf_counter() - start)
+
+
+def _failed_log(cl: Any, prog: Any, devices: list) -> str:
+    """The build log of the first device whose build failed (the context holds every device of
+    the platform: a kernel the cpu builds may still fail on simt, and that log is the one to read)."""
+    logs = []
+    for device in devices:
+        try:
+            logs.append(prog.get_build_info(device, cl.program_build_info.LOG) or "")
+        except Exception:  # noqa: BLE001 - the log is best effort; the error text has it too
+            logs.append("")
+    return next((log for log in logs if re.search(r"\berror:", log)), next((log for log in logs if log.strip()), ""))
 
 
 def _verdict(job: dict, status: str, log: str, seconds: float) -> dict:

@@ -128,6 +128,7 @@ class VectorLiteral(Expr):
     to: CType
     components: list[Expr]
     braced: bool = False
+    brace_loc: Optional[SourceLocation] = None  # braced: where its '{' is
 
 
 @dataclass(eq=False)
@@ -176,7 +177,8 @@ class StmtExpr(Expr):
 class ImplicitCast(Expr):
     """Inserted by sema. kind: "lvalue-to-rvalue", "array-decay", "function-decay",
     "int", "float", "int-to-float", "float-to-int", "to-bool", "pointer",
-    "null-to-pointer", "addrspace" (to generic), "splat" (scalar to vector)."""
+    "null-to-pointer", "null-to-event" (`event_t e = 0`), "addrspace" (to generic),
+    "splat" (scalar to vector)."""
 
     kind: str
     operand: Expr

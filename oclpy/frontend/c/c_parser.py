@@ -1174,6 +1174,8 @@ class Parser:
         if tok.kind == "id" and self.ts.peek().text == ":" and self.ts.peek().kind == "punct":
             return self.parse_label()
         if self.at("_Static_assert"):
+            if not allow_declaration:  # a declaration, so no loop or if body: clang's words
+                self.diags.error(tok.loc, "expected expression")
             return ast.DeclStmt(tok.loc, [parse_gnu.parse_static_assert(self)])
         if self.at("__attribute__", "__attribute"):
             attrs: dict[str, Any] = {}
@@ -1388,7 +1390,7 @@ class Parser:
         assert isinstance(init, ast.InitList)
         plain = not any(init.designators) and not any(isinstance(i, ast.InitList) for i in init.items)
         if isinstance(to, ct.Vector) and plain:
-            return self.parse_postfix(ast.VectorLiteral(opener.loc, to, init.items, braced=True))
+            return self.parse_postfix(ast.VectorLiteral(opener.loc, to, init.items, braced=True, brace_loc=init.loc))
         if isinstance(to, ct.Scalar) and plain and len(init.items) == 1:
             return self.parse_postfix(ast.Cast(opener.loc, to, init.items[0]))
         to = self.complete_array_from_init(to, init)

@@ -88,4 +88,7 @@ def scalar_bytes(value: Value, t: Type, layout: DataLayout) -> bytes:
         return (value.value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     if isinstance(value, ConstNull) and isinstance(t, PtrType):
         return layout.null_value[t.space].to_bytes(size, "little")
-    raise SelectError(f"simt: constant {value!r} in a program-scope variable's initializer is not supported")
+    if isinstance(value, GlobalVar):
+        raise SelectError(f"simt: the address of @{value.name} in a program-scope __constant initializer "
+                          "is not supported yet (the constant data has no address until a launch)")
+    raise SelectError(f"simt: constant {value!r} in a program-scope __constant initializer is not supported")

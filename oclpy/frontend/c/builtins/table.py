@@ -182,6 +182,11 @@ TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     ("__builtin_inf __builtin_huge_val", "const_inf", "X", "double", ()),
 ]
 
+# The builtins OpenCL C 2.0 added (clang declares them from -cl-std=CL2.0 on; before, a call
+# is an implicit declaration). The CL2.0 families in their own modules are gated where they join.
+CL20_FUNCTIONS = frozenset({"get_global_linear_id", "get_local_linear_id", "get_enqueued_local_size",
+                            "work_group_barrier", "atomic_work_item_fence"})
+
 IMAGE_FUNCTIONS = frozenset(
     "read_imagef read_imagei read_imageui read_imageh write_imagef write_imagei write_imageui "
     "write_imageh get_image_width get_image_height get_image_depth get_image_dim "

@@ -406,13 +406,16 @@ def _sat_int(cx: BuiltinContext, x: Value, frm: CType, to: CType) -> Value:
     return saturate(cx, ext(cx, x, 64, fu), plain_type(to), tu)  # exact: 64 bits hold both
 
 
+def _all_bits(t: ir.Type) -> int:
+    return scalar_bits(t) * (t.count if isinstance(t, ir.VectorType) else 1)
+
+
 def b_as(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    """as_<type>: the same bits; a 3-element vector has its 4-element size (`as_char3(int)`)."""
     x, tt = args[0], plain_type(sig.ret)
-    if isinstance(x.type, ir.VectorType) and isinstance(tt, ir.VectorType) and \
-            x.type.count == 3 and scalar_bits(x.type) * 4 == scalar_bits(tt) * tt.count:
+    if isinstance(x.type, ir.VectorType) and x.type.count == 3 and scalar_bits(x.type) * 4 == _all_bits(tt):
         x = cx.b.shufflevector(x, x, [0, 1, 2, 3])
-    if isinstance(tt, ir.VectorType) and tt.count == 3 and isinstance(x.type, ir.VectorType) and \
-            scalar_bits(x.type) * x.type.count == scalar_bits(tt) * 4:
+    if isinstance(tt, ir.VectorType) and tt.count == 3 and _all_bits(x.type) == scalar_bits(tt) * 4:
         wide = cx.b.cast("bitcast", x, ir.VectorType(tt.elem, 4))
         return cx.b.shufflevector(wide, wide, [0, 1, 2])
     return x if x.type == tt else cx.b.cast("bitcast", x, tt)

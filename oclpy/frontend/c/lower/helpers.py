@@ -15,8 +15,8 @@ from ....ir.values import ConstFloat, ConstInt, ConstNull, Undef, Value
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
-from ..opaque_types import is_sampler
 from ..layout import align_of, mem_type, plain_type
+from ..opaque_types import is_event, is_sampler
 from ..sema.folding import round_float
 from ....ir.values import ConstAggregate
 
@@ -124,6 +124,8 @@ def convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
         return splat(b, convert(b, v, frm, ct.Scalar(to.elem)), to)
     if st.is_pointer(to) or st.is_pointer(frm):
         return _pointer_convert(b, v, frm, to)
+    if is_event(to):  # the null event, from an integer 0 (sema allows no other): an i32 handle
+        return _arith_convert(b, v, frm, ct.INT)
     return _arith_convert(b, v, frm, to)
 
 

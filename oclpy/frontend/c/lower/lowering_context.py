@@ -79,6 +79,14 @@ class UnitContext:
             self.strings[data] = self.module.add_global(gv)
         return gv
 
+    def address_global(self, base: ast.VarDecl | ast.StringLiteral) -> GlobalVar:
+        """The global an address constant points into (a program-scope variable lowered before)."""
+        if isinstance(base, ast.StringLiteral):
+            return self.string_global(base.value)
+        gv = self.globals[id(base)]
+        assert isinstance(gv, GlobalVar)
+        return gv
+
     def local_global(self, kernel: str, d: ast.VarDecl) -> GlobalVar:
         """The `local` global of kernel-scope `__local` variable `d`, named `<kernel>.<var>`."""
         name = f"{kernel}.{d.name}"
@@ -93,7 +101,8 @@ class UnitContext:
         """The global of a program-scope or static variable, with its constant initializer."""
         space = d.ctype.space or ir.AddressSpace.CONSTANT
         mt = mem_type(d.ctype, self.layout)
-        init = constant_value(d.init, d.ctype, self.layout) if d.init is not None else ConstZero(mt)
+        init = constant_value(d.init, d.ctype, self.layout, self.address_global) if d.init is not None \
+            else ConstZero(mt)
         gv = GlobalVar(name, mt, space, init, constant=space is ir.AddressSpace.CONSTANT,
                        align=max(align_of(d.ctype, self.layout), int(d.attributes.get("aligned", 0) or 0)))
         return self.module.add_global(gv)

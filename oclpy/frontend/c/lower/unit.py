@@ -134,6 +134,8 @@ def lower(tu: ast.TranslationUnit, options: object) -> Module:
     defined = {link_name(d): d for d in decls if d.body is not None}
     for d in decls:
         name = link_name(d)
+        if d.is_kernel and name not in defined:
+            continue  # a kernel declared and never defined (sema allows no call to it): no kernel
         if name not in unit.functions and (d.body is not None or name not in defined):
             declare_function(unit, defined.get(name) or d)
     for var in tu.decls:

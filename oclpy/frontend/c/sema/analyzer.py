@@ -31,6 +31,7 @@ from .initializers import check_compound_literal, initializer
 from .flow import may_fall_through, contains_return, find_recursion
 from .gnu_checks import (case_range, check_case_ranges, check_case_scope, check_gotos_into_stmt_exprs,
                          check_stmt_expr, note_goto, note_label, static_assert)
+from .calls import declares_builtin
 from .overloads import declare_function
 from .sema_context import SemaContext, SemaHandlers, StmtHandler
 from .opaque_uses import check_access_qualifier, check_opaque_use
@@ -38,6 +39,7 @@ from .opaque_uses import check_access_qualifier, check_opaque_use
 
 # -- translation unit ---------------------------------------------------
 def check_unit(cx: SemaContext, tu: ast.TranslationUnit) -> None:
+    cx.defined = {d.name for d in tu.decls if isinstance(d, ast.FunctionDecl) and d.body is not None}
     for decl in tu.decls:
         top_level(cx, decl)
     for (caller, callee), site in cx.call_sites.items():
@@ -85,7 +87,7 @@ def tag(cx: SemaContext, t: CType, loc: Optional[SourceLocation] = None) -> None
     for f in t.definition.fields:
         f.type = check_opaque_use(cx, cx.spaces(f.type), loc or UNKNOWN_LOCATION, "field")
         if f.bit_width is not None:
-            cx.diags.error(loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
+            cx.diags.error(f.loc or loc or UNKNOWN_LOCATION, f"bit-fields are not supported in OpenCL "
                            f"(field '{f.name}')")
             f.bit_width = None
         tag(cx, f.type, loc)
@@ -129,6 +131,9 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     tag(cx, fn.ctype.ret, fn.loc)
     if fn.is_kernel:
         kernel_checks(cx, fn)
+    if fn.body is None and fn.name not in cx.defined and declares_builtin(cx, fn):
+        return  # older code declares the builtins it calls (`int printf(constant char *, ...);`,
+        # `void barrier(cl_mem_fence_flags);`): the prototype names the builtin, as in clang
     declare_function(cx, fn)
     if fn.body is not None:
         function_body(cx, fn)

@@ -3,10 +3,9 @@
 A call to a user function checks the argument count and converts each
 argument as for assignment to its parameter. A call to a builtin resolves one
 overload from `builtins.overloads(name)`: exact matches first, then the
-candidate needing the fewest scalar conversions, a scalar splat to a vector
-parameter counting as two (`mad(float, float4, float4)` is the float4 `mad`,
-as in clang); ties go to the candidate whose earlier arguments match exactly,
-then to table order; `Call.builtin` records the chosen `Builtin`.
+candidate needing the fewest conversions (a scalar made a vector counts two; ties go to the candidate
+whose earlier arguments match exactly, then to table order); `Call.builtin`
+records the chosen `Builtin`.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
 from ..builtins.printf_format import format_problem
-from .conversions import assign_convert, convert
+from .conversions import assign_convert, convert, is_null_constant
 from .opaque_uses import check_image_access
 from .overloads import choose_overload, ordinal
 from .sema_context import SemaContext
@@ -37,8 +36,10 @@ from ..layout import size_of
 
 
 def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
-    """0 for an exact match, 1 for an allowed implicit conversion, 2 for a scalar splat
-    to a vector parameter, None if not viable."""
+    """0 for an exact match, 1 for an allowed implicit conversion, 2 for a scalar made a
+    vector (`rotate(uint4, 3u)`, `max(float, float4)`: clang's vector splat, which OpenCL
+    C's overloads allow; it costs more than a scalar conversion, so a call with scalar
+    arguments keeps its scalar overload), None if not viable."""
     a = arg.ctype
     assert a is not None
     if st.same_unqualified(a, param):
@@ -47,8 +48,10 @@ def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
         return 1 if isinstance(arg, ast.IntLiteral) and arg.value == 0 else None
     if st.is_arith(a) and st.is_arith(param):
         return 1
-    if isinstance(param, ct.Vector) and st.is_arith(a):
-        return 2  # a scalar splat to the vector (clang's vector splat), worse than a scalar conversion
+    if st.is_arith(a) and isinstance(param, ct.Vector):
+        return 2
+    if isinstance(param, ct.Pointer) and is_null_constant(arg):  # `wait_group_events(0, NULL)`
+        return 1
     if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
         ap, pp = a.pointee, param.pointee
         if st.pointee_space(a) != st.pointee_space(param):
@@ -133,10 +136,7 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     conv = bi.conversion_target(name)
     if conv is not None:
         return _conversion_call(cx, e, name, *conv)
-    cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
-        alias_overloads(name) + image_overloads(name)
-    if _version(cx, ) >= 200:
-        cands = cands + atomic_overloads(name) + collective_overloads(name)
+    cands = _candidates(cx, name)
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
     chosen = _best(e.args, cands)
@@ -150,6 +150,27 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     e.builtin = chosen
     e.ctype = chosen.ret
     return e
+
+
+def _candidates(cx: SemaContext, name: str) -> list[bi.Builtin]:
+    if name in bi.CL20_FUNCTIONS and _version(cx) < 200:
+        return []
+    cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
+        alias_overloads(name) + image_overloads(name)
+    if _version(cx) >= 200:
+        cands = cands + atomic_overloads(name) + collective_overloads(name)
+    return cands
+
+
+def declares_builtin(cx: SemaContext, fn: ast.FunctionDecl) -> bool:
+    """Whether prototype `fn` has the signature of a builtin of its name (`printf` with any)."""
+    if fn.name == "printf":
+        return True
+    ftype = fn.ctype
+    assert isinstance(ftype, ct.FunctionType)
+    return any(len(c.params) == len(ftype.params) and st.same_unqualified(c.ret, ftype.ret) and
+               all(st.same_unqualified(p, q) for p, q in zip(c.params, ftype.params))
+               for c in _candidates(cx, fn.name))
 
 
 def _wrong_count(cx: SemaContext, e: ast.Call, n: int) -> ast.Expr:
@@ -186,6 +207,8 @@ def _printf(cx: SemaContext, e: ast.Call) -> ast.Expr:
 
 
 def _convert_arg(a: ast.Expr, p: CType) -> ast.Expr:
+    if isinstance(p, ct.Pointer) and is_null_constant(a):
+        return convert(a, p)
     if isinstance(p, ct.Pointer) or is_event(p):
         return a
     return convert(a, p)

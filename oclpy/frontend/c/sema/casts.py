@@ -18,7 +18,9 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
 from ..layout import LayoutError, align_of, size_of
+from ..opaque_types import is_event
 from .conversions import convert
+from .folding import fold_int
 from .sema_context import SemaContext
 
 
@@ -71,12 +73,26 @@ def check_cast(cx: SemaContext, e: ast.Cast) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     assert frm is not None
+    if is_event(to) and not st.same_unqualified(frm, to):
+        return _event_cast(cx, e)
     err = _cast_error(frm, to)
     if err:
         return cx.error(e, err)
     if st.is_vector(to) and not st.is_vector(frm):
         e.operand = convert(e.operand, to)
     e.ctype = to.unqualified()
+    return e
+
+
+def _event_cast(cx: SemaContext, e: ast.Cast) -> ast.Expr:
+    """`(event_t)0`, the null event that starts a chain of async copies (as clang: an integer
+    constant of another value is an error, and so is anything else)."""
+    value = fold_int(e.operand) if st.is_integer(e.operand.ctype or st.ERROR) else None
+    if value is None:
+        return cx.error(e, f"used type '{e.to.unqualified()}' where arithmetic or pointer type is required")
+    if value != 0:
+        return cx.error(e, f"cannot cast non-zero value '{value}' to 'event_t'")
+    e.ctype = e.to.unqualified()
     return e
 
 
@@ -99,6 +115,8 @@ def _cast_error(frm: CType, to: CType) -> Optional[str]:
         return None
     if st.same_unqualified(frm, to):
         return None
+    if st.is_scalar(to):
+        return f"operand of type '{frm}' where arithmetic or pointer type is required"
     return f"used type '{to}' where arithmetic or pointer type is required"
 
 
@@ -128,14 +146,24 @@ def check_vector_literal(cx: SemaContext, e: ast.VectorLiteral) -> ast.Expr:
             out.append(convert(c, ct.Scalar(to.elem)))
         else:
             return cx.error(c, f"invalid vector element of type '{ctp}'")
-    if e.braced and total < to.count:  # `(float4){a, b}`: the rest is zero
+    if e.braced and total == 0:  # `(float4){}`: zero
         zero = cx.value(ast.IntLiteral(e.loc, 0))
-        out += [convert(zero, ct.Scalar(to.elem)) for _ in range(to.count - total)]
+        out += [convert(zero, ct.Scalar(to.elem)) for _ in range(to.count)]
         total = to.count
-    if total != to.count:
+    if e.braced and total > to.count:  # clang's words, at the first element past the end
+        seen, excess = 0, comps[-1]
+        for c in comps:
+            if seen >= to.count:
+                excess = c
+                break
+            seen += c.ctype.count if isinstance(c.ctype, ct.Vector) else 1
+        return cx.error(excess, "excess elements in vector initializer")
+    if total != to.count:  # `(float4){a, b}` too, as clang: at its brace
         word = "few" if total < to.count else "many"
-        return cx.error(e, f"too {word} elements in vector initialization (expected "
-                        f"{to.count} elements, have {total})")
+        cx.diags.error(e.brace_loc or e.loc, f"too {word} elements in vector initialization (expected "
+                       f"{to.count} elements, have {total})")
+        e.ctype = st.ERROR
+        return e
     e.components = out
     e.ctype = to
     return e

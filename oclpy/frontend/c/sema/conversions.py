@@ -17,7 +17,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
-from ..opaque_types import is_sampler
+from ..opaque_types import is_event, is_sampler
 
 # context -> (incompatible, address space change, incompatible pointer warning, int<->pointer)
 MESSAGES = {
@@ -118,6 +118,8 @@ def assign_convert(e: ast.Expr, to: CType, context: str, diags: DiagnosticEngine
         return _pointer_assign(e, to, msgs, names, diags, loc)
     if is_sampler(to) and st.is_integer(frm):  # a sampler from its CLK_* bits (6.12.14.1)
         return cast(convert(e, ct.UINT), "int", to.unqualified())
+    if is_event(to) and st.is_integer(frm) and is_null_constant(e):
+        return cast(e, "null-to-event", to)  # `event_t e = 0;`: the null event, as in clang
     ok = (st.is_arith(frm) and st.is_arith_or_vector(to)) or st.same_unqualified(frm, to)
     if st.is_vector(frm) and not st.same_unqualified(frm, to):
         ok = False

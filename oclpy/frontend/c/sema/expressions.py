@@ -67,15 +67,30 @@ def check_float_literal(cx: SemaContext, e: ast.FloatLiteral) -> ast.Expr:
 
 
 def check_string(cx: SemaContext, e: ast.StringLiteral) -> ast.Expr:
-    e.ctype = ct.Array(ct.Scalar(K.CHAR, const=True), len(e.value) + 1, space=AddressSpace.CONSTANT)
+    # `__constant char[N]`, as clang types it in OpenCL C: not const (so no qualifier is
+    # discarded passing one to `constant char *`); the constant space forbids writes
+    e.ctype = ct.Array(ct.Scalar(K.CHAR), len(e.value) + 1, space=AddressSpace.CONSTANT)
     e.is_lvalue = True
     return e
+
+
+def _function_name(cx: SemaContext, e: ast.Identifier) -> ast.Expr:
+    """C99's `__func__` (and GNU's `__FUNCTION__`): the function's name, as clang's
+    `const __constant char[N]` (a string literal, so also a constant's initializer)."""
+    assert cx.current_function is not None
+    name = ast.StringLiteral(e.loc, cx.current_function.name.encode())
+    check_string(cx, name)
+    assert isinstance(name.ctype, ct.Array)
+    name.ctype = ct.Array(ct.Scalar(K.CHAR, const=True), name.ctype.count, space=AddressSpace.CONSTANT)
+    return name
 
 
 def check_identifier(cx: SemaContext, e: ast.Identifier) -> ast.Expr:
     decl = cx.lookup(e.name)
     if decl is None and e.name in _BOOL_CONSTANTS:  # OpenCL C's true and false are the ints 1 and 0
         decl = ast.EnumConstant(e.loc, e.name, _BOOL_CONSTANTS[e.name])
+    if decl is None and e.name in ("__func__", "__FUNCTION__") and cx.current_function is not None:
+        return _function_name(cx, e)
     if decl is None:
         return cx.error(e, f"use of undeclared identifier '{e.name}'")
     e.decl = decl

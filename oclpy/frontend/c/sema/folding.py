@@ -12,6 +12,7 @@ import operator
 import struct
 from typing import Callable, Optional, Union
 
+from ....ir.types import AddressSpace
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
@@ -96,7 +97,15 @@ def fold_int(e: ast.Expr) -> Optional[int]:
 
 
 def _identifier(e: ast.Identifier) -> Optional[Number]:
-    return e.decl.value if isinstance(e.decl, ast.EnumConstant) else None
+    """An enum constant; or, as clang folds them, a const (or `constant`) scalar variable
+    with a constant initializer (`constant int n = 4;` then `int a[n]`, `case n:`)."""
+    d = e.decl
+    if isinstance(d, ast.EnumConstant):
+        return d.value
+    if isinstance(d, ast.VarDecl) and d.init is not None and isinstance(d.ctype, ct.Scalar) and \
+            not d.ctype.volatile and (d.ctype.const or d.ctype.space is AddressSpace.CONSTANT):
+        return fold(d.init)
+    return None
 
 
 def _unary(e: ast.Unary) -> Optional[Number]:
@@ -126,6 +135,8 @@ def _conditional(e: ast.Conditional) -> Optional[Number]:
 
 
 def _cast(e: Union[ast.Cast, ast.ImplicitCast]) -> Optional[Number]:
+    if isinstance(e, ast.ImplicitCast) and e.kind == "lvalue-to-rvalue" and isinstance(e.operand, ast.Identifier):
+        return _identifier(e.operand)  # a const variable's value
     if isinstance(e, ast.ImplicitCast) and e.kind in ("lvalue-to-rvalue", "array-decay", "splat"):
         return None
     v = fold(e.operand)
@@ -146,9 +157,15 @@ def _sizeof(e: ast.SizeOf) -> Optional[Number]:
     return e.value  # computed by sema (casts.check_sizeof) under the target's DataLayout
 
 
+def _call(e: ast.Call) -> Optional[Number]:
+    """`__builtin_inff()` and `__builtin_huge_val()` (INFINITY, HUGE_VALF): constants, as in clang.
+    (`__builtin_nanf` is not folded: clang's NAN is `as_float(INT_MAX)`, no constant expression.)"""
+    return math.inf if e.builtin is not None and e.builtin.impl == "const_inf" else None
+
+
 _FOLDERS: dict[type, Callable[..., Optional[Number]]] = {
     ast.IntLiteral: lambda e: e.value, ast.FloatLiteral: lambda e: e.value,
     ast.Identifier: _identifier, ast.Unary: _unary, ast.Binary: _binary,
     ast.Conditional: _conditional, ast.Cast: _cast, ast.ImplicitCast: _cast,
-    ast.SizeOf: _sizeof,
+    ast.SizeOf: _sizeof, ast.Call: _call,
 }

@@ -4,7 +4,8 @@ and vectors (designators and brace elision: `init_lists`).
 A checked `InitList` gets `slots`: a list of (element index, initializer) in
 source order, where the index is an array/vector element or a struct field
 number and the initializer is a converted rvalue or a nested checked list.
-Program-scope (`constant=True`) initializers must fold to constants.
+Program-scope (`constant=True`) initializers must fold to constants (pointers: to address
+constants, `address_constants`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
+from .address_constants import address_constant
 from .folding import fold
 from .conversions import assign_convert
 from ..ast import start_loc
@@ -82,6 +84,11 @@ def _string_items(cx: SemaContext, s: ast.StringLiteral, t: ct.Array) -> ast.Exp
 
 
 def _require_constant(cx: SemaContext, e: ast.Expr) -> None:
+    if isinstance(e.ctype, ct.Pointer):
+        at = address_constant(e, cx.layout)
+        if at is None or at.offset != 0:  # the IR has no constant for an address past a global's start
+            cx.diags.error(start_loc(e), "initializer element is not a compile-time constant")
+        return
     if fold(e) is None and not isinstance(e, ast.VectorLiteral) and not _const_vector(e):
         cx.diags.error(start_loc(e), "initializer element is not a compile-time constant")
 

@@ -65,6 +65,7 @@ class SemaContext:
     # Per name, one declaration per distinct signature (the definition once seen).
     overloads: dict[str, list[ast.FunctionDecl]] = field(default_factory=dict)
     linked: dict[str, ast.FunctionDecl] = field(default_factory=dict)  # link name -> its declaration
+    defined: set[str] = field(default_factory=set)  # the names of the unit's function definitions
 
     # -- the walk -----------------------------------------------------------
     def check(self, e: ast.Expr) -> ast.Expr:
