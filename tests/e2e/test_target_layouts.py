@@ -39,7 +39,7 @@ kernel void k(global ulong *out) {
   out[8] = *to_private(gq);
   out[9] = sizeof(p); out[10] = sizeof(gp);
 }
-"""
+"""  # generic pointers and to_private/to_local/to_global: built with -cl-std=CL2.0
 
 CASES = {
     ("cpu", "nulls"): [0, 0, 0, 0, 0, 1, 1],
