@@ -552,21 +552,8 @@ class channel_type(_ConstantClass):
     FLOAT = 0x10DE
 
 
-class device_affinity_domain(_ConstantClass):
-    _is_bitfield = True
-    NUMA = 1 << 0
-    L4_CACHE = 1 << 1
-    L3_CACHE = 1 << 2
-    L2_CACHE = 1 << 3
-    L1_CACHE = 1 << 4
-    NEXT_PARTITIONABLE = 1 << 5
 
 
-class device_partition_property(_ConstantClass):
-    BY_COUNTS_LIST_END = 0x0
-    EQUALLY = 0x1086
-    BY_COUNTS = 0x1087
-    BY_AFFINITY_DOMAIN = 0x1088
 
 
 class device_atomic_capabilities(_ConstantClass):
@@ -598,10 +585,6 @@ class device_topology_type_amd(_ConstantClass):
     PCIE = 1
 
 
-class mem_migration_flags(_ConstantClass):
-    _is_bitfield = True
-    HOST = 1 << 0
-    CONTENT_UNDEFINED = 1 << 1
 
 
 class svm_mem_flags(_ConstantClass):
@@ -668,9 +651,9 @@ ALL_CONSTANT_CLASSES = [
     kernel_arg_address_qualifier, kernel_arg_access_qualifier, kernel_arg_type_qualifier,
     kernel_work_group_info, event_info, command_type, command_execution_status, profiling_info,
     channel_order, channel_type, image_info, addressing_mode, filter_mode, sampler_info,
-    device_affinity_domain, device_partition_property, device_atomic_capabilities,
+    device_atomic_capabilities,
     device_device_enqueue_capabilities, device_svm_capabilities, device_topology_type_amd,
-    mem_migration_flags, svm_mem_flags, pipe_info, pipe_properties, program_binary_type,
+    svm_mem_flags, pipe_info, pipe_properties, program_binary_type,
     sampler_properties, version_bits, khronos_vendor_id, kernel_sub_group_info,
 ]
 

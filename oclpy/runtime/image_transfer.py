@@ -12,34 +12,19 @@ converted as write_image{f,i,ui} converts (8.3.1): `encode_texel`.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
 
 from .constants import channel_order as co, channel_type as cty, command_type
-from .errors import as_list, raise_cl, status_code
+from .errors import raise_cl, status_code
 from .event import Event
 from .image import DESCRIPTOR_BYTES, Image, Layout, host_pitches
 from .memory import Buffer, as_size, host_view
 from .queue import CommandQueue
-from .rect import rows_overlap
+from .rect import Triple, rows_overlap, triple
 from .structs import ImageFormat
 from .transfer_checks import check_queue_and_buffer
-
-Triple = tuple[int, int, int]
-
-
-def _triple(value: Any, fill: int, routine: str, what: str) -> Triple:
-    items = as_list(value, routine, status_code.INVALID_VALUE, what)
-    try:
-        numbers = [operator.index(v) for v in items]
-    except TypeError:
-        raise_cl(routine, status_code.INVALID_VALUE, f"{what} must hold integers, got {items!r}")
-    if not 1 <= len(numbers) <= 3 or any(n < 0 for n in numbers):
-        raise_cl(routine, status_code.INVALID_VALUE, f"{what} must be 1 to 3 non-negative integers")
-    numbers += [fill] * (3 - len(numbers))
-    return (numbers[0], numbers[1], numbers[2])
 
 
 def _image(queue: Any, image: Any, routine: str, role: str) -> Image:
@@ -51,8 +36,8 @@ def _image(queue: Any, image: Any, routine: str, role: str) -> Image:
 
 def _region(image: Image, origin: Any, region: Any, routine: str, role: str) -> tuple[Triple, Triple]:
     """Checked (origin, region) in texels of `image`."""
-    org = _triple(origin, 0, routine, f"{role} origin")
-    reg = _triple(region, 1, routine, "region")
+    org = triple(origin, 0, routine, f"{role} origin")
+    reg = triple(region, 1, routine, "region")
     if 0 in reg:
         raise_cl(routine, status_code.INVALID_VALUE, f"region {reg} has a zero extent")
     for axis, (o, r, n) in enumerate(zip(org, reg, image.layout.extents)):

@@ -24,7 +24,8 @@ from .transfer_checks import check_queue_and_buffer
 Triple = tuple[int, int, int]
 
 
-def _triple(value: Any, fill: int, routine: str, what: str) -> Triple:
+def triple(value: Any, fill: int, routine: str, what: str) -> Triple:
+    """An origin or region as three non-negative integers, `fill` for the missing ones."""
     items = as_list(value, routine, status_code.INVALID_VALUE, what)
     try:
         numbers = [operator.index(v) for v in items]
@@ -64,7 +65,7 @@ def _extent(origin: Triple, region: Triple, row: int, slab: int) -> int:
 
 
 def _side(origin: Any, pitches: Any, region: Triple, size: int, routine: str, name: str) -> list[int]:
-    org = _triple(origin, 0, routine, f"{name}_origin")
+    org = triple(origin, 0, routine, f"{name}_origin")
     row, slab = _pitches(pitches, region, routine, f"{name}_pitches")
     end = _extent(org, region, row, slab)
     if end > size:
@@ -90,7 +91,7 @@ def host_rect(queue: CommandQueue, buf: Buffer, host: Any, to_device: bool, kw: 
     """enqueue_copy between a buffer and host memory with buffer_origin/host_origin/region."""
     routine = "clEnqueueWriteBufferRect" if to_device else "clEnqueueReadBufferRect"
     check_queue_and_buffer(queue, buf, routine)
-    region = _triple(kw.pop("region"), 1, routine, "region")
+    region = triple(kw.pop("region"), 1, routine, "region")
     view = host_view(host, not to_device, routine, status_code.INVALID_VALUE, "host array")
     buf_rows = _side(kw.pop("buffer_origin"), kw.pop("buffer_pitches", None), region, buf.size,
                      routine, "buffer")
@@ -121,7 +122,7 @@ def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any
     routine = "clEnqueueCopyBufferRect"
     check_queue_and_buffer(queue, src, routine)
     check_queue_and_buffer(queue, dst, routine)
-    region = _triple(kw.pop("region"), 1, routine, "region")
+    region = triple(kw.pop("region"), 1, routine, "region")
     src_rows = _side(kw.pop("src_origin"), kw.pop("src_pitches", None), region, src.size, routine, "src")
     dst_rows = _side(kw.pop("dst_origin", (0, 0, 0)), kw.pop("dst_pitches", None), region, dst.size,
                      routine, "dst")
