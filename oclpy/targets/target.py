@@ -24,7 +24,7 @@ LLVM_LEVELS = {0: 0, 1: 1, 2: 3}  # our pipeline level -> LLVM's -O level
 class Target:
     kind: str  # which target compiles: one of KINDS
     arch: str = ""  # cpu: LLVM's CPU name (empty: the host's); cuda: sm_XY; simt: simt-w<wave width>
-    features: str = ""  # cpu: LLVM's feature string; cuda: PTX features ("+ptx80"); simt: sgprs=<S>,vgprs=<V>
+    features: str = ""  # cpu: LLVM's feature string; cuda: PTX features ("+ptx83"; none: the oldest the arch takes); simt: sgprs=<S>,vgprs=<V>
     opt_level: int | None = None  # 0..2; None until the build options decide
 
     def with_opt_level(self, level: int) -> Target:

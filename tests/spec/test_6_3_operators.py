@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from .elementwise import DTYPES, INT_TYPES, WIDTHS, Op, bits, evaluate, wrap
+from .harness import ulp_error
 from .values import N, int_values
 
 
@@ -105,9 +106,11 @@ def test_float_operators(run_kernel, t: str) -> None:
             x, y = envs[n].a, envs[n].b
             want = {"add": x + y, "sub": x - y, "mul": x * y, "div": x / y, "neg": -x,
                     "ternary": np.where(x < y, y, x)}
-            for k in FLOAT_ARITH:  # IEEE results (division: correctly rounded here, 2.5 ulp allowed)
+            for k in FLOAT_ARITH:  # IEEE results, but float division may be 2.5 ulp off (7.4)
                 g, w = res[(k, n)], want[k].astype(dt)
                 same = (g == w) | (np.isnan(g) & np.isnan(w))
+                if k == "div" and t == "float":
+                    same |= ulp_error(g, x.astype(np.longdouble) / y, dt) <= 2.5
                 assert same.all() and (np.signbit(g[g == 0]) == np.signbit(w[g == 0])).all(), f"{FLOAT_ARITH[k]} {t}{n}"
             truth = {"lt": x < y, "ge": x >= y, "eq": x == y, "ne": x != y,
                      "land": (x != 0) & (y != 0), "lnot": x == 0}

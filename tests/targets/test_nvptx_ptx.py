@@ -52,6 +52,21 @@ __kernel void red(__global const float *in, __global float *out, __local float *
 // CHECK: bar.sync 0;
 // CHECK: ld.shared.b32
 """),
+    "no_packed_16_bit_integer_ops": ("", """
+__kernel void div3(__global const short *a, __global const short *b, __global short *o) {
+  size_t i = get_global_id(0);
+  vstore3(vload3(i, a) / ((short3)(vload3(i, b) & (short3)7) + (short3)1), i, o);
+}
+// The PTX ISA is the oldest sm_90 takes (7.8): with 8.0, LLVM packs short3's lanes
+// into add.s16x2, and the 580 driver's JIT dropped the second add's immediate.
+// CHECK: .version 7.8
+// CHECK: .target sm_90
+// CHECK-NOT: {{[us]}}16x2
+// CHECK: div.s16
+// CHECK: div.s16
+// CHECK: div.s16
+// CHECK-NOT: {{[us]}}16x2
+"""),
     "reqd_work_group_size": ("", """
 __kernel __attribute__((reqd_work_group_size(64, 2, 1)))
 void fixed(__global float *a) { a[get_global_id(0)] = 1.0f; }

@@ -1,7 +1,8 @@
 """LLVM IR text -> PTX through LLVM's NVPTX backend (`binding.emit_ptx`), with libdevice.
 
-This module owns the NVPTX code generator's settings: the PTX features
-(`+ptx80`, PTX ISA 8.0), the architecture when none is named (`sm_90`), the
+This module owns the NVPTX code generator's settings: the PTX features (none:
+LLVM then writes the oldest PTX ISA the architecture allows, see
+`PTX_FEATURES`), the architecture when none is named (`sm_90`), the
 float precision options (`Precision`), and finding NVIDIA's libdevice
 (`libdevice.10.bc`: from $OCLPY_LIBDEVICE, $CUDA_HOME / $CUDA_PATH,
 /usr/local/cuda*, or the `nvidia-cuda-nvcc` wheel), which is linked when the
@@ -21,7 +22,12 @@ from .. import binding
 
 TRIPLE = binding.NVPTX_TRIPLE
 DEFAULT_ARCH = "sm_90"
-PTX_FEATURES = "+ptx80"
+# No "+ptxNN": LLVM writes the oldest PTX ISA the architecture takes (7.8 for sm_90),
+# which also runs on the oldest drivers. PTX 8.0 on sm_90 lets LLVM use packed 16-bit
+# integer instructions (`add.s16x2`), and the JIT of NVIDIA's 580 driver drops the
+# immediate of the second of two such adds (short3 division got the wrong divisor in
+# its third lane, tests/targets/test_nvptx_ptx.py).
+PTX_FEATURES = ""
 LIBDEVICE_PREFIX = "__nv_"
 
 
