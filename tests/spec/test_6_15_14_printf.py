@@ -74,9 +74,22 @@ def test_printf_format_diagnostics(ctx, call: str, message: str) -> None:
 
 
 @pytest.mark.parametrize("fmt,want", [
-    (b"%v4f", b"%f,%f,%f,%f"), (b"%#v2hlx|", b"%#x,%#x|"), (b"%-5.2v3hhd", b"%-5.2hhd,%-5.2hhd,%-5.2hhd"),
+    (b"%v4f", b"%f,%f,%f,%f"), (b"%#v2hlx|", b"%#x,%#x|"), (b"%-5.2v3hhd", b"%-5.2d,%-5.2d,%-5.2d"),
     (b"%v2ld %%", b"%ld,%ld %%"), (b"%d %s", b"%d %s"), (b"%v16hu", b",".join([b"%hu"] * 16)),
 ])
 def test_expand_format(fmt: bytes, want: bytes) -> None:
     from oclpy.frontend.c.builtins.printf_format import expand_format
     assert expand_format(fmt) == want
+
+
+def test_printf_hh_converts_to_char(ctx, capfd) -> None:
+    """`hh` prints the argument converted to char or unsigned char (C99 7.19.6.1)."""
+    src = r"""__kernel void k(int big) {
+        printf("%hhd %hhu %hhx %#v2hhx %v3hhd\n", big, -1, 300, (uchar2)(255, 1), (char3)(-1, 2, 3));
+    }"""
+    prg = cl.Program(ctx, src).build()
+    q = cl.CommandQueue(ctx)
+    capfd.readouterr()
+    prg.k(q, (1,), (1,), np.int32(200)).wait()
+    q.finish()
+    assert capfd.readouterr().out == "-56 255 2c 0xff,0x1 -1,2,3\n"

@@ -3,10 +3,13 @@
 OpenCL adds vector conversions: `%v4f`, `%v2hlx`, `%v8hhd` print each element
 with the conversion, separated by commas, and the `hl` length modifier (32-bit
 int or float elements of a vector). `expand_format` rewrites such a format for
-C's printf (each vector conversion repeated per element, `hl` dropped) and
-tells which arguments are vectors to split; `format_problem` is the check
+C's printf (each vector conversion repeated per element, `hl` and `hh` dropped)
+and tells which arguments are vectors to split; `format_problem` is the check
 sema runs; `b_printf` lowers the call to the `ocl.printf` intrinsic with the
-rewritten format and the vector elements as separate arguments.
+rewritten format and the vector elements as separate arguments. An `hh`
+conversion's argument is converted to char here (sign- or zero-extended to int
+as the conversion is signed or not), so no target's printf has to honour `hh`
+(CUDA's vprintf does not: it printed bytes of the format string).
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def expand_format(fmt: bytes) -> bytes:
         if m.group("conv") == b"%":
             return m.group(0)
         length = m.group("len") or b""
-        if length == b"hl":
+        if length in (b"hl", b"hh"):
             length = b""
         body = b"%" + (m.group("flags") or b"") + (m.group("width") or b"") + (m.group("prec") or b"") + length + m.group("conv")
         vec = m.group("vec")
@@ -73,16 +76,28 @@ def _format_literal(e: ast.Expr) -> Optional[bytes]:
     return e.value if isinstance(e, ast.StringLiteral) else None
 
 
+def _as_char(cx: BuiltinContext, v: Value, conv: bytes) -> Value:
+    """An `hh` conversion's argument as C's printf sees it: converted to (unsigned)
+    char, then promoted to int."""
+    if not isinstance(v.type, ir.IntType):
+        return v
+    if v.type.bits > 8:
+        v = cx.b.cast("trunc", v, ir.I8)
+    return cx.b.cast("sext" if conv in (b"d", b"i") else "zext", v, ir.I32)
+
+
 def b_printf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     fmt = _format_literal(e.args[0]) if e is not None else None
     out: list[Value] = [args[0]]
     if fmt is not None:
         out = [cx.string_constant(expand_format(fmt))]
-    for a in args[1:]:
-        if isinstance(a.type, ir.VectorType):
-            out.extend(cx.b.extractelement(a, ConstInt(ir.I32, i)) for i in range(a.type.count))
-        else:
-            out.append(a)
+    specs = _specs(fmt) if fmt is not None else []
+    for n, a in enumerate(args[1:]):
+        elements = ([cx.b.extractelement(a, ConstInt(ir.I32, i)) for i in range(a.type.count)]
+                    if isinstance(a.type, ir.VectorType) else [a])
+        if n < len(specs) and specs[n].group("len") == b"hh":
+            elements = [_as_char(cx, v, specs[n].group("conv")) for v in elements]
+        out.extend(elements)
     fn = declare_intrinsic(cx.module, "printf", ir.I32, [out[0].type])
     fn.attrs["variadic"] = True
     return cx.b.call(fn, out)
