@@ -1,9 +1,12 @@
-"""The CPU OpenCL implementations under test, driven through one PyOpenCL-style API.
+"""The OpenCL implementations under test, driven through one PyOpenCL-style API.
 
-oclpy's cpu device, PoCL and Intel's CPU runtime (both through PyOpenCL)
-run a `RealCase` the same way: build its source with its options, fill its
-buffers, run its launch sequence, read its outputs back. `find_all` lists the
-ones present, with the reason for each one missing.
+On the cpu: oclpy's cpu device, PoCL and Intel's CPU runtime (both through
+PyOpenCL); on an NVIDIA GPU: oclpy's cuda device and NVIDIA's OpenCL. Each
+runs a `RealCase` the same way: build its source with its options, fill its
+buffers, run its launch sequence, read its outputs back. A GPU implementation
+profiles its queue, and a run's time is then the sum of its kernels' device
+times (the launch sequence's wall time on a GPU is mostly launch latency).
+`pyopencl_impls` lists the peers present, with the reason for each one missing.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ class Impl:
     def __init__(self, name: str, cl: ModuleType, device: Any) -> None:
         self.name, self.cl, self.device = name, cl, device
         self.ctx = cl.Context([device])
-        self.queue = cl.CommandQueue(self.ctx)
+        self.profiling = bool(device.type & cl.device_type.GPU)
+        props = cl.command_queue_properties.PROFILING_ENABLE if self.profiling else 0
+        self.queue = cl.CommandQueue(self.ctx, properties=props)
 
     def build(self, source: str, options: str) -> tuple[Any, float]:
         t0 = time.perf_counter()
@@ -64,10 +69,13 @@ class Impl:
             return getattr(cltypes, f"make_{a.type}")(*a.values)
         return a
 
-    def run(self, p: Prepared) -> None:
-        for kernel, g, l in p.steps:
-            self.cl.enqueue_nd_range_kernel(self.queue, kernel, g, l)
+    def run(self, p: Prepared) -> float | None:
+        """Run the launch sequence; on a profiled queue, the kernels' summed device seconds."""
+        events = [self.cl.enqueue_nd_range_kernel(self.queue, kernel, g, l) for kernel, g, l in p.steps]
         self.queue.finish()
+        if not self.profiling:
+            return None
+        return sum(e.profile.end - e.profile.start for e in events) * 1e-9
 
     def restore(self, case: RealCase, p: Prepared) -> None:
         """Refill the buffers the sequence changes in place (untimed)."""
@@ -91,19 +99,25 @@ class Impl:
                 "package_version": getattr(self.cl, "VERSION_TEXT", getattr(self.cl, "__version__", ""))}
 
 
-def oclpy_impl() -> Impl:
+def oclpy_impl(device: str = "cpu") -> Impl:
+    """oclpy's `device` ("cpu" or "cuda")."""
     import oclpy
 
-    dev = next(d for p in oclpy.get_platforms() for d in p.get_devices()
-               if d.type & oclpy.device_type.CPU)
+    want = oclpy.device_type.GPU if device == "cuda" else oclpy.device_type.CPU
+    dev = next((d for p in oclpy.get_platforms() for d in p.get_devices() if d.type & want), None)
+    if dev is None:
+        raise SystemExit(f"oclpy has no {device} device here")
     return Impl("oclpy", oclpy, dev)
 
 
-PEERS = {"pocl": ("portable computing language", "PoCL"), "intel": ("intel(r) opencl", "Intel's CPU runtime")}
+# peer -> (platform name prefix, label, device kind)
+PEERS = {"pocl": ("portable computing language", "PoCL", "cpu"),
+         "intel": ("intel(r) opencl", "Intel's CPU runtime", "cpu"),
+         "nvidia": ("nvidia cuda", "NVIDIA's OpenCL", "cuda")}
 
 
 def pyopencl_impls(wanted: list[str]) -> tuple[list[Impl], dict[str, str]]:
-    """PyOpenCL's CPU devices of the `wanted` peers, and why each missing one is missing."""
+    """PyOpenCL's devices of the `wanted` peers, and why each missing one is missing."""
     missing: dict[str, str] = {}
     try:
         import pyopencl as cl
@@ -115,9 +129,10 @@ def pyopencl_impls(wanted: list[str]) -> tuple[list[Impl], dict[str, str]]:
         return [], {w: f"no OpenCL platform: {exc}" for w in wanted}
     found = []
     for key in wanted:
-        match, label = PEERS[key]
+        match, label, kind = PEERS[key]
+        want = cl.device_type.GPU if kind == "cuda" else cl.device_type.CPU
         plat = next((p for p in platforms if p.name.lower().startswith(match)), None)
-        devs = [d for d in plat.get_devices() if d.type & cl.device_type.CPU] if plat else []
+        devs = [d for d in plat.get_devices() if d.type & want] if plat else []
         if devs:
             found.append(Impl(key, cl, devs[0]))
         else:

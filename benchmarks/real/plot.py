@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-COLOURS = {"intel": "#1f77b4", "pocl": "#ff7f0e"}
+COLOURS = {"intel": "#1f77b4", "pocl": "#ff7f0e", "nvidia": "#2ca02c"}
 
 
 def draw(record: dict, out: Path) -> None:
@@ -23,7 +23,7 @@ def draw(record: dict, out: Path) -> None:
     import matplotlib.pyplot as plt
 
     rows = record["results"]
-    peers = [p for p in ("intel", "pocl") if p in record["implementations"]]
+    peers = [p for p in COLOURS if p in record["implementations"]]
     names = [r["name"] for r in rows]
     fig, ax = plt.subplots(figsize=(max(8, 0.38 * len(names) + 2), 5.5))
     width = 0.8 / max(len(peers), 1)

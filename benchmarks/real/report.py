@@ -12,8 +12,8 @@ from typing import Any
 from .. import report as base
 
 RESULTS_DIR = base.RESULTS_DIR
-PEERS = ("intel", "pocl")
-LABEL = {"oclpy": "oclpy", "pocl": "PoCL", "intel": "Intel"}
+PEERS = ("intel", "pocl", "nvidia")
+LABEL = {"oclpy": "oclpy", "pocl": "PoCL", "intel": "Intel", "nvidia": "NVIDIA"}
 
 
 def ratio(row: dict[str, Any], peer: str) -> float:

@@ -21,7 +21,9 @@ from typing import Any
 from .. import pocl_fix
 from ..progress import Progress
 from . import env, measure, plot, report, sources, suite
-from .impls import Impl, oclpy_impl, pyopencl_impls
+from .impls import PEERS, Impl, oclpy_impl, pyopencl_impls
+
+DEFAULT_PEERS = {"cpu": "intel,pocl", "cuda": "nvidia"}
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -30,7 +32,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--repeat", type=int, default=5, help="timed rounds per kernel (default 5)")
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
     ap.add_argument("--small", action="store_true", help="tiny sizes (a smoke run, not a measurement)")
-    ap.add_argument("--peers", default="intel,pocl", help="PyOpenCL peers to compare (default intel,pocl)")
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                    help="oclpy's device: cpu (peers intel,pocl) or cuda (peer nvidia; kernel times "
+                         "from profiling events)")
+    ap.add_argument("--peers", help="PyOpenCL peers to compare (default intel,pocl on cpu, nvidia on cuda)")
     ap.add_argument("--cpus", help="pin this process to these CPUs first, e.g. 0 or 0,1 (every implementation "
                                    "then uses only them)")
     ap.add_argument("--install-intel", action="store_true",
@@ -39,7 +44,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def find_impls(peers: list[str], notes: list[str]) -> list[Impl]:
+def find_impls(device: str, peers: list[str], notes: list[str]) -> list[Impl]:
     """oclpy first, then the peers found; a note for each one missing (printed, and in the JSON)."""
     if "intel" in peers:
         why = env.point_icd_at_intel()
@@ -53,7 +58,7 @@ def find_impls(peers: list[str], notes: list[str]) -> list[Impl]:
                 env.point_icd_at_intel()          # keep the patched PoCL beside Intel
     found, missing = pyopencl_impls(peers)
     notes.extend(f"{k} skipped: {v}" for k, v in missing.items())
-    return [oclpy_impl(), *found]
+    return [oclpy_impl(device), *found]
 
 
 def run_case(case: Any, impls: list[Impl], opts: argparse.Namespace, progress: Progress,
@@ -93,8 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         if why:
             print(f"could not install Intel's runtime: {why}", file=sys.stderr)
     notes: list[str] = []
-    peers = [p for p in opts.peers.split(",") if p]
-    impls = find_impls(peers, notes)
+    peers = [p for p in (opts.peers or DEFAULT_PEERS[opts.device]).split(",") if p]
+    unknown = [p for p in peers if p not in PEERS]
+    if unknown:
+        print(f"unknown peer(s) {', '.join(unknown)}; known: {', '.join(PEERS)}", file=sys.stderr)
+        return 2
+    impls = find_impls(opts.device, peers, notes)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     progress = Progress(len(makers))
@@ -109,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     print(report.table(rows, names))
     if opts.small:
         notes.append("--small: tiny sizes, not a measurement")
-    options = {"repeat": opts.repeat, "warmup": opts.warmup, "small": opts.small,
+    options = {"device": opts.device, "repeat": opts.repeat, "warmup": opts.warmup, "small": opts.small,
                "cpus": sorted(os.sched_getaffinity(0))}
     path = report.write_json(rows, {i.name: i.versions() for i in impls}, sources.origins(),
                              opts.out, notes, options)
