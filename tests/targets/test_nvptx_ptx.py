@@ -67,6 +67,17 @@ __kernel void div3(__global const short *a, __global const short *b, __global sh
 // CHECK: div.s16
 // CHECK-NOT: {{[us]}}16x2
 """),
+    "grid_stride_loop_unrolled": ("", """
+__kernel void dot(int n, __global const float *x, __global const float *y, __global float *o) {
+  float acc = 0.0f;
+  for (int i = get_global_id(0); i < n; i += 128 * (int)get_num_groups(0)) acc += x[i] * y[i];
+  o[get_global_id(0)] = acc;
+}
+// A run-time trip count with a stride of unknown sign: unrolled (mustprogress and the
+// SCEV budget, ptx_codegen.py), so several iterations' loads are in flight at once.
+// CHECK-LABEL: .entry dot(
+// CHECK-COUNT-8: {{ld.global(.nc)?.b32}}
+"""),
     "reqd_work_group_size": ("", """
 __kernel __attribute__((reqd_work_group_size(64, 2, 1)))
 void fixed(__global float *a) { a[get_global_id(0)] = 1.0f; }

@@ -324,9 +324,11 @@ def serve_helper() -> None:
             return _optimize_and_emit(mod, opt_level, cpu, features)
 
     def handle_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
-                   libdevice: str | None, keep: list[str]) -> tuple[str, str]:
+                   reset_options: list[str], function_attrs: list[str], libdevice: str | None,
+                   keep: list[str]) -> tuple[str, str]:
         with _lock:
-            return _emit_ptx_here(text, arch, features, opt_level, llvm_options, libdevice, set(keep))
+            return _emit_ptx_here(text, arch, features, opt_level, llvm_options, reset_options,
+                                  function_attrs, libdevice, set(keep))
     llvm_helper.serve({"object": handle, "ptx": handle_ptx})
 
 
@@ -414,32 +416,44 @@ def _optimize_nvptx(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int) -> 
 
 
 def emit_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
-             libdevice: str | None, keep: set[str]) -> tuple[str, str]:
+             libdevice: str | None, keep: set[str], reset_options: list[str] = (),
+             function_attrs: list[str] = ()) -> tuple[str, str]:
     """(PTX, optimised LLVM IR) of LLVM IR `text` for NVPTX `arch`.
 
     `libdevice` is the path of libdevice.10.bc to link (None: nothing to link);
-    every function but `keep` (the kernels) becomes internal then. LLVM's NVPTX
-    `llvm_options` are process-wide, so they are set under the lock, right
-    before the emission they are for (in the helper process when optimisations go
-    there, as `_compile_module`'s do)."""
+    every function but `keep` (the kernels) becomes internal then. LLVM's
+    `llvm_options` are process-wide, so they are set under the lock, right before
+    the optimisation and emission they are for, and `reset_options` after it (in
+    the helper process when optimisations go there, as `_compile_module`'s do).
+    Every function defined in `text` gets the attributes `function_attrs`."""
     with _lock:
         found = _in_helper(opt_level, "ptx", text, arch, features, opt_level, list(llvm_options),
-                           libdevice, sorted(keep))
+                           list(reset_options), list(function_attrs), libdevice, sorted(keep))
         if found is not None:
             return found[0], found[1]
-        return _emit_ptx_here(text, arch, features, opt_level, llvm_options, libdevice, keep)
+        return _emit_ptx_here(text, arch, features, opt_level, llvm_options, reset_options,
+                              function_attrs, libdevice, keep)
 
 
 def _emit_ptx_here(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
-                   libdevice: str | None, keep: set[str]) -> tuple[str, str]:
+                   reset_options: list[str], function_attrs: list[str], libdevice: str | None,
+                   keep: set[str]) -> tuple[str, str]:
     """`emit_ptx` in this process (the caller holds `_lock`)."""
     mod = parse_and_verify(text)
+    for fn in mod.functions:
+        if not fn.is_declaration:
+            for attr in function_attrs:
+                fn.add_function_attribute(attr)
     tm = nvptx_target_machine(arch, features, opt=min(max(opt_level, 0), 3))
     mod.triple = NVPTX_TRIPLE
     mod.data_layout = str(tm.target_data)
     if libdevice is not None:
         _link_libdevice(mod, libdevice, keep)
-    _optimize_nvptx(mod, tm, opt_level)
     for option in llvm_options:
         llvm.set_option("oclpy", option)
-    return tm.emit_assembly(mod), str(mod)
+    try:
+        _optimize_nvptx(mod, tm, opt_level)
+        return tm.emit_assembly(mod), str(mod)
+    finally:
+        for option in reset_options:
+            llvm.set_option("oclpy", option)
