@@ -5,7 +5,9 @@ PyOpenCL); on an NVIDIA GPU: oclpy's cuda device and NVIDIA's OpenCL. Each
 runs a `RealCase` the same way: build its source with its options, fill its
 buffers, run its launch sequence, read its outputs back. A GPU implementation
 profiles its queue, and a run's time is then the sum of its kernels' device
-times (the launch sequence's wall time on a GPU is mostly launch latency).
+times, measured with the GPU busy: a spin kernel runs first, long enough for the
+whole sequence to be enqueued behind it, so no kernel's time includes the wait
+for its launch to arrive at an idle GPU (8 to 12 us each on the H200).
 `pyopencl_impls` lists the peers present, with the reason for each one missing.
 """
 
@@ -20,6 +22,15 @@ from typing import Any
 import numpy as np
 
 from .case import Local, RealCase, Vec
+
+
+# One work-item's dependent integer chain: a kernel that keeps the GPU busy for a time.
+SPIN = """__kernel void spin(__global int *out, int steps) {
+    uint x = 1;
+    for (int i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;
+    if (x == 42u) out[0] = (int)x;
+}"""
+SPIN_BASE_S, SPIN_PER_LAUNCH_S = 200e-6, 60e-6  # the host enqueues a launch in 10 to 30 us
 
 
 @dataclass
@@ -38,6 +49,17 @@ class Impl:
         self.profiling = bool(device.type & cl.device_type.GPU)
         props = cl.command_queue_properties.PROFILING_ENABLE if self.profiling else 0
         self.queue = cl.CommandQueue(self.ctx, properties=props)
+        self.spin_s_per_step = 0.0
+        if self.profiling:
+            self.spin = cl.Program(self.ctx, SPIN).build().spin
+            self.spin_out = cl.Buffer(self.ctx, cl.mem_flags.READ_WRITE, 4)
+            self.spin_s_per_step = self._spin(1 << 20) / (1 << 20)
+
+    def _spin(self, steps: int) -> float:
+        """Run the spin kernel for `steps` steps; its device seconds."""
+        evt = self.spin(self.queue, (1,), (1,), self.spin_out, np.int32(steps))
+        evt.wait()
+        return (evt.profile.end - evt.profile.start) * 1e-9
 
     def build(self, source: str, options: str) -> tuple[Any, float]:
         t0 = time.perf_counter()
@@ -71,6 +93,9 @@ class Impl:
 
     def run(self, p: Prepared) -> float | None:
         """Run the launch sequence; on a profiled queue, the kernels' summed device seconds."""
+        if self.profiling:  # keep the GPU busy while the sequence is enqueued
+            busy_s = SPIN_BASE_S + SPIN_PER_LAUNCH_S * len(p.steps)
+            self.spin(self.queue, (1,), (1,), self.spin_out, np.int32(busy_s / self.spin_s_per_step))
         events = [self.cl.enqueue_nd_range_kernel(self.queue, kernel, g, l) for kernel, g, l in p.steps]
         self.queue.finish()
         if not self.profiling:
