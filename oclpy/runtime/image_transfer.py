@@ -243,7 +243,8 @@ def encode_texel(fmt: ImageFormat, color: Any, routine: str) -> bytes:
         f = np.nan_to_num(comps.astype(np.float32) * np.float32(scale), nan=0.0)
         return np.clip(np.rint(f), info.min, info.max).astype(dtype).tobytes()
     if t == cty.HALF_FLOAT:
-        return comps.astype(np.float32).astype(np.float16).tobytes()
+        with np.errstate(over="ignore"):  # beyond the largest half: infinity, as vstore_half_rte
+            return comps.astype(np.float32).astype(np.float16).tobytes()
     if t == cty.FLOAT:
         return comps.astype(np.float32).tobytes()
     dtype = _INTS[t]

@@ -153,3 +153,36 @@ def test_host_calls_match_pocl(pocl):
     mine, theirs = _both(pocl, _host)
     for k, (a, b) in enumerate(zip(mine, theirs)):
         assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}"
+
+
+HALF_KERNEL = """
+kernel void widen(read_only image2d_t src, global float4 *out)
+{ int2 p = (int2)(get_global_id(0), get_global_id(1)); out[p.y * get_image_width(src) + p.x] = read_imagef(src, p); }
+"""
+
+
+def _half(cl: Any, ctx: Any) -> list[np.ndarray]:
+    """HALF_FLOAT images: written and read by the host, copied, and read by read_imagef."""
+    q = cl.CommandQueue(ctx)
+    widen = cl.Program(ctx, HALF_KERNEL).build().widen
+    data = (np.random.default_rng(2).standard_normal((3, 5, 4)) * 1000).astype(np.float16)
+    data.reshape(-1)[:5] = [np.inf, -np.inf, 6e-8, -0.0, 65504]
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.HALF_FLOAT)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(5, 3),
+                          hostbuf=data)
+    other = cl.create_image(ctx, cl.mem_flags.READ_WRITE, fmt, shape=(5, 3))
+    cl.enqueue_copy(q, other, data[::-1].copy(), origin=(0, 0), region=(5, 3))
+    cl.enqueue_copy(q, other, img, src_origin=(1, 0), dest_origin=(0, 1), region=(3, 2))
+    back = np.empty_like(data)
+    cl.enqueue_copy(q, back, other, origin=(0, 0), region=(5, 3))
+    ob = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 15 * 16)
+    widen(q, (5, 3), None, img, ob)
+    wide = np.empty((15, 4), np.float32)
+    cl.enqueue_copy(q, wide, ob)
+    return [back.view(np.uint16), wide, np.array([img.element_size, img.row_pitch])]
+
+
+def test_half_images_match_pocl(pocl):
+    mine, theirs = _both(pocl, _half)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(a, b), f"item {k}"
