@@ -5,8 +5,10 @@ As clEnqueue{Read,Write,Copy,Fill}Image and clEnqueueCopy{ImageToBuffer,BufferTo
 array's z), host pitches are bytes (0: tightly packed). Every range is checked
 before anything is enqueued (INVALID_VALUE naming the side and the extent,
 IMAGE_FORMAT_MISMATCH for images of different formats, MEM_COPY_OVERLAP within
-one image), so a bad call raises and writes nothing. Rows move through the
-driver one at a time, so every device does it the same way. A fill colour is
+one image or between a 1D buffer image and its buffer), so a bad call raises
+and writes nothing. Rows move through the driver one at a time, so every
+device does it the same way; a read of a USE_HOST_PTR image whose device holds
+a copy of the host memory brings that memory up to date too. A fill colour is
 converted as write_image{f,i,ui} converts (8.3.1): `encode_texel`.
 """
 
@@ -19,7 +21,8 @@ import numpy as np
 from .constants import channel_order as co, channel_type as cty, command_type
 from .errors import raise_cl, status_code
 from .event import Event
-from .image import DESCRIPTOR_BYTES, Image, Layout, host_pitches
+from .image import Image
+from .image_layout import Layout, host_pitches
 from .memory import Buffer, as_size, host_view
 from .queue import CommandQueue
 from .rect import Triple, rows_overlap, triple
@@ -48,9 +51,10 @@ def _region(image: Image, origin: Any, region: Any, routine: str, role: str) -> 
     return org, reg
 
 
-def _image_rows(lay: Layout, origin: Triple, region: Triple) -> list[int]:
+def image_rows(image: Image, origin: Triple, region: Triple) -> list[int]:
     """The storage byte offset of each texel row of the region, slices outermost."""
-    start = DESCRIPTOR_BYTES + origin[2] * lay.slice_pitch + origin[1] * lay.row_pitch + origin[0] * lay.element_size
+    lay: Layout = image.layout
+    start = image.texel_offset(*origin)
     return [start + z * lay.slice_pitch + y * lay.row_pitch for z in range(region[2]) for y in range(region[1])]
 
 
@@ -75,8 +79,9 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
                  f"the host array holds {view.nbytes} bytes; the region needs {need}")
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
-    alloc, _ = img.allocation(driver)
-    pairs = list(zip(_image_rows(lay, org, reg), _plain_rows(0, row, slab, reg)))
+    alloc = img.storage.on(driver)
+    pairs = list(zip(image_rows(img, org, reg), _plain_rows(0, row, slab, reg)))
+    mirror = None if to_device else img.host_mirror(alloc)
 
     def action() -> None:
         for d, h in pairs:
@@ -84,6 +89,8 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
                 driver.write(alloc, d, view[h:h + width])
             else:
                 driver.read(alloc, d, view[h:h + width])
+        if mirror is not None:  # a USE_HOST_PTR image's host memory reflects it after a read
+            driver.read(alloc, img.offset, mirror)
 
     kind = command_type.WRITE_IMAGE if to_device else command_type.READ_IMAGE
     return queue._enqueue(kind, action, events, blocking=bool(is_blocking), ward=host,
@@ -100,10 +107,8 @@ def copy_image(queue: CommandQueue, src: Any, dest: Any, src_origin: Any, dest_o
                  f"the source's format {s.format!r} differs from the destination's {d.format!r}")
     s_org, reg = _region(s, src_origin, region, routine, "source")
     d_org, _ = _region(d, dest_origin, region, routine, "destination")
-    s_rows, d_rows = _image_rows(s.layout, s_org, reg), _image_rows(d.layout, d_org, reg)
+    s_rows, d_rows = image_rows(s, s_org, reg), image_rows(d, d_org, reg)
     width = reg[0] * s.layout.element_size
-    if s.storage is d.storage and rows_overlap(s_rows, d_rows, width):
-        raise_cl(routine, status_code.MEM_COPY_OVERLAP, "the source and destination regions overlap")
     return _copy_rows(queue, routine, command_type.COPY_IMAGE, s, d, s_rows, d_rows, width, wait_for)
 
 
@@ -116,7 +121,7 @@ def copy_image_to_buffer(queue: CommandQueue, src: Any, dest: Any, origin: Any, 
     org, reg = _region(img, origin, region, routine, "source")
     b_rows, width = _buffer_rows(img.layout, buf, offset, reg, routine)
     return _copy_rows(queue, routine, command_type.COPY_IMAGE_TO_BUFFER, img, buf,
-                      _image_rows(img.layout, org, reg), b_rows, width, wait_for)
+                      image_rows(img, org, reg), b_rows, width, wait_for)
 
 
 def copy_buffer_to_image(queue: CommandQueue, src: Any, dest: Any, offset: Any, origin: Any, region: Any,
@@ -128,7 +133,7 @@ def copy_buffer_to_image(queue: CommandQueue, src: Any, dest: Any, offset: Any, 
     org, reg = _region(img, origin, region, routine, "destination")
     b_rows, width = _buffer_rows(img.layout, buf, offset, reg, routine)
     return _copy_rows(queue, routine, command_type.COPY_BUFFER_TO_IMAGE, buf, img, b_rows,
-                      _image_rows(img.layout, org, reg), width, wait_for)
+                      image_rows(img, org, reg), width, wait_for)
 
 
 def _buffer(queue: Any, buf: Any, routine: str, role: str) -> Buffer:
@@ -150,6 +155,9 @@ def _buffer_rows(lay: Layout, buf: Buffer, offset: Any, reg: Triple, routine: st
 
 def _copy_rows(queue: CommandQueue, routine: str, kind: int, src: Any, dst: Any, s_rows: list[int],
                d_rows: list[int], width: int, wait_for: Any) -> Event:
+    # the same storage: one image, or a 1D buffer image and its buffer
+    if src.storage is dst.storage and rows_overlap(s_rows, d_rows, width):
+        raise_cl(routine, status_code.MEM_COPY_OVERLAP, "the source and destination regions overlap")
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
     s_alloc = src.storage.on(driver)
@@ -204,8 +212,8 @@ def fill_image(queue: CommandQueue, image: Any, color: Any, origin: Any, region:
     row = texel * reg[0]
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
-    alloc, _ = img.allocation(driver)
-    rows = _image_rows(lay, org, reg)
+    alloc = img.storage.on(driver)
+    rows = image_rows(img, org, reg)
 
     def action() -> None:
         for r in rows:

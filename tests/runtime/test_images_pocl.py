@@ -186,3 +186,54 @@ def test_half_images_match_pocl(pocl):
     mine, theirs = _both(pocl, _half)
     for k, (a, b) in enumerate(zip(mine, theirs)):
         assert np.array_equal(a, b), f"item {k}"
+
+
+BUFFER_KERNEL = """
+kernel void scale(read_only image1d_buffer_t src, write_only image1d_buffer_t dst)
+{ int i = get_global_id(0); write_imagef(dst, i, read_imagef(src, i) * 2.0f + (float4)(0, 0, 0, i)); }
+"""  # (PoCL 3.0 has no get_image_width for image1d_buffer_t)
+
+
+def _descriptors(cl: Any, ctx: Any) -> list[Any]:
+    """Images from ImageDescriptors (their info), a 1D buffer image sharing its buffer's memory,
+    and the error codes of bad descriptors."""
+    q = cl.CommandQueue(ctx)
+    mot = cl.mem_object_type
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    out: list[Any] = []
+
+    def desc(image_type, shape, array_size=None, buffer=None):
+        d = cl.ImageDescriptor()
+        d.image_type, d.shape, d.buffer = image_type, shape, buffer
+        d.pitches = (0, 0)
+        if array_size is not None:
+            d.array_size = array_size
+        return d
+
+    for args in ((mot.IMAGE1D, (7,)), (mot.IMAGE1D_ARRAY, (7,), 3), (mot.IMAGE2D, (7, 5)),
+                 (mot.IMAGE2D_ARRAY, (7, 5), 4), (mot.IMAGE3D, (7, 5, 2))):
+        img = cl.Image(ctx, cl.mem_flags.READ_WRITE, fmt, desc=desc(*args))
+        out.append([img.type, img.width, img.height, img.depth, img.array_size, img.row_pitch, img.slice_pitch])
+    data = np.random.default_rng(3).standard_normal((10, 4)).astype(np.float32)
+    src_buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+    dst_buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, data.nbytes)
+    fmt_f = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+    src = cl.Image(ctx, 0, fmt_f, desc=desc(mot.IMAGE1D_BUFFER, (10,), buffer=src_buf))
+    dst = cl.Image(ctx, 0, fmt_f, desc=desc(mot.IMAGE1D_BUFFER, (10,), buffer=dst_buf))
+    cl.Program(ctx, BUFFER_KERNEL).build().scale(q, (10,), None, src, dst)
+    got = np.empty_like(data)
+    cl.enqueue_copy(q, got, dst_buf)
+    out += [got, [src.type, src.width, src.row_pitch, src.size]]
+    for bad in (desc(mot.IMAGE1D_BUFFER, (16,)), desc(mot.IMAGE1D_BUFFER, (17,), buffer=cl.Buffer(ctx, 0, 64))):
+        try:
+            cl.Image(ctx, 0, fmt, desc=bad)
+            out.append("no error")
+        except cl.Error as exc:
+            out.append(exc.code)
+    return out
+
+
+def test_descriptors_and_buffer_images_match_pocl(pocl):
+    mine, theirs = _both(pocl, _descriptors)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"

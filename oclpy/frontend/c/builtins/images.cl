@@ -8,8 +8,8 @@
      word 0 width, 1 height, 2 depth, 3 array size, 4 channel order,
      5 channel data type, 6 channel count, 7 bytes per texel,
      8 row pitch, 9 slice pitch (bytes), 10..12 the texel extents along
-     x, y, z (an array's layers are its y (1D) or z (2D) extent);
-     the texels start at byte 64.
+     x, y, z (an array's layers are its y (1D) or z (2D) extent),
+     13 the image type, 14..15 the address of texel (0, 0, 0).
 
    A sampler value is its CLK_* bits: bit 0 normalized coordinates, bits 1-3
    the addressing mode, bits 4-5 the filter.  Addressing and filtering follow
@@ -21,7 +21,6 @@
    (OCLPY_FAR), so infinities and NaNs never make an undefined conversion. */
 
 #define OCLPY_WORDS global const int *
-#define OCLPY_TEXELS 64
 #define OCLPY_ONE_F 0x3f800000u
 /* Coordinates are bounded to +-2^22 texels before conversion to int: exact
    there (the weights of linear filtering stay the spec's), and far outside
@@ -29,6 +28,13 @@
 #define OCLPY_FAR 4194304.0f
 
 /* -- texels -------------------------------------------------------------- */
+
+/* The address of texel (x, y, z). */
+global uchar *__oclpy_texel_at(OCLPY_WORDS h, int x, int y, int z)
+{
+    return (global uchar *)(*(global const ulong *)(h + 14)) + (long)z * h[9] + (long)y * h[8]
+        + (long)x * h[7];
+}
 
 uint __oclpy_component(global const uchar *p, int type, int k, int as_float)
 {
@@ -105,8 +111,7 @@ uint4 __oclpy_texel(OCLPY_WORDS h, int x, int y, int z, int as_float)
     uint one = as_float ? OCLPY_ONE_F : 1u;
     if (x < 0 || y < 0 || z < 0 || x >= h[10] || y >= h[11] || z >= h[12])
         return __oclpy_border(h[4], one);
-    global const uchar *p = (global const uchar *)h + OCLPY_TEXELS
-        + (long)z * h[9] + (long)y * h[8] + (long)x * h[7];
+    global const uchar *p = __oclpy_texel_at(h, x, y, z);
     int n = h[6], type = h[5];
     uint c0 = __oclpy_component(p, type, 0, as_float);
     uint c1 = n > 1 ? __oclpy_component(p, type, 1, as_float) : 0u;
@@ -298,8 +303,7 @@ void __oclpy_write(global int *h, int4 c, uint4 v)
 {
     if (c.x < 0 || c.y < 0 || c.z < 0 || c.x >= h[10] || c.y >= h[11] || c.z >= h[12])
         return;
-    global uchar *p = (global uchar *)h + OCLPY_TEXELS + (long)c.z * h[9] + (long)c.y * h[8]
-        + (long)c.x * h[7];
+    global uchar *p = __oclpy_texel_at(h, c.x, c.y, c.z);
     int n = h[6], type = h[5];
     if (type == CLK_UNORM_SHORT_565 || type == CLK_UNORM_SHORT_555 || type == CLK_UNORM_INT_101010) {
         __oclpy_store_packed(p, type, v);
