@@ -37,7 +37,7 @@ def _image(queue: Any, image: Any, routine: str, role: str) -> Image:
     return image
 
 
-def _region(image: Image, origin: Any, region: Any, routine: str, role: str) -> tuple[Triple, Triple]:
+def image_region(image: Image, origin: Any, region: Any, routine: str, role: str) -> tuple[Triple, Triple]:
     """Checked (origin, region) in texels of `image`."""
     org = triple(origin, 0, routine, f"{role} origin")
     reg = triple(region, 1, routine, "region")
@@ -68,7 +68,7 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
     """clEnqueueWriteImage (`to_device`) or clEnqueueReadImage."""
     routine = "clEnqueueWriteImage" if to_device else "clEnqueueReadImage"
     img = _image(queue, image, routine, "image")
-    org, reg = _region(img, origin, region, routine, "image")
+    org, reg = image_region(img, origin, region, routine, "image")
     lay = img.layout
     row, slab = host_pitches((row_pitch, slice_pitch), lay, reg, routine)
     view = host_view(host, not to_device, routine, status_code.INVALID_VALUE, "host array")
@@ -105,8 +105,8 @@ def copy_image(queue: CommandQueue, src: Any, dest: Any, src_origin: Any, dest_o
     if s.format != d.format:
         raise_cl(routine, status_code.IMAGE_FORMAT_MISMATCH,
                  f"the source's format {s.format!r} differs from the destination's {d.format!r}")
-    s_org, reg = _region(s, src_origin, region, routine, "source")
-    d_org, _ = _region(d, dest_origin, region, routine, "destination")
+    s_org, reg = image_region(s, src_origin, region, routine, "source")
+    d_org, _ = image_region(d, dest_origin, region, routine, "destination")
     s_rows, d_rows = image_rows(s, s_org, reg), image_rows(d, d_org, reg)
     width = reg[0] * s.layout.element_size
     return _copy_rows(queue, routine, command_type.COPY_IMAGE, s, d, s_rows, d_rows, width, wait_for)
@@ -118,7 +118,7 @@ def copy_image_to_buffer(queue: CommandQueue, src: Any, dest: Any, origin: Any, 
     routine = "clEnqueueCopyImageToBuffer"
     img = _image(queue, src, routine, "source")
     buf = _buffer(queue, dest, routine, "destination")
-    org, reg = _region(img, origin, region, routine, "source")
+    org, reg = image_region(img, origin, region, routine, "source")
     b_rows, width = _buffer_rows(img.layout, buf, offset, reg, routine)
     return _copy_rows(queue, routine, command_type.COPY_IMAGE_TO_BUFFER, img, buf,
                       image_rows(img, org, reg), b_rows, width, wait_for)
@@ -130,7 +130,7 @@ def copy_buffer_to_image(queue: CommandQueue, src: Any, dest: Any, offset: Any, 
     routine = "clEnqueueCopyBufferToImage"
     buf = _buffer(queue, src, routine, "source")
     img = _image(queue, dest, routine, "destination")
-    org, reg = _region(img, origin, region, routine, "destination")
+    org, reg = image_region(img, origin, region, routine, "destination")
     b_rows, width = _buffer_rows(img.layout, buf, offset, reg, routine)
     return _copy_rows(queue, routine, command_type.COPY_BUFFER_TO_IMAGE, buf, img, b_rows,
                       image_rows(img, org, reg), width, wait_for)
@@ -206,7 +206,7 @@ def fill_image(queue: CommandQueue, image: Any, color: Any, origin: Any, region:
     """clEnqueueFillImage: every texel of the region gets `color`, converted as write_image* would."""
     routine = "clEnqueueFillImage"
     img = _image(queue, image, routine, "image")
-    org, reg = _region(img, origin, region, routine, "image")
+    org, reg = image_region(img, origin, region, routine, "image")
     texel = encode_texel(img.format, color, routine)
     lay = img.layout
     row = texel * reg[0]

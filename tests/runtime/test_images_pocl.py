@@ -237,3 +237,39 @@ def test_descriptors_and_buffer_images_match_pocl(pocl):
     mine, theirs = _both(pocl, _descriptors)
     for k, (a, b) in enumerate(zip(mine, theirs)):
         assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"
+
+
+def _maps(cl: Any, ctx: Any) -> list[Any]:
+    """enqueue_map_image: the returned pitches, a read map with pitch strides and with
+    default ones, a write map released, on a 2D and a 3D image."""
+    q = cl.CommandQueue(ctx)
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    rng = np.random.default_rng(4)
+    data = rng.integers(0, 256, (5, 7, 4), dtype=np.uint8)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(7, 5), hostbuf=data)
+    vol = rng.integers(0, 256, (3, 4, 5, 4), dtype=np.uint8)
+    img3 = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(5, 4, 3),
+                           hostbuf=vol)
+    out: list[Any] = []
+    ary, _, row, slab = cl.enqueue_map_image(q, img, cl.map_flags.READ, (1, 2), (3, 2), (2, 3, 4), np.uint8,
+                                             strides=(28, 4, 1))
+    out += [ary.copy(), row, slab]
+    ary.base.release()
+    ary, _, row, slab = cl.enqueue_map_image(q, img, cl.map_flags.READ, (1, 2), (3, 2), (2, 12), np.uint8)
+    out.append(ary.copy())
+    ary.base.release()
+    ary, _, row, slab = cl.enqueue_map_image(q, img3, cl.map_flags.READ | cl.map_flags.WRITE, (1, 1, 1), (2, 3, 2),
+                                             (2, 3, 2, 4), np.uint8, strides=(80, 20, 4, 1))
+    out += [ary.copy(), row, slab]
+    ary[:] = 255 - ary
+    ary.base.release()
+    back = np.empty_like(vol)
+    cl.enqueue_copy(q, back, img3, origin=(0, 0, 0), region=(5, 4, 3))
+    out.append(back)
+    return out
+
+
+def test_image_maps_match_pocl(pocl):
+    mine, theirs = _both(pocl, _maps)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"
