@@ -273,3 +273,32 @@ def test_image_maps_match_pocl(pocl):
     mine, theirs = _both(pocl, _maps)
     for k, (a, b) in enumerate(zip(mine, theirs)):
         assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"
+
+
+PAINT_KERNEL = """
+kernel void paint(write_only image2d_t img)
+{ int x = get_global_id(0), y = get_global_id(1); write_imageui(img, (int2)(x, y), (uint4)(x, y, x + y, 7)); }
+"""
+
+
+def _host_ptr(cl: Any, ctx: Any) -> list[Any]:
+    """A USE_HOST_PTR image with a padded row pitch: its pitches, and its host memory after a
+    kernel writes it and a map reads it (at the host memory's own address)."""
+    q = cl.CommandQueue(ctx)
+    host = np.full((3, 40), 0xEE, np.uint8)
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR, fmt, shape=(5, 3),
+                          pitches=(40,), hostbuf=host)
+    cl.Program(ctx, PAINT_KERNEL).build().paint(q, (5, 3), None, img)
+    ary, _, row, slab = cl.enqueue_map_image(q, img, cl.map_flags.READ, (1, 1), (3, 2), (2, 3, 4), np.uint8,
+                                             strides=(40, 4, 1))
+    out = [img.row_pitch, row, slab, ary.copy(), ary.__array_interface__["data"][0] - host.ctypes.data,
+           host.copy()]
+    ary.base.release()
+    return out
+
+
+def test_use_host_ptr_images_match_pocl(pocl):
+    mine, theirs = _both(pocl, _host_ptr)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"
