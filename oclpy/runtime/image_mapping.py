@@ -53,7 +53,9 @@ class ImageMap(MemoryMap):
 
     def __init__(self, queue: CommandQueue, image: Image, flags: int, layout: dict[str, Any],
                  rows: list[tuple[int, int]], width: int, alloc: Any, staging: memoryview | None) -> None:
-        self.queue, self.buffer, self.flags, self.offset = queue, image, flags, 0
+        self.queue, self.flags, self.offset = queue, flags, 0
+        # MemoryMap's name for what is mapped
+        self.buffer = image  # type: ignore[assignment]
         self.image = image
         self.rows, self.width = rows, width  # (storage offset, staging offset) of each texel row
         self.alloc, self.staging, self.storage = alloc, staging, image.storage
@@ -71,8 +73,9 @@ class ImageMap(MemoryMap):
         queue = queue or self.queue
         events = queue.check_wait_for(wait_for, "clEnqueueUnmapMemObject")
         self.released = True
-        driver, staging, alloc, rows, width = queue.driver, self.staging, self.alloc, self.rows, self.width
-        writes = staging is not None and bool(self.flags & WRITE_FLAGS)
+        driver, alloc, rows, width = queue.driver, self.alloc, self.rows, self.width
+        staging = self.staging if self.staging is not None else memoryview(b"")
+        writes = self.staging is not None and bool(self.flags & WRITE_FLAGS)
         if writes:
             alloc = self.storage.on(driver)
 
@@ -120,7 +123,7 @@ def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, re
         if mirror is not None:  # the USE_HOST_PTR memory, laid out as the image
             staging, base = mirror, lay.offset(*org)
         else:
-            staging, base = memoryview(np.empty(max(span, 1), np.uint8)), 0
+            staging, base = np.empty(max(span, 1), np.uint8).data, 0
         address = np.frombuffer(staging, np.uint8).ctypes.data + base
         rows = [(r, r - first + base) for r in image_rows(img, org, reg)]
     iface["data"] = (address, not flags & WRITE_FLAGS)
