@@ -1,6 +1,7 @@
 """Images made from an ImageDescriptor (PyOpenCL's API for clCreateImage), and 1D
 buffer images (IMAGE1D_BUFFER: an image view of a buffer's memory, writes through
-one seen through the other), on the cpu and simt devices, with every error
+one seen through the other), on the cpu, simt and cuda (where a GPU is present)
+devices, with every error
 clCreateImage gives for a descriptor, its code and message checked; the same
 calls on PyOpenCL + PoCL where they are installed (tests/runtime/test_images_pocl.py)."""
 
@@ -10,6 +11,8 @@ import numpy as np
 import pytest
 
 import oclpy as cl
+
+from .image_devices import KINDS, context_on
 
 CO, CT, MF, MOT = cl.channel_order, cl.channel_type, cl.mem_flags, cl.mem_object_type
 RGBA_U8 = cl.ImageFormat(CO.RGBA, CT.UNSIGNED_INT8)
@@ -42,10 +45,9 @@ def _desc(image_type, shape, array_size=None, pitches=None, buffer=None):
     return d
 
 
-@pytest.fixture(scope="module", params=["cpu", "simt"])
+@pytest.fixture(scope="module", params=KINDS)
 def env(request):
-    dev = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == request.param)
-    ctx = cl.Context([dev])
+    ctx = context_on(request.param)
     return ctx, cl.CommandQueue(ctx), cl.Program(ctx, SRC).build("-cl-std=CL2.0")  # read_write images
 
 

@@ -10,14 +10,11 @@ import numpy as np
 import pytest
 
 import oclpy as cl
-from oclpy.runtime.drivers import load_driver
-from oclpy.runtime.drivers.base import DriverUnavailable
-
 from . import image_reference as ref
+from .image_devices import KINDS, context_on
 
 CO, CT, MF = cl.channel_order, cl.channel_type, cl.mem_flags
 HALF = cl.ImageFormat(CO.RGBA, CT.HALF_FLOAT)
-_cuda = load_driver("cuda")
 
 SRC = """
 kernel void fetch_h(read_only image2d_t img, global half4 *out)
@@ -54,16 +51,9 @@ kernel void get_f(read_only image2d_t img, global float4 *out)
 """
 
 
-def _context(kind):
-    if kind == "cuda" and isinstance(_cuda, DriverUnavailable):
-        pytest.skip(_cuda.reason)
-    dev = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == kind)
-    return cl.Context([dev])
-
-
-@pytest.fixture(scope="module", params=["cpu", "simt", "cuda"])
+@pytest.fixture(scope="module", params=KINDS)
 def env(request):
-    ctx = _context(request.param)
+    ctx = context_on(request.param)
     return ctx, cl.CommandQueue(ctx), cl.Program(ctx, SRC).build()
 
 

@@ -1,7 +1,7 @@
 """USE_HOST_PTR images, PyOpenCL's semantics: the image's pitches are the host
 memory's, and after a map or a blocking read the host array reflects the image
-(on the cpu device always: the host memory is the image; on simt, whose memory is
-its own, through the copies maps and reads make). Against NumPy; the same calls on
+(on the cpu device always: the host memory is the image; on simt and cuda, whose
+memory is their own, through the copies maps and reads make). Against NumPy; the same calls on
 PyOpenCL + PoCL in tests/runtime/test_images_pocl.py."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import oclpy as cl
+
+from .image_devices import KINDS, context_on
 
 CO, CT, MF, MAP = cl.channel_order, cl.channel_type, cl.mem_flags, cl.map_flags
 RGBA_U8 = cl.ImageFormat(CO.RGBA, CT.UNSIGNED_INT8)
@@ -27,10 +29,9 @@ kernel void sum(read_only image2d_t img, global uint *out)
 """
 
 
-@pytest.fixture(scope="module", params=["cpu", "simt"])
+@pytest.fixture(scope="module", params=KINDS)
 def env(request):
-    dev = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == request.param)
-    ctx = cl.Context([dev])
+    ctx = context_on(request.param)
     return ctx, cl.CommandQueue(ctx), cl.Program(ctx, SRC).build(), request.param
 
 

@@ -1,7 +1,7 @@
 """enqueue_map_image and its unmap, PyOpenCL's signature: (array, event, row_pitch,
 slice_pitch), the array over the region with the strides asked for, against NumPy
 slices of the image's texels, on the cpu device (the image's own memory) and the
-simt device (a host copy); every error with its code and message. The same maps on
+simt and cuda (where a GPU is present) devices (a host copy); every error with its code and message. The same maps on
 PyOpenCL + PoCL: tests/runtime/test_images_pocl.py."""
 
 from __future__ import annotations
@@ -11,15 +11,16 @@ import pytest
 
 import oclpy as cl
 
+from .image_devices import KINDS, context_on
+
 CO, CT, MF, MAP = cl.channel_order, cl.channel_type, cl.mem_flags, cl.map_flags
 RGBA_U8 = cl.ImageFormat(CO.RGBA, CT.UNSIGNED_INT8)
 RGBA_F = cl.ImageFormat(CO.RGBA, CT.FLOAT)
 
 
-@pytest.fixture(scope="module", params=["cpu", "simt"])
+@pytest.fixture(scope="module", params=KINDS)
 def env(request):
-    dev = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == request.param)
-    ctx = cl.Context([dev])
+    ctx = context_on(request.param)
     return ctx, cl.CommandQueue(ctx)
 
 
