@@ -108,7 +108,8 @@ class Image(MemoryObject):
                 raise_cl(routine, status_code.INVALID_MEM_OBJECT,
                          f"{layout.width} texels of {elem} bytes need {layout.nbytes} bytes; "
                          f"the buffer holds {buffer.size}")
-            flags |= 0 if flags & ACCESS_FLAGS else buffer.flags & ACCESS_FLAGS
+            if not flags & ACCESS_FLAGS:  # the buffer's access, as clCreateImage says
+                flags |= buffer.flags & ACCESS_FLAGS
             storage, offset = buffer.storage, buffer.offset
         else:
             layout, storage = _own_storage(device, flags, desc, hostbuf, elem, routine)

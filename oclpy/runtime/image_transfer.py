@@ -208,7 +208,6 @@ def fill_image(queue: CommandQueue, image: Any, color: Any, origin: Any, region:
     img = _image(queue, image, routine, "image")
     org, reg = image_region(img, origin, region, routine, "image")
     texel = encode_texel(img.format, color, routine)
-    lay = img.layout
     row = texel * reg[0]
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver

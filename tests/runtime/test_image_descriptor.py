@@ -20,7 +20,10 @@ RGBA_F = cl.ImageFormat(CO.RGBA, CT.FLOAT)
 
 SRC = """
 kernel void scale(read_only image1d_buffer_t src, write_only image1d_buffer_t dst)
-{ int i = get_global_id(0); write_imagef(dst, i, read_imagef(src, i) * 2.0f + (float4)(0, 0, 0, get_image_width(src))); }
+{
+    int i = get_global_id(0);
+    write_imagef(dst, i, read_imagef(src, i) * 2.0f + (float4)(0, 0, 0, get_image_width(src)));
+}
 kernel void bump(read_write image1d_buffer_t img)
 { int i = get_global_id(0); write_imageui(img, i, read_imageui(img, i) + (uint4)(1, 2, 3, i)); }
 kernel void halves(read_only image1d_buffer_t src, global half4 *out)

@@ -25,7 +25,11 @@ kernel void paint3(write_only image3d_t img)
     write_imageui(img, (int4)(x, y, z, 0), (uint4)(x, y, z, 9));
 }
 kernel void sum(read_only image2d_t img, global uint *out)
-{ int x = get_global_id(0), y = get_global_id(1); uint4 v = read_imageui(img, (int2)(x, y)); out[y * 5 + x] = v.x + v.y + v.z + v.w; }
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    uint4 v = read_imageui(img, (int2)(x, y));
+    out[y * 5 + x] = v.x + v.y + v.z + v.w;
+}
 """
 
 
