@@ -194,6 +194,10 @@ def _bad(ctx, buf64, other_ctx_buf):
          "a 1D buffer image takes no hostbuf"),
         (dict(desc=buf_desc(ro), flags=MF.WRITE_ONLY), "INVALID_VALUE",
          "the image's WRITE_ONLY is not allowed over a READ_ONLY buffer"),
+        (dict(desc=_desc(MOT.IMAGE2D, (4, 4)), fmt=cl.ImageFormat(CO.RGB, CT.FLOAT)),
+         "INVALID_IMAGE_FORMAT_DESCRIPTOR", "channel order RGB does not pair with channel type FLOAT"),
+        (dict(desc=buf_desc(buf64), fmt=cl.ImageFormat(CO.BGRA, CT.HALF_FLOAT)),
+         "INVALID_IMAGE_FORMAT_DESCRIPTOR", "channel order BGRA does not pair with channel type HALF_FLOAT"),
         (dict(shape=(4, 4), buffer=buf64), "INVALID_IMAGE_DESCRIPTOR",
          r"a buffer backs only a 1D image \(IMAGE1D_BUFFER\), not one of shape \(4, 4\)"),
         (dict(shape=(4,), buffer=buf64, is_array=True), "INVALID_IMAGE_DESCRIPTOR", r"\(an array\)"),
@@ -208,9 +212,9 @@ def test_bad_descriptors(ctx):
     cases = _bad(ctx, buf64, cl.Buffer(other, MF.READ_WRITE, 64))
     cases.append((dict(desc=mipmapped), "INVALID_IMAGE_DESCRIPTOR", "num_mip_levels and num_samples must be 0"))
     for kw, code, message in cases:
-        flags = kw.pop("flags", 0)
+        flags, fmt = kw.pop("flags", 0), kw.pop("fmt", RGBA_U8)
         with pytest.raises(cl.Error, match=message) as info:
-            cl.Image(ctx, flags, RGBA_U8, **kw)
+            cl.Image(ctx, flags, fmt, **kw)
         assert info.value.code == getattr(cl.status_code, code), message
     with pytest.raises(TypeError, match="may not be passed with a descriptor"):
         cl.Image(ctx, 0, RGBA_U8, shape=(4, 4), desc=_desc(MOT.IMAGE2D, (4, 4)))

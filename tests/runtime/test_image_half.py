@@ -122,7 +122,7 @@ def test_read_imageh_with_a_sampler_is_read_imagef_rounded_to_half(env, filt):
     want = ref.sample(texels.astype(np.float32)[None], np.zeros(4, np.float32), coords, 2, True, ref.REPEAT, name)
     got = _get(q, out, 64, np.float16)
     if name == "linear" and ctx.devices[0].kind == "cuda":  # NVPTX contracts a*b+c in the weights
-        np.testing.assert_allclose(got.astype(np.float32), want, rtol=2e-3)
+        np.testing.assert_allclose(got.astype(np.float32), want, rtol=2e-3, atol=1e-4)
     else:
         assert _bits_equal(got, want.astype(np.float16))
 
