@@ -218,3 +218,21 @@ def test_bad_descriptors(ctx):
         assert info.value.code == getattr(cl.status_code, code), message
     with pytest.raises(TypeError, match="may not be passed with a descriptor"):
         cl.Image(ctx, 0, RGBA_U8, shape=(4, 4), desc=_desc(MOT.IMAGE2D, (4, 4)))
+
+
+def test_a_1d_buffer_image_across_devices():
+    """One context of the cpu and simt devices: the image's kernel runs on simt (its
+    descriptor there holds simt's address of the buffer), then on the cpu, each reading
+    what the other wrote through the buffer."""
+    devices = [next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == k) for k in ("cpu", "simt")]
+    ctx = cl.Context(devices)
+    cpu_q, simt_q = cl.CommandQueue(ctx, devices[0]), cl.CommandQueue(ctx, devices[1])
+    prg = cl.Program(ctx, SRC).build("-cl-std=CL2.0")
+    buf = cl.Buffer(ctx, MF.READ_WRITE | MF.COPY_HOST_PTR, hostbuf=np.zeros((8, 4), np.uint8))
+    img = cl.Image(ctx, 0, RGBA_U8, shape=(8,), buffer=buf)
+    prg.bump(simt_q, (8,), None, img).wait()
+    prg.bump(cpu_q, (8,), None, img).wait()
+    prg.bump(simt_q, (8,), None, img).wait()
+    got = np.empty((8, 4), np.uint8)
+    cl.enqueue_copy(cpu_q, got, buf)
+    assert np.array_equal(got, 3 * np.stack([np.full(8, 1), np.full(8, 2), np.full(8, 3), np.arange(8)], 1))

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import oclpy as cl
+
 from . import image_reference as ref
 from .image_devices import KINDS, context_on
 
