@@ -236,3 +236,32 @@ def test_a_1d_buffer_image_across_devices():
     got = np.empty((8, 4), np.uint8)
     cl.enqueue_copy(cpu_q, got, buf)
     assert np.array_equal(got, 3 * np.stack([np.full(8, 1), np.full(8, 2), np.full(8, 3), np.arange(8)], 1))
+
+
+SPIN = """
+kernel void spin(global float *x, int n)
+{ float v = x[0]; for (int i = 0; i < n; i++) v = v * 0.999f + 0.5f; x[0] = v; }
+kernel void copy_u(read_only image1d_buffer_t src, global uint4 *out)
+{ int i = get_global_id(0); out[i] = read_imageui(src, i); }
+"""
+
+
+def test_a_descriptor_is_in_memory_before_any_sub_device_launches():
+    """Two cpu sub-devices share a memory domain, so one descriptor: made while the first
+    one's stream is busy, it must be there for the second one, which runs at once."""
+    cpu = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == "cpu")
+    first, second = cpu.create_sub_devices([cl.device_partition_property.EQUALLY, 1])[:2]
+    ctx = cl.Context([first, second])
+    busy_q, idle_q = cl.CommandQueue(ctx, first), cl.CommandQueue(ctx, second)
+    prg = cl.Program(ctx, SPIN).build()
+    data = np.arange(32, dtype=np.uint8).reshape(8, 4)
+    img = cl.Image(ctx, 0, RGBA_U8, shape=(8,), buffer=cl.Buffer(ctx, MF.READ_ONLY | MF.COPY_HOST_PTR, hostbuf=data))
+    scratch = cl.Buffer(ctx, MF.READ_WRITE, 4)
+    outs = [cl.Buffer(ctx, MF.WRITE_ONLY, 8 * 16) for _ in range(2)]
+    prg.spin(busy_q, (1,), (1,), scratch, np.int32(3_000_000))
+    prg.copy_u(busy_q, (8,), None, img, outs[0])  # behind the spin: the descriptor is made now
+    prg.copy_u(idle_q, (8,), None, img, outs[1])  # runs at once, on the same descriptor
+    for q, out in zip((busy_q, idle_q), outs):
+        got = np.empty((8, 4), np.uint32)
+        cl.enqueue_copy(q, got, out)
+        assert np.array_equal(got, data)
