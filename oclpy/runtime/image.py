@@ -24,7 +24,6 @@ host pointer flags, access flags its buffer's forbid).
 
 from __future__ import annotations
 
-import ctypes
 import threading
 from typing import Any
 
@@ -140,7 +139,10 @@ class Image(MemoryObject):
                 texels = self.storage.on(driver, "clEnqueueNDRangeKernel")
                 data = self.layout.descriptor(self.format, ORDERS[self.format.channel_order][0],
                                               texels.address + self.offset)
-                desc = self.descriptors[domain] = _descriptor_storage(driver, data)
+                # Storage.create's bytes are in memory when it returns, so a sibling
+                # sub-device's launch, which runs at once, reads them too
+                desc = self.descriptors[domain] = Storage(DESCRIPTOR_BYTES, driver, "r")
+                desc.create(memoryview(data), False)
         return desc.on(driver), 0
 
     def texel_offset(self, x: int, y: int, z: int) -> int:
@@ -246,22 +248,6 @@ def _slice_pitch(lay: Layout) -> int:
 def _check_context(context: Any) -> None:
     if not isinstance(context, Context):
         raise_cl("clCreateImage", status_code.INVALID_CONTEXT, f"expected a Context, got {type(context).__name__}")
-
-
-def _descriptor_storage(driver: Any, data: bytes) -> Storage:
-    """A descriptor's storage on `driver`, its bytes there before this returns: written
-    straight into memory the host can address (not behind the work of the stream that
-    asked, which another device of the memory domain would not wait for), else by the
-    driver's write (synchronous where the host cannot address the memory)."""
-    storage = Storage(DESCRIPTOR_BYTES, driver, "r")
-    storage.create(None, False)
-    alloc = storage.on(driver)
-    address = driver.host_address(alloc)
-    if address is not None:
-        ctypes.memmove(address, data, len(data))
-    else:
-        driver.write(alloc, 0, memoryview(data))
-    return storage
 
 
 def _descriptor_of(shape: Any, pitches: Any, hostbuf: Any, is_array: bool, buffer: Any,

@@ -250,6 +250,8 @@ def test_a_descriptor_is_in_memory_before_any_sub_device_launches():
     """Two cpu sub-devices share a memory domain, so one descriptor: made while the first
     one's stream is busy, it must be there for the second one, which runs at once."""
     cpu = next(d for p in cl.get_platforms() for d in p.get_devices() if d.kind == "cpu")
+    if cpu.max_compute_units < 2:
+        pytest.skip(f"the cpu device has {cpu.max_compute_units} compute unit here: two sub-devices need two")
     first, second = cpu.create_sub_devices([cl.device_partition_property.EQUALLY, 1])[:2]
     ctx = cl.Context([first, second])
     busy_q, idle_q = cl.CommandQueue(ctx, first), cl.CommandQueue(ctx, second)
@@ -258,7 +260,7 @@ def test_a_descriptor_is_in_memory_before_any_sub_device_launches():
     img = cl.Image(ctx, 0, RGBA_U8, shape=(8,), buffer=cl.Buffer(ctx, MF.READ_ONLY | MF.COPY_HOST_PTR, hostbuf=data))
     scratch = cl.Buffer(ctx, MF.READ_WRITE, 4)
     outs = [cl.Buffer(ctx, MF.WRITE_ONLY, 8 * 16) for _ in range(2)]
-    prg.spin(busy_q, (1,), (1,), scratch, np.int32(3_000_000))
+    prg.spin(busy_q, (1,), (1,), scratch, np.int32(40_000_000))
     prg.copy_u(busy_q, (8,), None, img, outs[0])  # behind the spin: the descriptor is made now
     prg.copy_u(idle_q, (8,), None, img, outs[1])  # runs at once, on the same descriptor
     for q, out in zip((busy_q, idle_q), outs):
