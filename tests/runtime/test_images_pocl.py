@@ -266,6 +266,12 @@ def _maps(cl: Any, ctx: Any) -> list[Any]:
     back = np.empty_like(vol)
     cl.enqueue_copy(q, back, img3, origin=(0, 0, 0), region=(5, 4, 3))
     out.append(back)
+    for shape, is_array in (((6,), False), ((6, 3), True), ((6, 3, 2), True)):  # each type's pitches
+        other = cl.create_image(ctx, 0, fmt, shape=shape, is_array=is_array)
+        ary, _, row, slab = cl.enqueue_map_image(q, other, cl.map_flags.READ, (0,) * len(shape), (1,) * len(shape),
+                                                 (4,), np.uint8)
+        out.append([row, slab, other.row_pitch, other.slice_pitch])
+        ary.base.release()
     return out
 
 
