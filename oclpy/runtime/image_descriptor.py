@@ -119,6 +119,9 @@ def from_arguments(shape: Any, pitches: Any, is_array: bool, buffer: Any, routin
         desc.image_type = (mot.IMAGE1D, mot.IMAGE2D, mot.IMAGE3D)[len(dims) - 1]
     desc.shape = dims
     desc.array_size = dims[-1] if is_array else 1
-    desc.pitches = tuple(pitches or ())
+    given = tuple(pitches or ())
+    if len(given) > 2:
+        raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR, f"at most two pitches (row, slice), got {given}")
+    desc.pitches = given
     desc.buffer = buffer
     return desc

@@ -111,6 +111,9 @@ def test_use_host_ptr_pitches_are_checked(ctx):
         with pytest.raises(cl.Error, match=message) as info:
             cl.Image(ctx, MF.USE_HOST_PTR, RGBA_U8, shape=(5, 3, 2), pitches=pitches, hostbuf=np.zeros(400, np.uint8))
         assert info.value.code == cl.status_code.INVALID_IMAGE_DESCRIPTOR
+    with pytest.raises(cl.Error, match=r"at most two pitches \(row, slice\), got \(20, 60, 120\)") as info:
+        cl.Image(ctx, MF.USE_HOST_PTR, RGBA_U8, shape=(5, 3, 2), pitches=(20, 60, 120), hostbuf=np.zeros(400, np.uint8))
+    assert info.value.code == cl.status_code.INVALID_IMAGE_DESCRIPTOR
     with pytest.raises(cl.Error, match="the hostbuf holds 100 bytes; the image needs 108") as info:
         cl.Image(ctx, MF.USE_HOST_PTR, RGBA_U8, shape=(5, 3), pitches=(44,), hostbuf=np.zeros(100, np.uint8))
     assert info.value.code == cl.status_code.INVALID_HOST_PTR
