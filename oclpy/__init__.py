@@ -46,6 +46,8 @@ from .runtime.transfer import enqueue_copy, enqueue_fill, enqueue_fill_buffer
 
 from .runtime.structs import DeviceTopologyAmd, ImageFormat
 from .runtime.image import Image
+from .runtime.image_descriptor import ImageDescriptor
+from .runtime.image_mapping import enqueue_map_image
 from .runtime.image_api import (DTYPE_TO_CHANNEL_TYPE, DTYPE_TO_CHANNEL_TYPE_NORM, create_image,
                                 enqueue_copy_buffer_to_image, enqueue_copy_image,
                                 enqueue_copy_image_to_buffer, enqueue_fill_image, enqueue_read_image,
@@ -86,9 +88,9 @@ __all__ = [
     "OCLPY_VERSION", "OCLPY_VERSION_TEXT", "Platform", "Program", "RuntimeError", "UserEvent",
     "VERSION", "VERSION_STATUS", "VERSION_TEXT", "choose_devices", "create_some_context", "cltypes", "enqueue_barrier", "enqueue_copy", "enqueue_fill", "enqueue_fill_buffer",
     "enqueue_marker", "enqueue_migrate_mem_objects", "enqueue_nd_range_kernel", "enqueue_task", "get_cl_header_version",
-    "Image", "Sampler", "create_image", "image_from_array", "enqueue_read_image", "enqueue_write_image",
+    "Image", "ImageDescriptor", "Sampler", "create_image", "image_from_array", "enqueue_read_image", "enqueue_write_image",
     "enqueue_copy_image", "enqueue_copy_image_to_buffer", "enqueue_copy_buffer_to_image",
-    "enqueue_fill_image", "DTYPE_TO_CHANNEL_TYPE", "DTYPE_TO_CHANNEL_TYPE_NORM",
+    "enqueue_fill_image", "enqueue_map_image", "DTYPE_TO_CHANNEL_TYPE", "DTYPE_TO_CHANNEL_TYPE_NORM",
     "get_platforms", "get_supported_image_formats", "have_gl", "link_program", "create_program_with_il", "unload_platform_compiler", "wait_for_events", "version",
     *(cls.__name__ for cls in ALL_CONSTANT_CLASSES),
 ]

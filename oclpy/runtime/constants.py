@@ -492,6 +492,7 @@ class command_type(_ConstantClass):
     COPY_IMAGE_TO_BUFFER = 0x11F9
     COPY_BUFFER_TO_IMAGE = 0x11FA
     MAP_BUFFER = 0x11FB
+    MAP_IMAGE = 0x11FC
     UNMAP_MEM_OBJECT = 0x11FD
     MARKER = 0x11FE
     USER = 0x1204

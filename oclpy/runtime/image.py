@@ -1,36 +1,43 @@
-"""Images (clCreateImage, PyOpenCL's `Image`): formats, shapes and the descriptor.
+"""Images (clCreateImage, PyOpenCL's `Image`): formats, shapes, where the texels live.
 
-An image's bytes live in a `Storage` like a buffer's: a 64-byte descriptor
-(sixteen int32 words, the layout `frontend/c/builtins/images.cl` reads), then
-the texels, rows `row_pitch` bytes apart and slices (or layers) `slice_pitch`
-apart, tightly packed. A kernel's image argument is the descriptor's device
-address, so the image builtins are ordinary code on every device.
+An image's texels live in a `Storage`, like a buffer's bytes: its own, or, for
+a 1D buffer image (IMAGE1D_BUFFER), its buffer's (`offset` bytes in: the
+image is a view of the buffer, and writes through one are seen through the
+other). A USE_HOST_PTR image's storage is the host memory itself where the
+device can use it (the cpu), with the host memory's pitches; elsewhere the
+bytes are copied in, and maps and reads bring them back (image_mapping.py,
+image_transfer.py). COPY_HOST_PTR copies them in, tightly packed.
+
+A kernel's image argument is the address of the image's descriptor on the
+kernel's device (`image_layout.descriptor`, made on first use there: it holds
+that device's address of the texels), so the image builtins are ordinary code
+on every device.
 
 Checks, before anything is allocated: the format (INVALID_IMAGE_FORMAT_DESCRIPTOR
-for an order and type the spec does not pair; oclpy takes every pair it
-does), the shape (INVALID_IMAGE_SIZE against
-the device's limits), the host buffer (INVALID_HOST_PTR: missing, unused or
-too small) and its pitches (INVALID_IMAGE_DESCRIPTOR). USE_HOST_PTR copies the
-host bytes in at creation, as COPY_HOST_PTR does (the image does not alias
-them). Images made over a buffer (`buffer=`, 1D buffer images) are refused
-with INVALID_OPERATION.
+for an order and type the spec does not pair; oclpy takes every pair it does),
+the descriptor (image_descriptor.checked), the shape and pitches (INVALID_IMAGE_SIZE,
+INVALID_IMAGE_DESCRIPTOR: image_layout.make_layout), the host buffer
+(INVALID_HOST_PTR: missing, unused or too small) and a 1D buffer image's buffer
+(INVALID_MEM_OBJECT: not a live buffer of the context, too small; INVALID_VALUE:
+host pointer flags, access flags its buffer's forbid).
 """
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
+import threading
 from typing import Any
 
 from .constants import channel_order as co, channel_type as cty, image_info, info_attribute, mem_flags
 from .constants import mem_info, mem_object_type
 from .context import Context
 from .errors import raise_cl, status_code
+from .image_descriptor import IMAGE_TYPES, ImageDescriptor, checked, from_arguments
+from .image_layout import DESCRIPTOR_BYTES, Layout, make_layout, repack
 from .memory import HOST_PTR_FLAGS, Buffer, MemoryObject, check_flags, host_view
 from .storage import Storage
 from .structs import ImageFormat
 
-DESCRIPTOR_BYTES = 64
+ACCESS_FLAGS = mem_flags.READ_WRITE | mem_flags.READ_ONLY | mem_flags.WRITE_ONLY
 
 _EIGHT_BIT = (cty.UNORM_INT8, cty.SNORM_INT8, cty.SIGNED_INT8, cty.UNSIGNED_INT8)
 _NORM_AND_FLOAT = (cty.UNORM_INT8, cty.UNORM_INT16, cty.SNORM_INT8, cty.SNORM_INT16,
@@ -50,9 +57,6 @@ SUPPORTED_ORDERS = (co.R, co.A, co.RG, co.RA, co.RGB, co.RGBA, co.BGRA, co.ARGB,
 CHANNEL_BYTES = {cty.SNORM_INT8: 1, cty.UNORM_INT8: 1, cty.SIGNED_INT8: 1, cty.UNSIGNED_INT8: 1,
                  cty.SNORM_INT16: 2, cty.UNORM_INT16: 2, cty.SIGNED_INT16: 2, cty.UNSIGNED_INT16: 2,
                  cty.HALF_FLOAT: 2, cty.SIGNED_INT32: 4, cty.UNSIGNED_INT32: 4, cty.FLOAT: 4}
-
-IMAGE_TYPES = (mem_object_type.IMAGE1D, mem_object_type.IMAGE1D_ARRAY, mem_object_type.IMAGE2D,
-               mem_object_type.IMAGE2D_ARRAY, mem_object_type.IMAGE3D, mem_object_type.IMAGE1D_BUFFER)
 
 
 def element_size(fmt: ImageFormat, routine: str) -> int:
@@ -79,103 +83,45 @@ def supported_formats(image_type: int) -> list[ImageFormat]:
     return [ImageFormat(order, t) for order in SUPPORTED_ORDERS for t in ORDERS[order][1]]
 
 
-@dataclass(frozen=True)
-class Layout:
-    """An image's shape and where its texels lie."""
-    type: int
-    width: int
-    height: int
-    depth: int
-    array_size: int
-    element_size: int
-    row_pitch: int
-    slice_pitch: int
-
-    @property
-    def extents(self) -> tuple[int, int, int]:
-        """Texels along x, y, z (an array's layers are its y or z extent)."""
-        if self.type == mem_object_type.IMAGE1D_ARRAY:
-            return (self.width, self.array_size, 1)
-        if self.type == mem_object_type.IMAGE2D_ARRAY:
-            return (self.width, self.height, self.array_size)
-        return (self.width, self.height, self.depth)
-
-    @property
-    def nbytes(self) -> int:
-        return self.slice_pitch * self.extents[2]
-
-    def descriptor(self, fmt: ImageFormat, channels: int) -> bytes:
-        ex, ey, ez = self.extents
-        return struct.pack("<16i", self.width, self.height, self.depth, self.array_size,
-                           fmt.channel_order, fmt.channel_data_type, channels, self.element_size,
-                           self.row_pitch, self.slice_pitch, ex, ey, ez, self.type, 0, 0)
-
-
-def image_type_of(shape: tuple[int, ...], is_array: bool, routine: str) -> int:
-    if not 1 <= len(shape) <= 3:
-        raise_cl(routine, status_code.INVALID_IMAGE_SIZE, f"an image has 1 to 3 dimensions, got shape {shape}")
-    if is_array:
-        if len(shape) == 1:
-            raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR, "an image array needs a layer count in its shape")
-        return mem_object_type.IMAGE1D_ARRAY if len(shape) == 2 else mem_object_type.IMAGE2D_ARRAY
-    return (mem_object_type.IMAGE1D, mem_object_type.IMAGE2D, mem_object_type.IMAGE3D)[len(shape) - 1]
-
-
-def _limits(device: Any, image_type: int) -> tuple[int, int, int, int]:
-    """(max width, max height, max depth, max layers) for `image_type` on `device`."""
-    if image_type == mem_object_type.IMAGE3D:
-        return (device.image3d_max_width, device.image3d_max_height, device.image3d_max_depth, 1)
-    return (device.image2d_max_width, device.image2d_max_height, 1, device.image_max_array_size)
-
-
-def make_layout(device: Any, image_type: int, shape: tuple[int, ...], elem: int, routine: str) -> Layout:
-    dims = [int(n) for n in shape]
-    if any(n <= 0 for n in dims):
-        raise_cl(routine, status_code.INVALID_IMAGE_SIZE, f"image shape {tuple(dims)} has a zero or negative extent")
-    array = image_type in (mem_object_type.IMAGE1D_ARRAY, mem_object_type.IMAGE2D_ARRAY)
-    layers = dims.pop() if array else 1
-    width, height, depth = (dims + [1, 1])[:3]
-    max_w, max_h, max_d, max_layers = _limits(device, image_type)
-    if width > max_w or height > max_h or depth > max_d or layers > max_layers:
-        raise_cl(routine, status_code.INVALID_IMAGE_SIZE,
-                 f"image shape {tuple(shape)} exceeds the device's limits "
-                 f"({max_w} x {max_h} x {max_d}, {max_layers} layers)")
-    row = width * elem
-    rows_per_slice = layers if image_type == mem_object_type.IMAGE1D_ARRAY else height
-    return Layout(image_type, width, height, depth, layers, elem, row, row * rows_per_slice)
-
-
 class Image(MemoryObject):
-    """PyOpenCL's Image(context, flags, format, shape, pitches, hostbuf, is_array, buffer)."""
+    """PyOpenCL's Image(context, flags, format, shape, pitches, hostbuf, is_array, buffer),
+    or Image(context, flags, format, desc=ImageDescriptor, hostbuf=...)."""
 
     def __init__(self, context: Any, flags: int, format: ImageFormat, shape: Any = None,
                  pitches: Any = None, hostbuf: Any = None, is_array: bool = False,
-                 buffer: Any = None) -> None:
+                 buffer: Any = None, *, desc: ImageDescriptor | None = None) -> None:
         routine = "clCreateImage"
         _check_context(context)
         check_flags(flags, routine)
-        if buffer is not None:
-            raise_cl(routine, status_code.INVALID_OPERATION,
-                     "oclpy does not implement images made over a buffer (1D buffer images)")
+        if desc is None:
+            desc = _descriptor_of(shape, pitches, hostbuf, is_array, buffer, routine)
+        elif shape is not None or pitches is not None or is_array or buffer is not None:
+            raise TypeError("shape, pitches, is_array and buffer may not be passed with a descriptor (desc=)")
+        desc = checked(desc, hostbuf is not None, routine)
         elem = element_size(format, routine)
-        if shape is None:
-            if hostbuf is None:
-                raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
-                         "'shape' must be passed if 'hostbuf' is not given")
-            shape = tuple(getattr(hostbuf, "shape", ()))
-        shape = tuple(shape)
-        image_type = image_type_of(shape, is_array, routine)
-        layout = make_layout(context.devices[0], image_type, shape, elem, routine)
-        host = _host_texels(flags, hostbuf, pitches, layout, routine)
+        device = context.devices[0]
+        self.buffer: Buffer | None = None
+        if desc.image_type == mem_object_type.IMAGE1D_BUFFER:
+            self.buffer = buffer = _backing_buffer(desc.buffer, context, flags, hostbuf, routine)
+            layout = make_layout(device, desc.image_type, desc.size(), elem, (0, 0), routine)
+            if layout.nbytes > buffer.size:
+                raise_cl(routine, status_code.INVALID_MEM_OBJECT,
+                         f"{layout.width} texels of {elem} bytes need {layout.nbytes} bytes; "
+                         f"the buffer holds {buffer.size}")
+            if not flags & ACCESS_FLAGS:  # the buffer's access, as clCreateImage says
+                flags |= buffer.flags & ACCESS_FLAGS
+            storage, offset = buffer.storage, buffer.offset
+        else:
+            layout, storage = _own_storage(device, flags, desc, hostbuf, elem, routine)
+            offset = 0
         self.context, self.flags, self.format = context, flags, format
-        self.layout, self.type, self.offset, self.parent = layout, image_type, 0, None
+        self.layout, self.type, self.offset, self.parent = layout, desc.image_type, offset, None
         self.size = layout.nbytes
         self.hostbuf = hostbuf if flags & mem_flags.USE_HOST_PTR else None
         self.released = False
-        data = bytearray(layout.descriptor(format, ORDERS[format.channel_order][0]))
-        data += host if host is not None else bytes(layout.nbytes)
-        self.storage = Storage(len(data), context.devices[0].driver)
-        self.storage.create(memoryview(data), False)
+        self.storage: Storage = storage
+        self.descriptors: dict[Any, Storage] = {}  # memory domain -> the descriptor kernels there read
+        self.descriptor_lock = threading.Lock()
         context.own(self, routine)
 
     # -- what transfers and kernel arguments use ------------------------------
@@ -185,11 +131,35 @@ class Image(MemoryObject):
             raise_cl(routine, status_code.INVALID_MEM_OBJECT, "the image was released")
 
     def allocation(self, driver: Any) -> tuple[Any, int]:
-        """(allocation on `driver`, 0): a kernel gets the descriptor's address."""
-        assert self.storage is not None
-        return self.storage.on(driver), 0
+        """(the descriptor's allocation on `driver`, 0): what a kernel's image argument is."""
+        domain = driver.memory_domain
+        with self.descriptor_lock:
+            desc = self.descriptors.get(domain)
+            if desc is None:
+                texels = self.storage.on(driver, "clEnqueueNDRangeKernel")
+                data = self.layout.descriptor(self.format, ORDERS[self.format.channel_order][0],
+                                              texels.address + self.offset)
+                # Storage.create's bytes are in memory when it returns, so a sibling
+                # sub-device's launch, which runs at once, reads them too
+                desc = self.descriptors[domain] = Storage(DESCRIPTOR_BYTES, driver, "r")
+                desc.create(memoryview(data), False)
+        return desc.on(driver), 0
+
+    def texel_offset(self, x: int, y: int, z: int) -> int:
+        """The byte offset of texel (x, y, z) in `storage`."""
+        return self.offset + self.layout.offset(x, y, z)
+
+    def host_mirror(self, texels: Any) -> memoryview | None:
+        """The host memory of a USE_HOST_PTR image whose texels `texels` (an allocation of
+        `storage`) are a copy of it, as bytes to read the texels into; None otherwise."""
+        if self.hostbuf is None or texels.host_owned:
+            return None
+        view = host_view(self.hostbuf, False, "clEnqueueReadImage")
+        return None if view.readonly else view[:self.layout.nbytes]
 
     def release(self) -> None:
+        """Drop this image's hold on its texels (commands still using them keep theirs;
+        the descriptors go with the image object)."""
         self.released = True
         self.storage = None  # type: ignore[assignment]
 
@@ -220,14 +190,20 @@ class Image(MemoryObject):
                  image_info.ROW_PITCH: lay.row_pitch, image_info.SLICE_PITCH: _slice_pitch(lay),
                  image_info.WIDTH: lay.width, image_info.HEIGHT: _height(lay),
                  image_info.DEPTH: lay.depth if self.type == mem_object_type.IMAGE3D else 0,
-                 image_info.ARRAY_SIZE: _array_size(lay), image_info.BUFFER: None,
+                 image_info.ARRAY_SIZE: _array_size(lay), image_info.BUFFER: self.buffer,
                  image_info.NUM_MIP_LEVELS: 0, image_info.NUM_SAMPLES: 0}
         if param not in table:
             raise_cl("clGetImageInfo", status_code.INVALID_VALUE, f"unknown image_info {param!r}")
         return table[param]
 
     def get_info(self, param: int) -> Any:
-        return Buffer.get_info(self, param)  # type: ignore[arg-type]  (a buffer's mem_info table)
+        table = {mem_info.TYPE: self.type, mem_info.FLAGS: self.flags, mem_info.SIZE: self.size,
+                 mem_info.HOST_PTR: self.hostbuf, mem_info.MAP_COUNT: 0, mem_info.REFERENCE_COUNT: 1,
+                 mem_info.CONTEXT: self.context, mem_info.ASSOCIATED_MEMOBJECT: self.buffer,
+                 mem_info.OFFSET: 0}
+        if param not in table:
+            raise_cl("clGetMemObjectInfo", status_code.INVALID_VALUE, f"unknown mem_info {param!r}")
+        return table[param]
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or not name.islower():
@@ -274,48 +250,64 @@ def _check_context(context: Any) -> None:
         raise_cl("clCreateImage", status_code.INVALID_CONTEXT, f"expected a Context, got {type(context).__name__}")
 
 
-def _host_texels(flags: int, hostbuf: Any, pitches: Any, layout: Layout, routine: str) -> bytes | None:
-    """The texels to start with, tightly packed, from a host buffer with the given pitches."""
+def _descriptor_of(shape: Any, pitches: Any, hostbuf: Any, is_array: bool, buffer: Any,
+                   routine: str) -> ImageDescriptor:
+    """The descriptor of PyOpenCL's shape arguments (the shape defaults to the hostbuf's)."""
+    if shape is None:
+        if hostbuf is None:
+            raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR, "'shape' must be passed if 'hostbuf' is not given")
+        shape = tuple(getattr(hostbuf, "shape", ()))
+    if hostbuf is None and pitches is not None:
+        raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR, "'pitches' may only be given if 'hostbuf' is given")
+    return from_arguments(shape, pitches, is_array, buffer, routine)
+
+
+def _own_storage(device: Any, flags: int, desc: ImageDescriptor, hostbuf: Any, elem: int,
+                 routine: str) -> tuple[Layout, Storage]:
+    """The layout and texel storage of an image that is not over a buffer."""
     if hostbuf is None:
         if flags & HOST_PTR_FLAGS:
             raise_cl(routine, status_code.INVALID_HOST_PTR, "USE_HOST_PTR or COPY_HOST_PTR needs a hostbuf")
-        if pitches is not None:
-            raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR, "'pitches' may only be given if 'hostbuf' is given")
-        return None
+        layout = make_layout(device, desc.image_type, desc.size(), elem, (0, 0), routine)
+        storage = Storage(layout.nbytes, device.driver)
+        storage.create(None, False)
+        return layout, storage
     if not flags & HOST_PTR_FLAGS:
         raise_cl(routine, status_code.INVALID_HOST_PTR,
                  "a hostbuf was passed without USE_HOST_PTR or COPY_HOST_PTR")
+    host = make_layout(device, desc.image_type, desc.size(), elem, desc.pitches, routine)
     view = host_view(hostbuf, False, routine)
-    row, slab = host_pitches(pitches, layout, (layout.width, *layout.extents[1:]), routine,
-                             status_code.INVALID_IMAGE_DESCRIPTOR)
-    ex, ey, ez = layout.extents
-    need = (ez - 1) * slab + (ey - 1) * row + ex * layout.element_size
-    if view.nbytes < need:
+    if view.nbytes < host.nbytes:
         raise_cl(routine, status_code.INVALID_HOST_PTR,
-                 f"the hostbuf holds {view.nbytes} bytes; the image needs {need}")
-    width = ex * layout.element_size
-    out = bytearray(layout.nbytes)
-    for z in range(ez):
-        for y in range(ey):
-            dst = z * layout.slice_pitch + y * layout.row_pitch
-            src = z * slab + y * row
-            out[dst:dst + width] = view[src:src + width]
-    return bytes(out)
+                 f"the hostbuf holds {view.nbytes} bytes; the image needs {host.nbytes}")
+    if flags & mem_flags.USE_HOST_PTR:  # the host memory, with its pitches, is the image's
+        storage = Storage(host.nbytes, device.driver)
+        storage.create(view, True)
+        return host, storage
+    layout = make_layout(device, desc.image_type, desc.size(), elem, (0, 0), routine)
+    storage = Storage(layout.nbytes, device.driver)
+    storage.create(memoryview(repack(view, host.row_pitch, host.slice_pitch, layout)), False)
+    return layout, storage
 
 
-def host_pitches(pitches: Any, layout: Layout, region: tuple[int, int, int], routine: str,
-                 code: int = status_code.INVALID_VALUE) -> tuple[int, int]:
-    """(row pitch, slice pitch) of host memory for `region` texels; 0 or absent is tight."""
-    given = [int(p) for p in (pitches or ())]
-    if len(given) > 2:
-        raise_cl(routine, code, f"at most two pitches (row, slice), got {given}")
-    tight_row = region[0] * layout.element_size
-    row = given[0] if given and given[0] else tight_row
-    slab = given[1] if len(given) > 1 and given[1] else row * region[1]
-    if row < tight_row or row % layout.element_size:
-        raise_cl(routine, code, f"row pitch {row} is not a multiple of the element size "
-                 f"{layout.element_size} at least {tight_row}")
-    if slab < row * region[1] or slab % row:
-        raise_cl(routine, code, f"slice pitch {slab} is not a multiple of the row pitch {row} "
-                 f"at least {row * region[1]}")
-    return row, slab
+def _backing_buffer(buffer: Any, context: Any, flags: int, hostbuf: Any, routine: str) -> Buffer:
+    """The buffer of a 1D buffer image, checked."""
+    if not isinstance(buffer, Buffer):
+        raise_cl(routine, status_code.INVALID_MEM_OBJECT,
+                 f"a 1D buffer image needs a Buffer, got {type(buffer).__name__}")
+    if buffer.storage is None:
+        raise_cl(routine, status_code.INVALID_MEM_OBJECT, "the image's buffer was released")
+    if buffer.context is not context:
+        raise_cl(routine, status_code.INVALID_MEM_OBJECT, "the image's buffer belongs to another context")
+    if flags & (HOST_PTR_FLAGS | mem_flags.ALLOC_HOST_PTR):
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 "a 1D buffer image takes its buffer's memory: USE_HOST_PTR, COPY_HOST_PTR and "
+                 "ALLOC_HOST_PTR may not be given")
+    if hostbuf is not None:
+        raise_cl(routine, status_code.INVALID_HOST_PTR, "a 1D buffer image takes no hostbuf (its buffer is its memory)")
+    own, theirs = flags & ACCESS_FLAGS, buffer.flags & ACCESS_FLAGS
+    if own and theirs not in (0, mem_flags.READ_WRITE) and own != theirs:
+        raise_cl(routine, status_code.INVALID_VALUE,
+                 f"the image's {mem_flags.to_string(own)} is not allowed over a "
+                 f"{mem_flags.to_string(theirs)} buffer")
+    return buffer

@@ -5,8 +5,10 @@ As clEnqueue{Read,Write,Copy,Fill}Image and clEnqueueCopy{ImageToBuffer,BufferTo
 array's z), host pitches are bytes (0: tightly packed). Every range is checked
 before anything is enqueued (INVALID_VALUE naming the side and the extent,
 IMAGE_FORMAT_MISMATCH for images of different formats, MEM_COPY_OVERLAP within
-one image), so a bad call raises and writes nothing. Rows move through the
-driver one at a time, so every device does it the same way. A fill colour is
+one image or between a 1D buffer image and its buffer), so a bad call raises
+and writes nothing. Rows move through the driver one at a time, so every
+device does it the same way; a read of a USE_HOST_PTR image whose device holds
+a copy of the host memory brings that memory up to date too. A fill colour is
 converted as write_image{f,i,ui} converts (8.3.1): `encode_texel`.
 """
 
@@ -19,7 +21,8 @@ import numpy as np
 from .constants import channel_order as co, channel_type as cty, command_type
 from .errors import raise_cl, status_code
 from .event import Event
-from .image import DESCRIPTOR_BYTES, Image, Layout, host_pitches
+from .image import Image
+from .image_layout import Layout, host_pitches
 from .memory import Buffer, as_size, host_view
 from .queue import CommandQueue
 from .rect import Triple, rows_overlap, triple
@@ -34,7 +37,7 @@ def _image(queue: Any, image: Any, routine: str, role: str) -> Image:
     return image
 
 
-def _region(image: Image, origin: Any, region: Any, routine: str, role: str) -> tuple[Triple, Triple]:
+def image_region(image: Image, origin: Any, region: Any, routine: str, role: str) -> tuple[Triple, Triple]:
     """Checked (origin, region) in texels of `image`."""
     org = triple(origin, 0, routine, f"{role} origin")
     reg = triple(region, 1, routine, "region")
@@ -48,9 +51,10 @@ def _region(image: Image, origin: Any, region: Any, routine: str, role: str) -> 
     return org, reg
 
 
-def _image_rows(lay: Layout, origin: Triple, region: Triple) -> list[int]:
+def image_rows(image: Image, origin: Triple, region: Triple) -> list[int]:
     """The storage byte offset of each texel row of the region, slices outermost."""
-    start = DESCRIPTOR_BYTES + origin[2] * lay.slice_pitch + origin[1] * lay.row_pitch + origin[0] * lay.element_size
+    lay: Layout = image.layout
+    start = image.texel_offset(*origin)
     return [start + z * lay.slice_pitch + y * lay.row_pitch for z in range(region[2]) for y in range(region[1])]
 
 
@@ -64,7 +68,7 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
     """clEnqueueWriteImage (`to_device`) or clEnqueueReadImage."""
     routine = "clEnqueueWriteImage" if to_device else "clEnqueueReadImage"
     img = _image(queue, image, routine, "image")
-    org, reg = _region(img, origin, region, routine, "image")
+    org, reg = image_region(img, origin, region, routine, "image")
     lay = img.layout
     row, slab = host_pitches((row_pitch, slice_pitch), lay, reg, routine)
     view = host_view(host, not to_device, routine, status_code.INVALID_VALUE, "host array")
@@ -75,8 +79,9 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
                  f"the host array holds {view.nbytes} bytes; the region needs {need}")
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
-    alloc, _ = img.allocation(driver)
-    pairs = list(zip(_image_rows(lay, org, reg), _plain_rows(0, row, slab, reg)))
+    alloc = img.storage.on(driver)
+    pairs = list(zip(image_rows(img, org, reg), _plain_rows(0, row, slab, reg)))
+    mirror = None if to_device else img.host_mirror(alloc)
 
     def action() -> None:
         for d, h in pairs:
@@ -84,6 +89,8 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
                 driver.write(alloc, d, view[h:h + width])
             else:
                 driver.read(alloc, d, view[h:h + width])
+        if mirror is not None:  # a USE_HOST_PTR image's host memory reflects it after a read
+            driver.read(alloc, img.offset, mirror)
 
     kind = command_type.WRITE_IMAGE if to_device else command_type.READ_IMAGE
     return queue._enqueue(kind, action, events, blocking=bool(is_blocking), ward=host,
@@ -98,12 +105,10 @@ def copy_image(queue: CommandQueue, src: Any, dest: Any, src_origin: Any, dest_o
     if s.format != d.format:
         raise_cl(routine, status_code.IMAGE_FORMAT_MISMATCH,
                  f"the source's format {s.format!r} differs from the destination's {d.format!r}")
-    s_org, reg = _region(s, src_origin, region, routine, "source")
-    d_org, _ = _region(d, dest_origin, region, routine, "destination")
-    s_rows, d_rows = _image_rows(s.layout, s_org, reg), _image_rows(d.layout, d_org, reg)
+    s_org, reg = image_region(s, src_origin, region, routine, "source")
+    d_org, _ = image_region(d, dest_origin, region, routine, "destination")
+    s_rows, d_rows = image_rows(s, s_org, reg), image_rows(d, d_org, reg)
     width = reg[0] * s.layout.element_size
-    if s.storage is d.storage and rows_overlap(s_rows, d_rows, width):
-        raise_cl(routine, status_code.MEM_COPY_OVERLAP, "the source and destination regions overlap")
     return _copy_rows(queue, routine, command_type.COPY_IMAGE, s, d, s_rows, d_rows, width, wait_for)
 
 
@@ -113,10 +118,10 @@ def copy_image_to_buffer(queue: CommandQueue, src: Any, dest: Any, origin: Any, 
     routine = "clEnqueueCopyImageToBuffer"
     img = _image(queue, src, routine, "source")
     buf = _buffer(queue, dest, routine, "destination")
-    org, reg = _region(img, origin, region, routine, "source")
+    org, reg = image_region(img, origin, region, routine, "source")
     b_rows, width = _buffer_rows(img.layout, buf, offset, reg, routine)
     return _copy_rows(queue, routine, command_type.COPY_IMAGE_TO_BUFFER, img, buf,
-                      _image_rows(img.layout, org, reg), b_rows, width, wait_for)
+                      image_rows(img, org, reg), b_rows, width, wait_for)
 
 
 def copy_buffer_to_image(queue: CommandQueue, src: Any, dest: Any, offset: Any, origin: Any, region: Any,
@@ -125,10 +130,10 @@ def copy_buffer_to_image(queue: CommandQueue, src: Any, dest: Any, offset: Any, 
     routine = "clEnqueueCopyBufferToImage"
     buf = _buffer(queue, src, routine, "source")
     img = _image(queue, dest, routine, "destination")
-    org, reg = _region(img, origin, region, routine, "destination")
+    org, reg = image_region(img, origin, region, routine, "destination")
     b_rows, width = _buffer_rows(img.layout, buf, offset, reg, routine)
     return _copy_rows(queue, routine, command_type.COPY_BUFFER_TO_IMAGE, buf, img, b_rows,
-                      _image_rows(img.layout, org, reg), width, wait_for)
+                      image_rows(img, org, reg), width, wait_for)
 
 
 def _buffer(queue: Any, buf: Any, routine: str, role: str) -> Buffer:
@@ -150,6 +155,9 @@ def _buffer_rows(lay: Layout, buf: Buffer, offset: Any, reg: Triple, routine: st
 
 def _copy_rows(queue: CommandQueue, routine: str, kind: int, src: Any, dst: Any, s_rows: list[int],
                d_rows: list[int], width: int, wait_for: Any) -> Event:
+    # the same storage: one image, or a 1D buffer image and its buffer
+    if src.storage is dst.storage and rows_overlap(s_rows, d_rows, width):
+        raise_cl(routine, status_code.MEM_COPY_OVERLAP, "the source and destination regions overlap")
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
     s_alloc = src.storage.on(driver)
@@ -198,14 +206,13 @@ def fill_image(queue: CommandQueue, image: Any, color: Any, origin: Any, region:
     """clEnqueueFillImage: every texel of the region gets `color`, converted as write_image* would."""
     routine = "clEnqueueFillImage"
     img = _image(queue, image, routine, "image")
-    org, reg = _region(img, origin, region, routine, "image")
+    org, reg = image_region(img, origin, region, routine, "image")
     texel = encode_texel(img.format, color, routine)
-    lay = img.layout
     row = texel * reg[0]
     events = queue.check_wait_for(wait_for, routine)
     driver = queue.driver
-    alloc, _ = img.allocation(driver)
-    rows = _image_rows(lay, org, reg)
+    alloc = img.storage.on(driver)
+    rows = image_rows(img, org, reg)
 
     def action() -> None:
         for r in rows:
@@ -243,7 +250,8 @@ def encode_texel(fmt: ImageFormat, color: Any, routine: str) -> bytes:
         f = np.nan_to_num(comps.astype(np.float32) * np.float32(scale), nan=0.0)
         return np.clip(np.rint(f), info.min, info.max).astype(dtype).tobytes()
     if t == cty.HALF_FLOAT:
-        return comps.astype(np.float32).astype(np.float16).tobytes()
+        with np.errstate(over="ignore"):  # beyond the largest half: infinity, as vstore_half_rte
+            return comps.astype(np.float32).astype(np.float16).tobytes()
     if t == cty.FLOAT:
         return comps.astype(np.float32).tobytes()
     dtype = _INTS[t]

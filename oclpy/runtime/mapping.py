@@ -76,11 +76,11 @@ def _contiguous_strides(shape: tuple[int, ...], itemsize: int, fortran: bool) ->
     return tuple(reversed(strides)) if not fortran else tuple(strides)
 
 
-def _layout(shape: Any, dtype: np.dtype, order: str, strides: Any) -> tuple[dict[str, Any], int]:
-    """numpy's __array_interface__ for the map (its "data" is filled in later), and the
+def array_layout(shape: Any, dtype: np.dtype, order: str, strides: Any,
+                 routine: str = "clEnqueueMapBuffer") -> tuple[dict[str, Any], int]:
+    """numpy's __array_interface__ for a map (its "data" is filled in later), and the
     bytes it spans from the map's start; INVALID_VALUE for a shape or strides that a numpy
     array cannot have or that reach before the map's start."""
-    routine = "clEnqueueMapBuffer"
     dims = (shape,) if isinstance(shape, int) or hasattr(shape, "__index__") else shape
     dims = tuple(as_size(d, routine, "a map's shape dimension")
                  for d in as_list(dims, routine, status_code.INVALID_VALUE, "shape"))
@@ -90,7 +90,7 @@ def _layout(shape: Any, dtype: np.dtype, order: str, strides: Any) -> tuple[dict
     if strides is None:
         steps = _contiguous_strides(dims, dtype.itemsize, order in ("F", "f"))
     else:
-        steps = tuple(_as_stride(s) for s in as_list(strides, routine, status_code.INVALID_VALUE, "strides"))
+        steps = tuple(_as_stride(s, routine) for s in as_list(strides, routine, status_code.INVALID_VALUE, "strides"))
         if len(steps) != len(dims):
             raise_cl(routine, status_code.INVALID_VALUE,
                      f"{len(steps)} strides for a shape of {len(dims)} dimensions")
@@ -107,22 +107,21 @@ def _layout(shape: Any, dtype: np.dtype, order: str, strides: Any) -> tuple[dict
     return iface, span
 
 
-def _as_stride(value: Any) -> int:
+def _as_stride(value: Any, routine: str) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        raise_cl("clEnqueueMapBuffer", status_code.INVALID_VALUE, f"a stride must be an integer, got {value!r}")
+        raise_cl(routine, status_code.INVALID_VALUE, f"a stride must be an integer, got {value!r}")
 
 
-def _as_dtype(dtype: Any) -> np.dtype:
+def map_dtype(dtype: Any, routine: str = "clEnqueueMapBuffer") -> np.dtype:
     """A numpy dtype of plain bytes: objects (pointers) can never live in a map."""
     try:
         result = np.dtype(dtype)
     except (TypeError, ValueError) as exc:
-        raise_cl("clEnqueueMapBuffer", status_code.INVALID_VALUE, f"invalid dtype {dtype!r}: {exc}")
+        raise_cl(routine, status_code.INVALID_VALUE, f"invalid dtype {dtype!r}: {exc}")
     if result.hasobject:
-        raise_cl("clEnqueueMapBuffer", status_code.INVALID_VALUE,
-                 f"a map cannot hold Python objects (dtype {result})")
+        raise_cl(routine, status_code.INVALID_VALUE, f"a map cannot hold Python objects (dtype {result})")
     return result
 
 
@@ -135,9 +134,9 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
         raise_cl(routine, status_code.INVALID_VALUE, f"invalid map_flags value {flags!r}")
     if flags & map_flags.READ and buf.flags & HOST_NO_READ or flags & WRITE_FLAGS and buf.flags & HOST_NO_WRITE:
         raise_cl(routine, status_code.INVALID_OPERATION, "the buffer's host access flags forbid this map")
-    dtype = _as_dtype(dtype)
+    dtype = map_dtype(dtype)
     offset = as_size(offset, routine, "offset")
-    iface, nbytes = _layout(shape, dtype, order, strides)
+    iface, nbytes = array_layout(shape, dtype, order, strides)
     check_range(routine, "mapping", offset, nbytes, buf.size)
     driver = queue.driver
     alloc, base = buf.allocation(driver)

@@ -36,8 +36,11 @@ with DISCARD for CONTENT_UNDEFINED: the copy becomes current uncopied).
 
 from __future__ import annotations
 
+import ctypes
 import threading
 from typing import Any, Callable, Hashable
+
+import numpy as np
 
 from .drivers.base import Allocation, Driver
 from .errors import raise_cl, status_code
@@ -73,7 +76,7 @@ class Storage:
                      f"could not allocate {self.nbytes} bytes")
         self.home.set_access(alloc, self.mode)
         if host is not None and not alloc.host_owned:
-            self.home.write(alloc, 0, host[:self.nbytes])
+            write_now(self.home, alloc, host[:self.nbytes])
         self.allocations[self.home.memory_domain] = (self.home, alloc)
         self.valid = {self.home.memory_domain}
 
@@ -144,6 +147,19 @@ class Storage:
         for driver, alloc in self.allocations.values():
             if not alloc.host_owned:
                 driver.free(alloc)
+
+
+def write_now(driver: Driver, alloc: Allocation, data: memoryview) -> None:
+    """The first bytes of fresh memory, there when this returns: copied straight into
+    memory the host can address (the cpu driver's write would go behind the work of
+    its busy stream, which a command on another device of the same memory domain, a
+    sibling sub-device, does not wait for), else by the driver's write."""
+    address = driver.host_address(alloc)
+    if address is None:
+        driver.write(alloc, 0, data)
+        return
+    src = np.frombuffer(data, np.uint8)
+    np.copyto(np.ctypeslib.as_array((ctypes.c_ubyte * src.size).from_address(address)), src)
 
 
 class _Migration:

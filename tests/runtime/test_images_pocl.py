@@ -153,3 +153,158 @@ def test_host_calls_match_pocl(pocl):
     mine, theirs = _both(pocl, _host)
     for k, (a, b) in enumerate(zip(mine, theirs)):
         assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}"
+
+
+HALF_KERNEL = """
+kernel void widen(read_only image2d_t src, global float4 *out)
+{ int2 p = (int2)(get_global_id(0), get_global_id(1)); out[p.y * get_image_width(src) + p.x] = read_imagef(src, p); }
+"""
+
+
+def _half(cl: Any, ctx: Any) -> list[np.ndarray]:
+    """HALF_FLOAT images: written and read by the host, copied, and read by read_imagef."""
+    q = cl.CommandQueue(ctx)
+    widen = cl.Program(ctx, HALF_KERNEL).build().widen
+    data = (np.random.default_rng(2).standard_normal((3, 5, 4)) * 1000).astype(np.float16)
+    data.reshape(-1)[:5] = [np.inf, -np.inf, 6e-8, -0.0, 65504]
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.HALF_FLOAT)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(5, 3),
+                          hostbuf=data)
+    other = cl.create_image(ctx, cl.mem_flags.READ_WRITE, fmt, shape=(5, 3))
+    cl.enqueue_copy(q, other, data[::-1].copy(), origin=(0, 0), region=(5, 3))
+    cl.enqueue_copy(q, other, img, src_origin=(1, 0), dest_origin=(0, 1), region=(3, 2))
+    back = np.empty_like(data)
+    cl.enqueue_copy(q, back, other, origin=(0, 0), region=(5, 3))
+    ob = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 15 * 16)
+    widen(q, (5, 3), None, img, ob)
+    wide = np.empty((15, 4), np.float32)
+    cl.enqueue_copy(q, wide, ob)
+    return [back.view(np.uint16), wide, np.array([img.element_size, img.row_pitch])]
+
+
+def test_half_images_match_pocl(pocl):
+    mine, theirs = _both(pocl, _half)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(a, b), f"item {k}"
+
+
+BUFFER_KERNEL = """
+kernel void scale(read_only image1d_buffer_t src, write_only image1d_buffer_t dst)
+{ int i = get_global_id(0); write_imagef(dst, i, read_imagef(src, i) * 2.0f + (float4)(0, 0, 0, i)); }
+"""  # (PoCL 3.0 has no get_image_width for image1d_buffer_t)
+
+
+def _descriptors(cl: Any, ctx: Any) -> list[Any]:
+    """Images from ImageDescriptors (their info), a 1D buffer image sharing its buffer's memory,
+    and the error codes of bad descriptors."""
+    q = cl.CommandQueue(ctx)
+    mot = cl.mem_object_type
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    out: list[Any] = []
+
+    def desc(image_type, shape, array_size=None, buffer=None):
+        d = cl.ImageDescriptor()
+        d.image_type, d.shape, d.buffer = image_type, shape, buffer
+        d.pitches = (0, 0)
+        if array_size is not None:
+            d.array_size = array_size
+        return d
+
+    for args in ((mot.IMAGE1D, (7,)), (mot.IMAGE1D_ARRAY, (7,), 3), (mot.IMAGE2D, (7, 5)),
+                 (mot.IMAGE2D_ARRAY, (7, 5), 4), (mot.IMAGE3D, (7, 5, 2))):
+        img = cl.Image(ctx, cl.mem_flags.READ_WRITE, fmt, desc=desc(*args))
+        out.append([img.type, img.width, img.height, img.depth, img.array_size, img.row_pitch, img.slice_pitch])
+    data = np.random.default_rng(3).standard_normal((10, 4)).astype(np.float32)
+    src_buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+    dst_buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, data.nbytes)
+    fmt_f = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+    src = cl.Image(ctx, 0, fmt_f, desc=desc(mot.IMAGE1D_BUFFER, (10,), buffer=src_buf))
+    dst = cl.Image(ctx, 0, fmt_f, desc=desc(mot.IMAGE1D_BUFFER, (10,), buffer=dst_buf))
+    cl.Program(ctx, BUFFER_KERNEL).build().scale(q, (10,), None, src, dst)
+    got = np.empty_like(data)
+    cl.enqueue_copy(q, got, dst_buf)
+    out += [got, [src.type, src.width, src.row_pitch, src.size]]
+    for bad in (desc(mot.IMAGE1D_BUFFER, (16,)), desc(mot.IMAGE1D_BUFFER, (17,), buffer=cl.Buffer(ctx, 0, 64))):
+        try:
+            cl.Image(ctx, 0, fmt, desc=bad)
+            out.append("no error")
+        except cl.Error as exc:
+            out.append(exc.code)
+    return out
+
+
+def test_descriptors_and_buffer_images_match_pocl(pocl):
+    mine, theirs = _both(pocl, _descriptors)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"
+
+
+def _maps(cl: Any, ctx: Any) -> list[Any]:
+    """enqueue_map_image: the returned pitches, a read map with pitch strides and with
+    default ones, a write map released, on a 2D and a 3D image."""
+    q = cl.CommandQueue(ctx)
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    rng = np.random.default_rng(4)
+    data = rng.integers(0, 256, (5, 7, 4), dtype=np.uint8)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(7, 5), hostbuf=data)
+    vol = rng.integers(0, 256, (3, 4, 5, 4), dtype=np.uint8)
+    img3 = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=(5, 4, 3),
+                           hostbuf=vol)
+    out: list[Any] = []
+    ary, _, row, slab = cl.enqueue_map_image(q, img, cl.map_flags.READ, (1, 2), (3, 2), (2, 3, 4), np.uint8,
+                                             strides=(28, 4, 1))
+    out += [ary.copy(), row, slab]
+    ary.base.release()
+    ary, _, row, slab = cl.enqueue_map_image(q, img, cl.map_flags.READ, (1, 2), (3, 2), (2, 12), np.uint8)
+    out.append(ary.copy())
+    ary.base.release()
+    ary, _, row, slab = cl.enqueue_map_image(q, img3, cl.map_flags.READ | cl.map_flags.WRITE, (1, 1, 1), (2, 3, 2),
+                                             (2, 3, 2, 4), np.uint8, strides=(80, 20, 4, 1))
+    out += [ary.copy(), row, slab]
+    ary[:] = 255 - ary
+    ary.base.release()
+    back = np.empty_like(vol)
+    cl.enqueue_copy(q, back, img3, origin=(0, 0, 0), region=(5, 4, 3))
+    out.append(back)
+    for shape, is_array in (((6,), False), ((6, 3), True), ((6, 3, 2), True)):  # each type's pitches
+        other = cl.create_image(ctx, 0, fmt, shape=shape, is_array=is_array)
+        ary, _, row, slab = cl.enqueue_map_image(q, other, cl.map_flags.READ, (0,) * len(shape), (1,) * len(shape),
+                                                 (4,), np.uint8)
+        out.append([row, slab, other.row_pitch, other.slice_pitch])
+        ary.base.release()
+    return out
+
+
+def test_image_maps_match_pocl(pocl):
+    mine, theirs = _both(pocl, _maps)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"
+
+
+PAINT_KERNEL = """
+kernel void paint(write_only image2d_t img)
+{ int x = get_global_id(0), y = get_global_id(1); write_imageui(img, (int2)(x, y), (uint4)(x, y, x + y, 7)); }
+"""
+
+
+def _host_ptr(cl: Any, ctx: Any) -> list[Any]:
+    """A USE_HOST_PTR image with a padded row pitch: its pitches, and its host memory after a
+    kernel writes it and a map reads it (at the host memory's own address)."""
+    q = cl.CommandQueue(ctx)
+    host = np.full((3, 40), 0xEE, np.uint8)
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR, fmt, shape=(5, 3),
+                          pitches=(40,), hostbuf=host)
+    cl.Program(ctx, PAINT_KERNEL).build().paint(q, (5, 3), None, img)
+    ary, _, row, slab = cl.enqueue_map_image(q, img, cl.map_flags.READ, (1, 1), (3, 2), (2, 3, 4), np.uint8,
+                                             strides=(40, 4, 1))
+    out = [img.row_pitch, row, slab, ary.copy(), ary.__array_interface__["data"][0] - host.ctypes.data,
+           host.copy()]
+    ary.base.release()
+    return out
+
+
+def test_use_host_ptr_images_match_pocl(pocl):
+    mine, theirs = _both(pocl, _host_ptr)
+    for k, (a, b) in enumerate(zip(mine, theirs)):
+        assert np.array_equal(np.asarray(a), np.asarray(b)), f"item {k}: {a} != {b}"

@@ -273,3 +273,20 @@ def test_split_axpy_over_sub_devices_shares_host_memory(two_cores, cpu):
     np.testing.assert_allclose(out, y + 3 * a, rtol=1e-6)
     assert len(gy.storage.allocations) == 1  # one host allocation, used by all three devices
     ctx.release()
+
+
+def test_a_buffer_made_while_its_home_sub_device_is_busy_holds_its_bytes_at_once(two_cores):
+    """COPY_HOST_PTR bytes are in memory when the Buffer returns, not behind the busy stream
+    of the context's first sub-device, which a kernel on the other one does not wait for."""
+    ctx = cl.Context(two_cores)
+    busy_q, idle_q = cl.CommandQueue(ctx, two_cores[0]), cl.CommandQueue(ctx, two_cores[1])
+    prg = cl.Program(ctx, SPIN).build()
+    scratch = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.zeros(1, np.float32))
+    prg.spin(busy_q, (1,), (1,), scratch, np.int32(40_000_000))
+    a = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(16, dtype=np.float32))
+    y = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(16, np.float32))
+    prg.axpy(idle_q, (16,), None, a, y, np.float32(2))
+    got = np.empty(16, np.float32)
+    cl.enqueue_copy(idle_q, got, y)
+    assert np.array_equal(got, 1 + 2 * np.arange(16, dtype=np.float32))
+    busy_q.finish()

@@ -8,8 +8,8 @@
      word 0 width, 1 height, 2 depth, 3 array size, 4 channel order,
      5 channel data type, 6 channel count, 7 bytes per texel,
      8 row pitch, 9 slice pitch (bytes), 10..12 the texel extents along
-     x, y, z (an array's layers are its y (1D) or z (2D) extent);
-     the texels start at byte 64.
+     x, y, z (an array's layers are its y (1D) or z (2D) extent),
+     13 the image type, 14..15 the address of texel (0, 0, 0).
 
    A sampler value is its CLK_* bits: bit 0 normalized coordinates, bits 1-3
    the addressing mode, bits 4-5 the filter.  Addressing and filtering follow
@@ -21,7 +21,6 @@
    (OCLPY_FAR), so infinities and NaNs never make an undefined conversion. */
 
 #define OCLPY_WORDS global const int *
-#define OCLPY_TEXELS 64
 #define OCLPY_ONE_F 0x3f800000u
 /* Coordinates are bounded to +-2^22 texels before conversion to int: exact
    there (the weights of linear filtering stay the spec's), and far outside
@@ -29,6 +28,13 @@
 #define OCLPY_FAR 4194304.0f
 
 /* -- texels -------------------------------------------------------------- */
+
+/* The address of texel (x, y, z). */
+global uchar *__oclpy_texel_at(OCLPY_WORDS h, int x, int y, int z)
+{
+    return (global uchar *)(*(global const ulong *)(h + 14)) + (long)z * h[9] + (long)y * h[8]
+        + (long)x * h[7];
+}
 
 uint __oclpy_component(global const uchar *p, int type, int k, int as_float)
 {
@@ -105,8 +111,7 @@ uint4 __oclpy_texel(OCLPY_WORDS h, int x, int y, int z, int as_float)
     uint one = as_float ? OCLPY_ONE_F : 1u;
     if (x < 0 || y < 0 || z < 0 || x >= h[10] || y >= h[11] || z >= h[12])
         return __oclpy_border(h[4], one);
-    global const uchar *p = (global const uchar *)h + OCLPY_TEXELS
-        + (long)z * h[9] + (long)y * h[8] + (long)x * h[7];
+    global const uchar *p = __oclpy_texel_at(h, x, y, z);
     int n = h[6], type = h[5];
     uint c0 = __oclpy_component(p, type, 0, as_float);
     uint c1 = n > 1 ? __oclpy_component(p, type, 1, as_float) : 0u;
@@ -298,8 +303,7 @@ void __oclpy_write(global int *h, int4 c, uint4 v)
 {
     if (c.x < 0 || c.y < 0 || c.z < 0 || c.x >= h[10] || c.y >= h[11] || c.z >= h[12])
         return;
-    global uchar *p = (global uchar *)h + OCLPY_TEXELS + (long)c.z * h[9] + (long)c.y * h[8]
-        + (long)c.x * h[7];
+    global uchar *p = __oclpy_texel_at(h, c.x, c.y, c.z);
     int n = h[6], type = h[5];
     if (type == CLK_UNORM_SHORT_565 || type == CLK_UNORM_SHORT_555 || type == CLK_UNORM_INT_101010) {
         __oclpy_store_packed(p, type, v);
@@ -315,34 +319,45 @@ void __oclpy_write(global int *h, int4 c, uint4 v)
         __oclpy_store(p, type, 3, m.w);
 }
 
+/* read_imageh returns the float result rounded to half (round to nearest even);
+   write_imageh writes the half colour as write_imagef writes its float value
+   (cl_khr_fp16's image functions, 6.12.14 with 8.3.1.2 and 8.3.2.2). */
+half4 __oclpy_as_half4(uint4 v)
+{
+    float4 f = as_float4(v);
+    return (half4)((half)f.x, (half)f.y, (half)f.z, (half)f.w);
+}
+
 /* -- the builtins, per image type ------------------------------------------- */
 
 #define OCLPY_OVL __attribute__((overloadable))
 #define OCLPY_H(img) ((OCLPY_WORDS)__oclpy_image_header(img))
 
-/* read_image{f,i,ui}: IMG, float coordinates FC, int coordinates IC; XF/XI make
-   the float4/int4 position, LF/LI the array layer (-1: none); DIMS filtered axes. */
-#define OCLPY_READ(RET, NAME, AS_FLOAT, IMG, FC, IC, XF, LF, XI, LI, DIMS)                        \
+/* read_image{f,i,ui,h}: IMG, float coordinates FC, int coordinates IC; XF/XI make
+   the float4/int4 position, LF/LI the array layer (-1: none); DIMS filtered axes;
+   AS turns the texel's bits into RET. */
+#define OCLPY_READ(RET, NAME, AS, AS_FLOAT, IMG, FC, IC, XF, LF, XI, LI, DIMS)                    \
     RET OCLPY_OVL NAME(IMG img, sampler_t smp, FC c)                                                \
     {                                                                                               \
         OCLPY_WORDS h = OCLPY_H(img);                                                               \
-        return as_##RET(__oclpy_read(h, __oclpy_sampler_bits(smp), XF, DIMS, LF, AS_FLOAT));        \
+        return AS(__oclpy_read(h, __oclpy_sampler_bits(smp), XF, DIMS, LF, AS_FLOAT));              \
     }                                                                                               \
     RET OCLPY_OVL NAME(IMG img, sampler_t smp, IC c)                                                \
     {                                                                                               \
         OCLPY_WORDS h = OCLPY_H(img);                                                               \
-        return as_##RET(__oclpy_fetch(h, __oclpy_sampler_bits(smp), XI, DIMS, LI, AS_FLOAT));       \
+        return AS(__oclpy_fetch(h, __oclpy_sampler_bits(smp), XI, DIMS, LI, AS_FLOAT));             \
     }                                                                                               \
     RET OCLPY_OVL NAME(IMG img, IC c)                                                               \
     {                                                                                               \
         OCLPY_WORDS h = OCLPY_H(img);                                                               \
-        return as_##RET(__oclpy_fetch(h, CLK_ADDRESS_CLAMP, XI, DIMS, LI, AS_FLOAT));               \
+        return AS(__oclpy_fetch(h, CLK_ADDRESS_CLAMP, XI, DIMS, LI, AS_FLOAT));                     \
     }
 
 #define OCLPY_READS(IMG, FC, IC, XF, LF, XI, LI, DIMS)                                               \
-    OCLPY_READ(float4, read_imagef, 1, IMG, FC, IC, XF, LF, XI, LI, DIMS)                           \
-    OCLPY_READ(int4, read_imagei, 0, IMG, FC, IC, XF, LF, XI, LI, DIMS)                             \
-    OCLPY_READ(uint4, read_imageui, 0, IMG, FC, IC, XF, LF, XI, LI, DIMS)
+    OCLPY_READ(float4, read_imagef, as_float4, 1, IMG, FC, IC, XF, LF, XI, LI, DIMS)                \
+    OCLPY_READ(int4, read_imagei, as_int4, 0, IMG, FC, IC, XF, LF, XI, LI, DIMS)                    \
+    OCLPY_READ(uint4, read_imageui, as_uint4, 0, IMG, FC, IC, XF, LF, XI, LI, DIMS)                 \
+    OCLPY_READ(half4, read_imageh, __oclpy_as_half4, 1, IMG, FC, IC, XF, LF, XI, LI, DIMS)
 
 #define OCLPY_WRITES(IMG, IC, XI)                                                                    \
     void OCLPY_OVL write_imagef(IMG img, IC c, float4 v)                                            \
@@ -356,6 +371,10 @@ void __oclpy_write(global int *h, int4 c, uint4 v)
     void OCLPY_OVL write_imageui(IMG img, IC c, uint4 v)                                            \
     {                                                                                               \
         __oclpy_write(__oclpy_image_header(img), XI, v);                                            \
+    }                                                                                               \
+    void OCLPY_OVL write_imageh(IMG img, IC c, half4 v)                                             \
+    {                                                                                               \
+        __oclpy_write(__oclpy_image_header(img), XI, as_uint4(convert_float4(v)));                  \
     }
 
 #define OCLPY_QUERY(RET, NAME, IMG, EXPR)                                                            \
@@ -379,14 +398,15 @@ OCLPY_READS(image2d_array_t, float4, int4, (float4)(c.xy, 0.0f, 0.0f), __oclpy_l
 OCLPY_READS(image3d_t, float4, int4, c, -1, c, -1, 3)
 
 /* image1d_buffer_t is read without a sampler only. */
-#define OCLPY_BUFFER_READ(RET, NAME, AS_FLOAT)                                                       \
+#define OCLPY_BUFFER_READ(RET, NAME, AS, AS_FLOAT)                                                   \
     RET OCLPY_OVL NAME(image1d_buffer_t img, int c)                                                 \
     {                                                                                               \
-        return as_##RET(__oclpy_fetch(OCLPY_H(img), CLK_ADDRESS_CLAMP, (int4)(c, 0, 0, 0), 1, -1, AS_FLOAT)); \
+        return AS(__oclpy_fetch(OCLPY_H(img), CLK_ADDRESS_CLAMP, (int4)(c, 0, 0, 0), 1, -1, AS_FLOAT)); \
     }
-OCLPY_BUFFER_READ(float4, read_imagef, 1)
-OCLPY_BUFFER_READ(int4, read_imagei, 0)
-OCLPY_BUFFER_READ(uint4, read_imageui, 0)
+OCLPY_BUFFER_READ(float4, read_imagef, as_float4, 1)
+OCLPY_BUFFER_READ(int4, read_imagei, as_int4, 0)
+OCLPY_BUFFER_READ(uint4, read_imageui, as_uint4, 0)
+OCLPY_BUFFER_READ(half4, read_imageh, __oclpy_as_half4, 1)
 
 OCLPY_WRITES(image1d_t, int, ((int4)(c, 0, 0, 0)))
 OCLPY_WRITES(image1d_buffer_t, int, ((int4)(c, 0, 0, 0)))

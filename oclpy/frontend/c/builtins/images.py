@@ -1,6 +1,6 @@
 """Images and samplers in OpenCL C: the image builtins as an OpenCL C library.
 
-`read_image{f,i,ui}`, `write_image{f,i,ui}` and the `get_image_*` queries
+`read_image{f,i,ui,h}`, `write_image{f,i,ui,h}` and the `get_image_*` queries
 are `overloadable` functions written in OpenCL C (`images.cl`, next to this
 file), built ahead of a program's own text when the program names one of them
 (`wants_images`), so they are ordinary code to every target. The library
