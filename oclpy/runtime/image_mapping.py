@@ -5,8 +5,8 @@ region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True)`
 as PyOpenCL: a numpy array of `shape` and `dtype` (strides as given, else
 contiguous) starting at texel `origin`, over memory where the region's texels
 lie `row_pitch` and `slice_pitch` bytes apart (the image's own pitches; the
-slice pitch is 0 for 1D and 2D images). `ary.base` is an `ImageMap`, a
-`MemoryMap`: `ary.base.release()` (or `with ary.base:`) unmaps.
+slice pitch is 0 for 1D and 2D images). `ary.base` is a `MemoryMap`:
+`ary.base.release()` (or `with ary.base:`) unmaps.
 
 Where the host can address the texels (the cpu) the array is the image's
 memory itself; a USE_HOST_PTR image whose device holds a copy maps its host
@@ -48,47 +48,6 @@ def map_pitches(image: Image) -> tuple[int, int]:
     return lay.row_pitch, 0
 
 
-class ImageMap(MemoryMap):
-    """A mapped image region; numpy arrays made from it keep it (and the image) alive."""
-
-    def __init__(self, queue: CommandQueue, image: Image, flags: int, layout: dict[str, Any],
-                 rows: list[tuple[int, int]], width: int, alloc: Any, staging: memoryview | None) -> None:
-        self.queue, self.flags, self.offset = queue, flags, 0
-        # MemoryMap's name for what is mapped
-        self.buffer = image  # type: ignore[assignment]
-        self.image = image
-        self.rows, self.width = rows, width  # (storage offset, staging offset) of each texel row
-        self.alloc, self.staging, self.storage = alloc, staging, image.storage
-        self.array_interface = layout
-        self.released = False
-
-    @property
-    def __array_interface__(self) -> dict[str, Any]:
-        return self.array_interface
-
-    def release(self, queue: CommandQueue | None = None, wait_for: Any = None) -> Event:
-        """clEnqueueUnmapMemObject: a WRITE map's copy goes back to the image."""
-        if self.released:
-            raise_cl("MemoryMap.release", status_code.INVALID_VALUE, "the map was already released")
-        queue = queue or self.queue
-        events = queue.check_wait_for(wait_for, "clEnqueueUnmapMemObject")
-        self.released = True
-        driver, alloc, rows, width = queue.driver, self.alloc, self.rows, self.width
-        staging = self.staging if self.staging is not None else memoryview(b"")
-        writes = self.staging is not None and bool(self.flags & WRITE_FLAGS)
-        if writes:
-            alloc = self.storage.on(driver)
-
-        def action() -> None:
-            if writes:
-                for d, h in rows:
-                    driver.write(alloc, d, staging[h:h + width])
-
-        return queue._enqueue(command_type.UNMAP_MEM_OBJECT, action, events,
-                              keepalive=(self.storage, staging),
-                              storages=((self.storage, WRITE if writes else READ),))
-
-
 def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, region: Any, shape: Any,
                       dtype: Any, order: str = "C", strides: Any = None, wait_for: Any = None,
                       is_blocking: bool = True) -> tuple[np.ndarray, Event, int, int]:
@@ -117,7 +76,7 @@ def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, re
     base = 0
     if address is not None:
         address += first
-        rows: list[tuple[int, int]] = []
+        rows: list[tuple[int, int, int]] = []
     else:
         mirror = img.host_mirror(alloc)
         if mirror is not None:  # the USE_HOST_PTR memory, laid out as the image
@@ -125,7 +84,7 @@ def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, re
         else:
             staging, base = np.empty(max(span, 1), np.uint8).data, 0
         address = np.frombuffer(staging, np.uint8).ctypes.data + base
-        rows = [(r, r - first + base) for r in image_rows(img, org, reg)]
+        rows = [(r, r - first + base, width) for r in image_rows(img, org, reg)]
     iface["data"] = (address, not flags & WRITE_FLAGS)
     events = queue.check_wait_for(wait_for, ROUTINE)
     fetch = staging is not None and flags != map_flags.WRITE_INVALIDATE_REGION
@@ -134,7 +93,7 @@ def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, re
         if fetch:  # the whole span, so the bytes between the region's rows are the image's too
             driver.read(alloc, first, staging[base:base + span])  # type: ignore[index]
 
-    mmap = ImageMap(queue, img, flags, iface, rows, width, alloc, staging)
+    mmap = MemoryMap(queue, img, flags, iface, staging, rows)
     in_place_write = staging is None and flags & WRITE_FLAGS  # the host writes the texels themselves
     evt = queue._enqueue(command_type.MAP_IMAGE, action, events, blocking=is_blocking,
                          keepalive=(img.storage,), storages=((img.storage, WRITE if in_place_write else READ),))

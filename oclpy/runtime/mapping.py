@@ -20,6 +20,7 @@ from .errors import as_list, raise_cl, status_code
 from .event import Event
 from .memory import Buffer, as_size
 from .queue import CommandQueue
+from .storage import READ, WRITE
 from .transfer_checks import HOST_NO_READ, HOST_NO_WRITE, check_queue_and_buffer, check_range
 
 ALL_MAP_FLAGS = map_flags.READ | map_flags.WRITE | map_flags.WRITE_INVALIDATE_REGION
@@ -28,36 +29,41 @@ MAX_DIMS = 64 if int(np.__version__.split(".")[0]) >= 2 else 32  # numpy's NPY_M
 
 
 class MemoryMap:
-    """A mapped region; numpy arrays made from it keep it (and the buffer memory) alive."""
+    """A mapped region of a buffer or an image; numpy arrays made from it keep it (and the
+    memory) alive. `staging` is the host copy the arrays view (None when they view the
+    memory itself); `rows` are its runs, (offset in the storage, offset in `staging`,
+    bytes), that a WRITE map copies back when it is released."""
 
-    def __init__(self, queue: CommandQueue, buf: Buffer, flags: int, offset: int,
-                 layout: dict[str, Any], alloc: Any, staging: np.ndarray | None) -> None:
-        self.queue, self.buffer, self.flags, self.offset = queue, buf, flags, offset
-        self._alloc = alloc
-        self._staging = staging
-        self._storage = buf.storage
-        self._layout = layout
+    def __init__(self, queue: CommandQueue, mem: Any, flags: int, layout: dict[str, Any],
+                 staging: memoryview | None, rows: list[tuple[int, int, int]]) -> None:
+        self.queue, self.mem, self.flags = queue, mem, flags
+        self.layout, self.staging, self.rows = layout, staging, rows
+        self.storage = mem.storage
         self.released = False
 
     @property
     def __array_interface__(self) -> dict[str, Any]:
-        return self._layout
+        return self.layout
 
     def release(self, queue: CommandQueue | None = None, wait_for: Any = None) -> Event:
+        """clEnqueueUnmapMemObject: a WRITE map's host copy goes back to the memory."""
         if self.released:
             raise_cl("MemoryMap.release", status_code.INVALID_VALUE, "the map was already released")
         queue = queue or self.queue
         events = queue.check_wait_for(wait_for, "clEnqueueUnmapMemObject")
         self.released = True
-        driver, staging, alloc = queue.driver, self._staging, self._alloc
-        base = self.buffer.offset + self.offset
+        driver, staging, rows = queue.driver, self.staging, self.rows
+        wrote = bool(self.flags & WRITE_FLAGS)
+        alloc = self.storage.on(driver) if wrote and staging is not None else None
 
         def action() -> None:
-            if staging is not None and self.flags & WRITE_FLAGS:
-                driver.write(alloc, base, memoryview(staging).cast("B"))
+            if alloc is not None:
+                for at, host, nbytes in rows:
+                    driver.write(alloc, at, staging[host:host + nbytes])
 
         return queue._enqueue(command_type.UNMAP_MEM_OBJECT, action, events,
-                              keepalive=(self._storage, staging), storages=(self._storage,))
+                              keepalive=(self.storage, staging),
+                              storages=((self.storage, WRITE if wrote else READ),))
 
     def __enter__(self) -> MemoryMap:
         return self
@@ -143,8 +149,8 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
     address = driver.host_address(alloc)
     staging = None
     if address is None:
-        staging = np.empty(max(nbytes, 1), np.uint8)
-        address = staging.ctypes.data
+        copy = np.empty(max(nbytes, 1), np.uint8)
+        staging, address = copy.data, copy.ctypes.data
     else:
         address += base + offset
     iface["data"] = (address, not flags & WRITE_FLAGS)
@@ -152,9 +158,9 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
 
     def action() -> None:
         if staging is not None and flags & map_flags.READ and nbytes:
-            driver.read(alloc, base + offset, memoryview(staging)[:nbytes])
+            driver.read(alloc, base + offset, staging[:nbytes])
 
-    mmap = MemoryMap(queue, buf, flags, offset, iface, alloc, staging)
+    mmap = MemoryMap(queue, buf, flags, iface, staging, [(base + offset, 0, nbytes)] if nbytes else [])
     evt = queue._enqueue(command_type.MAP_BUFFER, action, events, blocking=is_blocking,
                          keepalive=(buf.storage,), storages=(buf.storage,))
     return np.asarray(mmap), evt
