@@ -119,3 +119,42 @@ def test_block_stride_unsigned_inclusive(last: int, local: int) -> None:
     run(_kernel(BLOCK), [np.uint32(last), a, out], (local * groups,), (local,))
     total = int(a.astype(np.uint64).sum())
     assert out.tolist() == [(total * (grp + 1)) % (1 << 32) for grp in range(groups)]
+
+
+# ViennaCL's vec_mul, shortened: a block-stride loop inside a loop over rows that
+# every work-item of a group runs alike, then a second strided loop in the same kernel
+ROWS = """
+__kernel void k(__global const float *a, __global const float *x, __global float *y,
+                __global float *xsum, const uint rows, const uint cols) {
+    __local float part[64];
+    uint lid = get_local_id(0);
+    for (uint row = get_group_id(0); row < rows; row += get_num_groups(0)) {
+        float dot = 0.0f;
+        for (uint col = lid; col < cols; col += get_local_size(0))
+            dot += a[row * cols + col] * x[col];
+        part[lid] = dot;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            float t = 0.0f;
+            for (uint i = 0; i < get_local_size(0); i++) t += part[i];
+            y[row] = t;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float s = 0.0f;
+    for (uint i = get_global_id(0); i < cols; i += get_global_size(0)) s += x[i];
+    xsum[get_global_id(0)] = s;
+}"""
+
+
+@pytest.mark.parametrize("rows,cols,local,groups", [(9, 200, 64, 4), (5, 7, 16, 2), (3, 130, 1, 3)])
+def test_nested_and_repeated_strided_loops(rows: int, cols: int, local: int, groups: int) -> None:
+    assert _locksteps(ROWS) == 2
+    r = np.random.default_rng(rows * cols)
+    a = r.integers(-4, 4, (rows, cols)).astype(np.float32)
+    x = r.integers(-4, 4, cols).astype(np.float32)
+    y, xsum = np.zeros(rows, np.float32), np.zeros(local * groups, np.float32)
+    run(_kernel(ROWS), [a, x, y, xsum, np.uint32(rows), np.uint32(cols)], (local * groups,), (local,))
+    assert y.tolist() == (a.astype(np.float64) @ x).tolist()
+    g = local * groups
+    assert xsum.tolist() == [float(x[i::g].astype(np.float64).sum()) for i in range(g)]
