@@ -1,9 +1,10 @@
 """lockstep-strided-loops on the cpu device: grid- and block-stride loops run one
 iteration at a time across the work-group compute what NumPy and the
-unoptimised build (-O0: the pass does not run there) compute, whatever the
-work-items' trip counts: fewer than the lockstep part (a bound below the
-global size), more (a start that falls with the work-item id, which the
-original loop finishes after the lockstep part), none, and global offsets."""
+unoptimised build (-O0: variables stay in memory, so the pass finds no
+induction phi to change) compute, whatever the work-items' trip counts: fewer
+than the lockstep part (a bound below the global size), more (a start that
+falls with the work-item id, which the original loop finishes after the
+lockstep part), none, and with global offsets."""
 
 from __future__ import annotations
 
