@@ -17,12 +17,11 @@ stop LLVM's loop vectoriser, e.g. float2 or float4 data), the C library's scalar
 code is two to five times faster than ours computed in double (ViennaCL's
 radix-2 FFT, a float2 butterfly with `sincos` per element: 889 -> 235 ms; LLVM's
 code generator also merges a `sinf` and a `cosf` of one operand into one
-`sincosf`). So such a call
-goes to the C library function, declared `readnone` (as clang's
--fno-math-errno) with our vector bodies registered as its vector variants
-(`"vector-function-abi-variant"`, LLVM's VFABI, widths `VF_WIDTHS`, kept alive
-by `llvm.compiler.used`): a loop LLVM vectorises calls ours, a loop it does not
-keeps the C library's. Both meet the spec's bounds; lanes of one launch may
+`sincosf`). So such a call goes to the C library function, declared
+`readnone` (as clang's -fno-math-errno) with our vector bodies registered as
+its vector variants (`"vector-function-abi-variant"`, LLVM's VFABI, widths
+`VF_WIDTHS`, kept alive by `llvm.compiler.used`): a loop LLVM vectorises calls
+ours, a loop it does not keeps the C library's. Both meet the spec's bounds; lanes of one launch may
 then differ in the last bit from the scalar remainder's.
 
 `call(builder, base, ret, args)` emits one builtin call; `function_for(module,
