@@ -4,7 +4,8 @@ unoptimised build (-O0: variables stay in memory, so the pass finds no
 induction phi to change) compute, whatever the work-items' trip counts: fewer
 than the lockstep part (a bound below the global size), more (a start that
 falls with the work-item id, which the original loop finishes after the
-lockstep part), none, and with global offsets."""
+lockstep part), none, with global offsets, and in groups too small for the
+lockstep part (fewer than `MIN_GROUP` work-items)."""
 
 from __future__ import annotations
 
@@ -98,7 +99,8 @@ def test_grid_stride_dot(n: int, groups: int) -> None:
     assert float(outs[1].sum()) == float(np.dot(x[:n].astype(np.float64), y[:n]))
 
 
-@pytest.mark.parametrize("local,offset", [(16, 0), (7, 0), (1, 0), (16, 5)])
+# groups of 32 work-items or more run the lockstep part; smaller ones only the original loop
+@pytest.mark.parametrize("local,offset", [(56, 0), (112, 0), (56, 5), (16, 0), (7, 0), (1, 0)])
 def test_falling_starts_finish_after_the_lockstep_part(local: int, offset: int) -> None:
     gsize, n = 112, 150
     count, total = np.full(gsize, -1, np.int32), np.full(gsize, -1, np.int32)
