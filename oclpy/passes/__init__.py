@@ -5,9 +5,9 @@ before anyone asks the manager for it, and checks the standard pipelines'
 ordering constraints once.
 """
 
-from . import (dce, expand_atomics, form_workgroups, global_dce, infer_address_spaces, inline, mem2reg,  # noqa: F401
-               print_uniformity, rebase_loop_counters, scalarize_vectors, simplify, split_entry_guard,
-               split_irreducible, split_large_switches, step_divergent_loops)
+from . import (dce, expand_atomics, form_workgroups, global_dce, infer_address_spaces, inline,  # noqa: F401
+               lockstep_strided_loops, mem2reg, print_uniformity, rebase_loop_counters, scalarize_vectors,
+               simplify, split_entry_guard, split_irreducible, split_large_switches, step_divergent_loops)
 from .manager import PIPELINES, check_pass_order
 
 for _pipeline in PIPELINES.values():

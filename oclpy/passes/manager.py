@@ -59,6 +59,10 @@ PASS_ORDER: tuple[tuple[str, str, str], ...] = (
     ("step-divergent-loops", "form-workgroups", "the loop's step is made resumable like a barrier"),
     ("step-divergent-loops", "split-entry-guard", "a kernel stepping a divergent loop keeps its guard"),
     ("rebase-loop-counters", "step-divergent-loops", "a loop whose start alone differs is not divergent once counted from 0"),
+    ("step-divergent-loops", "lockstep-strided-loops", "a stepped loop is not also run in lockstep"),
+    ("inline", "lockstep-strided-loops", "a barrier inside a helper called in the loop must be seen"),
+    ("lockstep-strided-loops", "form-workgroups", "the lockstep barriers are made resumable"),
+    ("lockstep-strided-loops", "split-entry-guard", "a kernel given barriers keeps its guard"),
     ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
 )
 

@@ -61,7 +61,7 @@ _SYNCSCOPES = {"work_item": "singlethread"}
 # are formed last, so a barrier in a helper is inlined into its kernel first; huge
 # switches are split for LLVM's sake (see the pass).
 PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,step-divergent-loops,"
-            "split-entry-guard,form-workgroups")
+            "lockstep-strided-loops,split-entry-guard,form-workgroups")
 HOST = Target("cpu")
 
 

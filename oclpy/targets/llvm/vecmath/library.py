@@ -11,15 +11,17 @@ inlined into the work-item loop and vectorised with it, at whatever width
 LLVM picks for the host. An explicit vector call (`sin(float4)`) gets the same
 body built over `<4 x double>`.
 
-The exception is a scalar call of a builtin in `C_LIBRARY` (exp, log, pow...):
-where a work-item loop does not vectorise (vector-typed loads and stores stop
-LLVM's loop vectoriser, e.g. float2 or float4 data), the C library's scalar
-code is two to five times faster than ours computed in double. So such a call
-goes to the C library function, declared `readnone` (as clang's
--fno-math-errno) with our vector bodies registered as its vector variants
-(`"vector-function-abi-variant"`, LLVM's VFABI, widths `VF_WIDTHS`, kept alive
-by `llvm.compiler.used`): a loop LLVM vectorises calls ours, a loop it does not
-keeps the C library's. Both meet the spec's bounds; lanes of one launch may
+The exception is a scalar call of a builtin in `C_LIBRARY` (exp, log, pow, sin,
+cos): where a work-item loop does not vectorise (vector-typed loads and stores
+stop LLVM's loop vectoriser, e.g. float2 or float4 data), the C library's scalar
+code is two to five times faster than ours computed in double (ViennaCL's
+radix-2 FFT, a float2 butterfly with `sincos` per element: 889 -> 235 ms; LLVM's
+code generator also merges a `sinf` and a `cosf` of one operand into one
+`sincosf`). So such a call goes to the C library function, declared
+`readnone` (as clang's -fno-math-errno) with our vector bodies registered as
+its vector variants (`"vector-function-abi-variant"`, LLVM's VFABI, widths
+`VF_WIDTHS`, kept alive by `llvm.compiler.used`): a loop LLVM vectorises calls
+ours, a loop it does not keeps the C library's. Both meet the spec's bounds; lanes of one launch may
 then differ in the last bit from the scalar remainder's.
 
 `call(builder, base, ret, args)` emits one builtin call; `function_for(module,
@@ -51,7 +53,7 @@ from .lane_ops import F16, F32, F64, Ops, type_suffix
 
 # builtins whose scalar form calls the C library's function (see above), by element type
 C_LIBRARY: dict[str, str] = {"exp": "expf", "exp2": "exp2f", "log": "logf", "log2": "log2f",
-                             "pow": "powf"}
+                             "pow": "powf", "sin": "sinf", "cos": "cosf"}
 # (not exp10: a GNU extension, `__exp10` on macOS; our scalar body serves there)
 C_LIBRARY_DOUBLE: dict[str, str] = {name: name for name in (
     "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "atan", "asin",
