@@ -1,7 +1,8 @@
 """The OpenCL math functions simt has no instruction for, as straight-line double formulas.
 
-`FORMULAS` maps a builtin to a function of (`Lanes`, operands as doubles)
-returning a double; `isel_calls.math_element` widens float operands (and the
+Each formula is a function of (`Lanes`, operands as doubles) returning a
+double (`math_library.FORMULAS` says which builtin each implements);
+`isel_calls.math_element` widens float operands (and the
 int operand of pown/rootn) to double, calls the formula and rounds the result
 once back to float. So every formula is written once for both precisions:
 for float the double kernels (about 1e-16 relative) leave results within a
@@ -13,8 +14,9 @@ log carried as a head and a tail.
 
 Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
 Payne-Hanek), fmod/remainder are exact only when the quotient is below 2^53,
-erf/erfc on double have their own formulas (`DOUBLE`, the cpu's kernels);
-tgamma/lgamma are float only (`FLOAT_ONLY`); nextafter (`nextafter`) works on the bits in the operands' own precision.
+erf/erfc on double have their own formulas (`erf_d`, `erfc_d`: the cpu's kernels);
+nextafter (`nextafter`) works on the bits in the operands' own precision. tgamma and
+lgamma are `math_gamma.py`'s.
 """
 
 from __future__ import annotations
@@ -506,62 +508,6 @@ def erfc_d(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(x), x, v)
 
 
-# -- gamma (Lanczos, g = 7, 9 terms: about 1e-15 relative) -------------------------------------------------
-LANCZOS_G = 7.0
-LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-           -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-           1.5056327351493116e-7)
-SQRT_2PI = math.sqrt(2 * math.pi)
-
-
-def lanczos_sum(o: Lanes, z):  # type: ignore[no-untyped-def]
-    """(a, t): Gamma(z + 1) = sqrt(2 pi) t^(z + 1/2) e^-t a, t = z + g + 1/2."""
-    a = LANCZOS[0]
-    for i, c in enumerate(LANCZOS[1:], 1):
-        a = o.add(o.div(c, o.add(z, float(i))), a)
-    return a, o.add(z, LANCZOS_G + 0.5)
-
-
-def gamma_right(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """Gamma(x) for x >= 1/2, t^(z + 1/2) as the square of a pow so that it overflows only with the result."""
-    z = o.sub(x, 1.0)
-    a, t = lanczos_sum(o, z)
-    half = pow_(o, t, o.mul(o.add(z, 0.5), 0.5))
-    return o.mul(o.mul(half, o.mul(half, exp(o, o.neg(t)))), o.mul(a, SQRT_2PI))
-
-
-def sinpi_of(o: Lanes, x):  # type: ignore[no-untyped-def]
-    return FORMULAS["sinpi"](o, x)
-
-
-def tgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """Lanczos above 1/2, the reflection pi / (sin(pi x) Gamma(1 - x)) below; C99's poles and limits."""
-    left = o.lt(x, 0.5)
-    right = gamma_right(o, o.sel(left, o.sub(1.0, x), x))
-    refl = o.div(math.pi, o.mul(sinpi_of(o, x), right))
-    refl = o.sel(o.eq(right, INF), o.copysign(0.0, sinpi_of(o, x)), refl)
-    v = o.sel(left, refl, right)
-    v = o.sel(o.gt(x, 171.7), INF, v)
-    v = o.sel(o.eq(x, 0.0), o.copysign(INF, x), v)
-    v = o.sel(o.lt(x, 0.0), o.sel(o.eq(o.trunc(x), x), NAN, v), v)  # negative integers, -inf
-    return o.sel(o.isnan(x), x, v)
-
-
-def lgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """log|Gamma(x)| from Lanczos's sum in logs; the reflection below 1/2; +inf at the poles."""
-    left = o.lt(x, 0.5)
-    y = o.sel(left, o.sub(1.0, x), x)
-    z = o.sub(y, 1.0)
-    a, t = lanczos_sum(o, z)
-    right = o.add(o.sub(o.mul(o.add(z, 0.5), log(o, t)), t), log(o, o.mul(a, SQRT_2PI)))
-    refl = o.sub(log(o, o.div(math.pi, o.fabs(sinpi_of(o, x)))), right)
-    v = o.sel(left, refl, right)
-    v = o.sel(o.eq(y, 1.0), 0.0, o.sel(o.eq(y, 2.0), 0.0, v))
-    v = o.sel(o.le(x, 0.0), o.sel(o.eq(o.trunc(x), x), INF, v), v)
-    v = o.sel(o.eq(o.fabs(x), INF), INF, v)
-    return o.sel(o.isnan(x), x, v)
-
-
 # -- remainders, rounding and the rest ------------------------------------------------------------------
 def fmod(o: Lanes, x, y):  # type: ignore[no-untyped-def]
     """x - trunc(x/y) y, fused, corrected by one y where the quotient rounded across an integer."""
@@ -634,22 +580,3 @@ def copysign(o: Lanes, x, y):  # type: ignore[no-untyped-def]
 
 def rsqrt(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.div(1.0, o.sqrt(x))
-
-
-# formulas whose kernels are accurate enough for float results only
-FLOAT_ONLY = frozenset({"lgamma", "tgamma"})
-# formulas of their own for double
-DOUBLE: dict[str, Formula] = {"erf": erf_d, "erfc": erfc_d}
-
-FORMULAS: dict[str, Formula] = {
-    "exp": exp, "exp2": exp2, "exp10": exp10, "expm1": expm1,
-    "log": log, "log2": log2, "log10": log10, "log1p": log1p,
-    "pow": pow_, "powr": powr, "pown": pown, "rootn": rootn, "cbrt": cbrt, "hypot": hypot,
-    "sin": trig("sin"), "cos": trig("cos"), "tan": trig("tan"),
-    "sinpi": trigpi("sinpi"), "cospi": trigpi("cospi"), "tanpi": trigpi("tanpi"),
-    "asin": asin, "acos": acos, "atan": atan, "atan2": atan2,
-    "asinpi": over_pi(asin), "acospi": over_pi(acos), "atanpi": over_pi(atan), "atan2pi": over_pi(atan2),
-    "sinh": sinh, "cosh": cosh, "tanh": tanh, "asinh": asinh, "acosh": acosh, "atanh": atanh,
-    "erf": erf, "erfc": erfc, "tgamma": tgamma, "lgamma": lgamma, "fmod": fmod, "remainder": remainder, "round": round_,
-    "fdim": fdim, "logb": logb, "copysign": copysign, "rsqrt": rsqrt,
-}
