@@ -3,7 +3,8 @@
 `FORMULAS` maps a builtin's name to a function of (`Lanes`, operands as doubles)
 returning a double, used for float (operands widened, the result rounded once)
 and for double; `DOUBLE` overrides it for double results where the float
-formula's kernel is accurate enough for float only. `isel_calls.math_element`
+formula's kernel is accurate enough for float only (or, for fmod
+and remainder, spans float's exponents only). `isel_calls.math_element`
 reads both.
 """
 
@@ -11,9 +12,12 @@ from __future__ import annotations
 
 from . import math_formulas as f
 from . import math_gamma as g
+from . import math_remainder as r
 from .math_formulas import Formula
 
-DOUBLE: dict[str, Formula] = {"erf": f.erf_d, "erfc": f.erfc_d}
+DOUBLE: dict[str, Formula] = {
+    "erf": f.erf_d, "erfc": f.erfc_d, "fmod": r.fmod_of(64), "remainder": r.remainder_of(64),
+}
 
 FORMULAS: dict[str, Formula] = {
     "exp": f.exp, "exp2": f.exp2, "exp10": f.exp10, "expm1": f.expm1,
@@ -26,6 +30,6 @@ FORMULAS: dict[str, Formula] = {
     "atan2pi": f.over_pi(f.atan2),
     "sinh": f.sinh, "cosh": f.cosh, "tanh": f.tanh, "asinh": f.asinh, "acosh": f.acosh, "atanh": f.atanh,
     "erf": f.erf, "erfc": f.erfc, "tgamma": g.tgamma, "lgamma": g.lgamma,
-    "fmod": f.fmod, "remainder": f.remainder, "round": f.round_,
+    "fmod": r.fmod_of(32), "remainder": r.remainder_of(32), "round": f.round_,
     "fdim": f.fdim, "logb": f.logb, "copysign": f.copysign, "rsqrt": f.rsqrt,
 }
