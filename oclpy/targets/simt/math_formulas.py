@@ -13,10 +13,9 @@ functions (|x| below 2^19 pi/2), fdlibm's log kernel, and pow through a
 log carried as a head and a tail.
 
 Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
-Payne-Hanek), fmod/remainder are exact only when the quotient is below 2^53,
-erf/erfc on double have their own formulas (`erf_d`, `erfc_d`: the cpu's kernels);
+Payne-Hanek); erf/erfc on double have their own formulas (`erf_d`, `erfc_d`: the cpu's kernels);
 nextafter (`nextafter`) works on the bits in the operands' own precision. tgamma and
-lgamma are `math_gamma.py`'s.
+lgamma are `math_gamma.py`'s, fmod and remainder `math_remainder.py`'s.
 """
 
 from __future__ import annotations
@@ -137,12 +136,15 @@ def log10(o: Lanes, x):  # type: ignore[no-untyped-def]
 
 
 def log1p(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """log(1 + x), accurate near 0: log(u) * x / (u - 1), u = 1 + x (Kahan)."""
+    """log(1 + x) = log(u) + c / u, u + c = 1 + x exactly (TwoSum), log(u) as head + tail:
+    accurate near 0 (u - 1 is exact there) and for large x alike."""
     u = o.add(x, 1.0)
-    um1 = o.sub(u, 1.0)
-    exact = o.eq(um1, 0.0)
-    scaled = o.mul(log(o, u), o.div(x, o.sel(exact, 1.0, um1)))
-    v = o.sel(exact, x, scaled)
+    bb = o.sub(u, x)
+    c = o.add(o.sub(x, o.sub(u, bb)), o.sub(1.0, bb))
+    safe = o.sel(o.gt(u, 0.0), o.sel(o.eq(u, INF), 1.0, u), 1.0)
+    hi, lo = log_pair(o, safe)
+    v = o.add(hi, o.add(lo, o.div(c, safe)))
+    v = o.sel(o.eq(u, 1.0), x, v)  # |x| below half an ulp of 1 (and -0 kept)
     v = o.sel(o.eq(x, INF), INF, v)
     v = o.sel(o.eq(x, -1.0), -INF, v)
     v = o.sel(o.lt(x, -1.0), NAN, v)
@@ -508,34 +510,7 @@ def erfc_d(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(x), x, v)
 
 
-# -- remainders, rounding and the rest ------------------------------------------------------------------
-def fmod(o: Lanes, x, y):  # type: ignore[no-untyped-def]
-    """x - trunc(x/y) y, fused, corrected by one y where the quotient rounded across an integer."""
-    q = o.trunc(o.div(x, y))
-    r = o.fma(o.neg(q), y, x)
-    ay = o.fabs(y)
-    r = o.sel(o.lt(o.mul(r, x), 0.0), o.add(r, o.copysign(ay, x)), r)
-    r = o.sel(o.ge(o.fabs(r), ay), o.sub(r, o.copysign(ay, x)), r)
-    r = o.copysign(r, x)
-    r = o.sel(o.eq(ay, INF), x, r)
-    bad = o.sel(o.eq(y, 0.0), 1, o.sel(o.eq(o.fabs(x), INF), 1, 0, 32), 32)
-    return o.sel(o.cmp("ne", bad, 0, "i32"), NAN, r)
-
-
-def remainder(o: Lanes, x, y):  # type: ignore[no-untyped-def]
-    """x - n y, n the integer nearest x/y (ties to even), from fmod's remainder."""
-    r = fmod(o, x, y)
-    ay = o.fabs(y)
-    ar = o.fabs(r)
-    q = o.trunc(o.div(x, y))
-    half = o.mul(ay, 0.5)
-    odd = o.cmp("ne", is_odd(o, q), 0, "i32")
-    up = o.sel(o.gt(ar, half), 1, o.sel(o.eq(ar, half), o.sel(odd, 1, 0, 32), 0, 32), 32)
-    v = o.sel(o.cmp("ne", up, 0, "i32"), o.sub(r, o.copysign(ay, r)), r)
-    v = o.sel(o.eq(v, 0.0), o.copysign(0.0, x), v)
-    return o.sel(o.eq(ay, INF), o.sel(o.eq(o.fabs(x), INF), NAN, x), v)
-
-
+# -- rounding and the rest ------------------------------------------------------------------------------
 def round_(o: Lanes, x):  # type: ignore[no-untyped-def]
     """Halfway cases away from zero."""
     t = o.trunc(x)
