@@ -9,11 +9,11 @@ for float the double kernels (about 1e-16 relative) leave results within a
 hair of 0.5 ulp; for double they are fdlibm's methods, ported from the cpu
 target's vectorisable library (`targets/llvm/vecmath/`, whose coefficients
 this module reuses): Cody-Waite reductions for exp and the trigonometric
-functions (|x| below 2^19 pi/2), fdlibm's log kernel, and pow through a
+functions (|x| below 2^19), fdlibm's log kernel, and pow through a
 log carried as a head and a tail.
 
-Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
-Payne-Hanek); erf/erfc on double have their own formulas (`erf_d`, `erfc_d`: the cpu's kernels);
+sin, cos and tan reduce |x| >= 2^19 by Payne and Hanek's method (`math_reduction.py`).
+Known limits on double: erf/erfc on double have their own formulas (`erf_d`, `erfc_d`: the cpu's kernels);
 nextafter (`nextafter`) works on the bits in the operands' own precision. tgamma and
 lgamma are `math_gamma.py`'s, fmod and remainder `math_remainder.py`'s.
 """
@@ -26,6 +26,7 @@ from typing import Callable
 from ..llvm.vecmath import coefficients as k
 from ..llvm.vecmath.double_special import ERF_SMALL, ERFC_PIECES, ERFC_ZERO
 from .math_lanes import Lanes
+from .math_reduction import payne_hanek
 from .machine import Operand
 
 INF, NAN = math.inf, math.nan
@@ -289,9 +290,21 @@ def quadrant(o: Lanes, kd, shift: float = 0.0):  # type: ignore[no-untyped-def]
     return o.cmp("une", o.trunc(h), h), o.ge(q4, 2.0)
 
 
+def reduce_any(o: Lanes, x):  # type: ignore[no-untyped-def]
+    """(kd, hi, lo): x = kd pi/2 + hi + lo for every finite x: Cody-Waite below 2^19,
+    Payne-Hanek (`math_reduction.py`) above."""
+    kd, hi, lo = reduce_pio2(o, x)
+    big = o.ge(o.fabs(x), 2.0 ** 19)
+    ax = o.sel(big, o.sel(o.eq(o.fabs(x), INF), 2.0 ** 19, o.fabs(x)), 2.0 ** 19)
+    bk, bh, bl = payne_hanek(o, ax)
+    negative = o.signbit(x)
+    bk, bh, bl = (o.sel(negative, o.neg(v), v) for v in (bk, bh, bl))
+    return o.sel(big, bk, kd), o.sel(big, bh, hi), o.sel(big, bl, lo)
+
+
 def trig(name: str) -> Formula:
     def make(o: Lanes, x):  # type: ignore[no-untyped-def]
-        kd, hi, lo = reduce_pio2(o, x)
+        kd, hi, lo = reduce_any(o, x)
         s, c = sin_kernel(o, hi, lo), cos_kernel(o, hi, lo)
         if name == "tan":
             odd, _ = quadrant(o, kd)
