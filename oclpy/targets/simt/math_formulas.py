@@ -290,21 +290,22 @@ def quadrant(o: Lanes, kd, shift: float = 0.0):  # type: ignore[no-untyped-def]
     return o.cmp("une", o.trunc(h), h), o.ge(q4, 2.0)
 
 
-def reduce_any(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """(kd, hi, lo): x = kd pi/2 + hi + lo for every finite x: Cody-Waite below 2^19,
-    Payne-Hanek (`math_reduction.py`) above."""
+def reduce_any(o: Lanes, x, bits: int):  # type: ignore[no-untyped-def]
+    """(kd, hi, lo): x = kd pi/2 + hi + lo for every finite x (a widened float when `bits`
+    is 32): Cody-Waite below 2^19, Payne-Hanek (`math_reduction.py`) above."""
     kd, hi, lo = reduce_pio2(o, x)
     big = o.ge(o.fabs(x), 2.0 ** 19)
     ax = o.sel(big, o.sel(o.eq(o.fabs(x), INF), 2.0 ** 19, o.fabs(x)), 2.0 ** 19)
-    bk, bh, bl = payne_hanek(o, ax)
+    bk, bh, bl = payne_hanek(o, ax, bits)
     negative = o.signbit(x)
     bk, bh, bl = (o.sel(negative, o.neg(v), v) for v in (bk, bh, bl))
     return o.sel(big, bk, kd), o.sel(big, bh, hi), o.sel(big, bl, lo)
 
 
-def trig(name: str) -> Formula:
+def trig(name: str, bits: int) -> Formula:
+    """sin, cos or tan for results of `bits` (operands widened to double when 32)."""
     def make(o: Lanes, x):  # type: ignore[no-untyped-def]
-        kd, hi, lo = reduce_any(o, x)
+        kd, hi, lo = reduce_any(o, x, bits)
         s, c = sin_kernel(o, hi, lo), cos_kernel(o, hi, lo)
         if name == "tan":
             odd, _ = quadrant(o, kd)

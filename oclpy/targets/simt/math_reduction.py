@@ -14,7 +14,8 @@ as a head and a tail, that is the (kd, hi, lo) of `math_formulas.reduce_pio2`.
 
 The window's words are picked per lane by comparing the word index with each
 possible one (no table in memory: the words are immediates), and shifted into
-place; `REACH` words cover every finite double.
+place; `REACH[bits]` window starts cover every finite double (64) or every
+float widened to double (32: its exponents reach word 2 only).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ TWO_OVER_PI = (
     0x1FF897FFDE05980F, 0xEF2F118B5A0A6D1F, 0x6D367ECF27CB09B7, 0x4F463F669E5FEA2D,
     0x7527BAC7EBE5F17B, 0x3D0739F78A5292EA, 0x6BFB5FB11F8D5D08, 0x56033046FC7B6BAB,
 )
-REACH = len(TWO_OVER_PI) - 3  # window starts: word index 0 .. 16 (the largest double's is 16)
+# window starts (word indices 0 .. REACH - 1): the largest double's is 16, a float's 2
+REACH = {64: len(TWO_OVER_PI) - 3, 32: 3}
 PIO2 = (1.5707963267948966, 6.123233995736766e-17)  # pi/2 as a head and a tail
 MASK64 = (1 << 64) - 1
 
@@ -40,14 +42,14 @@ def signed(word: int) -> int:
     return word - (1 << 64) if word >> 63 else word
 
 
-def window(o: Lanes, start):  # type: ignore[no-untyped-def]
-    """The 192 bits of the table from bit `start` (an i32, 0 <= start < 64 REACH), as three
+def window(o: Lanes, start, reach: int):  # type: ignore[no-untyped-def]
+    """The 192 bits of the table from bit `start` (an i32, 0 <= start < 64 reach), as three
     u64 words, most significant first."""
     index = o.op("v_lshr_b32", 32, start, 6)
     shift = o.op("v_and_b32", 32, start, 63)
     back = o.op("v_sub_u32", 32, 63, shift)  # then one more: a shift by 64 is no shift
     picked: list = [0, 0, 0, 0]
-    for j in range(REACH):
+    for j in range(reach):
         here = o.cmp("eq", index, j, "u32")
         for i in range(4):
             picked[i] = o.sel(here, signed(TWO_OVER_PI[j + i]), picked[i], 64)
@@ -64,13 +66,14 @@ def to_double(o: Lanes, bits, scale: int):  # type: ignore[no-untyped-def]
     return o.mul(o.from_i64(bits), 2.0 ** scale)
 
 
-def payne_hanek(o: Lanes, ax):  # type: ignore[no-untyped-def]
+def payne_hanek(o: Lanes, ax, bits: int = 64):  # type: ignore[no-untyped-def]
     """(kd, hi, lo): ax = kd pi/2 + hi + lo, kd in 0..3, |hi + lo| <= pi/4, for finite
-    ax >= 2^19 (smaller ones give garbage: the caller selects)."""
+    ax >= 2^19 (smaller ones give garbage: the caller selects); `bits` 32 when ax is a
+    widened float."""
     field = o.exponent_field(ax)
     m = o.ior(o.iand(ax, 0x000FFFFFFFFFFFFF), 1 << 52)
     start = o.op("v_sub_u32", 32, field, 1075 + 1 - 64 + 1)  # bit b_(e-1): b_k is bit k + 63
-    w0, w1, w2 = window(o, start)
+    w0, w1, w2 = window(o, start, REACH[bits])
     low2, high2 = o.op("v_mul_lo_u64", 64, m, w2), o.op("v_mul_hi_u64", 64, m, w2)
     low1, high1 = o.op("v_mul_lo_u64", 64, m, w1), o.op("v_mul_hi_u64", 64, m, w1)
     r1 = o.iadd(high2, low1)
