@@ -53,7 +53,7 @@ HALF_LOG_2PI = (0.9189385332046728, -3.8782941580672414e-17)
 BERNOULLI = (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66),
              Fraction(-691, 2730), Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798),
              Fraction(-174611, 330))
-STIRLING = tuple(float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(BERNOULLI, 1))
+STIRLING = tuple(float(b / (2 * n * (2 * n - 1))) for n, b in enumerate(BERNOULLI, 1))
 NEAR_LOW, NEAR_HIGH = -20.0, 10.0  # the recurrence's range
 STEPS = 22  # the most factors of the recurrence: k = rint(-20) - 2
 
@@ -64,7 +64,7 @@ def lgamma2(o: Lanes, z):  # type: ignore[no-untyped-def]
 
 
 def near(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """(lgamma(2 + z), k, head, tail) for NEAR_LOW <= x < NEAR_HIGH: x = 2 + z + k,
+    """(lgamma(2 + z), z, k, head, tail) for NEAR_LOW <= x < NEAR_HIGH: x = 2 + z + k,
     head + tail the product of the recurrence's factors (1 when k = 0)."""
     n = o.rint(x)
     z = o.sub(x, n)
@@ -78,7 +78,7 @@ def near(o: Lanes, x):  # type: ignore[no-untyped-def]
         p = o.mul(head, factor)
         tail = o.fma(tail, factor, o.fma(head, factor, o.neg(p)))
         head = p
-    return lgamma2(o, z), kd, head, tail
+    return lgamma2(o, z), z, kd, head, tail
 
 
 def log_double_double(o: Lanes, x):  # type: ignore[no-untyped-def]
@@ -132,7 +132,7 @@ def sinpi_times(o: Lanes, x):  # type: ignore[no-untyped-def]
 def tgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
     """Gamma(x): the recurrence near the origin, Stirling above, the reflection below."""
     xn = o.sel(o.lt(x, NEAR_LOW), NEAR_LOW, o.sel(o.ge(x, NEAR_HIGH), NEAR_LOW, x))
-    s, kd, head, tail = near(o, xn)
+    s, _, kd, head, tail = near(o, xn)
     g = exp(o, s)
     upward = o.fma(g, head, o.mul(g, tail))
     q = o.div(g, head)
@@ -155,9 +155,8 @@ def tgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
 def lgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
     """log|Gamma(x)|: the recurrence's log near the origin, Stirling above, the reflection below."""
     xn = o.sel(o.lt(x, NEAR_LOW), NEAR_LOW, o.sel(o.ge(x, NEAR_HIGH), NEAR_LOW, x))
-    s, kd, head, tail = near(o, xn)
+    s, z, kd, head, tail = near(o, xn)
     logp = o.add(log(o, o.fabs(head)), o.div(tail, head))
-    z = o.sub(xn, o.rint(xn))
     logp = o.sel(o.eq(kd, -1.0), log1p(o, z), logp)
     v = o.sel(o.lt(kd, 0.0), o.sub(s, logp), o.add(s, logp))
     y = o.sel(o.lt(o.fabs(x), NEAR_HIGH), NEAR_HIGH, o.fabs(x))
