@@ -34,7 +34,6 @@ TWO_OVER_PI = (
 # window starts (word indices 0 .. REACH - 1): the largest double's is 16, a float's 2
 REACH = {64: len(TWO_OVER_PI) - 3, 32: 3}
 PIO2 = (1.5707963267948966, 6.123233995736766e-17)  # pi/2 as a head and a tail
-MASK64 = (1 << 64) - 1
 
 
 def signed(word: int) -> int:
