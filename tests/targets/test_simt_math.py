@@ -1,7 +1,8 @@
-"""The math functions simt expands into double formulas (`math_formulas.py`), run on the
-simulator for float and double against NumPy (float: the double result rounded once;
-double: NumPy's own, itself within about an ulp), within OpenCL's ulp bounds, and
-their special operands (zeros, infinities, NaN, negative bases) as C99 has them."""
+"""The math functions simt expands into double formulas (`math_formulas.py` and its
+neighbours), run on the simulator for float and double against NumPy (float: the double
+result rounded once; double: NumPy's own, itself within about an ulp) or mpmath where
+NumPy has no function, within OpenCL's ulp bounds, and their special operands (zeros,
+infinities, NaN, negative bases) as C99 has them."""
 
 from __future__ import annotations
 
