@@ -13,9 +13,9 @@ functions (|x| below 2^19), fdlibm's log kernel, and pow through a
 log carried as a head and a tail.
 
 sin, cos and tan reduce |x| >= 2^19 by Payne and Hanek's method (`math_reduction.py`).
-Known limits on double: erf/erfc on double have their own formulas (`erf_d`, `erfc_d`: the cpu's kernels);
-nextafter (`nextafter`) works on the bits in the operands' own precision. tgamma and
-lgamma are `math_gamma.py`'s, fmod and remainder `math_remainder.py`'s.
+erf and erfc have formulas of their own for double (`erf_d`, `erfc_d`: the cpu's
+kernels); nextafter (`nextafter`) works on the bits in the operands' own precision.
+tgamma and lgamma are `math_gamma.py`'s, fmod and remainder `math_remainder.py`'s.
 """
 
 from __future__ import annotations
@@ -453,7 +453,7 @@ def atanh(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(x), x, o.copysign(v, x))
 
 
-# -- error function (float accuracy only: the cpu's float kernels; `FLOAT_ONLY`) --------------------------
+# -- error function (float accuracy only: the cpu's float kernels; double: erf_d, erfc_d) ----------------
 def erfc_tail(o: Lanes, a):  # type: ignore[no-untyped-def]
     t = o.div(o.sub(a, k.ERFC_SHIFT), o.add(a, k.ERFC_SHIFT))
     damp = exp(o, o.neg(o.mul(a, a)))
