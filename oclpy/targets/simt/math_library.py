@@ -3,10 +3,9 @@
 `FORMULAS` maps a builtin's name to a function of (`Lanes`, operands as doubles)
 returning a double, used for float (operands widened, the result rounded once)
 and for double; `DOUBLE` overrides it for double results where the float
-formula's kernel is accurate enough for float only (or, for fmod,
-remainder and the trigonometric functions' reduction, spans float's exponents
-only). `isel_calls.math_element`
-reads both.
+formula's kernel is accurate enough for float only (erf, erfc) or spans only
+float's exponents (fmod, remainder, the trigonometric functions' reduction).
+`isel_calls.math_element` reads both.
 """
 
 from __future__ import annotations
