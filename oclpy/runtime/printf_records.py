@@ -2,8 +2,10 @@
 
 `format_records(buffer, strings)` reads the records a simt kernel wrote
 (`targets/simt/isel_printf.py`: a `u32` next offset and `u32` capacity, a
-sink, then records of `u32` size, `u32` format id, 8-byte argument slots) and
-returns the text. `c_format(fmt, slots, strings)` formats one record: each
+sink, then records of `u32` size, `u32` format id, `u64` work-item (global
+linear id), 8-byte argument slots) and returns the text: each work-item's
+records together and in its order, work-items by id (as a serial run prints
+them; OpenCL leaves the order between work-items open). `c_format(fmt, slots, strings)` formats one record: each
 conversion of the (already OpenCL-expanded) format takes one slot; integers
 are truncated to the conversion's length modifier and read signed (d, i) or
 unsigned (o, u, x, X, c); floats are doubles; `%s` takes a string id; `%p`
@@ -16,7 +18,8 @@ import math
 import re
 import struct
 
-HEADER_BYTES = 8
+HEADER_BYTES = 8  # the buffer's
+RECORD_HEADER_BYTES = 16  # a record's: size, format id, work-item
 SINK_BYTES = 1024
 RECORDS_START = HEADER_BYTES + SINK_BYTES
 
@@ -98,12 +101,13 @@ def c_format(fmt: bytes, slots: list[int], strings: list[bytes]) -> str:
 def format_records(buffer: bytes, strings: list[bytes]) -> str:
     end, capacity = struct.unpack_from("<II", buffer)
     end = min(end, capacity, len(buffer))
-    out, at = [], RECORDS_START
-    while at + HEADER_BYTES <= end:
-        size, fid = struct.unpack_from("<II", buffer, at)
-        if size < HEADER_BYTES or at + size > end:
+    texts: list[tuple[int, int, str]] = []
+    at = RECORDS_START
+    while at + RECORD_HEADER_BYTES <= end:
+        size, fid, item = struct.unpack_from("<IIQ", buffer, at)
+        if size < RECORD_HEADER_BYTES or at + size > end:
             break
-        slots = list(struct.unpack_from(f"<{(size - HEADER_BYTES) // 8}Q", buffer, at + HEADER_BYTES))
-        out.append(c_format(strings[fid], slots, strings))
+        slots = list(struct.unpack_from(f"<{(size - RECORD_HEADER_BYTES) // 8}Q", buffer, at + RECORD_HEADER_BYTES))
+        texts.append((item, len(texts), c_format(strings[fid], slots, strings)))
         at += size
-    return "".join(out)
+    return "".join(text for _, _, text in sorted(texts))

@@ -52,9 +52,20 @@ def test_long_char_string_and_percent() -> None:
 
 def test_records_past_the_capacity_are_dropped() -> None:
     buf = bytearray(RECORDS_START + 64)
-    record = struct.pack("<IIQ", 16, 0, 42)
-    buf[RECORDS_START:RECORDS_START + 16] = record
-    buf[RECORDS_START + 16:RECORDS_START + 32] = record
-    buf[:8] = new_buffer_header(RECORDS_START + 24)  # the second record does not fit
-    struct.pack_into("<I", buf, 0, RECORDS_START + 32)
+    record = struct.pack("<IIQQ", 24, 0, 0, 42)
+    buf[RECORDS_START:RECORDS_START + 24] = record
+    buf[RECORDS_START + 24:RECORDS_START + 48] = record
+    buf[:8] = new_buffer_header(RECORDS_START + 36)  # the second record does not fit
+    struct.pack_into("<I", buf, 0, RECORDS_START + 48)
     assert format_records(bytes(buf), [b"n=%d\n"]) == "n=42\n"
+
+
+def test_each_work_items_records_print_together_in_id_order() -> None:
+    """Records come in lane order per printf (a, b of item 1, 0 then c, d of item 1, 0);
+    the text is item 0's then item 1's, each in its own order."""
+    records = [(1, b"a1 "), (0, b"a0 "), (1, b"b1\n"), (0, b"b0\n")]
+    strings = [text for _, text in records]
+    body = b"".join(struct.pack("<IIQ", 16, fid, item) for fid, (item, _) in enumerate(records))
+    buf = bytearray(new_buffer_header(RECORDS_START + len(body))) + bytes(RECORDS_START - 8) + body
+    struct.pack_into("<I", buf, 0, RECORDS_START + len(body))
+    assert format_records(bytes(buf), strings) == "a0 b0\na1 b1\n"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ...ir import types as ir
 from ...ir.values import ConstInt, Undef, Value
+from ..c.lower import builtin_int64 as int64
 from ..c.lower.helpers import const_of, scalar_bits
 from .binary import Instruction
 from .grammar import OP
@@ -97,9 +98,15 @@ def _carry(subtract: bool) -> Handler:
 
 
 def _mul_extended(signed: bool) -> Handler:
+    """(low, high) words of the double-width product: in the double-width integer, except
+    for 64-bit operands, whose high word comes from 64-bit operations (`builtin_int64.mul_hi`:
+    no target need hold a 128-bit integer)."""
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
         a, b = ft.value(instr.operand(2)), ft.value(instr.operand(3))
         bits = _bits(a.type)
+        if bits == 64:
+            _pair(ft, instr, ft.b.binop("mul", a, b), int64.mul_hi(ft.b, a, b, unsigned=not signed))
+            return
         wide_t = ir.VectorType(ir.IntType(2 * bits), a.type.count) if isinstance(a.type, ir.VectorType) \
             else ir.IntType(2 * bits)
         ext = "sext" if signed else "zext"

@@ -16,9 +16,10 @@ Launches: the runtime's argument blob becomes the kernarg segment's explicit
 part (`simt_program.kernarg_blob`: `__local` arguments as offsets, then the
 program's `__constant` data, whose first slot points at the program's
 `__global` data when it has program-scope `__global` variables: allocated at
-the compiled program's first launch, kept while it lives); the simulator runs every work-group of the
-NDRange (`simulator.run_kernel`), its code decoded once per program
-(`load_program`). A kernel that breaks the machine's rules (an access out of
+the program's first launch, kept while it lives; each Program object has its own,
+`own_program` copying the build cache's compiled program for it); the simulator
+runs every work-group of the NDRange (`simulator.run_kernel`), its code decoded
+once per compiled module (`load_program`). A kernel that breaks the machine's rules (an access out of
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
 the wave and the lane; under `OCLPY_CHECK` (`runtime/checking.py`) the
 launch runs with the checker instead, which reports what it finds (naming
@@ -31,6 +32,7 @@ per launch; its records are formatted
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 import weakref
@@ -40,6 +42,7 @@ from typing import Any
 from ...compiler import cache, simt_target
 from ...targets.simt.device_config import SimtMachine, machine_from_env
 from ...targets.simt.check.check_session import Checker, Launch, arg_buffers
+from ...targets.simt.machine import MModule
 from ...targets.simt.memory_model import BUFFER_ALIGN, LOCAL_MEMORY_BYTES
 from ...targets.simt.sim_memory import GlobalMemory
 from ...targets.simt.simt_program import SimtKernel, SimtProgram, kernarg_blob
@@ -92,7 +95,7 @@ class SimtDriver(Driver):
         self.config = SimConfig(self.machine.wave_width, self.machine.sgprs, self.machine.vgprs)
         self.memory = GlobalMemory()
         self._lock = threading.RLock()
-        self._programs: OrderedDict[int, tuple[SimtProgram, Program]] = OrderedDict()
+        self._programs: OrderedDict[int, tuple[MModule, Program]] = OrderedDict()
         self.checker = Checker(checking.SESSION.log)  # runs a launch's checks when OCLPY_CHECK asks
         self._globals: dict[int, int] = {}  # id(program) -> its __global data's address
         cache.prepare()
@@ -137,15 +140,28 @@ class SimtDriver(Driver):
     # -- execution ------------------------------------------------------------
 
     def decoded(self, program: SimtProgram) -> Program:
-        """The simulator's decoded form of `program`, made once."""
-        found = self._programs.get(id(program))
-        if found is None or found[0] is not program:
-            found = (program, load_program(program.module, self.config))
-            self._programs[id(program)] = found
+        """The simulator's decoded form of `program`'s module, made once (the copies of
+        `own_program` share it)."""
+        key = id(program.module)
+        found = self._programs.get(key)
+        if found is None or found[0] is not program.module:
+            found = (program.module, load_program(program.module, self.config))
+            self._programs[key] = found
             while len(self._programs) > PROGRAMS_KEPT:
                 self._programs.popitem(last=False)
-        self._programs.move_to_end(id(program))
+        self._programs.move_to_end(key)
         return found[1]
+
+    def own_program(self, compiled: SimtProgram) -> SimtProgram:
+        """A copy of `compiled` and its kernels when it has `__global` data (which
+        `globals_of` keys by program object), so that two Program objects of one source do
+        not share their variables; the module and its decoded form are shared."""
+        if not compiled.global_data:
+            return compiled
+        own = dataclasses.replace(compiled, kernels={})
+        for kernel in compiled.kernels.values():
+            own.add(dataclasses.replace(kernel))
+        return own
 
     def globals_of(self, program: SimtProgram) -> int:
         """The address of `program`'s `__global` data (0: none): allocated and initialised at

@@ -24,7 +24,7 @@ from ...ir.values import ConstAggregate, ConstInt, Instr, Value
 from .isel_bitcast import bitcast
 from .isel_context import Ctx, bits_of, is_vector, leaves, reg_width
 from .machine import EXEC, Imm, Operand
-from .math_formulas import fmod
+from .math_remainder import fmod_of
 from .math_lanes import Lanes
 
 # ir op -> (scalar 32, scalar 64, vector 32, vector 64, how narrow sources extend: "", "z", "s")
@@ -144,7 +144,7 @@ def float_binary(ctx: Ctx, instr: Instr, t: Type, a: Operand, b: Operand) -> Ope
             raise ctx.error("frem on half is not supported on simt yet")
         o = Lanes(ctx)
         wide = [x if bits == 64 else o.widen(x) for x in (a, b)]
-        r = fmod(o, *wide)
+        r = fmod_of(bits)(o, *wide)
         return r if bits == 64 else o.narrow(r)
     if bits == 16:
         a32, b32 = (ctx.op("v_cvt_f32_f16", "v", 32, x) for x in (a, b))

@@ -53,7 +53,8 @@ from .calling_convention import (
 from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
 from .isel_memory import from_generic
 from .machine import FrameSlot, Func, Imm, Operand, PReg
-from .math_formulas import DOUBLE, FLOAT_ONLY, FORMULAS, Formula, nextafter
+from .math_formulas import Formula, nextafter
+from .math_library import DOUBLE, FORMULAS
 from .math_lanes import Lanes
 
 # query -> (file, bits) of its value (the IR's type is converted at each use)
@@ -421,7 +422,7 @@ def math_element(ctx: Ctx, base: str, bits: int, args: list[Operand], kinds: lis
     if base == "nextafter":
         return nextafter(Lanes(ctx), args[0], args[1], bits)
     formula = (DOUBLE.get(base) if bits == 64 else None) or FORMULAS.get(base)
-    if formula is None or (bits == 64 and base in FLOAT_ONLY):
+    if formula is None:
         raise ctx.error(f"the math function '{base}' on {'float' if bits == 32 else 'double'} is not supported "
                         "on simt yet")
     return math_formula(ctx, formula, bits, args, kinds)

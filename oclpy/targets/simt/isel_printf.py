@@ -5,7 +5,8 @@ header: `u32` next free offset, `u32` capacity (the buffer's bytes), then a
 sink of `SINK_BYTES` where a record that does not fit is written and lost
 (so the code has no branch). Each lane reserves its record with
 `global_atomic_add_u32` on the first word (lanes in lane order), then writes
-`u32` record size, `u32` format id, and each argument in an 8-byte slot:
+`u32` record size, `u32` format id, `u64` its global linear id (the host prints
+each work-item's records together, in id order), and each argument in an 8-byte slot:
 floats as doubles (C's promotion), integers sign-extended to 64 bits (the
 host truncates them by the conversion's length), pointers as addresses, a
 string literal (for `%s`) as its id. Format ids index `MModule.strings` (`ModuleInfo.strings` while selecting):
@@ -16,13 +17,14 @@ from __future__ import annotations
 
 from ...ir.types import FloatType, IntType, PtrType
 from ...ir.values import ConstAggregate, GlobalVar, Instr, Value
-from .isel_calls import hidden_load
+from .isel_calls import hidden_load, query
 from .isel_context import Ctx
 from .machine import Imm, Operand
 
-HEADER_BYTES = 8
+HEADER_BYTES = 8  # the buffer's: next free offset, capacity
+RECORD_HEADER_BYTES = 16  # a record's: size, format id, work-item
 SINK_BYTES = 1024
-MAX_ARGS = SINK_BYTES // 8 - 1
+MAX_ARGS = (SINK_BYTES - RECORD_HEADER_BYTES) // 8
 
 
 def string_id(ctx: Ctx, value: Value) -> int | None:
@@ -71,7 +73,7 @@ def select_printf(ctx: Ctx, instr: Instr, base: str) -> None:
     if len(args) > MAX_ARGS:
         raise ctx.error(f"printf with {len(args)} arguments (simt takes at most {MAX_ARGS})")
     slots = [slot_value(ctx, a) for a in args]
-    size = HEADER_BYTES + 8 * len(args)
+    size = RECORD_HEADER_BYTES + 8 * len(args)
     buf = hidden_load(ctx, "printf_buffer", 0)
     vbuf = ctx.vreg(buf, 64)
     old = ctx.op("global_atomic_add_u32", "v", 32, vbuf, ctx.vreg(Imm(size)), Imm(0))
@@ -82,7 +84,8 @@ def select_printf(ctx: Ctx, instr: Instr, base: str) -> None:
     addr = ctx.op("v_add_u64", "v", 64, vbuf, ctx.join64(off, Imm(0), "v"))
     ctx.emit("global_store_b32", addr, ctx.vreg(Imm(size)), Imm(0))
     ctx.emit("global_store_b32", addr, ctx.vreg(Imm(fid)), Imm(4))
+    ctx.emit("global_store_b64", addr, ctx.vreg(query(ctx, "get_global_linear_id", 0), 64), Imm(8))
     for k, s in enumerate(slots):
-        ctx.emit("global_store_b64", addr, ctx.vreg(s, 64), Imm(HEADER_BYTES + 8 * k))
+        ctx.emit("global_store_b64", addr, ctx.vreg(s, 64), Imm(RECORD_HEADER_BYTES + 8 * k))
     ctx.mfn.attrs["printf"] = True
     ctx.set(instr, [Imm(0)])

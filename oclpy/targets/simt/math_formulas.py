@@ -1,20 +1,21 @@
 """The OpenCL math functions simt has no instruction for, as straight-line double formulas.
 
-`FORMULAS` maps a builtin to a function of (`Lanes`, operands as doubles)
-returning a double; `isel_calls.math_element` widens float operands (and the
+Each formula is a function of (`Lanes`, operands as doubles) returning a
+double (`math_library.FORMULAS` says which builtin each implements);
+`isel_calls.math_element` widens float operands (and the
 int operand of pown/rootn) to double, calls the formula and rounds the result
 once back to float. So every formula is written once for both precisions:
 for float the double kernels (about 1e-16 relative) leave results within a
 hair of 0.5 ulp; for double they are fdlibm's methods, ported from the cpu
 target's vectorisable library (`targets/llvm/vecmath/`, whose coefficients
 this module reuses): Cody-Waite reductions for exp and the trigonometric
-functions (|x| below 2^19 pi/2), fdlibm's log kernel, and pow through a
+functions (|x| below 2^19), fdlibm's log kernel, and pow through a
 log carried as a head and a tail.
 
-Known limits on double: tan/sin/cos of |x| >= 2^19 pi/2 lose accuracy (no
-Payne-Hanek), fmod/remainder are exact only when the quotient is below 2^53,
-erf/erfc on double have their own formulas (`DOUBLE`, the cpu's kernels);
-tgamma/lgamma are float only (`FLOAT_ONLY`); nextafter (`nextafter`) works on the bits in the operands' own precision.
+sin, cos and tan reduce |x| >= 2^19 by Payne and Hanek's method (`math_reduction.py`).
+erf and erfc have formulas of their own for double (`erf_d`, `erfc_d`: the cpu's
+kernels); nextafter (`nextafter`) works on the bits in the operands' own precision.
+tgamma and lgamma are `math_gamma.py`'s, fmod and remainder `math_remainder.py`'s.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Callable
 from ..llvm.vecmath import coefficients as k
 from ..llvm.vecmath.double_special import ERF_SMALL, ERFC_PIECES, ERFC_ZERO
 from .math_lanes import Lanes
+from .math_reduction import payne_hanek
 from .machine import Operand
 
 INF, NAN = math.inf, math.nan
@@ -135,12 +137,15 @@ def log10(o: Lanes, x):  # type: ignore[no-untyped-def]
 
 
 def log1p(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """log(1 + x), accurate near 0: log(u) * x / (u - 1), u = 1 + x (Kahan)."""
+    """log(1 + x) = log(u) + c / u, u + c = 1 + x exactly (TwoSum), log(u) as head + tail:
+    accurate near 0 (u - 1 is exact there) and for large x alike."""
     u = o.add(x, 1.0)
-    um1 = o.sub(u, 1.0)
-    exact = o.eq(um1, 0.0)
-    scaled = o.mul(log(o, u), o.div(x, o.sel(exact, 1.0, um1)))
-    v = o.sel(exact, x, scaled)
+    bb = o.sub(u, x)
+    c = o.add(o.sub(x, o.sub(u, bb)), o.sub(1.0, bb))
+    safe = o.sel(o.gt(u, 0.0), o.sel(o.eq(u, INF), 1.0, u), 1.0)
+    hi, lo = log_pair(o, safe)
+    v = o.add(hi, o.add(lo, o.div(c, safe)))
+    v = o.sel(o.eq(u, 1.0), x, v)  # |x| below half an ulp of 1 (and -0 kept)
     v = o.sel(o.eq(x, INF), INF, v)
     v = o.sel(o.eq(x, -1.0), -INF, v)
     v = o.sel(o.lt(x, -1.0), NAN, v)
@@ -285,9 +290,22 @@ def quadrant(o: Lanes, kd, shift: float = 0.0):  # type: ignore[no-untyped-def]
     return o.cmp("une", o.trunc(h), h), o.ge(q4, 2.0)
 
 
-def trig(name: str) -> Formula:
+def reduce_any(o: Lanes, x, bits: int):  # type: ignore[no-untyped-def]
+    """(kd, hi, lo): x = kd pi/2 + hi + lo for every finite x (a widened float when `bits`
+    is 32): Cody-Waite below 2^19, Payne-Hanek (`math_reduction.py`) above."""
+    kd, hi, lo = reduce_pio2(o, x)
+    big = o.ge(o.fabs(x), 2.0 ** 19)
+    ax = o.sel(big, o.sel(o.eq(o.fabs(x), INF), 2.0 ** 19, o.fabs(x)), 2.0 ** 19)
+    bk, bh, bl = payne_hanek(o, ax, bits)
+    negative = o.signbit(x)
+    bk, bh, bl = (o.sel(negative, o.neg(v), v) for v in (bk, bh, bl))
+    return o.sel(big, bk, kd), o.sel(big, bh, hi), o.sel(big, bl, lo)
+
+
+def trig(name: str, bits: int) -> Formula:
+    """sin, cos or tan for results of `bits` (operands widened to double when 32)."""
     def make(o: Lanes, x):  # type: ignore[no-untyped-def]
-        kd, hi, lo = reduce_pio2(o, x)
+        kd, hi, lo = reduce_any(o, x, bits)
         s, c = sin_kernel(o, hi, lo), cos_kernel(o, hi, lo)
         if name == "tan":
             odd, _ = quadrant(o, kd)
@@ -435,7 +453,7 @@ def atanh(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(x), x, o.copysign(v, x))
 
 
-# -- error function (float accuracy only: the cpu's float kernels; `FLOAT_ONLY`) --------------------------
+# -- error function (float accuracy only: the cpu's float kernels; double: erf_d, erfc_d) ----------------
 def erfc_tail(o: Lanes, a):  # type: ignore[no-untyped-def]
     t = o.div(o.sub(a, k.ERFC_SHIFT), o.add(a, k.ERFC_SHIFT))
     damp = exp(o, o.neg(o.mul(a, a)))
@@ -506,90 +524,7 @@ def erfc_d(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.sel(o.isnan(x), x, v)
 
 
-# -- gamma (Lanczos, g = 7, 9 terms: about 1e-15 relative) -------------------------------------------------
-LANCZOS_G = 7.0
-LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-           -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-           1.5056327351493116e-7)
-SQRT_2PI = math.sqrt(2 * math.pi)
-
-
-def lanczos_sum(o: Lanes, z):  # type: ignore[no-untyped-def]
-    """(a, t): Gamma(z + 1) = sqrt(2 pi) t^(z + 1/2) e^-t a, t = z + g + 1/2."""
-    a = LANCZOS[0]
-    for i, c in enumerate(LANCZOS[1:], 1):
-        a = o.add(o.div(c, o.add(z, float(i))), a)
-    return a, o.add(z, LANCZOS_G + 0.5)
-
-
-def gamma_right(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """Gamma(x) for x >= 1/2, t^(z + 1/2) as the square of a pow so that it overflows only with the result."""
-    z = o.sub(x, 1.0)
-    a, t = lanczos_sum(o, z)
-    half = pow_(o, t, o.mul(o.add(z, 0.5), 0.5))
-    return o.mul(o.mul(half, o.mul(half, exp(o, o.neg(t)))), o.mul(a, SQRT_2PI))
-
-
-def sinpi_of(o: Lanes, x):  # type: ignore[no-untyped-def]
-    return FORMULAS["sinpi"](o, x)
-
-
-def tgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """Lanczos above 1/2, the reflection pi / (sin(pi x) Gamma(1 - x)) below; C99's poles and limits."""
-    left = o.lt(x, 0.5)
-    right = gamma_right(o, o.sel(left, o.sub(1.0, x), x))
-    refl = o.div(math.pi, o.mul(sinpi_of(o, x), right))
-    refl = o.sel(o.eq(right, INF), o.copysign(0.0, sinpi_of(o, x)), refl)
-    v = o.sel(left, refl, right)
-    v = o.sel(o.gt(x, 171.7), INF, v)
-    v = o.sel(o.eq(x, 0.0), o.copysign(INF, x), v)
-    v = o.sel(o.lt(x, 0.0), o.sel(o.eq(o.trunc(x), x), NAN, v), v)  # negative integers, -inf
-    return o.sel(o.isnan(x), x, v)
-
-
-def lgamma(o: Lanes, x):  # type: ignore[no-untyped-def]
-    """log|Gamma(x)| from Lanczos's sum in logs; the reflection below 1/2; +inf at the poles."""
-    left = o.lt(x, 0.5)
-    y = o.sel(left, o.sub(1.0, x), x)
-    z = o.sub(y, 1.0)
-    a, t = lanczos_sum(o, z)
-    right = o.add(o.sub(o.mul(o.add(z, 0.5), log(o, t)), t), log(o, o.mul(a, SQRT_2PI)))
-    refl = o.sub(log(o, o.div(math.pi, o.fabs(sinpi_of(o, x)))), right)
-    v = o.sel(left, refl, right)
-    v = o.sel(o.eq(y, 1.0), 0.0, o.sel(o.eq(y, 2.0), 0.0, v))
-    v = o.sel(o.le(x, 0.0), o.sel(o.eq(o.trunc(x), x), INF, v), v)
-    v = o.sel(o.eq(o.fabs(x), INF), INF, v)
-    return o.sel(o.isnan(x), x, v)
-
-
-# -- remainders, rounding and the rest ------------------------------------------------------------------
-def fmod(o: Lanes, x, y):  # type: ignore[no-untyped-def]
-    """x - trunc(x/y) y, fused, corrected by one y where the quotient rounded across an integer."""
-    q = o.trunc(o.div(x, y))
-    r = o.fma(o.neg(q), y, x)
-    ay = o.fabs(y)
-    r = o.sel(o.lt(o.mul(r, x), 0.0), o.add(r, o.copysign(ay, x)), r)
-    r = o.sel(o.ge(o.fabs(r), ay), o.sub(r, o.copysign(ay, x)), r)
-    r = o.copysign(r, x)
-    r = o.sel(o.eq(ay, INF), x, r)
-    bad = o.sel(o.eq(y, 0.0), 1, o.sel(o.eq(o.fabs(x), INF), 1, 0, 32), 32)
-    return o.sel(o.cmp("ne", bad, 0, "i32"), NAN, r)
-
-
-def remainder(o: Lanes, x, y):  # type: ignore[no-untyped-def]
-    """x - n y, n the integer nearest x/y (ties to even), from fmod's remainder."""
-    r = fmod(o, x, y)
-    ay = o.fabs(y)
-    ar = o.fabs(r)
-    q = o.trunc(o.div(x, y))
-    half = o.mul(ay, 0.5)
-    odd = o.cmp("ne", is_odd(o, q), 0, "i32")
-    up = o.sel(o.gt(ar, half), 1, o.sel(o.eq(ar, half), o.sel(odd, 1, 0, 32), 0, 32), 32)
-    v = o.sel(o.cmp("ne", up, 0, "i32"), o.sub(r, o.copysign(ay, r)), r)
-    v = o.sel(o.eq(v, 0.0), o.copysign(0.0, x), v)
-    return o.sel(o.eq(ay, INF), o.sel(o.eq(o.fabs(x), INF), NAN, x), v)
-
-
+# -- rounding and the rest ------------------------------------------------------------------------------
 def round_(o: Lanes, x):  # type: ignore[no-untyped-def]
     """Halfway cases away from zero."""
     t = o.trunc(x)
@@ -634,22 +569,3 @@ def copysign(o: Lanes, x, y):  # type: ignore[no-untyped-def]
 
 def rsqrt(o: Lanes, x):  # type: ignore[no-untyped-def]
     return o.div(1.0, o.sqrt(x))
-
-
-# formulas whose kernels are accurate enough for float results only
-FLOAT_ONLY = frozenset({"lgamma", "tgamma"})
-# formulas of their own for double
-DOUBLE: dict[str, Formula] = {"erf": erf_d, "erfc": erfc_d}
-
-FORMULAS: dict[str, Formula] = {
-    "exp": exp, "exp2": exp2, "exp10": exp10, "expm1": expm1,
-    "log": log, "log2": log2, "log10": log10, "log1p": log1p,
-    "pow": pow_, "powr": powr, "pown": pown, "rootn": rootn, "cbrt": cbrt, "hypot": hypot,
-    "sin": trig("sin"), "cos": trig("cos"), "tan": trig("tan"),
-    "sinpi": trigpi("sinpi"), "cospi": trigpi("cospi"), "tanpi": trigpi("tanpi"),
-    "asin": asin, "acos": acos, "atan": atan, "atan2": atan2,
-    "asinpi": over_pi(asin), "acospi": over_pi(acos), "atanpi": over_pi(atan), "atan2pi": over_pi(atan2),
-    "sinh": sinh, "cosh": cosh, "tanh": tanh, "asinh": asinh, "acosh": acosh, "atanh": atanh,
-    "erf": erf, "erfc": erfc, "tgamma": tgamma, "lgamma": lgamma, "fmod": fmod, "remainder": remainder, "round": round_,
-    "fdim": fdim, "logb": logb, "copysign": copysign, "rsqrt": rsqrt,
-}

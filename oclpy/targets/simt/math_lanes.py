@@ -121,6 +121,10 @@ class Lanes:
     def shl(self, x, n: int, width: int = 64):  # type: ignore[no-untyped-def]
         return self.op(f"v_lshl_b{width}", width, x, n)
 
+    def exponent_field(self, x):  # type: ignore[no-untyped-def]
+        """The biased exponent field of a double (bits 52..62; x's sign bit must be clear), an i32."""
+        return self.op("v_lshr_b32", 32, self.ctx.split64(x)[1], 20)
+
     def to_i32(self, x):  # type: ignore[no-untyped-def]
         """A double holding an integer in i32 range, as an i32."""
         return self.op("v_cvt_i32_f64", 32, x)

@@ -298,6 +298,30 @@ def test_bit_fields_reversal_and_extended_arithmetic():
     np.testing.assert_array_equal(out[:10], want.astype(np.uint32).view(np.int32))
 
 
+def test_extended_multiplication_of_64_bit_operands_without_a_128_bit_integer():
+    """OpUMulExtended/OpSMulExtended of 64-bit values: the high word from 64-bit operations
+    (no i128, which the simt device's registers do not hold), against Python's integers."""
+    a, b, sa, sb = 0xFEDCBA9876543210, 0x0123456789ABCDEF, -3, (1 << 63) - 7
+    types = [("TypeStruct", [60, 42, 42]), ("Constant", [42, 61, a & 0xFFFFFFFF, a >> 32]),
+             ("Constant", [42, 62, b & 0xFFFFFFFF, b >> 32]),
+             ("Constant", [42, 63, sa & 0xFFFFFFFF, (sa >> 32) & 0xFFFFFFFF]),
+             ("Constant", [42, 64, sb & 0xFFFFFFFF, sb >> 32]), ("Constant", [42, 65, 32, 0])]
+    values = [("UMulExtended", [60, 20, 61, 62]), ("SMulExtended", [60, 21, 63, 64])]
+    words = []
+    for k, (pair, part) in enumerate([(20, 0), (20, 1), (21, 0), (21, 1)]):
+        whole, high = 80 + 4 * k, 81 + 4 * k
+        values += [("CompositeExtract", [42, whole, pair, part]), ("ShiftRightLogical", [42, high, whole, 65]),
+                   ("UConvert", [2, 82 + 4 * k, whole]), ("UConvert", [2, 83 + 4 * k, high])]
+        words += [82 + 4 * k, 83 + 4 * k]
+    data = int_kernel(values, words, types=types)
+    assert "i128" not in print_module(compile_spirv(data).module)
+    want = []
+    for product in (a * b, sa * sb):
+        for word in (product & (1 << 64) - 1, (product >> 64) & (1 << 64) - 1):
+            want += [word & 0xFFFFFFFF, word >> 32]
+    np.testing.assert_array_equal(run(data, 8)[:8], np.array(want, np.uint32).view(np.int32))
+
+
 def test_size_of_and_quantize_to_half():
     x = 1.0009765625 + 2 ** -12  # between two halves
     types = [("TypeVector", [50, 2, 4]), ("TypePointer", [51, 7, 50]), ("Constant", [40, 52, f32(x)])]
