@@ -19,6 +19,7 @@ RGBA_U8 = cl.ImageFormat(CO.RGBA, CT.UNSIGNED_INT8)
 RGBA_F = cl.ImageFormat(CO.RGBA, CT.FLOAT)
 
 SRC = """
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 kernel void scale(read_only image1d_buffer_t src, write_only image1d_buffer_t dst)
 {
     int i = get_global_id(0);

@@ -18,6 +18,7 @@ CO, CT, MF = cl.channel_order, cl.channel_type, cl.mem_flags
 HALF = cl.ImageFormat(CO.RGBA, CT.HALF_FLOAT)
 
 SRC = """
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 kernel void fetch_h(read_only image2d_t img, global half4 *out)
 {
     int x = get_global_id(0), y = get_global_id(1);
