@@ -747,11 +747,6 @@ class Batch:
             num = [g // max(1, l) for g, l in zip(global_size, local_size)]
             self.group_linear = np.array([x + num[0] * (y + num[1] * z) for x, y, z in groups], np.int64)
 
-    @property
-    def order_key(self) -> np.ndarray:
-        """Per wave: its group and the barriers the group has passed, `(group << 32) | epoch`."""
-        return ((self.group_linear << 32) | self.epoch)[self.group]
-
     def pack(self, lanes: np.ndarray) -> np.ndarray:
         return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)
 

@@ -47,7 +47,6 @@ class Checker:
     checks: frozenset[str] = frozenset(CHECKS)
     launch: Launch | None = None
     state: dict[Any, Any] = field(default_factory=dict)  # per-launch state of the checks
-    kept: dict[Any, Any] = field(default_factory=dict)  # what the checks keep from launch to launch
 
     def start(self, launch: Launch) -> None:
         self.launch = launch
