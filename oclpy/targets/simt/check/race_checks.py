@@ -155,8 +155,8 @@ def clashes(s: Any, prior: np.ndarray, tag: np.ndarray, group: np.ndarray, mask:
     rows = np.nonzero(other)[0]
     if len(rows):
         p = prior[rows]
-        ordered = (p >> 32) < (tag[rows] >> 32)
-        if not local:
+        ordered = (p >> 32) < (tag[rows] >> 32)  # a barrier between, if one group
+        if not local and ordered.any():
             ordered &= group_of(s, (p & ITEM) - 1) == group[rows]
         other[rows[ordered]] = False
     return other
