@@ -6,7 +6,9 @@ work-item and work-group that hit it, how many work-items did, and for a data
 race the other side (`other_loc`, `other`). `ReportLog.add` merges reports of
 the same kind, kernel and locations (both sides of a race) into one, counting
 distinct work-items, and calls its listeners with each new report as it
-appears, so a tool can print it at once and a test can collect it.
+appears, so a tool can print it at once and a test can collect it; `hits`
+hear of every finding, new or merged into a known report (the runtime keeps
+per-context lists with them).
 """
 
 from __future__ import annotations
@@ -50,10 +52,12 @@ class Report:
 
 @dataclass
 class ReportLog:
-    """Reports in the order found, one per key; `listeners` hear of each new one."""
+    """Reports in the order found, one per key; `listeners` hear of each new one, `hits` of
+    every finding (the report it made or merged into)."""
 
     reports: list[Report] = field(default_factory=list)
     listeners: list[Callable[[Report], None]] = field(default_factory=list)
+    hits: list[Callable[[Report], None]] = field(default_factory=list)
     _items: dict[tuple[object, ...], set[int]] = field(default_factory=dict)
     _by_key: dict[tuple[object, ...], Report] = field(default_factory=dict)
 
@@ -69,10 +73,12 @@ class ReportLog:
             known.count = max(1, len(seen))
             for listen in list(self.listeners):
                 listen(report)
-            return report
-        seen = self._items[report.key]
-        seen.update(items)
-        known.count = max(1, len(seen))
+        else:
+            seen = self._items[report.key]
+            seen.update(items)
+            known.count = max(1, len(seen))
+        for hit in list(self.hits):
+            hit(known)
         return known
 
     def clear(self) -> None:
