@@ -612,7 +612,7 @@ def word_bits_reader(program: Program, fn: str, operand: Any) -> Callable[[Any, 
     r, n = program.register_index(fn, operand), max(1, operand.width // 32)
     if operand.file == "s":
         return lambda s, lanes: s.shadow.sdef[lanes.w, r:r + n]
-    return lambda s, lanes: s.shadow.vdef[lanes.w, lanes.lane, r:r + n]
+    return lambda s, lanes: s.shadow.vdef[r:r + n, lanes.w, lanes.lane].T
 
 
 def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: str, dst: int,
@@ -629,7 +629,10 @@ def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: st
     out = np.ones((len(lanes.w), words), bool)
     for data, offsets, which in pieces:
         out[which] = defined_bytes.load(s, data, offsets, n)
-    s.shadow.vdef[lanes.w, lanes.lane, dst:dst + words] = out
+    if lanes.full:
+        s.shadow.vdef[dst:dst + words] = out.T.reshape((words,) + lanes.shape)
+    else:
+        s.shadow.vdef[dst:dst + words, lanes.w, lanes.lane] = out.T
 
 
 class LaneSet:

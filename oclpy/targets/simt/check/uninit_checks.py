@@ -1,7 +1,8 @@
 """Uninitialised values: definedness shadow state, reported where a value matters.
 
 Each register word has a defined bit (`Shadow.sdef[wave, reg]`,
-`Shadow.vdef[wave, lane, reg]`, and one for `scc` and `exec` per wave), and
+`Shadow.vdef[reg, wave, lane]`, register-major so that one register's bits
+are contiguous, and one for `scc` and `exec` per wave), and
 so has each byte of memory (`GlobalMemory.defined`, which host writes and
 kernel stores set; local and private bytes per batch, undefined at the
 start). An instruction's results are defined where all its sources are
@@ -37,7 +38,7 @@ Reader = Callable[[Any], np.ndarray]
 @dataclass
 class Shadow:
     sdef: np.ndarray  # (waves, sgprs) bool
-    vdef: np.ndarray  # (waves, lanes, vgprs) bool
+    vdef: np.ndarray  # (vgprs, waves, lanes) bool
     scc: np.ndarray  # (waves,)
     exec: np.ndarray  # (waves,)
     local: np.ndarray  # local memory bytes of the batch
@@ -48,12 +49,12 @@ def new_shadow(s: Any) -> Shadow:
     """The batch's shadow at kernel entry: the entry registers defined, nothing else."""
     nw = len(s.pc)
     sdef = np.zeros(s.sregs.shape, bool)
-    vdef = np.zeros(s.vregs.shape, bool)
+    vdef = np.zeros((s.vregs.shape[2], nw, s.vregs.shape[1]), bool)
     entry = KERNEL_ENTRY
     for reg in (entry.kernarg, *entry.group_id, entry.wave_id, entry.stack_pointer):
         sdef[:, reg.index:reg.index + reg.count] = True
     for reg in entry.local_id:
-        vdef[:, :, reg.index] = True
+        vdef[reg.index] = True
     return Shadow(sdef, vdef, np.ones(nw, bool), np.ones(nw, bool), np.zeros(len(s.local), bool),
                   np.zeros(len(s.private), bool))
 
@@ -76,10 +77,10 @@ def source(program: Any, fn: str, operand: Any) -> Reader | None:
             return lambda s: s.shadow.sdef[:, r]
         return lambda s: s.shadow.sdef[:, r:r + n].all(axis=1)
     if n == 1:
-        return lambda s: s.shadow.vdef[:, :, r]
+        return lambda s: s.shadow.vdef[r]
     if n == 2:
-        return lambda s: s.shadow.vdef[:, :, r] & s.shadow.vdef[:, :, r + 1]
-    return lambda s: s.shadow.vdef[:, :, r:r + n].all(axis=2)
+        return lambda s: s.shadow.vdef[r] & s.shadow.vdef[r + 1]
+    return lambda s: s.shadow.vdef[r:r + n].all(axis=0)
 
 
 def dest(program: Any, fn: str, operand: Any) -> Callable[[Any, np.ndarray, np.ndarray, np.ndarray], None]:
@@ -100,7 +101,7 @@ def dest(program: Any, fn: str, operand: Any) -> Callable[[Any, np.ndarray, np.n
         if d.ndim == 1:
             d = d[:, None]
         for k in range(r, r + n):
-            np.copyto(s.shadow.vdef[:, :, k], d, where=active)
+            np.copyto(s.shadow.vdef[k], d, where=active)
     return write_v
 
 
@@ -153,9 +154,9 @@ def sources(program: Any, fn: str, operands: list[Any], scc: bool) -> Callable[[
         sh = s.shadow
         out = []
         if len(vwords) == 1:
-            out.append(sh.vdef[:, :, vwords[0]])
+            out.append(sh.vdef[vwords[0]])
         elif vwords:
-            out.append(sh.vdef[:, :, vindex].all(axis=2))
+            out.append(sh.vdef[vindex].all(axis=0))
         if len(swords) == 1:
             out.append(sh.sdef[:, swords[0]])
         elif swords:
@@ -238,7 +239,7 @@ def around_special(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
         run(s, sel)
         r = program.register_index(fn, d_operand)
         waves = np.nonzero(sel)[0]
-        s.shadow.vdef[waves, lane[waves], r] = value[waves]
+        s.shadow.vdef[r, waves, lane[waves]] = value[waves]
     return shadowed
 
 
