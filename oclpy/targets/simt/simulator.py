@@ -554,6 +554,7 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             s.sregs[w, dst:dst + words] = gather(data, offsets, mem.bytes).view(U32)
             if s.shadow is not None:
                 s.shadow.sdef[w, dst:dst + words] = defined_bytes.load(s, data, offsets, mem.bytes)
+                uninit_checks.wrote_s(s, dst, words)
     return run
 
 
@@ -580,7 +581,7 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             for data, offsets, which in pieces:
                 s.track(index, data, offsets, lanes.w[which], lanes.lane[which], n, mem.kind != "load")
         if s.shadow is not None:
-            shadow_memory(s, index, pieces, lanes, n, mem.kind, dst, data_bits)
+            shadow_memory(s, index, pieces, lanes, n, mem.kind, dst, data_bits, sel, active)
         if mem.kind == "load":
             rows = np.empty((len(lanes.w), n), np.uint8)
             for data, offsets, which in pieces:
@@ -616,9 +617,9 @@ def word_bits_reader(program: Program, fn: str, operand: Any) -> Callable[[Any, 
 
 
 def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: str, dst: int,
-                  data_bits: Callable[[Any, Any], np.ndarray] | None) -> None:
+                  data_bits: Callable[[Any, Any], np.ndarray] | None, sel: np.ndarray, active: np.ndarray) -> None:
     """The uninitialised check's bits through one vector memory access (loads: into the
-    destination's words; stores: into the bytes)."""
+    destination's words, and whether each is now defined everywhere; stores: into the bytes)."""
     if kind == "store":
         assert data_bits is not None
         bits = data_bits(s, lanes)
@@ -633,6 +634,7 @@ def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: st
         s.shadow.vdef[dst:dst + words] = out.T.reshape((words,) + lanes.shape)
     else:
         s.shadow.vdef[dst:dst + words, lanes.w, lanes.lane] = out.T
+    uninit_checks.wrote_v(s, dst, out, sel, active)
 
 
 class LaneSet:
