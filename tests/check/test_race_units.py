@@ -106,3 +106,18 @@ def test_misaligned_words_are_checked_byte_by_byte() -> None:
     assert [(kind, line, work_item, count) for kind, line, _, work_item, count in found] == [
         ("data-race", 4, (0, 0, 0), 63)]
     assert found[0][2].endswith("and a write by work-item (1,0,0) are not ordered by a barrier")
+
+
+def test_a_launch_too_large_for_the_race_tags_is_refused() -> None:
+    import pytest
+    from types import SimpleNamespace
+
+    from oclpy.targets.simt.check.check_session import Checker
+    from oclpy.targets.simt.check.race_checks import shadow_for
+    from oclpy.targets.simt.sim_memory import SimError
+
+    batch = SimpleNamespace(global_size=(1 << 16, 1 << 15, 1))
+    with pytest.raises(SimError) as found:
+        shadow_for(Checker(), batch, "global", np.zeros(4096, np.uint8))
+    assert str(found.value) == ("the race check tells at most 2147483646 work-items apart; "
+                                "this launch has 2147483648")

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from ..sim_memory import SimError
 from .check_session import Checker
 
 PAGE = 4096
@@ -133,6 +134,9 @@ def shadow_for(chk: Checker, s: Any, space: str, data: np.ndarray) -> Shadow:
     found = chk.state.get(key)
     if found is not None and (space == "global" or found[0] is s):
         return found[1]
+    items = int(np.prod(s.global_size, dtype=np.int64))
+    if items >= ITEM:
+        raise SimError(f"the race check tells at most {int(ITEM) - 1} work-items apart; this launch has {items}")
     shadow = Shadow(len(data), dense=space == "local" or len(data) <= DENSE_LIMIT)
     chk.state[key] = (s, shadow)
     return shadow
