@@ -214,7 +214,7 @@ def access(chk: Checker, s: Any, pc: int, space: str, data: np.ndarray, offsets:
 
 def record(chk: Checker, s: Any, pc: int, space: str, shadow: Shadow, at: np.ndarray, tag: np.ndarray,
            group: np.ndarray, owner: np.ndarray, w: np.ndarray, lane: np.ndarray, write: bool) -> None:
-    """Leave this access in the shadow, byte by byte. Lanes of one instruction on the same bytes:
+    """Leave this access in the shadow, unit by unit. Lanes of one instruction on the same units:
     reading the tags back shows where another lane's landed (a write: a race; reads: several
     readers)."""
     if write:
