@@ -2,9 +2,10 @@
 
 A `Report` is one finding: its check `kind` (a key of `KINDS`), the kernel,
 the source location of the instruction that found it, a message, the first
-work-item and work-group that hit it, how many work-items did, and for a data
-race the other side (`other_loc`, `other`). `ReportLog.add` merges reports of
-the same kind, kernel and locations (both sides of a race) into one, counting
+work-item and work-group that hit it, how many work-items did, for a data
+race the other side (`other_loc`, `other`), and its program's source text
+(`sources`). `ReportLog.add` merges reports of the same kind, kernel,
+locations (both sides of a race) and source text into one, counting
 distinct work-items, and calls its listeners with each new report as it
 appears, so a tool can print it at once and a test can collect it; `hits`
 hear of every finding, new or merged into a known report (the runtime keeps
@@ -44,10 +45,14 @@ class Report:
     count: int = 1
     other_loc: SourceLocation | None = None  # a race's other access
     other: str = ""  # what the other side is, in words
+    # the kernel's program's sources (file name -> text), for the caret lines: programs built
+    # under one name (`<kernel>`) keep their own text
+    sources: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def key(self) -> tuple[object, ...]:
-        return (self.kind, self.kernel, self.loc, self.other_loc)
+        text = self.sources.get(self.loc.file) if self.loc is not None else None
+        return (self.kind, self.kernel, self.loc, self.other_loc, text)
 
 
 @dataclass

@@ -39,6 +39,7 @@ class Launch:
     locs: list[SourceLocation | None]
     buffers: dict[int, ArgBuffer] = field(default_factory=dict)  # GlobalMemory buffer index -> argument
     kernarg: int = -1  # the kernarg segment's buffer index
+    sources: dict[str, str] = field(default_factory=dict)  # the program's file name -> text
 
 
 @dataclass
@@ -62,7 +63,8 @@ class Checker:
         ids, first, group = work_items(s, np.asarray(w), np.asarray(lane))
         locs = self.launch.locs
         report = Report(kind, self.launch.kernel, locs[pc], message, first, group,
-                        other_loc=None if other_pc is None else locs[other_pc], other=other)
+                        other_loc=None if other_pc is None else locs[other_pc], other=other,
+                        sources=self.launch.sources)
         self.log.add(report, ids.tolist())
 
 
