@@ -5,11 +5,21 @@ accesses; and what each finds or lets be."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import oclpy as cl
 from oclpy.runtime import checking
+from oclpy.targets.simt.check import race_checks
 
 from run_case import simt_context
+
+
+@pytest.fixture(autouse=True, params=["dense", "paged"])
+def global_shadow(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test with the global shadow dense (word units, rows) and paged (byte units, as for
+    arenas past `DENSE_LIMIT`)."""
+    if request.param == "paged":
+        monkeypatch.setattr(race_checks, "DENSE_LIMIT", 0)
 
 
 def reports_of(source: str, size: int, *buffers: np.ndarray, aliased: bool = False) -> list[tuple]:
@@ -109,7 +119,6 @@ def test_misaligned_words_are_checked_byte_by_byte() -> None:
 
 
 def test_a_launch_too_large_for_the_race_tags_is_refused() -> None:
-    import pytest
     from types import SimpleNamespace
 
     from oclpy.targets.simt.check.check_session import Checker
