@@ -7,7 +7,7 @@ Two parts, in one run:
   or less on a 2-core VM) under
   oclpy's checker (the simt device with `OCLPY_CHECK`: memory, division,
   casts, barriers, races, uninitialised values) and under Oclgrind with its
-  matching checks (Debian's `oclgrind` through PyOpenCL's ICD loader, with
+  matching checks (Debian's `oclgrind` through PyOpenCL's ICD loader, `oclgrind.py`, with
   `OCLGRIND_DATA_RACES=1 OCLGRIND_UNINITIALIZED=1`; its memory and barrier
   checks are always on). Each is built, launched once and checked against
   NumPy, then launched `--repeat` more times; the table gives the fastest
@@ -30,7 +30,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -40,9 +39,9 @@ from . import cases_irregular as i
 from . import cases_math as m
 from . import cases_vector as v
 from .case import Case, check
-from .impl import Impl
+from .impl import Impl, oclpy_device, timed, versions
+from .oclgrind import Stderr, oclgrind_impl
 from .report import machine, software
-from .simt_speed import oclgrind_impl, oclpy_device, timed, versions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "check"))
 
@@ -75,25 +74,6 @@ OCLGRIND_FINDS = {
     "uninitialized": r"[Uu]ninitiali[sz]ed",
     "casts": r"address space",
 }
-
-
-class Stderr:
-    """The process's stderr (file descriptor 2, where Oclgrind writes) captured while inside."""
-
-    def __enter__(self) -> "Stderr":
-        sys.stderr.flush()
-        self.file = tempfile.TemporaryFile(mode="w+b")
-        self.saved = os.dup(2)
-        os.dup2(self.file.fileno(), 2)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        sys.stderr.flush()
-        os.dup2(self.saved, 2)
-        os.close(self.saved)
-        self.file.seek(0)
-        self.text = self.file.read().decode("utf-8", "replace")
-        self.file.close()
 
 
 def oclpy_reports() -> list[Any]:

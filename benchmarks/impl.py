@@ -107,6 +107,22 @@ def pocl_impl() -> tuple[Impl | None, str]:
     return None, POCL_MISSING
 
 
+def oclpy_device(kind: str) -> tuple[Impl | None, str]:
+    """oclpy's first device of `kind` ("simt", "cpu", ...), or None and why not."""
+    import oclpy
+
+    devs = [dv for p in oclpy.get_platforms() for dv in p.get_devices() if dv.kind == kind]
+    return (Impl(kind, oclpy, devs[0]), "") if devs else (None, f"oclpy has no {kind} device here")
+
+
+def timed(impl: Impl, case: Case, p: Prepared) -> float:
+    """Seconds for one launch of a prepared case, to its end."""
+    t0 = time.perf_counter()
+    impl.launch(case, p)
+    impl.finish()
+    return time.perf_counter() - t0
+
+
 def versions(impl: Impl) -> dict[str, str]:
     info = {"device": impl.device.name, "platform": impl.device.platform.name,
             "platform_version": impl.device.platform.version,

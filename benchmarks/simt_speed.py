@@ -4,10 +4,8 @@ Runs benchmark kernels (`cases*.py`) at sizes small enough for Oclgrind
 (`SIZES`: each finishes within about 30 s there) on three implementations:
 
 - simt: oclpy's simt device (`OCLPY_SIMT_*` picks its register files);
-- Oclgrind: Debian's `oclgrind` package through PyOpenCL, plain simulation
-  (no plugins, no checks): PyOpenCL's ICD loader is pointed at a folder
-  whose only .icd names `liboclgrind-rt-icd.so` (`OCLPY_BENCH_OCLGRIND_ICD`
-  names another library);
+- Oclgrind: Debian's `oclgrind` package through PyOpenCL (`oclgrind.py`),
+  plain simulation (no plugins, no checks);
 - cpu: oclpy's cpu device.
 
 Each implementation builds the kernel, launches it once (checked against
@@ -22,10 +20,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -35,7 +31,8 @@ from . import cases_irregular as i
 from . import cases_math as m
 from . import cases_vector as v
 from .case import Case, check
-from .impl import Impl, Prepared
+from .impl import Impl, oclpy_device, timed, versions
+from .oclgrind import oclgrind_impl
 from .report import machine, software
 
 # name -> the case at a size Oclgrind runs in seconds
@@ -60,50 +57,6 @@ SIZES: dict[str, Callable[[], Case]] = {
     "tile_smooth": lambda: v.make_tile_smooth(1 << 16),
 }
 ORDER = ("simt", "oclgrind", "cpu")
-OCLGRIND_ICD = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
-
-
-def oclpy_device(kind: str) -> tuple[Impl | None, str]:
-    import oclpy
-
-    devs = [dv for p in oclpy.get_platforms() for dv in p.get_devices() if dv.kind == kind]
-    return (Impl(kind, oclpy, devs[0]), "") if devs else (None, f"oclpy has no {kind} device here")
-
-
-def oclgrind_impl() -> tuple[Impl | None, str]:
-    """Oclgrind through PyOpenCL, or None and why not. Must run before PyOpenCL is imported."""
-    lib = os.environ.get("OCLPY_BENCH_OCLGRIND_ICD", OCLGRIND_ICD)
-    if not os.path.exists(lib):
-        return None, f"Oclgrind not found ({lib} missing: apt-get install oclgrind)"
-    if "pyopencl" in sys.modules:
-        return None, "PyOpenCL was imported before the ICD folder could be set"
-    folder = tempfile.mkdtemp(prefix="oclgrind-icd-")
-    Path(folder, "oclgrind.icd").write_text(lib + "\n")
-    os.environ["OCL_ICD_VENDORS"] = folder
-    try:
-        import pyopencl as cl
-    except ImportError:
-        return None, "PyOpenCL is not installed"
-    try:
-        for plat in cl.get_platforms():
-            if "oclgrind" in plat.name.lower():
-                return Impl("oclgrind", cl, plat.get_devices()[0]), ""
-    except cl.Error as exc:
-        return None, f"Oclgrind's platform did not load ({exc})"
-    return None, "PyOpenCL lists no Oclgrind platform"
-
-
-def versions(impl: Impl) -> dict[str, str]:
-    dev = impl.device
-    return {"device": dev.name, "platform": dev.platform.name, "platform_version": dev.platform.version,
-            "package_version": getattr(impl.cl, "VERSION_TEXT", getattr(impl.cl, "__version__", ""))}
-
-
-def timed(impl: Impl, case: Case, p: Prepared) -> float:
-    t0 = time.perf_counter()
-    impl.launch(case, p)
-    impl.finish()
-    return time.perf_counter() - t0
 
 
 def run_case(case: Case, impls: dict[str, Impl], repeat: int) -> dict[str, Any]:
@@ -128,7 +81,7 @@ def run_case(case: Case, impls: dict[str, Impl], repeat: int) -> dict[str, Any]:
     return row
 
 
-def _cell(row: dict[str, Any], name: str) -> str:
+def cell(row: dict[str, Any], name: str) -> str:
     if name not in row["best_s"]:
         return "build error" if row["check"].get(name, "").startswith("error") else "-"
     flag = "" if row["check"][name] == "ok" else " (wrong)"
@@ -141,7 +94,7 @@ def table(rows: list[dict[str, Any]], names: list[str]) -> str:
     for row in rows:
         best = row["best_s"]
         ratio = f"{best['oclgrind'] / best['simt']:.2f}" if {"simt", "oclgrind"} <= best.keys() else "-"
-        cells = [row["kernel"], row["size"]] + [_cell(row, n) for n in ORDER if n in names] + [ratio]
+        cells = [row["kernel"], row["size"]] + [cell(row, n) for n in ORDER if n in names] + [ratio]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -179,13 +132,13 @@ def main(argv: list[str] | None = None) -> int:
         case = SIZES[name]()
         row = run_case(case, impls, args.repeat)
         rows.append(row)
-        print(f"{name} ({case.size}): " + ", ".join(f"{k} {_cell(row, k)}" for k in impls), flush=True)
+        print(f"{name} ({case.size}): " + ", ".join(f"{k} {cell(row, k)}" for k in impls), flush=True)
     text = table(rows, list(impls))
     print("\n" + text)
     for row in rows:
-        for k, v in row["check"].items():
-            if v != "ok":
-                print(f"{row['kernel']} on {k}: {v}")
+        for k, outcome in row["check"].items():
+            if outcome != "ok":
+                print(f"{row['kernel']} on {k}: {outcome}")
     record = {"kind": "simt-speed", "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": machine(),
               "software": software(), "implementations": {k: versions(x) for k, x in impls.items()},
               "skipped": skipped, "repeat": args.repeat, "rows": rows, "table": text}

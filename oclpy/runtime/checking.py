@@ -4,7 +4,10 @@
 the platform and runs every simt launch under the checker
 (`targets/simt/check/`). Reports gather in one log per process (`SESSION`),
 deduplicated by kind and source location; `reports()` lists them, and
-`on_report(callback)` calls back with each new one. While printing is on
+`on_report(callback)` calls back with each new one. Each context lists the
+reports its own launches found (`Context.check_reports`: `attributed` wraps
+a simt driver's launch so that what it finds, new or already known from
+another context, is added there too). While printing is on
 (the default), each new report is written to stderr as a clang-style
 diagnostic as it is found, and `OCLPY_CHECK=1` prints a summary at exit
 (`oclpy check` prints its own).
@@ -15,8 +18,9 @@ from __future__ import annotations
 import atexit
 import os
 import sys
+import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from ..targets.simt.check.check_render import render_report, summary
 from ..targets.simt.check.check_report import Report, ReportLog
@@ -38,11 +42,35 @@ class CheckSession:
 
     def __post_init__(self) -> None:
         self.log.listeners.append(self.print_report)
+        self.log.hits.append(note_in_context)
 
     def print_report(self, report: Report) -> None:
         if self.printing:
             sys.stderr.write(render_report(report, self.sources))
             sys.stderr.flush()
+
+
+LAUNCHING = threading.local()  # .reports: the list of the context whose launch runs on this thread
+
+
+def note_in_context(report: Report) -> None:
+    """A finding of the launch running on this thread: on its context's list, once."""
+    found = getattr(LAUNCHING, "reports", None)
+    if found is not None and not any(r is report for r in found):
+        found.append(report)
+
+
+def attributed(context: Any, launch: Callable[..., None]) -> Callable[..., None]:
+    """`launch` (a driver's), with what the checks find while it runs also listed on
+    `context.check_reports`."""
+    def run(*args: Any) -> None:
+        outer = getattr(LAUNCHING, "reports", None)
+        LAUNCHING.reports = context.check_reports
+        try:
+            launch(*args)
+        finally:
+            LAUNCHING.reports = outer
+    return run
 
 
 SESSION = CheckSession()
@@ -65,7 +93,8 @@ def print_summary() -> None:
 
 
 def reports() -> list[Report]:
-    """Every report found in this process so far, in the order found."""
+    """Every report found in this process so far, in the order found (a context's own:
+    `Context.check_reports`)."""
     return list(SESSION.log.reports)
 
 

@@ -53,6 +53,9 @@ class Context(Handle):
         self._owned: weakref.WeakSet[Any] = weakref.WeakSet()  # programs, buffers, queues
         self._owned_lock = threading.Lock()
         self.released = False
+        # under OCLPY_CHECK: the reports found by this context's launches on simt, in the order
+        # found (the process's Report objects: `checking.reports()` has them all)
+        self.check_reports: list[Any] = []
         _live_contexts.add(self)
 
     # -- ownership and release ------------------------------------------------------

@@ -32,7 +32,7 @@ from .event import Event
 from .capture import capture_call
 from .arg_binding import ArgPacker, BoundArg, bind_arg, bound_from_blob, local_bytes_needed
 from .drivers.base import NDRange
-from .launch_plan import LaunchPlan
+from .launch_plan import LaunchPlan, launcher
 from .ndrange import make_ndrange, plain_sizes
 from .queue import CommandQueue
 from .storage import READ, WRITE
@@ -276,7 +276,8 @@ class Kernel(Handle):
         blob, keep = self._packer(ck).pack(bound, driver)
         storages = [(arg.buffer.storage, self._access[i]) for i, arg in enumerate(bound)
                     if arg.buffer is not None]
-        return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: driver.launch(ck, blob, nd),
+        run = launcher(self.context, driver)
+        return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: run(ck, blob, nd),
                               events, keepalive=(keep, bound), storages=storages)
 
     def _plan_for(self, queue: Any) -> LaunchPlan | None:

@@ -29,10 +29,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import checking
 from .event import Event
 from .ndrange import plain_sizes
 
 NO_SHAPE: tuple[Any, Any, Any] = (object(), object(), None)
+
+
+def launcher(context: Any, driver: Any) -> Any:
+    """The driver's launch; on simt, with the checker's findings listed on the context too
+    (`checking.attributed`)."""
+    return checking.attributed(context, driver.launch) if getattr(driver, "kind", "") == "simt" else driver.launch
 
 
 class LaunchPlan:
@@ -45,7 +52,7 @@ class LaunchPlan:
         device = queue.device
         driver = device.driver
         self.kernel, self.queue, self.ck, self.driver = kernel, queue, ck, driver
-        self.run = driver.launch  # one bound method, not one per launch
+        self.run = launcher(queue.context, driver)  # one bound method, not one per launch
         self.packer = kernel._packer(ck)
         # run at once on the calling thread, or handed to the command threads
         self.now = queue._in_order or getattr(driver, "inline_out_of_order", False)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from benchmarks.check import Stderr, planted_table, table
+from benchmarks.check import planted_table, table
+from benchmarks.oclgrind import Stderr
 
 
 def test_speed_table_gives_ratios_and_their_geometric_mean() -> None:
@@ -34,3 +35,26 @@ def test_stderr_capture_takes_what_the_process_writes_to_descriptor_2() -> None:
     with Stderr() as err:
         os.write(2, b"Invalid read of size 4\n")
     assert err.text == "Invalid read of size 4\n"
+
+
+def test_oclgrind_missing_says_where_it_looked(monkeypatch) -> None:
+    from benchmarks.oclgrind import oclgrind_impl
+    monkeypatch.setenv("OCLPY_BENCH_OCLGRIND_ICD", "/nonexistent/liboclgrind-rt-icd.so")
+    assert oclgrind_impl() == (None, "Oclgrind not found (/nonexistent/liboclgrind-rt-icd.so missing: "
+                                     "apt-get install oclgrind)")
+
+
+def test_oclgrind_after_pyopencl_was_imported_says_so(monkeypatch, tmp_path) -> None:
+    import sys
+
+    from benchmarks.oclgrind import oclgrind_impl
+    lib = tmp_path / "liboclgrind-rt-icd.so"
+    lib.write_bytes(b"")
+    monkeypatch.setenv("OCLPY_BENCH_OCLGRIND_ICD", str(lib))
+    monkeypatch.setitem(sys.modules, "pyopencl", object())
+    assert oclgrind_impl() == (None, "PyOpenCL was imported before the ICD folder could be set")
+
+
+def test_an_oclpy_device_kind_not_here_says_so() -> None:
+    from benchmarks.impl import oclpy_device
+    assert oclpy_device("abacus") == (None, "oclpy has no abacus device here")

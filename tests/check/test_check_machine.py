@@ -194,3 +194,12 @@ def test_an_access_to_a_freed_buffer_is_a_released_buffer_report() -> None:
     (report,) = checker.log.reports
     assert (report.kind, report.message, report.count) == (
         "released-buffer", "4-byte read from __global buffer at 0x100000000, which was released", 32)
+
+
+def test_the_log_tells_its_hits_of_every_finding_new_or_merged() -> None:
+    hits: list[Report] = []
+    log = ReportLog(hits=[hits.append])
+    loc = SourceLocation("k.cl", 3, 9)
+    first = log.add(Report("out-of-bounds", "k", loc, "m1", (1, 0, 0), (0, 0, 0)), [1])
+    log.add(Report("out-of-bounds", "k", loc, "m2", (5, 0, 0), (0, 0, 0)), [5])
+    assert len(hits) == 2 and hits[0] is first and hits[1] is first and log.reports == [first]

@@ -101,3 +101,27 @@ def test_a_division_the_kernel_guards_itself_is_not_reported() -> None:
     cl.Program(ctx, source).build().k(queue, (64,), (32,), a, b, out)
     queue.finish()
     assert checking.reports() == []
+
+
+def test_a_report_shows_its_own_programs_lines_when_programs_share_a_file_name() -> None:
+    """Every `Program(ctx, source)` is `<kernel>`: the racy program's report keeps its own text
+    (the fixed program, launched after, has a barrier on line 5)."""
+    import numpy as np
+
+    import oclpy as cl
+    from oclpy.runtime import checking
+    from oclpy.targets.simt.check.check_render import render_report
+    from planted import LOCAL_RACE
+    from run_case import simt_context
+
+    ctx = simt_context()
+    queue = cl.CommandQueue(ctx)
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.zeros(128, np.int32))
+    checking.clear()
+    for source in (LOCAL_RACE.source, LOCAL_RACE.fixed):
+        cl.Program(ctx, source).build().k(queue, (128,), (64,), out)
+        queue.finish()
+    (report,) = checking.reports()
+    lines = render_report(report, checking.SESSION.sources).splitlines()
+    assert lines[:2] == ["<kernel>:5:30: error: " + report.message, "    out[get_global_id(0)] = t[63 - l];"]
+    assert lines[3:5] == ["<kernel>:4:10: note: the other access, a write", "    t[l] = l;"]

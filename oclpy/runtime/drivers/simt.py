@@ -197,7 +197,8 @@ class SimtDriver(Driver):
             if checking.requested():
                 checker = self.checker
                 checking.SESSION.sources.update(kernel.program.sources)
-                launch = Launch(kernel.name, decoded.near_locs, arg_buffers(kernel, explicit, self.memory))
+                launch = Launch(kernel.name, decoded.near_locs, arg_buffers(kernel, explicit, self.memory),
+                                sources=kernel.program.sources)
             try:
                 run_kernel(decoded, kernel.name, self.memory,
                            global_size=ndrange.global_size[:dims], local_size=ndrange.local_size[:dims],

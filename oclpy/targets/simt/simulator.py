@@ -554,6 +554,7 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             s.sregs[w, dst:dst + words] = gather(data, offsets, mem.bytes).view(U32)
             if s.shadow is not None:
                 s.shadow.sdef[w, dst:dst + words] = defined_bytes.load(s, data, offsets, mem.bytes)
+                uninit_checks.wrote_s(s, dst, words)
     return run
 
 
@@ -580,7 +581,7 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             for data, offsets, which in pieces:
                 s.track(index, data, offsets, lanes.w[which], lanes.lane[which], n, mem.kind != "load")
         if s.shadow is not None:
-            shadow_memory(s, index, pieces, lanes, n, mem.kind, dst, data_bits)
+            shadow_memory(s, index, pieces, lanes, n, mem.kind, dst, data_bits, sel, active)
         if mem.kind == "load":
             rows = np.empty((len(lanes.w), n), np.uint8)
             for data, offsets, which in pieces:
@@ -612,13 +613,13 @@ def word_bits_reader(program: Program, fn: str, operand: Any) -> Callable[[Any, 
     r, n = program.register_index(fn, operand), max(1, operand.width // 32)
     if operand.file == "s":
         return lambda s, lanes: s.shadow.sdef[lanes.w, r:r + n]
-    return lambda s, lanes: s.shadow.vdef[lanes.w, lanes.lane, r:r + n]
+    return lambda s, lanes: s.shadow.vdef[r:r + n, lanes.w, lanes.lane].T
 
 
 def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: str, dst: int,
-                  data_bits: Callable[[Any, Any], np.ndarray] | None) -> None:
+                  data_bits: Callable[[Any, Any], np.ndarray] | None, sel: np.ndarray, active: np.ndarray) -> None:
     """The uninitialised check's bits through one vector memory access (loads: into the
-    destination's words; stores: into the bytes)."""
+    destination's words, and whether each is now defined everywhere; stores: into the bytes)."""
     if kind == "store":
         assert data_bits is not None
         bits = data_bits(s, lanes)
@@ -629,7 +630,11 @@ def shadow_memory(s: Any, index: int, pieces: list, lanes: Any, n: int, kind: st
     out = np.ones((len(lanes.w), words), bool)
     for data, offsets, which in pieces:
         out[which] = defined_bytes.load(s, data, offsets, n)
-    s.shadow.vdef[lanes.w, lanes.lane, dst:dst + words] = out
+    if lanes.full:
+        s.shadow.vdef[dst:dst + words] = out.T.reshape((words,) + lanes.shape)
+    else:
+        s.shadow.vdef[dst:dst + words, lanes.w, lanes.lane] = out.T
+    uninit_checks.wrote_v(s, dst, out, sel, active)
 
 
 class LaneSet:
@@ -746,11 +751,6 @@ class Batch:
             self.item_ids = items.reshape(nw, width)
             num = [g // max(1, l) for g, l in zip(global_size, local_size)]
             self.group_linear = np.array([x + num[0] * (y + num[1] * z) for x, y, z in groups], np.int64)
-
-    @property
-    def order_key(self) -> np.ndarray:
-        """Per wave: its group and the barriers the group has passed, `(group << 32) | epoch`."""
-        return ((self.group_linear << 32) | self.epoch)[self.group]
 
     def pack(self, lanes: np.ndarray) -> np.ndarray:
         return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)

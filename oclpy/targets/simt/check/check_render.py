@@ -25,8 +25,9 @@ def where(report: Report) -> str:
 
 
 def render_report(report: Report, sources: dict[str, str] | None = None) -> str:
-    """The report as a diagnostic; `sources` (file name -> text) give the caret lines."""
-    engine = DiagnosticEngine(sources or {})
+    """The report as a diagnostic, the caret lines from its program's sources (else `sources`,
+    file name -> text)."""
+    engine = DiagnosticEngine(report.sources or sources or {})
     loc = report.loc or SourceLocation(f"kernel '{report.kernel}'", 0, 0)
     diag = Diagnostic("error", report.message, loc)
     if report.other_loc is not None or report.other:

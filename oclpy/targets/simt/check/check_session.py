@@ -39,6 +39,7 @@ class Launch:
     locs: list[SourceLocation | None]
     buffers: dict[int, ArgBuffer] = field(default_factory=dict)  # GlobalMemory buffer index -> argument
     kernarg: int = -1  # the kernarg segment's buffer index
+    sources: dict[str, str] = field(default_factory=dict)  # the program's file name -> text
 
 
 @dataclass
@@ -47,7 +48,6 @@ class Checker:
     checks: frozenset[str] = frozenset(CHECKS)
     launch: Launch | None = None
     state: dict[Any, Any] = field(default_factory=dict)  # per-launch state of the checks
-    kept: dict[Any, Any] = field(default_factory=dict)  # what the checks keep from launch to launch
 
     def start(self, launch: Launch) -> None:
         self.launch = launch
@@ -63,7 +63,8 @@ class Checker:
         ids, first, group = work_items(s, np.asarray(w), np.asarray(lane))
         locs = self.launch.locs
         report = Report(kind, self.launch.kernel, locs[pc], message, first, group,
-                        other_loc=None if other_pc is None else locs[other_pc], other=other)
+                        other_loc=None if other_pc is None else locs[other_pc], other=other,
+                        sources=self.launch.sources)
         self.log.add(report, ids.tolist())
 
 

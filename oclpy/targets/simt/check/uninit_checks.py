@@ -1,7 +1,8 @@
 """Uninitialised values: definedness shadow state, reported where a value matters.
 
 Each register word has a defined bit (`Shadow.sdef[wave, reg]`,
-`Shadow.vdef[wave, lane, reg]`, and one for `scc` and `exec` per wave), and
+`Shadow.vdef[reg, wave, lane]`, register-major so that one register's bits
+are contiguous, and one for `scc` and `exec` per wave), and
 so has each byte of memory (`GlobalMemory.defined`, which host writes and
 kernel stores set; local and private bytes per batch, undefined at the
 start). An instruction's results are defined where all its sources are
@@ -22,7 +23,7 @@ Memory bytes' bits: `defined_bytes.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
@@ -37,25 +38,77 @@ Reader = Callable[[Any], np.ndarray]
 @dataclass
 class Shadow:
     sdef: np.ndarray  # (waves, sgprs) bool
-    vdef: np.ndarray  # (waves, lanes, vgprs) bool
+    vdef: np.ndarray  # (vgprs, waves, lanes) bool
     scc: np.ndarray  # (waves,)
     exec: np.ndarray  # (waves,)
     local: np.ndarray  # local memory bytes of the batch
     private: np.ndarray  # private memory bytes of the batch
+    # per register word (vector words first, then scalar words, then scc and exec): True only
+    # when its bits are defined in every wave and lane of the batch (False: not known)
+    full: list[bool] = field(default_factory=list)
+    all_on: np.uint64 = np.uint64(0)  # exec with every lane of a wave on
 
 
 def new_shadow(s: Any) -> Shadow:
     """The batch's shadow at kernel entry: the entry registers defined, nothing else."""
     nw = len(s.pc)
     sdef = np.zeros(s.sregs.shape, bool)
-    vdef = np.zeros(s.vregs.shape, bool)
+    vdef = np.zeros((s.vregs.shape[2], nw, s.vregs.shape[1]), bool)
+    vgprs = vdef.shape[0]
+    full = [False] * (vgprs + sdef.shape[1]) + [True, True]
     entry = KERNEL_ENTRY
     for reg in (entry.kernarg, *entry.group_id, entry.wave_id, entry.stack_pointer):
         sdef[:, reg.index:reg.index + reg.count] = True
+        full[vgprs + reg.index:vgprs + reg.index + reg.count] = [True] * reg.count
     for reg in entry.local_id:
-        vdef[:, :, reg.index] = True
+        vdef[reg.index] = True
+        full[reg.index] = True
+    all_on = np.uint64((1 << s.width) - 1) if s.width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
     return Shadow(sdef, vdef, np.ones(nw, bool), np.ones(nw, bool), np.zeros(len(s.local), bool),
-                  np.zeros(len(s.private), bool))
+                  np.zeros(len(s.private), bool), full, all_on)
+
+
+# -- which registers are defined everywhere (the fast path) ----------------------------------
+
+def scc_slot(sh: Shadow) -> int:
+    return len(sh.full) - 2
+
+
+def exec_slot(sh: Shadow) -> int:
+    return len(sh.full) - 1
+
+
+def covers_all(s: Any, sel: np.ndarray) -> bool:
+    """Whether an instruction on waves `sel` writes every lane of the batch."""
+    return bool(sel.all()) and bool((s.exec == s.shadow.all_on).all())
+
+
+def wrote_v(s: Any, first: int, bits: np.ndarray, sel: np.ndarray, active: np.ndarray) -> None:
+    """Vector words `first`... were just given `bits` (one column per word, per active lane:
+    (lanes on, words)) in the lanes `active` of waves `sel`: keep `full` true to them."""
+    sh = s.shadow
+    every = None
+    for i in range(bits.shape[1]):
+        if not bits[:, i].all():
+            sh.full[first + i] = False
+            continue
+        if not sh.full[first + i]:
+            every = covers_all(s, sel) if every is None else every
+            sh.full[first + i] = every
+
+
+def wrote_s(s: Any, first: int, count: int) -> None:
+    """Scalar words `first`... were just written: whether each is now defined in every wave."""
+    sh = s.shadow
+    base = sh.vdef.shape[0]
+    for k in range(first, first + count):
+        sh.full[base + k] = bool(sh.sdef[:, k].all())
+
+
+def wrote_flags(s: Any) -> None:
+    sh = s.shadow
+    sh.full[scc_slot(sh)] = bool(sh.scc.all())
+    sh.full[exec_slot(sh)] = bool(sh.exec.all())
 
 
 def on(s: Any) -> bool:
@@ -76,10 +129,10 @@ def source(program: Any, fn: str, operand: Any) -> Reader | None:
             return lambda s: s.shadow.sdef[:, r]
         return lambda s: s.shadow.sdef[:, r:r + n].all(axis=1)
     if n == 1:
-        return lambda s: s.shadow.vdef[:, :, r]
+        return lambda s: s.shadow.vdef[r]
     if n == 2:
-        return lambda s: s.shadow.vdef[:, :, r] & s.shadow.vdef[:, :, r + 1]
-    return lambda s: s.shadow.vdef[:, :, r:r + n].all(axis=2)
+        return lambda s: s.shadow.vdef[r] & s.shadow.vdef[r + 1]
+    return lambda s: s.shadow.vdef[r:r + n].all(axis=0)
 
 
 def dest(program: Any, fn: str, operand: Any) -> Callable[[Any, np.ndarray, np.ndarray, np.ndarray], None]:
@@ -87,6 +140,7 @@ def dest(program: Any, fn: str, operand: Any) -> Callable[[Any, np.ndarray, np.n
     if isinstance(operand, ExecReg):
         def write_exec(s: Any, d: np.ndarray, sel: np.ndarray, active: np.ndarray) -> None:
             np.copyto(s.shadow.exec, scalar_bits(d, active), where=sel)
+            wrote_flags(s)
         return write_exec
     r, n = program.register_index(fn, operand), max(1, operand.width // 32)
     if operand.file == "s":
@@ -94,13 +148,20 @@ def dest(program: Any, fn: str, operand: Any) -> Callable[[Any, np.ndarray, np.n
             bits = scalar_bits(d, active)
             for k in range(r, r + n):
                 np.copyto(s.shadow.sdef[:, k], bits, where=sel)
+            wrote_s(s, r, n)
         return write_s
 
     def write_v(s: Any, d: np.ndarray, sel: np.ndarray, active: np.ndarray) -> None:
         if d.ndim == 1:
             d = d[:, None]
         for k in range(r, r + n):
-            np.copyto(s.shadow.vdef[:, :, k], d, where=active)
+            np.copyto(s.shadow.vdef[k], d, where=active)
+        defined = bool((d | ~active).all())
+        for k in range(r, r + n):
+            if not defined:
+                s.shadow.full[k] = False
+            elif not s.shadow.full[k]:
+                s.shadow.full[k] = covers_all(s, sel)
     return write_v
 
 
@@ -153,9 +214,9 @@ def sources(program: Any, fn: str, operands: list[Any], scc: bool) -> Callable[[
         sh = s.shadow
         out = []
         if len(vwords) == 1:
-            out.append(sh.vdef[:, :, vwords[0]])
+            out.append(sh.vdef[vwords[0]])
         elif vwords:
-            out.append(sh.vdef[:, :, vindex].all(axis=2))
+            out.append(sh.vdef[vindex].all(axis=0))
         if len(swords) == 1:
             out.append(sh.sdef[:, swords[0]])
         elif swords:
@@ -173,7 +234,29 @@ def words_of(program: Any, fn: str, operand: Any) -> range:
     return range(r, r + max(1, operand.width // 32))
 
 
+def slots(program: Any, fn: str, operands: list[Any]) -> list[int]:
+    """The operands' places in `Shadow.full` (immediates have none)."""
+    vgprs, sgprs = program.size["v"], program.size["s"]
+    out = []
+    for o in operands:
+        if isinstance(o, ExecReg):
+            out.append(vgprs + sgprs + 1)
+        elif isinstance(o, (PReg, VReg)):
+            out.extend(w if o.file == "v" else vgprs + w for w in words_of(program, fn, o))
+    return out
+
+
+def all_full(full: list[bool], need: list[int]) -> bool:
+    for i in need:
+        if not full[i]:
+            return False
+    return True
+
+
 def around_alu(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
+    """An ALU instruction's results are defined where its sources are. Fast path: when every
+    source and destination (and scc, if used or set) is defined in every lane of the batch
+    (`Shadow.full`), the results are too and nothing changes: the instruction just runs."""
     info = instr.info
     operands = [] if info.family == "call" else [o for _, o in instr.uses()]  # call, getpc: addresses are defined
     read_bits = sources(program, fn, operands, info.scc == "use")
@@ -181,9 +264,12 @@ def around_alu(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
     vector = any(isinstance(o, (PReg, VReg)) and o.file == "v" for o in defs)
     writes = [dest(program, fn, o) for o in defs]
     scc_def = info.scc == "def" or info.family == "exec"
+    scc = [program.size["v"] + program.size["s"]] if info.scc in ("use", "def") else []
+    need = slots(program, fn, operands) + slots(program, fn, defs) + scc
+    fast = info.family != "exec"  # saveexec moves exec's bits into a register: always the long way
 
     def shadowed(s: Any, sel: np.ndarray) -> None:
-        if not on(s):
+        if s.shadow is None or (fast and all_full(s.shadow.full, need)):
             return run(s, sel)
         active = s.lanes & sel[:, None]
         bits = read_bits(s)
@@ -199,6 +285,7 @@ def around_alu(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
                 write(s, d, sel, active)
         if scc_def:
             np.copyto(s.shadow.scc, scalar_bits(d, active) if info.family != "exec" else s.shadow.exec, where=sel)
+            wrote_flags(s)
     return shadowed
 
 
@@ -238,7 +325,8 @@ def around_special(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
         run(s, sel)
         r = program.register_index(fn, d_operand)
         waves = np.nonzero(sel)[0]
-        s.shadow.vdef[waves, lane[waves], r] = value[waves]
+        s.shadow.vdef[r, waves, lane[waves]] = value[waves]
+        s.shadow.full[r] = s.shadow.full[r] and bool(value[waves].all())
     return shadowed
 
 
@@ -295,9 +383,10 @@ def around_address(program: Any, instr: MInstr, fn: str, index: int, run: Run) -
     else:  # scalar scratch: the offset operands
         operands = [uses[-2][1]]
     address: list[Reader] = [r for r in (source(program, fn, o) for o in operands) if r is not None]
+    need = slots(program, fn, operands)
 
     def shadowed(s: Any, sel: np.ndarray) -> None:
-        if on(s) and address:
+        if on(s) and address and not all_full(s.shadow.full, need):
             active = s.lanes & sel[:, None]
             vector = instr.info.family == "vmem"
             d = combine([a(s) for a in address], active, vector)
