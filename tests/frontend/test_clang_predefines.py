@@ -59,3 +59,72 @@ def test_type_macros_follow_the_target_pointer_width() -> None:
 def test_int128_types_are_not_predefined() -> None:
     assert errors("kernel void k(global int *o) { __INT128_TYPE__ x = 0; }") == \
         [("1:32", "unknown type name '__INT128_TYPE__'")]
+
+
+def test_builtin_printf_is_printf(queue, capfd) -> None:  # type: ignore[no-untyped-def]
+    run(queue, 'kernel void k(global long *o) { o[0] = __builtin_printf("n=%d\\n", 42); }', 1)
+    assert "n=42" in capfd.readouterr().out
+    assert errors('kernel void k() { __builtin_printf("%s\\n", 1); }') == \
+        [("1:36", "format specifies type 'char *' but the argument has type 'int'")]
+
+
+def test_half_conversions_through_pointers(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """kernel void k(global float *o, global half *h, global double *d) {
+  __builtin_store_halff(o[0], h);
+  __builtin_store_half(d[0], h + 1);
+  o[1] = __builtin_load_halff(h);
+  d[1] = __builtin_load_half(h + 1);
+  __private half p[1];
+  __builtin_store_halff(2.5f, p);
+  o[2] = __builtin_load_halff(p);
+}"""
+    o = np.array([1.0 / 3.0, 0, 0], np.float32)
+    h = np.zeros(2, np.float16)
+    d = np.array([2.0 / 3.0, 0], np.float64)
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    mf = cl.mem_flags
+    bufs = [cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a) for a in (o, h, d)]
+    prg.k(q, (1,), None, *bufs)
+    for buf, a in zip(bufs, (o, h, d)):
+        cl.enqueue_copy(q, a, buf)
+    assert h.tolist() == [float(np.float16(1.0 / 3.0)), float(np.float16(2.0 / 3.0))]  # round to nearest even
+    assert o[1] == np.float32(np.float16(1.0 / 3.0)) and d[1] == float(np.float16(2.0 / 3.0))
+    assert o[2] == 2.5
+
+
+def test_half_builtin_wants_a_half_pointer() -> None:
+    got = errors("kernel void k(global float *f) { __builtin_store_halff(1.0f, 3); }")
+    assert got[0] == ("1:34", "no matching function for call to '__builtin_store_halff'")
+
+
+PRINTF_WARNED = r'''kernel void k(global long *o) {
+  int4 v = (int4)(1, 2, 3, 4);
+  printf("A %d %d|\n", 4);
+  printf("B|\n", 4);
+  printf("C %v8d|\n", v);
+  printf("D %d|\n", v);
+  printf("E %s %s|\n", "a");
+  printf("F %v4d|\n", v);
+  printf("G %hlf|\n", 2.5f);
+}'''
+
+
+def test_printf_format_mismatches_warn_as_clang() -> None:
+    log = compile_to_ir(PRINTF_WARNED).log
+    got = re.findall(r"^<kernel>:(\d+:\d+): warning: (.*)$", log, re.M)
+    assert got == [  # clang-14's -Wformat warnings, each at clang's line
+        ("3:17", "more '%' conversions than data arguments"),
+        ("4:18", "data argument not used by format string"),
+        ("5:23", "format specifies type 'int8' but the argument has type 'int4'"),
+        ("6:21", "format specifies type 'int' but the argument has type 'int4'"),
+        ("7:17", "more '%' conversions than data arguments"),
+        ("9:14", "length modifier 'hl' results in undefined behavior or no effect with 'f' conversion specifier"),
+    ]
+
+
+def test_printf_with_warnings_prints_zeros_for_missing_arguments(queue, capfd) -> None:  # type: ignore[no-untyped-def]
+    capfd.readouterr()
+    run(queue, PRINTF_WARNED, 1)
+    out = capfd.readouterr().out
+    assert out.splitlines() == ["A 4 0|", "B|", "C 1,2,3,4,0,0,0,0|", "D 1|", "E a |", "F 1,2,3,4|", "G 2.500000|"]

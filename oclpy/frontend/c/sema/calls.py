@@ -10,6 +10,7 @@ else `call to 'f' is ambiguous` with a note naming each tied candidate;
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 from ....ir.types import AddressSpace
@@ -27,7 +28,7 @@ from ..builtins.images import image_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
-from ..builtins.printf_format import format_problem
+from ..builtins.printf_format import format_problem, format_warnings
 from .conversions import assign_convert, convert, is_null_constant
 from .opaque_uses import check_image_access
 from .overloads import choose_overload, ordinal
@@ -121,7 +122,7 @@ def _user_call(cx: SemaContext, e: ast.Call, decl: ast.FunctionDecl) -> ast.Expr
 
 
 def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
-    if name == "printf":
+    if name in ("printf", "__builtin_printf"):
         return _printf(cx, e)
     if name in GENERIC_BUILTINS and _version(cx, ) >= 200:
         return check_generic_builtin(e, name, cx.diags)
@@ -198,9 +199,14 @@ def _printf(cx: SemaContext, e: ast.Call) -> ast.Expr:
     bad = next((a for a in e.args[1:] if not (st.is_arith_or_vector(a.ctype) or st.is_pointer(a.ctype))), None)  # type: ignore[arg-type]
     if bad is not None:
         return cx.error(bad, f"cannot pass an argument of type '{bad.ctype}' to printf")
-    problem = format_problem(fmt.value, [a.ctype for a in e.args[1:]])  # type: ignore[misc]
+    arg_types = [a.ctype for a in e.args[1:]]
+    problem = format_problem(fmt.value, arg_types)  # type: ignore[arg-type]
     if problem is not None:
         return cx.error(fmt, problem)
+    for where, n, message in format_warnings(fmt.value, arg_types):  # type: ignore[arg-type]
+        # in the format, after its %: the column in the literal when no escape comes before it
+        loc = start_loc(e.args[1 + n]) if where == "arg" else replace(fmt.loc, col=fmt.loc.col + 2 + n)
+        cx.diags.warning(loc, message)
     e.builtin = bi.Builtin("printf", ct.INT, tuple(a.ctype for a in e.args), "printf")  # type: ignore[misc]
     e.ctype = ct.INT
     return e
