@@ -820,13 +820,25 @@ class Parser:
         return constants
 
     def parse_int_constant(self, what: str) -> int:
-        """A conditional expression that must fold to an integer (array size, bit-field width...)."""
+        """A conditional expression that must fold to an integer (array size, bit-field width...);
+        in an array size a const integer variable with a constant initializer folds, as in clang."""
         expr = self.parse_conditional()
-        value = eval_int_const(expr, self.rules, self.diags)
+        value = eval_int_const(expr, self.rules, self.diags, self.lookup if what == "array size" else None)
+        if value is None and what == "array size" and self.names_a_variable(expr):
+            self.diags.error(ast.start_loc(expr), "variable length arrays are not supported in OpenCL")
+            return 0
         if value is None:
             self.diags.error(expr.loc, f"{what} is not an integer constant expression")
             return 0
         return value
+
+    def names_a_variable(self, e: object) -> bool:
+        """Does expression `e` read a variable or parameter in scope (a VLA's size, to clang)?"""
+        if isinstance(e, ast.Identifier):
+            return isinstance(self.lookup(e.name), (ast.VarDecl, ast.ParamDecl))
+        if isinstance(e, ast.Expr):
+            return any(self.names_a_variable(v) for v in vars(e).values() if isinstance(v, ast.Expr))
+        return False
 
     # -- attributes -----------------------------------------------------------
 

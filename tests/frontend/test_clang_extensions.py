@@ -1,7 +1,8 @@
-"""What clang predefines and oclpy now does too, reduced from the corpus kernels that
-needed it (issue 12): the type and size macros (`typedef __SIZE_TYPE__ size_t;` in
-SPIRV-LLVM-Translator's and clang's tests) and the C library builtins clang offers in
-OpenCL C (`__builtin_printf`, `__builtin_memcpy`, `__builtin_store_halff` and its kin)."""
+"""What clang accepts beyond the letter of OpenCL C, and oclpy now does too, reduced from
+the corpus kernels that needed it (issue 12): the type and size macros (`typedef
+__SIZE_TYPE__ size_t;` in SPIRV-LLVM-Translator's and clang's tests), the C library
+builtins clang offers in OpenCL C (`__builtin_printf`, `__builtin_store_halff` and its
+kin), printf formats that clang only warns about, and array sizes from const variables."""
 
 from __future__ import annotations
 
@@ -128,3 +129,25 @@ def test_printf_with_warnings_prints_zeros_for_missing_arguments(queue, capfd) -
     run(queue, PRINTF_WARNED, 1)
     out = capfd.readouterr().out
     assert out.splitlines() == ["A 4 0|", "B|", "C 1,2,3,4,0,0,0,0|", "D 1|", "E a |", "F 1,2,3,4|", "G 2.500000|"]
+
+
+def test_const_variables_fold_into_array_sizes(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """constant int sz0 = 5;
+kernel void k(global long *o) {
+  const int n = 4;
+  const int twice = n * 2;
+  int a[n];
+  int b[sz0];
+  local short c[twice + 1];
+  for (int i = 0; i < n; i++) a[i] = i;
+  o[0] = sizeof(a); o[1] = sizeof(b); o[2] = sizeof(c); o[3] = a[3];
+}"""
+    assert run(queue, src, 4) == [16, 20, 18, 3]
+
+
+def test_a_size_that_does_not_fold_is_a_vla() -> None:
+    src = "kernel void k(global int *o, int m) {\n  const int q = m;\n  int c[q];\n  int d[m + 1];\n}"
+    assert errors(src) == [("3:9", "variable length arrays are not supported in OpenCL"),
+                           ("4:9", "variable length arrays are not supported in OpenCL")]
+    assert errors("kernel void k() { int n = 2; int c[n]; }") == \
+        [("1:36", "variable length arrays are not supported in OpenCL")]  # not const: clang's VLA too
