@@ -151,3 +151,16 @@ def test_a_size_that_does_not_fold_is_a_vla() -> None:
                            ("4:9", "variable length arrays are not supported in OpenCL")]
     assert errors("kernel void k() { int n = 2; int c[n]; }") == \
         [("1:36", "variable length arrays are not supported in OpenCL")]  # not const: clang's VLA too
+
+
+def test_inline_assembly_parses_and_is_refused() -> None:
+    src = """__asm__("top level");
+kernel void k(global int *o) {
+  __asm__ volatile ("s_barrier" : : : "memory");
+  int x;
+  __asm__("intcommand %0 %1" : "=r"(x) : "r"(o[0]));
+  o[0] = 1;
+}"""
+    why = "inline assembly is not supported: oclpy's devices take no target assembly"
+    assert errors(src) == [("1:1", why), ("3:3", why), ("5:3", why)]
+    assert errors("kernel void k() { __asm__ volatile; }") == [("1:35", "expected '(' after 'asm'")]

@@ -359,6 +359,9 @@ class Parser:
             raise self.error(self.ts.advance().loc, "extraneous closing brace ('}')")
         if self.at("_Static_assert"):
             return [parse_gnu.parse_static_assert(self)]
+        if parse_gnu.at_asm(self):
+            parse_gnu.parse_asm(self)
+            return []
         return self.parse_declaration(top_level=True)
 
     def sync(self, top_level: bool = False) -> None:
@@ -1185,6 +1188,8 @@ class Parser:
             return self.parse_compound_statement()
         if tok.kind == "id" and self.ts.peek().text == ":" and self.ts.peek().kind == "punct":
             return self.parse_label()
+        if parse_gnu.at_asm(self):
+            return parse_gnu.parse_asm(self)
         if self.at("_Static_assert"):
             if not allow_declaration:  # a declaration, so no loop or if body: clang's words
                 self.diags.error(tok.loc, "expected expression")
