@@ -164,3 +164,18 @@ kernel void k(global int *o) {
     why = "inline assembly is not supported: oclpy's devices take no target assembly"
     assert errors(src) == [("1:1", why), ("3:3", why), ("5:3", why)]
     assert errors("kernel void k() { __asm__ volatile; }") == [("1:35", "expected '(' after 'asm'")]
+
+
+def test_builtin_astype_is_as_type(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """kernel void k(global uint *o) {
+  float4 f = (float4)(1.0f, 2.0f, -0.0f, 4.0f);
+  float3 t = __builtin_astype(f, float3);
+  uint4 u = __builtin_astype(f, uint4);
+  o[0] = u.x; o[1] = u.z; o[2] = __builtin_astype(t.y, uint);
+}"""
+    assert run(queue, src, 3, np.uint32) == [0x3F800000, 0x80000000, 0x40000000]
+    assert errors("kernel void k(global int *p) { __builtin_astype(p, global int *); }") == \
+        [("1:32", "'__builtin_astype' to '__global int *' is not supported: oclpy reinterprets values as "
+                  "scalar and vector types")]
+    assert errors("kernel void k(float4 f) { __builtin_astype(f, int2); }") == \
+        [("1:27", "invalid reinterpretation: sizes of 'int2' and 'float4' must match")]

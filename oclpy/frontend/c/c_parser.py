@@ -1486,10 +1486,12 @@ class Parser:
 
     def parse_primary(self) -> ast.Expr:
         # BNF: primary_expression : ID | constant | string_literal+ | '(' expression ')'
-        #                        | statement_expression | offsetof_expression
+        #                        | statement_expression | offsetof_expression | astype_expression
         tok = self.tok
         if tok.text == "__builtin_offsetof" and tok.kind == "id" and self.ts.peek().text == "(":
             return parse_gnu.parse_offsetof(self)
+        if tok.text == "__builtin_astype" and tok.kind == "id" and self.ts.peek().text == "(":
+            return parse_gnu.parse_astype(self)
         builder = _PRIMARY_BUILDERS.get(tok.kind)
         if builder is not None:
             return builder(self)

@@ -137,6 +137,22 @@ def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: Diag
         diags.error(sa.loc, f"static_assert failed{requirement}{message}")
 
 
+def parse_astype(p: Parser) -> ast.Expr:
+    # BNF: astype_expression : '__builtin_astype' '(' assignment_expression ',' type_name ')'
+    # clang's builtin behind as_<type>(): the call is the as_<type> call of the type named
+    kw = p.ts.advance()
+    opener = p.expect("(", "expected '(' after '__builtin_astype'")
+    value = p.parse_assignment()
+    p.expect(",", "expected ','")
+    t = p.parse_type_name()
+    end = p.expect_closing(")", opener)
+    if not (isinstance(t, ct.Vector) or isinstance(t, ct.Scalar) and t.kind is not ct.ScalarKind.BOOL):
+        raise p.error(kw.loc, f"'__builtin_astype' to '{t}' is not supported: oclpy reinterprets values "
+                              "as scalar and vector types")
+    name = f"as_{t.unqualified()}"
+    return ast.Call(kw.loc, ast.Identifier(kw.loc, name), [value], end_loc=end.loc)
+
+
 def parse_offsetof(p: Parser) -> ast.Expr:
     # BNF: offsetof_expression : '__builtin_offsetof' '(' type_name ',' ID ('.' ID | '[' constant_expression ']')* ')'
     kw = p.ts.advance()
