@@ -179,3 +179,17 @@ def test_builtin_astype_is_as_type(queue) -> None:  # type: ignore[no-untyped-de
                   "scalar and vector types")]
     assert errors("kernel void k(float4 f) { __builtin_astype(f, int2); }") == \
         [("1:27", "invalid reinterpretation: sizes of 'int2' and 'float4' must match")]
+
+
+def test_pointer_integer_comparison_warns_as_clang(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """kernel void k(global long *o, global int *in) {
+  o[0] = in == 0; o[1] = in == 1; o[2] = 1 != in; o[3] = in > 1; o[4] = (global int *)8 == 8;
+}"""
+    log = compile_to_ir(src).log
+    assert re.findall(r"^<kernel>:(\d+:\d+): warning: (.*)$", log, re.M) == [
+        ("2:29", "comparison between pointer and integer ('__global int *' and 'int')"),
+        ("2:44", "comparison between pointer and integer ('int' and '__global int *')"),
+        ("2:61", "ordered comparison between pointer and integer ('__global int *' and 'int')"),
+        ("2:89", "comparison between pointer and integer ('__global int *' and 'int')"),
+    ]
+    assert run(queue, src, 5, inputs=(np.zeros(1, np.int32),)) == [0, 0, 1, 1, 1]
