@@ -193,3 +193,28 @@ def test_pointer_integer_comparison_warns_as_clang(queue) -> None:  # type: igno
         ("2:89", "comparison between pointer and integer ('__global int *' and 'int')"),
     ]
     assert run(queue, src, 5, inputs=(np.zeros(1, np.int32),)) == [0, 0, 1, 1, 1]
+
+
+def test_conditional_pointers_meet_in_the_generic_space(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """kernel void k(global long *o, global int *g, local int *l, global const int *gc) {
+  int *p = o[0] ? g : (int *)0;
+  int *q = o[1] ? p : g;
+  const global int *r = o[2] ? g : gc;
+  l[0] = 5;
+  int *s = o[3] ? (int *)l : g;
+  o[0] = *q + *r;
+  o[1] = *s;
+}"""
+    g = np.array([7], np.int32)
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build(options="-cl-std=CL2.0")
+    o = np.array([0, 0, 1, 1], np.int64)
+    mf = cl.mem_flags
+    ob = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=o)
+    gb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=g)
+    prg.k(q, (1,), None, ob, gb, cl.LocalMemory(4), gb)
+    cl.enqueue_copy(q, o, ob)
+    assert o.tolist() == [14, 5, 1, 1]
+    assert errors("kernel void k(global int *g, local int *l, int c) { *(c ? g : l) = 1; }", "CL2.0") == [
+        ("1:57", "conditional operator with the second and third operands of type  ('__global int *' and "
+                 "'__local int *') which are pointers to non-overlapping address spaces")]

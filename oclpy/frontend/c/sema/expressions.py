@@ -408,6 +408,10 @@ def check_conditional(cx: SemaContext, e: ast.Conditional) -> ast.Expr:
         return cx.error(e.cond, f"used type '{ct_}' where arithmetic or pointer type is required")
     e.cond = convert(e.cond, ct.BOOL)
     res = _conditional_type(cx, e, a, b)
+    if res is None and isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
+            st.same_unqualified(a.pointee, b.pointee):  # clang's words, its two spaces included
+        return cx.error(e, f"conditional operator with the second and third operands of type  ('{a}' and "
+                           f"'{b}') which are pointers to non-overlapping address spaces")
     if res is None:
         return cx.error(e, f"incompatible operand types ('{a}' and '{b}')")
     e.then, e.else_ = convert(e.then, res), convert(e.else_, res)
@@ -427,7 +431,24 @@ def _conditional_type(cx: SemaContext, e: ast.Conditional, a: CType, b: CType) -
     if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
             st.pointee_space(a) == st.pointee_space(b) and (st.is_void(a.pointee) or st.is_void(b.pointee)):
         return a if st.is_void(a.pointee) else b
+    if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and st.same_unqualified(a.pointee, b.pointee):
+        return _composite_pointer(a, b)
     return None
+
+
+def _composite_pointer(a: ct.Pointer, b: ct.Pointer) -> Optional[CType]:
+    """The type of `c ? a : b` for pointers to one type: the qualifiers of both, and the
+    common address space (generic, when one is generic and the other a named space
+    generic includes, as clang's OpenCL C 2.0 rules say); None for disjoint spaces."""
+    sa, sb = st.pointee_space(a), st.pointee_space(b)
+    if sa != sb:
+        named = sb if sa is AddressSpace.GENERIC else sa
+        if AddressSpace.GENERIC not in (sa, sb) or named is AddressSpace.CONSTANT:
+            return None
+        sa = AddressSpace.GENERIC
+    pa, pb = a.pointee, b.pointee
+    return ct.Pointer(st.object_type(pa.unqualified(), sa, const=pa.const or pb.const,
+                                     volatile=pa.volatile or pb.volatile))
 
 
 def _vector_conditional(cx: SemaContext, e: ast.Conditional, c: ct.Vector, a: CType, b: CType) -> ast.Expr:
