@@ -218,3 +218,21 @@ def test_conditional_pointers_meet_in_the_generic_space(queue) -> None:  # type:
     assert errors("kernel void k(global int *g, local int *l, int c) { *(c ? g : l) = 1; }", "CL2.0") == [
         ("1:57", "conditional operator with the second and third operands of type  ('__global int *' and "
                  "'__local int *') which are pointers to non-overlapping address spaces")]
+
+
+def test_builtin_memcpy_copies_bytes_between_spaces(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """constant float table[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+kernel void k(global float *o, global float *in) {
+  __builtin_memcpy(o, table, 8);
+  float p[2];
+  global float *back = __builtin_memcpy(p, in + 1, sizeof(p)) == (void *)p ? o : 0;
+  __builtin_memcpy(back + 2, p, 2 * sizeof(float));
+  __builtin_memcpy(o + 4, in, 0);
+}"""
+    got = run(queue, src, 5, np.float32, inputs=(np.array([9.0, 8.0, 7.0], np.float32),))
+    assert got == [1.5, 2.5, 8.0, 7.0, 0.0]
+    # an integer for a pointer: clang 14 warns, clang 15 and later reject it
+    assert errors("kernel void k(global int *o) { __builtin_memcpy(o, 1, 4); }")[0] == \
+        ("1:32", "no matching function for call to '__builtin_memcpy'")
+    assert errors("kernel void k(global int *o) { __builtin_memcpy(o, o); }") == \
+        [("1:53", "too few arguments to function call, expected 3, have 2")]  # at its ")", as clang

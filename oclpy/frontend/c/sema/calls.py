@@ -50,7 +50,7 @@ def _builtin_costs(cx: SemaContext, args: list[ast.Expr], cands: list[bi.Builtin
     groups: dict[tuple[object, ...], list[int]] = {}
     for i, c in enumerate(cands):
         if any(isinstance(p, ct.Pointer) for p in c.params):
-            key = (c.ret, c.impl) + tuple(_twin_key(p) for p in c.params)
+            key = (_twin_key(c.ret), c.impl) + tuple(_twin_key(p) for p in c.params)
             groups.setdefault(key, []).append(i)
     for members in groups.values():
         if not any(_is_generic(cands[i]) for i in members):
