@@ -11,6 +11,7 @@ else `call to 'f' is ambiguous` with a note naming each tied candidate;
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Optional
 
 from ....ir.types import AddressSpace
@@ -47,14 +48,7 @@ def _builtin_costs(cx: SemaContext, args: list[ast.Expr], cands: list[bi.Builtin
     2.0 on the best viable of the twins that a generic pointer takes stands for them
     (`fract(x, NULL)` is no ambiguity there)."""
     costs = [ranks(args, c.params, half_as_float=True) for c in cands]
-    groups: dict[tuple[object, ...], list[int]] = {}
-    for i, c in enumerate(cands):
-        if any(isinstance(p, ct.Pointer) for p in c.params):
-            key = (_twin_key(c.ret), c.impl) + tuple(_twin_key(p) for p in c.params)
-            groups.setdefault(key, []).append(i)
-    for members in groups.values():
-        if not any(_is_generic(cands[i]) for i in members):
-            continue
+    for members in _twin_groups(tuple(cands)):
         if _version(cx) < 200:
             for i in members:
                 if _is_generic(cands[i]):
@@ -66,6 +60,17 @@ def _builtin_costs(cx: SemaContext, args: list[ast.Expr], cands: list[bi.Builtin
             if i != keep:
                 costs[i] = None
     return costs
+
+
+@lru_cache(maxsize=512)
+def _twin_groups(cands: tuple[bi.Builtin, ...]) -> list[list[int]]:
+    """The indices of the twins of each pointer builtin that has a generic-space twin."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, c in enumerate(cands):
+        if any(isinstance(p, ct.Pointer) for p in c.params):
+            key = (_twin_key(c.ret), c.impl) + tuple(_twin_key(p) for p in c.params)
+            groups.setdefault(key, []).append(i)
+    return [members for members in groups.values() if any(_is_generic(cands[i]) for i in members)]
 
 
 def _twin_key(t: CType) -> object:
