@@ -236,3 +236,13 @@ kernel void k(global float *o, global float *in) {
         ("1:32", "no matching function for call to '__builtin_memcpy'")
     assert errors("kernel void k(global int *o) { __builtin_memcpy(o, o); }") == \
         [("1:53", "too few arguments to function call, expected 3, have 2")]  # at its ")", as clang
+
+
+def test_blocks_are_refused_with_their_own_error() -> None:
+    src = """kernel void k(global int *o) {
+  typedef int (^block_t)(int);
+  o[0] = 1;
+  int x = ^(int i) { return i; }(2);
+}"""
+    why = "blocks are not supported: oclpy has no device-side enqueue to call them"
+    assert errors(src, "CL2.0") == [("2:16", why), ("4:11", why)]

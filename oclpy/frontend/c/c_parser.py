@@ -996,6 +996,8 @@ class Parser:
         if self.tok.kind == "id" and not abstract:
             tok = self.ts.advance()
             inner = Declarator(tok.text, tok.loc)
+        elif self.at("(") and self.ts.peek().text == "^":  # clang's blocks: `int (^b)(int)`
+            raise self.error(self.ts.peek().loc, BLOCKS_UNSUPPORTED)
         elif self.at("(") and self.is_nested_declarator(abstract):
             opener = self.ts.advance()
             inner = self.parse_declarator(abstract, name_optional)
@@ -1430,6 +1432,8 @@ class Parser:
         #                       | unary_operator cast_expression
         #                       | ('sizeof' | 'vec_step' | '__alignof__' | '_Alignof') (unary_expression | '(' type_name ')')
         tok = self.tok
+        if tok.kind == "punct" and tok.text == "^":  # a block literal, `^(int i) { ... }`
+            raise self.error(tok.loc, BLOCKS_UNSUPPORTED)
         if tok.kind == "punct" and tok.text in ("++", "--"):
             self.ts.advance()
             return ast.Unary(tok.loc, tok.text + "pre", self.parse_unary())
@@ -1533,6 +1537,7 @@ class Parser:
         return ast.StringLiteral(first.loc, data)
 
 
+BLOCKS_UNSUPPORTED = "blocks are not supported: oclpy has no device-side enqueue to call them"
 _SIZEOF_KINDS = {"sizeof": "sizeof", "vec_step": "vec_step", "__alignof__": "alignof", "__alignof": "alignof",
                  "_Alignof": "alignof"}
 
