@@ -246,3 +246,11 @@ def test_blocks_are_refused_with_their_own_error() -> None:
 }"""
     why = "blocks are not supported: oclpy has no device-side enqueue to call them"
     assert errors(src, "CL2.0") == [("2:16", why), ("4:11", why)]
+
+
+def test_a_struct_declaring_nothing_is_still_checked() -> None:
+    src = "struct {\n  int a : 1;\n};\nvoid f(int n) {\n  int a[n];\n}"
+    assert errors(src) == [("2:7", "bit-fields are not supported in OpenCL (field 'a')"),
+                           ("5:9", "variable length arrays are not supported in OpenCL")]  # clang's order
+    assert compile_to_ir("struct { int a; };\nkernel void k(global int *o) { o[0] = 1; }").log.startswith(
+        "<kernel>:1:1: warning: declaration does not declare anything")

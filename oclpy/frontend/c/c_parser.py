@@ -419,6 +419,8 @@ class Parser:
             if tag or isinstance(t, ct.Enum):
                 return [ast.TagDecl(spec.loc, tag, t)]
         self.diags.warning(spec.loc, "declaration does not declare anything")
+        if isinstance(t, ct.Struct):  # still checked, as clang does (a bit-field in it is an error)
+            return [ast.TagDecl(spec.loc, "", t)]
         return []
 
     def declared_type(self, base: ct.CType, ops: list[TypeOp]) -> ct.CType:
