@@ -254,3 +254,19 @@ def test_a_struct_declaring_nothing_is_still_checked() -> None:
                            ("5:9", "variable length arrays are not supported in OpenCL")]  # clang's order
     assert compile_to_ir("struct { int a; };\nkernel void k(global int *o) { o[0] = 1; }").log.startswith(
         "<kernel>:1:1: warning: declaration does not declare anything")
+
+
+def test_rgba_swizzles_before_opencl_c_3_warn_as_clang(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """kernel void k(global float *o) {
+  float4 v = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  float4 w = v.abgr;
+  o[0] = w.x; o[1] = w.w; o[2] = v.g; o[3] = v.rg.y;
+}"""
+    log = compile_to_ir(src).log
+    assert re.findall(r"^<kernel>:(\d+):\d+: warning: (.*)$", log, re.M) == [
+        ("3", "vector component name 'a' is a feature from OpenCL version 3.0 onwards"),
+        ("4", "vector component name 'g' is a feature from OpenCL version 3.0 onwards"),
+        ("4", "vector component name 'r' is a feature from OpenCL version 3.0 onwards")]
+    assert compile_to_ir(src, "-cl-std=CL3.0").log == ""
+    assert run(queue, src, 4, np.float32) == [4.0, 1.0, 2.0, 2.0]
+    assert errors("kernel void k(float4 v) { v.xyzr; }")[0][1] == "illegal vector component name 'r'"
