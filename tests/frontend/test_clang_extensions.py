@@ -270,3 +270,10 @@ def test_rgba_swizzles_before_opencl_c_3_warn_as_clang(queue) -> None:  # type: 
     assert compile_to_ir(src, "-cl-std=CL3.0").log == ""
     assert run(queue, src, 4, np.float32) == [4.0, 1.0, 2.0, 2.0]
     assert errors("kernel void k(float4 v) { v.xyzr; }")[0][1] == "illegal vector component name 'r'"
+
+
+def test_float_logical_operands_need_opencl_c_1_2() -> None:
+    src = "kernel void k(float4 a, float f, int i) {\n  int4 x = a && a;\n  int y = f && i;\n  int z = i || 1;\n}"
+    assert errors(src, "CL1.1") == [("2:14", "invalid operands to binary expression ('float4' and 'float4')"),
+                                    ("3:13", "invalid operands to binary expression ('float' and 'int')")]
+    assert compile_to_ir(src, "-cl-std=CL1.2").log == ""

@@ -345,6 +345,9 @@ def _check_pointer_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
 def _check_logic(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     lt, rt = e.lhs.ctype, e.rhs.ctype
     assert lt is not None and rt is not None
+    if getattr(cx.options, "opencl_c_version", 120) < 120 and \
+            any(st.is_floating(st.element_type(t)) for t in (lt, rt) if st.is_arith_or_vector(t)):
+        return invalid_operands(cx, e, lt, rt)  # floats in && and || came with OpenCL C 1.2
     if st.is_vector(lt) or st.is_vector(rt):
         common = common_operands(cx, e)
         if common is None:
