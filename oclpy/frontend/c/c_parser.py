@@ -583,9 +583,16 @@ class Parser:
     def spec_address_space(self, spec: DeclSpec) -> None:
         tok = self.ts.advance()
         space = ADDRESS_SPACES[tok.text]
+        self.check_generic_word(tok)
         if spec.space is not None and spec.space is not space:
             self.diags.error(tok.loc, "multiple address spaces specified for type")
         spec.space = space
+
+    def check_generic_word(self, tok: Token) -> None:
+        """`__generic` came with OpenCL C 2.0 (clang's error before it)."""
+        if ADDRESS_SPACES.get(tok.text) is AddressSpace.GENERIC and self.version < 200:
+            self.diags.error(tok.loc, f"OpenCL C version {self.version // 100}.{self.version % 100 // 10} does not "
+                                      f"support the '{tok.text}' type qualifier")
 
     def spec_access(self, spec: DeclSpec) -> None:
         spec.access = ACCESS_QUALIFIERS[self.ts.advance().text]
@@ -979,7 +986,7 @@ class Parser:
                 if text.startswith("__attribute"):
                     self.parse_attributes_into({})
                     continue
-                self.ts.advance()
+                self.check_generic_word(self.ts.advance())
                 op.const |= text in ("const", "__const")
                 op.volatile |= text == "volatile"
                 op.restrict |= "restrict" in text
