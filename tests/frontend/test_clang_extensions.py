@@ -285,3 +285,10 @@ def test_generic_needs_opencl_c_2_0() -> None:
     assert got[:2] == [("2:3", "OpenCL C version 1.2 does not support the '__generic' type qualifier"),
                        ("3:9", "OpenCL C version 1.2 does not support the 'generic' type qualifier")]
     assert compile_to_ir(src, "-cl-std=CL2.0").log == ""
+
+
+def test_flag_attributes_take_no_arguments() -> None:
+    src = ("void f2(void) __attribute__((convergent(1)));\nvoid f3(void) __attribute__((noinline()));\n"
+           "void f4(void) __attribute__((always_inline(2)));\nkernel void k() {}")
+    assert errors(src) == [("1:30", "'convergent' attribute takes no arguments"),
+                           ("3:30", "'always_inline' attribute takes no arguments")]

@@ -922,6 +922,8 @@ class Parser:
         return tuple(values)
 
     def attr_flag(self, name: str, tok: Token) -> Any:
+        if name in NO_ARGUMENT_ATTRIBUTES and self.at("(") and self.ts.peek().text != ")":
+            self.diags.error(tok.loc, f"'{name}' attribute takes no arguments")  # clang's
         self.skip_balanced_parens()
         return True
 
@@ -1611,6 +1613,12 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
                      "format_arg", "malloc", "alloc_size", "assume_aligned", "transparent_union",
                      "intel_reqd_sub_group_size", "uniform_work_group_size"], Parser.attr_flag),
 }
+# the flags clang refuses arguments for (`convergent(1)` is an error; `noinline()` is not)
+NO_ARGUMENT_ATTRIBUTES = frozenset([
+    "always_inline", "noinline", "convergent", "noreturn", "flatten", "nodebug", "cold", "hot", "artificial",
+    "gnu_inline", "optnone", "minsize", "leaf", "nothrow", "noduplicate", "pure", "const", "used", "unused",
+    "overloadable", "returns_nonnull", "warn_unused_result", "may_alias", "no_instrument_function",
+    "transparent_union", "weak"])
 ATTRIBUTE_NAMES = frozenset(_ATTRIBUTE_HANDLERS)  # what `__attribute__((...))` takes (`__has_attribute`)
 
 
