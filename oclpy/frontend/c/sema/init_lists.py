@@ -85,6 +85,7 @@ class ListFiller:
     def __init__(self, checker: Checker, constant: bool) -> None:
         self.checker, self.diags, self.constant = checker, checker.diags, constant
         self.warned_excess = False
+        self.vector_overflow = False  # a vector item ran past the end of a vector's list
 
     def fill(self, init: ast.InitList, t: CType) -> None:
         top = Frame(t, init)
@@ -98,6 +99,10 @@ class ListFiller:
                 stack = self.designated(top, path, item, locs or [(item.loc, item.loc, item.loc)] * len(path))
             else:
                 self.place(stack, item)
+        if isinstance(t, ct.Vector) and self.vector_overflow:
+            have = sum(i.ctype.count if isinstance(i.ctype, ct.Vector) else 1 for i in init.items)
+            self.diags.error(init.loc, f"too many elements in vector initialization "
+                                       f"(expected {t.count} elements, have {have})")
         if isinstance(t, ct.Vector) and init.items and not any(designators) and top.pos < t.count \
                 and not any(isinstance(i.ctype, ct.Vector) or isinstance(i, ast.VectorLiteral) for i in init.items):
             self.diags.error(init.loc, f"too few elements in vector initialization "
@@ -207,6 +212,8 @@ class ListFiller:
         while True:
             frame = stack[-1]
             if frame.full():
+                if len(stack) == 1 and self.vector_past_end(frame, item):
+                    return
                 if len(stack) == 1:
                     if not self.warned_excess:
                         self.diags.warning(start_loc(item), f"excess elements in {_kind(frame.t)} initializer")
@@ -217,6 +224,8 @@ class ListFiller:
                 stack[-1].filled = True
                 continue
             mt = frame.member_type(frame.pos)
+            if self.vector_part(frame, item):
+                return
             if isinstance(frame.t, ct.Struct) and isinstance(mt, ct.Array) and mt.count is None:
                 self.diags.error(start_loc(item), "initialization of flexible array member is not allowed")
                 frame.pos += 1
@@ -228,6 +237,35 @@ class ListFiller:
             frame.pos += 1
             frame.filled = True
             return
+
+    def vector_past_end(self, frame: Frame, item: ast.Expr) -> bool:
+        """A vector item after a vector's list is full: clang's error (fill() reports it)."""
+        if not isinstance(frame.t, ct.Vector) or self.constant or isinstance(item, ast.InitList):
+            return False
+        self.checker.same_type_item(item, frame.t)
+        self.vector_overflow = isinstance(item.ctype, ct.Vector) or self.vector_overflow
+        return isinstance(item.ctype, ct.Vector)
+
+    def vector_part(self, frame: Frame, item: ast.Expr) -> bool:
+        """A vector item in a vector's braces fills as many elements as it has (`float4 v =
+        {p.xy, p.yx}`, as clang -x cl takes it): placed as one slot at its first element."""
+        t = frame.t
+        if not isinstance(t, ct.Vector) or self.constant or isinstance(item, ast.InitList):
+            return False
+        self.checker.same_type_item(item, t)  # gives the item its type
+        it = item.ctype
+        if not isinstance(it, ct.Vector):
+            return False
+        if it.elem != t.elem:
+            return False
+        if frame.pos + it.count > t.count:  # fill() reports the whole list, in clang's words
+            frame.pos = t.count
+            self.vector_overflow = True
+            return True
+        frame.init.slots.append((frame.pos, self.checker.initializer(item, it.unqualified(), self.constant)))
+        frame.pos += it.count
+        frame.filled = True
+        return True
 
     def elides(self, item: ast.Expr, mt: CType) -> bool:
         """Does `item` start the elided braces of aggregate member type `mt`?"""
