@@ -285,8 +285,9 @@ _ATOMIC2 = "add sub xchg min max and or xor"
 
 
 def _add_atomics(table: dict[str, list[Builtin]]) -> None:
-    # 64-bit atomics are cl_khr_int64_*_atomics' atom_ functions only
-    for prefix, kinds in (("atomic_", (K.INT, K.UINT)), ("atom_", (K.INT, K.UINT, K.LONG, K.ULONG))):
+    # cl_khr_int64_*_atomics name the 64-bit forms atom_ only (clang-14 declares no 64-bit atomic_);
+    # oclpy offers them under both names, as its spec tests use them
+    for prefix, kinds in (("atomic_", (K.INT, K.UINT, K.LONG, K.ULONG)), ("atom_", (K.INT, K.UINT, K.LONG, K.ULONG))):
         for sp in (AddressSpace.GLOBAL, AddressSpace.LOCAL):
             for k in kinds:
                 p = _ptr(k, sp, volatile=True)
