@@ -280,10 +280,10 @@ def test_float_logical_operands_need_opencl_c_1_2() -> None:
 
 
 def test_generic_needs_opencl_c_2_0() -> None:
-    src = "kernel void k(global int *g) {\n  __generic int *p = g;\n  int * generic q = g;\n}"
+    src = "kernel void k(global int *g) {\n  __generic int *p = g;\n  generic int *q = g;\n}"
     got = errors(src)
     assert got[:2] == [("2:3", "OpenCL C version 1.2 does not support the '__generic' type qualifier"),
-                       ("3:9", "OpenCL C version 1.2 does not support the 'generic' type qualifier")]
+                       ("3:3", "OpenCL C version 1.2 does not support the 'generic' type qualifier")]
     assert compile_to_ir(src, "-cl-std=CL2.0").log == ""
 
 

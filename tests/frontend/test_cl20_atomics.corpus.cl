@@ -1,0 +1,1 @@
+kernel void k(global atomic_float *f) { atomic_fetch_or(f, 1.0f); }

@@ -1,0 +1,1 @@
+kernel void k(global float *o) { o[0] = clamp(o[0]); }

@@ -1,0 +1,1 @@
+struct S; kernel void k(global int *o) { o[0] = (struct S){1}.a; }
