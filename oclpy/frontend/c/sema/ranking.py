@@ -64,7 +64,7 @@ def rank(arg: ast.Expr, param: CType, half_as_float: bool = False) -> Optional[i
     if isinstance(param, ct.Vector) and st.is_arith(a):
         return SPLAT
     if isinstance(param, ct.Pointer):
-        if st.is_integer(a) and is_null_constant(arg):
+        if st.is_integer(a) and is_null_constant(arg):  # 0 into any space; (void *)0 keeps its own
             return CONVERSION
         if isinstance(a, ct.Pointer):
             return _pointer_rank(a, param)
