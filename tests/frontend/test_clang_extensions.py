@@ -299,10 +299,12 @@ def test_vector_items_fill_several_elements_of_a_braced_vector(queue) -> None:  
   float2 p = (float2)(1.0f, 2.0f);
   float4 v = {p, p.yx};
   float4 w = {p, 3.0f, 4.0f};
-  float4 val[2] = {{p.yx, p}, {(float2)(5.0f, 6.0f)}};
+  float4 val[2] = {{p.yx, p}, {(float2)(5.0f, 6.0f), 0.0f, 0.0f}};
   for (int i = 0; i < 4; i++) { o[i] = v[i]; o[4 + i] = w[i]; o[8 + i] = val[1][i]; }
 }"""
     got = run(queue, src, 12, np.float32)
     assert got == [1.0, 2.0, 2.0, 1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 0.0]
-    assert errors("kernel void k(float2 p) { float4 v = {p, p, p}; }") == \
-        [("1:38", "too many elements in vector initialization (expected 4 elements, have 6)")]
+    assert errors("kernel void k(float2 p) { float4 v = {p, p, p}; float4 w[2] = {{p, p, p}, {p}}; }") == [
+        ("1:38", "too many elements in vector initialization (expected 4 elements, have 6)"),
+        ("1:64", "too many elements in vector initialization (expected 4 elements, have 6)"),
+        ("1:75", "too few elements in vector initialization (expected 4 elements, have 2)")]  # as clang-14
