@@ -1,10 +1,10 @@
 
-    __kernel void k(__global const float8 *a, __global const uint *idx, __global float *out,
-                    __global float8 *sh) {
-        size_t i = get_global_id(0);
-        float8 v = a[i];
-        float tmp[8];
-        vstore8(v, 0, tmp);
-        out[i] = tmp[idx[i] % 8];
-        sh[i] = shuffle(v, (uint8)(7, 6, 5, 4, 3, 2, 1, 0)) + shuffle2(v, v * 10.0f, (uint8)(0, 8, 1, 9, 2, 10, 3, 11));
+    __kernel void k(__global const float4 *in, __global float4 *out, __local float4 *tile) {
+        int l = get_local_id(0), n = get_local_size(0);
+        float4 v = in[get_global_id(0)];
+        tile[l] = v * 2.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float4 acc = v;
+        for (int k = 1; k < 4; ++k) acc += tile[(l + k) % n].wzyx;
+        out[get_global_id(0)] = acc;
     }

@@ -1,1 +1,2 @@
-kernel void k(global float4 *o, float a) { o[0] = mad(a, o[1], o[2]); o[1] = fmax(a, o[1]); o[2].x = fmax(a, a); }
+int g(int);
+__kernel void k(__global int *p) { p[0] = g(1); }

@@ -1,1 +1,1 @@
-kernel void k(global atomic_float *f) { atomic_fetch_or(f, 1.0f); }
+kernel void k(global int *p) { p[0] = ATOMIC_VAR_INIT(1); }

@@ -1,2 +1,5 @@
-float __attribute__((overloadable)) atomic_add(volatile __global float *p, float val);
-    kernel void k(global float *o) { o[1] = atomic_add(o, 1.0f); }
+kernel void k(global float *o) {
+        char3 c = as_char3(0x04030201);
+        int i = as_int((char3)(5, 6, 7));
+        o[0] = c.x; o[1] = c.y; o[2] = c.z; o[3] = i & 0xffffff;
+    }

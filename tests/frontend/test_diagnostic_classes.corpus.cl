@@ -1,1 +1,4 @@
-kernel void k(global float *o) { o[0] = clamp(o[0]); }
+kernel void k(global float *o) {
+  const int c = 1;
+  c = 2;
+}

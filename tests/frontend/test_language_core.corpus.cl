@@ -1,7 +1,5 @@
-kernel void k(global int *o, local int *l) {
-        l[get_local_id(0)] = o[0];
-        work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
-        atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
-        work_group_barrier(CLK_GLOBAL_MEM_FENCE);
-        o[1] = l[0];
-    }
+__constant sampler_t sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+__kernel void blur(__read_only image2d_t src, __write_only image2d_t dst) {
+    int2 pos = (int2)(get_global_id(0), get_global_id(1));
+    write_imagef(dst, pos, read_imagef(src, sampler, pos) * 0.5f);
+}

@@ -1,9 +1,6 @@
-__kernel void k(__global const uchar *data, __global uint *hist) {
-      __local uint local_hist[16];
-      uint l = get_local_id(0);
-      if (l < 16) local_hist[l] = 0;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      atomic_inc(&local_hist[data[get_global_id(0)] & 15]);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (l < 16) atomic_add(&hist[l], local_hist[l]);
+__kernel void k(__global int *out) {
+      int i = get_global_id(0);
+      int4 v = (int4)(10, 20, 30, 40);
+      v.wzyx[i & 3] = 7;
+      out[i] = v.x * 1000 + v.y * 100 + v.z * 10 + v.w + v.zw[1] * 100000;
     }

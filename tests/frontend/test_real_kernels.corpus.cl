@@ -1,1 +1,1 @@
-struct S; kernel void k(global int *o) { o[0] = (struct S){1}.a; }
+kernel void k(global float4 *o) { o[0] = (float4){7.0f}; }

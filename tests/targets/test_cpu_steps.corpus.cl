@@ -1,12 +1,7 @@
 
-__kernel void k(__global const float *a, __global float *root, __global int *iters) {
-    int i = get_global_id(0);
-    float x = a[i] > 1.0f ? a[i] : 1.0f, prev = 0.0f;
-    int n = 0;
-    for (; fabs(x - prev) > 1e-6f * x && n < 60; ++n) {
-        prev = x;
-        x = 0.5f * (x + a[i] / x);
-    }
-    root[i] = x;
-    iters[i] = n;
+__kernel void k(__global const uint *start, __global uint *steps) {
+    size_t i = get_global_linear_id();
+    uint n = start[i], count = 0;
+    while (n > 1u) { n = (n & 1u) ? 3u * n + 1u : n >> 1; ++count; }
+    steps[i] = count;
 }

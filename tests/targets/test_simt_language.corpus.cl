@@ -1,11 +1,17 @@
 
-global long total;
-global int table[5] = {10, 20, 30, 40, 50};
-global float scale = 0.5f;
-__attribute__((noinline)) int entry(size_t i) { return table[i % 5]; }
-kernel void k(global int *out) {
+kernel void k(global int *out, global const int *in) {
   size_t i = get_global_id(0);
-  out[i] = entry(i) + (int)(scale * 4);
-  atomic_fetch_add((volatile global atomic_long *)&total, (long)i);
+  int x = in[i], n = 0, acc = 1;
+  if (x & 1) goto second;
+first:
+  acc = acc * 3 + n;
+  n++;
+  if (n > 20) goto done;
+second:
+  acc = acc + (x >> n % 5);
+  n += 2;
+  if (n < x % 17) goto first;
+  if (acc % 3 == 0 && n < 40) goto second;
+done:
+  out[i] = acc * 100 + n;
 }
-kernel void read(global long *out) { out[0] = total; for (int j = 0; j < 5; j++) out[1 + j] = table[j]; }

@@ -1,2 +1,1 @@
-struct S { int a; volatile ushort b; };
-__kernel void entry(__global ulong *r) { struct S c, d; c = d; r[0] = c.b; }
+__kernel void entry(__global int *r) { int i; for (; i < 7; i++) r[i] = 0; }
