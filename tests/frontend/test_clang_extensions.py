@@ -302,3 +302,21 @@ def test_vector_items_fill_several_elements_of_a_braced_vector(queue) -> None:  
         ("1:38", "too many elements in vector initialization (expected 4 elements, have 6)"),
         ("1:64", "too many elements in vector initialization (expected 4 elements, have 6)"),
         ("1:75", "too few elements in vector initialization (expected 4 elements, have 2)")]  # as clang-14
+
+
+def test_conditional_pointers_to_different_types_warn_as_clang(queue) -> None:  # type: ignore[no-untyped-def]
+    src = """kernel void k(global int *o, global float *f, int c) {
+  global void *p = c ? o : f;
+  *(global int *)p = 7;
+}"""
+    assert re.findall(r"warning: (.*)", compile_to_ir(src, "-cl-std=CL2.0").log) == [
+        "pointer type mismatch ('__global int *' and '__global float *')"]
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    o = np.zeros(1, np.int32)
+    mf = cl.mem_flags
+    ob = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=o)
+    fb = cl.Buffer(ctx, mf.READ_WRITE, 4)
+    prg.k(q, (1,), None, ob, fb, np.int32(1))
+    cl.enqueue_copy(q, o, ob)
+    assert o.tolist() == [7]

@@ -436,7 +436,17 @@ def _conditional_type(cx: SemaContext, e: ast.Conditional, a: CType, b: CType) -
         return a if st.is_void(a.pointee) else b
     if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and st.same_unqualified(a.pointee, b.pointee):
         return _composite_pointer(a, b)
+    if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer):  # clang: a warning, and void * in their space
+        common = _composite_pointer(ct.Pointer(_as_void(a.pointee)), ct.Pointer(_as_void(b.pointee)))
+        if common is not None:
+            cx.diags.warning(e.loc, f"pointer type mismatch ('{a}' and '{b}')")
+        return common
     return None
+
+
+def _as_void(t: CType) -> CType:
+    return ct.Void(const=getattr(t, "const", False), volatile=getattr(t, "volatile", False),
+                   space=getattr(t, "space", None))
 
 
 def _composite_pointer(a: ct.Pointer, b: ct.Pointer) -> Optional[CType]:
