@@ -320,3 +320,11 @@ def test_conditional_pointers_to_different_types_warn_as_clang(queue) -> None:  
     prg.k(q, (1,), None, ob, fb, np.int32(1))
     cl.enqueue_copy(q, o, ob)
     assert o.tolist() == [7]
+
+
+def test_a_null_pointer_into_global_memory_stays_global() -> None:
+    src = ("#define NULL ((void*)0)\nkernel void k() {\n  global int* ptr1 = NULL;\n"
+           "  global int* ptr2 = (global void*)0;\n  constant int* ptr3 = NULL;\n"
+           "  constant int* ptr4 = (global void*)0;\n}")
+    assert errors(src) == [("6:24", "initializing '__constant int *' with an expression of type "
+                                    "'__global void *' changes address space of pointer")]
