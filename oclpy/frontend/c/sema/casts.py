@@ -56,7 +56,8 @@ def check_swizzle(cx: SemaContext, e: ast.Member, bt: ct.Vector) -> ast.Expr:
     res = _swizzle_indices(e.name, bt.count)
     letter = next((c for c in e.name if c in "rgba"), None) if e.name[0] in "rgbaxyzw" else None
     if letter is not None and getattr(cx.options, "opencl_c_version", 120) < 300:
-        cx.diags.warning(e.loc, f"vector component name '{letter}' is a feature from OpenCL version 3.0 onwards")  # clang-14's
+        cx.diags.warning(e.loc, f"vector component name '{letter}' is a feature from OpenCL version 3.0 "
+                                "onwards")  # clang-14's words
     if isinstance(res, str) or res is None:
         return cx.error(e, (res or "illegal vector component name").format(t=bt.unqualified()))
     n = len(res)

@@ -299,7 +299,8 @@ def _check_pointer_compare(cx: SemaContext, e: ast.Binary) -> ast.Expr:
         e.rhs = convert(e.rhs, lt)  # type: ignore[arg-type]
     elif is_null_constant(e.lhs):
         e.lhs = convert(e.lhs, rt)  # type: ignore[arg-type]
-    elif isinstance(lt, ct.Pointer) and st.is_integer(rt) or isinstance(rt, ct.Pointer) and st.is_integer(lt):  # type: ignore[arg-type]
+    elif isinstance(lt, ct.Pointer) and st.is_integer(rt) or \
+            isinstance(rt, ct.Pointer) and st.is_integer(lt):  # type: ignore[arg-type]
         ordered = "ordered " if e.op in ("<", ">", "<=", ">=") else ""
         cx.diags.warning(e.loc, f"{ordered}comparison between pointer and integer ('{lt}' and '{rt}')")  # clang's
         if isinstance(lt, ct.Pointer):
