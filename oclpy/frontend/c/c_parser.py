@@ -848,7 +848,7 @@ class Parser:
         """Does expression `e` read a variable or parameter in scope (a VLA's size, to clang)?"""
         if isinstance(e, ast.Identifier):
             return isinstance(self.lookup(e.name), (ast.VarDecl, ast.ParamDecl))
-        if isinstance(e, ast.Expr):
+        if isinstance(e, ast.Expr) and not isinstance(e, ast.SizeOf):  # sizeof reads no variable
             return any(self.names_a_variable(v) for v in vars(e).values() if isinstance(v, ast.Expr))
         return False
 
