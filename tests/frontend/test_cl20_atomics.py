@@ -164,22 +164,26 @@ def test_orders_and_scopes_reach_the_ir() -> None:
 
 
 @pytest.mark.parametrize("src, message", [
-    ("kernel void k(global int *p) { atomic_fetch_add(p, 1); }",
-     "1:32: error: no matching function for call to 'atomic_fetch_add'"),
+    ("kernel void k(global int *p) { atomic_load(p); }",  # a plain int * fits every type equally ill
+     "1:32: error: call to 'atomic_load' is ambiguous"),
     ("kernel void k(global atomic_int *p) { atomic_fetch_add_explicit(p); }",
      "1:39: error: no matching function for call to 'atomic_fetch_add_explicit'"),
+    # clang-14 offers cl_ext_float_atomics' float min and max, which oclpy does not: of the
+    # integer ones none is better
     ("kernel void k(global atomic_float *p) { atomic_fetch_min(p, 1.0f); }",
-     "1:41: error: no matching function for call to 'atomic_fetch_min'"),
+     "1:41: error: call to 'atomic_fetch_min' is ambiguous"),
 ])
 def test_wrong_arguments_are_diagnosed(src: str, message: str) -> None:
     assert first_error(src) == "<kernel>:" + message
 
 
-def test_non_atomic_pointer_note_names_the_conversion() -> None:
-    with pytest.raises(CompileError) as info:
-        compile_to_ir("kernel void k(global int *p) { atomic_load(p); }", CL20)
-    assert ("candidate function not viable: no known conversion from '__global int *' to "
-            "'__global volatile atomic_int *'") in info.value.log
+def test_non_atomic_pointer_is_passed_with_clangs_warning() -> None:
+    """clang's C overloading takes an incompatible pointer, with a warning, when the
+    other arguments choose the overload (`atomic_fetch_add(int *, 1)` is the int one)."""
+    result = compile_to_ir("kernel void k(global int *p) { atomic_fetch_add(p, 1); }", CL20)
+    assert ("<kernel>:1:49: warning: incompatible pointer types passing '__global int *' to parameter "
+            "of type '__generic volatile atomic_int *'") in result.log
+    assert "atomicrmw add ptr<generic>" in print_module(result.module)  # infer-address-spaces narrows it
 
 
 def test_too_few_arguments_note() -> None:
@@ -221,4 +225,4 @@ def test_float_fetch_add_and_sub_from_every_work_item(queue) -> None:  # type: i
 
 def test_float_atomics_have_no_bitwise_fetch() -> None:
     error = first_error("kernel void k(global atomic_float *f) { atomic_fetch_or(f, 1.0f); }")
-    assert "no matching function for call to 'atomic_fetch_or'" in error
+    assert error == "<kernel>:1:41: error: call to 'atomic_fetch_or' is ambiguous"  # as clang-14

@@ -138,7 +138,7 @@ def test_swizzle_records_indices() -> None:
 
 
 def test_builtin_overload_resolution_prefers_exact() -> None:
-    e = body_exprs("void f(float4 a, float b) { fmax(a, b); max(a, a); min(1u, 2); }")
+    e = body_exprs("void f(float4 a, float b) { fmax(a, b); max(a, a); min(1u, 2u); }")
     assert [str(x.ctype) for x in e] == ["float4", "float4", "uint"]
     assert isinstance(e[0], ast.Call) and e[0].builtin.params[1].__str__() == "float"
 

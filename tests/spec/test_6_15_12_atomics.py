@@ -92,7 +92,7 @@ def test_atomic_xchg_float(run_kernel) -> None:
         __local float L;
         if (get_local_id(0) == 0) L = -1.0f;
         barrier(CLK_LOCAL_MEM_FENCE);
-        float o = atom_xchg(&L, 2.0f);
+        float o = atomic_xchg(&L, 2.0f);  // atom_xchg has no float overload: clang finds it ambiguous
         if (o != -1.0f && o != 2.0f) F[1] = o;
     }"""
     F = np.array([-0.5, 0.0], np.float32)

@@ -359,6 +359,9 @@ class Parser:
             raise self.error(self.ts.advance().loc, "extraneous closing brace ('}')")
         if self.at("_Static_assert"):
             return [parse_gnu.parse_static_assert(self)]
+        if parse_gnu.at_asm(self):
+            parse_gnu.parse_asm(self)
+            return []
         return self.parse_declaration(top_level=True)
 
     def sync(self, top_level: bool = False) -> None:
@@ -416,6 +419,8 @@ class Parser:
             if tag or isinstance(t, ct.Enum):
                 return [ast.TagDecl(spec.loc, tag, t)]
         self.diags.warning(spec.loc, "declaration does not declare anything")
+        if isinstance(t, ct.Struct):  # still checked, as clang does (a bit-field in it is an error)
+            return [ast.TagDecl(spec.loc, "", t)]
         return []
 
     def declared_type(self, base: ct.CType, ops: list[TypeOp]) -> ct.CType:
@@ -578,9 +583,16 @@ class Parser:
     def spec_address_space(self, spec: DeclSpec) -> None:
         tok = self.ts.advance()
         space = ADDRESS_SPACES[tok.text]
+        self.check_generic_word(tok)
         if spec.space is not None and spec.space is not space:
             self.diags.error(tok.loc, "multiple address spaces specified for type")
         spec.space = space
+
+    def check_generic_word(self, tok: Token) -> None:
+        """`__generic` came with OpenCL C 2.0 (clang's error before it)."""
+        if ADDRESS_SPACES.get(tok.text) is AddressSpace.GENERIC and self.version < 200:
+            self.diags.error(tok.loc, f"OpenCL C version {self.version // 100}.{self.version % 100 // 10} does not "
+                                      f"support the '{tok.text}' type qualifier")
 
     def spec_access(self, spec: DeclSpec) -> None:
         spec.access = ACCESS_QUALIFIERS[self.ts.advance().text]
@@ -820,13 +832,25 @@ class Parser:
         return constants
 
     def parse_int_constant(self, what: str) -> int:
-        """A conditional expression that must fold to an integer (array size, bit-field width...)."""
+        """A conditional expression that must fold to an integer (array size, bit-field width...);
+        in an array size a const integer variable with a constant initializer folds, as in clang."""
         expr = self.parse_conditional()
-        value = eval_int_const(expr, self.rules, self.diags)
+        value = eval_int_const(expr, self.rules, self.diags, self.lookup if what == "array size" else None)
+        if value is None and what == "array size" and self.names_a_variable(expr):
+            self.diags.error(ast.start_loc(expr), "variable length arrays are not supported in OpenCL")
+            return 0
         if value is None:
             self.diags.error(expr.loc, f"{what} is not an integer constant expression")
             return 0
         return value
+
+    def names_a_variable(self, e: object) -> bool:
+        """Does expression `e` read a variable or parameter in scope (a VLA's size, to clang)?"""
+        if isinstance(e, ast.Identifier):
+            return isinstance(self.lookup(e.name), (ast.VarDecl, ast.ParamDecl))
+        if isinstance(e, ast.Expr) and not isinstance(e, ast.SizeOf):  # sizeof reads no variable
+            return any(self.names_a_variable(v) for v in vars(e).values() if isinstance(v, ast.Expr))
+        return False
 
     # -- attributes -----------------------------------------------------------
 
@@ -898,6 +922,8 @@ class Parser:
         return tuple(values)
 
     def attr_flag(self, name: str, tok: Token) -> Any:
+        if name in NO_ARGUMENT_ATTRIBUTES and self.at("(") and self.ts.peek().text != ")":
+            self.diags.error(tok.loc, f"'{name}' attribute takes no arguments")  # clang's
         self.skip_balanced_parens()
         return True
 
@@ -962,7 +988,7 @@ class Parser:
                 if text.startswith("__attribute"):
                     self.parse_attributes_into({})
                     continue
-                self.ts.advance()
+                self.check_generic_word(self.ts.advance())
                 op.const |= text in ("const", "__const")
                 op.volatile |= text == "volatile"
                 op.restrict |= "restrict" in text
@@ -981,6 +1007,8 @@ class Parser:
         if self.tok.kind == "id" and not abstract:
             tok = self.ts.advance()
             inner = Declarator(tok.text, tok.loc)
+        elif self.at("(") and self.ts.peek().text == "^":  # clang's blocks: `int (^b)(int)`
+            raise self.error(self.ts.peek().loc, BLOCKS_UNSUPPORTED)
         elif self.at("(") and self.is_nested_declarator(abstract):
             opener = self.ts.advance()
             inner = self.parse_declarator(abstract, name_optional)
@@ -1173,6 +1201,8 @@ class Parser:
             return self.parse_compound_statement()
         if tok.kind == "id" and self.ts.peek().text == ":" and self.ts.peek().kind == "punct":
             return self.parse_label()
+        if parse_gnu.at_asm(self):
+            return parse_gnu.parse_asm(self)
         if self.at("_Static_assert"):
             if not allow_declaration:  # a declaration, so no loop or if body: clang's words
                 self.diags.error(tok.loc, "expected expression")
@@ -1413,6 +1443,8 @@ class Parser:
         #                       | unary_operator cast_expression
         #                       | ('sizeof' | 'vec_step' | '__alignof__' | '_Alignof') (unary_expression | '(' type_name ')')
         tok = self.tok
+        if tok.kind == "punct" and tok.text == "^":  # a block literal, `^(int i) { ... }`
+            raise self.error(tok.loc, BLOCKS_UNSUPPORTED)
         if tok.kind == "punct" and tok.text in ("++", "--"):
             self.ts.advance()
             return ast.Unary(tok.loc, tok.text + "pre", self.parse_unary())
@@ -1469,10 +1501,12 @@ class Parser:
 
     def parse_primary(self) -> ast.Expr:
         # BNF: primary_expression : ID | constant | string_literal+ | '(' expression ')'
-        #                        | statement_expression | offsetof_expression
+        #                        | statement_expression | offsetof_expression | astype_expression
         tok = self.tok
         if tok.text == "__builtin_offsetof" and tok.kind == "id" and self.ts.peek().text == "(":
             return parse_gnu.parse_offsetof(self)
+        if tok.text == "__builtin_astype" and tok.kind == "id" and self.ts.peek().text == "(":
+            return parse_gnu.parse_astype(self)
         builder = _PRIMARY_BUILDERS.get(tok.kind)
         if builder is not None:
             return builder(self)
@@ -1514,6 +1548,7 @@ class Parser:
         return ast.StringLiteral(first.loc, data)
 
 
+BLOCKS_UNSUPPORTED = "blocks are not supported: oclpy has no device-side enqueue to call them"
 _SIZEOF_KINDS = {"sizeof": "sizeof", "vec_step": "vec_step", "__alignof__": "alignof", "__alignof": "alignof",
                  "_Alignof": "alignof"}
 
@@ -1578,6 +1613,12 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
                      "format_arg", "malloc", "alloc_size", "assume_aligned", "transparent_union",
                      "intel_reqd_sub_group_size", "uniform_work_group_size"], Parser.attr_flag),
 }
+# the flags clang refuses arguments for (`convergent(1)` is an error; `noinline()` is not)
+NO_ARGUMENT_ATTRIBUTES = frozenset([
+    "always_inline", "noinline", "convergent", "noreturn", "flatten", "nodebug", "cold", "hot", "artificial",
+    "gnu_inline", "optnone", "minsize", "leaf", "nothrow", "noduplicate", "pure", "const", "used", "unused",
+    "overloadable", "returns_nonnull", "warn_unused_result", "may_alias", "no_instrument_function",
+    "transparent_union", "weak"])
 ATTRIBUTE_NAMES = frozenset(_ATTRIBUTE_HANDLERS)  # what `__attribute__((...))` takes (`__has_attribute`)
 
 

@@ -4,7 +4,8 @@
 conditional operators, casts to integer types and `sizeof`/`__alignof__`/
 `vec_step` of types; it returns None when the expression is not an integer
 constant expression (the caller says so in its own words). The parser uses it
-for array sizes, enum values and attribute arguments; sema for `case` labels.
+for array sizes (where const integer variables fold too, as in clang), enum values
+and attribute arguments; sema for `case` labels.
 Values are computed in the type C gives them (int, uint, long, ulong) and wrap
 as that type does. `type_size`/`type_align` give the OpenCL sizes of types
 under `SizeRules`: the target's DataLayout (pointer widths per address space)
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ...diagnostics import DiagnosticEngine
+from ...ir.types import AddressSpace
 from ..size_rules import SizeRules
 from . import ast
 from . import c_types as ct
@@ -87,10 +89,15 @@ _COMPARE: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+Lookup = Callable[[str], object]  # a name -> what the parser's scopes bind it to
+
+
 class _Folder:
-    def __init__(self, diags: Optional[DiagnosticEngine], rules: SizeRules) -> None:
+    def __init__(self, diags: Optional[DiagnosticEngine], rules: SizeRules, lookup: Optional[Lookup] = None) -> None:
         self.diags = diags
         self.rules = rules
+        self.lookup = lookup
+        self.visiting: set[int] = set()
 
     def fold(self, e: ast.Expr) -> Optional[Value]:
         method = _FOLDERS.get(type(e))
@@ -103,7 +110,18 @@ class _Folder:
     def identifier(self, e: ast.Identifier) -> Optional[Value]:
         if isinstance(e.decl, ast.EnumConstant):
             return e.decl.value, K.INT
-        return None
+        var = self.lookup(e.name) if self.lookup is not None and e.decl is None else None
+        if not (isinstance(var, ast.VarDecl) and var.init is not None and _const_integer(var.ctype)):
+            return None
+        if id(var) in self.visiting:
+            return None
+        self.visiting.add(id(var))
+        try:
+            v = self.fold(var.init)
+        finally:
+            self.visiting.discard(id(var))
+        kind = var.ctype.kind  # type: ignore[attr-defined]
+        return None if v is None else (wrap(v[0], kind), kind)
 
     def unary(self, e: ast.Unary) -> Optional[Value]:
         v = self.fold(e.operand)
@@ -186,19 +204,28 @@ _FOLDERS: dict[type, Callable[[_Folder, ast.Expr], Optional[Value]]] = {
 }
 
 
-def eval_int_const(expr: ast.Expr, rules: SizeRules, diags: Optional[DiagnosticEngine] = None) -> Optional[int]:
-    """The value of integer constant expression `expr`, or None if it is not one."""
-    v = eval_int_const_typed(expr, rules, diags)
+def eval_int_const(expr: ast.Expr, rules: SizeRules, diags: Optional[DiagnosticEngine] = None,
+                   lookup: Optional[Lookup] = None) -> Optional[int]:
+    """The value of integer constant expression `expr`, or None if it is not one. With
+    `lookup` (array sizes), a const integer variable whose initializer folds counts as its
+    value, as clang folds `const int n = 4; int a[n];` (C would make it a VLA)."""
+    v = eval_int_const_typed(expr, rules, diags, lookup)
     return None if v is None else v[0]
 
 
-def eval_int_const_typed(expr: ast.Expr, rules: SizeRules,
-                         diags: Optional[DiagnosticEngine] = None) -> Optional[Value]:
+def eval_int_const_typed(expr: ast.Expr, rules: SizeRules, diags: Optional[DiagnosticEngine] = None,
+                         lookup: Optional[Lookup] = None) -> Optional[Value]:
     """Like `eval_int_const`, also returning the integer kind C gives the value."""
     try:
-        return _Folder(diags, rules).fold(expr)
+        return _Folder(diags, rules, lookup).fold(expr)
     except RecursionError:  # a pathologically deep expression: not folded
         return None
+
+
+def _const_integer(t: ct.CType) -> bool:
+    """A const (or __constant) integer type, whose variable clang folds into array sizes."""
+    return isinstance(t, ct.Scalar) and not t.kind.is_float and t.kind is not K.BOOL and \
+        (t.const or t.space is AddressSpace.CONSTANT)
 
 
 # -- sizes and alignments of types ----------------------------------------------

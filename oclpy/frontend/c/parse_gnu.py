@@ -1,6 +1,8 @@
 """Parsing of the GNU C and clang extensions that OpenCL C compilers built on clang
-accept: statement expressions `({ ... })`, `__typeof__(...)`, `_Static_assert` and
-the `ext_vector_type` attribute.
+accept: statement expressions `({ ... })`, `__typeof__(...)`, `_Static_assert`, the
+`ext_vector_type` attribute, and GNU inline assembly, which parses and is refused
+(oclpy's devices take no target assembly: Intel's vISA or AMD's ISA text means
+nothing to them).
 
 Each function takes the `Parser` as its first argument (an explicit context, not
 a mixin) and is called from the parse method where the construct can appear.
@@ -135,6 +137,22 @@ def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: Diag
         diags.error(sa.loc, f"static_assert failed{requirement}{message}")
 
 
+def parse_astype(p: Parser) -> ast.Expr:
+    # BNF: astype_expression : '__builtin_astype' '(' assignment_expression ',' type_name ')'
+    # clang's builtin behind as_<type>(): the call is the as_<type> call of the type named
+    kw = p.ts.advance()
+    opener = p.expect("(", "expected '(' after '__builtin_astype'")
+    value = p.parse_assignment()
+    p.expect(",", "expected ','")
+    t = p.parse_type_name()
+    end = p.expect_closing(")", opener)
+    if not (isinstance(t, ct.Vector) or isinstance(t, ct.Scalar) and t.kind is not ct.ScalarKind.BOOL):
+        raise p.error(kw.loc, f"'__builtin_astype' to '{t}' is not supported: oclpy reinterprets values "
+                              "as scalar and vector types")
+    name = f"as_{t.unqualified()}"
+    return ast.Call(kw.loc, ast.Identifier(kw.loc, name), [value], end_loc=end.loc)
+
+
 def parse_offsetof(p: Parser) -> ast.Expr:
     # BNF: offsetof_expression : '__builtin_offsetof' '(' type_name ',' ID ('.' ID | '[' constant_expression ']')* ')'
     kw = p.ts.advance()
@@ -180,3 +198,26 @@ def member_offset(p: Parser, kw: Token, t: ct.CType, path: list[Any]) -> Optiona
             total += struct_offsets(t.definition, p.rules)[member.name]  # type: ignore[index, union-attr]
             t = member.type  # type: ignore[union-attr]
     return total
+
+
+ASM_KEYWORDS = ("__asm__", "__asm")
+_ASM_QUALIFIERS = ("volatile", "__volatile__", "inline", "__inline__", "goto")
+
+
+def at_asm(p: Parser) -> bool:
+    """Is GNU `__asm__` next (unless the program declares the name)?"""
+    return p.tok.text in ASM_KEYWORDS and p.tok.kind in ("id", "kw") and p.lookup(p.tok.text) is None
+
+
+def parse_asm(p: Parser) -> ast.Stmt:
+    # BNF: asm_statement : ('__asm__' | '__asm') asm_qualifier* '(' balanced_tokens ')' ';'
+    # (at file scope too, without the qualifiers)
+    tok = p.ts.advance()
+    while p.tok.text in _ASM_QUALIFIERS:
+        p.ts.advance()
+    if not p.at("("):
+        raise p.error(p.tok.loc, "expected '(' after 'asm'")
+    p.skip_balanced_parens()
+    p.expect(";", "expected ';' after asm statement")
+    p.diags.error(tok.loc, "inline assembly is not supported: oclpy's devices take no target assembly")
+    return ast.ExprStmt(tok.loc, None)

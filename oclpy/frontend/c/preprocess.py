@@ -19,6 +19,7 @@ from ...diagnostics import DiagnosticEngine, TooManyErrors
 from ..options import BUNDLED_INCLUDE_DIR, BuildOptions, CL_STD_VERSIONS
 from .language_features import capabilities
 from .preprocessor.directives import Preprocessor
+from .type_macros import type_macros
 
 # Math constants of OpenCL C 6.15.2.1: name -> full-precision value (M_x double, M_x_F float, M_x_H half).
 MATH_CONSTANTS = {
@@ -121,6 +122,7 @@ def predefined_macros(options: BuildOptions) -> dict[str, str]:
         macros[f"M_{name}_F"] = value + "f"
         macros[f"M_{name}_H"] = value + "h"
     macros.update(LIMITS)
+    macros.update(type_macros(options.size_rules))
     if options.opencl_c_version >= 200:
         macros.update(CL20_MACROS)
     if options.opencl_c_version >= 300:

@@ -3,7 +3,10 @@
 OpenCL builtin of the same meaning and its own C signature (`int __builtin_clzll(unsigned
 long long)` is OpenCL's `ulong clz(ulong)` with the result converted to int). The lowering
 runs the OpenCL builtin's implementation and converts; `bswap` and `ffs`, which OpenCL C
-lacks, are built from shifts and `ctz`.
+lacks, are built from shifts and `ctz`. clang's half conversions through a pointer
+(`__builtin_store_halff(float, half *)`, `__builtin_store_half(double, half *)`,
+`__builtin_load_halff(half *)`, `__builtin_load_half(half *)`, in any address space)
+are vstore_half/vload_half at offset 0 (round to nearest even, as clang's fptrunc).
 """
 
 from __future__ import annotations
@@ -54,6 +57,17 @@ def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
         targets[sig] = target
     for t, suffix in ((ct.USHORT, "16"), (ct.UINT, "32"), (ct.ULONG, "64")):
         table[f"__builtin_bswap{suffix}"] = [Builtin(f"__builtin_bswap{suffix}", t, (t,), "gnu_bswap")]
+    for target in bi.overloads("vstore_half"):
+        data, _, pointer = target.params
+        sig = Builtin("__builtin_store_half" + ("f" if data == ct.FLOAT else ""), ct.VOID, (data, pointer),
+                      "gnu_store_half")
+        table.setdefault(sig.name, []).append(sig)
+        targets[sig] = target
+    for target in bi.overloads("vload_half"):
+        for gnu, ret in (("__builtin_load_halff", ct.FLOAT), ("__builtin_load_half", ct.DOUBLE)):
+            sig = Builtin(gnu, ret, target.params[1:], "gnu_load_half")
+            table.setdefault(gnu, []).append(sig)
+            targets[sig] = target
     for t, suffix in ((ct.INT, ""), (ct.LONG, "l"), (ct.LONG, "ll")):
         sig = Builtin(f"__builtin_ffs{suffix}", ct.INT, (t,), "gnu_ffs")
         table[sig.name] = [sig]
@@ -111,6 +125,17 @@ def b_ffs(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.C
     return cx.convert(found, target.ret, sig.ret)
 
 
+def b_store_half(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    data, pointer = args
+    return _run(cx, _table()[1][sig], [data, ConstInt(ir.I64, 0), pointer], e)
+
+
+def b_load_half(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    target = _table()[1][sig]
+    return cx.convert(_run(cx, target, [ConstInt(ir.I64, 0), args[0]], e), target.ret, sig.ret)
+
+
 ALIAS_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
+    "gnu_store_half": b_store_half, "gnu_load_half": b_load_half,
 }

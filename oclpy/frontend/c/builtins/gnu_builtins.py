@@ -4,10 +4,13 @@
     long __builtin_expect_with_probability(long exp, long c, double p)
     void __builtin_assume(bool cond)     a promise; `cond` is not evaluated
     void __builtin_unreachable(void)     control never gets here
+    void *__builtin_memcpy(void *dst, const void *src, size_t n)  (any address spaces)
 
 A hint changes no result, so `__builtin_expect` lowers to its first argument
 and `__builtin_assume` to nothing (its argument is not evaluated, as in
-clang); `__builtin_unreachable` ends the block with `unreachable`.
+clang); `__builtin_unreachable` ends the block with `unreachable`;
+`__builtin_memcpy` copies byte by byte in a loop and returns `dst` (clang accepts
+pointers into any address space for it, a constant source included).
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ from functools import lru_cache
 from typing import Optional
 
 from ....diagnostics import DiagnosticEngine
-from ....ir.values import Undef, Value
+from ....ir.builder import add_incomings
+from ....ir.types import AddressSpace
+from ....ir.values import ConstInt, Undef, Value
 from ....ir import types as ir
 from .. import ast
 from .. import c_types as ct
+from ..c_types import CType
 from .table import Builtin
 from ..ast import start_loc
 from .builtin_context import BuiltinContext, BuiltinImpl
@@ -32,12 +38,23 @@ UNEVALUATED_IMPLS = frozenset(["gnu_assume"])
 def _table() -> dict[str, list[Builtin]]:
     expect = Builtin("__builtin_expect", ct.LONG, (ct.LONG, ct.LONG), "gnu_expect")
     with_p = Builtin("__builtin_expect_with_probability", ct.LONG, (ct.LONG, ct.LONG, ct.DOUBLE), "gnu_expect")
+    memcpy = [Builtin("__builtin_memcpy", _void_pointer(dst, False), (_void_pointer(dst, False),
+                      _void_pointer(src, True), ct.SIZE_T), "gnu_memcpy")
+              for dst in _WRITABLE for src in _WRITABLE + (AddressSpace.CONSTANT,)]
     return {
+        "__builtin_memcpy": memcpy,
         "__builtin_expect": [expect],
         "__builtin_expect_with_probability": [with_p],
         "__builtin_assume": [Builtin("__builtin_assume", ct.VOID, (ct.BOOL,), "gnu_assume")],
         "__builtin_unreachable": [Builtin("__builtin_unreachable", ct.VOID, (), "gnu_unreachable")],
     }
+
+
+_WRITABLE = (AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.PRIVATE, AddressSpace.GENERIC)
+
+
+def _void_pointer(space: AddressSpace, const: bool) -> CType:
+    return ct.Pointer(ct.Void(const=const, space=space))
 
 
 GNU_BUILTINS = frozenset(_table())
@@ -89,6 +106,25 @@ def b_unreachable(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Option
     return Undef(ir.VOID)
 
 
+def b_memcpy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    """for (i = 0; i < n; i++) dst[i] = src[i] (bytes); the value is dst."""
+    dst, src, n = args
+    entry = cx.b.block
+    head, body, done = cx.new_block("memcpy.head"), cx.new_block("memcpy.body"), cx.new_block("memcpy.done")
+    cx.b.br(head)
+    cx.b.position_at_end(head)
+    i = cx.b.phi(ir.I64)
+    cx.b.condbr(cx.b.icmp("ult", i, n), body, done)
+    cx.b.position_at_end(body)
+    byte = cx.b.load(ir.I8, cx.b.gep(ir.I8, src, [i]), 1)
+    cx.b.store(byte, cx.b.gep(ir.I8, dst, [i]), 1)
+    step = cx.b.binop("add", i, ConstInt(ir.I64, 1))
+    cx.b.br(head)
+    add_incomings(i, [(ConstInt(ir.I64, 0), entry), (step, body)])  # type: ignore[list-item]
+    cx.b.position_at_end(done)
+    return dst
+
+
 GNU_IMPLS: dict[str, BuiltinImpl] = {
-    "gnu_expect": b_expect, "gnu_assume": b_assume, "gnu_unreachable": b_unreachable,
+    "gnu_expect": b_expect, "gnu_assume": b_assume, "gnu_unreachable": b_unreachable, "gnu_memcpy": b_memcpy,
 }

@@ -59,6 +59,7 @@ FAMILIES: dict[str, list[CType]] = {
     "F": _gen(_FLOATS),
     "Fs": _gen(_FLOATS, (1,)),
     "Fv": _gen(_FLOATS, (2, 3, 4, 8, 16)),
+    "Ff": _gen((K.FLOAT,)),  # native_ and half_ functions: float only
     "F4": [ct.Scalar(K.FLOAT), ct.Scalar(K.DOUBLE)] + _gen(_FLOATS, (2, 3, 4)),
     "F34": _gen(_FLOATS, (3, 4)),
     "I": _gen(_INTS),
@@ -118,9 +119,10 @@ _MATH2 = "atan2 atan2pi copysign fdim fmod hypot nextafter pow powr remainder"
 
 TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     (_MATH1, "math", "F", "T", ("T",)),
-    (" ".join(f"native_{n} half_{n}" for n in _NATIVE1.split()), "math", "F", "T", ("T",)),
-    (_MATH2 + " native_powr half_powr", "math", "F", "T", ("T", "T")),
-    ("native_divide half_divide", "fdiv", "F", "T", ("T", "T")),
+    (" ".join(f"native_{n} half_{n}" for n in _NATIVE1.split()), "math", "Ff", "T", ("T",)),
+    (_MATH2, "math", "F", "T", ("T", "T")),
+    ("native_powr half_powr", "math", "Ff", "T", ("T", "T")),
+    ("native_divide half_divide", "fdiv", "Ff", "T", ("T", "T")),
     ("fmin fmax", "math", "F", "T", ("T", "T")),
     ("fmin fmax", "math_splat", "Fv", "T", ("T", "S")),
     ("fma mad", "math", "F", "T", ("T", "T", "T")),
@@ -283,6 +285,8 @@ _ATOMIC2 = "add sub xchg min max and or xor"
 
 
 def _add_atomics(table: dict[str, list[Builtin]]) -> None:
+    # cl_khr_int64_*_atomics name the 64-bit forms atom_ only (clang-14 declares no 64-bit atomic_);
+    # oclpy offers them under both names, as its spec tests use them
     for prefix, kinds in (("atomic_", (K.INT, K.UINT, K.LONG, K.ULONG)), ("atom_", (K.INT, K.UINT, K.LONG, K.ULONG))):
         for sp in (AddressSpace.GLOBAL, AddressSpace.LOCAL):
             for k in kinds:
@@ -296,9 +300,10 @@ def _add_atomics(table: dict[str, list[Builtin]]) -> None:
                         Builtin(prefix + op, v, (p,), f"atomic_{op}"))
                 table.setdefault(prefix + "cmpxchg", []).append(
                     Builtin(prefix + "cmpxchg", v, (p, v, v), "atomic_cmpxchg"))
-            fp = _ptr(K.FLOAT, sp, volatile=True)
-            table.setdefault(prefix + "xchg", []).append(
-                Builtin(prefix + "xchg", ct.FLOAT, (fp, ct.FLOAT), "atomic_xchg"))
+            if prefix == "atomic_":  # the float exchange is core OpenCL C; cl_khr's atom_xchg has none
+                fp = _ptr(K.FLOAT, sp, volatile=True)
+                table.setdefault(prefix + "xchg", []).append(
+                    Builtin(prefix + "xchg", ct.FLOAT, (fp, ct.FLOAT), "atomic_xchg"))
 
 
 @lru_cache(maxsize=1)

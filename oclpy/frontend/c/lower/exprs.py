@@ -431,7 +431,11 @@ def initialize(cx: LoweringContext, lv: LValue, init: ast.Expr) -> None:
     t = lv.ctype
     cx.b.store(ConstZero(mem_type(t, cx.layout)), lv.addr, align_of(t, cx.layout))
     for index, sub in init.slots:
-        initialize(cx, element(cx, lv, index), sub)
+        if isinstance(t, ct.Vector) and isinstance(sub.ctype, ct.Vector):  # a vector filling several elements
+            part = LValue(lv.addr, sub.ctype, tuple(range(index, index + sub.ctype.count)), t)
+            initialize(cx, part, sub)
+        else:
+            initialize(cx, element(cx, lv, index), sub)
 
 
 def element(cx: LoweringContext, lv: LValue, index: int) -> LValue:

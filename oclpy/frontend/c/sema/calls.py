@@ -2,16 +2,19 @@
 
 A call to a user function checks the argument count and converts each
 argument as for assignment to its parameter. A call to a builtin resolves one
-overload from `builtins.overloads(name)`: exact matches first, then the
-candidate needing the fewest conversions (a scalar made a vector counts two; ties go to the candidate
-whose earlier arguments match exactly, then to table order); `Call.builtin`
-records the chosen `Builtin`.
+overload from `builtins.overloads(name)` by clang's rules (`ranking.py`): the
+candidate at least as good as every other for each argument and better for one,
+else `call to 'f' is ambiguous` with a note naming each tied candidate;
+`Call.builtin` records the chosen `Builtin`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from typing import Optional
 
+from ....ir.types import AddressSpace
 from .. import ast
 from ..builtins import table as bi
 from .. import c_types as ct
@@ -26,61 +29,61 @@ from ..builtins.images import image_overloads
 from ..c_types import CType
 from .generic_space import GENERIC_BUILTINS, check_generic_builtin
 from ..opaque_types import is_event
-from ..builtins.printf_format import format_problem
+from ..builtins.printf_format import format_problem, format_warnings
 from .conversions import assign_convert, convert, is_null_constant
 from .opaque_uses import check_image_access
 from .overloads import choose_overload, ordinal
+from .ranking import C_CONVERSION, best_viable, rank, ranks
 from .sema_context import SemaContext
 from ..ast import start_loc
 from ..layout import size_of
 
 
-def _arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
-    """0 for an exact match, 1 for an allowed implicit conversion, 2 for a scalar made a
-    vector (`rotate(uint4, 3u)`, `max(float, float4)`: clang's vector splat, which OpenCL
-    C's overloads allow; it costs more than a scalar conversion, so a call with scalar
-    arguments keeps its scalar overload), None if not viable."""
-    a = arg.ctype
-    assert a is not None
-    if st.same_unqualified(a, param):
-        return 0
-    if is_event(param):  # a null event: the literal 0 (an event_t is an i32 handle)
-        return 1 if isinstance(arg, ast.IntLiteral) and arg.value == 0 else None
-    if st.is_arith(a) and st.is_arith(param):
-        return 1
-    if st.is_arith(a) and isinstance(param, ct.Vector):
-        return 2
-    if isinstance(param, ct.Pointer) and is_null_constant(arg):  # `wait_group_events(0, NULL)`
-        return 1
-    if isinstance(a, ct.Pointer) and isinstance(param, ct.Pointer):
-        ap, pp = a.pointee, param.pointee
-        if st.pointee_space(a) != st.pointee_space(param):
-            return None
-        if not st.same_unqualified(ap, pp):
-            return None
-        if (ap.const and not pp.const) or (ap.volatile and not pp.volatile):
-            return None
-        return 1
-    return None
+def _builtin_costs(cx: SemaContext, args: list[ast.Expr], cands: list[bi.Builtin]) -> list[Optional[list[int]]]:
+    """Each candidate's argument ranks (None: not viable), with the candidates clang's
+    header declares: oclpy's table has a twin of a pointer builtin for each address
+    space (global, local, private, generic), where clang-14 declares the named spaces
+    before OpenCL C 2.0 and only the generic one (and constant, where there is one)
+    from 2.0 on. So before 2.0 a twin in the generic space is no candidate, and from
+    2.0 on the best viable of the twins that a generic pointer takes stands for them
+    (`fract(x, NULL)` is no ambiguity there)."""
+    costs = [ranks(args, c.params, half_as_float=True) for c in cands]
+    for members in _twin_groups(tuple(cands)):
+        if _version(cx) < 200:
+            for i in members:
+                if _is_generic(cands[i]):
+                    costs[i] = None
+            continue
+        viable = [i for i in members if costs[i] is not None]
+        keep = min(viable, key=lambda i: costs[i], default=None)  # type: ignore[arg-type, return-value]
+        for i in viable:
+            if i != keep:
+                costs[i] = None
+    return costs
 
 
-def _best(args: list[ast.Expr], cands: list[bi.Builtin]) -> Optional[bi.Builtin]:
-    best: Optional[tuple[tuple[int, tuple[int, ...]], int, bi.Builtin]] = None
-    for order, cand in enumerate(cands):
-        if len(cand.params) != len(args):
-            continue
-        costs = []
-        for a, p in zip(args, cand.params):
-            cost = _arg_cost(a, p)
-            if cost is None:  # not viable: the later arguments need no costing
-                break
-            costs.append(cost)
-        if len(costs) != len(args):
-            continue
-        key = (sum(costs), tuple(costs))  # type: ignore[arg-type]
-        if best is None or key < best[0]:
-            best = (key, order, cand)  # type: ignore[assignment]
-    return best[2] if best else None
+@lru_cache(maxsize=512)
+def _twin_groups(cands: tuple[bi.Builtin, ...]) -> list[list[int]]:
+    """The indices of the twins of each pointer builtin that has a generic-space twin."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, c in enumerate(cands):
+        if any(isinstance(p, ct.Pointer) for p in c.params):
+            key = (_twin_key(c.ret), c.impl) + tuple(_twin_key(p) for p in c.params)
+            groups.setdefault(key, []).append(i)
+    return [members for members in groups.values() if any(_is_generic(cands[i]) for i in members)]
+
+
+def _twin_key(t: CType) -> object:
+    """A parameter with the address space of a pointer made `generic` (but constant)."""
+    if not isinstance(t, ct.Pointer):
+        return t
+    pointee = t.pointee
+    return ("pointer", str(pointee.unqualified()), pointee.const, pointee.volatile,
+            st.pointee_space(t) is AddressSpace.CONSTANT)
+
+
+def _is_generic(c: bi.Builtin) -> bool:
+    return any(isinstance(p, ct.Pointer) and st.pointee_space(p) is AddressSpace.GENERIC for p in c.params)
 
 
 def check_call(cx: SemaContext, e: ast.Call) -> ast.Expr:
@@ -124,7 +127,7 @@ def _user_call(cx: SemaContext, e: ast.Call, decl: ast.FunctionDecl) -> ast.Expr
 
 
 def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
-    if name == "printf":
+    if name in ("printf", "__builtin_printf"):
         return _printf(cx, e)
     if name in GENERIC_BUILTINS and _version(cx, ) >= 200:
         return check_generic_builtin(e, name, cx.diags)
@@ -139,12 +142,15 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     cands = _candidates(cx, name)
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
-    chosen = _best(e.args, cands)
-    if chosen is None and name in GNU_BUILTINS and len(e.args) != len(cands[0].params):
+    index, tied = best_viable(_builtin_costs(cx, e.args, cands))
+    if not tied and name in GNU_BUILTINS and len(e.args) != len(cands[0].params):
         return _wrong_count(cx, e, len(cands[0].params))
-    if chosen is None:
+    if not tied:
         return _no_match(cx, e, name, cands)
-    e.args = [_convert_arg(a, p) for a, p in zip(e.args, chosen.params)]
+    if index is None:
+        return _ambiguous(cx, e, name, [cands[i] for i in tied])
+    chosen = cands[index]
+    e.args = [_convert_arg(cx, a, p) for a, p in zip(e.args, chosen.params)]
     if chosen.impl == "gnu_assume":
         check_assume(e, cx.diags)
     e.builtin = chosen
@@ -198,20 +204,35 @@ def _printf(cx: SemaContext, e: ast.Call) -> ast.Expr:
     bad = next((a for a in e.args[1:] if not (st.is_arith_or_vector(a.ctype) or st.is_pointer(a.ctype))), None)  # type: ignore[arg-type]
     if bad is not None:
         return cx.error(bad, f"cannot pass an argument of type '{bad.ctype}' to printf")
-    problem = format_problem(fmt.value, [a.ctype for a in e.args[1:]])  # type: ignore[misc]
+    arg_types = [a.ctype for a in e.args[1:]]
+    problem = format_problem(fmt.value, arg_types)  # type: ignore[arg-type]
     if problem is not None:
         return cx.error(fmt, problem)
+    for where, n, message in format_warnings(fmt.value, arg_types):  # type: ignore[arg-type]
+        # in the format, after its %: the column in the literal when no escape comes before it
+        loc = start_loc(e.args[1 + n]) if where == "arg" else replace(fmt.loc, col=fmt.loc.col + 2 + n)
+        cx.diags.warning(loc, message)
     e.builtin = bi.Builtin("printf", ct.INT, tuple(a.ctype for a in e.args), "printf")  # type: ignore[misc]
     e.ctype = ct.INT
     return e
 
 
-def _convert_arg(a: ast.Expr, p: CType) -> ast.Expr:
+def _convert_arg(cx: SemaContext, a: ast.Expr, p: CType) -> ast.Expr:
     if isinstance(p, ct.Pointer) and is_null_constant(a):
         return convert(a, p)
+    if isinstance(p, ct.Pointer) and isinstance(a.ctype, ct.Pointer) and (rank(a, p) or 0) >= C_CONVERSION:
+        return assign_convert(a, p, "pass", cx.diags, start_loc(a))  # clang's warning, then the cast
     if isinstance(p, ct.Pointer) or is_event(p):
         return a
     return convert(a, p)
+
+
+def _ambiguous(cx: SemaContext, e: ast.Call, name: str, tied: list[bi.Builtin]) -> ast.Expr:
+    diag = cx.diags.error(e.loc, f"call to '{name}' is ambiguous")
+    for cand in tied:
+        cx.diags.note(diag, e.loc, f"candidate function ({cand.signature()})")
+    e.ctype = st.ERROR
+    return e
 
 
 def _no_match(cx: SemaContext, e: ast.Call, name: str, cands: list[bi.Builtin]) -> ast.Expr:
@@ -232,7 +253,7 @@ def _why(e: ast.Call, cand: bi.Builtin) -> str:
         return (f"requires {n} argument{'s' if n != 1 else ''}, but {len(e.args)} "
                 f"{'was' if len(e.args) == 1 else 'were'} provided ({sig})")
     for i, (a, p) in enumerate(zip(e.args, cand.params), 1):
-        if _arg_cost(a, p) is None:
+        if rank(a, p, half_as_float=True) is None:
             return f"no known conversion from '{a.ctype}' to '{p}' for {ordinal(i)} argument ({sig})"
     return sig
 

@@ -3,8 +3,9 @@
 Functions of a `SemaContext` (`check_cast`, `check_vector_literal`,
 `check_sizeof`, `check_swizzle`): explicit casts follow OpenCL's rules (no casts
 between vector types, no casts between named address spaces), vector literals
-flatten their components, and a swizzle (`.xyzw`, `.s0..sF`, `.lo .hi .even
-.odd`) records its element indices in `Member.swizzle`.
+flatten their components, and a swizzle (`.xyzw`, `.rgba`, `.s0..sF`, `.lo .hi
+.even .odd`) records its element indices in `Member.swizzle` (`.rgba` is OpenCL C
+3.0's; before 3.0 it is clang's warning, and the kernel builds as clang's does).
 """
 
 from __future__ import annotations
@@ -40,11 +41,12 @@ def _swizzle_indices(name: str, count: int) -> Optional[tuple[int, ...]] | str:
                 return f"illegal vector component name '{c}'"
             idx.append(v)
     else:
+        letters = "rgba" if name[0] in "rgba" else "xyzw"  # rgba: OpenCL C 3.0's, clang takes it earlier
         idx = []
         for c in name:
-            if c not in "xyzw":
+            if c not in letters:
                 return f"illegal vector component name '{c}'"
-            idx.append("xyzw".index(c))
+            idx.append(letters.index(c))
     if any(i >= count for i in idx):
         return "vector component access exceeds type '{t}'"
     return tuple(idx)
@@ -52,6 +54,10 @@ def _swizzle_indices(name: str, count: int) -> Optional[tuple[int, ...]] | str:
 
 def check_swizzle(cx: SemaContext, e: ast.Member, bt: ct.Vector) -> ast.Expr:
     res = _swizzle_indices(e.name, bt.count)
+    letter = next((c for c in e.name if c in "rgba"), None) if e.name[0] in "rgbaxyzw" else None
+    if letter is not None and getattr(cx.options, "opencl_c_version", 120) < 300:
+        cx.diags.warning(e.loc, f"vector component name '{letter}' is a feature from OpenCL version 3.0 "
+                                "onwards")  # clang-14's words
     if isinstance(res, str) or res is None:
         return cx.error(e, (res or "illegal vector component name").format(t=bt.unqualified()))
     n = len(res)

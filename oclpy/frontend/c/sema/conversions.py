@@ -96,11 +96,19 @@ def convert(e: ast.Expr, to: CType) -> ast.Expr:
 
 
 def is_null_constant(e: ast.Expr) -> bool:
+    """0, or 0 cast to an integer type or to `void *` in the default space (`(void *)0`, NULL);
+    `(global void *)0` is a null pointer into global memory only, as in clang."""
     while isinstance(e, ast.ImplicitCast) or isinstance(e, ast.Cast):
-        if isinstance(e, ast.Cast) and not (st.is_void(getattr(e.to, "pointee", ct.INT)) or st.is_integer(e.to)):
+        if isinstance(e, ast.Cast) and not (_void_pointer_in_default_space(e.to) or st.is_integer(e.to)):
             return False
         e = e.operand
     return isinstance(e, ast.IntLiteral) and e.value == 0
+
+
+def _void_pointer_in_default_space(t: CType) -> bool:
+    pointee = getattr(t, "pointee", None)
+    return pointee is not None and st.is_void(pointee) and \
+        pointee.space in (None, AddressSpace.PRIVATE, AddressSpace.GENERIC)
 
 
 def assign_convert(e: ast.Expr, to: CType, context: str, diags: DiagnosticEngine,

@@ -299,6 +299,14 @@ def _check_pointer_compare(cx: SemaContext, e: ast.Binary) -> ast.Expr:
         e.rhs = convert(e.rhs, lt)  # type: ignore[arg-type]
     elif is_null_constant(e.lhs):
         e.lhs = convert(e.lhs, rt)  # type: ignore[arg-type]
+    elif isinstance(lt, ct.Pointer) and st.is_integer(rt) or \
+            isinstance(rt, ct.Pointer) and st.is_integer(lt):  # type: ignore[arg-type]
+        ordered = "ordered " if e.op in ("<", ">", "<=", ">=") else ""
+        cx.diags.warning(e.loc, f"{ordered}comparison between pointer and integer ('{lt}' and '{rt}')")  # clang's
+        if isinstance(lt, ct.Pointer):
+            e.rhs = convert(e.rhs, lt)
+        else:
+            e.lhs = convert(e.lhs, rt)  # type: ignore[arg-type]
     elif not (isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer)):
         return invalid_operands(cx, e, lt, rt)  # type: ignore[arg-type]
     elif st.pointee_space(lt) != st.pointee_space(rt):
@@ -338,6 +346,9 @@ def _check_pointer_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
 def _check_logic(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     lt, rt = e.lhs.ctype, e.rhs.ctype
     assert lt is not None and rt is not None
+    if getattr(cx.options, "opencl_c_version", 120) < 120 and \
+            any(st.is_floating(st.element_type(t)) for t in (lt, rt) if st.is_arith_or_vector(t)):
+        return invalid_operands(cx, e, lt, rt)  # floats in && and || came with OpenCL C 1.2
     if st.is_vector(lt) or st.is_vector(rt):
         common = common_operands(cx, e)
         if common is None:
@@ -401,6 +412,10 @@ def check_conditional(cx: SemaContext, e: ast.Conditional) -> ast.Expr:
         return cx.error(e.cond, f"used type '{ct_}' where arithmetic or pointer type is required")
     e.cond = convert(e.cond, ct.BOOL)
     res = _conditional_type(cx, e, a, b)
+    if res is None and isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
+            st.same_unqualified(a.pointee, b.pointee):  # clang's words, its two spaces included
+        return cx.error(e, f"conditional operator with the second and third operands of type  ('{a}' and "
+                           f"'{b}') which are pointers to non-overlapping address spaces")
     if res is None:
         return cx.error(e, f"incompatible operand types ('{a}' and '{b}')")
     e.then, e.else_ = convert(e.then, res), convert(e.else_, res)
@@ -420,7 +435,34 @@ def _conditional_type(cx: SemaContext, e: ast.Conditional, a: CType, b: CType) -
     if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
             st.pointee_space(a) == st.pointee_space(b) and (st.is_void(a.pointee) or st.is_void(b.pointee)):
         return a if st.is_void(a.pointee) else b
+    if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and st.same_unqualified(a.pointee, b.pointee):
+        return _composite_pointer(a, b)
+    if isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer):  # clang: a warning, and void * in their space
+        common = _composite_pointer(ct.Pointer(_as_void(a.pointee)), ct.Pointer(_as_void(b.pointee)))
+        if common is not None:
+            cx.diags.warning(e.loc, f"pointer type mismatch ('{a}' and '{b}')")
+        return common
     return None
+
+
+def _as_void(t: CType) -> CType:
+    return ct.Void(const=getattr(t, "const", False), volatile=getattr(t, "volatile", False),
+                   space=getattr(t, "space", None))
+
+
+def _composite_pointer(a: ct.Pointer, b: ct.Pointer) -> Optional[CType]:
+    """The type of `c ? a : b` for pointers to one type: the qualifiers of both, and the
+    common address space (generic, when one is generic and the other a named space
+    generic includes, as clang's OpenCL C 2.0 rules say); None for disjoint spaces."""
+    sa, sb = st.pointee_space(a), st.pointee_space(b)
+    if sa != sb:
+        named = sb if sa is AddressSpace.GENERIC else sa
+        if AddressSpace.GENERIC not in (sa, sb) or named is AddressSpace.CONSTANT:
+            return None
+        sa = AddressSpace.GENERIC
+    pa, pb = a.pointee, b.pointee
+    return ct.Pointer(st.object_type(pa.unqualified(), sa, const=pa.const or pb.const,
+                                     volatile=pa.volatile or pb.volatile))
 
 
 def _vector_conditional(cx: SemaContext, e: ast.Conditional, c: ct.Vector, a: CType, b: CType) -> ast.Expr:

@@ -9,10 +9,10 @@ set has the `overloadable` attribute (at most one member may lack it), else
 `link_name`: its C name when it is the only one or the unmarked one, else an
 Itanium-style mangled name (`_Z1gf` for `g(float)`), as clang names them.
 
-A call picks the best viable overload by C++'s rules, the ones clang applies
-to `overloadable`: per argument an exact match beats a promotion, which beats
-a conversion; the winner must be at least as good for every argument and
-better for one, else the call is ambiguous.
+A call picks the best viable overload by the rules clang applies to
+`overloadable` (`ranking.py`, shared with the builtins): per argument an exact
+match beats a promotion, which beats a conversion; the winner must be at least
+as good for every argument and better for one, else the call is ambiguous.
 """
 
 from __future__ import annotations
@@ -24,15 +24,13 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
-from ..opaque_types import is_sampler
-from .conversions import is_null_constant
+from .ranking import best_viable, rank, ranks
 from .sema_context import SemaContext
 
 _CODES = {K.BOOL: "b", K.CHAR: "c", K.UCHAR: "h", K.SHORT: "s", K.USHORT: "t", K.INT: "i", K.UINT: "j",
           K.LONG: "l", K.ULONG: "m", K.HALF: "Dh", K.FLOAT: "f", K.DOUBLE: "d"}
 _SPACE_NUMBERS = {AddressSpace.GLOBAL: 1, AddressSpace.CONSTANT: 2, AddressSpace.LOCAL: 3,
                   AddressSpace.GENERIC: 4}  # clang's OpenCL address space mangling
-EXACT, PROMOTION, CONVERSION = 0, 1, 2
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
@@ -73,45 +71,6 @@ def _same_signature(a: ast.FunctionDecl, b: ast.FunctionDecl) -> bool:
     assert isinstance(ta, ct.FunctionType) and isinstance(tb, ct.FunctionType)
     return len(ta.params) == len(tb.params) and ta.variadic == tb.variadic and \
         all(st.same_unqualified(p, q) for p, q in zip(ta.params, tb.params))
-
-
-def arg_cost(arg: ast.Expr, param: CType) -> Optional[int]:
-    """How well an argument (a checked rvalue) fits a parameter: EXACT, PROMOTION,
-    CONVERSION, or None when it cannot be passed."""
-    a = arg.ctype
-    assert a is not None
-    if st.same_unqualified(a, param):
-        return EXACT
-    if st.is_arith(a) and st.is_arith(param):
-        promoted = st.promote(a)
-        float_promotion = st.scalar_kind(a) is K.FLOAT and st.scalar_kind(param) is K.DOUBLE
-        return PROMOTION if st.same_unqualified(promoted, param) or float_promotion else CONVERSION
-    if isinstance(param, ct.Vector) and st.is_arith(a):
-        return CONVERSION  # OpenCL's scalar-to-vector splat
-    if is_sampler(param) and st.is_integer(a):
-        return CONVERSION  # a sampler from its CLK_* bits (a literal, usually)
-    if isinstance(param, ct.Pointer):
-        if is_null_constant(arg):
-            return CONVERSION
-        if isinstance(a, ct.Pointer):
-            return _pointer_cost(a, param)
-    return None
-
-
-def _pointer_cost(a: ct.Pointer, p: ct.Pointer) -> Optional[int]:
-    ap, pp = a.pointee, p.pointee
-    same_space = st.pointee_space(a) == st.pointee_space(p)
-    if not same_space and st.pointee_space(p) is not AddressSpace.GENERIC:
-        return None
-    if (ap.const and not pp.const) or (ap.volatile and not pp.volatile):
-        return None
-    if st.same_unqualified(ap, pp):
-        return EXACT if same_space else CONVERSION
-    return CONVERSION if st.is_void(pp) else None
-
-
-def _better(a: list[int], b: list[int]) -> bool:
-    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
 
 
 # -- declarations ---------------------------------------------------------------
@@ -167,33 +126,24 @@ def choose_overload(cx: SemaContext, e: ast.Call, name: str) -> Optional[ast.Fun
     decls = cx.overloads.get(name, [])
     if len(decls) == 1:
         return decls[0]
-    viable: list[tuple[list[int], ast.FunctionDecl]] = []
-    for d in decls:
-        costs = _overload_costs(e.args, d)
-        if costs is not None:
-            viable.append((costs, d))
-    best = [d for costs, d in viable if all(_better(costs, other) for other, o in viable if o is not d)]
-    if len(best) == 1:
-        return best[0]
-    if not viable:
+    chosen, tied = best_viable([_overload_costs(e.args, d) for d in decls])
+    if chosen is not None:
+        return decls[chosen]
+    if not tied:
         diag = cx.diags.error(e.loc, f"no matching function for call to '{name}'")
         for d in decls:
             cx.diags.note(diag, d.loc, "candidate function not viable: " + _overload_why(e.args, d))
     else:
         diag = cx.diags.error(e.loc, f"call to '{name}' is ambiguous")
-        top = [d for costs, d in viable if not any(_better(other, costs) for other, _ in viable)]
-        for d in top:
-            cx.diags.note(diag, d.loc, "candidate function")
+        for i in tied:
+            cx.diags.note(diag, decls[i].loc, "candidate function")
     return None
 
 
 def _overload_costs(args: list[ast.Expr], d: ast.FunctionDecl) -> Optional[list[int]]:
     ftype = d.ctype
     assert isinstance(ftype, ct.FunctionType)
-    if len(args) != len(ftype.params) and not (ftype.variadic and len(args) > len(ftype.params)):
-        return None
-    costs = [arg_cost(a, p) for a, p in zip(args, ftype.params)]
-    return None if any(c is None for c in costs) else costs  # type: ignore[return-value]
+    return ranks(args, ftype.params, ftype.variadic)
 
 
 def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
@@ -203,5 +153,5 @@ def _overload_why(args: list[ast.Expr], d: ast.FunctionDecl) -> str:
     if len(args) != n:
         return (f"requires {n} argument{'s' if n != 1 else ''}, but {len(args)} "
                 f"{'was' if len(args) == 1 else 'were'} provided")
-    i, a, p = next((i, a, p) for i, (a, p) in enumerate(zip(args, ftype.params), 1) if arg_cost(a, p) is None)
+    i, a, p = next((i, a, p) for i, (a, p) in enumerate(zip(args, ftype.params), 1) if rank(a, p) is None)
     return f"no known conversion from '{a.ctype}' to '{p}' for {ordinal(i)} argument"

@@ -1,0 +1,1 @@
+kernel void k(global int *o) { o[0] = 1; }

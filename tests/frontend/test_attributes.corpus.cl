@@ -1,0 +1,1 @@
+kernel void k(global int *o __attribute__((nosvm))) {}

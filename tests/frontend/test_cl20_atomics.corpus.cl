@@ -1,0 +1,1 @@
+kernel void k(global int *p) { p[0] = ATOMIC_VAR_INIT(1); }

@@ -1,0 +1,1 @@
+kernel void k(global int *o) { global int *p = NULL; o[0] = p == NULL; }

@@ -1,0 +1,1 @@
+__kernel void k() { __local float t[4]; t + 1; }

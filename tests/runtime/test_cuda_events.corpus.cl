@@ -1,0 +1,1 @@
+__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }

@@ -1,0 +1,4 @@
+__kernel void k(__global int *out)
+{
+    out[0] = x + 1;
+}

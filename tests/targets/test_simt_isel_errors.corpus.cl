@@ -1,0 +1,1 @@
+kernel void k(global double *o) { o[0] = lgamma(o[1]); }

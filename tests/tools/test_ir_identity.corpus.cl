@@ -1,0 +1,1 @@
+__kernel void bad(__global int *a) { a[0] = b; }
