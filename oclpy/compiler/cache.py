@@ -24,9 +24,9 @@ $XDG_CACHE_HOME/oclpy, else ~/.cache/oclpy), in a folder per kind of entry
 
     MAGIC | u64 JSON bytes | u64 blob bytes | zlib(JSON + blob) | HMAC-SHA256(user key, name + all before)
 
-(the two lengths are of the uncompressed parts; zlib at level 9 halves object
-code and shrinks JSON and LLVM IR four to eight times, and costs tens of
-microseconds to undo: `python -m benchmarks.cache_entries` measures it);
+The two lengths are of the uncompressed parts. zlib at level 9 about halves
+object code and shrinks an entry holding LLVM IR about four times, for tens
+of microseconds to undo (`python -m benchmarks.cache_entries` measures it).
 
 The disk cache is only used when it is safe, since what it holds is run:
 - folders are created 0700; the cache folder, each entry folder and each
@@ -41,9 +41,9 @@ The disk cache is only used when it is safe, since what it holds is run:
   damaged, fails the HMAC and is a miss (then removed and rebuilt);
 - every field is bounded before use: the lengths against their limits (the
   signature is checked before anything is decompressed, and decompression
-  stops at the lengths: the data must fill them exactly), the JSON's depth, and the target's record (`from_record` checks
-  argument metadata, blob sizes, ...); anything wrong is a miss, never an
-  exception;
+  stops at the lengths, which the data must fill exactly), the JSON's depth,
+  and the target's record (`from_record` checks argument metadata, blob
+  sizes, ...); anything wrong is a miss, never an exception;
 - entries are written to a fresh file under a random name (O_CREAT | O_EXCL |
   O_NOFOLLOW, 0600) and renamed into place, so readers see a whole entry or
   none, and a planted link at a temporary name is never written through.

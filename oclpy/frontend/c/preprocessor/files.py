@@ -3,11 +3,12 @@
 A `Source` is one file being preprocessed: its pp-tokens, the read position,
 and what `#line` did to it (`delta` between presumed and physical lines, and a
 presumed file name). Tokens are moved to their presumed location as they are
-read (copies: a file's tokens are never changed, so a header's can serve every
-`#include` of it, `header_tokens.py`), so `__LINE__`, `__FILE__`, line markers
-and diagnostics all follow `#line`. `find_include` searches as clang does for OpenCL C: for `"name"` the
-including file's folder first, then each `-I` folder, then oclpy's bundled
-headers; `<name>` skips the including file's folder.
+read (as copies: a file's tokens never change, so one lexing of a header
+serves every `#include` of it, `header_tokens.py`), so `__LINE__`, `__FILE__`,
+line markers and diagnostics all follow `#line`. `find_include` searches as
+clang does for OpenCL C: for `"name"` the including file's folder first, then
+each `-I` folder, then oclpy's bundled headers; `<name>` skips the including
+file's folder.
 """
 
 from __future__ import annotations
