@@ -89,3 +89,27 @@ def test_the_cache_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert tokens(out) == "int a ; int b ; int c ; int x , y , z , w , v ;"
     kept = [name for name, _ in header_tokens._kept]  # noqa: SLF001
     assert kept == [str(tmp_path / "b.h"), str(tmp_path / "c.h")]
+
+
+CASES = sorted((Path(__file__).parent / "preprocessor_cases").glob("*.cl")) + \
+    sorted((Path(__file__).parent / "kernels").glob("*.cl"))
+
+
+def _fields(lexed: object) -> list[tuple]:
+    return [(t.kind, t.text, t.file, t.line, t.col, t.space, t.bol, t.hideset, t.src, t.eline, t.digraph)
+            for t in lexed.tokens]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_each_case_as_a_header_included_twice_is_as_without_sharing(case: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output and diagnostics with shared tokens are those of lexing at each inclusion,
+    and the shared tokens are as lexed after the run."""
+    main = f'#include "{case}"\n#line 50\n#include "{case}"\n'
+    shared_out, shared = pp(main, filename=str(tmp_path / "k.cl"))
+    for (name, text), lexed in header_tokens._kept.items():  # noqa: SLF001
+        assert _fields(lexed) == _fields(lex(text, name))
+    monkeypatch.setattr(header_tokens, "lexed", lambda text, name: lex(text, name))
+    fresh_out, fresh = pp(main, filename=str(tmp_path / "k.cl"))
+    assert shared_out == fresh_out
+    assert messages(shared) == messages(fresh)
