@@ -340,8 +340,10 @@ def fuzz(seeds: list[Seed], cases: int, seed: int = 0, backend: bool = False,
 
 def _job(chunk: tuple) -> FuzzReport:
     cases, seed, time_limit, backend, timeout, corpus = chunk
-    return run_in_worker(mutants(default_seeds(corpus), cases, seed),
-                         functools.partial(build_case, backend=backend), timeout, time_limit)
+    seeds = default_seeds(corpus)
+    print(f"{len(seeds)} seeds", flush=True)
+    return run_in_worker(mutants(seeds, cases, seed), functools.partial(build_case, backend=backend),
+                         timeout, time_limit)
 
 
 def _save(path: Path, kind: str, case: tuple[str, str]) -> None:
@@ -354,7 +356,6 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     parser.add_argument("--no-corpus", action="store_true", help="only the in-tree kernels as seeds")
     args = parser.parse_args(argv)
-    print(f"{len(default_seeds(not args.no_corpus))} seeds", flush=True)
     return campaign(args, _job, _save, (args.backend, args.timeout, not args.no_corpus))
 
 
