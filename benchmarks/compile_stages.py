@@ -15,12 +15,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tools.compile_stages import CORPUS_EVERY, Kernel, StageResult, corpus_kernels, run_stages
+from tools.compile_stages import Kernel, corpus_kernels
 
 from . import compile_time
-
-__all__ = ["CORPUS_EVERY", "GENERATED", "GENERATED_SIZES", "Kernel", "SETS", "StageResult", "corpus_kernels",
-           "generated_kernels", "real_kernels", "run_stages"]
 
 GENERATED = ("lines", "accesses", "functions", "switch")
 GENERATED_SIZES = (1000, 4000)
