@@ -12,7 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tools.fuzz.driver import FuzzReport, campaign, internal_detail, run_here, run_in_worker  # noqa: E402
+from tools.fuzz import driver  # noqa: E402
+from tools.fuzz.driver import FuzzReport, campaign, internal_detail, run_here, run_in_worker, saver  # noqa: E402
 
 
 def build(case: str) -> tuple[str, str]:
@@ -54,16 +55,30 @@ def test_reports_merge() -> None:
     assert a.cases == 4 and a.outcomes == {"ok": 1, "diagnostic": 1, "internal": 2} and len(a.internal) == 1
 
 
+def _save(path: Path, kind: str, case: str) -> None:
+    path.with_suffix(".txt").write_text(f"{kind}\n{case}")
+
+
 def _job(chunk: tuple) -> FuzzReport:
-    cases, seed, limit, word = chunk
-    return run_here([word] * cases, build, limit)
+    cases, seed, limit, save, word = chunk
+    return run_here([word, "bug9"] * cases, build, limit, saver(save, str(seed), _save))
 
 
-def test_a_campaign_prints_and_saves_each_finding(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    args = argparse.Namespace(cases=3, jobs=1, seed=0, minutes=None, save=tmp_path)
-    saved = []
-    status = campaign(args, _job, lambda path, kind, case: saved.append((path.name, kind, case)), ("bug2",))
-    assert status == 1
-    assert capsys.readouterr().out.startswith("3 cases in 0 s: internal 3\ninternal: KeyError")
-    assert [(name, case) for name, _, case in saved] == [("case-0", "bug2")]
-    assert campaign(args, _job, lambda *a: None, ("ok",)) == 0
+def test_a_campaign_saves_each_finding_when_found_and_prints_the_counts(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    args = argparse.Namespace(cases=2, jobs=1, seed=0, minutes=None, save=tmp_path / "found")
+    assert campaign(args, _job, ("bug2",)) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("found internal: KeyError at test_fuzz_driver.py:") and out[0].endswith("(case-0-0)")
+    assert out[2] == "4 cases in 0 s: internal 4"
+    saved = sorted(p.name for p in (tmp_path / "found").iterdir())
+    assert saved == ["case-0-0.txt", "case-0-1.txt"]
+    assert (tmp_path / "found" / "case-0-1.txt").read_text().endswith("'bug9'\nbug9")
+    args.save = None
+    assert campaign(args, _job, ("ok",)) == 1  # bug9 still: found, nothing written
+
+
+def test_a_worker_run_says_how_far_it_got(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(driver, "PROGRESS", 0.0)
+    run_in_worker(["ok", "bad", "ok"], build, timeout=30)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("2 cases in ") and lines[-1].endswith("s: diagnostic 1, ok 1")

@@ -8,12 +8,16 @@ The driver runs the cases in this process (`run_here`: the tests' way, no
 time limit per case) or in a worker process (`run_in_worker`: each case
 with a time limit; a worker that hangs or dies is replaced and the case is a
 "hang" or "died"), keeps the first reproducer of each kind of finding, and
-`campaign` splits a run over `--jobs` processes and prints and saves the report.
+`campaign` splits a run over `--jobs` processes and prints the report. A long
+run says how far it got every `PROGRESS` seconds, and writes each new kind of
+finding under `--save` the moment it is found (`saver`), so a run stopped
+early keeps what it found.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import time
 from collections import Counter
@@ -22,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 FINDINGS = ("internal", "hang", "died")
+PROGRESS = 300.0  # seconds between progress lines of a worker run
 
 Build = Callable[[Any], "tuple[str, str]"]
 
@@ -33,11 +38,18 @@ class FuzzReport:
     internal: dict[str, Any] = field(default_factory=dict)  # "outcome: detail" -> the first case
     seconds: float = 0.0
 
-    def add(self, outcome: str, detail: str, case: Any) -> None:
+    def add(self, outcome: str, detail: str, case: Any) -> str | None:
+        """Count a case; the kind of finding it is when it is the first of its kind."""
         self.cases += 1
         self.outcomes[outcome] += 1
-        if outcome in FINDINGS:
-            self.internal.setdefault(f"{outcome}: {detail}", case)
+        kind = f"{outcome}: {detail}"
+        if outcome not in FINDINGS or kind in self.internal:
+            return None
+        self.internal[kind] = case
+        return kind
+
+    def counts(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
 
     def merge(self, other: FuzzReport) -> None:
         self.cases += other.cases
@@ -56,14 +68,36 @@ def internal_detail(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {line}: {str(exc)[:120]}"
 
 
-def run_here(cases: Iterable[Any], build: Build, time_limit: float | None = None) -> FuzzReport:
+Found = Callable[[str, Any], None]
+
+
+def saver(folder: Path | None, prefix: str, save: Callable[[Path, str, Any], None]) -> Found | None:
+    """What writes each new kind of finding under `folder` (`save(path without suffix, kind,
+    case)`, as case-<prefix>-<n>) and says so, or None without a folder."""
+    if folder is None:
+        return None
+    numbers = itertools.count()
+
+    def found(kind: str, case: Any) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"case-{prefix}-{next(numbers)}"
+        save(path, kind, case)
+        print(f"found {kind} ({path.name})", flush=True)
+
+    return found
+
+
+def run_here(cases: Iterable[Any], build: Build, time_limit: float | None = None,
+             found: Found | None = None) -> FuzzReport:
     """Each case built in this process, until the cases or `time_limit` seconds run out."""
     report = FuzzReport()
     start = time.perf_counter()
     for case in cases:
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
-        report.add(*build(case), case)
+        kind = report.add(*build(case), case)
+        if kind is not None and found is not None:
+            found(kind, case)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -80,8 +114,8 @@ def _serve(conn: Any, build: Build) -> None:
         conn.send(build(case))
 
 
-def run_in_worker(cases: Iterable[Any], build: Build, timeout: float,
-                  time_limit: float | None = None) -> FuzzReport:
+def run_in_worker(cases: Iterable[Any], build: Build, timeout: float, time_limit: float | None = None,
+                  found: Found | None = None) -> FuzzReport:
     """Each case built in a worker process within `timeout` seconds (counted once the
     worker has started); a worker that hangs or dies is replaced (the case is a "hang"
     or "died")."""
@@ -89,9 +123,14 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float,
 
     ctx = mp.get_context("spawn")
     report, start, worker, conn = FuzzReport(), time.perf_counter(), None, None
+    said = start
     for case in cases:
-        if time_limit is not None and time.perf_counter() - start > time_limit:
+        now = time.perf_counter()
+        if time_limit is not None and now - start > time_limit:
             break
+        if now - said > PROGRESS:
+            print(f"{report.cases} cases in {now - start:.0f} s: {report.counts()}", flush=True)
+            said = now
         try:
             if worker is None:
                 conn, child = ctx.Pipe()
@@ -101,7 +140,9 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float,
                 conn.recv()  # "ready"
             conn.send(case)
             if conn.poll(timeout):
-                report.add(*conn.recv(), case)
+                kind = report.add(*conn.recv(), case)
+                if kind is not None and found is not None:
+                    found(kind, case)
                 continue
             hung = True
         except (EOFError, OSError):
@@ -109,7 +150,9 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float,
         worker.kill()
         worker.join()
         detail = f"no answer in {timeout:.0f} s" if hung else f"exit status {worker.exitcode}"
-        report.add("hang" if hung else "died", detail, case)
+        kind = report.add("hang" if hung else "died", detail, case)
+        if kind is not None and found is not None:
+            found(kind, case)
         worker = None
     if worker is not None:
         conn.close()
@@ -129,15 +172,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", type=Path, help="a folder to write reproducers to")
 
 
-def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport],
-             save: Callable[[Path, str, Any], None], extra: tuple = ()) -> int:
+def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra: tuple = ()) -> int:
     """Run `args.cases` cases as `args.jobs` chunks, each `job((cases, seed, time limit,
-    *extra))` in a process of its own when there are several; print the counts and each
-    kind of finding, and `save(path without suffix, kind, case)` each reproducer under `--save`.
-    The exit status: 1 when something was found."""
+    --save folder, *extra))` in a process of its own when there are several (a job saves
+    what it finds: `saver`); print the counts and each kind of finding. The exit status:
+    1 when something was found."""
     limit = args.minutes * 60 if args.minutes else None
-    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, limit, *extra)
-              for k in range(args.jobs)]
+    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, limit, args.save,
+               *extra) for k in range(args.jobs)]
     start = time.perf_counter()
     report = FuzzReport()
     if args.jobs == 1:
@@ -149,11 +191,7 @@ def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport],
             for part in pool.imap_unordered(job, chunks):
                 report.merge(part)
     elapsed = time.perf_counter() - start
-    print(f"{report.cases} cases in {elapsed:.0f} s: " +
-          ", ".join(f"{k} {v}" for k, v in sorted(report.outcomes.items())), flush=True)
-    for n, (kind, case) in enumerate(report.internal.items()):
+    print(f"{report.cases} cases in {elapsed:.0f} s: {report.counts()}", flush=True)
+    for kind in report.internal:
         print(kind)
-        if args.save:
-            args.save.mkdir(parents=True, exist_ok=True)
-            save(args.save / f"case-{n}", kind, case)
     return 1 if report.internal else 0

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker
+from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker, saver
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = re.compile(r"""
@@ -339,11 +339,11 @@ def fuzz(seeds: list[Seed], cases: int, seed: int = 0, backend: bool = False,
 
 
 def _job(chunk: tuple) -> FuzzReport:
-    cases, seed, time_limit, backend, timeout, corpus = chunk
+    cases, seed, time_limit, save, backend, timeout, corpus = chunk
     seeds = default_seeds(corpus)
     print(f"{len(seeds)} seeds", flush=True)
     return run_in_worker(mutants(seeds, cases, seed), functools.partial(build_case, backend=backend),
-                         timeout, time_limit)
+                         timeout, time_limit, saver(save, str(seed), _save))
 
 
 def _save(path: Path, kind: str, case: tuple[str, str]) -> None:
@@ -356,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     parser.add_argument("--no-corpus", action="store_true", help="only the in-tree kernels as seeds")
     args = parser.parse_args(argv)
-    return campaign(args, _job, _save, (args.backend, args.timeout, not args.no_corpus))
+    return campaign(args, _job, (args.backend, args.timeout, not args.no_corpus))
 
 
 if __name__ == "__main__":

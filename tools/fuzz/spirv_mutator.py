@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker
+from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker, saver
 
 MAGIC = 0x07230203
 INTERESTING = (0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 128, 255, 0x7FFF, 0xFFFF,
@@ -235,9 +235,9 @@ def default_seeds() -> list[bytes]:
 
 
 def _job(chunk: tuple) -> FuzzReport:
-    cases, seed, time_limit, backend, timeout = chunk
+    cases, seed, time_limit, save, backend, timeout = chunk
     return run_in_worker(mutants(default_seeds(), cases, seed), functools.partial(build_case, backend=backend),
-                         timeout, time_limit)
+                         timeout, time_limit, saver(save, str(seed), _save))
 
 
 def _save(path: Path, kind: str, data: bytes) -> None:
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return campaign(args, _job, _save, (args.backend, args.timeout))
+    return campaign(args, _job, (args.backend, args.timeout))
 
 
 if __name__ == "__main__":
