@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable
 
 FINDINGS = ("internal", "hang", "died")
 PROGRESS = 300.0  # seconds between progress lines of a worker run
+STARTUP = 600.0  # seconds a worker may take to start (imports on a busy machine)
 
 Build = Callable[[Any], "tuple[str, str]"]
 
@@ -137,6 +138,8 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float, time_limit
                 worker = ctx.Process(target=_serve, args=(child, build), daemon=True)
                 worker.start()
                 child.close()  # the worker's end: once it exits, reading ours ends (EOFError)
+                if not conn.poll(STARTUP):
+                    raise OSError("the worker did not start")
                 conn.recv()  # "ready"
             conn.send(case)
             if conn.poll(timeout):
