@@ -25,7 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-from .compile_stages import CORPUS_EVERY, SETS, corpus_kernels, run_stages
+from tools.compile_stages import CORPUS_EVERY, corpus_kernels, run_stages
+
+from .compile_stages import SETS
 from .report import machine, software
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -147,7 +147,7 @@ def pyopencl_peer(device: str) -> tuple[Any, Any] | None:
     cuda), or None where PyOpenCL or that platform is missing."""
     try:
         if device == "cpu":
-            from . import pocl_fix
+            from tools import pocl_fix
             pocl_fix.apply()
         import pyopencl
     except Exception:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import platform
-import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from tools.machine_info import machine, software
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
@@ -78,42 +78,6 @@ def table(rows: list[dict[str, Any]]) -> str:
                 other = f", PoCL {p * scale:.1f} {unit}" if p is not None else ""
                 out.append(f"median {label}: oclpy {o * scale:.1f} {unit}{other}")
     return "\n".join(out)
-
-
-def machine() -> dict[str, Any]:
-    info: dict[str, Any] = {"platform": platform.platform(), "machine": platform.machine(),
-                            "python": sys.version.split()[0], "cores": os.cpu_count()}
-    try:
-        info["usable_cores"] = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        pass
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            info["cpu"] = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
-    except OSError:
-        pass
-    return info
-
-
-def software() -> dict[str, str]:
-    import llvmlite
-    import llvmlite.binding as llvm
-    import numpy
-
-    out = {"numpy": numpy.__version__, "llvmlite": llvmlite.__version__,
-           "llvm": ".".join(map(str, llvm.llvm_version_info))}
-    try:
-        from importlib.metadata import version
-        out["oclpy"] = version("oclpy")
-    except Exception:
-        pass
-    for pkg in ("pyopencl", "pocl-binary-distribution"):
-        try:
-            from importlib.metadata import version
-            out[pkg] = version(pkg)
-        except Exception:
-            pass
-    return out
 
 
 def write_json(rows: list[dict[str, Any]], impls: dict[str, Any], out: Path | None,

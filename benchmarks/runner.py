@@ -17,7 +17,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from . import cases, measure, pocl_fix, report, warmbuild
+from tools import pocl_fix
+
+from . import cases, measure, report, warmbuild
 from .case import Case
 from .impl import Impl, oclpy_impl, pocl_impl, versions
 from .progress import Progress

@@ -1,9 +1,11 @@
 """Check that a change to the compiler leaves its output byte for byte as it was.
 
-    python -m tools.ir_identity save FILE [--sets real,corpus,generated] [--corpus-every N]
-    python -m tools.ir_identity check FILE [--sets ...] [--corpus-every N]
+    python -m benchmarks.ir_identity save FILE [--sets real,corpus,generated] [--corpus-every N]
+    python -m benchmarks.ir_identity check FILE [--sets ...] [--corpus-every N]
 
-`save` compiles every kernel of the sets (`benchmarks/compile_stages.py`) and
+(`python -m tools.ir_identity` is the same with the corpus set alone: the real
+suite and the generated kernels are the benchmarks', which tools do not import.)
+`save` compiles every kernel of the sets (`tools/compile_stages.py` runs them) and
 writes, per kernel, the IR `oclpy build --emit ir` prints, the LLVM IR of the
 cpu device (`--emit llvm`) and the build log (the log alone for a kernel that
 does not compile; an exception's type and message for a compiler bug) to FILE
@@ -24,13 +26,20 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.compile_stages import SETS, Kernel, corpus_kernels, run_stages
+from typing import Callable
+
+from tools.compile_stages import CORPUS_EVERY, Kernel, corpus_kernels, run_stages
+
+KernelSets = dict[str, Callable[[], list[Kernel]]]
+SETS: KernelSets = {"corpus": corpus_kernels}  # what tools have; callers may bring more
 
 
-def kernels(sets: list[str], corpus_every: int) -> list[Kernel]:
+def kernels(names: list[str], corpus_every: int, sets: KernelSets) -> list[Kernel]:
     out: list[Kernel] = []
-    for name in sets:
-        out += corpus_kernels(corpus_every) if name == "corpus" else SETS[name]()
+    for name in names:
+        if name not in sets:
+            raise SystemExit(f"no kernel set '{name}' here (there are: {', '.join(sets)})")
+        out += corpus_kernels(corpus_every) if name == "corpus" else sets[name]()
     return out
 
 
@@ -50,9 +59,9 @@ def first_difference(old: str, new: str) -> str:
     return f"line {min(len(a), len(b)) + 1}: {len(a)} lines before, {len(b)} now"
 
 
-def save(path: Path, sets: list[str], corpus_every: int) -> None:
-    todo = kernels(sets, corpus_every)
-    record = {"sets": sets, "corpus_every": corpus_every, "kernels": {}}
+def save(path: Path, names: list[str], corpus_every: int, sets: KernelSets = SETS) -> None:
+    todo = kernels(names, corpus_every, sets)
+    record = {"sets": names, "corpus_every": corpus_every, "kernels": {}}
     start = time.process_time()
     for n, kernel in enumerate(todo, 1):
         record["kernels"][kernel.id] = outputs(kernel)
@@ -63,13 +72,14 @@ def save(path: Path, sets: list[str], corpus_every: int) -> None:
     print(f"saved the outputs of {len(todo)} kernels to {path}")
 
 
-def check(path: Path, sets: list[str] | None = None, corpus_every: int | None = None) -> int:
+def check(path: Path, names: list[str] | None = None, corpus_every: int | None = None,
+          sets: KernelSets = SETS) -> int:
     with gzip.open(path, "rt", encoding="utf-8") as f:
         record = json.load(f)
     every = corpus_every or record["corpus_every"]
     if every % record["corpus_every"]:
         raise SystemExit(f"--corpus-every must be a multiple of the saved {record['corpus_every']}")
-    todo = kernels(sets or record["sets"], every)
+    todo = kernels(names or record["sets"], every, sets)
     differ = 0
     start = time.process_time()
     for n, kernel in enumerate(todo, 1):
@@ -88,18 +98,19 @@ def check(path: Path, sets: list[str] | None = None, corpus_every: int | None = 
     return 1 if differ else 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.ir_identity")
+def main(argv: list[str] | None = None, sets: KernelSets = SETS, prog: str = "python -m tools.ir_identity") -> int:
+    ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("command", choices=("save", "check"))
     ap.add_argument("file", type=Path)
-    ap.add_argument("--sets", help="comma-separated (default: real,corpus,generated; check: the saved ones)")
-    ap.add_argument("--corpus-every", type=int, help="every N-th corpus kernel (default: save 6, check the saved N)")
+    ap.add_argument("--sets", help=f"comma-separated (default: {','.join(sets)}; check: the saved ones)")
+    ap.add_argument("--corpus-every", type=int,
+                    help=f"every N-th corpus kernel (default: save {CORPUS_EVERY}, check the saved N)")
     args = ap.parse_args(argv)
-    sets = args.sets.split(",") if args.sets else None
+    names = args.sets.split(",") if args.sets else None
     if args.command == "save":
-        save(args.file, sets or list(SETS), args.corpus_every or 6)
+        save(args.file, names or list(sets), args.corpus_every or CORPUS_EVERY, sets)
         return 0
-    return check(args.file, sets, args.corpus_every)
+    return check(args.file, names, args.corpus_every, sets)
 
 
 if __name__ == "__main__":

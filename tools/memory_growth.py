@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write(out: Path, rows: list[dict]) -> None:
     sys.path.insert(0, str(ROOT))
-    from benchmarks.report import machine, software
+    from tools.machine_info import machine, software
 
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"tool": "tools/memory_growth.py", "machine": machine(),

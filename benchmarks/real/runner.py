@@ -1,7 +1,7 @@
 """`python -m benchmarks.real [names...]`: real kernels on oclpy, PoCL and Intel, alternating.
 
 Finds every CPU OpenCL it can (oclpy's cpu device always; PoCL and Intel's
-CPU runtime through PyOpenCL, see `env.py` and `../pocl_fix.py`), then per
+CPU runtime through PyOpenCL, see `env.py` and `tools/pocl_fix.py`), then per
 case (`suite.py`): cold build and first run, checked against NumPy, on each;
 then alternating timed rounds (`measure.py`). Prints the table
 (`report.py`), writes the JSON record and the PNG plot (`plot.py`) to
@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from .. import pocl_fix
+from tools import pocl_fix
 from ..progress import Progress
 from . import env, measure, plot, report, sources, suite
 from .impls import PEERS, Impl, oclpy_impl, pyopencl_impls

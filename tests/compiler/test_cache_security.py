@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -346,7 +347,7 @@ def test_a_signed_record_of_the_wrong_shape_is_a_miss(root: Path, compiles: list
 def test_deep_json_is_a_miss_not_a_recursion_error(root: Path, compiles: list[str]) -> None:
     path = stored()
     deep = b"[" * 100_000 + b"]" * 100_000
-    body = cache.HEAD.pack(cache.MAGIC, len(deep), 0) + deep
+    body = cache.HEAD.pack(cache.MAGIC, len(deep), 0) + zlib.compress(deep)
     import hashlib
     import hmac
     mac = hmac.new(user_key(), path.name.encode() + b"\0" + body, hashlib.sha256).digest()
@@ -381,3 +382,54 @@ def test_an_entry_is_bound_to_its_name(root: Path, compiles: list[str]) -> None:
 def test_strings_hold_brackets_without_counting(root: Path) -> None:
     text = json.dumps({"a": "[[[{{{", "b": ['\\"]]]']})
     assert cache.json_depth(text.encode()) == 2 and json.loads(text)["b"] == ['\\"]]]']
+
+
+# -- the compressed body ----------------------------------------------------------------
+
+def _signed_raw(path: Path, head: bytes, payload: bytes) -> None:
+    """Write `head` + `payload` at `path`, correctly signed (only this user could)."""
+    import hashlib
+    import hmac
+    body = head + payload
+    path.write_bytes(body + hmac.new(user_key(), path.name.encode() + b"\0" + body, hashlib.sha256).digest())
+
+
+@pytest.mark.parametrize("damage", ["longer", "shorter", "trailing bytes", "cut stream", "not zlib"])
+def test_a_signed_body_that_does_not_inflate_to_its_lengths_is_a_miss(root: Path, compiles: list[str],
+                                                                     damage: str) -> None:
+    path = stored()
+    data, blob = parts(path)
+    meta = json.dumps(data, separators=(",", ":")).encode()
+    whole = zlib.compress(meta + blob)
+    payload, sizes = {
+        "longer": (zlib.compress(meta + blob + b"\0"), (len(meta), len(blob))),  # a bomb's shape
+        "shorter": (zlib.compress(meta + blob[:-1]), (len(meta), len(blob))),
+        "trailing bytes": (whole + b"\0", (len(meta), len(blob))),
+        "cut stream": (whole[:-4], (len(meta), len(blob))),
+        "not zlib": (meta + blob, (len(meta), len(blob))),
+    }[damage]
+    _signed_raw(path, cache.HEAD.pack(cache.MAGIC, *sizes), payload)
+    assert rebuilt_once(compiles)
+
+
+def test_inflate_never_makes_more_than_the_stated_size() -> None:
+    bomb = zlib.compress(b"\0" * (64 << 20), 9)  # 64 MiB from about 64 KiB
+    assert cache.inflate(bomb, 1000) is None
+    assert cache.inflate(bomb, 64 << 20) == b"\0" * (64 << 20)
+    assert cache.inflate(zlib.compress(b"abc"), 3) == b"abc"
+
+
+def test_an_entry_is_stored_compressed_and_without_codegen_once_every_kernel_has_code(root: Path) -> None:
+    path = stored()
+    data, blob = parts(path)
+    assert data["program"]["codegen"] is None and data["program"]["ir"] is None
+    assert path.stat().st_size < cache.HEAD.size + len(json.dumps(data)) + len(blob)
+
+
+def test_a_kernel_without_code_and_no_codegen_is_a_miss(root: Path, compiles: list[str]) -> None:
+    path = stored()
+    data, blob = parts(path)
+    data["program"]["kernels"]["twice"]["object"] = None
+    data["program"]["ir"] = [0, len(blob)]
+    sign(path, data, blob)  # codegen None: nothing to compile the IR with
+    assert rebuilt_once(compiles)

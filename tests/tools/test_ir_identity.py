@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.compile_stages import Kernel  # noqa: E402
+from tools.compile_stages import Kernel  # noqa: E402
 from tools import ir_identity  # noqa: E402
 
 KERNELS = [
@@ -23,7 +23,7 @@ KERNELS = [
 
 @pytest.fixture
 def small_sets(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ir_identity, "kernels", lambda sets, every: KERNELS)
+    monkeypatch.setattr(ir_identity, "kernels", lambda names, every, sets: KERNELS)
 
 
 def test_outputs_hold_the_ir_the_llvm_ir_and_the_log() -> None:

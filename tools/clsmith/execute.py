@@ -47,7 +47,7 @@ def _open(family: str) -> tuple[Any, Any, Any]:
     """(module, context, queue) of "oclpy" or "pocl", made once per process."""
     if family not in _CONTEXTS:
         if family == "pocl":
-            from benchmarks import pocl_fix
+            from tools import pocl_fix
 
             os.environ.setdefault("POCL_KERNEL_CACHE", "0")
             pocl_fix.apply()

@@ -36,7 +36,7 @@ def _setup(config: Config) -> None:
         os.sched_setaffinity(0, {config.cpu % (os.cpu_count() or 1)})
         os.environ["POCL_MAX_PTHREAD_COUNT"] = "1"
     if config.oclpy_root:
-        from benchmarks import pocl_fix  # noqa: F401 - from this checkout, before the path changes
+        from tools import pocl_fix  # noqa: F401 - from this checkout, before the path changes
 
         sys.path.insert(0, config.oclpy_root)
 

@@ -21,7 +21,8 @@ Each mutant goes through the frontend (`compiler.frontend_for`: parse,
 check, lower to IR), and with `--backend` through the whole compiler
 (`compile_program`, no build cache). A case's outcome is "ok", "diagnostic"
 (a clean build error) or "internal" (an exception, or a log that says
-internal compiler error), and, when run with workers (`--jobs`), "hang" (past
+internal compiler error), and, from the command line (each case in a worker
+process: the loop, workers and report are `driver.py`'s), "hang" (past
 `--timeout` seconds) or "died" (the worker process crashed); the first
 reproducer of each internal kind is kept. Run offline with
 
@@ -33,14 +34,16 @@ reproducer of each internal kind is kept. Run offline with
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import re
 import shlex
 import sys
-import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
+
+from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker, saver
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = re.compile(r"""
@@ -311,36 +314,16 @@ def build_one(source: str, options: str = "", backend: bool = False) -> tuple[st
     except Exception as exc:  # the point of the exercise: any of these is a bug
         if type(exc).__name__ == "InvalidBuildOptions":
             return "diagnostic", ""
-        where = exc.__traceback__
-        while where is not None and where.tb_next is not None:
-            where = where.tb_next
-        line = f"{where.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{where.tb_lineno}" if where else "?"
-        return "internal", f"{type(exc).__name__} at {line}: {str(exc)[:120]}"
+        return "internal", internal_detail(exc)
     return "ok", ""
 
 
-@dataclass
-class FuzzReport:
-    cases: int = 0
-    outcomes: Counter = field(default_factory=Counter)
-    internal: dict[str, tuple[str, str]] = field(default_factory=dict)  # kind -> (source, options)
-    seconds: float = 0.0
-
-    def add(self, outcome: str, detail: str, source: str, options: str) -> None:
-        self.cases += 1
-        self.outcomes[outcome] += 1
-        if outcome in ("internal", "hang", "died"):
-            self.internal.setdefault(f"{outcome}: {detail}", (source, options))
-
-    def merge(self, other: FuzzReport) -> None:
-        self.cases += other.cases
-        self.outcomes.update(other.outcomes)
-        for kind, case in other.internal.items():
-            self.internal.setdefault(kind, case)
-        self.seconds = max(self.seconds, other.seconds)
+def build_case(case: tuple[str, str], backend: bool = False) -> tuple[str, str]:
+    """`build_one` of a (source, options) case (the driver's form)."""
+    return build_one(case[0], case[1], backend)
 
 
-def mutants(seeds: list[Seed], cases: int, seed: int):
+def mutants(seeds: list[Seed], cases: int, seed: int) -> Iterator[tuple[str, str]]:
     """(source, options) of `cases` mutants, the same for the same `seed`."""
     rng = random.Random(seed)
     mutator = Mutator(rng, [s.text for s in seeds])
@@ -352,105 +335,28 @@ def mutants(seeds: list[Seed], cases: int, seed: int):
 def fuzz(seeds: list[Seed], cases: int, seed: int = 0, backend: bool = False,
          time_limit: float | None = None) -> FuzzReport:
     """In this process: no time limit per case (the tests' way)."""
-    report = FuzzReport()
-    start = time.perf_counter()
-    for source, options in mutants(seeds, cases, seed):
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-        report.add(*build_one(source, options, backend), source, options)
-    report.seconds = time.perf_counter() - start
-    return report
+    return run_here(mutants(seeds, cases, seed), functools.partial(build_case, backend=backend), time_limit)
 
 
-def _serve(conn, backend: bool) -> None:
-    import os
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 2)  # LLVM may write straight to file descriptor 2
-    while True:
-        try:
-            source, options = conn.recv()
-        except EOFError:
-            return
-        conn.send(build_one(source, options, backend))
+def _job(chunk: tuple) -> FuzzReport:
+    cases, seed, time_limit, save, backend, timeout, corpus = chunk
+    seeds = default_seeds(corpus)
+    print(f"{len(seeds)} seeds", flush=True)
+    return run_in_worker(mutants(seeds, cases, seed), functools.partial(build_case, backend=backend),
+                         timeout, time_limit, saver(save, str(seed), _save))
 
 
-def fuzz_in_workers(seeds: list[Seed], cases: int, seed: int, backend: bool, timeout: float,
-                    time_limit: float | None) -> FuzzReport:
-    """In a worker process, each case with a time limit; a worker that hangs or dies is
-    replaced (the case is a "hang" or "died")."""
-    import multiprocessing as mp
-
-    ctx = mp.get_context("spawn")
-    report, start, worker, conn = FuzzReport(), time.perf_counter(), None, None
-    for source, options in mutants(seeds, cases, seed):
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-        if worker is None:
-            conn, child = ctx.Pipe()
-            worker = ctx.Process(target=_serve, args=(child, backend), daemon=True)
-            worker.start()
-        try:
-            conn.send((source, options))
-            if conn.poll(timeout):
-                report.add(*conn.recv(), source, options)
-                continue
-            outcome, detail = "hang", f"no answer in {timeout:.0f} s"
-        except (EOFError, OSError):
-            outcome, detail = "died", f"exit status {worker.exitcode}"
-        worker.kill()
-        worker.join()
-        worker = None
-        report.add(outcome, detail, source, options)
-    if worker is not None:
-        conn.close()
-        worker.join(5)
-    report.seconds = time.perf_counter() - start
-    return report
-
-
-def _job(args: tuple) -> FuzzReport:
-    cases, seed, backend, timeout, time_limit, corpus = args
-    return fuzz_in_workers(default_seeds(corpus), cases, seed, backend, timeout, time_limit)
+def _save(path: Path, kind: str, case: tuple[str, str]) -> None:
+    source, options = case
+    path.with_suffix(".cl").write_text(f"// options: {options}\n// {kind}\n{source}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=10000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--backend", action="store_true", help="compile through the cpu target too")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
-    parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    add_arguments(parser)
     parser.add_argument("--no-corpus", action="store_true", help="only the in-tree kernels as seeds")
-    parser.add_argument("--save", type=Path, help="a folder to write reproducers to")
     args = parser.parse_args(argv)
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    seeds = default_seeds(not args.no_corpus)
-    print(f"{len(seeds)} seeds", flush=True)
-    limit = args.minutes * 60 if args.minutes else None
-    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, args.backend,
-               args.timeout, limit, not args.no_corpus) for k in range(args.jobs)]
-    start = time.perf_counter()
-    report = FuzzReport()
-    if args.jobs == 1:
-        report.merge(_job(chunks[0]))
-    else:
-        from multiprocessing import Pool
-
-        with Pool(args.jobs) as pool:
-            for part in pool.imap_unordered(_job, chunks):
-                report.merge(part)
-    elapsed = time.perf_counter() - start
-    print(f"{report.cases} cases in {elapsed:.0f} s: " +
-          ", ".join(f"{k} {v}" for k, v in sorted(report.outcomes.items())))
-    for n, (kind, (source, options)) in enumerate(report.internal.items()):
-        print(f"{kind}")
-        if args.save:
-            args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"case-{n}.cl").write_text(f"// options: {options}\n// {kind}\n{source}")
-    return 1 if report.internal else 0
+    return campaign(args, _job, (args.backend, args.timeout, not args.no_corpus))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ set, the modules that translate go on through the cpu target's LLVM code
 generation); a case's outcome is "ok" (it built), "diagnostic" (a clean
 build error) or "internal" (anything else: an exception, or a log saying
 internal compiler error), with the first reproducer of each internal kind
-kept. Run offline with
+kept; from the command line each case runs in a worker process with a time
+limit ("hang" and "died" are findings too: the loop is `driver.py`'s). Run
+offline with
 
     python -m tools.fuzz.spirv_mutator --cases 100000 [--jobs 2] [--backend] [--minutes M]
 
@@ -26,13 +28,13 @@ kept. Run offline with
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
-import time
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
+
+from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker, saver
 
 MAGIC = 0x07230203
 INTERESTING = (0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 128, 255, 0x7FFF, 0xFFFF,
@@ -176,21 +178,6 @@ class Mutator:
             records.insert(self.rng.randrange(len(records) + 1), (opcode, list(ops)))
 
 
-@dataclass
-class FuzzReport:
-    cases: int = 0
-    outcomes: Counter = field(default_factory=Counter)
-    internal: dict[str, bytes] = field(default_factory=dict)  # first reproducer of each kind
-    seconds: float = 0.0
-
-    def merge(self, other: FuzzReport) -> None:
-        self.cases += other.cases
-        self.outcomes.update(other.outcomes)
-        for kind, data in other.internal.items():
-            self.internal.setdefault(kind, data)
-        self.seconds = max(self.seconds, other.seconds)
-
-
 def build_one(data: bytes, backend: bool = False) -> tuple[str, str]:
     """("ok" | "diagnostic" | "internal", detail) of building one module."""
     from oclpy.compiler import host_target
@@ -210,32 +197,27 @@ def build_one(data: bytes, backend: bool = False) -> tuple[str, str]:
     except RecursionError:
         return "internal", "RecursionError"
     except Exception as exc:  # the point of the exercise: any of these is a bug
-        where = exc.__traceback__
-        while where is not None and where.tb_next is not None:
-            where = where.tb_next
-        line = f"{where.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{where.tb_lineno}" if where else "?"
-        return "internal", f"{type(exc).__name__} at {line}: {str(exc)[:120]}"
+        return "internal", internal_detail(exc)
     return "ok", ""
+
+
+def build_case(data: bytes, backend: bool = False) -> tuple[str, str]:
+    """`build_one` of a case (the driver's form)."""
+    return build_one(data, backend)
+
+
+def mutants(seeds: list[bytes], cases: int, seed: int) -> Iterator[bytes]:
+    """`cases` mutants of `seeds`, the same for the same `seed`."""
+    rng = random.Random(seed)
+    mutator = Mutator(rng, [split(s)[1] for s in seeds])
+    for _ in range(cases):
+        yield mutator.mutate(rng.choice(seeds), rng.choice((1, 1, 2, 3)))
 
 
 def fuzz(seeds: list[bytes], cases: int, seed: int = 0, backend: bool = False,
          time_limit: float | None = None) -> FuzzReport:
-    rng = random.Random(seed)
-    donors = [split(s)[1] for s in seeds]
-    mutator = Mutator(rng, donors)
-    report = FuzzReport()
-    start = time.perf_counter()
-    for _ in range(cases):
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-        data = mutator.mutate(rng.choice(seeds), rng.choice((1, 1, 2, 3)))
-        outcome, detail = build_one(data, backend)
-        report.cases += 1
-        report.outcomes[outcome] += 1
-        if outcome == "internal":
-            report.internal.setdefault(detail, data)
-    report.seconds = time.perf_counter() - start
-    return report
+    """In this process: no time limit per case (the tests' way)."""
+    return run_here(mutants(seeds, cases, seed), functools.partial(build_case, backend=backend), time_limit)
 
 
 def default_seeds() -> list[bytes]:
@@ -252,42 +234,21 @@ def default_seeds() -> list[bytes]:
     return [from_llvm(t) for t in texts] + [kernel_module()]
 
 
-def _worker(args: tuple[int, int, bool, float | None]) -> FuzzReport:
-    cases, seed, backend, time_limit = args
-    return fuzz(default_seeds(), cases, seed, backend, time_limit)
+def _job(chunk: tuple) -> FuzzReport:
+    cases, seed, time_limit, save, backend, timeout = chunk
+    return run_in_worker(mutants(default_seeds(), cases, seed), functools.partial(build_case, backend=backend),
+                         timeout, time_limit, saver(save, str(seed), _save))
+
+
+def _save(path: Path, kind: str, data: bytes) -> None:
+    path.with_suffix(".spv").write_bytes(data)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=10000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--backend", action="store_true", help="also generate code for modules that translate")
-    parser.add_argument("--save", type=Path, help="a folder to write internal-error reproducers to")
-    parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    start = time.perf_counter()
-    limit = args.minutes * 60 if args.minutes else None
-    chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, args.backend, limit)
-              for k in range(args.jobs)]
-    report = FuzzReport()
-    if args.jobs == 1:
-        report.merge(_worker(chunks[0]))
-    else:
-        from multiprocessing import Pool
-
-        with Pool(args.jobs) as pool:
-            for part in pool.imap_unordered(_worker, chunks):
-                report.merge(part)
-    elapsed = time.perf_counter() - start
-    print(f"{report.cases} cases in {elapsed:.0f} s: " +
-          ", ".join(f"{k} {v}" for k, v in sorted(report.outcomes.items())))
-    for n, (kind, data) in enumerate(report.internal.items()):
-        print(f"internal: {kind}")
-        if args.save:
-            args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"internal-{n}.spv").write_bytes(data)
-    return 1 if report.internal else 0
+    return campaign(args, _job, (args.backend, args.timeout))
 
 
 if __name__ == "__main__":

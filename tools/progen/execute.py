@@ -52,7 +52,7 @@ def _cl(impl: str) -> tuple[Any, Any, Any]:
     """(module, context, queue) for an implementation, made once per process."""
     if impl not in _IMPL_CACHE:
         if impl == "pocl":
-            from benchmarks import pocl_fix
+            from tools import pocl_fix
 
             os.environ.setdefault("POCL_KERNEL_CACHE", "0")
             pocl_fix.apply()

@@ -155,7 +155,7 @@ class Preprocessor:
                     continue
             src.pos += 1
             if src.delta or src.presumed is not None:
-                src.relocate(tok)
+                return src.relocated(tok)
             return tok
 
     def _peek(self) -> PPToken:
@@ -176,8 +176,7 @@ class Preprocessor:
         eol_physical = src.lexed.eol.get(i, (toks[j].line, toks[j].col))
         raw_start = (args[0].line, args[0].col) if args else eol_physical
         if src.delta or src.presumed is not None:
-            for tok in (name, *args):
-                src.relocate(tok)
+            name, args = src.relocated(name), [src.relocated(tok) for tok in args]
         eol = SourceLocation(src.presumed or src.name, src.presumed_line(eol_physical[0]), eol_physical[1])
         line = Line(src, name, args, eol, eol_physical, raw_start)
         if name.kind == "number":

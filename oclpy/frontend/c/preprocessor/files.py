@@ -3,17 +3,19 @@
 A `Source` is one file being preprocessed: its pp-tokens, the read position,
 and what `#line` did to it (`delta` between presumed and physical lines, and a
 presumed file name). Tokens are moved to their presumed location as they are
-read, so `__LINE__`, `__FILE__`, line markers and diagnostics all follow
-`#line`. `find_include` searches as clang does for OpenCL C: for `"name"` the
-including file's folder first, then each `-I` folder, then oclpy's bundled
-headers; `<name>` skips the including file's folder.
+read (as copies: a file's tokens never change, so one lexing of a header
+serves every `#include` of it, `header_tokens.py`), so `__LINE__`, `__FILE__`,
+line markers and diagnostics all follow `#line`. `find_include` searches as
+clang does for OpenCL C: for `"name"` the including file's folder first, then
+each `-I` folder, then oclpy's bundled headers; `<name>` skips the including
+file's folder.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Optional
 
 from .tokens import Lexed, PPToken, lex
@@ -46,20 +48,23 @@ class Source:
     conds: int = 0  # depth of the conditional stack when this file was entered
     found_in: int = -1  # index of the search folder it was found in (#include_next)
     lines: list[str] = field(default_factory=list)
+    given: InitVar[Optional[Lexed]] = None  # the tokens of `text`, lexed already (never changed)
 
-    def __post_init__(self) -> None:
-        self.lexed = lex(self.text, self.name)
+    def __post_init__(self, given: Optional[Lexed]) -> None:
+        self.lexed = given if given is not None else lex(self.text, self.name)
         self.tokens = self.lexed.tokens
 
     @property
     def moved(self) -> bool:
         return self.delta != 0 or self.presumed is not None
 
-    def relocate(self, tok: PPToken) -> None:
-        """Move a token of this file to its presumed location."""
-        tok.line += self.delta
+    def relocated(self, tok: PPToken) -> PPToken:
+        """A copy of a token of this file at its presumed location."""
+        out = tok.copy()
+        out.line += self.delta
         if self.presumed is not None:
-            tok.file = self.presumed
+            out.file = self.presumed
+        return out
 
     def presumed_line(self, physical: int) -> int:
         return physical + self.delta

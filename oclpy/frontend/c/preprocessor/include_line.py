@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING, Optional
 
 from ....diagnostics import SourceLocation
+from . import header_tokens
 from .files import Source, find_include, read_source, unquote
 from .expand import TokenStream
 from .macros import PPError, loc_of
@@ -88,7 +89,7 @@ def include(pp: Preprocessor, line: Line) -> None:
         pp.diags.fatal(loc_of(args[0]), f"'{name}': {exc.strerror or exc}")
         pp.stopped = True
         return
-    src = Source(path, path, text)
+    src = Source(path, path, text, given=header_tokens.lexed(text, path))
     src.found_in = folder
     pp.push_source(src)
 

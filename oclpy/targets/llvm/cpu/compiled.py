@@ -25,7 +25,7 @@ import functools
 import struct
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -294,6 +294,14 @@ class CpuProgram:
         jit = self._jit
         return jit.asm() if jit is not None else ""
 
+    def compile_kernels(self, names: Iterable[str] | None = None) -> None:
+        """Make the native code of the kernels `names` (default: all) now, as a first
+        launch of each would."""
+        for name in self.kernels if names is None else names:
+            code = self.kernels[name]._code
+            if code is not None:
+                code.get()
+
     def when_compiled(self, callback: Callable[[], None]) -> None:
         """Call `callback` each time a kernel's native code comes to exist from now on."""
         for kernel in self.kernels.values():
@@ -340,7 +348,8 @@ def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
     if missing and not program._ir:
         raise ValueError("a kernel has no object code and the program no LLVM IR")
     ir = place(program._ir.encode()) if missing else None
-    return {"kernels": kernels, "ir": ir, "codegen": list(program._codegen)}, b"".join(parts)
+    codegen = list(program._codegen) if missing else None  # only what compiles from the IR needs it
+    return {"kernels": kernels, "ir": ir, "codegen": codegen}, b"".join(parts)
 
 
 def _span(value: Any, total: int, limit: int, what: str) -> tuple[int, int] | None:
@@ -367,7 +376,9 @@ def _kernel_from_record(name: str, data: Any, total: int) -> tuple[list[KernelAr
     return args_from_record(k["args"], blob_size), facts
 
 
-def _codegen_from_record(value: Any) -> tuple[int, str, str]:
+def _codegen_from_record(value: Any) -> tuple[int, str, str] | None:
+    if value is None:
+        return None
     if type(value) is not list or len(value) != 3:
         raise ValueError("codegen: not [level, cpu, features]")
     return (checked_int(value[0], 0, 3, "LLVM level"), checked_str(value[1], "cpu"),
@@ -388,8 +399,8 @@ def program_from_record(record: Any, blob: bytes) -> CpuProgram:
              for name, k in data["kernels"].items()}
     ir_span = _span(data["ir"], len(blob), MAX_IR_BYTES, "LLVM IR")
     ir = blob[ir_span[0]:ir_span[1]].decode() if ir_span else ""
-    if not ir and any(f[1][6] is None for f in facts.values()):
-        raise ValueError("program record: a kernel has no object code and there is no LLVM IR")
+    if (not ir or codegen is None) and any(f[1][6] is None for f in facts.values()):
+        raise ValueError("program record: a kernel has no object code and there is no LLVM IR to compile")
     kernels = {}
     loaded: dict[tuple[int, int], NativeCode] = {}  # one native module per span, shared
     for name, (args, (blob_size, reqd, static_local, frame, printf, private, span)) in facts.items():
@@ -407,7 +418,7 @@ def program_from_record(record: Any, blob: bytes) -> CpuProgram:
             code = NativeCode(kernel_compiler(ir, name, list(facts), codegen))
             kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
                                            _code=code, private_bytes=private)
-    return CpuProgram(kernels, "", None, ir, codegen)
+    return CpuProgram(kernels, "", None, ir, codegen or (3, "", ""))
 
 
 def kernel_compiler(ir: str, kernel: str, kernels: list[str],
