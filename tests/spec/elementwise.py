@@ -3,9 +3,9 @@ every vector width, so a whole family costs one build.
 
 An `Op` is an OpenCL C expression over the gentype operands `a`, `b`, `c`
 (loaded with `vloadn(i, A)`) and the scalar operands `sa`, `sb`, `sc` (the
-element `A[i]`); in the expression `$T`, `$U`, `$I`, `$L` stand for the
-gentype, its unsigned type, int and the signed integer type of the element
-size, at the width being built; its result has element type `out` ("T": the element type,
+element `A[i]`); in the expression `$E` is the element type and `$T`, `$U`,
+`$I`, `$L` stand for the gentype, its unsigned type, int and the signed integer
+type of the element size, at the width being built; its result has element type `out` ("T": the element type,
 "U": its unsigned type, "R": the relational result, or a type name).
 `evaluate` returns, for each op and width n, the G*n result elements; the
 reference sees `Env`: the operand elements (scalars broadcast over their
@@ -105,7 +105,7 @@ def kernel_source(elem: str, ops: list[Op], pre: str = "") -> tuple[str, dict[tu
             ot = out_type(op, elem, n)
             layout[(op.key, n)] = (offset, ot)
             expr = op.expr.replace("$T", _vt(elem, n)).replace("$U", _vt(unsigned(elem), n))
-            expr = expr.replace("$n", str(n) if n > 1 else "").replace("$I", _vt("int", n)).replace("$L", _vt(SIGNED_OF_SIZE[np.dtype(DTYPES[elem]).itemsize], n))
+            expr = expr.replace("$E", elem).replace("$n", str(n) if n > 1 else "").replace("$I", _vt("int", n)).replace("$L", _vt(SIGNED_OF_SIZE[np.dtype(DTYPES[elem]).itemsize], n))
             body.append("    " + _store(f"({_vt(ot, n)})({expr})", ot, n, offset))
             offset += -(-G * n * np.dtype(DTYPES[ot]).itemsize // 64) * 64
         if body:

@@ -61,21 +61,22 @@ def _kernel(t: str) -> str:
             f"  {t} x = V[0], y = V[1], i = V[2], n = V[3], w;\n" + "\n".join(lines) + "\n}\n")
 
 
-def _float_literals(src: str) -> str:
-    """Number literals in the case expressions made float (1 -> 1.0f, 0.5 -> 0.5f),
-    so that overload resolution picks the float functions; indices stay ints."""
+def _typed_literals(src: str, suffix: str) -> str:
+    """Number literals in the case expressions made float (`suffix` "f": 1 -> 1.0f,
+    0.5 -> 0.5f) or double ("": 1 -> 1.0), so that overload resolution picks the
+    functions of that type (an int argument is ambiguous between them, as in clang);
+    indices and ldexp's exponents stay ints."""
     head, body = src.split("w;\n", 1)
     body = re.sub(r"(?<![\w.\[])(\d+\.\d+|\d+)(?![\w.\]])",
-                  lambda m: m.group(1) + ("f" if "." in m.group(1) else ".0f"), body)
-    return head + "w;\n" + body.replace("100000.0f", "100000").replace("(x, 5.0f)", "(x, 5)")
+                  lambda m: m.group(1) + (suffix if "." in m.group(1) else ".0" + suffix), body)
+    return (head + "w;\n" + body.replace(f"100000.0{suffix}", "100000")
+            .replace(f"(x, 5.0{suffix})", "(x, 5)"))
 
 
 @pytest.mark.parametrize("t", ["float", "double"])
 def test_edge_cases(run_kernel, t: str) -> None:
     dt = DTYPES[t]
-    src = _kernel(t)
-    if t == "float":
-        src = _float_literals(src)
+    src = _typed_literals(_kernel(t), "f" if t == "float" else "")
     v = np.array([-0.0, 0.0, INF, NAN], dt)
     out = np.zeros(len(CASES), dt)
     _, out = run_kernel(src, "e", (1,), None, v, out)
