@@ -1,1 +1,0 @@
-kernel void k(global int *o) { o[0] = 1; }

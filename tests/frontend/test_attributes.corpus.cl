@@ -1,1 +1,0 @@
-kernel void k(global int *o __attribute__((nosvm))) {}

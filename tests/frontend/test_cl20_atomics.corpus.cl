@@ -1,1 +1,0 @@
-kernel void k(global int *p) { p[0] = ATOMIC_VAR_INIT(1); }

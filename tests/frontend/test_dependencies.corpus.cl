@@ -1,1 +1,0 @@
-__kernel void k() {}

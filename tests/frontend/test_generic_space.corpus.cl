@@ -1,1 +1,0 @@
-kernel void k(global int *o) { global int *p = NULL; o[0] = p == NULL; }

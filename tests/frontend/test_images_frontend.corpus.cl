@@ -1,2 +1,0 @@
-int read_image(int x) { return x; }
-kernel void k(write_only image2d_t o, read_only image2d_t i, global float4 *r) { r[0] = read_imagef(i, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, (int2)(0, 0)) + (float4)(read_image(3)); }

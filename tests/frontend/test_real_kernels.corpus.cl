@@ -1,1 +1,0 @@
-kernel void k(global float4 *o) { o[0] = (float4){7.0f}; }

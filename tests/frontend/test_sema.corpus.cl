@@ -1,1 +1,0 @@
-__kernel void k() { __local float t[4]; t + 1; }

@@ -1,1 +1,0 @@
-__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }

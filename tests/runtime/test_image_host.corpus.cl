@@ -1,1 +1,0 @@
-kernel void k(read_only image2d_t i, sampler_t s, global float4 *o){ o[0] = read_imagef(i, s, (float2)(0.5f, 0.5f)); }

@@ -1,1 +1,0 @@
-__kernel void add(__global int *x, int d) { x[get_global_id(0)] += d; }

@@ -1,1 +1,0 @@
-__kernel void k(__global int *o) { o[get_global_id(0)] += 1; }

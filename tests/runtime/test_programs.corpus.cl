@@ -1,4 +1,0 @@
-__kernel void k(__global int *out)
-{
-    out[0] = x + 1;
-}

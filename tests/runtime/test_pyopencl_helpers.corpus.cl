@@ -1,1 +1,0 @@
-__kernel void k(__global float *a) { a[get_global_id(0)] *= 2; }

@@ -1,1 +1,0 @@
-__kernel void k(__global int *x) { __local int t[4]; t[get_local_id(0)] = 1; barrier(CLK_LOCAL_MEM_FENCE); x[get_global_id(0)] = t[0]; }

@@ -1,1 +1,0 @@
-__kernel void k(__global float *y) { y[get_global_id(0)] *= 2.0f; }

@@ -1,1 +1,0 @@
-__kernel void k(__global float *a, float s) { int i = get_global_id(0); a[i] = sqrt((float)i) * s; }

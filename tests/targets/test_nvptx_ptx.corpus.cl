@@ -1,1 +1,0 @@
-__kernel void f(__global float *a, float b) { size_t i = get_global_id(0); a[i] = a[i] * b + 1.0f; }

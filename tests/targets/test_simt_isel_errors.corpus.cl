@@ -1,1 +1,0 @@
-kernel void k(global double *o) { o[0] = lgamma(o[1]); }

@@ -1,1 +1,0 @@
-__kernel void k(__global int *o) { o[0] = 1; }

@@ -1,1 +1,0 @@
-__kernel void bad(__global int *a) { a[0] = b; }

@@ -1,1 +1,0 @@
-__kernel void k(__global int *a) { int b[4]; a[0] = 1; a[1] = (2 + 3); b[0] = a[2]; }
