@@ -57,7 +57,7 @@ class MemoryMap:
         alloc = self.storage.on(driver) if wrote and staging is not None else None
 
         def action() -> None:
-            if alloc is not None:
+            if alloc is not None and staging is not None:
                 for at, host, nbytes in rows:
                     driver.write(alloc, at, staging[host:host + nbytes])
 

@@ -31,7 +31,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -416,8 +416,8 @@ def _optimize_nvptx(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int) -> 
 
 
 def emit_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
-             libdevice: str | None, keep: set[str], reset_options: list[str] = (),
-             function_attrs: list[str] = ()) -> tuple[str, str]:
+             libdevice: str | None, keep: set[str], reset_options: Sequence[str] = (),
+             function_attrs: Sequence[str] = ()) -> tuple[str, str]:
     """(PTX, optimised LLVM IR) of LLVM IR `text` for NVPTX `arch`.
 
     `libdevice` is the path of libdevice.10.bc to link (None: nothing to link);
@@ -436,7 +436,7 @@ def emit_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: 
 
 
 def _emit_ptx_here(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
-                   reset_options: list[str], function_attrs: list[str], libdevice: str | None,
+                   reset_options: Sequence[str], function_attrs: Sequence[str], libdevice: str | None,
                    keep: set[str]) -> tuple[str, str]:
     """`emit_ptx` in this process (the caller holds `_lock`)."""
     mod = parse_and_verify(text)
