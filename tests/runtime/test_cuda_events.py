@@ -118,13 +118,30 @@ def test_profiling_times_are_the_devices(fake):
     evt.wait()
     driver = queue.device.driver
     anchor, host_ns = driver._anchor
-    assert evt.profile.start == host_ns + 250_000 == evt.profile.end  # the fake: 0.25 ms apart from the anchor
+    # the fake: every elapsed time is 0.25 ms, from the anchor to the start and over the command
+    assert (evt.profile.start, evt.profile.end) == (host_ns + 250_000, host_ns + 500_000)
     begin, end = driver.begin(True), driver.completion(True)
     fake.elapsed[(anchor.handle, begin.handle)] = 1.0
-    fake.elapsed[(anchor.handle, end.handle)] = 1.5
+    fake.elapsed[(begin.handle, end.handle)] = 0.5
     start, end = driver.device_times(begin, end)
     assert (start - host_ns, end - host_ns) == (1_000_000, 1_500_000)
+    assert driver._anchor == (anchor, host_ns)  # a start 1 ms from the anchor keeps it
     assert driver.device_times(None, end) is None
+
+
+def test_profiling_keeps_its_resolution_far_from_the_anchor(fake):
+    """A command 40 s after the anchor: its 41.3 us are not rounded to float32's
+    3.9 us steps at 40,000 ms, and its start becomes the next anchor."""
+    ctx, queue, knl, buf = _setup(fake, cl.command_queue_properties.PROFILING_ENABLE)
+    knl(queue, (4,), (4,), buf).wait()
+    driver = queue.device.driver
+    anchor, host_ns = driver._anchor
+    begin, end = driver.begin(True), driver.completion(True)
+    fake.elapsed[(anchor.handle, begin.handle)] = float(np.float32(40_000.0))
+    fake.elapsed[(begin.handle, end.handle)] = float(np.float32(0.0413))
+    start, stop = driver.device_times(begin, end)
+    assert abs((stop - start) - 41_300) <= 1
+    assert driver._anchor == (begin, start)
 
 
 def test_synchronous_mode_completes_at_return(fake, monkeypatch):

@@ -130,7 +130,7 @@ __kernel void f(__global float *a, float b) {
   size_t i = get_global_id(0);
   a[i] = a[i] * b + sqrt(b) / a[i];
 }
-// CHECK-DAG: sqrt.rn.f32
+// CHECK-DAG: sqrt.approx.f32
 // CHECK-DAG: div.full.f32
 // CHECK-DAG: fma.rn.f32
 """),
@@ -144,6 +144,11 @@ __kernel void f(__global float *a, float b) { a[get_global_id(0)] = sqrt(b) / a[
 // CHECK-DAG: sqrt.approx
 // CHECK-DAG: div.approx
 // CHECK-DAG: sin.approx
+"""),
+    "double_sqrt_is_ieee": ("", """
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void f(__global double *a, double b) { a[get_global_id(0)] = sqrt(b); }
+// CHECK: sqrt.rn.f64
 """),
     "printf": ("", """
 __kernel void p(void) { printf("%d %f\\n", (int)get_global_id(0), 1.5f); }

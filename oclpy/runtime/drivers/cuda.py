@@ -24,8 +24,8 @@ are reused (`recycle`). No thread watches those events
 a status query cuEventQuery, `finish()` one cuCtxSynchronize that completes
 every event issued before, a dependent command on this device is simply queued
 after (one stream), and with profiling each command gets timed CUDA events
-around it and its start and end are CUDA elapsed times from an anchor event,
-on the host clock. Out-of-order queues run ready commands
+around it: its start is the CUDA elapsed time from an anchor event, on the
+host clock, and its end the start plus its own elapsed time (`device_times`). Out-of-order queues run ready commands
 on the calling thread (`inline_out_of_order`). Copies to the host wait for the
 stream. With OCLPY_CUDA_ASYNC=0 every command waits for its own per-thread
 stream before it returns (events complete when the action returns; commands of
@@ -73,6 +73,7 @@ from .cuda_markers import Checkpoints, Ticket
 from .cuda_staging import THRESHOLD as STAGING_THRESHOLD
 from .cuda_staging import Staging
 
+REANCHOR_MS = 1000.0  # float32 milliseconds resolve 61 ns a second from the anchor
 ALIGNMENT = 256  # cuMemAlloc's alignment; CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 DEFAULT_SHARED = 48 << 10  # dynamic shared memory a kernel gets without opting in
 # global offset, group base, number of groups (x, y, z each); work dimension
@@ -257,14 +258,21 @@ class CudaDriver(Driver):
                 api.call(self.drv.cuStreamWaitEvent, stream, found[1].handle, 0)
 
     def device_times(self, start: Marker, end: Marker) -> tuple[int, int] | None:
-        """Device start/end on the host clock: elapsed times from an anchor event whose
-        host time was taken when it completed."""
+        """Device start/end on the host clock: the start is the elapsed time from an
+        anchor event whose host time is known, the end the command's own elapsed time
+        after it. cuEventElapsedTime answers in float32 milliseconds, which resolves
+        3.9 us at 33 s from the anchor: so the duration never passes through the
+        anchor, and a start more than REANCHOR_MS after the anchor becomes the anchor."""
         if start is None:
             return None
         anchor, host_ns = self._anchor_event()
-        ms = [float(api.call(self.drv.cuEventElapsedTime, anchor.handle, m.handle))
-              for m in (start, end)]
-        return host_ns + int(ms[0] * 1e6), host_ns + int(ms[1] * 1e6)
+        since = float(api.call(self.drv.cuEventElapsedTime, anchor.handle, start.handle))
+        span = float(api.call(self.drv.cuEventElapsedTime, start.handle, end.handle))
+        start_ns = host_ns + round(since * 1e6)
+        if since > REANCHOR_MS:
+            with self._lock:
+                self._anchor = (start, start_ns)
+        return start_ns, start_ns + round(span * 1e6)
 
     def _anchor_event(self) -> tuple[Marker, int]:
         with self._lock:

@@ -219,7 +219,7 @@ def precision_for(opts: BuildOptions) -> codegen.Precision:
     if opts.fast_relaxed_math or opts.unsafe_math_optimizations:
         return codegen.Precision(div_f32=0, sqrt_f32=0)
     if opts.correctly_rounded_divide_sqrt:
-        return codegen.Precision(div_f32=2)
+        return codegen.Precision(div_f32=2, sqrt_f32=1)
     return codegen.Precision()
 
 

@@ -13,9 +13,10 @@ arguments packed, each at its natural alignment, in a private buffer;
 `to_global`/`to_local`/`to_private` test a generic pointer with PTX's
 `isspacep` (`llvm.nvvm.isspacep.*`).
 
-Math: what PTX does natively and exactly (sqrt.rn, fma, min/max, rounding,
-fabs, copysign) stays an LLVM intrinsic; everything else calls NVIDIA's
-libdevice (`__nv_sinf`, `__nv_pow`), linked in by `ptx_codegen`. The
+Math: what PTX does natively (sqrt, fma, min/max, rounding, fabs, copysign)
+stays an LLVM intrinsic (float sqrt's precision: ptx_codegen.Precision);
+everything else calls NVIDIA's libdevice (`__nv_sinf`, `__nv_pow`), linked in
+by `ptx_codegen`. The
 OpenCL functions libdevice lacks (asinpi, rootn, powr, ...) reuse the cpu
 target's formulas (`mathlib.py`), whose C-library calls become libdevice calls.
 libdevice's float functions meet OpenCL's bounds (CUDA documents them: sinf 2
