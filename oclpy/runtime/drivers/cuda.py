@@ -25,8 +25,9 @@ a status query cuEventQuery, `finish()` one cuCtxSynchronize that completes
 every event issued before, a dependent command on this device is simply queued
 after (one stream), and with profiling each command gets timed CUDA events
 around it: its start is the CUDA elapsed time from an anchor event, on the
-host clock, and its end the start plus its own elapsed time (`device_times`). Out-of-order queues run ready commands
-on the calling thread (`inline_out_of_order`). Copies to the host wait for the
+host clock, and its end the start plus its own elapsed time (`device_times`).
+Out-of-order queues run ready commands on the calling thread
+(`inline_out_of_order`). Copies to the host wait for the
 stream. With OCLPY_CUDA_ASYNC=0 every command waits for its own per-thread
 stream before it returns (events complete when the action returns; commands of
 out-of-order queues run on different threads' streams). Measured on the H200
