@@ -150,6 +150,21 @@ __kernel void f(__global float *a, float b) { a[get_global_id(0)] = sqrt(b) / a[
 __kernel void f(__global double *a, double b) { a[get_global_id(0)] = sqrt(b); }
 // CHECK: sqrt.rn.f64
 """),
+    "constant_trip_loop_unrolled_fully": ("", """
+__kernel void dot64(__global const float *a, __global float *y, __local float *x) {
+  int row = get_global_id(0);
+  x[get_local_id(0)] = a[get_local_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float acc = 0.0f;
+  for (int k = 0; k < 64; k++)
+    acc += a[row * 4096 + k] * x[k];
+  y[row] = acc;
+}
+// CHECK-COUNT-64: fma.rn.f32
+// CHECK-NOT: fma.rn.f32
+// CHECK-NOT: bra
+// CHECK: ret;
+"""),
     "printf": ("", """
 __kernel void p(void) { printf("%d %f\\n", (int)get_global_id(0), 1.5f); }
 // CHECK: .extern .func (.param .b32 func_retval0) vprintf
