@@ -253,6 +253,16 @@ class Kernel(Handle):
         return self._enqueue(queue, bound, global_size, local_size, global_offset, wait_for,
                              g_times_l, allow_empty_ndrange)
 
+    def _launch_set(self, queue: CommandQueue, bound: list[BoundArg], global_size: Any,
+                    local_size: Any, wait_for: Any) -> Event | None:
+        """The fast path (launch_plan.py) with the arguments set earlier; None: not taken."""
+        plan = self._plans.get(id(queue))
+        if plan is None or plan.queue is not queue:
+            plan = self._plan_for(queue)
+        if plan is None or not plan.fast:
+            return None
+        return plan.launch_set(bound, global_size, local_size, wait_for)
+
     def _enqueue(self, queue: CommandQueue, bound: list[BoundArg], global_size: Any, local_size: Any,
                  global_offset: Any, wait_for: Any, g_times_l: bool, allow_empty: bool) -> Event:
         routine = "clEnqueueNDRangeKernel"
@@ -354,6 +364,10 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
     if missing:
         raise_cl("clEnqueueNDRangeKernel", status_code.INVALID_KERNEL_ARGS,
                  f"kernel '{kernel.function_name}': argument(s) {', '.join(missing)} not set")
+    if global_work_offset is None and not g_times_l:
+        evt = kernel._launch_set(queue, bound, global_work_size, local_work_size, wait_for)
+        if evt is not None:
+            return evt
     return kernel._enqueue(queue, bound, global_work_size, local_work_size, global_work_offset,
                            wait_for, g_times_l, allow_empty_ndrange)
 

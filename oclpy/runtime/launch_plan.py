@@ -1,7 +1,7 @@
 """The launch fast path: what a kernel's launches on one queue share, checked once.
 
-`Kernel.__call__` first asks the kernel's `LaunchPlan` for the queue (made on
-the first launch there, kept per queue). A plan knows, once: the compiled
+`Kernel.__call__` and `enqueue_nd_range_kernel` first ask the kernel's
+`LaunchPlan` for the queue (made on the first launch there, kept per queue). A plan knows, once: the compiled
 kernel for the queue's device, its argument packer, and whether launches on
 this queue may take the fast path at all:
 
@@ -12,7 +12,8 @@ this queue may take the fast path at all:
 - the kernel has no `__local` pointer arguments and its static `__local`
   memory fits the device.
 
-`LaunchPlan.launch` then packs the raw argument values at once
+`LaunchPlan.launch` then packs the raw argument values at once (`launch_set`
+the values set earlier, as raw ones)
 (`ArgPacker.pack_values`; with set_scalar_arg_dtypes, Python ints and floats
 through a struct of the declared dtype), takes the checked launch shape from the last
 launch when the same size tuples of ints are passed again (the same objects:
@@ -63,11 +64,14 @@ class LaunchPlan:
         self.last: tuple[Any, Any, Any] = NO_SHAPE  # (global size, local size, NDRange)
         self.dtyped: tuple[Any, Any] = (None, None)  # (kernel's dtypes list, packer.dtyped of it)
 
-    def launch(self, global_size: Any, local_size: Any, args: tuple, wait_for: Any) -> Event | None:
-        """The launch's event, or None (nothing done): take the general path."""
+    def launch(self, global_size: Any, local_size: Any, args: tuple, wait_for: Any,
+               call: bool = True) -> Event | None:
+        """The launch's event, or None (nothing done): take the general path. The raw
+        `args` of a `call` become the kernel's arguments; otherwise they are the
+        values set earlier (`launch_set`)."""
         kernel = self.kernel
         dtyped = None
-        if kernel._dtypes is not None:
+        if call and kernel._dtypes is not None:
             dtypes, dtyped = self.dtyped
             if dtypes is not kernel._dtypes:  # declared (again) since: worked out once
                 dtyped = self.packer.dtyped(kernel._dtypes)
@@ -86,13 +90,22 @@ class LaunchPlan:
                 self.last = (global_size, local_size, nd)
         blob, storages = packed
         if not self.now:
-            kernel._last_call = (args, blob)
+            if call:
+                kernel._last_call = (args, blob)
             return self.queue._launch_later(wait_for, self.run, (self.ck, blob, nd), storages)
         markers: tuple[Any, ...] | None = ()
         if wait_for is not None:
             markers = self.queue._ready(wait_for)
             if markers is None:
                 return None
-        kernel._last_call = (args, blob)
+        if call:
+            kernel._last_call = (args, blob)
         return self.queue._launch_now(markers, self.run, (self.ck, blob, nd),
                                       storages if self.driver.issues_markers else ())
+
+    def launch_set(self, bound: list[Any], global_size: Any, local_size: Any,
+                   wait_for: Any) -> Event | None:
+        """`launch` with the arguments set earlier (`enqueue_nd_range_kernel`): their
+        checked values, packed as raw ones; or None (nothing done)."""
+        raw = tuple(arg.data if arg.kind == "value" else arg.buffer for arg in bound)
+        return self.launch(global_size, local_size, raw, wait_for, call=False)

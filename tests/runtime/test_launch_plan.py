@@ -355,3 +355,38 @@ def test_a_plain_launch_makes_few_python_calls(ctx, queue, fake_program):
         knl(queue, (1,), (1,), buf, one)
     sys.setprofile(None)
     assert len(calls) / 10 <= 12, calls[:20]
+
+
+def test_enqueue_nd_range_kernel_with_set_args_takes_the_fast_path(ctx, queue, fake_program, general_path):
+    seen = []
+    prg = fake_program(pair("k", lambda knl, blob, group, launch: seen.append(knl.scalar(blob, 1, "i"))))
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 16)
+    knl = prg.k
+    knl.set_args(buf, np.int32(7))
+    evt = enqueue_nd_range_kernel(queue, knl, (2,), (1,))
+    knl.set_arg(1, np.int32(9))
+    enqueue_nd_range_kernel(queue, knl, (1,), (1,)).wait()
+    assert seen == [7, 7, 9] and general_path == []
+    assert evt.command_type == cl.command_type.NDRANGE_KERNEL and evt.command_queue is queue
+    enqueue_nd_range_kernel(queue, knl, (1,), (1,), global_work_offset=(1,))
+    assert general_path == ["k"]  # an offset: the general path
+
+
+def test_enqueue_nd_range_kernel_errors_stay_the_general_paths(ctx, queue, fake_program):
+    prg = fake_program(pair())
+    buf = cl.Buffer(ctx, MF.READ_WRITE, 16)
+    knl = prg.k
+    knl.set_args(buf, np.int32(1))
+    enqueue_nd_range_kernel(queue, knl, (2,), (1,)).wait()  # the plan exists now
+    with pytest.raises(cl.LogicError, match="not divisible by local size") as info:
+        enqueue_nd_range_kernel(queue, knl, (3,), (2,))
+    assert info.value.code == cl.status_code.INVALID_WORK_GROUP_SIZE
+    buf.release()
+    with pytest.raises(cl.LogicError, match="the buffer was released") as info:
+        enqueue_nd_range_kernel(queue, knl, (2,), (1,))
+    assert info.value.code == cl.status_code.INVALID_MEM_OBJECT
+    fresh = fake_program(pair()).k
+    fresh.set_arg(0, cl.Buffer(ctx, MF.READ_WRITE, 16))
+    with pytest.raises(cl.LogicError, match="argument.* n not set") as info:
+        enqueue_nd_range_kernel(queue, fresh, (1,), (1,))
+    assert info.value.code == cl.status_code.INVALID_KERNEL_ARGS
