@@ -319,7 +319,8 @@ class Kernel(Handle):
                 return found
         nd = make_ndrange(global_size, local_size, global_offset, max_group=dev.max_work_group_size,
                           max_items=dev.max_work_item_sizes, units=dev.max_compute_units,
-                          reqd=ck.reqd_work_group_size, g_times_l=g_times_l)
+                          reqd=ck.reqd_work_group_size, g_times_l=g_times_l,
+                          auto=dev.driver.auto_group)
         if key is not None:
             if len(self._shapes) >= SHAPE_CACHE_SIZE:
                 self._shapes.clear()

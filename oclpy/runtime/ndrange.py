@@ -12,7 +12,8 @@ With `local_size=None` the runtime picks one: the kernel's
 reqd_work_group_size when it has one (as PoCL does; OpenCL 1.2 would refuse),
 else per dimension the largest divisor of the global size that fits what is
 left of the work-group limit, the limit first lowered so that every compute
-unit gets work-groups.
+unit gets work-groups, and to the driver's `auto_group` where it has one (GPUs
+run stencils faster in groups of 256 shaped 64 x 4 than in the largest).
 """
 
 from __future__ import annotations
@@ -56,14 +57,20 @@ def largest_divisor_at_most(n: int, limit: int) -> int:
 
 
 def choose_local_size(global_size: Sequence[int], max_group: int, max_items: Sequence[int],
-                      units: int) -> list[int]:
-    """A local size dividing `global_size`, within the limits, leaving work for every unit."""
+                      units: int, auto: tuple[int, int] | None = None) -> list[int]:
+    """A local size dividing `global_size`, within the limits, leaving work for every unit;
+    with `auto` (the driver's `auto_group`), at most auto[0] work-items, and at most
+    auto[1] along the first dimension when there are more."""
     total = 1
     for g in global_size:
         total *= g
+    if auto is not None:
+        max_group = min(max_group, auto[0])
     budget = max(1, min(max_group, total // max(units, 1)))
     local = []
-    for g, item_max in zip(global_size, max_items):
+    for dim, (g, item_max) in enumerate(zip(global_size, max_items)):
+        if auto is not None and dim == 0 and len(global_size) > 1:
+            item_max = min(item_max, auto[1])
         d = largest_divisor_at_most(g, min(budget, item_max))
         local.append(d)
         budget = max(1, budget // d)
@@ -108,7 +115,7 @@ def _check_local(local: list[int], gsize: list[int], max_group: int, max_items: 
 
 def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_group: int,
                  max_items: Sequence[int], units: int, reqd: tuple[int, int, int] | None = None,
-                 g_times_l: bool = False) -> NDRange:
+                 g_times_l: bool = False, auto: tuple[int, int] | None = None) -> NDRange:
     """A checked NDRange; see the module docstring for the errors. A global size with a
     zero is an empty range (OpenCL 2.1 on: the launch runs nothing), whatever the local size."""
     gsize = _sizes(global_size, "global size")
@@ -133,7 +140,7 @@ def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_g
         _check_local(local, gsize, max_group, max_items, reqd)
     else:
         _check_global(gsize)
-        local = choose_local_size(gsize, max_group, max_items, units)
+        local = choose_local_size(gsize, max_group, max_items, units, auto)
     offset = [0] * len(gsize)
     if global_offset is not None:
         offset = _sizes(global_offset, "global offset")

@@ -26,6 +26,18 @@ def test_choose_local_size_leaves_work_for_every_unit():
     assert choose_local_size([7, 5, 3], 1024, [1024] * 3, 1) == [7, 5, 3]
 
 
+def test_a_drivers_auto_group_shapes_the_chosen_local_size():
+    gpu = (256, 64)  # cuda's auto_group
+    assert choose_local_size([2048, 2048], 1024, [1024, 1024, 64], 132, gpu) == [64, 4]
+    assert choose_local_size([1 << 20], 1024, [1024, 1024, 64], 132, gpu) == [256]
+    assert choose_local_size([2048, 2048], 1024, [1024, 1024, 64], 132) == [1024, 1]
+    assert choose_local_size([48, 2048, 8], 1024, [1024, 1024, 64], 132, gpu) == [48, 4, 1]
+    nd = make_ndrange((2048, 2048), None, None, max_group=1024, max_items=[1024] * 3, units=132, auto=gpu)
+    assert nd.local_size == (64, 4, 1)
+    nd = make_ndrange((2048, 2048), (1024, 1), None, max_group=1024, max_items=[1024] * 3, units=132, auto=gpu)
+    assert nd.local_size == (1024, 1, 1)  # a named local size is the caller's
+
+
 def test_make_ndrange_pads_and_accepts_numpy_ints():
     nd = make_ndrange((np.int64(32), 4), (8, np.int32(2)), (1, 2), max_group=1024,
                       max_items=[1024] * 3, units=1)

@@ -84,6 +84,10 @@ class Driver(abc.ABC):
     # True when `completion` may return a marker (actions return before their work
     # is done); False lets the runtime skip asking.
     issues_markers: bool = False
+    # The shape of a work-group the runtime picks when a launch names none
+    # (ndrange.choose_local_size): (most work-items, most along the first of several
+    # dimensions); None: as many as the device allows.
+    auto_group: tuple[int, int] | None = None
     # What programs are compiled for on this device (set by each driver when it starts).
     target: Target
 

@@ -100,6 +100,11 @@ def _host_address(view: memoryview) -> tuple[Any, int]:
 class CudaDriver(Driver):
     kind = "cuda"
     eager = True  # an in-order queue issues its commands on the calling thread
+    # 256 work-items, 64 along x: the 2048x2048 stencils gegl_edge_sobel and
+    # sdk_convolution ran in (64, 4) groups at 0.65 and 0.85 of their times in
+    # (1024, 1), the device's largest, and as fast as NVIDIA's OpenCL runs them with
+    # no local size (benchmarks/results/local-size-cuda-h200-20261202.json).
+    auto_group = (256, 64)
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
