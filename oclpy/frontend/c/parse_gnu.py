@@ -100,7 +100,7 @@ def condition_text(tokens: list[Token]) -> str:
 
 def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
     """A `_Static_assert` among struct members: folded as the parser folds array sizes."""
-    value = eval_int_const(sa.cond, p.rules, p.diags)
+    value = eval_int_const(sa.cond, p.rules, p.diags, type_of=p.type_from_declarations)
     report_static_assert(sa, value, p.diags)
 
 
