@@ -1626,6 +1626,7 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "vec_type_hint": Parser.attr_vec_type_hint,
     "opencl_unroll_hint": Parser.attr_unroll,
     "ext_vector_type": Parser.attr_ext_vector_type,
+    "vector_size": Parser.attr_ext_vector_type,  # (bytes, loc): parse_gnu makes the vector
     "nosvm": Parser.attr_nosvm,
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
