@@ -2,8 +2,9 @@
 
 `eval_int_const(expr, rules, diags)` folds literals, enum constants, unary, binary and
 conditional operators, casts to integer types and `sizeof`/`__alignof__`/
-`vec_step` of types (and of expressions, given their types: `type_of`); it returns None when the expression is not an integer
-constant expression (the caller says so in its own words). The parser uses it
+`vec_step` of types (and of expressions, given a `type_of` for them); it returns None
+when the expression is not an integer constant expression (the caller says so in its
+own words). The parser uses it
 for array sizes (where const integer variables fold too, as in clang), enum values
 and attribute arguments; sema for `case` labels.
 Values are computed in the type C gives them (int, uint, long, ulong) and wrap

@@ -4,10 +4,11 @@ constant expressions (array sizes, enum values, bit-field widths, `_Static_asser
 which are folded before sema gives expressions their types.
 
 `declared_type(e, lookup)` answers for names (variables, parameters, enum constants),
-calls of the program's functions, literals, member access (`.`, `->`, swizzles), indexing, `*`, `&`, casts, `sizeof`,
-comparisons, the arithmetic and bitwise operators on scalars and vectors, `?:`,
-assignments and the comma; None for anything else (builtin calls, compound literals...), and
-the caller then says the size is not a constant, as before. `sizeof` does not evaluate
+calls of the program's functions, literals, member access (`.`, `->`, swizzles),
+indexing, `*`, `&`, casts, `sizeof`, comparisons, the arithmetic and bitwise operators
+on scalars and vectors, `?:`, assignments and the comma; None for anything else
+(builtin calls, compound literals...), and the caller then says the size is not a
+constant, as before. `sizeof` does not evaluate
 its operand, so only the type matters: `sizeof(x)`, `sizeof(a) / sizeof(a[0])`,
 `sizeof(s->f)`, `sizeof(v.xy)`, `sizeof(p)` (a pointer's size depends on its space).
 """
@@ -20,10 +21,8 @@ from ...ir.types import AddressSpace
 from . import ast
 from . import c_types as ct
 from .c_types import ScalarKind as K
-from .consteval import literal_kind
+from .consteval import Lookup, literal_kind
 from .type_rules import arith_kind
-
-Lookup = Callable[[str], object]  # a name -> what the parser's scopes bind it to
 
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "%", "&", "|", "^"))
