@@ -26,6 +26,7 @@ from ..c_types import CType
 from .folding import fold_int
 from .conversions import assign_convert, convert
 from ..ast import start_loc
+from ..builtins.cl20_atomics import AtomicScalar
 from .expressions import EXPR_HANDLERS
 from .initializers import check_compound_literal, initializer
 from .flow import may_fall_through, contains_return, find_recursion
@@ -246,6 +247,10 @@ def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
         cx.diags.error(d.loc, f"variable has incomplete type '{d.ctype}'")
         d.ctype = st.ERROR
     cx.declare(d)
+    if d.init is not None and isinstance(d.ctype, AtomicScalar) and space not in (AddressSpace.GLOBAL,
+                                                                                AddressSpace.LOCAL):
+        cx.diags.error(start_loc(d.init), "atomic variable can be initialized to a variable only in global "
+                                          "address space")
     if d.init is not None:
         static = d.storage == "static" or space is AddressSpace.CONSTANT
         d.init = initializer(cx, d.init, d.ctype, constant=static)
