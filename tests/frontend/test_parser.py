@@ -476,3 +476,17 @@ def test_missing_semicolon_after_struct_keeps_both_declarations():
 def test_access_qualifiers_on_parameters():
     f = parse_ok("void f(__read_only int a, write_only int b, read_write int c, int d);").decls[0]
     assert [p.access for p in f.params] == ["read_only", "write_only", "read_write", None]
+
+
+def test_typedef_redefinition_with_another_type_is_clangs_error():
+    # clang's CodeGenOpenCL/bool_cast.cl redefines int4 as a vector of unsigned int
+    src = ("typedef float float4 __attribute__((ext_vector_type(4)));\n"  # the same type again: fine
+           "typedef unsigned int int4 __attribute__((ext_vector_type(4)));\n"
+           "typedef int myint;\ntypedef int myint;\ntypedef unsigned myint;\n"
+           "typedef struct { int a; } T;\ntypedef struct { int a; } T;\n"
+           "void f() { typedef float myint; }\n")
+    assert errors(src) == [
+        "2:22: error: typedef redefinition with different types ('uint4' vs 'int4')",
+        "5:18: error: typedef redefinition with different types ('uint' vs 'int')",
+        "7:27: error: typedef redefinition with different types ('struct (anonymous)' vs 'struct (anonymous)')",
+    ]

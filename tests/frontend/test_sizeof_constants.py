@@ -94,3 +94,22 @@ def test_undeclared_names_in_constant_expressions_are_clangs_error() -> None:
         [("2:19", "use of undeclared identifier 'zz'")]
     assert errors("kernel void k(global int *o) { char a[N]; o[0] = sizeof(a); }") == \
         [("1:39", "use of undeclared identifier 'N'")]
+
+
+def test_vec_step_takes_scalars_vectors_and_void_only() -> None:
+    # clang's SemaOpenCL/vec_step.cl: vec_step(void) is 1; a struct, pointer or function is an error
+    src = """typedef int int16v __attribute__((ext_vector_type(16)));
+void foo(int3 arg1) {
+  struct S *incomplete1;
+  int res1[vec_step(arg1) == 4 ? 1 : -1];
+  int res12[vec_step(void) == 1 ? 1 : -1];
+  int res13 = vec_step(*incomplete1);
+  int res14 = vec_step(int16v*);
+  int res15 = vec_step(void(void));
+}
+kernel void k() { foo((int3)(1)); }"""
+    assert errors(src) == [
+        ("6:24", "'vec_step' requires built-in scalar or vector type, '__private struct S' invalid"),
+        ("7:15", "'vec_step' requires built-in scalar or vector type, '__private int16 *' invalid"),
+        ("8:15", "'vec_step' requires built-in scalar or vector type, 'void (void)' invalid"),
+    ]

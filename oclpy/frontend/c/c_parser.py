@@ -439,6 +439,19 @@ class Parser:
             t = apply_ops(t, [op])
         return ERROR if bad and not isinstance(t, ct.FunctionType) else t
 
+    def check_typedef_redefinition(self, d: Declarator, ctype: ct.CType) -> None:
+        """A typedef may name again the type its name has in this scope (C11; OpenCL's
+        headers and clang's tests spell out `typedef float float4 __attribute__((ext_vector_type(4)))`),
+        never another: clang's "typedef redefinition with different types"."""
+        scope = self.scopes[-1]
+        old = scope.get(d.name) if d.name in scope else self.builtin_types.get(d.name) if len(self.scopes) == 1 \
+            else None
+        if not isinstance(old, ct.CType) or old is ERROR or ctype is ERROR:
+            return
+        same = old == ctype and (not isinstance(old, ct.Struct) or old.definition is ctype.definition)  # type: ignore[attr-defined]
+        if not same:
+            self.diags.error(d.loc, f"typedef redefinition with different types ('{ctype}' vs '{old}')")
+
     def finish_declarator(self, spec: DeclSpec, d: Declarator, top_level: bool) -> ast.Decl:
         """Make the Decl for one declarator (with its initializer, if any)."""
         ctype = self.declared_type(spec.ctype, d.ops)
@@ -447,6 +460,7 @@ class Parser:
         if spec.storage == "typedef":
             if attributes.get("aligned") and hasattr(ctype, "align"):  # clang: more alignment, same size
                 ctype = replace(ctype, align=max(ctype.align, int(attributes["aligned"])))  # type: ignore[attr-defined]
+            self.check_typedef_redefinition(d, ctype)
             self.declare(d.name, ctype)
             if self.at("="):
                 raise self.error(self.tok.loc, "illegal initializer (only variables can be initialized)")

@@ -240,10 +240,10 @@ def _const_integer(t: ct.CType) -> bool:
 
 def vec_step(t: ct.CType) -> Optional[int]:
     """vec_step: the element count of a vector (4 for 3-vectors, as OpenCL C 6.15.13
-    says and sema's `size_value` gives), 1 for a scalar."""
+    says and sema's `size_value` gives), 1 for a scalar (and void, as clang)."""
     if isinstance(t, ct.Vector):
         return 4 if t.count == 3 else t.count
-    return 1 if isinstance(t, (ct.Scalar, ct.Enum)) else None
+    return 1 if isinstance(t, (ct.Scalar, ct.Enum, ct.Void)) else None  # clang: vec_step(void) is 1
 
 
 def struct_offsets(d: ct.StructDef, rules: SizeRules) -> Optional[dict[str, int]]:
