@@ -31,8 +31,8 @@ from .types import (
     VectorType,
 )
 from .values import (
-    Argument, Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
-    GlobalVar, Instr, Module, Undef, Value,
+    Argument, Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstOffset, ConstZero,
+    Function, GlobalVar, Instr, Module, Undef, Value,
 )
 
 
@@ -471,12 +471,42 @@ def _bool_word(value: int) -> Callable[..., Value]:
     return make
 
 
+# BNF: const_offset := 'getelementptr' '(' 'i8' ',' PTR_TYPE GLOBAL ',' 'i64' INT ')'
+def _const_offset(parser: Parser, t: Type, tok: Token) -> Value:
+    """`getelementptr (i8, ptr<constant> @t, i64 8)`: a global's address plus bytes."""
+    if not isinstance(t, PtrType):
+        raise parser.error(f"'getelementptr' is not a valid {t} constant (it is a pointer)", tok)
+    parser.parse_punct("(", "after 'getelementptr' in a constant")
+    elem_tok = parser.peek()
+    if parser.parse_type() != IntType(8):
+        raise parser.error("a constant getelementptr steps in bytes: its element type is i8", elem_tok)
+    parser.parse_punct(",")
+    ptr_tok = parser.peek()
+    if parser.parse_type() != t:
+        raise parser.error(f"a constant getelementptr of type {t} starts from a {t}", ptr_tok)
+    base_tok = parser.peek()
+    if base_tok.kind != "global":
+        raise parser.error(f"expected a global, found {parser._describe(base_tok)}")
+    parser.next()
+    base = parser.use_symbol(base_tok, t)
+    if not isinstance(base, GlobalVar):
+        raise parser.error(f"'{base_tok.text}' is a function, not a global", base_tok)
+    parser.parse_punct(",")
+    offset_tok = parser.peek()
+    if parser.parse_type() != IntType(64):
+        raise parser.error("a constant getelementptr's offset is an i64", offset_tok)
+    offset = parser.parse_int("a byte offset")
+    parser.parse_punct(")", "to close the constant getelementptr")
+    return ConstOffset(base, offset)
+
+
 _WORD_CONSTANTS: dict[str, Callable[[Parser, Type, Token], Value]] = {
     "null": _const_word(ConstNull, lambda t: isinstance(t, PtrType), "null needs a pointer type"),
     "undef": _const_word(Undef, _is_first_class, "not a value type"),
     "zeroinitializer": _const_word(ConstZero, _is_first_class, "not a value type"),
     "true": _bool_word(1),
     "false": _bool_word(0),
+    "getelementptr": _const_offset,
 }
 
 

@@ -35,7 +35,7 @@ from typing import Any, Callable
 from .ops import OPS, TypeOf
 from .types import ArrayType, FunctionType, IntType, StructType, Type, VectorType, VOID
 from .values import (
-    Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstZero, Function,
+    Block, ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstOffset, ConstZero, Function,
     GlobalVar, Instr, Module, Undef, Value,
 )
 
@@ -143,6 +143,7 @@ _CONSTANT_FORMATS: dict[type, Callable[[Any, Names], str]] = {
     Undef: lambda c, names: "undef",
     ConstZero: lambda c, names: "zeroinitializer",
     ConstAggregate: _format_aggregate,
+    ConstOffset: lambda c, names: f"getelementptr (i8, {c.type} @{format_name(c.base.name)}, i64 {c.offset})",
     GlobalVar: lambda g, names: "@" + format_name(g.name),
     Function: lambda f, names: "@" + format_name(f.name),
 }

@@ -140,6 +140,22 @@ class ConstAggregate(Value):
 
 
 @dataclass(eq=False, repr=False)
+class ConstOffset(Value):
+    """A pointer constant: the address of the global `base` plus `offset` bytes (C's
+    `&t[2]`, `&s.f`, `t + 1` in a program-scope initializer). Its type is the global's
+    pointer type; it appears in global initializers only. Text:
+    `getelementptr (i8, ptr<constant> @t, i64 8)`, as LLVM's constant expression."""
+
+    base: GlobalVar
+    offset: int
+    name: str = field(default="", repr=False)
+
+    @property
+    def type(self) -> PtrType:  # type: ignore[override]
+        return self.base.type
+
+
+@dataclass(eq=False, repr=False)
 class Argument(Value):
     type: Type
     name: str

@@ -41,7 +41,7 @@ from .dominance import DomTree
 from .ops import OPS, type_problems
 from .printer import Names, format_name, format_value, print_instr
 from .types import VOID, AddressSpace, ArrayType, FunctionType, StructType, Type, VectorType
-from .values import Argument, Block, ConstAggregate, Function, GlobalVar, Instr, Module, Value
+from .values import Argument, Block, ConstAggregate, ConstOffset, Function, GlobalVar, Instr, Module, Value
 
 
 class VerifyError(Exception):
@@ -146,6 +146,13 @@ def _constant_problems(value: Value, module: Module | None) -> Iterator[str]:
     elif isinstance(value, GlobalVar) and module is not None and \
             not any(g is value for g in module.globals):
         yield f"@{format_name(value.name)} is not a global of this module"
+    elif isinstance(value, ConstOffset):
+        if not isinstance(value.base, GlobalVar):
+            yield f"a constant getelementptr starts from {value.base!r}, not a global"
+        else:
+            yield from _constant_problems(value.base, module)
+            if value.base.space is AddressSpace.LOCAL:
+                yield f"@{format_name(value.base.name)} is __local: its address is no constant"
     elif isinstance(value, ConstAggregate):
         t = value.type
         want = list(t.fields) if isinstance(t, StructType) else \
@@ -272,6 +279,8 @@ def _operand_problems(value: Value, ctx: _Ctx) -> Iterator[str]:
             yield f"operand {shown} is not defined in this module"
     elif isinstance(value, ConstAggregate):
         yield from _constant_problems(value, ctx.module)
+    elif isinstance(value, ConstOffset):
+        yield f"operand {shown}: a constant getelementptr may only initialize a global"
     if not isinstance(getattr(value, "type", None), Type):
         yield f"operand {shown} has no type"
 

@@ -4,6 +4,8 @@ fetch operations, atomic_flag, and their diagnostics."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -226,3 +228,27 @@ def test_float_fetch_add_and_sub_from_every_work_item(queue) -> None:  # type: i
 def test_float_atomics_have_no_bitwise_fetch() -> None:
     error = first_error("kernel void k(global atomic_float *f) { atomic_fetch_or(f, 1.0f); }")
     assert error == "<kernel>:1:41: error: call to 'atomic_fetch_or' is ambiguous"  # as clang-14
+
+
+def test_atomic_objects_take_no_operators_and_no_private_initializer() -> None:
+    # clang's SemaOpenCL/atomic-init.cl: only the atomic functions access an atomic object
+    src = """global atomic_int g = 5;
+kernel void k(global int *o) {
+  static atomic_int s = 1;
+  atomic_int a = 0;
+  g = 1;
+  o[0] = g;
+  o[1] = g + 1;
+  g++;
+  int x = atomic_load(&g) + atomic_load(&s);
+}"""
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(src, "-cl-std=CL2.0")
+    found = re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)
+    assert found == [
+        ("4:18", "atomic variable can be initialized to a variable only in global address space"),
+        ("5:5", "atomic variable can be assigned to a variable only in global address space"),
+        ("6:8", "atomic variable can be assigned to a variable only in global address space"),
+        ("7:12", "invalid operands to binary expression ('atomic_int' and 'int')"),
+        ("8:4", "invalid argument type '__global atomic_int' to unary expression"),
+    ]

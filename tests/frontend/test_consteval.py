@@ -30,7 +30,7 @@ def const_expr(text, decls=""):
     ("(char)300", 44), ("(uchar)-1", 255), ("(bool)7", 1), ("(short)65535", -1), ("(int)3.9f", 3),
     ("(ulong)-1 >> 63", 1), ("0 && (1 / 0)", 0), ("1 || (1 / 0)", 1),
     ("sizeof(int)", 4), ("sizeof(float3)", 16), ("sizeof(double2)", 16), ("sizeof(char *)", 8),
-    ("sizeof(int[3][2])", 24), ("__alignof__(float4)", 16), ("vec_step(float3)", 3), ("vec_step(int)", 1),
+    ("sizeof(int[3][2])", 24), ("__alignof__(float4)", 16), ("vec_step(float3)", 4), ("vec_step(int)", 1),
 ])
 def test_values(text, value):
     assert eval_int_const(const_expr(text), CPU_SIZE_RULES) == value

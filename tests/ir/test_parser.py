@@ -9,7 +9,7 @@ import pytest
 from oclpy.ir.parser import IRParseError, parse_module
 from oclpy.ir.printer import print_module
 from oclpy.ir.types import F32, I32, VOID, AddressSpace, PtrType, StructType, VectorType
-from oclpy.ir.values import Block, ConstInt, Function, GlobalVar
+from oclpy.ir.values import Block, ConstInt, ConstOffset, Function, GlobalVar
 
 LOOP = """\
 ; a comment before everything
@@ -152,7 +152,21 @@ def test_module_name_and_quoted_names():
     assert m.functions[0].name == "a b" and m.functions[0].blocks[0].name == "x y"
 
 
+def test_constant_getelementptr_round_trips_and_names_its_global():
+    text = ("@t = addrspace(constant) constant [4 x i32] zeroinitializer, align 4\n"
+            "@p = addrspace(global) global {ptr<constant>, i32} "
+            "{ptr<constant> getelementptr (i8, ptr<constant> @t, i64 -4), i32 7}\n")
+    m = parse_module(text)
+    t, p = m.globals
+    offset = p.initializer.elements[0]
+    assert isinstance(offset, ConstOffset) and offset.base is t and offset.offset == -4
+    assert offset.type == PtrType(AddressSpace.CONSTANT)
+    assert print_module(m) == text
+
+
 # -- errors -------------------------------------------------------------------------------
+
+CG = "@t = addrspace(global) global i32 0\n@p = addrspace(global) global "
 
 ERRORS = [
     ("define void @f() {\n  %x = frob i32 1\n}", 2, 8, "unknown instruction 'frob'"),
@@ -194,6 +208,22 @@ ERRORS = [
     ("declare void @f() #{s = {[1]}}", 1, 25, "set attribute elements must be hashable"),
     ("define void @f() {\n  switch i32 0, label %a [\n    i64 1, label %a\n  ]\na:\n  ret void\n}",
      3, 5, "switch case must have type i32"),
+    # constant getelementptr (a global's address plus bytes)
+    (f"{CG}i32 getelementptr (i8, ptr<global> @t, i64 4)", 2, 35,
+     "'getelementptr' is not a valid i32 constant (it is a pointer)"),
+    (f"{CG}ptr<global> getelementptr (i32, ptr<global> @t, i64 4)", 2, 58,
+     "a constant getelementptr steps in bytes: its element type is i8"),
+    (f"{CG}ptr<global> getelementptr (i8, ptr<constant> @t, i64 4)", 2, 62,
+     "a constant getelementptr of type ptr<global> starts from a ptr<global>"),
+    (f"{CG}ptr<global> getelementptr (i8, ptr<global> %t, i64 4)", 2, 74, "expected a global, found '%t'"),
+    (f"{CG}ptr<global> getelementptr (i8, ptr<global> @t, i32 4)", 2, 78,
+     "a constant getelementptr's offset is an i64"),
+    (f"{CG}ptr<global> getelementptr (i8, ptr<global> @t, i64 x)", 2, 82, "expected a byte offset, found 'x'"),
+    (f"{CG}ptr<global> getelementptr (i8, ptr<global> @t, i64 4", 2, 83,
+     "expected ')' to close the constant getelementptr, found end of input"),
+    (f"{CG}ptr<global> getelementptr i8", 2, 57, "expected '(' after 'getelementptr' in a constant, found 'i8'"),
+    ("@p = addrspace(global) global ptr<global> getelementptr (i8, ptr<global> @f, i64 4)\n"
+     "define void @f() {\n  ret void\n}", 2, 13, "'@f' is used as a global variable"),
 ]
 
 

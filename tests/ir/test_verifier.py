@@ -11,7 +11,7 @@ from oclpy.ir.datalayout import DataLayout
 from oclpy.ir.parser import parse_module
 from oclpy.ir.types import F32, I32, I64, VOID, AddressSpace, StructType, VectorType, ptr
 from oclpy.ir.values import (
-    Block, ConstAggregate, ConstFloat, ConstInt, Function, GlobalVar, Instr, Module,
+    Block, ConstAggregate, ConstFloat, ConstInt, ConstOffset, Function, GlobalVar, Instr, Module,
 )
 from oclpy.ir.verifier import VerifyError, module_problems, verify_function, verify_module
 
@@ -314,6 +314,26 @@ def test_global_initializer_problems():
         "global @h: initializer: aggregate elements do not match <2 x i32>",
         "global @e: initializer has type ptr<global>, expected i32",
         "global @e: initializer: @elsewhere is not a global of this module",
+    ]
+
+
+def test_constant_getelementptr_problems():
+    m = parse_module("@l = addrspace(local) global [4 x i32]\n"
+                     "@a = addrspace(global) global ptr<local> getelementptr (i8, ptr<local> @l, i64 4)\n"
+                     "@g = addrspace(global) global i32 0\n"
+                     "define void @f(ptr<global> %o) {\nentry:\n  ret void\n}\n")
+    elsewhere = GlobalVar("elsewhere", I32, AddressSpace.GLOBAL)
+    m.add_global(GlobalVar("b", ptr(AddressSpace.GLOBAL), AddressSpace.GLOBAL, ConstOffset(elsewhere, 8)))
+    entry = m.functions[0].entry
+    b = Builder(entry)
+    b.position_before(entry.instrs[0])
+    b.store(ConstInt(I32, 1), ConstOffset(m.globals[2], 0))
+    assert module_problems(m) == [
+        "global @a: initializer: @l is __local: its address is no constant",
+        "global @b: initializer: @elsewhere is not a global of this module",
+        "in function @f, block %entry: instruction 'store i32 1, ptr<global> getelementptr (i8, ptr<global> @g, "
+        "i64 0)': operand getelementptr (i8, ptr<global> @g, i64 0): a constant getelementptr may only "
+        "initialize a global",
     ]
 
 

@@ -60,6 +60,15 @@ def test_global_initializers_may_name_other_globals() -> None:
     assert "k.tile" not in text  # __local variables live in each group's local memory
 
 
+def test_constant_offsets_are_llvm_constant_expressions() -> None:
+    m = parse_module("@t = addrspace(constant) constant [4 x i32] zeroinitializer\n"
+                     "@p = addrspace(global) global {ptr<constant>, ptr<constant>} {ptr<constant> "
+                     "getelementptr (i8, ptr<constant> @t, i64 8), ptr<constant> @t}\n")
+    text = str(emit_module(m, CpuTarget(m)))
+    assert '@"p" = internal global {ptr, ptr} {ptr getelementptr (i8, ptr @"t", i64 8), ptr @"t"}' in text
+    binding.parse_and_verify(text)
+
+
 def test_barrier_left_in_a_function_is_an_emit_error() -> None:
     m = irmodules.all_ops_module()
     with pytest.raises(EmitError, match="@everything: ocl.barrier left after form-workgroups"):

@@ -119,6 +119,16 @@ __kernel void k(__constant float *c, __global float *out) {
 // CHECK: ld.const.b32
 // CHECK: ld.global.b32
 """),
+    "address_constants": ("", """
+__constant int t[4] = {10, 20, 30, 40};
+typedef struct { int a; __constant int *q; } E;
+__constant E table[3] = { { 1, t + 1 }, { 2, &t[3] }, { 3, t } };
+__kernel void k(__global int *o) { o[0] = *table[o[1] % 3].q; }
+// __constant data is in .const, its pointers are generic: an addrspacecast constant
+// CHECK: .const .align 4 .b8 t[16] = {10, 0, 0, 0, 20, 0, 0, 0, 30, 0, 0, 0, 40};
+// CHECK-NEXT: .const .align 8 .u64 table[6] = {1, generic(t)+4, 2, generic(t)+12, 3, generic(t)};
+// CHECK: ld.const.b64
+"""),
     "struct_argument": ("", """
 typedef struct { float3 v; int k; } P;
 __kernel void k(P p, __global float *out) { out[get_global_id(0)] = p.v.y * p.k; }

@@ -30,6 +30,16 @@ def test_printf_in_a_called_helper_is_not_supported_yet() -> None:
     assert "printf in a helper that is called, not inlined, is not supported on simt yet" in log
 
 
+@pytest.mark.parametrize("init", ["a", "&a[2]"])
+def test_an_address_in_a_program_scope_initializer_is_not_supported_yet(init: str) -> None:
+    """The constant data has no address until a launch (the cpu and cuda devices build these):
+    a build error, not a null pointer."""
+    log = cl_error(f"constant int a[4] = {{1, 2, 3, 4}};\nconstant int *constant p = {init};\n"
+                   "kernel void k(global int *o) { o[0] = *p; }")
+    assert ("simt: the address of @a in a program-scope initializer is not supported yet "
+            "(program-scope data has no address until a launch)") in log
+
+
 def test_math_function_without_a_formula(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every OpenCL math builtin has a formula today; one taken out of the table is a build
     error naming it, not an internal error."""

@@ -27,6 +27,7 @@ from . import c_types as ct
 from . import parse_gnu, parse_recovery
 from ..size_rules import CPU_SIZE_RULES, SizeRules
 from .consteval import eval_int_const
+from .decl_types import declared_type
 from .lexer import Token, tokenize
 from .opaque_types import opaque_type_names
 from .gnu_types import TYPEOF_KEYWORDS
@@ -310,6 +311,10 @@ class Parser:
                 return scope[name]
         return None
 
+    def type_from_declarations(self, e: ast.Expr) -> Optional[ct.CType]:
+        """The type of `e` from the declarations in scope (`sizeof(x)` in an array size)."""
+        return declared_type(e, self.lookup)
+
     def typedef_type(self, name: str) -> Optional[ct.CType]:
         found = self.lookup(name)
         if isinstance(found, ct.CType):
@@ -434,6 +439,19 @@ class Parser:
             t = apply_ops(t, [op])
         return ERROR if bad and not isinstance(t, ct.FunctionType) else t
 
+    def check_typedef_redefinition(self, d: Declarator, ctype: ct.CType) -> None:
+        """A typedef may name again the type its name has in this scope (C11; OpenCL's
+        headers and clang's tests spell out `typedef float float4 __attribute__((ext_vector_type(4)))`),
+        never another: clang's "typedef redefinition with different types"."""
+        scope = self.scopes[-1]
+        old = scope.get(d.name) if d.name in scope else self.builtin_types.get(d.name) if len(self.scopes) == 1 \
+            else None
+        if not isinstance(old, ct.CType) or old is ERROR or ctype is ERROR:
+            return
+        same = old == ctype and (not isinstance(old, ct.Struct) or old.definition is ctype.definition)  # type: ignore[attr-defined]
+        if not same:
+            self.diags.error(d.loc, f"typedef redefinition with different types ('{ctype}' vs '{old}')")
+
     def finish_declarator(self, spec: DeclSpec, d: Declarator, top_level: bool) -> ast.Decl:
         """Make the Decl for one declarator (with its initializer, if any)."""
         ctype = self.declared_type(spec.ctype, d.ops)
@@ -442,6 +460,7 @@ class Parser:
         if spec.storage == "typedef":
             if attributes.get("aligned") and hasattr(ctype, "align"):  # clang: more alignment, same size
                 ctype = replace(ctype, align=max(ctype.align, int(attributes["aligned"])))  # type: ignore[attr-defined]
+            self.check_typedef_redefinition(d, ctype)
             self.declare(d.name, ctype)
             if self.at("="):
                 raise self.error(self.tok.loc, "illegal initializer (only variables can be initialized)")
@@ -835,14 +854,31 @@ class Parser:
         """A conditional expression that must fold to an integer (array size, bit-field width...);
         in an array size a const integer variable with a constant initializer folds, as in clang."""
         expr = self.parse_conditional()
-        value = eval_int_const(expr, self.rules, self.diags, self.lookup if what == "array size" else None)
+        value = eval_int_const(expr, self.rules, self.diags, self.lookup if what == "array size" else None,
+                               self.type_from_declarations)
         if value is None and what == "array size" and self.names_a_variable(expr):
             self.diags.error(ast.start_loc(expr), "variable length arrays are not supported in OpenCL")
+            return 0
+        unknown = self.undeclared_name(expr)  # sizeof's operand is typed, not folded: look at it all
+        if unknown is not None:
+            self.diags.error(unknown.loc, f"use of undeclared identifier '{unknown.name}'")
             return 0
         if value is None:
             self.diags.error(expr.loc, f"{what} is not an integer constant expression")
             return 0
         return value
+
+    def undeclared_name(self, e: object) -> Optional[ast.Identifier]:
+        """The first name in expression `e` that nothing in scope declares (a called name may
+        be a builtin's)."""
+        if isinstance(e, ast.Identifier):
+            return e if self.lookup(e.name) is None else None
+        if isinstance(e, ast.Call):
+            return next((found for a in e.args if (found := self.undeclared_name(a)) is not None), None)
+        if isinstance(e, ast.Expr):
+            parts = [v for v in vars(e).values() if isinstance(v, ast.Expr)]
+            return next((found for v in parts if (found := self.undeclared_name(v)) is not None), None)
+        return None
 
     def names_a_variable(self, e: object) -> bool:
         """Does expression `e` read a variable or parameter in scope (a VLA's size, to clang)?"""
@@ -902,7 +938,7 @@ class Parser:
             opener = self.ts.advance()
             while not self.at(")"):
                 expr = self.parse_assignment()
-                value = eval_int_const(expr, self.rules, self.diags)
+                value = eval_int_const(expr, self.rules, self.diags, type_of=self.type_from_declarations)
                 if value is None:
                     self.diags.error(expr.loc, f"'{name}' attribute requires an integer constant")
                     constant = False
@@ -1039,7 +1075,7 @@ class Parser:
                     size_loc = self.tok.loc
                     count = self.parse_int_constant("array size")
                     if count < 0:
-                        self.diags.error(opener.loc, "array has negative size")
+                        self.diags.error(size_loc, "array has negative size")  # at the size, as clang
                     elif count > MAX_ARRAY_ELEMENTS:
                         self.diags.error(size_loc, f"array is too large ({count} elements)")
                         count = 1
@@ -1604,6 +1640,7 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "vec_type_hint": Parser.attr_vec_type_hint,
     "opencl_unroll_hint": Parser.attr_unroll,
     "ext_vector_type": Parser.attr_ext_vector_type,
+    "vector_size": Parser.attr_ext_vector_type,  # (bytes, loc): parse_gnu makes the vector
     "nosvm": Parser.attr_nosvm,
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",

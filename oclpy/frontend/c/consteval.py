@@ -2,8 +2,9 @@
 
 `eval_int_const(expr, rules, diags)` folds literals, enum constants, unary, binary and
 conditional operators, casts to integer types and `sizeof`/`__alignof__`/
-`vec_step` of types; it returns None when the expression is not an integer
-constant expression (the caller says so in its own words). The parser uses it
+`vec_step` of types (and of expressions, given a `type_of` for them); it returns None
+when the expression is not an integer constant expression (the caller says so in its
+own words). The parser uses it
 for array sizes (where const integer variables fold too, as in clang), enum values
 and attribute arguments; sema for `case` labels.
 Values are computed in the type C gives them (int, uint, long, ulong) and wrap
@@ -90,13 +91,16 @@ _COMPARE: dict[str, Callable[[int, int], bool]] = {
 
 
 Lookup = Callable[[str], object]  # a name -> what the parser's scopes bind it to
+TypeOf = Callable[[ast.Expr], Optional[ct.CType]]  # an expression's type, or None: not known
 
 
 class _Folder:
-    def __init__(self, diags: Optional[DiagnosticEngine], rules: SizeRules, lookup: Optional[Lookup] = None) -> None:
+    def __init__(self, diags: Optional[DiagnosticEngine], rules: SizeRules, lookup: Optional[Lookup] = None,
+                 type_of: Optional[TypeOf] = None) -> None:
         self.diags = diags
         self.rules = rules
         self.lookup = lookup
+        self.type_of = type_of
         self.visiting: set[int] = set()
 
     def fold(self, e: ast.Expr) -> Optional[Value]:
@@ -183,12 +187,14 @@ class _Folder:
         return None if v is None else (wrap(v[0], to.kind), to.kind)
 
     def sizeof(self, e: ast.SizeOf) -> Optional[Value]:
-        if not isinstance(e.operand, ct.CType):
-            return None  # sizeof of an expression needs sema's types
+        t = e.operand if isinstance(e.operand, ct.CType) else \
+            self.type_of(e.operand) if self.type_of is not None else None
+        if t is None:
+            return None  # an expression whose type needs sema
         if e.kind == "vec_step":
-            value = vec_step(e.operand)
+            value = vec_step(t)
         else:
-            value = (type_size if e.kind == "sizeof" else type_align)(e.operand, self.rules)
+            value = (type_size if e.kind == "sizeof" else type_align)(t, self.rules)
         return None if value is None else (value, K.ULONG if e.kind != "vec_step" else K.INT)
 
 
@@ -205,19 +211,21 @@ _FOLDERS: dict[type, Callable[[_Folder, ast.Expr], Optional[Value]]] = {
 
 
 def eval_int_const(expr: ast.Expr, rules: SizeRules, diags: Optional[DiagnosticEngine] = None,
-                   lookup: Optional[Lookup] = None) -> Optional[int]:
+                   lookup: Optional[Lookup] = None, type_of: Optional[TypeOf] = None) -> Optional[int]:
     """The value of integer constant expression `expr`, or None if it is not one. With
     `lookup` (array sizes), a const integer variable whose initializer folds counts as its
-    value, as clang folds `const int n = 4; int a[n];` (C would make it a VLA)."""
-    v = eval_int_const_typed(expr, rules, diags, lookup)
+    value, as clang folds `const int n = 4; int a[n];` (C would make it a VLA). With
+    `type_of`, `sizeof`, `__alignof__` and `vec_step` of an expression fold too (the
+    parser's `decl_types.declared_type`)."""
+    v = eval_int_const_typed(expr, rules, diags, lookup, type_of)
     return None if v is None else v[0]
 
 
 def eval_int_const_typed(expr: ast.Expr, rules: SizeRules, diags: Optional[DiagnosticEngine] = None,
-                         lookup: Optional[Lookup] = None) -> Optional[Value]:
+                         lookup: Optional[Lookup] = None, type_of: Optional[TypeOf] = None) -> Optional[Value]:
     """Like `eval_int_const`, also returning the integer kind C gives the value."""
     try:
-        return _Folder(diags, rules, lookup).fold(expr)
+        return _Folder(diags, rules, lookup, type_of).fold(expr)
     except RecursionError:  # a pathologically deep expression: not folded
         return None
 
@@ -231,10 +239,11 @@ def _const_integer(t: ct.CType) -> bool:
 # -- sizes and alignments of types ----------------------------------------------
 
 def vec_step(t: ct.CType) -> Optional[int]:
-    """vec_step: the element count of a vector (3 for 3-vectors), 1 for a scalar."""
+    """vec_step: the element count of a vector (4 for 3-vectors, as OpenCL C 6.15.13
+    says and sema's `size_value` gives), 1 for a scalar (and void, as clang)."""
     if isinstance(t, ct.Vector):
-        return t.count
-    return 1 if isinstance(t, (ct.Scalar, ct.Enum)) else None
+        return 4 if t.count == 3 else t.count
+    return 1 if isinstance(t, (ct.Scalar, ct.Enum, ct.Void)) else None  # clang: vec_step(void) is 1
 
 
 def struct_offsets(d: ct.StructDef, rules: SizeRules) -> Optional[dict[str, int]]:

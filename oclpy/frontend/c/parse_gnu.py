@@ -100,13 +100,17 @@ def condition_text(tokens: list[Token]) -> str:
 
 def check_static_assert_now(p: Parser, sa: ast.StaticAssert) -> None:
     """A `_Static_assert` among struct members: folded as the parser folds array sizes."""
-    value = eval_int_const(sa.cond, p.rules, p.diags)
+    value = eval_int_const(sa.cond, p.rules, p.diags, type_of=p.type_from_declarations)
     report_static_assert(sa, value, p.diags)
 
 
 def ext_vector_type(p: Parser, t: ct.CType, attrs: dict[str, Any], is_typedef: bool) -> ct.CType:
-    """clang's `typedef float f4 __attribute__((ext_vector_type(4)))`: an OpenCL vector type.
-    The attribute is taken out of `attrs` (it is part of the type, not of the declaration)."""
+    """clang's `typedef float f4 __attribute__((ext_vector_type(4)))`: an OpenCL vector type,
+    and GCC's `__attribute__((vector_size(16)))` (16 bytes of floats: 4 of them), which oclpy
+    makes the same OpenCL vector (clang's GCC vectors convert to and from them implicitly;
+    clang refuses swizzles and casts on them, oclpy takes those: a listed difference). The
+    attributes are taken out of `attrs` (they are part of the type, not of the declaration)."""
+    t = _gcc_vector_size(p, t, attrs)
     found = attrs.pop("ext_vector_type", None)
     if found is None:
         return t
@@ -124,6 +128,26 @@ def ext_vector_type(p: Parser, t: ct.CType, attrs: dict[str, Any], is_typedef: b
     return ct.Vector(t.kind, count, const=t.const, volatile=t.volatile, space=t.space)
 
 
+
+
+def _gcc_vector_size(p: Parser, t: ct.CType, attrs: dict[str, Any]) -> ct.CType:
+    """`vector_size(N)`: the vector of N bytes of `t`'s, on any declaration (as GCC and clang)."""
+    found = attrs.pop("vector_size", None)
+    if found is None:
+        return t
+    size, loc = found
+    if not isinstance(t, ct.Scalar) or t.kind is ct.ScalarKind.BOOL:
+        p.diags.error(loc, f"invalid vector element type '{t}'")
+        return t
+    if size <= 0 or size % t.kind.size:
+        p.diags.error(loc, "vector size not an integral multiple of component size")
+        return t
+    count = size // t.kind.size
+    if count not in ct.VECTOR_SIZES:
+        p.diags.error(loc, f"vectors of {count} elements are not supported (OpenCL C vectors have 2, 3, 4, 8 "
+                           "or 16)")
+        return t
+    return ct.Vector(t.kind, count, const=t.const, volatile=t.volatile, space=t.space)
 
 
 def report_static_assert(sa: ast.StaticAssert, value: Optional[int], diags: DiagnosticEngine) -> None:

@@ -30,7 +30,7 @@ from ...ir.cfg import reverse_post_order
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, ArrayType, FloatType, IntType, StructType, Type, VectorType
 from ...ir.values import (
-    Argument, Block, ConstAggregate, ConstInt, Function, GlobalVar, Instr, Module, Value,
+    Argument, Block, ConstAggregate, ConstInt, ConstOffset, Function, GlobalVar, Instr, Module, Value,
 )
 from .emit_types import EmitError, TypeMapper, is_constant
 from .emit_llinstrs import AtomicRMWScoped, CmpXchgScoped, VolatileLoad, VolatileStore
@@ -110,15 +110,31 @@ class ModuleEmitter:
                             else ll.Constant(self.lltype(gv.value_type), None))
 
     def constant(self, v: Value) -> ll.Constant:
-        """An IR constant, where globals (and aggregates holding them) may appear."""
+        """An IR constant, where globals, constant offsets from them (and aggregates
+        holding them) may appear."""
         if isinstance(v, GlobalVar):
-            llgv = self.globals.get(v.name)
-            if llgv is None:
-                raise EmitError(f"@{v.name} in address space {v.space} cannot be a constant")
-            return llgv
+            return self._address(v, 0)
+        if isinstance(v, ConstOffset):
+            return self._address(v.base, v.offset)
         if isinstance(v, ConstAggregate):
             return ll.Constant(self.lltype(v.type), [self.constant(e) for e in v.elements])
         return self.types.constant(v)
+
+    def _address(self, gv: GlobalVar, offset: int) -> ll.Constant:
+        """The constant address of `gv` plus `offset` bytes, as a pointer of `gv`'s space
+        (a target may place the variable in another LLVM address space: nvptx's
+        `__constant` data is in addrspace(4), its pointers are generic)."""
+        llgv = self.globals.get(gv.name)
+        if llgv is None:
+            raise EmitError(f"@{gv.name} in address space {gv.space} cannot be a constant")
+        addr: ll.Constant = llgv
+        if offset:
+            addr = ll.FormattedConstant(llgv.type, f"getelementptr (i8, {llgv.type} "
+                                                   f"{llgv.get_reference()}, i64 {offset})")
+        want = self.lltype(gv.type)
+        if want != llgv.type:
+            addr = ll.FormattedConstant(want, f"addrspacecast ({addr.type} {addr.get_reference()} to {want})")
+        return addr
 
     def _declare_function(self, fn: Function) -> None:
         params = [self.lltype(p) for p in fn.type.params] + self.target.hidden_params()

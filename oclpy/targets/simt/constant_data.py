@@ -26,7 +26,7 @@ import struct
 
 from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, FloatType, IntType, PtrType, Type
-from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, GlobalVar, Module, Value
+from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstOffset, GlobalVar, Module, Value
 from .calling_convention import GLOBALS_SLOT
 from .isel_context import SelectError, leaves
 
@@ -75,8 +75,8 @@ def flatten(value: Value, layout: DataLayout) -> list[Value | None]:
     """The scalar leaves of a constant, in order (None: zero)."""
     if isinstance(value, ConstAggregate):
         return [leaf for e in value.elements for leaf in flatten(e, layout)]
-    if isinstance(value, (ConstInt, ConstFloat, ConstNull)):
-        return [value]
+    if isinstance(value, (ConstInt, ConstFloat, ConstNull, GlobalVar, ConstOffset)):
+        return [value]  # addresses too: `scalar_bytes` refuses them
     return [None] * len(leaves(value.type, layout))  # zeroinitializer, undef
 
 
@@ -88,7 +88,8 @@ def scalar_bytes(value: Value, t: Type, layout: DataLayout) -> bytes:
         return (value.value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     if isinstance(value, ConstNull) and isinstance(t, PtrType):
         return layout.null_value[t.space].to_bytes(size, "little")
-    if isinstance(value, GlobalVar):
-        raise SelectError(f"simt: the address of @{value.name} in a program-scope __constant initializer "
-                          "is not supported yet (the constant data has no address until a launch)")
+    if isinstance(value, (GlobalVar, ConstOffset)):
+        base = value if isinstance(value, GlobalVar) else value.base
+        raise SelectError(f"simt: the address of @{base.name} in a program-scope initializer is not "
+                          "supported yet (program-scope data has no address until a launch)")
     raise SelectError(f"simt: constant {value!r} in a program-scope __constant initializer is not supported")

@@ -2,7 +2,8 @@
 variables' initial values, in memory types (arrays, vectors, structs, unions
 through `const_bytes.reinterpret`; missing elements are zero). A pointer is an
 address constant (`sema/address_constants`): null, or the global of the variable
-or string literal it points to, which the caller's `resolve` gives. Laid out
+or string literal it points into, which the caller's `resolve` gives (a `ConstOffset`
+from it when the address is past its start: `&t[2]`, `&s.f`). Laid out
 with the target's DataLayout.
 """
 
@@ -12,7 +13,7 @@ from typing import Callable
 
 from ....ir import types as ir
 from ....ir.datalayout import DataLayout
-from ....ir.values import ConstAggregate, ConstInt, ConstNull, ConstZero, GlobalVar, Value
+from ....ir.values import ConstAggregate, ConstInt, ConstNull, ConstOffset, ConstZero, GlobalVar, Value
 from .. import ast
 from .. import c_types as ct
 from ..c_types import CType
@@ -62,8 +63,11 @@ def constant_value(init: ast.Expr, t: CType, dl: DataLayout, resolve: Resolve = 
 
 
 def _address(at: Address | None, mt: ir.Type, resolve: Resolve) -> Value:
-    assert at is not None and at.offset == 0, "sema accepts only address constants the IR can hold"
-    return ConstNull(mt) if at.base is None else resolve(at.base)
+    assert at is not None, "sema accepts only address constants"
+    if at.base is None:
+        return ConstNull(mt)
+    gv = resolve(at.base)
+    return ConstOffset(gv, at.offset) if at.offset else gv
 
 
 def _aggregate(init: ast.InitList, t: CType, dl: DataLayout, resolve: Resolve) -> Value:

@@ -187,7 +187,8 @@ def declare_local(cx: LoweringContext, d: ast.VarDecl) -> Optional[Value]:
         cx.locals[id(d)] = cx.unit.local_global(cx.decl.name, d)
         return None
     if d.storage == "static" or d.ctype.space is ir.AddressSpace.CONSTANT:
-        cx.locals[id(d)] = cx.unit.constant_global(d, f"{link_name(cx.decl)}.{d.name}")
+        gv = cx.unit.constant_global(d, f"{link_name(cx.decl)}.{d.name}")
+        cx.locals[id(d)] = cx.unit.globals[id(d)] = gv  # a later address constant may name it
         return None
     addr = cx.alloca(d.ctype, d.name, int(d.attributes.get("aligned", 0) or 0))
     cx.locals[id(d)] = addr

@@ -3,7 +3,7 @@
 `address_constant(e, dl)` says where a checked pointer expression points, when C lets a
 constant initializer hold it: `Address(None)` for a null pointer (`0`, `(T *)0`,
 `NULL`), else the program-scope variable or string literal it points into and the byte
-offset there (`"hello"`, `&x`, `a` for an array `a`, `&s.f`, `&a[2]`, `a + 1`). Sema asks it
+offset there (`"hello"`, `&x` for a program-scope, static or `__constant` `x`, `a` for an array `a`, `&s.f`, `&a[2]`, `a + 1`). Sema asks it
 whether an initializer is constant; the lowering asks it again for the value. A conversion
 to another address space (to `generic`) is not an address constant here.
 """
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from ....ir.datalayout import DataLayout
+from ....ir.types import AddressSpace
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
@@ -75,7 +76,9 @@ def _object(e: ast.Expr, dl: DataLayout) -> Optional[Address]:
     """Where an lvalue designating (part of) a program-scope object is."""
     if isinstance(e, ast.Identifier):
         d = e.decl
-        return Address(d) if isinstance(d, ast.VarDecl) and d.is_global_scope else None
+        static = isinstance(d, ast.VarDecl) and (d.is_global_scope or d.storage == "static" or
+                                                 (d.ctype is not None and d.ctype.space is AddressSpace.CONSTANT))
+        return Address(d) if static else None
     if isinstance(e, ast.StringLiteral):
         return Address(e)
     if isinstance(e, ast.ImplicitCast) and e.kind == "lvalue-to-rvalue":

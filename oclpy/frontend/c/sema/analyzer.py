@@ -26,6 +26,7 @@ from ..c_types import CType
 from .folding import fold_int
 from .conversions import assign_convert, convert
 from ..ast import start_loc
+from ..builtins.cl20_atomics import AtomicScalar
 from .expressions import EXPR_HANDLERS
 from .initializers import check_compound_literal, initializer
 from .flow import may_fall_through, contains_return, find_recursion
@@ -204,14 +205,26 @@ def decl_stmt(cx: SemaContext, s: ast.DeclStmt) -> None:
         cx.stmt(d)
 
 
+def static_local(cx: SemaContext, d: ast.VarDecl) -> None:
+    """A static variable in a function: OpenCL C 2.0's, in the global space unless it
+    is written `constant` (clang's rules; before 2.0 there are none)."""
+    if getattr(cx.options, "opencl_c_version", 120) < 200:
+        cx.diags.error(d.loc, "variables in function scope cannot be declared static")
+        d.storage = None
+    elif d.ctype.space is None:
+        d.ctype = d.ctype.with_space(AddressSpace.GLOBAL)
+    elif d.ctype.space not in (AddressSpace.GLOBAL, AddressSpace.CONSTANT):
+        cx.diags.error(d.loc, "static local variable must reside in global or constant address space")
+        d.storage = None
+
+
 def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
     d.ctype = check_opaque_use(cx, cx.spaces(d.ctype), d.loc, "local")
     tag(cx, d.ctype, d.loc)
     fn = cx.current_function
+    if d.storage == "static":
+        static_local(cx, d)
     space = d.ctype.space
-    if d.storage == "static" and space is not AddressSpace.CONSTANT:
-        cx.diags.error(d.loc, "variables in function scope cannot be declared static")
-        d.storage = None
     if space is AddressSpace.LOCAL:
         if fn is None or not fn.is_kernel:
             cx.diags.error(d.loc, "non-kernel function variable cannot be declared in local address space")
@@ -234,6 +247,10 @@ def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
         cx.diags.error(d.loc, f"variable has incomplete type '{d.ctype}'")
         d.ctype = st.ERROR
     cx.declare(d)
+    if d.init is not None and isinstance(d.ctype, AtomicScalar) and space not in (AddressSpace.GLOBAL,
+                                                                                AddressSpace.LOCAL):
+        cx.diags.error(start_loc(d.init), "atomic variable can be initialized to a variable only in global "
+                                          "address space")
     if d.init is not None:
         static = d.storage == "static" or space is AddressSpace.CONSTANT
         d.init = initializer(cx, d.init, d.ctype, constant=static)

@@ -126,6 +126,11 @@ def _user_call(cx: SemaContext, e: ast.Call, decl: ast.FunctionDecl) -> ast.Expr
     return e
 
 
+# clang's frame and return address builtins: clang-14 takes them in OpenCL C (as `void *` in
+# no OpenCL address space); oclpy refuses them with their own error (a listed difference)
+STACK_BUILTINS = frozenset(("__builtin_frame_address", "__builtin_return_address"))
+
+
 def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     if name in ("printf", "__builtin_printf"):
         return _printf(cx, e)
@@ -140,6 +145,8 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     if conv is not None:
         return _conversion_call(cx, e, name, *conv)
     cands = _candidates(cx, name)
+    if not cands and name in STACK_BUILTINS:
+        return cx.error(e, f"'{name}' is not supported (oclpy's devices have no stack frames a program may address)")
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
     index, tied = best_viable(_builtin_costs(cx, e.args, cands))

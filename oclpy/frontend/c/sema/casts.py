@@ -186,6 +186,11 @@ def check_sizeof(cx: SemaContext, e: ast.SizeOf) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     assert t is not None
+    if e.kind == "vec_step" and not isinstance(t, (ct.Scalar, ct.Vector, ct.Void, ct.Enum)):
+        where = e.operand if isinstance(e.operand, ast.Expr) else e
+        cx.error(where, f"'vec_step' requires built-in scalar or vector type, '{t}' invalid")
+        e.ctype = st.ERROR
+        return e
     if e.kind != "vec_step" and not st.is_complete_object(t):
         what = "sizeof" if e.kind == "sizeof" else "alignof"
         return cx.error(e, f"invalid application of '{what}' to an incomplete type '{t}'")

@@ -16,6 +16,7 @@ from typing import Optional
 from ....ir.types import AddressSpace
 from .. import ast
 from ..ast import start_loc
+from ..builtins.cl20_atomics import AtomicScalar
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
@@ -205,6 +206,8 @@ def _check_incdec(cx: SemaContext, e: ast.Unary) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     assert t is not None
+    if isinstance(t, AtomicScalar):  # only the atomic functions access an atomic object
+        return _bad_unary(cx, e, t)
     if not (st.is_arith_or_vector(t) or st.is_pointer(t)):
         return cx.error(e, f"cannot increment value of type '{t}'")
     e.ctype = t.unqualified()
@@ -226,6 +229,8 @@ def type_binary(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     if e.op == ",":
         e.ctype = rt
         return e
+    if isinstance(lt, AtomicScalar) or isinstance(rt, AtomicScalar):  # as clang: no operator takes one
+        return invalid_operands(cx, e, lt, rt)  # type: ignore[arg-type]
     if e.op in LOGIC_OPS:
         return _check_logic(cx, e)
     if e.op in REL_OPS:
@@ -371,6 +376,8 @@ def check_assign(cx: SemaContext, e: ast.Assign) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     assert t is not None
+    if e.op == "=" and (isinstance(t, AtomicScalar) or isinstance(e.value.ctype, AtomicScalar)):
+        return cx.error(e, "atomic variable can be assigned to a variable only in global address space")  # clang's
     if e.op == "=":
         e.value = assign_convert(e.value, t, "assign", cx.diags, e.loc)
         e.ctype = t.unqualified()

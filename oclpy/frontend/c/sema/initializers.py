@@ -86,7 +86,7 @@ def _string_items(cx: SemaContext, s: ast.StringLiteral, t: ct.Array) -> ast.Exp
 def _require_constant(cx: SemaContext, e: ast.Expr) -> None:
     if isinstance(e.ctype, ct.Pointer):
         at = address_constant(e, cx.layout)
-        if at is None or at.offset != 0:  # the IR has no constant for an address past a global's start
+        if at is None:
             cx.diags.error(start_loc(e), "initializer element is not a compile-time constant")
         return
     if fold(e) is None and not isinstance(e, ast.VectorLiteral) and not _const_vector(e):
