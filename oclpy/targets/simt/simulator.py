@@ -103,9 +103,11 @@ class RunStats:
 class Decoded:
     instr: MInstr
     function: str
-    run: Callable[[Any, np.ndarray], None]  # (batch state, selected waves) -> None
+    run: Callable[[Any, np.ndarray], None]  # (batch state, selected waves) -> None, with the definedness bookkeeping
     moves_pc: bool  # the executor sets pc itself
     barrier: bool = False  # s_barrier: the scheduler looks for groups to let go after it
+    plain: Callable[[Any, np.ndarray], None] | None = None  # `run` without it (no uninitialised check): faster
+    stops: bool = False  # may change a wave's status (end, barrier, trap): the scheduler looks again
 
 
 @dataclass
@@ -289,6 +291,9 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
     def write(s: Any, value: Any, mask: np.ndarray) -> None:
         words = as_words(value, f.type)
         if n == 1:
+            if mask is s.full_mask:
+                s.vregs[:, :, r] = words
+                return
             np.copyto(s.vregs[:, :, r], words, where=mask)
         elif n == 2:
             np.copyto(s.vregs[:, :, r:r + 2].view(U64)[:, :, 0], words, where=mask)
@@ -301,8 +306,10 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
 
 def decode(program: Program, instr: MInstr, fn: str, index: int) -> Decoded:
     info = instr.info
-    run = uninit_checks.wrap(program, instr, fn, index, EXECUTORS[info.family](program, instr, fn, index))
-    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"), instr.op == "s_barrier")
+    plain = EXECUTORS[info.family](program, instr, fn, index)
+    run = uninit_checks.wrap(program, instr, fn, index, plain)
+    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"), instr.op == "s_barrier",
+                   plain, info.family == "control")
 
 
 def readers(program: Program, instr: MInstr, fn: str, vector: bool) -> list[Callable[[Any], Any]]:
@@ -321,9 +328,9 @@ def exec_salu(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         result = compute(*args)
         results = list(result) if isinstance(result, tuple) else [result]
         if info.scc == "def":
-            np.copyto(s.scc, np.broadcast_to(results.pop(), s.scc.shape), where=sel)
+            np.copyto(s.scc, results.pop(), where=sel)
         for write, value in zip(writes, results):
-            write(s, np.broadcast_to(value, sel.shape), sel)
+            write(s, value, sel)  # a value the same for every wave broadcasts
     return run
 
 
@@ -354,11 +361,17 @@ def exec_valu(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         shifts = np.arange(lanes, dtype=U64)
         compute_mask = lambda s: ((np.reshape(select(s), (-1, 1)) >> shifts) & U64(1)).astype(bool)  # noqa: E731
         def run(s: Any, sel: np.ndarray) -> None:
-            write(s, np.where(compute_mask(s), reads[1](s), reads[0](s)), s.lanes & sel[:, None])
+            write(s, np.where(compute_mask(s), reads[1](s), reads[0](s)), s.active(sel))
         return run
+    if len(reads) == 1:
+        (read0,) = reads
+        return lambda s, sel: write(s, compute(read0(s)), s.active(sel))
+    if len(reads) == 2:
+        read0, read1 = reads
+        return lambda s, sel: write(s, compute(read0(s), read1(s)), s.active(sel))
 
     def run(s: Any, sel: np.ndarray) -> None:
-        write(s, compute(*[read(s) for read in reads]), s.lanes & sel[:, None])
+        write(s, compute(*[read(s) for read in reads]), s.active(sel))
     return run
 
 
@@ -369,8 +382,7 @@ def exec_vcmp(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     compute = instr.info.compute
 
     def run(s: Any, sel: np.ndarray) -> None:
-        true = np.broadcast_to(compute(*[read(s) for read in reads]), s.lanes.shape) & s.lanes
-        write(s, s.pack(true), sel)
+        write(s, s.pack(compute(*[read(s) for read in reads]) & s.lanes), sel)
     return run
 
 
@@ -415,9 +427,13 @@ def exec_branch(program: Program, instr: MInstr, fn: str, index: int) -> Callabl
         "s_cbranch_execz": lambda s: s.exec == 0, "s_cbranch_execnz": lambda s: s.exec != 0,
     }
     test = tests[instr.op]
+    if instr.op == "s_branch":
+        def always(s: Any, sel: np.ndarray) -> None:
+            s.pc[sel] = target
+        return always
 
     def run(s: Any, sel: np.ndarray) -> None:
-        s.pc[sel] = np.where(np.broadcast_to(test(s), sel.shape), target, index + 1)[sel]
+        np.copyto(s.pc, np.where(test(s), target, index + 1), where=sel)
     return run
 
 
@@ -732,6 +748,9 @@ class Batch:
         self.lanes = linear < lx * ly * lz
         self.exec = self.pack(self.lanes)
         self.present = self.exec.copy()  # the lanes that hold a work-item
+        self.full_mask = np.ones((nw, width), bool)  # `active` when every lane is on: writes skip the mask
+        self.active_key: tuple[Any, Any] = (None, None)  # (sel, lanes) of the cached `active` mask
+        self.active_mask = self.full_mask
         self.arrived = np.zeros(nw, U64)  # the lanes on when each wave last reached a barrier (checks)
         self.writing = False  # whether the access being resolved writes (the checks say so)
         entry = KERNEL_ENTRY
@@ -754,6 +773,16 @@ class Batch:
 
     def pack(self, lanes: np.ndarray) -> np.ndarray:
         return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)
+
+    def active(self, sel: np.ndarray) -> np.ndarray:
+        """The lanes an instruction runs on: on in exec, in a selected wave; `full_mask` itself
+        when that is every lane. Cached while the scheduler keeps the same `sel` and exec stays."""
+        if self.active_key[0] is sel and self.active_key[1] is self.lanes:
+            return self.active_mask
+        mask = self.lanes & sel[:, None]
+        self.active_mask = self.full_mask if mask.all() else mask
+        self.active_key = (sel, self.lanes)
+        return self.active_mask
 
     def set_exec(self, value: np.ndarray, sel: np.ndarray) -> None:
         limit = U64((1 << self.width) - 1) if self.width < 64 else U64(0xFFFFFFFFFFFFFFFF)
@@ -848,28 +877,48 @@ class Batch:
 
     # -- scheduling -----------------------------------------------------------------------
     def run(self, stats: RunStats) -> None:
+        """Step the lowest pc until every wave ends. While the selected waves are all the running
+        ones (`lockstep`: one wave, or waves that never split), the next step is known without
+        looking: the same waves at pc + 1, or at the one pc a branch sent them all to."""
         code = self.program.code
+        runs = [d.plain if self.shadow is None and d.plain is not None else d.run for d in code]
         nw = len(self.pc)
         stats.waves += nw
+        lockstep, pc, count = False, 0, 0
+        sel = np.zeros(nw, bool)
+        max_steps = self.program.config.max_steps
         while True:
-            running = self.status == RUNNING
-            if not running.any():
-                if not self.release_barriers():
-                    break
-                continue
-            pc = int(np.where(running, self.pc, NO_PC).min())
+            if not lockstep:
+                running = self.status == RUNNING
+                if not running.any():
+                    if not self.release_barriers():
+                        break
+                    continue
+                pc = int(np.where(running, self.pc, NO_PC).min())
+                sel = running & (self.pc == pc)
+                count = int(np.count_nonzero(sel))
+                lockstep = count == int(np.count_nonzero(running))
             if pc >= len(code):
                 raise SimError(f"a wave ran past the end of the code (instruction {pc})")
-            sel = running & (self.pc == pc)
-            decoded = code[pc]
-            decoded.run(self, sel)
+            decoded, here = code[pc], pc
+            runs[pc](self, sel)
             if not decoded.moves_pc:
                 self.pc[sel] = pc + 1
+                pc += 1
+            elif decoded.stops or not lockstep:
+                lockstep = False
+            else:  # a branch, call or return: still together if every wave went to one place
+                targets = self.pc[sel]
+                first = int(targets[0])
+                if count == 1 or (targets == first).all():
+                    pc = first
+                else:
+                    lockstep = False
             stats.steps += 1
-            stats.wave_instructions += int(np.count_nonzero(sel))
-            if stats.steps > self.program.config.max_steps:
+            stats.wave_instructions += count
+            if stats.steps > max_steps:
                 if self.checker is not None and self.checker.on("barriers"):
-                    barrier_checks.out_of_steps(self.checker, self, pc, sel, self.program.config.max_steps)
+                    barrier_checks.out_of_steps(self.checker, self, here, sel, self.program.config.max_steps)
                     raise LaunchStopped()
                 raise SimError(f"the kernel did not finish within {self.program.config.max_steps} steps")
             if decoded.barrier:
