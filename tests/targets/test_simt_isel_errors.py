@@ -23,13 +23,6 @@ def test_too_much_local_memory() -> None:
     assert "error: simt: kernel 'k' needs 80000 bytes of __local memory; a simt work-group has 65536" in log
 
 
-def test_printf_in_a_called_helper_is_not_supported_yet() -> None:
-    log = cl_error('__attribute__((noinline)) void h(int x) { printf("%d\\n", x); }\n'
-                   "kernel void k(int x) { h(x); }")
-    assert "simt: in function 'h', instruction '%" in log
-    assert "printf in a helper that is called, not inlined, is not supported on simt yet" in log
-
-
 def test_math_function_without_a_formula(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every OpenCL math builtin has a formula today; one taken out of the table is a build
     error naming it, not an internal error."""
