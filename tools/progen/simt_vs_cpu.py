@@ -53,6 +53,17 @@ MACHINES = ("default", "tiny")
 # instruction step, so each of `execute.SHAPES` costs about as much (`--all-shapes` runs them all)
 QUICK_SHAPES = [((64,), (16,))]
 HELPER = re.compile(r"^(\w[\w ]*?\s)(func_\d+\()", re.M)
+CALL = re.compile(r"\bfunc_\d+\(")
+DEFINITION = re.compile(r"^\S.*\bfunc_\d+\(", re.M)  # helpers are defined at column 0, called indented
+
+
+def helpers(source: str) -> int:
+    return len(DEFINITION.findall(source))
+
+
+def call_sites(source: str) -> int:
+    """Calls of generated helpers in a program (its helpers' definitions not counted)."""
+    return len(CALL.findall(source)) - helpers(source)
 
 
 def with_calls(source: str) -> str:
@@ -99,7 +110,8 @@ class SimtChecker:
             source = with_calls(source)
         ref, got = self.run(source)
         verdicts = {m: verdict(ref, r) for m, r in got.items()}
-        self.per_seed[seed] = {"mode": mode, "calls": source.count("noinline"), **verdicts}
+        self.per_seed[seed] = {"mode": mode, "helpers": helpers(source),
+                               "call_sites": call_sites(source), **verdicts}
         for m, v in verdicts.items():
             self.counts[m][v] += 1
             if v == "build":
@@ -163,8 +175,16 @@ def merge(summaries: list[dict]) -> dict:
         seeds.update(s["seeds"])
         build_errors.update(s["build_errors"])
     counts = {m: dict(sorted(Counter(v[m] for v in seeds.values()).items())) for m in MACHINES}
+    settings = summaries[0]["settings"]
+    for seed, v in seeds.items():  # runs that counted helper definitions only: the call sites, from the program
+        if "call_sites" not in v:
+            source = with_calls(generate(int(seed), v["mode"], wide64=settings["wide64"]))
+            v.update(helpers=helpers(source), call_sites=call_sites(source))
+            v.pop("calls", None)
+    with_calls_ = sum(1 for v in seeds.values() if v["call_sites"])
     return {"tool": "tools.progen.simt_vs_cpu", "merged_from": [s["settings"] for s in summaries],
-            "programs": len(seeds), "seconds": sum(s["seconds"] for s in summaries), "counts": counts,
+            "programs": len(seeds), "programs_with_calls": with_calls_,
+            "seconds": sum(s["seconds"] for s in summaries), "counts": counts,
             "build_errors": dict(build_errors.most_common()),
             "findings": [f for s in summaries for f in s["findings"]],
             "seeds": dict(sorted(seeds.items(), key=lambda kv: int(kv[0])))}

@@ -498,6 +498,11 @@ def exec_pseudo(program: Program, instr: MInstr, fn: str, index: int) -> Callabl
     writes = [writer(program, fn, o, Field("def", frozenset(), word_type(o.width))) for o in defs]
     src_words = [max(1, f.bits // 32) for f in uses_fields]
     dst_words = [o.width // 32 for o in defs]
+    if len(reads) == 1 and len(writes) == 1 and src_words == dst_words:  # a plain copy: no regrouping
+        (read,), (write,) = reads, writes
+        if vector:
+            return lambda s, sel: write(s, read(s), s.active(sel))
+        return lambda s, sel: write(s, read(s), sel)
 
     def run(s: Any, sel: np.ndarray) -> None:
         shape = s.lanes.shape if vector else sel.shape
@@ -548,7 +553,7 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
 
     def run(s: Any, sel: np.ndarray) -> None:
         w = np.nonzero(sel)[0]
-        base, offset = (np.broadcast_to(read(s), sel.shape)[w] for read in reads)
+        base, offset = (per_wave(read(s), w) for read in reads)
         if mem.space == "sprivate":
             s.writing = store
             address = (base.astype(np.int64) + offset.astype(np.int64)).astype(np.int64)
@@ -571,7 +576,32 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             if s.shadow is not None:
                 s.shadow.sdef[w, dst:dst + words] = defined_bytes.load(s, data, offsets, mem.bytes)
                 uninit_checks.wrote_s(s, dst, words)
-    return run
+    if mem.space != "sprivate" or (store and src is None):
+        return run
+    base_read, offset_read = reads
+    span = np.arange(mem.bytes)
+
+    def spill_code(s: Any, sel: np.ndarray) -> None:
+        """Scalar scratch (spills and reloads of scalar registers) unchecked and in bounds: bytes
+        moved straight between the registers and lane 0's segment."""
+        if s.checker is not None:
+            return run(s, sel)
+        w = np.nonzero(sel)[0]
+        address = per_wave(base_read(s), w).astype(np.int64) + per_wave(offset_read(s), w).astype(np.int64)
+        if ((address < 0) | (address + mem.bytes > s.private_bytes)).any():
+            return run(s, sel)  # the general path raises the error
+        at = (w * (s.width * s.private_bytes) + address)[:, None] + span
+        if store:
+            s.private[at] = s.sregs[w, src:src + words].view(np.uint8)
+        else:
+            s.sregs[w, dst:dst + words] = s.private[at].view(U32)
+    return spill_code
+
+
+def per_wave(value: Any, w: np.ndarray) -> np.ndarray:
+    """A scalar operand's value (one per wave, or one for all) at waves `w`."""
+    v = np.asarray(value)
+    return v[w] if v.ndim else np.full(len(w), v, v.dtype)
 
 
 def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[[Any, np.ndarray], None]:
@@ -664,7 +694,12 @@ class LaneSet:
         self.w, self.lane = (s.all_waves, s.all_lanes) if self.full else np.nonzero(active)
 
     def pick(self, value: Any, extra: tuple[int, ...] = ()) -> np.ndarray:
-        spread = np.broadcast_to(value, self.shape + extra)
+        v = np.asarray(value)
+        if v.shape == self.shape + extra:
+            return v.reshape((-1,) + extra) if self.full else v[self.w, self.lane]
+        if not v.ndim:
+            return np.full(len(self.w), v, v.dtype)
+        spread = np.broadcast_to(v, self.shape + extra)
         return spread.reshape((-1,) + extra) if self.full else spread[self.w, self.lane]
 
     def put(self, first: int, words: np.ndarray) -> None:
