@@ -37,6 +37,7 @@ import argparse
 import datetime
 import json
 import re
+import signal
 import sys
 import time
 from collections import Counter
@@ -219,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--merge needs --json")
         write_json(args.json, merge([json.loads(Path(p).read_text()) for p in args.merge]))
         return 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the workers still go (finally)
     checker = SimtChecker(args)
     start = time.monotonic()
     done = 0

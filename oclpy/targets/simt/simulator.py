@@ -16,10 +16,16 @@ batch held in the same arrays:
 
 Each step picks the lowest program counter among running waves and executes
 that instruction for every wave standing there at once (NumPy over waves and
-lanes; never one work-item at a time). Instructions are decoded once into
+lanes; never one work-item at a time). While the waves of a step are all the
+running ones (one wave, or waves that have not split), the next step needs no
+search: the same waves at the next pc, or at the one target a branch, call or
+return sent them all to. Instructions are decoded once into
 closures (`Decoded`): operand readers and writers bound to their registers,
 then the family's executor (`EXECUTORS`, one function per family, the row's
-`compute` giving an ALU op's semantics). A barrier holds a wave until every
+`compute` giving an ALU op's semantics). Per step, the lanes an instruction
+runs on are computed once (`Batch.active`; the shared all-true `full_mask`
+when every lane is on, which writers store without a mask), and an
+unchecked run uses the closures without the definedness bookkeeping. A barrier holds a wave until every
 wave of its group that has not ended arrives; when no wave can move, the run
 stops with a deadlock error. Every memory access is checked (`SimError`
 names the instruction, the wave and the lane).
