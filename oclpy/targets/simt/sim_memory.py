@@ -185,14 +185,28 @@ class GlobalMemory:
                 f"{b.size}-byte buffer at {b.base:#x}")
 
 
+WORDS = {4: np.dtype("<u4"), 8: np.dtype("<u8")}  # accesses moved as whole words when aligned
+
+
+def word_aligned(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> bool:
+    return nbytes in WORDS and len(data) % nbytes == 0 and not (offsets & (nbytes - 1)).any()
+
+
 def gather(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> np.ndarray:
-    """Rows of `nbytes` bytes from `data` at each offset."""
-    return data[offsets.astype(np.int64)[:, None] + np.arange(nbytes)]
+    """Rows of `nbytes` bytes from `data` at each offset (aligned words: one word gather)."""
+    at = offsets.astype(np.int64)
+    if word_aligned(data, at, nbytes):
+        return data.view(WORDS[nbytes])[at // nbytes].view(np.uint8).reshape(len(at), nbytes)
+    return data[at[:, None] + np.arange(nbytes)]
 
 
 def scatter(data: np.ndarray, offsets: np.ndarray, rows: np.ndarray) -> None:
     """Each row of bytes to `data` at its offset; a later row wins where two overlap."""
-    data[offsets.astype(np.int64)[:, None] + np.arange(rows.shape[1])] = rows
+    at, nbytes = offsets.astype(np.int64), rows.shape[1]
+    if word_aligned(data, at, nbytes):
+        data.view(WORDS[nbytes])[at // nbytes] = np.ascontiguousarray(rows).view(WORDS[nbytes]).reshape(-1)
+        return
+    data[at[:, None] + np.arange(nbytes)] = rows
 
 
 # atomic operation -> (how values combine, how the combination applies to memory)

@@ -72,6 +72,7 @@ UNDEFINED = 0xDEADBEEF  # what a register holds before anything writes it
 REGISTER_BYTES = 1 << 28  # at most this much vector register file per batch
 U32, U64 = np.uint32, np.uint64
 NO_PC = np.iinfo(np.int64).max  # stands for the pc of a wave that is not running
+MASK_WORDS = {8: np.dtype("<u1"), 16: np.dtype("<u2"), 32: np.dtype("<u4"), 64: np.dtype("<u8")}  # by wave width
 
 
 @dataclass(frozen=True)
@@ -813,7 +814,9 @@ class Batch:
             self.group_linear = np.array([x + num[0] * (y + num[1] * z) for x, y, z in groups], np.int64)
 
     def pack(self, lanes: np.ndarray) -> np.ndarray:
-        return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)
+        """Per wave, the mask of its lanes (lane i: bit i)."""
+        packed = np.packbits(lanes, axis=1, bitorder="little")  # (waves, width / 8) bytes, lane 0 first
+        return packed.view(MASK_WORDS[self.width])[:, 0].astype(U64)
 
     def active(self, sel: np.ndarray) -> np.ndarray:
         """The lanes an instruction runs on: on in exec, in a selected wave; `full_mask` itself
