@@ -57,6 +57,7 @@ class GlobalMemory:
         self.buffers: list[Buffer] = []
         self.top = SINK_BYTES  # arena offset of the next buffer (the sink comes first)
         self._table: tuple[np.ndarray, ...] | None = None
+        self._by_index: tuple[np.ndarray, ...] | None = None
         self._modes: Any = None  # modes() cached: None unknown, False all "rw", else the array
 
     def alloc(self, nbytes: int, read_only: bool = False, name: str = "") -> int:
@@ -75,7 +76,7 @@ class GlobalMemory:
         self.top = end
         base = GLOBAL_BASE + len(self.buffers) * BUFFER_SPACING
         self.buffers.append(Buffer(base, nbytes, read_only, name=name, offset=offset))
-        self._table = self._modes = None
+        self._table = self._by_index = self._modes = None
         return base
 
     def upload(self, array: np.ndarray | bytes, read_only: bool = False, name: str = "") -> int:
@@ -98,7 +99,7 @@ class GlobalMemory:
         if buffer.base != address or not buffer.alive:
             raise SimError(f"free of {address:#x}, which is not a live buffer's start")
         buffer.alive = False
-        self._table = self._modes = None
+        self._table = self._by_index = self._modes = None
 
     def write(self, address: int, raw: np.ndarray | bytes) -> None:
         raw = np.frombuffer(raw, np.uint8) if isinstance(raw, bytes) else raw.view(np.uint8).ravel()
@@ -142,19 +143,31 @@ class GlobalMemory:
             self._table = (bases, ends, arena, writable, np.array([k for k, _ in live], np.int64))
         return self._table
 
+    def by_index(self) -> tuple[np.ndarray, ...]:
+        """Per buffer index, then one more for addresses in no buffer's stretch: base and end
+        address (a freed buffer ends at its base: nothing is inside), arena offset, writability.
+        Cached with `table`."""
+        if self._by_index is None:
+            bases = np.array([b.base for b in self.buffers] + [0], np.uint64)
+            ends = np.array([b.base + b.size if b.alive else b.base for b in self.buffers] + [0], np.uint64)
+            arena = np.array([b.offset for b in self.buffers] + [0], np.int64)
+            writable = np.array([not b.read_only for b in self.buffers] + [False], bool)
+            self._by_index = (bases, ends, arena, writable)
+        return self._by_index
+
     def locate(self, addresses: np.ndarray, nbytes: int, write: bool) -> tuple[np.ndarray, np.ndarray]:
         """Arena offsets of the addresses, and which lie with all `nbytes` in one live buffer
-        (a writable one when `write`). Offsets of the others point at the sink."""
-        bases, ends, arena, writable, _ = self.table()
+        (a writable one when `write`). Offsets of the others point at the sink. An address's
+        buffer is its stretch of the address space: (address - GLOBAL_BASE) / BUFFER_SPACING."""
+        bases, ends, arena, writable = self.by_index()
         addresses = addresses.astype(np.uint64, copy=False)
-        if not len(bases):
-            return np.zeros(len(addresses), np.int64), np.zeros(len(addresses), bool)
-        which = np.searchsorted(bases, addresses, side="right") - 1
-        clipped = np.maximum(which, 0)
-        ok = (which >= 0) & (addresses + np.uint64(nbytes) <= ends[clipped])
+        stretch = (addresses - np.uint64(GLOBAL_BASE)) // np.uint64(BUFFER_SPACING)  # wraps below the base: huge
+        inside = stretch < np.uint64(len(self.buffers))
+        which = np.where(inside, stretch, np.uint64(len(self.buffers))).astype(np.int64)  # else the extra row
+        ok = inside & (addresses >= bases[which]) & (addresses + np.uint64(nbytes) <= ends[which])
         if write:
-            ok &= writable[clipped]
-        offsets = (addresses - bases[clipped]).astype(np.int64) + arena[clipped]
+            ok &= writable[which]
+        offsets = (addresses - bases[which]).astype(np.int64) + arena[which]
         return np.where(ok, offsets, 0), ok
 
     def owner(self, addresses: np.ndarray) -> np.ndarray:
