@@ -5,8 +5,9 @@
   red zone; buffer k's addresses start at `GLOBAL_BASE + k * BUFFER_SPACING`,
   never reused, so an address names its buffer even past the end or after a
   free (`owner`). `locate` checks a vector of addresses at once (inside a
-  live buffer, not past its end, not a store to a read-only one) against a
-  sorted table of the live buffers kept until one comes or goes; an address
+  live buffer, not past its end, not a store to a read-only one): each
+  address's buffer is its stretch, its bounds from a table per buffer index
+  kept until a buffer comes or goes (`by_index`); an address
   that fails maps to the sink (arena bytes no buffer holds), so a checked
   run can go on past a bad access.
 - `gather`, `scatter`: bytes at a vector of offsets, as rows.
