@@ -57,7 +57,6 @@ class GlobalMemory:
         self.defined = np.zeros(capacity, bool)  # per byte: written since allocated (the checker's shadow)
         self.buffers: list[Buffer] = []
         self.top = SINK_BYTES  # arena offset of the next buffer (the sink comes first)
-        self._table: tuple[np.ndarray, ...] | None = None
         self._by_index: tuple[np.ndarray, ...] | None = None
         self._modes: Any = None  # modes() cached: None unknown, False all "rw", else the array
 
@@ -77,7 +76,7 @@ class GlobalMemory:
         self.top = end
         base = GLOBAL_BASE + len(self.buffers) * BUFFER_SPACING
         self.buffers.append(Buffer(base, nbytes, read_only, name=name, offset=offset))
-        self._table = self._by_index = self._modes = None
+        self._by_index = self._modes = None
         return base
 
     def upload(self, array: np.ndarray | bytes, read_only: bool = False, name: str = "") -> int:
@@ -100,7 +99,7 @@ class GlobalMemory:
         if buffer.base != address or not buffer.alive:
             raise SimError(f"free of {address:#x}, which is not a live buffer's start")
         buffer.alive = False
-        self._table = self._by_index = self._modes = None
+        self._by_index = self._modes = None
 
     def write(self, address: int, raw: np.ndarray | bytes) -> None:
         raw = np.frombuffer(raw, np.uint8) if isinstance(raw, bytes) else raw.view(np.uint8).ravel()
@@ -132,22 +131,10 @@ class GlobalMemory:
             self._modes = np.array([b.mode for b in self.buffers] + [""], object) if special else False
         return None if self._modes is False else self._modes
 
-    def table(self) -> tuple[np.ndarray, ...]:
-        """Of the live buffers, sorted by address: bases, ends (addresses), arena offsets,
-        writability, and their indices in `buffers`. Cached until a buffer comes or goes."""
-        if self._table is None:
-            live = [(k, b) for k, b in enumerate(self.buffers) if b.alive]
-            bases = np.array([b.base for _, b in live], np.uint64)
-            ends = bases + np.array([b.size for _, b in live], np.uint64)
-            arena = np.array([b.offset for _, b in live], np.int64)
-            writable = np.array([not b.read_only for _, b in live], bool)
-            self._table = (bases, ends, arena, writable, np.array([k for k, _ in live], np.int64))
-        return self._table
-
     def by_index(self) -> tuple[np.ndarray, ...]:
         """Per buffer index, then one more for addresses in no buffer's stretch: base and end
         address (a freed buffer ends at its base: nothing is inside), arena offset, writability.
-        Cached with `table`."""
+        Cached until a buffer comes or goes."""
         if self._by_index is None:
             bases = np.array([b.base for b in self.buffers] + [0], np.uint64)
             ends = np.array([b.base + b.size if b.alive else b.base for b in self.buffers] + [0], np.uint64)
