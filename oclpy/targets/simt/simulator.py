@@ -282,6 +282,9 @@ def scalar_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
     def write(s: Any, value: Any, sel: np.ndarray) -> None:
         words = as_words(value, f.type)
         if n == 1:
+            if sel is s.everyone:
+                s.sregs[:, r] = words
+                return
             np.copyto(s.sregs[:, r], words, where=sel)
         elif n == 2:
             np.copyto(s.sregs[:, r:r + 2].view(U64)[:, 0], words, where=sel)
@@ -791,6 +794,7 @@ class Batch:
         self.exec = self.pack(self.lanes)
         self.present = self.exec.copy()  # the lanes that hold a work-item
         self.full_mask = np.ones((nw, width), bool)  # `active` when every lane is on: writes skip the mask
+        self.everyone = np.ones(nw, bool)  # the scheduler's selection when every wave steps: writes skip it
         self.active_key: tuple[Any, Any] = (None, None)  # (sel, lanes) of the cached `active` mask
         self.active_mask = self.full_mask
         self.arrived = np.zeros(nw, U64)  # the lanes on when each wave last reached a barrier (checks)
@@ -941,6 +945,8 @@ class Batch:
                 pc = int(np.where(running, self.pc, NO_PC).min())
                 sel = running & (self.pc == pc)
                 count = int(np.count_nonzero(sel))
+                if count == nw:
+                    sel = self.everyone
                 lockstep = count == int(np.count_nonzero(running))
             if pc >= len(code):
                 raise SimError(f"a wave ran past the end of the code (instruction {pc})")
