@@ -59,6 +59,7 @@ DEFINITION = re.compile(r"^\S.*\bfunc_\d+\(", re.M)  # helpers are defined at co
 
 
 def helpers(source: str) -> int:
+    """Generated helpers defined in a program."""
     return len(DEFINITION.findall(source))
 
 
@@ -220,7 +221,6 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--merge needs --json")
         write_json(args.json, merge([json.loads(Path(p).read_text()) for p in args.merge]))
         return 0
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the workers still go (finally)
     checker = SimtChecker(args)
     start = time.monotonic()
     done = 0
@@ -248,4 +248,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the workers still go (main's finally)
     sys.exit(main())

@@ -9,10 +9,11 @@ sink of `SINK_BYTES` where a record that does not fit is written and lost
 each work-item's records together, in id order), and each argument in an 8-byte slot:
 floats as doubles (C's promotion), integers sign-extended to 64 bits (the
 host truncates them by the conversion's length), pointers as addresses, a
-string literal (for `%s`) as its id. A helper that is called (not inlined) gets the
-buffer's address and its work-item's global linear id as hidden arguments
-(`isel_calls.QUERY_CLASSES`), and its kernels pass them on. Format ids index `MModule.strings` (`ModuleInfo.strings` while selecting):
-the format strings and the string arguments, each with its NUL dropped.
+string literal (for `%s`) as its id. Format ids index `MModule.strings`
+(`ModuleInfo.strings` while selecting): the format strings and the string
+arguments, each with its NUL dropped. A helper that is called (not inlined)
+gets the buffer's address and its work-item's global linear id as hidden
+arguments (`isel_calls.QUERY_CLASSES`), and its callers pass them on.
 """
 
 from __future__ import annotations
