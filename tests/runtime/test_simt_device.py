@@ -113,9 +113,9 @@ def test_a_kernel_that_breaks_the_rules_is_a_simulator_error(ctx: cl.Context) ->
 
 
 def test_what_simt_cannot_compile_is_a_build_error(ctx: cl.Context) -> None:
-    prg = cl.Program(ctx, '__attribute__((noinline)) void h(int x) { printf("%d", x); }\n'
-                          "kernel void k(int x) { h(x); }")
-    with pytest.raises(cl.RuntimeError, match="printf in a helper that is called, not inlined, is not supported on simt"):
+    prg = cl.Program(ctx, "kernel void k(global int *o) { local int big[20000]; big[get_local_id(0)] = 1; "
+                          "barrier(CLK_LOCAL_MEM_FENCE); o[0] = big[3]; }")
+    with pytest.raises(cl.RuntimeError, match="needs 80000 bytes of __local memory; a simt work-group has 65536"):
         prg.build()
 
 
@@ -152,6 +152,56 @@ def test_printf_prints_what_the_cpu_prints(simt: cl.Device, capfd: pytest.Captur
     # printf together, and the host prints each work-item's records together in id order,
     # as the cpu runs them
     assert printed(simt, capfd) == expected
+
+
+PRINTF_HELPERS = r"""
+__attribute__((noinline)) void show(int i, float x) { printf("item %d: %.2f\n", i, x); }
+__attribute__((noinline)) int deeper(int i, global const long *b) {
+  if (i % 3 == 0) show(i, i * 0.5f);
+  printf("deeper %d %ld\n", i, b[i]);
+  return i * 2;
+}
+__attribute__((noinline)) void uniform_note(int n) { printf("group of %d\n", n); }
+kernel void k(global const float *a, global const long *b) {
+  int i = get_global_id(0);
+  show(i, a[i]);
+  int d = deeper(i, b);
+  if (get_local_id(0) == 0) uniform_note((int)get_local_size(0));
+  printf("kernel %d %d\n", i, d);
+}
+"""
+
+
+@pytest.mark.parametrize("registers", [{}, {"OCLPY_SIMT_SGPRS": "48", "OCLPY_SIMT_VGPRS": "24"}],
+                         ids=["default", "tiny"])
+def test_printf_in_called_helpers_prints_what_the_cpu_prints(registers: dict[str, str],
+                                                             capfd: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """printf in helpers kept as calls (nested, divergent, uniform): the buffer and the
+    work-item's id reach them as hidden arguments; the lines are the cpu's."""
+    def run(device: cl.Device) -> str:
+        ctx = cl.Context([device])
+        queue = cl.CommandQueue(ctx)
+        a = (np.arange(8, dtype=np.float32) - 3.25) * 7.5
+        b = np.array([-(2 ** 40), 5, 7, -1, 2 ** 62, 0, 3, 9], dtype=np.int64)
+        bufs = [cl.Buffer(ctx, MF.READ_ONLY | MF.COPY_HOST_PTR, hostbuf=x) for x in (a, b)]
+        capfd.readouterr()
+        cl.Program(ctx, PRINTF_HELPERS).build().k(queue, (8,), (4,), *bufs)
+        queue.finish()
+        return capfd.readouterr().out
+
+    cpu = next(d for d in cl.get_platforms()[0].get_devices() if d.kind == "cpu")
+    expected = run(cpu)
+    assert expected.count("\n") == 8 + 3 + 8 + 2 + 8
+    assert "deeper 4 -1099511627776" not in expected and "deeper 0 -1099511627776" in expected
+    for key, value in registers.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr("oclpy.runtime.drivers._loaded", {})  # a simt device of these register files
+    monkeypatch.setattr("oclpy.runtime.platform._platform", None)
+    device = next(d for d in cl.get_platforms()[0].get_devices() if d.kind == "simt")
+    assert device.name == f"oclpy simt (wave 32, {registers.get('OCLPY_SIMT_SGPRS', 128)} sgprs, " \
+                          f"{registers.get('OCLPY_SIMT_VGPRS', 256)} vgprs)"
+    assert run(device) == expected
 
 
 def test_a_bad_environment_makes_the_driver_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:

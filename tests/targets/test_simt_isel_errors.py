@@ -23,13 +23,6 @@ def test_too_much_local_memory() -> None:
     assert "error: simt: kernel 'k' needs 80000 bytes of __local memory; a simt work-group has 65536" in log
 
 
-def test_printf_in_a_called_helper_is_not_supported_yet() -> None:
-    log = cl_error('__attribute__((noinline)) void h(int x) { printf("%d\\n", x); }\n'
-                   "kernel void k(int x) { h(x); }")
-    assert "simt: in function 'h', instruction '%" in log
-    assert "printf in a helper that is called, not inlined, is not supported on simt yet" in log
-
-
 @pytest.mark.parametrize("init", ["a", "&a[2]"])
 def test_an_address_in_a_program_scope_initializer_is_not_supported_yet(init: str) -> None:
     """The constant data has no address until a launch (the cpu and cuda devices build these):

@@ -553,3 +553,20 @@ def test_registers_outside_the_configured_files_are_refused() -> None:
     message = out_of_range("  s_mov_b32 s60, 0\n  v_mov_b32 v30, 0", config=SimConfig(sgprs=48, vgprs=24))
     assert message == "@bad: s_mov_b32 uses s60, outside the 48-register scalar file"
     assert "must be a multiple of 4 and at least 48" in out_of_range("", config=SimConfig(sgprs=20))
+
+
+def test_gather_and_scatter_move_aligned_words_as_the_bytes_would() -> None:
+    """Aligned 4- and 8-byte accesses go as whole words: the same bytes as the byte-wise path,
+    and where two rows of one scatter overlap the later still wins."""
+    from oclpy.targets.simt.sim_memory import gather, scatter
+
+    data = np.arange(64, dtype=np.uint8)
+    for n, offsets in ((4, [0, 8, 4, 60]), (8, [0, 56, 8]), (4, [1, 6, 9]), (2, [0, 62])):
+        o = np.array(offsets)
+        want = data[o[:, None] + np.arange(n)]
+        np.testing.assert_array_equal(gather(data, o, n), want)
+    into = np.zeros(24, np.uint8)
+    scatter(into, np.array([8, 0, 8]), np.arange(24, dtype=np.uint8).reshape(3, 8))
+    assert into[:16].tolist() == list(range(8, 16)) + list(range(16, 24))
+    scatter(into, np.array([17, 18]), np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.uint8))  # unaligned: bytes
+    assert into[16:24].tolist() == [0, 1, 5, 6, 7, 8, 0, 0]

@@ -24,13 +24,20 @@ run is counted as one of:
 
 Differences and internal errors are saved under `--out` (default
 /tmp/progen-simt/), reduced with `reduce.py` unless `--no-reduce`.
+Progress is one line per program; `--json PATH` keeps a summary (settings,
+counts per machine, build errors, findings, the verdicts of each seed),
+rewritten after every program so that a run stopped early still leaves one;
+`--merge A.json B.json ... --json OUT` adds the summaries of runs over other
+seed ranges into one.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import re
+import signal
 import sys
 import time
 from collections import Counter
@@ -47,6 +54,18 @@ MACHINES = ("default", "tiny")
 # instruction step, so each of `execute.SHAPES` costs about as much (`--all-shapes` runs them all)
 QUICK_SHAPES = [((64,), (16,))]
 HELPER = re.compile(r"^(\w[\w ]*?\s)(func_\d+\()", re.M)
+CALL = re.compile(r"\bfunc_\d+\(")
+DEFINITION = re.compile(r"^\S.*\bfunc_\d+\(", re.M)  # helpers are defined at column 0, called indented
+
+
+def helpers(source: str) -> int:
+    """Generated helpers defined in a program."""
+    return len(DEFINITION.findall(source))
+
+
+def call_sites(source: str) -> int:
+    """Calls of generated helpers in a program (its helpers' definitions not counted)."""
+    return len(CALL.findall(source)) - helpers(source)
 
 
 def with_calls(source: str) -> str:
@@ -80,6 +99,7 @@ class SimtChecker:
         self.build_errors: Counter[str] = Counter()
         self.findings: list[str] = []
         self.shapes = SHAPES if args.all_shapes else QUICK_SHAPES
+        self.per_seed: dict[int, dict[str, str]] = {}  # seed -> {"mode": ..., machine: verdict}
 
     def run(self, source: str) -> tuple[Result, dict[str, Result]]:
         t, shapes = self.args.timeout, self.shapes
@@ -92,6 +112,8 @@ class SimtChecker:
             source = with_calls(source)
         ref, got = self.run(source)
         verdicts = {m: verdict(ref, r) for m, r in got.items()}
+        self.per_seed[seed] = {"mode": mode, "helpers": helpers(source),
+                               "call_sites": call_sites(source), **verdicts}
         for m, v in verdicts.items():
             self.counts[m][v] += 1
             if v == "build":
@@ -133,6 +155,47 @@ class SimtChecker:
         for w in self.workers.values():
             w.close()
 
+    def summary(self, seconds: float) -> dict:
+        """The run as JSON-ready data (`--json`)."""
+        a = self.args
+        return {"tool": "tools.progen.simt_vs_cpu", "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                "settings": {"first_seed": a.seed, "count": a.count, "mode": a.mode, "calls": a.calls,
+                             "wide64": a.wide64, "shapes": [list(map(list, s)) for s in self.shapes],
+                             "timeout_s": a.timeout, "machines": {"default": {}, "tiny": TINY}},
+                "programs": len(self.per_seed), "seconds": round(seconds, 1),
+                "counts": {m: dict(sorted(self.counts[m].items())) for m in MACHINES},
+                "build_errors": dict(self.build_errors.most_common()),
+                "findings": list(self.findings),
+                "seeds": {str(k): v for k, v in sorted(self.per_seed.items())}}
+
+
+def merge(summaries: list[dict]) -> dict:
+    """One summary of several runs' (over disjoint seed ranges): counts added, seeds joined."""
+    seeds: dict[str, dict] = {}
+    build_errors: Counter[str] = Counter()
+    for s in summaries:
+        seeds.update(s["seeds"])
+        build_errors.update(s["build_errors"])
+    counts = {m: dict(sorted(Counter(v[m] for v in seeds.values()).items())) for m in MACHINES}
+    settings = summaries[0]["settings"]
+    for seed, v in seeds.items():  # runs that counted helper definitions only: the call sites, from the program
+        if "call_sites" not in v:
+            source = with_calls(generate(int(seed), v["mode"], wide64=settings["wide64"]))
+            v.update(helpers=helpers(source), call_sites=call_sites(source))
+            v.pop("calls", None)
+    with_calls_ = sum(1 for v in seeds.values() if v["call_sites"])
+    return {"tool": "tools.progen.simt_vs_cpu", "merged_from": [s["settings"] for s in summaries],
+            "programs": len(seeds), "programs_with_calls": with_calls_,
+            "seconds": sum(s["seconds"] for s in summaries), "counts": counts,
+            "build_errors": dict(build_errors.most_common()),
+            "findings": [f for s in summaries for f in s["findings"]],
+            "seeds": dict(sorted(seeds.items(), key=lambda kv: int(kv[0])))}
+
+
+def write_json(path: str, data: dict) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.progen.simt_vs_cpu", description=__doc__,
@@ -150,7 +213,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-reduce", action="store_true")
     ap.add_argument("--reduce-budget", type=int, default=150, help="tries per reduction")
     ap.add_argument("--reduce-seconds", type=float, default=300.0)
+    ap.add_argument("--json", help="write the summary here (after every program)")
+    ap.add_argument("--merge", nargs="+", metavar="SUMMARY", help="merge these summaries into --json and stop")
     args = ap.parse_args(argv)
+    if args.merge:
+        if not args.json:
+            ap.error("--merge needs --json")
+        write_json(args.json, merge([json.loads(Path(p).read_text()) for p in args.merge]))
+        return 0
     checker = SimtChecker(args)
     start = time.monotonic()
     done = 0
@@ -162,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
             mode = MODES[seed % len(MODES)] if args.mode == "cycle" else args.mode
             line = checker.check(seed, mode)
             done += 1
-            print(f"[{done}/{args.count}] seed {seed} {mode}: {line}", flush=True)
+            print(f"[{done}/{args.count}] seed {seed} {mode}: {line} ({time.monotonic() - start:.0f} s)", flush=True)
+            if args.json:
+                write_json(args.json, checker.summary(time.monotonic() - start))
     finally:
         checker.close()
     print(f"\n{done} programs in {time.monotonic() - start:.0f} s (calls kept: {args.calls})")
@@ -176,4 +248,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the workers still go (main's finally)
     sys.exit(main())

@@ -14,7 +14,10 @@ the low word of its 8-byte slot: its offset), read 16 bytes at a time with
 (`get_global_id(d) = group_id(d) * local_size(d) + local_id(d) + global_offset(d)`),
 computed once in the preamble; a helper that is called (not inlined) gets the queries
 it and its callees need as hidden trailing arguments (`FunctionInfo.queries`,
-`QUERY_CLASSES`), computed by each caller.
+`QUERY_CLASSES`), computed by each caller. Two of them are no queries: the address of
+the program-scope `__constant` block, and the printf buffer (with the global linear id,
+for a helper that calls printf: a kernel that passes it on reads it from its hidden block
+and is marked as a printf kernel, so that the launch gives it a buffer).
 
 **Calls** follow `calling_convention.assign_arguments`: each IR argument's leaves in
 the argument's file (from uniformity: "s" when every call site passes uniform values),
@@ -64,6 +67,7 @@ QUERY_CLASSES: dict[str, tuple[str, int]] = {
     "get_global_size": ("s", 32), "get_global_offset": ("s", 64), "get_work_dim": ("s", 32),
     "get_global_linear_id": ("v", 64), "get_local_linear_id": ("v", 32),
     "constants": ("s", 64),  # not a query: the address of the program-scope __constant block
+    "printf_buffer": ("s", 64),  # not a query: the launch's printf buffer (`isel_printf.py`)
 }
 DIMENSIONAL = {"get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_enqueued_local_size",
                "get_num_groups", "get_global_size", "get_global_offset"}
@@ -153,6 +157,9 @@ def kernel_query(ctx: Ctx, base: str, dim: int) -> Operand:
         return Imm(value)
     if base == "get_local_id":
         return entry_copy(ctx, f"lid.{dim}", KERNEL_ENTRY.local_id[dim])
+    if base == "printf_buffer":  # for itself or a helper: the launch passes a buffer
+        ctx.mfn.attrs["printf"] = True
+        return hidden_load(ctx, "printf_buffer", 0)
     if base == "get_group_id":
         return entry_copy(ctx, f"gid.{dim}", KERNEL_ENTRY.group_id[dim])
     if base in ("get_local_size", "get_enqueued_local_size"):
@@ -237,6 +244,8 @@ def queries_of(fn: Function) -> set[tuple[str, int]]:
         if instr.op != "call":
             continue
         base = instr.attrs["callee"].attrs.get("intrinsic")
+        if base == "printf":  # its record: the buffer, and the work-item's global linear id
+            found |= {("printf_buffer", 0), ("get_global_linear_id", 0)}
         if base not in QUERY_CLASSES:
             continue
         if base not in DIMENSIONAL:

@@ -61,7 +61,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...analysis.loops import Loop, LoopInfo
-from ...ir.cfg import reachable_blocks, successors
+from ...ir.cfg import predecessors, reachable_blocks, successors
 from ...ir.types import IntType, PtrType
 from ...ir.values import Block, Function, Instr, Undef, Value
 from .isel_arith import cond_mask, cond_scc, narrow
@@ -170,16 +170,16 @@ def plan_flow(ctx: Ctx, loops: LoopInfo, barrier_blocks: set[Block]) -> Flow:
         flow.next_label[obj] = flow.labels[placed[k + 1]] if k + 1 < len(placed) else flow.labels["exit"]
     if flow.masked:
         previous: object = None
+        preds = predecessors(ctx.fn)
         for kind, obj in items:
-            if kind == "block" and obj is not ctx.fn.entry and not falls_through(ctx, obj, previous):  # type: ignore
+            if kind == "block" and obj is not ctx.fn.entry and not falls_through(preds[obj], previous):  # type: ignore
                 flow.masks[obj] = ctx.new("s", 64)  # type: ignore[index]
             previous = obj
     return flow
 
 
-def falls_through(ctx: Ctx, block: Block, previous: object) -> bool:
-    """Whether `block` is entered only from the block laid out just before it, by `br`."""
-    preds = [p for p in ctx.fn.blocks if block in successors(p)]
+def falls_through(preds: list[Block], previous: object) -> bool:
+    """Whether a block of these predecessors is entered only from the block laid out just before it, by `br`."""
     if len(preds) != 1 or preds[0] is not previous:
         return False
     term = preds[0].terminator

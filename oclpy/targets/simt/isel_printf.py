@@ -9,15 +9,18 @@ sink of `SINK_BYTES` where a record that does not fit is written and lost
 each work-item's records together, in id order), and each argument in an 8-byte slot:
 floats as doubles (C's promotion), integers sign-extended to 64 bits (the
 host truncates them by the conversion's length), pointers as addresses, a
-string literal (for `%s`) as its id. Format ids index `MModule.strings` (`ModuleInfo.strings` while selecting):
-the format strings and the string arguments, each with its NUL dropped.
+string literal (for `%s`) as its id. Format ids index `MModule.strings`
+(`ModuleInfo.strings` while selecting): the format strings and the string
+arguments, each with its NUL dropped. A helper that is called (not inlined)
+gets the buffer's address and its work-item's global linear id as hidden
+arguments (`isel_calls.QUERY_CLASSES`), and its callers pass them on.
 """
 
 from __future__ import annotations
 
 from ...ir.types import FloatType, IntType, PtrType
 from ...ir.values import ConstAggregate, GlobalVar, Instr, Value
-from .isel_calls import hidden_load, query
+from .isel_calls import query
 from .isel_context import Ctx
 from .machine import Imm, Operand
 
@@ -65,8 +68,6 @@ def slot_value(ctx: Ctx, value: Value) -> Operand:
 
 def select_printf(ctx: Ctx, instr: Instr, base: str) -> None:
     fmt, *args = instr.operands
-    if not ctx.fn.is_kernel:
-        raise ctx.error("printf in a helper that is called, not inlined, is not supported on simt yet")
     fid = string_id(ctx, fmt)
     if fid is None:
         raise ctx.error("printf's format is not a string literal")
@@ -74,7 +75,7 @@ def select_printf(ctx: Ctx, instr: Instr, base: str) -> None:
         raise ctx.error(f"printf with {len(args)} arguments (simt takes at most {MAX_ARGS})")
     slots = [slot_value(ctx, a) for a in args]
     size = RECORD_HEADER_BYTES + 8 * len(args)
-    buf = hidden_load(ctx, "printf_buffer", 0)
+    buf = query(ctx, "printf_buffer", 0)  # a kernel's hidden argument, a helper's hidden parameter
     vbuf = ctx.vreg(buf, 64)
     old = ctx.op("global_atomic_add_u32", "v", 32, vbuf, ctx.vreg(Imm(size)), Imm(0))
     cap = ctx.op("s_load_b32", "s", 32, buf, Imm(4))
@@ -87,5 +88,4 @@ def select_printf(ctx: Ctx, instr: Instr, base: str) -> None:
     ctx.emit("global_store_b64", addr, ctx.vreg(query(ctx, "get_global_linear_id", 0), 64), Imm(8))
     for k, s in enumerate(slots):
         ctx.emit("global_store_b64", addr, ctx.vreg(s, 64), Imm(RECORD_HEADER_BYTES + 8 * k))
-    ctx.mfn.attrs["printf"] = True
     ctx.set(instr, [Imm(0)])

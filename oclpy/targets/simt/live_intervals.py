@@ -39,6 +39,7 @@ Requires: blocks with unique names, labels that exist (`function_problems`).
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Mapping, Union
 
@@ -79,14 +80,18 @@ class LiveIntervals:
     loop_depth: list[int]  # per block
     calls: list[int] = field(default_factory=list)  # instruction numbers of calls
 
+    fixed_ends: dict[Unit, list[int]] = field(default_factory=dict)  # per unit, its segments' ends (sorted)
+
     def fixed_overlap(self, unit: Unit, start: int, end: int) -> bool:
         """Whether physical unit `unit` is live (or written) anywhere in [start, end]."""
-        for s, e in self.fixed.get(unit, ()):
-            if s > end:
-                return False
-            if e >= start:
-                return True
-        return False
+        segments = self.fixed.get(unit)
+        if not segments:
+            return False
+        ends = self.fixed_ends.get(unit)
+        if ends is None:
+            ends = self.fixed_ends[unit] = [e for _, e in segments]
+        k = bisect.bisect_left(ends, start)  # the first segment that ends at or after `start`
+        return k < len(segments) and segments[k][0] <= end
 
 
 def units(reg: PReg) -> list[Unit]:

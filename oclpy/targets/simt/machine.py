@@ -154,6 +154,9 @@ def format_imm(value: int | float) -> str:
     return str(value)
 
 
+DEF_MASKS: dict[tuple[str, int], tuple[bool, ...]] = {}  # (op, operand count) -> MInstr.def_mask
+
+
 @dataclass
 class MInstr:
     op: str
@@ -175,11 +178,21 @@ class MInstr:
             return fields[1] if index == n - 1 else fields[0]
         return fields[index]
 
+    def def_mask(self) -> tuple[bool, ...]:
+        """Per operand, whether it is a definition (a function of the opcode and the operand count)."""
+        key = (self.op, len(self.operands))
+        mask = DEF_MASKS.get(key)
+        if mask is None:
+            mask = DEF_MASKS[key] = tuple(self.field_of(i).is_def for i in range(key[1]))
+        return mask
+
     def defs(self) -> list[tuple[int, Operand]]:
-        return [(i, o) for i, o in enumerate(self.operands) if self.field_of(i).is_def]
+        mask = self.def_mask()
+        return [(i, o) for i, o in enumerate(self.operands) if mask[i]]
 
     def uses(self) -> list[tuple[int, Operand]]:
-        return [(i, o) for i, o in enumerate(self.operands) if not self.field_of(i).is_def]
+        mask = self.def_mask()
+        return [(i, o) for i, o in enumerate(self.operands) if not mask[i]]
 
     def set_operand(self, index: int, operand: Operand) -> None:
         self.operands[index] = operand
@@ -228,6 +241,13 @@ class MFunction:
 
     def instrs(self) -> list[MInstr]:
         return [i for b in self.blocks for i in b.instrs]
+
+    def copy(self) -> "MFunction":
+        """A copy whose blocks, instructions and their lists are new (operands are immutable, shared):
+        what `copy.deepcopy` gives, without walking every operand."""
+        blocks = [MBlock(b.name, [MInstr(i.op, list(i.operands), list(i.implicit_uses), list(i.implicit_defs), i.loc)
+                                  for i in b.instrs]) for b in self.blocks]
+        return MFunction(self.name, self.kind, blocks, list(self.slots), dict(self.attrs))
 
 
 @dataclass

@@ -44,7 +44,6 @@ bytes per lane) also go on the function as attributes (`sgprs`, `vgprs`,
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -102,7 +101,7 @@ def allocate_function(fn: MFunction, files: Mapping[str, int] = DEFAULT_REGISTER
     problems = input_problems(fn, files)
     if problems:
         raise AllocError(f"@{fn.name}: cannot allocate registers:\n  " + "\n  ".join(problems))
-    out = copy.deepcopy(fn)
+    out = fn.copy()
     assignment = scan(compute_liveness(out, files), files, out.kind)
     slots = rewrite_function(out, assignment, files)
     saved = save_callee_saved(out, files)

@@ -5,8 +5,9 @@
   red zone; buffer k's addresses start at `GLOBAL_BASE + k * BUFFER_SPACING`,
   never reused, so an address names its buffer even past the end or after a
   free (`owner`). `locate` checks a vector of addresses at once (inside a
-  live buffer, not past its end, not a store to a read-only one) against a
-  sorted table of the live buffers kept until one comes or goes; an address
+  live buffer, not past its end, not a store to a read-only one): each
+  address's buffer is its stretch, its bounds from a table per buffer index
+  kept until a buffer comes or goes (`by_index`); an address
   that fails maps to the sink (arena bytes no buffer holds), so a checked
   run can go on past a bad access.
 - `gather`, `scatter`: bytes at a vector of offsets, as rows.
@@ -56,7 +57,7 @@ class GlobalMemory:
         self.defined = np.zeros(capacity, bool)  # per byte: written since allocated (the checker's shadow)
         self.buffers: list[Buffer] = []
         self.top = SINK_BYTES  # arena offset of the next buffer (the sink comes first)
-        self._table: tuple[np.ndarray, ...] | None = None
+        self._by_index: tuple[np.ndarray, ...] | None = None
         self._modes: Any = None  # modes() cached: None unknown, False all "rw", else the array
 
     def alloc(self, nbytes: int, read_only: bool = False, name: str = "") -> int:
@@ -75,7 +76,7 @@ class GlobalMemory:
         self.top = end
         base = GLOBAL_BASE + len(self.buffers) * BUFFER_SPACING
         self.buffers.append(Buffer(base, nbytes, read_only, name=name, offset=offset))
-        self._table = self._modes = None
+        self._by_index = self._modes = None
         return base
 
     def upload(self, array: np.ndarray | bytes, read_only: bool = False, name: str = "") -> int:
@@ -98,7 +99,7 @@ class GlobalMemory:
         if buffer.base != address or not buffer.alive:
             raise SimError(f"free of {address:#x}, which is not a live buffer's start")
         buffer.alive = False
-        self._table = self._modes = None
+        self._by_index = self._modes = None
 
     def write(self, address: int, raw: np.ndarray | bytes) -> None:
         raw = np.frombuffer(raw, np.uint8) if isinstance(raw, bytes) else raw.view(np.uint8).ravel()
@@ -130,31 +131,31 @@ class GlobalMemory:
             self._modes = np.array([b.mode for b in self.buffers] + [""], object) if special else False
         return None if self._modes is False else self._modes
 
-    def table(self) -> tuple[np.ndarray, ...]:
-        """Of the live buffers, sorted by address: bases, ends (addresses), arena offsets,
-        writability, and their indices in `buffers`. Cached until a buffer comes or goes."""
-        if self._table is None:
-            live = [(k, b) for k, b in enumerate(self.buffers) if b.alive]
-            bases = np.array([b.base for _, b in live], np.uint64)
-            ends = bases + np.array([b.size for _, b in live], np.uint64)
-            arena = np.array([b.offset for _, b in live], np.int64)
-            writable = np.array([not b.read_only for _, b in live], bool)
-            self._table = (bases, ends, arena, writable, np.array([k for k, _ in live], np.int64))
-        return self._table
+    def by_index(self) -> tuple[np.ndarray, ...]:
+        """Per buffer index, then one more for addresses in no buffer's stretch: base and end
+        address (a freed buffer ends at its base: nothing is inside), arena offset, writability.
+        Cached until a buffer comes or goes."""
+        if self._by_index is None:
+            bases = np.array([b.base for b in self.buffers] + [0], np.uint64)
+            ends = np.array([b.base + b.size if b.alive else b.base for b in self.buffers] + [0], np.uint64)
+            arena = np.array([b.offset for b in self.buffers] + [0], np.int64)
+            writable = np.array([not b.read_only for b in self.buffers] + [False], bool)
+            self._by_index = (bases, ends, arena, writable)
+        return self._by_index
 
     def locate(self, addresses: np.ndarray, nbytes: int, write: bool) -> tuple[np.ndarray, np.ndarray]:
         """Arena offsets of the addresses, and which lie with all `nbytes` in one live buffer
-        (a writable one when `write`). Offsets of the others point at the sink."""
-        bases, ends, arena, writable, _ = self.table()
+        (a writable one when `write`). Offsets of the others point at the sink. An address's
+        buffer is its stretch of the address space: (address - GLOBAL_BASE) / BUFFER_SPACING."""
+        bases, ends, arena, writable = self.by_index()
         addresses = addresses.astype(np.uint64, copy=False)
-        if not len(bases):
-            return np.zeros(len(addresses), np.int64), np.zeros(len(addresses), bool)
-        which = np.searchsorted(bases, addresses, side="right") - 1
-        clipped = np.maximum(which, 0)
-        ok = (which >= 0) & (addresses + np.uint64(nbytes) <= ends[clipped])
+        stretch = (addresses - np.uint64(GLOBAL_BASE)) // np.uint64(BUFFER_SPACING)  # wraps below the base: huge
+        inside = stretch < np.uint64(len(self.buffers))
+        which = np.where(inside, stretch, np.uint64(len(self.buffers))).astype(np.int64)  # else the extra row
+        ok = inside & (addresses >= bases[which]) & (addresses + np.uint64(nbytes) <= ends[which])
         if write:
-            ok &= writable[clipped]
-        offsets = (addresses - bases[clipped]).astype(np.int64) + arena[clipped]
+            ok &= writable[which]
+        offsets = (addresses - bases[which]).astype(np.int64) + arena[which]
         return np.where(ok, offsets, 0), ok
 
     def owner(self, addresses: np.ndarray) -> np.ndarray:
@@ -185,14 +186,28 @@ class GlobalMemory:
                 f"{b.size}-byte buffer at {b.base:#x}")
 
 
+WORDS = {4: np.dtype("<u4"), 8: np.dtype("<u8")}  # accesses moved as whole words when aligned
+
+
+def word_aligned(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> bool:
+    return nbytes in WORDS and len(data) % nbytes == 0 and not (offsets & (nbytes - 1)).any()
+
+
 def gather(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> np.ndarray:
-    """Rows of `nbytes` bytes from `data` at each offset."""
-    return data[offsets.astype(np.int64)[:, None] + np.arange(nbytes)]
+    """Rows of `nbytes` bytes from `data` at each offset (aligned words: one word gather)."""
+    at = offsets.astype(np.int64)
+    if word_aligned(data, at, nbytes):
+        return data.view(WORDS[nbytes])[at // nbytes].view(np.uint8).reshape(len(at), nbytes)
+    return data[at[:, None] + np.arange(nbytes)]
 
 
 def scatter(data: np.ndarray, offsets: np.ndarray, rows: np.ndarray) -> None:
     """Each row of bytes to `data` at its offset; a later row wins where two overlap."""
-    data[offsets.astype(np.int64)[:, None] + np.arange(rows.shape[1])] = rows
+    at, nbytes = offsets.astype(np.int64), rows.shape[1]
+    if word_aligned(data, at, nbytes):
+        data.view(WORDS[nbytes])[at // nbytes] = np.ascontiguousarray(rows).view(WORDS[nbytes]).reshape(-1)
+        return
+    data[at[:, None] + np.arange(nbytes)] = rows
 
 
 # atomic operation -> (how values combine, how the combination applies to memory)

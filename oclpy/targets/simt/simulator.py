@@ -16,10 +16,16 @@ batch held in the same arrays:
 
 Each step picks the lowest program counter among running waves and executes
 that instruction for every wave standing there at once (NumPy over waves and
-lanes; never one work-item at a time). Instructions are decoded once into
+lanes; never one work-item at a time). While the waves of a step are all the
+running ones (one wave, or waves that have not split), the next step needs no
+search: the same waves at the next pc, or at the one target a branch, call or
+return sent them all to. Instructions are decoded once into
 closures (`Decoded`): operand readers and writers bound to their registers,
 then the family's executor (`EXECUTORS`, one function per family, the row's
-`compute` giving an ALU op's semantics). A barrier holds a wave until every
+`compute` giving an ALU op's semantics). Per step, the lanes an instruction
+runs on are computed once (`Batch.active`; the shared all-true `full_mask`
+when every lane is on, which writers store without a mask), and an
+unchecked run uses the closures without the definedness bookkeeping. A barrier holds a wave until every
 wave of its group that has not ended arrives; when no wave can move, the run
 stops with a deadlock error. Every memory access is checked (`SimError`
 names the instruction, the wave and the lane).
@@ -66,6 +72,7 @@ UNDEFINED = 0xDEADBEEF  # what a register holds before anything writes it
 REGISTER_BYTES = 1 << 28  # at most this much vector register file per batch
 U32, U64 = np.uint32, np.uint64
 NO_PC = np.iinfo(np.int64).max  # stands for the pc of a wave that is not running
+MASK_WORDS = {8: np.dtype("<u1"), 16: np.dtype("<u2"), 32: np.dtype("<u4"), 64: np.dtype("<u8")}  # by wave width
 
 
 @dataclass(frozen=True)
@@ -103,9 +110,11 @@ class RunStats:
 class Decoded:
     instr: MInstr
     function: str
-    run: Callable[[Any, np.ndarray], None]  # (batch state, selected waves) -> None
+    run: Callable[[Any, np.ndarray], None]  # (batch state, selected waves) -> None, with the definedness bookkeeping
     moves_pc: bool  # the executor sets pc itself
     barrier: bool = False  # s_barrier: the scheduler looks for groups to let go after it
+    plain: Callable[[Any, np.ndarray], None] | None = None  # `run` without it (no uninitialised check): faster
+    stops: bool = False  # may change a wave's status (end, barrier, trap): the scheduler looks again
 
 
 @dataclass
@@ -273,6 +282,9 @@ def scalar_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
     def write(s: Any, value: Any, sel: np.ndarray) -> None:
         words = as_words(value, f.type)
         if n == 1:
+            if sel is s.everyone:
+                s.sregs[:, r] = words
+                return
             np.copyto(s.sregs[:, r], words, where=sel)
         elif n == 2:
             np.copyto(s.sregs[:, r:r + 2].view(U64)[:, 0], words, where=sel)
@@ -289,6 +301,9 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
     def write(s: Any, value: Any, mask: np.ndarray) -> None:
         words = as_words(value, f.type)
         if n == 1:
+            if mask is s.full_mask:
+                s.vregs[:, :, r] = words
+                return
             np.copyto(s.vregs[:, :, r], words, where=mask)
         elif n == 2:
             np.copyto(s.vregs[:, :, r:r + 2].view(U64)[:, :, 0], words, where=mask)
@@ -301,8 +316,10 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
 
 def decode(program: Program, instr: MInstr, fn: str, index: int) -> Decoded:
     info = instr.info
-    run = uninit_checks.wrap(program, instr, fn, index, EXECUTORS[info.family](program, instr, fn, index))
-    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"), instr.op == "s_barrier")
+    plain = EXECUTORS[info.family](program, instr, fn, index)
+    run = uninit_checks.wrap(program, instr, fn, index, plain)
+    return Decoded(instr, fn, run, info.family in ("branch", "call", "control"), instr.op == "s_barrier",
+                   plain, info.family == "control")
 
 
 def readers(program: Program, instr: MInstr, fn: str, vector: bool) -> list[Callable[[Any], Any]]:
@@ -321,9 +338,9 @@ def exec_salu(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         result = compute(*args)
         results = list(result) if isinstance(result, tuple) else [result]
         if info.scc == "def":
-            np.copyto(s.scc, np.broadcast_to(results.pop(), s.scc.shape), where=sel)
+            np.copyto(s.scc, results.pop(), where=sel)
         for write, value in zip(writes, results):
-            write(s, np.broadcast_to(value, sel.shape), sel)
+            write(s, value, sel)  # a value the same for every wave broadcasts
     return run
 
 
@@ -354,11 +371,17 @@ def exec_valu(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         shifts = np.arange(lanes, dtype=U64)
         compute_mask = lambda s: ((np.reshape(select(s), (-1, 1)) >> shifts) & U64(1)).astype(bool)  # noqa: E731
         def run(s: Any, sel: np.ndarray) -> None:
-            write(s, np.where(compute_mask(s), reads[1](s), reads[0](s)), s.lanes & sel[:, None])
+            write(s, np.where(compute_mask(s), reads[1](s), reads[0](s)), s.active(sel))
         return run
+    if len(reads) == 1:
+        (read0,) = reads
+        return lambda s, sel: write(s, compute(read0(s)), s.active(sel))
+    if len(reads) == 2:
+        read0, read1 = reads
+        return lambda s, sel: write(s, compute(read0(s), read1(s)), s.active(sel))
 
     def run(s: Any, sel: np.ndarray) -> None:
-        write(s, compute(*[read(s) for read in reads]), s.lanes & sel[:, None])
+        write(s, compute(*[read(s) for read in reads]), s.active(sel))
     return run
 
 
@@ -369,8 +392,7 @@ def exec_vcmp(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     compute = instr.info.compute
 
     def run(s: Any, sel: np.ndarray) -> None:
-        true = np.broadcast_to(compute(*[read(s) for read in reads]), s.lanes.shape) & s.lanes
-        write(s, s.pack(true), sel)
+        write(s, s.pack(compute(*[read(s) for read in reads]) & s.lanes), sel)
     return run
 
 
@@ -415,9 +437,13 @@ def exec_branch(program: Program, instr: MInstr, fn: str, index: int) -> Callabl
         "s_cbranch_execz": lambda s: s.exec == 0, "s_cbranch_execnz": lambda s: s.exec != 0,
     }
     test = tests[instr.op]
+    if instr.op == "s_branch":
+        def always(s: Any, sel: np.ndarray) -> None:
+            s.pc[sel] = target
+        return always
 
     def run(s: Any, sel: np.ndarray) -> None:
-        s.pc[sel] = np.where(np.broadcast_to(test(s), sel.shape), target, index + 1)[sel]
+        np.copyto(s.pc, np.where(test(s), target, index + 1), where=sel)
     return run
 
 
@@ -482,6 +508,11 @@ def exec_pseudo(program: Program, instr: MInstr, fn: str, index: int) -> Callabl
     writes = [writer(program, fn, o, Field("def", frozenset(), word_type(o.width))) for o in defs]
     src_words = [max(1, f.bits // 32) for f in uses_fields]
     dst_words = [o.width // 32 for o in defs]
+    if len(reads) == 1 and len(writes) == 1 and src_words == dst_words:  # a plain copy: no regrouping
+        (read,), (write,) = reads, writes
+        if vector:
+            return lambda s, sel: write(s, read(s), s.active(sel))
+        return lambda s, sel: write(s, read(s), sel)
 
     def run(s: Any, sel: np.ndarray) -> None:
         shape = s.lanes.shape if vector else sel.shape
@@ -532,7 +563,7 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
 
     def run(s: Any, sel: np.ndarray) -> None:
         w = np.nonzero(sel)[0]
-        base, offset = (np.broadcast_to(read(s), sel.shape)[w] for read in reads)
+        base, offset = (per_wave(read(s), w) for read in reads)
         if mem.space == "sprivate":
             s.writing = store
             address = (base.astype(np.int64) + offset.astype(np.int64)).astype(np.int64)
@@ -555,7 +586,32 @@ def exec_smem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             if s.shadow is not None:
                 s.shadow.sdef[w, dst:dst + words] = defined_bytes.load(s, data, offsets, mem.bytes)
                 uninit_checks.wrote_s(s, dst, words)
-    return run
+    if mem.space != "sprivate" or (store and src is None):
+        return run
+    base_read, offset_read = reads
+    span = np.arange(mem.bytes)
+
+    def spill_code(s: Any, sel: np.ndarray) -> None:
+        """Scalar scratch (spills and reloads of scalar registers) unchecked and in bounds: bytes
+        moved straight between the registers and lane 0's segment."""
+        if s.checker is not None:
+            return run(s, sel)
+        w = np.nonzero(sel)[0]
+        address = per_wave(base_read(s), w).astype(np.int64) + per_wave(offset_read(s), w).astype(np.int64)
+        if ((address < 0) | (address + mem.bytes > s.private_bytes)).any():
+            return run(s, sel)  # the general path raises the error
+        at = (w * (s.width * s.private_bytes) + address)[:, None] + span
+        if store:
+            s.private[at] = s.sregs[w, src:src + words].view(np.uint8)
+        else:
+            s.sregs[w, dst:dst + words] = s.private[at].view(U32)
+    return spill_code
+
+
+def per_wave(value: Any, w: np.ndarray) -> np.ndarray:
+    """A scalar operand's value (one per wave, or one for all) at waves `w`."""
+    v = np.asarray(value)
+    return v[w] if v.ndim else np.full(len(w), v, v.dtype)
 
 
 def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[[Any, np.ndarray], None]:
@@ -648,7 +704,12 @@ class LaneSet:
         self.w, self.lane = (s.all_waves, s.all_lanes) if self.full else np.nonzero(active)
 
     def pick(self, value: Any, extra: tuple[int, ...] = ()) -> np.ndarray:
-        spread = np.broadcast_to(value, self.shape + extra)
+        v = np.asarray(value)
+        if v.shape == self.shape + extra:
+            return v.reshape((-1,) + extra) if self.full else v[self.w, self.lane]
+        if not v.ndim:
+            return np.full(len(self.w), v, v.dtype)
+        spread = np.broadcast_to(v, self.shape + extra)
         return spread.reshape((-1,) + extra) if self.full else spread[self.w, self.lane]
 
     def put(self, first: int, words: np.ndarray) -> None:
@@ -732,6 +793,10 @@ class Batch:
         self.lanes = linear < lx * ly * lz
         self.exec = self.pack(self.lanes)
         self.present = self.exec.copy()  # the lanes that hold a work-item
+        self.full_mask = np.ones((nw, width), bool)  # `active` when every lane is on: writes skip the mask
+        self.everyone = np.ones(nw, bool)  # the scheduler's selection when every wave steps: writes skip it
+        self.active_key: tuple[Any, Any] = (None, None)  # (sel, lanes) of the cached `active` mask
+        self.active_mask = self.full_mask
         self.arrived = np.zeros(nw, U64)  # the lanes on when each wave last reached a barrier (checks)
         self.writing = False  # whether the access being resolved writes (the checks say so)
         entry = KERNEL_ENTRY
@@ -753,7 +818,19 @@ class Batch:
             self.group_linear = np.array([x + num[0] * (y + num[1] * z) for x, y, z in groups], np.int64)
 
     def pack(self, lanes: np.ndarray) -> np.ndarray:
-        return (lanes.astype(U64) << self.lane_shift).sum(axis=1, dtype=U64)
+        """Per wave, the mask of its lanes (lane i: bit i)."""
+        packed = np.packbits(lanes, axis=1, bitorder="little")  # (waves, width / 8) bytes, lane 0 first
+        return packed.view(MASK_WORDS[self.width])[:, 0].astype(U64)
+
+    def active(self, sel: np.ndarray) -> np.ndarray:
+        """The lanes an instruction runs on: on in exec, in a selected wave; `full_mask` itself
+        when that is every lane. Cached while the scheduler keeps the same `sel` and exec stays."""
+        if self.active_key[0] is sel and self.active_key[1] is self.lanes:
+            return self.active_mask
+        mask = self.lanes & sel[:, None]
+        self.active_mask = self.full_mask if mask.all() else mask
+        self.active_key = (sel, self.lanes)
+        return self.active_mask
 
     def set_exec(self, value: np.ndarray, sel: np.ndarray) -> None:
         limit = U64((1 << self.width) - 1) if self.width < 64 else U64(0xFFFFFFFFFFFFFFFF)
@@ -848,28 +925,50 @@ class Batch:
 
     # -- scheduling -----------------------------------------------------------------------
     def run(self, stats: RunStats) -> None:
+        """Step the lowest pc until every wave ends. While the selected waves are all the running
+        ones (`lockstep`: one wave, or waves that never split), the next step is known without
+        looking: the same waves at pc + 1, or at the one pc a branch sent them all to."""
         code = self.program.code
+        runs = [d.plain if self.shadow is None and d.plain is not None else d.run for d in code]
         nw = len(self.pc)
         stats.waves += nw
+        lockstep, pc, count = False, 0, 0
+        sel = np.zeros(nw, bool)
+        max_steps = self.program.config.max_steps
         while True:
-            running = self.status == RUNNING
-            if not running.any():
-                if not self.release_barriers():
-                    break
-                continue
-            pc = int(np.where(running, self.pc, NO_PC).min())
+            if not lockstep:
+                running = self.status == RUNNING
+                if not running.any():
+                    if not self.release_barriers():
+                        break
+                    continue
+                pc = int(np.where(running, self.pc, NO_PC).min())
+                sel = running & (self.pc == pc)
+                count = int(np.count_nonzero(sel))
+                if count == nw:
+                    sel = self.everyone
+                lockstep = count == int(np.count_nonzero(running))
             if pc >= len(code):
                 raise SimError(f"a wave ran past the end of the code (instruction {pc})")
-            sel = running & (self.pc == pc)
-            decoded = code[pc]
-            decoded.run(self, sel)
+            decoded, here = code[pc], pc
+            runs[pc](self, sel)
             if not decoded.moves_pc:
                 self.pc[sel] = pc + 1
+                pc += 1
+            elif decoded.stops or not lockstep:
+                lockstep = False
+            else:  # a branch, call or return: still together if every wave went to one place
+                targets = self.pc[sel]
+                first = int(targets[0])
+                if count == 1 or (targets == first).all():
+                    pc = first
+                else:
+                    lockstep = False
             stats.steps += 1
-            stats.wave_instructions += int(np.count_nonzero(sel))
-            if stats.steps > self.program.config.max_steps:
+            stats.wave_instructions += count
+            if stats.steps > max_steps:
                 if self.checker is not None and self.checker.on("barriers"):
-                    barrier_checks.out_of_steps(self.checker, self, pc, sel, self.program.config.max_steps)
+                    barrier_checks.out_of_steps(self.checker, self, here, sel, self.program.config.max_steps)
                     raise LaunchStopped()
                 raise SimError(f"the kernel did not finish within {self.program.config.max_steps} steps")
             if decoded.barrier:

@@ -113,6 +113,10 @@ def rewrite_instr(instr: MInstr, assignment: Assignment, slots: dict[VReg, list[
                   files: Mapping[str, int]) -> list[MInstr]:
     """The instruction with physical registers, with its reloads before and its stores after."""
     read, written = read_and_written(instr)
+    if not any(r in slots for r in read) and not any(r in slots for r in written):  # nothing spilled here
+        return [MInstr(instr.op, [assigned(o, instr, assignment) for o in instr.operands],
+                       [assigned(r, instr, assignment) for r in instr.implicit_uses],  # type: ignore[misc]
+                       [assigned(r, instr, assignment) for r in instr.implicit_defs], instr.loc)]  # type: ignore[misc]
     sources = pool_places([r for r in read if r in slots], files, set(), instr)
     shared = {r: sources[r] for r in written if r in sources}
     taken = {(p.file, u) for p in shared.values() for u in p.units()}
@@ -122,11 +126,7 @@ def rewrite_instr(instr: MInstr, assignment: Assignment, slots: dict[VReg, list[
     def place(reg: Operand | Register, places: dict[VReg, PReg]) -> Operand:
         if not isinstance(reg, VReg):
             return reg
-        if reg in places:
-            return places[reg]
-        if reg not in assignment.registers:
-            raise AllocError(f"virtual register {reg} of '{instr.op}' has no register and no slot")
-        return assignment.registers[reg]
+        return places[reg] if reg in places else assigned(reg, instr, assignment)
 
     def_indices = {i for i, _ in instr.defs()}
     operands = [place(o, dests if i in def_indices else sources) for i, o in enumerate(instr.operands)]
@@ -135,6 +135,15 @@ def rewrite_instr(instr: MInstr, assignment: Assignment, slots: dict[VReg, list[
     before = [i for r in read if r in sources for i in reload_code(sources[r], slots[r])]
     after = [i for r in written if r in dests for i in store_code(dests[r], slots[r])]
     return before + [new] + after
+
+
+def assigned(reg: Operand | Register, instr: MInstr, assignment: Assignment) -> Operand:
+    """An operand with its virtual register replaced by the one the scan assigned."""
+    if not isinstance(reg, VReg):
+        return reg
+    if reg not in assignment.registers:
+        raise AllocError(f"virtual register {reg} of '{instr.op}' has no register and no slot")
+    return assignment.registers[reg]
 
 
 def rewrite_function(fn: MFunction, assignment: Assignment, files: Mapping[str, int]) -> dict[VReg, list[int]]:
