@@ -99,6 +99,7 @@ def aligned_zeros(nbytes: int, alignment: int = ALIGNMENT) -> np.ndarray:
 _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_config.ROUND_TO_NEAREST
               | device_fp_config.ROUND_TO_ZERO | device_fp_config.ROUND_TO_INF | device_fp_config.FMA)
 EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 cl_khr_3d_image_writes "
+              "cl_khr_image2d_from_buffer "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
               "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups cl_ext_float_atomics "
@@ -137,7 +138,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "MAX_SAMPLERS": 16, "IMAGE2D_MAX_WIDTH": 16384, "IMAGE2D_MAX_HEIGHT": 16384,
         "IMAGE3D_MAX_WIDTH": 2048, "IMAGE3D_MAX_HEIGHT": 2048, "IMAGE3D_MAX_DEPTH": 2048,
         "IMAGE_MAX_BUFFER_SIZE": 1 << 16, "IMAGE_MAX_ARRAY_SIZE": 2048,
-        "IMAGE_PITCH_ALIGNMENT": 0, "IMAGE_BASE_ADDRESS_ALIGNMENT": 0,
+        "IMAGE_PITCH_ALIGNMENT": 1, "IMAGE_BASE_ADDRESS_ALIGNMENT": 1,  # texels: any whole-texel pitch
         "EXECUTION_CAPABILITIES": device_exec_capabilities.KERNEL,
         "QUEUE_PROPERTIES": (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                              | command_queue_properties.PROFILING_ENABLE),
