@@ -45,9 +45,9 @@ class Builtin:
         return f"{self.ret} {self.name}({', '.join(str(p) for p in self.params)})"
 
 
-# half: cl_khr_fp16's overloads (every oclpy device has the extension; clang declares them
-# under `#ifdef cl_khr_fp16`), with float's and double's
-_FLOATS = (K.HALF, K.FLOAT, K.DOUBLE)
+# half: cl_khr_fp16's overloads, after the others as in clang's header (which declares them
+# under `#ifdef cl_khr_fp16`; every oclpy device has the extension)
+_FLOATS = (K.FLOAT, K.DOUBLE, K.HALF)
 _INTS = (K.CHAR, K.UCHAR, K.SHORT, K.USHORT, K.INT, K.UINT, K.LONG, K.ULONG)
 _SIGNED_INTS = (K.CHAR, K.SHORT, K.INT, K.LONG)
 _VEC = (1, 2, 3, 4, 8, 16)
