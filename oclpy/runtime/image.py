@@ -335,7 +335,8 @@ def _backing_buffer(buffer: Any, context: Any, flags: int, hostbuf: Any, routine
                  "an image over a buffer takes the buffer's memory: USE_HOST_PTR, COPY_HOST_PTR and "
                  "ALLOC_HOST_PTR may not be given")
     if hostbuf is not None:
-        raise_cl(routine, status_code.INVALID_HOST_PTR, "an image over a buffer takes no hostbuf (its buffer is its memory)")
+        raise_cl(routine, status_code.INVALID_HOST_PTR,
+                 "an image over a buffer takes no hostbuf (its buffer is its memory)")
     own, theirs = flags & ACCESS_FLAGS, buffer.flags & ACCESS_FLAGS
     if own and theirs not in (0, mem_flags.READ_WRITE) and own != theirs:
         raise_cl(routine, status_code.INVALID_VALUE,

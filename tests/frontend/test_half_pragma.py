@@ -71,7 +71,8 @@ def test_a_headers_pragma_reaches_the_includer(tmp_path) -> None:
 
 
 def test_half_arithmetic_stays_half() -> None:
-    ir = print_module(compile_to_ir(ENABLE + "kernel void k(global half *p) { p[0] = p[1] * p[2] + sqrt(p[3]); }").module)
+    src = ENABLE + "kernel void k(global half *p) { p[0] = p[1] * p[2] + sqrt(p[3]); }"
+    ir = print_module(compile_to_ir(src).module)
     assert "fmul half" in ir and "fadd half" in ir and "@ocl.sqrt.f16" in ir
 
 

@@ -33,12 +33,9 @@ class ExtensionPragmas:
 
     first_line: dict[tuple[str, int], int] = field(default_factory=dict)  # (file, line) -> output line
     changes: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # name -> (output line, on)
-    always: frozenset[str] = frozenset()  # enabled everywhere (tests, and code that is not a program's)
 
     def enabled(self, name: str, loc: SourceLocation) -> bool:
         """Whether extension `name` is enabled at `loc`."""
-        if name in self.always:
-            return True
         events = self.changes.get(name)
         if not events:
             return False
