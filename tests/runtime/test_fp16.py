@@ -256,3 +256,34 @@ def test_relational_geometric_and_common_half(ctx) -> None:  # type: ignore[no-u
         want = np.stack([(a < b), np.isnan(a / b), np.clip(a, -1, 1), np.where(a < b, b, a),
                          (a > 0) | (b > 0) | True, np.where(a == 0, a, np.sign(a))], 1).astype(np.float16)
     _same_bits(got, want)
+
+
+@pytest.mark.parametrize("mode", ROUNDINGS)
+def test_vstore_half_and_vload_half_round_as_the_mode_says(ctx, mode: str) -> None:  # type: ignore[no-untyped-def]
+    """The core half storage functions (no pragma needed): vstore_half{,n}{mode} of floats and
+    doubles, vload_half back (exact)."""
+    rng = np.random.default_rng(9)
+    f = (rng.standard_normal(256) * 10.0 ** rng.integers(-7, 6, 256)).astype(np.float32)
+    d = f.astype(np.float64) * (1 + 2.0 ** -30)
+    q = cl.CommandQueue(ctx)
+    src = f"""kernel void k(global const float *f, global const double *d, global half *h, global float *back)
+{{
+    size_t i = get_global_id(0);
+    vstore_half{mode}(f[i], i * 4, h);
+    vstore_half{mode}(d[i], i * 4 + 1, h);
+    vstore_half2{mode}((float2)(f[i], -f[i]), i * 2 + 1, h);
+    back[i] = vload_half(i * 4, h);
+}}"""
+    prg = cl.Program(ctx, src).build()
+    fb = cl.Buffer(ctx, MF.READ_ONLY | MF.COPY_HOST_PTR, hostbuf=f)
+    db = cl.Buffer(ctx, MF.READ_ONLY | MF.COPY_HOST_PTR, hostbuf=d)
+    hb, bb = cl.Buffer(ctx, MF.READ_WRITE, f.size * 8), cl.Buffer(ctx, MF.READ_WRITE, f.nbytes)
+    prg.k(q, f.shape, None, fb, db, hb, bb)
+    h, back = np.empty(f.size * 4, np.float16), np.empty_like(f)
+    cl.enqueue_copy(q, h, hb)
+    cl.enqueue_copy(q, back, bb)
+    h = h.reshape(-1, 4)
+    _same_bits(h[:, 0], _round_to_half(f, mode), "float")
+    _same_bits(h[:, 1], _round_to_half(d, mode), "double")
+    _same_bits(h[:, 3], _round_to_half(-f.astype(np.float64), mode), "float2")
+    assert np.array_equal(back, h[:, 0].astype(np.float32))
