@@ -93,3 +93,15 @@ def test_extension_pragmas_places_locations_in_text_order() -> None:
     assert not p.enabled("cl_khr_fp16", SourceLocation("h.h", 2, 1))
     assert not p.enabled("cl_khr_fp64", SourceLocation("a.cl", 3, 5))
     assert not p.enabled("cl_khr_fp16", SourceLocation("elsewhere", 9, 1))  # not shown: the state at the end
+
+
+@pytest.mark.parametrize("src, want", [
+    # the fast_ geometric functions are float only (clang: no half or double candidate)
+    (ENABLE + "void f(half4 h) { fast_length(h); }", ["2:19: no matching function for call to 'fast_length'"]),
+    ("void f(double2 d) { fast_normalize(d); }", ["1:21: no matching function for call to 'fast_normalize'"]),
+    (ENABLE + "void f(half4 h) { length(h); distance(h, h); normalize(h); half_sqrt(h.x); }", []),
+    # half and float arguments together: neither overload is better, as in clang
+    (ENABLE + "void f(half h, float x) { fmax(h, x); }", ["2:27: call to 'fmax' is ambiguous"]),
+])
+def test_half_overloads_as_clang_declares_them(src: str, want: list[str]) -> None:
+    assert messages(src) == want

@@ -63,6 +63,7 @@ FAMILIES: dict[str, list[CType]] = {
     "Fv": _gen(_FLOATS, (2, 3, 4, 8, 16)),
     "Ff": _gen((K.FLOAT,)),  # native_ and half_ functions: float only
     "F4": [ct.Scalar(k) for k in _FLOATS] + _gen(_FLOATS, (2, 3, 4)),
+    "Ff4": _gen((K.FLOAT,), (1, 2, 3, 4)),  # the fast_ geometric functions: float only
     "F34": _gen(_FLOATS, (3, 4)),
     "I": _gen(_INTS),
     "Iv": _gen(_INTS, (2, 3, 4, 8, 16)),
@@ -148,9 +149,12 @@ TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     ("smoothstep", "smoothstep", "Fv", "T", ("S", "S", "T")),
     # geometric
     ("dot", "dot", "F4", "S", ("T", "T")),
-    ("length fast_length", "length", "F4", "S", ("T",)),
-    ("distance fast_distance", "distance", "F4", "S", ("T", "T")),
-    ("normalize fast_normalize", "normalize", "F4", "T", ("T",)),
+    ("length", "length", "F4", "S", ("T",)),
+    ("distance", "distance", "F4", "S", ("T", "T")),
+    ("normalize", "normalize", "F4", "T", ("T",)),
+    ("fast_length", "length", "Ff4", "S", ("T",)),
+    ("fast_distance", "distance", "Ff4", "S", ("T", "T")),
+    ("fast_normalize", "normalize", "Ff4", "T", ("T",)),
     ("cross", "cross", "F34", "T", ("T", "T")),
     # integer
     ("abs", "abs", "I", "U", ("T",)),
