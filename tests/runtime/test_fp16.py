@@ -287,3 +287,19 @@ def test_vstore_half_and_vload_half_round_as_the_mode_says(ctx, mode: str) -> No
     _same_bits(h[:, 1], _round_to_half(d, mode), "double")
     _same_bits(h[:, 3], _round_to_half(-f.astype(np.float64), mode), "float2")
     assert np.array_equal(back, h[:, 0].astype(np.float32))
+
+
+def test_fma_rounds_once(ctx) -> None:  # type: ignore[no-untyped-def]
+    """fma(a, b, c) on halves is a*b + c rounded once: in double the product is exact and
+    the sum, rounded to double, then to half, is the correct rounding (a float fma would
+    round twice, and does differ on some of these)."""
+    rng = np.random.default_rng(7)
+    n = 20000
+    a = (rng.integers(0, 0x7C00, n, dtype=np.uint16).view(np.float16)
+         * np.where(rng.random(n) < 0.5, -1, 1).astype(np.float16))
+    b = rng.standard_normal(n).astype(np.float16)
+    c = (rng.standard_normal(n) * 2.0 ** rng.integers(-20, 10, n)).astype(np.float16)
+    got = _run(ctx, "out[i] = fma(in0[i], in1[i], in2[i]);", 1, a, b, c).ravel()
+    with np.errstate(all="ignore"):
+        want = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float16)
+    _same_bits(got, want, "fma")
