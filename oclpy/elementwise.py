@@ -26,8 +26,8 @@ import numpy as np
 
 import oclpy as cl
 
-from .kernelgen.arguments import (FP64_PRAGMA, DtypedArgument, ScalarArg, VectorArg, needs_double,
-                                  offset_adjuster, parse_arg_list)
+from .kernelgen.arguments import (DtypedArgument, ScalarArg, VectorArg, offset_adjuster, parse_arg_list,
+                                  precision_pragmas)
 from .kernelgen.launch import call_queue, kernel_arg_values, launch_size, wait_list
 from .kernelgen.programs import ContextCache, build_kernel
 
@@ -50,7 +50,7 @@ def elwise_source(args: Sequence[DtypedArgument], operation: str, name: str, pre
     """The OpenCL C source of an elementwise kernel (the appended n/start/stop/step included)."""
     extra = ("long start, long stop, long step" if use_range else "long n")
     decls = ", ".join([*(a.declarator() for a in args), extra])
-    pragma = FP64_PRAGMA if needs_double(args) or "double" in operation + preamble else ""
+    pragma = precision_pragmas(args, (), operation + preamble)
     loop = _loop(use_range).replace("OPERATION", operation)
     return (f"{pragma}{preamble}\n#define PYOPENCL_ELWISE_CONTINUE continue\n\n"
             f"__kernel void {name}({decls})\n{{\n{offset_adjuster(args)}\n"

@@ -35,7 +35,7 @@ import numpy as np
 
 import oclpy as cl
 
-from .kernelgen.arguments import FP64_PRAGMA, VectorArg, needs_double, offset_adjuster, parse_arg_list
+from .kernelgen.arguments import VectorArg, offset_adjuster, parse_arg_list, precision_pragmas
 from .kernelgen.dtype_registry import kernel_ctype
 from .kernelgen.launch import DeviceArray, group_size, kernel_arg_values, wait_list
 from .kernelgen.programs import ContextCache, build_kernel
@@ -106,7 +106,7 @@ class GenericScanKernel:
     def _source(self, group: int) -> str:
         decl = "".join(a.declarator() + ", " for a in self.args)
         adjust = offset_adjuster(self.args)
-        pragma = FP64_PRAGMA if needs_double(self.args) or self.dtype == np.float64 else ""
+        pragma = precision_pragmas(self.args, (self.dtype,))
         head = (f"{pragma}{self.preamble}\ntypedef {self.ctype} scan_type;\n"
                 f"#define OCLPY_SCAN_OP(a, b, across_seg_boundary) ({self.scan_expr})\n"
                 f"#define L {group}\n")

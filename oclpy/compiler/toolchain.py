@@ -26,6 +26,7 @@ from ..diagnostics import CompileError, DiagnosticEngine
 from ..frontend.c.ast_printer import dump
 from ..frontend.c.c_parser import parse as parse_text
 from ..frontend.c.preprocess import preprocess
+from ..frontend.c.extension_pragmas import extension_pragmas
 from ..frontend.c.sema.analyzer import analyze
 from ..frontend.driver import FrontendResult, compile_to_ir, version_type_names
 from ..frontend.options import parse_build_options
@@ -148,7 +149,7 @@ def ast_text(source: str | bytes, options: str, filename: str = "<kernel>") -> s
     text = preprocess(unit, filename, opts, diags)
     tu = parse_text(text, filename, diags, version_type_names(opts), opts.opencl_c_version)
     if not diags.has_errors:
-        analyze(tu, opts, diags)
+        analyze(tu, opts, diags, extension_pragmas(text, filename))
     if diags.has_errors:
         raise CompileError(diags.render())
     return dump(tu)

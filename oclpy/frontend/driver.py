@@ -24,6 +24,7 @@ from .options import BuildOptions, InvalidBuildOptions, parse_build_options
 from .c.sema.analyzer import analyze
 from .c.preprocess import preprocess
 from .c.c_parser import parse
+from .c.extension_pragmas import ExtensionPragmas, extension_pragmas
 from .c.lower.unit import lower
 from .c.builtins.cl20_atomics import atomic_type_names
 from .c.builtins.images import LIBRARY_NAME, library_source, wants_images
@@ -156,23 +157,25 @@ def _front(source: str, filename: str, options: BuildOptions, diags: DiagnosticE
         text = _image_library(options) + text
     tu = parse(text, filename, diags, version_type_names(options), options.opencl_c_version,
                options.size_rules)
+    pragmas = extension_pragmas(text, filename)
     if diags.has_errors:
-        _check_after_syntax_errors(tu, options, diags)
+        _check_after_syntax_errors(tu, options, diags, pragmas)
         return None
-    analyze(tu, options, diags)
+    analyze(tu, options, diags, pragmas)
     if diags.has_errors:
         return None
     return lower(tu, options)
 
 
-def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: DiagnosticEngine) -> None:
+def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: DiagnosticEngine,
+                               pragmas: ExtensionPragmas) -> None:
     """Semantic checks of what the parser recovered, as clang does after a syntax
     error, so one build reports the later errors too. The build has failed
     already: should sema trip over a half-parsed construct, the syntax errors
     stand alone (they are the cause) rather than an internal error."""
     parse_diags = len(diags.diagnostics)
     try:
-        analyze(tu, options, diags)  # type: ignore[arg-type]
+        analyze(tu, options, diags, pragmas)  # type: ignore[arg-type]
     except TooManyErrors:
         raise
     except Exception:  # a consequence of the recovered syntax error, not news to the user

@@ -175,10 +175,22 @@ def offset_adjuster(args: Sequence[DtypedArgument]) -> str:
     return "\n".join(lines)
 
 
-def needs_double(args: Sequence[DtypedArgument]) -> bool:
-    return any(a.dtype == np.float64 or (a.dtype.fields and any(
-        np.dtype(f[0]).base == np.float64 for f in a.dtype.fields.values())) for a in args)
-
-
 FP64_PRAGMA = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+FP16_PRAGMA = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+
+
+def _has(dtype: Any, kind: Any) -> bool:
+    dtype = np.dtype(dtype)
+    return dtype == kind or bool(dtype.fields) and any(np.dtype(f[0]).base == kind for f in dtype.fields.values())
+
+
+def precision_pragmas(args: Sequence[DtypedArgument], dtypes: Sequence[Any] = (), text: str = "") -> str:
+    """The extension pragmas a generated kernel needs: cl_khr_fp64 for doubles, cl_khr_fp16
+    for halves (a half variable or literal needs the pragma; PyOpenCL's generators leave it
+    to the device compiler's leniency) among the arguments, the other `dtypes` or the
+    `text` of the operation and preamble."""
+    every = [a.dtype for a in args] + [np.dtype(d) for d in dtypes if d is not None]
+    fp64 = any(_has(d, np.float64) for d in every) or "double" in text
+    fp16 = any(_has(d, np.float16) for d in every) or "half" in text
+    return (FP64_PRAGMA if fp64 else "") + (FP16_PRAGMA if fp16 else "")
 

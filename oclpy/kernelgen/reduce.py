@@ -26,7 +26,7 @@ import numpy as np
 
 import oclpy as cl
 
-from .arguments import FP64_PRAGMA, VectorArg, needs_double, offset_adjuster, parse_arg_list
+from .arguments import VectorArg, offset_adjuster, parse_arg_list, precision_pragmas
 from .dtype_registry import kernel_ctype
 from .launch import DeviceArray, call_queue, group_size, kernel_arg_values, wait_list
 from .programs import build_kernel
@@ -100,7 +100,7 @@ class MapReduceKernel:
         group = group_size(device)
         decl = "".join(a.declarator() + ", " for a in self.args)
         adjust = offset_adjuster(self.args)
-        pragma = FP64_PRAGMA if needs_double(self.args) or self.dtype_out == np.float64 else ""
+        pragma = precision_pragmas(self.args, (self.dtype_out,))
         source = (f"{pragma}{self.preamble}\n#define PYOPENCL_REDUCE(a, b) ({self.reduce_expr})\n"
                   + _stage_source(f"{self.name}_stage1", self.out_ctype, decl, adjust,
                                   self.neutral, self.map_expr, group, False)

@@ -1,9 +1,10 @@
 """Images (clCreateImage, PyOpenCL's `Image`): formats, shapes, where the texels live.
 
 An image's texels live in a `Storage`, like a buffer's bytes: its own, or, for
-a 1D buffer image (IMAGE1D_BUFFER), its buffer's (`offset` bytes in: the
-image is a view of the buffer, and writes through one are seen through the
-other). A USE_HOST_PTR image's storage is the host memory itself where the
+a 1D buffer image (IMAGE1D_BUFFER) and a 2D image over a buffer
+(cl_khr_image2d_from_buffer, with the descriptor's row pitch), its buffer's
+(`offset` bytes in: the image is a view of the buffer, and writes through one
+are seen through the other). A USE_HOST_PTR image's storage is the host memory itself where the
 device can use it (the cpu), with the host memory's pitches; elsewhere the
 bytes are copied in, and maps and reads bring them back (image_mapping.py,
 image_transfer.py). COPY_HOST_PTR copies them in, tightly packed.
@@ -17,9 +18,10 @@ Checks, before anything is allocated: the format (INVALID_IMAGE_FORMAT_DESCRIPTO
 for an order and type the spec does not pair; oclpy takes every pair it does),
 the descriptor (image_descriptor.checked), the shape and pitches (INVALID_IMAGE_SIZE,
 INVALID_IMAGE_DESCRIPTOR: image_layout.make_layout), the host buffer
-(INVALID_HOST_PTR: missing, unused or too small) and a 1D buffer image's buffer
-(INVALID_MEM_OBJECT: not a live buffer of the context, too small; INVALID_VALUE:
-host pointer flags, access flags its buffer's forbid).
+(INVALID_HOST_PTR: missing, unused or too small) and an image's buffer
+(INVALID_MEM_OBJECT: not a live buffer of the context, too small for a 1D image;
+INVALID_VALUE: host pointer flags, access flags its buffer's forbid; a 2D image's
+pitch and base alignment and size: `_buffer_layout`).
 """
 
 from __future__ import annotations
@@ -101,13 +103,9 @@ class Image(MemoryObject):
         elem = element_size(format, routine)
         device = context.devices[0]
         self.buffer: Buffer | None = None
-        if desc.image_type == mem_object_type.IMAGE1D_BUFFER:
+        if desc.buffer is not None:  # IMAGE1D_BUFFER, or IMAGE2D (cl_khr_image2d_from_buffer)
             self.buffer = buffer = _backing_buffer(desc.buffer, context, flags, hostbuf, routine)
-            layout = make_layout(device, desc.image_type, desc.size(), elem, (0, 0), routine)
-            if layout.nbytes > buffer.size:
-                raise_cl(routine, status_code.INVALID_MEM_OBJECT,
-                         f"{layout.width} texels of {elem} bytes need {layout.nbytes} bytes; "
-                         f"the buffer holds {buffer.size}")
+            layout = _buffer_layout(context, desc, buffer, elem, routine)
             if not flags & ACCESS_FLAGS:  # the buffer's access, as clCreateImage says
                 flags |= buffer.flags & ACCESS_FLAGS
             storage, offset = buffer.storage, buffer.offset
@@ -290,21 +288,55 @@ def _own_storage(device: Any, flags: int, desc: ImageDescriptor, hostbuf: Any, e
     return layout, storage
 
 
+def _buffer_layout(context: Any, desc: ImageDescriptor, buffer: Buffer, elem: int, routine: str) -> Layout:
+    """Where the texels of an image over `buffer` lie. A 1D buffer image's are tight; a 2D
+    one's rows are `row_pitch` apart (tight when 0), which must be a multiple of every
+    device's IMAGE_PITCH_ALIGNMENT pixels, and its first texel at a multiple of their
+    IMAGE_BASE_ADDRESS_ALIGNMENT pixels (INVALID_IMAGE_FORMAT_DESCRIPTOR otherwise, as
+    clCreateImage says); the rows must fit in the buffer."""
+    device = context.devices[0]
+    two_d = desc.image_type == mem_object_type.IMAGE2D
+    layout = make_layout(device, desc.image_type, desc.size(), elem, (desc.row_pitch, 0) if two_d else (0, 0),
+                         routine)
+    if two_d:
+        pitch_px = max(d.image_pitch_alignment for d in context.devices) or 1
+        base_px = max(d.image_base_address_alignment for d in context.devices) or 1
+        if layout.row_pitch % (pitch_px * elem):
+            raise_cl(routine, status_code.INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                     f"row pitch {layout.row_pitch} is not a multiple of the devices' pitch alignment, "
+                     f"{pitch_px} texels of {elem} bytes")
+        if buffer.offset % (base_px * elem):
+            raise_cl(routine, status_code.INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                     f"the buffer starts {buffer.offset} bytes into its parent, not at a multiple of the "
+                     f"devices' base address alignment, {base_px} texels of {elem} bytes")
+        need = layout.row_pitch * layout.height
+        if need > buffer.size:
+            raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
+                     f"{layout.height} rows of pitch {layout.row_pitch} need {need} bytes; "
+                     f"the buffer holds {buffer.size}")
+    elif layout.nbytes > buffer.size:
+        raise_cl(routine, status_code.INVALID_MEM_OBJECT,
+                 f"{layout.width} texels of {elem} bytes need {layout.nbytes} bytes; "
+                 f"the buffer holds {buffer.size}")
+    return layout
+
+
 def _backing_buffer(buffer: Any, context: Any, flags: int, hostbuf: Any, routine: str) -> Buffer:
-    """The buffer of a 1D buffer image, checked."""
+    """The buffer of an image over a buffer, checked."""
     if not isinstance(buffer, Buffer):
         raise_cl(routine, status_code.INVALID_MEM_OBJECT,
-                 f"a 1D buffer image needs a Buffer, got {type(buffer).__name__}")
+                 f"an image over a buffer needs a Buffer, got {type(buffer).__name__}")
     if buffer.storage is None:
         raise_cl(routine, status_code.INVALID_MEM_OBJECT, "the image's buffer was released")
     if buffer.context is not context:
         raise_cl(routine, status_code.INVALID_MEM_OBJECT, "the image's buffer belongs to another context")
     if flags & (HOST_PTR_FLAGS | mem_flags.ALLOC_HOST_PTR):
         raise_cl(routine, status_code.INVALID_VALUE,
-                 "a 1D buffer image takes its buffer's memory: USE_HOST_PTR, COPY_HOST_PTR and "
+                 "an image over a buffer takes the buffer's memory: USE_HOST_PTR, COPY_HOST_PTR and "
                  "ALLOC_HOST_PTR may not be given")
     if hostbuf is not None:
-        raise_cl(routine, status_code.INVALID_HOST_PTR, "a 1D buffer image takes no hostbuf (its buffer is its memory)")
+        raise_cl(routine, status_code.INVALID_HOST_PTR,
+                 "an image over a buffer takes no hostbuf (its buffer is its memory)")
     own, theirs = flags & ACCESS_FLAGS, buffer.flags & ACCESS_FLAGS
     if own and theirs not in (0, mem_flags.READ_WRITE) and own != theirs:
         raise_cl(routine, status_code.INVALID_VALUE,

@@ -70,11 +70,15 @@ class ImageDescriptor:
                 f"array_size={self.array_size} pitches={self.pitches}>")
 
 
+OVER_BUFFERS = (mot.IMAGE1D_BUFFER, mot.IMAGE2D)  # cl_khr_image2d_from_buffer makes the 2D ones
+
+
 def checked(desc: Any, has_host: bool, routine: str) -> ImageDescriptor:
     """`desc`, if clCreateImage takes it: INVALID_IMAGE_DESCRIPTOR for what is not an
     ImageDescriptor, an image type that is not one, mipmaps or samples, pitches without
-    host memory, a buffer where the type is not IMAGE1D_BUFFER; INVALID_MEM_OBJECT for an
-    IMAGE1D_BUFFER without a buffer (as PoCL)."""
+    host memory (a 2D image over a buffer takes a row pitch), a buffer where the type is
+    neither IMAGE1D_BUFFER nor IMAGE2D; INVALID_MEM_OBJECT for an IMAGE1D_BUFFER without a
+    buffer (as PoCL)."""
     if not isinstance(desc, ImageDescriptor):
         raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
                  f"expected an ImageDescriptor, got {type(desc).__name__}")
@@ -85,15 +89,17 @@ def checked(desc: Any, has_host: bool, routine: str) -> ImageDescriptor:
         raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
                  f"num_mip_levels and num_samples must be 0 (oclpy has no mipmapped or multisample "
                  f"images), got {desc.num_mip_levels} and {desc.num_samples}")
-    if (desc.row_pitch or desc.slice_pitch) and not has_host:
+    from_buffer = desc.image_type == mot.IMAGE2D and desc.buffer is not None
+    if (desc.row_pitch or desc.slice_pitch) and not has_host and not (from_buffer and not desc.slice_pitch):
         raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
-                 f"pitches {desc.pitches} need host memory (hostbuf); without it they must be 0")
+                 f"pitches {desc.pitches} need host memory (hostbuf); without it they must be 0"
+                 + (" (a 2D image over a buffer takes a row pitch alone)" if from_buffer else ""))
     if desc.image_type == mot.IMAGE1D_BUFFER:
         if desc.buffer is None:
             raise_cl(routine, status_code.INVALID_MEM_OBJECT, "an IMAGE1D_BUFFER image needs a buffer")
-    elif desc.buffer is not None:
+    elif desc.buffer is not None and desc.image_type not in OVER_BUFFERS:
         raise_cl(routine, status_code.INVALID_IMAGE_DESCRIPTOR,
-                 f"only an IMAGE1D_BUFFER image is made over a buffer, not an "
+                 f"only IMAGE1D_BUFFER and IMAGE2D images are made over a buffer, not an "
                  f"{mot.to_string(desc.image_type)} one")
     return desc
 

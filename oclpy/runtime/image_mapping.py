@@ -85,7 +85,7 @@ def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, re
             staging, base = np.empty(max(span, 1), np.uint8).data, 0
         address = np.frombuffer(staging, np.uint8).ctypes.data + base
         rows = [(r, r - first + base, width) for r in image_rows(img, org, reg)]
-    iface["data"] = (address, not flags & WRITE_FLAGS)
+    iface["data"] = (address, False)  # writable even for READ, as PyOpenCL (READ maps copy nothing back)
     events = queue.check_wait_for(wait_for, ROUTINE)
     fetch = staging is not None and flags != map_flags.WRITE_INVALIDATE_REGION
 

@@ -153,7 +153,7 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
         staging, address = copy.data, copy.ctypes.data
     else:
         address += base + offset
-    iface["data"] = (address, not flags & WRITE_FLAGS)
+    iface["data"] = (address, False)  # writable even for READ, as PyOpenCL (READ maps copy nothing back)
     events = queue.check_wait_for(wait_for, routine)
 
     def action() -> None:

@@ -7,6 +7,7 @@ from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.options import parse_build_options
 from oclpy.frontend.c.c_parser import parse
+from oclpy.frontend.c.extension_pragmas import extension_pragmas
 from oclpy.frontend.c.sema.analyzer import analyze
 
 FILE = "<kernel>"
@@ -16,7 +17,7 @@ def check(src: str, options: str = "") -> tuple[ast.TranslationUnit, DiagnosticE
     diags = DiagnosticEngine({FILE: src})
     tu = parse(src, FILE, diags)
     assert not diags.has_errors, diags.render()
-    analyze(tu, parse_build_options(options), diags)
+    analyze(tu, parse_build_options(options), diags, extension_pragmas(src, FILE))
     return tu, diags
 
 

@@ -18,8 +18,8 @@ def sigs(name: str) -> set[str]:
 
 def test_gentype_expansion() -> None:
     s = sigs("sqrt")
-    assert {"float sqrt(float)", "float4 sqrt(float4)", "double16 sqrt(double16)"} <= s
-    assert len(s) == 12  # float and double, widths 1, 2, 3, 4, 8, 16
+    assert {"float sqrt(float)", "float4 sqrt(float4)", "double16 sqrt(double16)", "half8 sqrt(half8)"} <= s
+    assert len(s) == 18  # half, float and double, widths 1, 2, 3, 4, 8, 16
 
 
 def test_scalar_second_argument_forms() -> None:
@@ -54,7 +54,10 @@ def test_memory_and_atomic_signatures() -> None:
     ("convert_float2_rtz", (ct.Vector(ct.ScalarKind.FLOAT, 2), "convert")),
     ("as_float", (ct.FLOAT, "as")),
     ("as_ulong16", (ct.Vector(ct.ScalarKind.ULONG, 16), "as")),
-    ("convert_bool", None), ("convert_int5", None), ("as_half", None), ("convert_int_rtq", None),
+    ("convert_half16_rtn", (ct.Vector(ct.ScalarKind.HALF, 16), "convert")),
+    ("as_half", (ct.HALF, "as")), ("as_half2", (ct.Vector(ct.ScalarKind.HALF, 2), "as")),
+    ("convert_bool", None), ("convert_int5", None), ("convert_int_rtq", None),
+    ("convert_half_sat", None), ("convert_float4_sat_rte", None),  # _sat is for integer results
 ])
 def test_conversion_names(name: str, want: object) -> None:
     assert bi.conversion_target(name) == want
@@ -73,14 +76,15 @@ def test_math_base_maps_native_and_half_forms() -> None:
     ("uint a", "min(a, 0u)", "uint", "uint, uint"),
     ("float4 a", "clamp(a, 0, 1)", "float4", "float4, float, float"),  # a conversion beats a splat
     ("__global uint *p", "atomic_add(p, 1)", "uint", "__global volatile uint *, uint"),
-    ("half h", "sqrt(h)", "float", "float"),  # clang's half overload, computed in float
+    ("half h", "sqrt(h)", "half", "half"),  # cl_khr_fp16's overload (the helper enables it)
+    ("half h, float f", "fmax(f, f)", "float", "float, float"),
     ("double d", "sin(d)", "double", "double"),
     ("__global float *p", "vload4(0, p)", "float4", "ulong, __global const float *"),
     ("__local int *p", "atomic_inc(p)", "int", "__local volatile int *"),
     ("short2 h, ushort2 l", "upsample(h, l)", "int2", "short2, ushort2"),
 ])
 def test_overload_resolution(decls: str, call: str, ret: str, params: str) -> None:
-    e = body_exprs(f"void f({decls}) {{ {call}; }}")[0]
+    e = body_exprs(f"#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nvoid f({decls}) {{ {call}; }}")[0]
     assert str(e.ctype) == ret
     assert ", ".join(str(p) for p in e.builtin.params) == params  # type: ignore[attr-defined]
 

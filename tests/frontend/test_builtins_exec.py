@@ -80,7 +80,8 @@ def test_builtin_values(queue, body: str, ins: dict, out_dtype: tuple, want: lis
 
 def test_half_vectors_and_shuffles(queue) -> None:  # type: ignore[no-untyped-def]
     ctx, q = queue
-    src = """__kernel void k(__global float *out, __global half *h) {
+    src = """#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global float *out, __global half *h) {
       vstore_half4((float4)(1.5f, -2.0f, 0.25f, 65504.0f), 0, h);
       float4 back = vload_half4(0, h);
       vstorea_half3((float3)(3.0f, 4.0f, 5.0f), 1, h);

@@ -24,10 +24,10 @@ def test_map_is_the_buffer_memory_on_cpu(ctx, queue):
     assert read(queue, buf, np.zeros(12, np.float32))[5] == -5
 
 
-def test_read_map_is_read_only_and_fortran_order(ctx, queue):
+def test_read_map_is_writable_and_fortran_order(ctx, queue):
     buf = buffer_of(ctx, np.arange(12, dtype=np.int32))
     ary, _ = cl.enqueue_map_buffer(queue, buf, MAP.READ, 8, 4, np.int32)
-    assert list(ary) == [2, 3, 4, 5] and not ary.flags.writeable
+    assert list(ary) == [2, 3, 4, 5] and ary.flags.writeable  # as PyOpenCL's (on PoCL too)
     f, _ = cl.enqueue_map_buffer(queue, buf, MAP.READ, 0, (3, 4), np.int32, order="F")
     assert f.strides == (4, 12) and f[1, 0] == 1
     with f.base:
@@ -45,6 +45,18 @@ def test_map_through_a_host_copy(ctx, queue, monkeypatch):
     assert (read(queue, buf, np.zeros(8, np.int32)) == np.arange(8)).all()  # not written back yet
     ary.base.release()
     assert (read(queue, buf, np.zeros(8, np.int32)) == 7).all()
+
+
+def test_writes_to_a_read_map_are_not_copied_back(ctx, queue, monkeypatch):
+    """A READ map's array is writable, as PyOpenCL's; where it is a host copy (a device
+    without host memory), releasing the map copies nothing back."""
+    driver = ctx.devices[0].driver
+    monkeypatch.setattr(driver, "host_address", lambda alloc: None)
+    buf = buffer_of(ctx, np.arange(8, dtype=np.int32))
+    ary, _ = cl.enqueue_map_buffer(queue, buf, MAP.READ, 0, (8,), np.int32)
+    ary[:] = -1
+    ary.base.release().wait()
+    assert (read(queue, buf, np.zeros(8, np.int32)) == np.arange(8)).all()
 
 
 def test_map_errors(ctx, queue):

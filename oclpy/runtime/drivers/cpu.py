@@ -98,7 +98,8 @@ def aligned_zeros(nbytes: int, alignment: int = ALIGNMENT) -> np.ndarray:
 
 _FP_CONFIG = (device_fp_config.DENORM | device_fp_config.INF_NAN | device_fp_config.ROUND_TO_NEAREST
               | device_fp_config.ROUND_TO_ZERO | device_fp_config.ROUND_TO_INF | device_fp_config.FMA)
-EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_3d_image_writes "
+EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 cl_khr_3d_image_writes "
+              "cl_khr_image2d_from_buffer "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
               "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_subgroups cl_ext_float_atomics "
@@ -129,7 +130,7 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "MIN_DATA_TYPE_ALIGN_SIZE": ALIGNMENT,
         "GLOBAL_MEM_CACHE_TYPE": device_mem_cache_type.READ_WRITE_CACHE,
         "GLOBAL_MEM_CACHELINE_SIZE": 64, "GLOBAL_MEM_CACHE_SIZE": 1 << 20,
-        "SINGLE_FP_CONFIG": _FP_CONFIG, "DOUBLE_FP_CONFIG": _FP_CONFIG, "HALF_FP_CONFIG": 0,
+        "SINGLE_FP_CONFIG": _FP_CONFIG, "DOUBLE_FP_CONFIG": _FP_CONFIG, "HALF_FP_CONFIG": _FP_CONFIG,
         "ERROR_CORRECTION_SUPPORT": False, "PROFILING_TIMER_RESOLUTION": 1,
         "ENDIAN_LITTLE": True, "AVAILABLE": True, "COMPILER_AVAILABLE": True,
         "LINKER_AVAILABLE": False, "HOST_UNIFIED_MEMORY": True, "IMAGE_SUPPORT": True,
@@ -137,17 +138,17 @@ def cpu_device_info(units: int) -> dict[str, Any]:
         "MAX_SAMPLERS": 16, "IMAGE2D_MAX_WIDTH": 16384, "IMAGE2D_MAX_HEIGHT": 16384,
         "IMAGE3D_MAX_WIDTH": 2048, "IMAGE3D_MAX_HEIGHT": 2048, "IMAGE3D_MAX_DEPTH": 2048,
         "IMAGE_MAX_BUFFER_SIZE": 1 << 16, "IMAGE_MAX_ARRAY_SIZE": 2048,
-        "IMAGE_PITCH_ALIGNMENT": 0, "IMAGE_BASE_ADDRESS_ALIGNMENT": 0,
+        "IMAGE_PITCH_ALIGNMENT": 1, "IMAGE_BASE_ADDRESS_ALIGNMENT": 1,  # texels: any whole-texel pitch
         "EXECUTION_CAPABILITIES": device_exec_capabilities.KERNEL,
         "QUEUE_PROPERTIES": (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                              | command_queue_properties.PROFILING_ENABLE),
         "PREFERRED_VECTOR_WIDTH_CHAR": 16, "PREFERRED_VECTOR_WIDTH_SHORT": 8,
         "PREFERRED_VECTOR_WIDTH_INT": 4, "PREFERRED_VECTOR_WIDTH_LONG": 2,
         "PREFERRED_VECTOR_WIDTH_FLOAT": 4, "PREFERRED_VECTOR_WIDTH_DOUBLE": 2,
-        "PREFERRED_VECTOR_WIDTH_HALF": 0, "NATIVE_VECTOR_WIDTH_CHAR": 16,
+        "PREFERRED_VECTOR_WIDTH_HALF": 8, "NATIVE_VECTOR_WIDTH_CHAR": 16,
         "NATIVE_VECTOR_WIDTH_SHORT": 8, "NATIVE_VECTOR_WIDTH_INT": 4,
         "NATIVE_VECTOR_WIDTH_LONG": 2, "NATIVE_VECTOR_WIDTH_FLOAT": 4,
-        "NATIVE_VECTOR_WIDTH_DOUBLE": 2, "NATIVE_VECTOR_WIDTH_HALF": 0,
+        "NATIVE_VECTOR_WIDTH_DOUBLE": 2, "NATIVE_VECTOR_WIDTH_HALF": 8,
         "PRINTF_BUFFER_SIZE": 1 << 20, "PREFERRED_INTEROP_USER_SYNC": True,
         "PARTITION_MAX_SUB_DEVICES": 0, "PARTITION_PROPERTIES": [], "PARTITION_AFFINITY_DOMAIN": 0,
         "REFERENCE_COUNT": 1, "MAX_NUM_SUB_GROUPS": 1024,

@@ -317,7 +317,7 @@ class CudaDriver(Driver):
             "QUEUE_PROPERTIES": (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                                  | command_queue_properties.PROFILING_ENABLE),
         })
-        for t in ("CHAR", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"):
+        for t in ("CHAR", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "HALF"):
             info[f"PREFERRED_VECTOR_WIDTH_{t}"] = info[f"NATIVE_VECTOR_WIDTH_{t}"] = 1
         return info
 

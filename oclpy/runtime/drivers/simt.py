@@ -57,7 +57,8 @@ ALIGNMENT = BUFFER_ALIGN  # CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
 GLOBAL_MEMORY = 1 << 30  # what the device reports; the arena grows as buffers come
 PRINTF_BUFFER_BYTES = 1 << 20  # CL_DEVICE_PRINTF_BUFFER_SIZE
 PROGRAMS_KEPT = 64  # decoded programs the driver keeps (least recently used dropped)
-EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_3d_image_writes "
+EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 cl_khr_3d_image_writes "
+              "cl_khr_image2d_from_buffer "
               "cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics "
               "cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics "
               "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics")

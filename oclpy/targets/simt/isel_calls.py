@@ -46,7 +46,7 @@ from typing import Callable
 
 from ...ir.intrinsics import MATH_FUNCTIONS
 from ...ir.datalayout import DataLayout
-from ...ir.types import AddressSpace, FloatType, Type, VoidType
+from ...ir.types import F32, AddressSpace, FloatType, Type, VoidType
 from ...ir.values import Argument, ConstInt, Function, GlobalVar, Instr
 from ..kernel_abi import kernel_args
 from .calling_convention import (
@@ -408,7 +408,7 @@ NATIVE_F32 = {"exp2": "v_exp2_f32", "log2": "v_log2_f32"}
 
 def select_math(ctx: Ctx, instr: Instr, base: str) -> None:
     t = instr.type.scalar()
-    if not isinstance(t, FloatType) or t.bits == 16:
+    if not isinstance(t, FloatType):
         raise ctx.error(f"{base} on {instr.type} is not supported on simt yet")
     args = [ctx.parts(a) for a in instr.operands]
     kinds = [a.type.scalar() for a in instr.operands]
@@ -416,8 +416,35 @@ def select_math(ctx: Ctx, instr: Instr, base: str) -> None:
     out = []
     for k in range(n):
         elems = [a[k] if len(a) > 1 else a[0] for a in args]
-        out.append(math_element(ctx, base, t.bits, elems, kinds))
+        if t.bits == 16:
+            out.append(half_math_element(ctx, base, elems, kinds))
+        else:
+            out.append(math_element(ctx, base, t.bits, elems, kinds))
     ctx.set(instr, out)
+
+
+def half_math_element(ctx: Ctx, base: str, args: list[Operand], kinds: list[Type]) -> Operand:
+    """A half builtin through float: the half operands widened (exactly), the float
+    function's result rounded to half once. fma alone needs more: the product and sum
+    in double (exact product), rounded to float by round-to-odd so that the rounding to
+    half is the one correct rounding."""
+    is_half = [isinstance(k, FloatType) and k.bits == 16 for k in kinds]
+    wide = [ctx.op("v_cvt_f32_f16", "v", 32, a) if h else a for a, h in zip(args, is_half)]
+    if base == "fma":
+        o = Lanes(ctx)
+        r = o.fma(*(o.widen(w) for w in wide))
+        r32 = round_to_odd_f32(o, r)
+    else:
+        r32 = math_element(ctx, base, 32, wide, [F32 if h else k for k, h in zip(kinds, is_half)])
+    return ctx.op("v_cvt_f16_f32", "v", 32, r32)
+
+
+def round_to_odd_f32(o: Lanes, x: Operand) -> Operand:
+    """Double `x` rounded to float toward zero, the low bit set when inexact."""
+    r = o.narrow(x)
+    back = o.widen(r)
+    toward_zero = o.sel(o.gt(o.fabs(back), o.fabs(x)), o.isub(r, 1, 32), r, 32)
+    return o.sel(o.cmp("one", back, x), o.ior(toward_zero, 1, 32), toward_zero, 32)
 
 
 def math_element(ctx: Ctx, base: str, bits: int, args: list[Operand], kinds: list[Type]) -> Operand:

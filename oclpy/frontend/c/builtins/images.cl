@@ -20,6 +20,7 @@
    nothing.  Coordinates are bounded in float before any conversion to int
    (OCLPY_FAR), so infinities and NaNs never make an undefined conversion. */
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #define OCLPY_WORDS global const int *
 #define OCLPY_ONE_F 0x3f800000u
 /* Coordinates are bounded to +-2^22 texels before conversion to int: exact
@@ -431,3 +432,4 @@ OCLPY_QUERY(int2, get_image_dim, image2d_array_t, (int2)(h[0], h[1]))
 OCLPY_QUERY(int4, get_image_dim, image3d_t, (int4)(h[0], h[1], h[2], 0))
 OCLPY_QUERY(size_t, get_image_array_size, image1d_array_t, (size_t)h[3])
 OCLPY_QUERY(size_t, get_image_array_size, image2d_array_t, (size_t)h[3])
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable

@@ -45,7 +45,9 @@ class Builtin:
         return f"{self.ret} {self.name}({', '.join(str(p) for p in self.params)})"
 
 
-_FLOATS = (K.FLOAT, K.DOUBLE)
+# half: cl_khr_fp16's overloads, after the others as in clang's header (which declares them
+# under `#ifdef cl_khr_fp16`; every oclpy device has the extension)
+_FLOATS = (K.FLOAT, K.DOUBLE, K.HALF)
 _INTS = (K.CHAR, K.UCHAR, K.SHORT, K.USHORT, K.INT, K.UINT, K.LONG, K.ULONG)
 _SIGNED_INTS = (K.CHAR, K.SHORT, K.INT, K.LONG)
 _VEC = (1, 2, 3, 4, 8, 16)
@@ -60,7 +62,8 @@ FAMILIES: dict[str, list[CType]] = {
     "Fs": _gen(_FLOATS, (1,)),
     "Fv": _gen(_FLOATS, (2, 3, 4, 8, 16)),
     "Ff": _gen((K.FLOAT,)),  # native_ and half_ functions: float only
-    "F4": [ct.Scalar(K.FLOAT), ct.Scalar(K.DOUBLE)] + _gen(_FLOATS, (2, 3, 4)),
+    "F4": [ct.Scalar(k) for k in _FLOATS] + _gen(_FLOATS, (2, 3, 4)),
+    "Ff4": _gen((K.FLOAT,), (1, 2, 3, 4)),  # the fast_ geometric functions: float only
     "F34": _gen(_FLOATS, (3, 4)),
     "I": _gen(_INTS),
     "Iv": _gen(_INTS, (2, 3, 4, 8, 16)),
@@ -146,9 +149,12 @@ TABLE: list[tuple[str, str, str, str, tuple[str, ...]]] = [
     ("smoothstep", "smoothstep", "Fv", "T", ("S", "S", "T")),
     # geometric
     ("dot", "dot", "F4", "S", ("T", "T")),
-    ("length fast_length", "length", "F4", "S", ("T",)),
-    ("distance fast_distance", "distance", "F4", "S", ("T", "T")),
-    ("normalize fast_normalize", "normalize", "F4", "T", ("T",)),
+    ("length", "length", "F4", "S", ("T",)),
+    ("distance", "distance", "F4", "S", ("T", "T")),
+    ("normalize", "normalize", "F4", "T", ("T",)),
+    ("fast_length", "length", "Ff4", "S", ("T",)),
+    ("fast_distance", "distance", "Ff4", "S", ("T", "T")),
+    ("fast_normalize", "normalize", "Ff4", "T", ("T",)),
     ("cross", "cross", "F34", "T", ("T", "T")),
     # integer
     ("abs", "abs", "I", "U", ("T",)),
@@ -231,7 +237,7 @@ def _add_memory_builtins(table: dict[str, list[Builtin]]) -> None:
         table.setdefault("vload_half", []).append(
             Builtin("vload_half", ct.FLOAT, (ct.SIZE_T, _ptr(K.HALF, sp, const=True)), "vload_half"))
         if sp is not AddressSpace.CONSTANT:
-            for f in _FLOATS:
+            for f in (K.FLOAT, K.DOUBLE):
                 for name in ("vstore_half", "vstore_half_rte", "vstore_half_rtz", "vstore_half_rtp",
                              "vstore_half_rtn"):
                     table.setdefault(name, []).append(
@@ -247,7 +253,7 @@ def _add_memory_builtins(table: dict[str, list[Builtin]]) -> None:
                 continue
             for base in (f"vstore_half{n}", f"vstorea_half{n}"):
                 for name in (base, base + "_rte", base + "_rtz", base + "_rtp", base + "_rtn"):
-                    for f in _FLOATS:
+                    for f in (K.FLOAT, K.DOUBLE):
                         table.setdefault(name, []).append(
                             Builtin(name, ct.VOID, (ct.Vector(f, n), ct.SIZE_T, _ptr(K.HALF, sp)), "vstore_half"))
     _add_shuffles(table)
@@ -317,7 +323,7 @@ _AS_RE = re.compile(r"^as_([a-z]+?)(2|3|4|8|16)?$")
 
 def _named_type(base: str, width: Optional[str]) -> Optional[CType]:
     kind = ct.SCALAR_BY_NAME.get(base)
-    if kind is None or kind is K.BOOL or kind is K.HALF:
+    if kind is None or kind is K.BOOL:
         return None
     return ct.Vector(kind, int(width)) if width else ct.Scalar(kind)
 
@@ -327,6 +333,8 @@ def conversion_target(name: str) -> Optional[tuple[CType, str]]:
     m = _CONVERT_RE.match(name)
     if m:
         t = _named_type(m.group(1), m.group(2))
+        if t is not None and m.group(3) and st.is_floating(st.element_type(t)):
+            return None  # saturation is for integer results only: no convert_float_sat
         return (t, "convert") if t is not None else None
     m = _AS_RE.match(name)
     if m:

@@ -40,11 +40,11 @@ from ..builtins.cl20_atomics import ATOMIC_IMPLS
 from ..builtins.collectives import COLLECTIVE_IMPLS
 from ..layout import plain_type
 from . import builtin_int64 as int64
-from .builtin_convert import directed_round, needs_directed, round_to_odd_float
+from .builtin_convert import directed_round, needs_directed
 from .builtin_geometric import GEOMETRIC_IMPLS, dot, reduce
-from .builtin_math import MATH_IMPLS
+from .builtin_math import MATH_IMPLS, half_nextafter
 from ..builtins.printf_format import PRINTF_IMPLS
-from .helpers import bool_to_int, const_of, convert, is_unsigned, scalar_bits, splat, vector_type
+from .helpers import bool_to_int, const_of, convert, is_unsigned, round_to_odd_float, scalar_bits, splat, vector_type
 
 
 def _widen(t: ir.Type, bits: int) -> ir.Type:
@@ -82,6 +82,8 @@ def b_math(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[a
     base = bi.math_base(sig.name)
     if base == "recip":
         return cx.b.binop("fdiv", const_of(args[0].type, 1.0), args[0])
+    if base == "nextafter" and scalar_bits(args[0].type) == 16:
+        return half_nextafter(cx, args[0], args[1])
     return call_intrinsic(cx, base, plain_type(sig.ret), args, plain_type(sig.ret))
 
 
@@ -462,7 +464,7 @@ def b_vstore_half(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Opt
     n = data.type.count if isinstance(data.type, ir.VectorType) else 1
     ht: ir.Type = ir.VectorType(ir.F16, n) if n > 1 else ir.F16
     if scalar_bits(data.type) == 64:
-        data = round_to_odd_float(cx, data)
+        data = round_to_odd_float(cx.b, data)
     h: Value = cx.b.cast("fptrunc", data, ht)
     mode = sig.name.rsplit("_", 1)[-1]
     if mode in ("rtz", "rtp", "rtn"):

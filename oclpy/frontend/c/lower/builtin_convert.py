@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ....ir import types as ir
 from ....ir.values import Value
-from ..builtins.intrinsic_calls import call_math
 from .helpers import const_of, scalar_bits
 from ..builtins.builtin_context import BuiltinContext
 
@@ -64,20 +63,3 @@ def directed_round(cx: BuiltinContext, x: Value, r: Value, mode: str, unsigned: 
     else:
         step, moved = gt, b.select(neg, away, toward_zero)
     return b.cast("bitcast", b.select(step, moved, bits), r.type)
-
-
-def round_to_odd_float(cx: BuiltinContext, x: Value) -> Value:
-    """Double x rounded to float with round-to-odd (toward zero, low bit set when
-    inexact): rounding that float to half again gives x correctly rounded to half,
-    without the f64 -> f16 conversion (a runtime-library call on the cpu target)."""
-    b = cx.b
-    ft = ir.VectorType(ir.F32, x.type.count) if isinstance(x.type, ir.VectorType) else ir.F32
-    it = _int_like(ft, 32)
-    r = b.cast("fptrunc", x, ft)
-    bits = b.cast("bitcast", r, it)
-    wide = b.cast("fpext", r, x.type)
-    ax, aw = call_math(cx, "fabs", [x]), call_math(cx, "fabs", [wide])
-    bits = b.select(b.fcmp("ogt", aw, ax), b.binop("sub", bits, const_of(it, 1)), bits)
-    inexact = b.fcmp("one", wide, x)
-    bits = b.select(inexact, b.binop("or", bits, const_of(it, 1)), bits)
-    return b.cast("bitcast", bits, ft)

@@ -27,7 +27,7 @@ INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 
 def _fmt(t: ir.Type) -> tuple[int, int]:
     """(mantissa bits, exponent bias) of float type `t`."""
-    return (52, 1023) if scalar_bits(t) == 64 else (23, 127)
+    return {64: (52, 1023), 32: (23, 127), 16: (10, 15)}[scalar_bits(t)]
 
 
 def _int_like(t: ir.Type, bits: int) -> ir.Type:
@@ -44,7 +44,9 @@ def _is_special(cx: BuiltinContext, x: Value) -> Value:
 
 def _to_int32(cx: BuiltinContext, v: Value) -> Value:
     it = _int_like(v.type, 32)
-    return v if v.type == it else cx.b.cast("trunc", v, it)
+    if v.type == it:
+        return v
+    return cx.b.cast("trunc" if scalar_bits(v.type) > 32 else "sext", v, it)  # sext: half's exponent
 
 
 def _store_out(cx: BuiltinContext, v: Value, p: Value) -> None:
@@ -93,11 +95,12 @@ def b_frexp(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional[
     width = scalar_bits(t)
     it = _int_like(t, width)
     tiny = cx.b.fcmp("olt", call_math(cx, "fabs", [x]), const_of(t, 2.0 ** (1 - bias)))
-    xs = b.select(tiny, b.binop("fmul", x, const_of(t, 2.0 ** 64)), x)
+    scale = 64 if width > 16 else 12  # makes a subnormal normal (half: 2^12, within its range)
+    xs = b.select(tiny, b.binop("fmul", x, const_of(t, 2.0 ** scale)), x)
     bits = b.cast("bitcast", xs, it)
     exp_mask = (1 << (width - mant - 1)) - 1
     biased = b.binop("and", b.binop("lshr", bits, const_of(it, mant)), const_of(it, exp_mask))
-    ex = b.binop("sub", biased, b.select(tiny, const_of(it, bias - 1 + 64), const_of(it, bias - 1)))
+    ex = b.binop("sub", biased, b.select(tiny, const_of(it, bias - 1 + scale), const_of(it, bias - 1)))
     mbits = b.binop("or", b.binop("and", bits, const_of(it, ~(exp_mask << mant))), const_of(it, (bias - 1) << mant))
     special = _is_special(cx, x)
     _store_out(cx, _to_int32(cx, b.select(special, const_of(it, 0), ex)), p)
@@ -177,3 +180,19 @@ MATH_IMPLS: dict[str, BuiltinImpl] = {
     "magnitude": b_magnitude, "ilogb": b_ilogb, "nan": b_nan, "frexp": b_frexp, "fract": b_fract,
     "modf": b_modf, "sincos": b_sincos, "lgamma_r": b_lgamma_r, "remquo": b_remquo,
 }
+
+
+def half_nextafter(cx: BuiltinContext, x: Value, y: Value) -> Value:
+    """nextafter on halves, stepping x's bits (the float function, rounded back to half,
+    would return x itself): toward y one unit, from ±0 to the smallest subnormal of
+    y's sign; y when they are equal, a NaN when either is one."""
+    b, t = cx.b, x.type
+    it = _int_like(t, 16)
+    bits, ybits = b.cast("bitcast", x, it), b.cast("bitcast", y, it)
+    away = b.binop("xor", b.fcmp("olt", x, y), b.fcmp("olt", x, const_of(t, 0.0)))  # |x| grows
+    stepped = b.select(away, b.binop("add", bits, const_of(it, 1)), b.binop("sub", bits, const_of(it, 1)))
+    tiny = b.binop("or", b.binop("and", ybits, const_of(it, -0x8000)), const_of(it, 1))
+    r = b.select(b.fcmp("oeq", x, const_of(t, 0.0)), tiny, stepped)
+    r = b.select(b.fcmp("oeq", x, y), ybits, r)
+    out = b.cast("bitcast", r, t)
+    return b.select(b.fcmp("uno", x, y), b.binop("fadd", x, y), out)

@@ -183,7 +183,29 @@ def _arith_convert(b: Builder, v: Value, frm: CType, to: CType) -> Value:
     if isinstance(ts, ir.IntType):
         return b.cast("fptoui" if is_unsigned(to) else "fptosi", v, tt)
     assert isinstance(fs, ir.FloatType) and isinstance(ts, ir.FloatType)
+    if fs.bits == 64 and ts.bits == 16:
+        return b.cast("fptrunc", round_to_odd_float(b, v), tt)
     return b.cast("fpext" if fs.bits < ts.bits else "fptrunc", v, tt)
+
+
+def round_to_odd_float(b: Builder, x: Value) -> Value:
+    """Double x rounded to float with round-to-odd (toward zero, low bit set when
+    inexact): rounding that float to half again gives x correctly rounded to half
+    (24 bits >= 11 + 2), without an f64 -> f16 conversion, which targets lack (the
+    cpu's is a runtime-library call) and which two nearest roundings would get wrong."""
+    count = x.type.count if isinstance(x.type, ir.VectorType) else 0
+    ft: ir.Type = ir.VectorType(ir.F32, count) if count else ir.F32
+    it: ir.Type = ir.VectorType(ir.I32, count) if count else ir.I32
+    lt: ir.Type = ir.VectorType(ir.I64, count) if count else ir.I64
+    r = b.cast("fptrunc", x, ft)
+    bits = b.cast("bitcast", r, it)
+    wide = b.cast("fpext", r, x.type)
+    mask = const_of(lt, (1 << 63) - 1)
+    ax, aw = (b.binop("and", b.cast("bitcast", v, lt), mask) for v in (x, wide))  # |x|, |wide| as integers
+    one = const_of(it, 1)
+    bits = b.select(b.icmp("ugt", aw, ax), b.binop("sub", bits, one), bits)
+    bits = b.select(b.fcmp("one", wide, x), b.binop("or", bits, one), bits)
+    return b.cast("bitcast", bits, ft)
 
 
 def _fold_convert(v: Value, frm: CType, tt: ir.Type) -> Optional[Value]:

@@ -36,6 +36,8 @@ from .calls import declares_builtin
 from .overloads import declare_function
 from .sema_context import SemaContext, SemaHandlers, StmtHandler
 from .opaque_uses import check_access_qualifier, check_opaque_use
+from .half_uses import check_half_decl
+from ..extension_pragmas import ExtensionPragmas
 
 
 # -- translation unit ---------------------------------------------------
@@ -100,6 +102,10 @@ def program_scope_var(cx: SemaContext, d: ast.VarDecl) -> None:
     if st.is_error(d.ctype):
         cx.declare(d)
         return
+    if not check_half_decl(cx, d.ctype, d.loc, "global"):
+        d.ctype = st.ERROR
+        cx.declare(d)
+        return
     tag(cx, d.ctype, d.loc)
     cl2 = getattr(cx.options, "opencl_c_version", 120) >= 200
     allowed = (AddressSpace.CONSTANT, AddressSpace.GLOBAL) if cl2 else (AddressSpace.CONSTANT,)
@@ -120,9 +126,11 @@ def program_scope_var(cx: SemaContext, d: ast.VarDecl) -> None:
 def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     ftype = fn.ctype
     assert isinstance(ftype, ct.FunctionType)
+    check_half_decl(cx, ftype.ret, fn.loc, "return")
     params = []
     for p in fn.params:
         p.ctype = check_opaque_use(cx, cx.spaces(p.ctype), p.loc, "param")
+        check_half_decl(cx, p.ctype, p.loc, "param")
         check_access_qualifier(cx, p)
         if isinstance(p.ctype, ct.Array):
             p.ctype = st.decay(p.ctype)
@@ -220,6 +228,10 @@ def static_local(cx: SemaContext, d: ast.VarDecl) -> None:
 
 def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
     d.ctype = check_opaque_use(cx, cx.spaces(d.ctype), d.loc, "local")
+    if not check_half_decl(cx, d.ctype, d.loc, "local"):  # clang checks no more of it
+        d.ctype = st.ERROR
+        cx.declare(d)
+        return
     tag(cx, d.ctype, d.loc)
     fn = cx.current_function
     if d.storage == "static":
@@ -410,6 +422,11 @@ HANDLERS = SemaHandlers(expr={**EXPR_HANDLERS, ast.StmtExpr: check_stmt_expr,
                         stmt=STMT_HANDLERS)
 
 
-def analyze(tu: ast.TranslationUnit, options: object, diags: DiagnosticEngine) -> None:
-    """Type and check `tu` in place, reporting problems to `diags`."""
-    check_unit(SemaContext(options, diags, HANDLERS), tu)
+def analyze(tu: ast.TranslationUnit, options: object, diags: DiagnosticEngine,
+            extensions: Optional[ExtensionPragmas] = None) -> None:
+    """Type and check `tu` in place, reporting problems to `diags`; `extensions`: where
+    the program's `#pragma OPENCL EXTENSION`s enable each (none when not given)."""
+    cx = SemaContext(options, diags, HANDLERS)
+    if extensions is not None:
+        cx.extensions = extensions
+    check_unit(cx, tu)

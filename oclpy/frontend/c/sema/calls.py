@@ -47,7 +47,7 @@ def _builtin_costs(cx: SemaContext, args: list[ast.Expr], cands: list[bi.Builtin
     from 2.0 on. So before 2.0 a twin in the generic space is no candidate, and from
     2.0 on the best viable of the twins that a generic pointer takes stands for them
     (`fract(x, NULL)` is no ambiguity there)."""
-    costs = [ranks(args, c.params, half_as_float=True) for c in cands]
+    costs = [ranks(args, c.params) for c in cands]
     for members in _twin_groups(tuple(cands)):
         if _version(cx) < 200:
             for i in members:
@@ -260,7 +260,7 @@ def _why(e: ast.Call, cand: bi.Builtin) -> str:
         return (f"requires {n} argument{'s' if n != 1 else ''}, but {len(e.args)} "
                 f"{'was' if len(e.args) == 1 else 'were'} provided ({sig})")
     for i, (a, p) in enumerate(zip(e.args, cand.params), 1):
-        if rank(a, p, half_as_float=True) is None:
+        if rank(a, p) is None:
             return f"no known conversion from '{a.ctype}' to '{p}' for {ordinal(i)} argument ({sig})"
     return sig
 

@@ -23,6 +23,7 @@ from ..opaque_types import is_event
 from .conversions import convert
 from .folding import fold_int
 from .sema_context import SemaContext
+from .half_uses import check_half_cast
 
 
 def _swizzle_indices(name: str, count: int) -> Optional[tuple[int, ...]] | str:
@@ -84,6 +85,9 @@ def check_cast(cx: SemaContext, e: ast.Cast) -> ast.Expr:
     err = _cast_error(frm, to)
     if err:
         return cx.error(e, err)
+    if not check_half_cast(cx, to, e.operand):
+        e.ctype = st.ERROR
+        return e
     if st.is_vector(to) and not st.is_vector(frm):
         e.operand = convert(e.operand, to)
     e.ctype = to.unqualified()

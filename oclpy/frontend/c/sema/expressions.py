@@ -26,6 +26,7 @@ from .casts import check_cast, check_sizeof, check_swizzle, check_vector_literal
 from .sema_context import ExprHandler, SemaContext
 from .folding import fold_int
 from .conversions import is_null_constant
+from .half_uses import check_half_literal, check_half_store
 
 ARITH_OPS = {"+", "-", "*", "/"}
 INT_OPS = {"%", "&", "|", "^"}
@@ -61,7 +62,7 @@ def check_float_literal(cx: SemaContext, e: ast.FloatLiteral) -> ast.Expr:
     if s == "f" or (s == "" and getattr(cx.options, "single_precision_constant", False)):
         e.ctype = ct.FLOAT
     elif s == "h":
-        e.ctype = ct.HALF
+        e.ctype = ct.HALF if check_half_literal(cx, e) else st.ERROR
     else:
         e.ctype = ct.DOUBLE
     return e
@@ -378,6 +379,9 @@ def check_assign(cx: SemaContext, e: ast.Assign) -> ast.Expr:
     assert t is not None
     if e.op == "=" and (isinstance(t, AtomicScalar) or isinstance(e.value.ctype, AtomicScalar)):
         return cx.error(e, "atomic variable can be assigned to a variable only in global address space")  # clang's
+    if not check_half_store(cx, e.target, e.loc):
+        e.ctype = st.ERROR
+        return e
     if e.op == "=":
         e.value = assign_convert(e.value, t, "assign", cx.diags, e.loc)
         e.ctype = t.unqualified()

@@ -27,10 +27,6 @@ first, see `better`). Otherwise it is ambiguous, and the
 candidates reported are clang's: the survivor of a pass over the candidates in order,
 and every viable candidate it is not better than, transitively (Sema's
 BestViableFunction).
-
-`half_as_float`: oclpy's builtin table has no half overloads (it computes a half
-argument's math in float), so for builtins a scalar half to float stands in for
-clang's exact half overload and ranks as a promotion.
 """
 
 from __future__ import annotations
@@ -48,7 +44,7 @@ from .conversions import is_null_constant
 EXACT, QUALIFICATION, PROMOTION, CONVERSION, SPLAT, C_CONVERSION, C_EXTENSION = range(7)
 
 
-def rank(arg: ast.Expr, param: CType, half_as_float: bool = False) -> Optional[int]:
+def rank(arg: ast.Expr, param: CType) -> Optional[int]:
     """The rank of passing `arg` (a checked rvalue) to a parameter of type `param`;
     None when it cannot be passed."""
     a = arg.ctype
@@ -60,7 +56,7 @@ def rank(arg: ast.Expr, param: CType, half_as_float: bool = False) -> Optional[i
     if is_sampler(param):
         return CONVERSION if st.is_integer(a) else None
     if st.is_arith(a) and st.is_arith(param):
-        return _arith_rank(a, param, half_as_float)
+        return _arith_rank(a, param)
     if isinstance(param, ct.Vector) and st.is_arith(a):
         return SPLAT
     if isinstance(param, ct.Pointer):
@@ -71,10 +67,8 @@ def rank(arg: ast.Expr, param: CType, half_as_float: bool = False) -> Optional[i
     return None
 
 
-def _arith_rank(a: CType, p: CType, half_as_float: bool) -> int:
+def _arith_rank(a: CType, p: CType) -> int:
     ak, pk = st.scalar_kind(a), st.scalar_kind(p)
-    if half_as_float and ak is K.HALF and pk is K.FLOAT:
-        return PROMOTION
     if ak is K.FLOAT and pk is K.DOUBLE:
         return PROMOTION
     if pk is K.INT and not st.is_floating(a) and st.same_unqualified(st.promote(a), ct.INT):
@@ -101,14 +95,13 @@ def _pointer_rank(a: ct.Pointer, p: ct.Pointer) -> Optional[int]:
     return max(base, CONVERSION) if fs != ts else base
 
 
-def ranks(args: Sequence[ast.Expr], params: Sequence[CType], variadic: bool = False,
-          half_as_float: bool = False) -> Optional[list[int]]:
+def ranks(args: Sequence[ast.Expr], params: Sequence[CType], variadic: bool = False) -> Optional[list[int]]:
     """Each argument's rank for one candidate; None when the candidate is not viable."""
     if len(args) != len(params) and not (variadic and len(args) > len(params)):
         return None
     out = []
     for a, p in zip(args, params):
-        r = rank(a, p, half_as_float)
+        r = rank(a, p)
         if r is None:
             return None
         out.append(r)

@@ -23,8 +23,10 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
+from ..extension_pragmas import ExtensionPragmas
 from ..gnu_types import resolve_typeof
 from .conversions import convert, to_rvalue
+from .half_uses import check_half_load
 
 ExprHandler = Callable[["SemaContext", Any], ast.Expr]
 StmtHandler = Callable[["SemaContext", Any], None]
@@ -66,6 +68,7 @@ class SemaContext:
     overloads: dict[str, list[ast.FunctionDecl]] = field(default_factory=dict)
     linked: dict[str, ast.FunctionDecl] = field(default_factory=dict)  # link name -> its declaration
     defined: set[str] = field(default_factory=set)  # the names of the unit's function definitions
+    extensions: ExtensionPragmas = field(default_factory=ExtensionPragmas)  # where each is enabled
 
     # -- the walk -----------------------------------------------------------
     def check(self, e: ast.Expr) -> ast.Expr:
@@ -95,6 +98,7 @@ class SemaContext:
         e = self.check(e)
         if isinstance(e.ctype, ct.FunctionType):  # a function used other than by calling it
             return self.error(e, "function pointers are not supported in OpenCL")
+        check_half_load(self, e)
         return to_rvalue(e)
 
     def condition(self, e: ast.Expr) -> ast.Expr:
