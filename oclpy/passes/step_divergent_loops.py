@@ -73,6 +73,7 @@ from .manager import register
 from .scalarize_policy import Step, StepAnalysis
 
 _STEPS_OK = (Step.UNIFORM, Step.CONSECUTIVE)
+MAX_STATES = 62  # resume states a kernel with barriers and steps may have (cpu launcher)
 
 
 def _steps_well(loop: Loop, uniformity: Uniformity, steps: StepAnalysis,
@@ -143,19 +144,24 @@ def _add_step(module: Module, block: Block, index: int) -> None:
     b.call(barrier, [i32(fw.STEP_FLAGS)])
 
 
+def _exit_edges(loop: Loop) -> list[tuple[Block, Block]]:
+    """(exiting block, target outside the loop), each edge once."""
+    return [(exiting, target) for exiting in loop.exiting
+            for target in dict.fromkeys(t for t in exiting.successors() if t not in loop.blocks)]
+
+
 def _step_exits(fn: Function, module: Module, loop: Loop) -> None:
     """A block holding a step on each edge out of `loop`."""
-    for exiting in loop.exiting:
+    for exiting, target in _exit_edges(loop):
         term = exiting.terminator
         assert term is not None
-        for target in dict.fromkeys(t for t in term.targets if t not in loop.blocks):
-            edge = Block(fn.unique_block_name(f"{exiting.name}.step"), parent=fn)
-            fn.blocks.insert(fn.blocks.index(target), edge)
-            _add_step(module, edge, 0)
-            Builder(edge).br(target)
-            term.targets = [edge if t is target else t for t in term.targets]
-            for phi in target.phis():
-                phi.blocks = [edge if p is exiting else p for p in phi.blocks]
+        edge = Block(fn.unique_block_name(f"{exiting.name}.step"), parent=fn)
+        fn.blocks.insert(fn.blocks.index(target), edge)
+        _add_step(module, edge, 0)
+        Builder(edge).br(target)
+        term.targets = [edge if t is target else t for t in term.targets]
+        for phi in target.phis():
+            phi.blocks = [edge if p is exiting else p for p in phi.blocks]
 
 
 def _has_step_flags(fn: Function) -> bool:
@@ -182,6 +188,10 @@ def step_divergent_loop(fn: Function, module: Module) -> bool:
     return False
 
 
+def _has_barrier(loop: Loop) -> bool:
+    return any(fw.is_barrier(i) for block in loop.blocks for i in block.instrs)
+
+
 def _step_loops_between_barriers(fn: Function, module: Module) -> bool:
     """Steps at the header and on the exits of every suitable innermost divergent
     loop of a kernel with barriers (module docstring)."""
@@ -190,10 +200,23 @@ def _step_loops_between_barriers(fn: Function, module: Module) -> bool:
               if _steps_well(loop, uniformity, steps, gathers=True)
               and not _counted(loop, uniformity)
               and not is_strided_loop(fn, loop, uniformity)
-              and not any(fw.is_barrier(i) for blk in loop.blocks for i in blk.instrs)]
+              and not _has_barrier(loop)]
+    headers: list[Block] = []
+    for loop in chosen:
+        outer = loop.parent
+        while outer is not None and not _has_barrier(outer):
+            headers.append(outer.header)
+            outer = outer.parent
+    headers = list(dict.fromkeys(headers))
+    states = sum(1 for i in fn.instructions() if fw.is_barrier(i)) + len(headers) \
+        + sum(1 + len(_exit_edges(loop)) for loop in chosen)
+    if states > MAX_STATES:
+        return False  # the launcher keeps a bit per resume state
     for loop in chosen:
         _add_step(module, loop.header, len(loop.header.phis()))
         _step_exits(fn, module, loop)
+    for header in headers:  # each round then holds no loop: it can widen
+        _add_step(module, header, len(header.phis()))
     if chosen:
         fn.attrs[fw.DIVERGENT_ATTR] = True
     return bool(chosen)

@@ -79,8 +79,9 @@ def _collatz(s: int) -> int:
     return count
 
 
-def test_a_search_between_barriers_is_stepped_at_its_header_and_exit() -> None:
-    assert len(_steps(SEARCH)) == 2 and len(_steps(COLLATZ)) == 2
+def test_a_search_between_barriers_is_stepped_at_its_header_exit_and_outer_loop() -> None:
+    assert len(_steps(SEARCH)) == 3  # the search's header and exit, the element loop's header
+    assert len(_steps(COLLATZ)) == 2
 
 
 @pytest.mark.parametrize("local,per", [(64, 16), (256, 4), (17, 3), (1, 5)])

@@ -148,7 +148,7 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
         elif divergent and len(steps) < barriers:  # `state`: the group's next region
-            more = b.alloca(I32, name="more")
+            more = b.alloca(I64, name="more")
             _run_mixed(b, kernel, values, ctx, group, sizes, frames, barriers, steps, state, more,
                        on_latch, loop_md)
         elif divergent:  # no group state: its i32 says whether any work-item still loops
@@ -240,6 +240,7 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
     b.position_at_end(done)
 
 
+MAX_STEP_STATE = 62  # `_run_mixed` keeps a bit per resume state in an i64
 STEP_CHUNK = 128  # work-items that run their loop's rounds together (see _run_steps)
 
 
@@ -355,7 +356,8 @@ def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     fn = b.function
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
     zero = ll.Constant(I64, 0)
-    assert len(steps) <= 32
+    assert max(steps) <= MAX_STEP_STATE  # a bit of `more` per state (-1, finished: bit 63)
+    mask = sum(1 << s for s in steps)
 
     def grouped(access: ll.Instruction) -> ll.Instruction:
         if loop_md is not None:
@@ -363,14 +365,16 @@ def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
         return access
 
     def note_stopped(mine: ll.Value) -> None:
+        """more |= the bit of the work-item's state, when a step's: a shift, not a
+        chain of compares of one value (LLVM makes those a `switch`, and a
+        work-item loop holding a `switch` does not vectorise)."""
         now = grouped(b.load(mine, typ=I32, align=4))
-        bits: ll.Value = i32(0)
-        for n, s in enumerate(steps):
-            bits = b.or_(bits, b.select(b.icmp_signed("==", now, i32(s)), i32(1 << n), i32(0)))
-        b.store(b.or_(b.load(more, typ=I32), bits), more)
+        bit = b.shl(ll.Constant(I64, 1), b.zext(b.and_(now, i32(63)), I64))
+        bits = b.and_(bit, ll.Constant(I64, mask))
+        b.store(b.or_(b.load(more, typ=I64), bits), more)
 
     def run(k: int, only_stopped: bool) -> None:
-        b.store(i32(0), more)
+        b.store(zero, more)
 
         def item(lid: list[ll.Value]) -> None:
             mine = _item_state(b, frames, sizes, lid)
@@ -402,16 +406,16 @@ def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
         b.branch(stepping)
     b.position_at_end(stepping)
     again = fn.append_basic_block("steps.again")
-    b.cbranch(b.icmp_signed("!=", b.load(more, typ=I32), i32(0)), again, settled)
+    b.cbranch(b.icmp_signed("!=", b.load(more, typ=I64), zero), again, settled)
     b.position_at_end(again)
-    for n, k in enumerate(steps):  # each loop's `more` covers every work-item
+    for k in steps:  # each loop's `more` covers every work-item
         check = fn.append_basic_block(f"steps.{k}")
         body = fn.append_basic_block(f"steps.{k}.round")
         after = fn.append_basic_block(f"steps.{k}.done")
         b.branch(check)
         b.position_at_end(check)
-        bit = b.and_(b.load(more, typ=I32), i32(1 << n))
-        b.cbranch(b.icmp_signed("!=", bit, i32(0)), body, after)
+        bit = b.and_(b.load(more, typ=I64), ll.Constant(I64, 1 << k))
+        b.cbranch(b.icmp_signed("!=", bit, zero), body, after)
         b.position_at_end(body)
         run(k, only_stopped=True)
         b.branch(check)
