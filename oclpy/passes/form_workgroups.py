@@ -115,6 +115,8 @@ BARRIERS_ATTR = "wg_barriers"
 DIVERGENT_ATTR = "wg_divergent"  # some barriers are steps of divergent loops (step-divergent-loops)
 STEPS_ATTR = "wg_steps"  # the resume states of those steps
 STEP_FLAGS = -1  # a step is ocl.barrier(i32 STEP_FLAGS): no fence bit OpenCL defines
+MAX_STEP_STATE = 62  # highest resume state of a kernel with barriers and steps (the cpu
+                     # launcher keeps a bit per state in an i64; -1, finished, is bit 63)
 ITEM_STATE_SLOT = 0  # where a divergent kernel's frame keeps each work-item's resume state
 STATE_DONE = -1
 

@@ -50,8 +50,9 @@ widens, but the one that runs what follows the loop up to the next step (the
 histogram's `__local` atomic, which no vectoriser widens). The launcher
 (`_run_mixed`) runs each region between barriers for the whole group, then
 step rounds until every work-item has reached the next barrier (or the end).
-At most `MAX_STATES` resume states (barriers and steps; the launcher keeps a
-bit per state): a kernel that would need more is left alone.
+At most `form_workgroups.MAX_STEP_STATE` resume states (barriers and steps;
+the launcher keeps a bit per state): a kernel that would need more is left
+alone.
 
 Measured (oclpy alone, CPU seconds of the launch, loaded 2-core VM): the
 SDK histogram (16M floats, 256 bins) 0.86 s -> 0.55 s with steps at the
@@ -81,7 +82,6 @@ from .manager import register
 from .scalarize_policy import Step, StepAnalysis
 
 _STEPS_OK = (Step.UNIFORM, Step.CONSECUTIVE)
-MAX_STATES = 62  # resume states a kernel with barriers and steps may have (cpu launcher)
 
 
 def _steps_well(loop: Loop, uniformity: Uniformity, steps: StepAnalysis,
@@ -218,7 +218,7 @@ def _step_loops_between_barriers(fn: Function, module: Module) -> bool:
     headers = list(dict.fromkeys(headers))
     states = sum(1 for i in fn.instructions() if fw.is_barrier(i)) + len(headers) \
         + sum(1 + len(_exit_edges(loop)) for loop in chosen)
-    if states > MAX_STATES:
+    if states > fw.MAX_STEP_STATE:
         return False  # the launcher keeps a bit per resume state
     for loop in chosen:
         _add_step(module, loop.header, len(loop.header.phis()))

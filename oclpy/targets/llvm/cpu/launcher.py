@@ -36,6 +36,7 @@ from llvmlite import ir as ll
 from . import workitem as wi
 from .generic import CTX_SLOTS
 from .loopmd import LoopMetadata
+from ....passes.form_workgroups import MAX_STEP_STATE
 
 LOCAL_ALIGN = 16  # each `__local` argument's offset in a work-group's local memory
 
@@ -240,7 +241,6 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
     b.position_at_end(done)
 
 
-MAX_STEP_STATE = 62  # `_run_mixed` keeps a bit per resume state in an i64
 STEP_CHUNK = 128  # work-items that run their loop's rounds together (see _run_steps)
 
 
@@ -267,17 +267,13 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
     chunk = ll.Constant(I64, STEP_CHUNK)
 
-    def item_state(lid: list[ll.Value]) -> ll.Value:  # slot offset 0: its array starts at `frames`
-        linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
-        return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
-
     def grouped(access: ll.Instruction) -> ll.Instruction:
         if loop_md is not None:
             access.set_metadata("llvm.access.group", loop_md.group)
         return access
 
     def step(k: int, lid: list[ll.Value]) -> None:
-        mine = item_state(lid)
+        mine = _item_state(b, frames, sizes, lid)
         if k:
             go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
             with b.if_then(go):
@@ -356,7 +352,7 @@ def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     fn = b.function
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
     zero = ll.Constant(I64, 0)
-    assert max(steps) <= MAX_STEP_STATE  # a bit of `more` per state (-1, finished: bit 63)
+    assert max(steps) <= MAX_STEP_STATE  # a bit of `more` per state
     mask = sum(1 << s for s in steps)
 
     def grouped(access: ll.Instruction) -> ll.Instruction:
