@@ -36,10 +36,12 @@ from one barrier to the next. One state per group rather than per work-item
 keeps the work-item loops free of per-item bookkeeping, so they vectorise.
 
 A kernel marked `attrs["wg_divergent"]` (by step-divergent-loops) is the
-exception: its one barrier is the step of a loop that work-items leave at
-different iterations, so each work-item has its own state, in the first
-frame slot (`ITEM_STATE_SLOT`, reserved here), and the launcher passes each
-work-item a pointer to its own as `%wg.state`.
+exception: some of its barriers are *steps* (`ocl.barrier(i32 -1)`,
+`STEP_FLAGS`) of loops that work-items leave at different iterations, so
+each work-item has its own state, in the first frame slot
+(`ITEM_STATE_SLOT`, reserved here), and the launcher passes each work-item a
+pointer to its own as `%wg.state`. `attrs["wg_steps"]` lists the states
+that resume after a step (in a kernel without barriers of its own, all).
 
 The transformation (per kernel with at least one `ocl.barrier` call)
 --------------------------------------------------------------------
@@ -102,7 +104,7 @@ from oclpy.ir.cfg import reachable_blocks
 from oclpy.ir.datalayout import CPU_LAYOUT, DataLayout
 from oclpy.ir.intrinsics import WORK_ITEM_QUERIES, declare_intrinsic, intrinsic_info
 from oclpy.ir.types import I8, I32, I64, AddressSpace, FunctionType, PtrType, Type
-from oclpy.ir.values import Argument, Block, Function, Instr, Module, Undef, Value
+from oclpy.ir.values import Argument, Block, ConstInt, Function, Instr, Module, Undef, Value
 
 from . import mem2reg  # a module, not its function: mem2reg imports the manager, which imports us
 from .manager import PassError, register
@@ -110,13 +112,25 @@ from .manager import PassError, register
 FRAME_ATTR = "wg_frame_size"
 FRAME_ALIGN_ATTR = "wg_frame_align"
 BARRIERS_ATTR = "wg_barriers"
-DIVERGENT_ATTR = "wg_divergent"  # its barriers are steps of a divergent loop (step-divergent-loops)
+DIVERGENT_ATTR = "wg_divergent"  # some barriers are steps of divergent loops (step-divergent-loops)
+STEPS_ATTR = "wg_steps"  # the resume states of those steps
+STEP_FLAGS = -1  # a step is ocl.barrier(i32 STEP_FLAGS): no fence bit OpenCL defines
+MAX_STEP_STATE = 62  # highest resume state of a kernel with barriers and steps (the cpu
+                     # launcher keeps a bit per state in an i64; -1, finished, is bit 63)
 ITEM_STATE_SLOT = 0  # where a divergent kernel's frame keeps each work-item's resume state
 STATE_DONE = -1
 
 
 def is_barrier(instr: Instr) -> bool:
     return instr.op == "call" and instr.attrs["callee"].attrs.get("intrinsic") == "barrier"
+
+
+def is_step(instr: Instr) -> bool:
+    """A step of step-divergent-loops, not a barrier of the kernel's own."""
+    if not is_barrier(instr) or len(instr.operands) != 1:
+        return False
+    flags = instr.operands[0]
+    return isinstance(flags, ConstInt) and flags.value == STEP_FLAGS & 0xFFFFFFFF
 
 
 def has_barrier(fn: Function) -> bool:
@@ -347,6 +361,7 @@ class SlotAddresses:
 def form_workgroups(fn: Function, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
     """Make kernel `fn` of `module` resumable at its barriers (see the module docstring)."""
     pairs = split_at_barriers(fn)
+    steps = [n for n, (barrier, _) in enumerate(pairs, start=1) if is_step(barrier)]
     liveness = compute_liveness(fn)
     demoted: list[Instr] = []
     for _, resume in pairs:
@@ -403,6 +418,8 @@ def form_workgroups(fn: Function, module: Module, layout: DataLayout = CPU_LAYOU
     fn.attrs[FRAME_ATTR] = _align(frame.size, frame.align)
     fn.attrs[FRAME_ALIGN_ATTR] = frame.align
     fn.attrs[BARRIERS_ATTR] = len(pairs)
+    if fn.attrs.get(DIVERGENT_ATTR):
+        fn.attrs[STEPS_ATTR] = steps
 
 
 @register

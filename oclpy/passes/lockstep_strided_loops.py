@@ -169,6 +169,11 @@ def _candidate(fn: Function, loop: Loop, u: Uniformity) -> Candidate | None:
     return Candidate(loop, pres[0], iv, start, step, bound, signed, inclusive)
 
 
+def is_strided_loop(fn: Function, loop: Loop, u: Uniformity) -> bool:
+    """This pass would run `loop` in lockstep (step-divergent-loops leaves it alone)."""
+    return _candidate(fn, loop, u) is not None
+
+
 def _step(iv: Instr, nxt: Value) -> Value | None:
     """S when `nxt` is `iv + S`, or `trunc(ext(iv) + S)` (C's `id += WG * get_num_groups(0)`
     on an int: the sum is made in size_t and converted back)."""

@@ -39,7 +39,8 @@ from ...kernel_abi import align_up, kernel_args
 from ....ir.datalayout import CPU_LAYOUT, DataLayout
 from ....ir.types import AddressSpace
 from ....ir.values import Function, GlobalVar, Instr, Module
-from ....passes.form_workgroups import BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR
+from ....passes.form_workgroups import (BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR,
+                                        STEPS_ATTR)
 from ....passes.split_entry_guard import GUARD_ATTR, UNGUARDED_ATTR
 from ...target import Target
 from . import workitem as wi
@@ -260,7 +261,8 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
                                  static_local, frame_size if resumable else None, parallel,
                                  fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
                                  bool(fn.attrs.get(DIVERGENT_ATTR)), guarded,
-                                 cpu.loop_md if too_large else None)
+                                 cpu.loop_md if too_large else None,
+                                 tuple(fn.attrs.get(STEPS_ATTR, (1,))))
         if wide:
             set.add(launcher.attributes, WIDE_VECTORS)  # llvmlite knows no string attributes
         infos[fn.name] = (args, blob_size, frame_size, static_local)

@@ -19,7 +19,10 @@ work-group:
   `_run_regions`;
 - a kernel whose one barrier is the step of a divergent loop
   (`step-divergent-loops`): a resume state per work-item, and rounds of one
-  loop iteration for the work-items still in the loop; see `_run_steps`.
+  loop iteration for the work-items still in the loop; see `_run_steps`;
+- a kernel with barriers of its own and steps: regions as above, each
+  followed by step rounds until every work-item has reached the next
+  barrier; see `_run_mixed`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from llvmlite import ir as ll
 from . import workitem as wi
 from .generic import CTX_SLOTS
 from .loopmd import LoopMetadata
+from ....passes.form_workgroups import MAX_STEP_STATE
 
 LOCAL_ALIGN = 16  # each `__local` argument's offset in a work-group's local memory
 
@@ -100,10 +104,12 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   loop_md: LoopMetadata | None = None, barriers: int = 0,
                   outer: frozenset[int] = frozenset(), divergent: bool = False,
                   guarded: tuple[ll.Function, ll.Function] | None = None,
-                  scalar: LoopMetadata | None = None) -> ll.Function:
+                  scalar: LoopMetadata | None = None,
+                  steps: tuple[int, ...] = (1,)) -> ll.Function:
     """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers,
-    `divergent` that its one barrier is the step of a divergent loop
-    (step-divergent-loops), `guarded` the kernel's (guard, unguarded body)
+    `divergent` that the resume states `steps` are steps of divergent loops
+    (step-divergent-loops; all of its `barriers` when it has no barrier of its
+    own), `guarded` the kernel's (guard, unguarded body)
     when split-entry-guard split it (see `_run_guarded`).
 
     Given `loop_md`, each x loop over work-items is marked parallel, and the
@@ -142,6 +148,10 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
         elif frame_size is None:
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
+        elif divergent and len(steps) < barriers:  # `state`: the group's next region
+            more = b.alloca(I64, name="more")
+            _run_mixed(b, kernel, values, ctx, group, sizes, frames, barriers, steps, state, more,
+                       on_latch, loop_md)
         elif divergent:  # no group state: its i32 says whether any work-item still loops
             _run_steps(b, kernel, values, ctx, group, sizes, frames, state, on_latch, loop_md)
         else:
@@ -257,17 +267,13 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
     chunk = ll.Constant(I64, STEP_CHUNK)
 
-    def item_state(lid: list[ll.Value]) -> ll.Value:  # slot offset 0: its array starts at `frames`
-        linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
-        return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
-
     def grouped(access: ll.Instruction) -> ll.Instruction:
         if loop_md is not None:
             access.set_metadata("llvm.access.group", loop_md.group)
         return access
 
     def step(k: int, lid: list[ll.Value]) -> None:
-        mine = item_state(lid)
+        mine = _item_state(b, frames, sizes, lid)
         if k:
             go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
             with b.if_then(go):
@@ -312,6 +318,110 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
         with counted_loop(b, zero, down, "cy") as cy:
             with counted_loop(b, zero, across, "cx") as cx:
                 rounds(span(cx, width, sizes[0]), span(cy, rows, sizes[1]), lz)
+
+
+def _item_state(b: ll.IRBuilder, frames: ll.Value, sizes: list[ll.Value],
+                lid: list[ll.Value]) -> ll.Value:
+    """The work-item's resume state: slot offset 0, its array starts at `frames`."""
+    linear = b.add(b.mul(b.add(b.mul(lid[2], sizes[1]), lid[1]), sizes[0]), lid[0])
+    return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
+
+
+def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
+               group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value, barriers: int,
+               steps: tuple[int, ...], state: ll.Value, more: ll.Value,
+               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None],
+               loop_md: LoopMetadata | None) -> None:
+    """Run a group of a kernel with barriers of its own and steps (`steps`, resume
+    states of divergent loops' steps): a resume state per work-item, as in
+    `_run_steps`, in the first frame slot.
+
+    The group's region `state` (0 first) runs for every work-item, each storing
+    that state as its own before its call; then, while some work-item stopped at
+    a step, each step state in turn runs, as long as some work-item is stopped
+    there, a loop over the group that runs those work-items once (one iteration
+    of a loop, or from a loop's exit to the next step or barrier), the others
+    skipped. So the group waits at a loop's exit until every work-item has
+    left the loop, and what follows the loop (the histogram's `__local`
+    atomic, which stays scalar) runs once for all of them rather than in every
+    round for the few that left last. Every such loop records in `more`, a
+    bit per step state, where the work-items stopped. When none did, every
+    work-item waits at the same barrier (OpenCL requires it) or has finished:
+    work-item 0's state is the group's next region. Each round is a work-item
+    loop, vectorised as any region's."""
+    fn = b.function
+    i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
+    zero = ll.Constant(I64, 0)
+    assert max(steps) <= MAX_STEP_STATE  # a bit of `more` per state
+    mask = sum(1 << s for s in steps)
+
+    def grouped(access: ll.Instruction) -> ll.Instruction:
+        if loop_md is not None:
+            access.set_metadata("llvm.access.group", loop_md.group)
+        return access
+
+    def note_stopped(mine: ll.Value) -> None:
+        """more |= the bit of the work-item's state, when a step's: a shift, not a
+        chain of compares of one value (LLVM makes those a `switch`, and a
+        work-item loop holding a `switch` does not vectorise)."""
+        now = grouped(b.load(mine, typ=I32, align=4))
+        bit = b.shl(ll.Constant(I64, 1), b.zext(b.and_(now, i32(63)), I64))
+        bits = b.and_(bit, ll.Constant(I64, mask))
+        b.store(b.or_(b.load(more, typ=I64), bits), more)
+
+    def run(k: int, only_stopped: bool) -> None:
+        b.store(zero, more)
+
+        def item(lid: list[ll.Value]) -> None:
+            mine = _item_state(b, frames, sizes, lid)
+            if only_stopped:
+                go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
+                with b.if_then(go):
+                    grouped(b.store(i32(k), mine, align=4))
+                    b.call(kernel, values + [frames, mine, ctx, *group, *lid])
+            else:
+                grouped(b.store(i32(k), mine, align=4))
+                b.call(kernel, values + [frames, mine, ctx, *group, *lid])
+            note_stopped(mine)
+
+        _run_items(b, sizes, item, on_x_latch(k))
+
+    round_block = fn.append_basic_block("round")
+    stepping = fn.append_basic_block("steps")
+    settled = fn.append_basic_block("steps.settled")
+    done = fn.append_basic_block("round.done")
+    b.store(i32(0), state)
+    b.branch(round_block)
+    b.position_at_end(round_block)
+    dispatch = b.switch(b.load(state, typ=I32), done)  # default: finished (-1)
+    for k in [k for k in range(barriers + 1) if k not in steps]:
+        region = fn.append_basic_block(f"region.{k}")
+        dispatch.add_case(i32(k), region)
+        b.position_at_end(region)
+        run(k, only_stopped=False)
+        b.branch(stepping)
+    b.position_at_end(stepping)
+    again = fn.append_basic_block("steps.again")
+    b.cbranch(b.icmp_signed("!=", b.load(more, typ=I64), zero), again, settled)
+    b.position_at_end(again)
+    for k in steps:  # each loop's `more` covers every work-item
+        check = fn.append_basic_block(f"steps.{k}")
+        body = fn.append_basic_block(f"steps.{k}.round")
+        after = fn.append_basic_block(f"steps.{k}.done")
+        b.branch(check)
+        b.position_at_end(check)
+        bit = b.and_(b.load(more, typ=I64), ll.Constant(I64, 1 << k))
+        b.cbranch(b.icmp_signed("!=", bit, zero), body, after)
+        b.position_at_end(body)
+        run(k, only_stopped=True)
+        b.branch(check)
+        b.position_at_end(after)
+    b.branch(stepping)
+    b.position_at_end(settled)
+    first = _item_state(b, frames, sizes, [zero, zero, zero])
+    b.store(b.load(first, typ=I32, align=4), state)
+    b.branch(round_block)
+    b.position_at_end(done)
 
 
 def launcher_name(kernel: str) -> str:
