@@ -82,3 +82,17 @@ def test_a_worker_run_says_how_far_it_got(monkeypatch, capsys) -> None:  # type:
     run_in_worker(["ok", "bad", "ok"], build, timeout=30)
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1].startswith("2 cases in ") and lines[-1].endswith("s: diagnostic 1, ok 1")
+
+
+def test_a_campaign_writes_its_summary_as_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    out = tmp_path / "results" / "fuzz.json"
+    args = argparse.Namespace(cases=2, jobs=1, seed=3, minutes=None, save=None, json=out, backend=False, timeout=9.0)
+    assert campaign(args, _job, ("bad",)) == 1
+    data = json.loads(out.read_text())
+    assert data["asked"] == {"cases": 2, "seed": 3, "jobs": 1, "minutes": None, "backend": False, "timeout": 9.0}
+    assert data["cases"] == 4 and data["outcomes"] == {"diagnostic": 2, "internal": 2}
+    assert not data["stopped_by_time_limit"]
+    [kind] = data["findings"]
+    assert kind.startswith("internal: KeyError at test_fuzz_driver.py:") and kind.endswith("'bug9'")

@@ -11,13 +11,14 @@ with a time limit; a worker that hangs or dies is replaced and the case is a
 `campaign` splits a run over `--jobs` processes and prints the report. A long
 run says how far it got every `PROGRESS` seconds, and writes each new kind of
 finding under `--save` the moment it is found (`saver`), so a run stopped
-early keeps what it found.
+early keeps what it found; `--json FILE` writes the run's summary (`summary`).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import time
 from collections import Counter
@@ -173,6 +174,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
     parser.add_argument("--save", type=Path, help="a folder to write reproducers to")
+    parser.add_argument("--json", type=Path, help="a file to write the run's summary to")
+
+
+def summary(args: argparse.Namespace, report: FuzzReport, elapsed: float) -> dict[str, Any]:
+    """The plain-data summary of a campaign: what was asked, what ran, what was found."""
+    return {
+        "asked": {"cases": args.cases, "seed": args.seed, "jobs": args.jobs, "minutes": args.minutes,
+                  "backend": getattr(args, "backend", False), "timeout": getattr(args, "timeout", None)},
+        "cases": report.cases,
+        "outcomes": dict(sorted(report.outcomes.items())),
+        "seconds": round(elapsed, 1),
+        "cases_per_second": round(report.cases / elapsed, 3) if elapsed > 0 else None,
+        "stopped_by_time_limit": report.cases < args.cases,
+        "findings": sorted(report.internal),
+    }
 
 
 def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra: tuple = ()) -> int:
@@ -197,4 +213,7 @@ def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra
     print(f"{report.cases} cases in {elapsed:.0f} s: {report.counts()}", flush=True)
     for kind in report.internal:
         print(kind)
+    if getattr(args, "json", None) is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(summary(args, report, elapsed), indent=1) + "\n")
     return 1 if report.internal else 0
