@@ -53,6 +53,7 @@ from .outer import outer_regions
 from .reorder import reorder_safe
 from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode, kernel_compiler  # noqa: F401 (re-exported)
 from ..emit import FunctionEmitter, ModuleEmitter
+from ..emit_indirect import is_large
 from ..emit_types import EmitError
 from .mathlib import is_math, lower_math
 
@@ -65,8 +66,17 @@ PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vec
 HOST = Target("cpu")
 
 
+# Struct and array values past this many bytes are pointers in the LLVM IR (passed,
+# returned and copied through memory: emit_indirect.py), as clang passes them byval:
+# LLVM takes first-class aggregates element by element, a 16 KB struct argument for
+# minutes (benchmarks/large_aggregates.py). 64 bytes (16 floats) and less stay values.
+INDIRECT_AGGREGATE_BYTES = 64
+
+
 class CpuTarget:
     """The answers `emit.py` asks of a target, for the host CPU."""
+
+    indirect_aggregate_bytes = INDIRECT_AGGREGATE_BYTES
 
     def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
         self.layout = layout
@@ -184,7 +194,8 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     out = []
     for a in args:
         align = 8 if a.kind != "scalar" else layout.align_of(a.type)
-        out.append(LaunchArg(me.lltype(a.type), a.offset, align, a.kind == "local"))
+        out.append(LaunchArg(me.lltype(a.type), a.offset, align, a.kind == "local",
+                             a.kind == "scalar" and is_large(me, a.type)))
     return out
 
 
