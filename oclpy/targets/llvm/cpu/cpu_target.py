@@ -37,7 +37,7 @@ from llvmlite import ir as ll
 from ....analysis.callgraph import functions_reached, local_vars_reached
 from ...kernel_abi import align_up, kernel_args
 from ....ir.datalayout import CPU_LAYOUT, DataLayout
-from ....ir.types import AddressSpace
+from ....ir.types import AddressSpace, ArrayType, StructType, Type
 from ....ir.values import Function, GlobalVar, Instr, Module
 from ....passes.form_workgroups import BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR
 from ....passes.split_entry_guard import GUARD_ATTR, UNGUARDED_ATTR
@@ -83,7 +83,7 @@ class CpuTarget:
         self.loop_md: LoopMetadata | None = None
         # functions whose work-item loops go to the outer-loop vectoriser, which widens
         # no library call: their math calls get vecmath's bodies (`lower_math(inline=True)`)
-        self.outer: dict[str, set[int]] = {fn.name: outer_regions(fn) for fn in module.functions
+        self.outer: dict[str, set[int]] = {fn.name: outer_regions(fn, self.in_memory) for fn in module.functions
                                            if not fn.is_declaration and _launched(fn, module)}
         self.local_offsets: dict[str, int] = {}
         offset = 0
@@ -95,6 +95,10 @@ class CpuTarget:
         self.static_local_bytes = align_up(offset, LOCAL_ALIGN)
         self._sizes = {gv.name: layout.size_of(gv.value_type) for gv in module.globals
                        if gv.space is AddressSpace.LOCAL}
+
+    def in_memory(self, t: Type) -> bool:
+        """Whether the LLVM IR keeps values of type `t` in memory (emit_indirect.py)."""
+        return isinstance(t, (StructType, ArrayType)) and self.layout.size_of(t) > self.indirect_aggregate_bytes
 
     def kernel_static_local_bytes(self, kernel: Function) -> int:
         """The static local memory `kernel` (with the helpers it calls) uses.
