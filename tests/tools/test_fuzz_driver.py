@@ -20,6 +20,11 @@ def build(case: str) -> tuple[str, str]:
     """A stand-in compiler: the case says what happens."""
     if case == "sleep":
         time.sleep(30)
+    if case == "nap":
+        time.sleep(1.5)
+    if case == "spin":
+        while True:
+            pass
     if case == "die":
         os._exit(3)
     if case.startswith("bug"):
@@ -44,9 +49,26 @@ def test_a_time_limit_stops_the_run() -> None:
 
 
 def test_a_worker_that_hangs_or_dies_is_a_finding_and_is_replaced() -> None:
-    report = run_in_worker(["ok", "sleep", "ok", "die", "bad"], build, timeout=5)
-    assert report.outcomes == {"ok": 2, "hang": 1, "died": 1, "diagnostic": 1}
-    assert report.internal == {"hang: no answer in 5 s": "sleep", "died: exit status 3": "die"}
+    report = run_in_worker(["ok", "spin", "ok", "die", "bad", "sleep"], build, timeout=1)
+    assert report.outcomes == {"ok": 2, "hang": 2, "died": 1, "diagnostic": 1}
+    assert report.internal == {"hang: no answer within 1 s of CPU": "spin", "died: exit status 3": "die"}
+
+
+def test_the_time_limit_counts_cpu_seconds_not_waiting() -> None:
+    """A case that waits (a loaded machine, at nice 19) past its CPU limit is not a
+    hang; one that waits past WALL_FACTOR times it is."""
+    assert driver.WALL_FACTOR * 1 > 1.5 + 1
+    report = run_in_worker(["nap", "ok"], build, timeout=1)
+    assert report.outcomes == {"ok": 2}
+    start = time.perf_counter()
+    report = run_in_worker(["sleep"], build, timeout=1)
+    assert report.outcomes == {"hang": 1} and time.perf_counter() - start < 30
+
+
+def test_cpu_seconds_of_a_process() -> None:
+    used = driver.cpu_seconds(os.getpid())
+    assert used is not None and used > 0
+    assert driver.cpu_seconds(2**22 + 12345) is None  # no such process
 
 
 def test_reports_merge() -> None:
