@@ -118,3 +118,12 @@ def test_a_campaign_writes_its_summary_as_json(tmp_path: Path, capsys) -> None: 
     assert not data["stopped_by_time_limit"]
     [kind] = data["findings"]
     assert kind.startswith("internal: KeyError at test_fuzz_driver.py:") and kind.endswith("'bug9'")
+
+
+def test_every_hang_and_death_is_saved_up_to_a_number(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(driver, "KEEP_EACH", 2)
+    saved: list[tuple[str, str]] = []
+    report = run_in_worker(["die", "bug1", "die", "bug1", "die"], build, timeout=30,
+                           found=lambda kind, case: saved.append((kind, case)))
+    assert report.outcomes == {"died": 3, "internal": 2}
+    assert [case for _, case in saved] == ["die", "bug1", "die"]  # one internal kind, two deaths

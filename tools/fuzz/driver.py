@@ -34,6 +34,7 @@ PROGRESS = 300.0  # seconds between progress lines of a worker run
 STARTUP = 600.0  # seconds a worker may take to start (imports on a busy machine)
 WALL_FACTOR = 4.0  # a case may wait this many times its CPU limit (asleep, or starved of CPU)
 POLL = 1.0  # seconds between looks at a worker's CPU time
+KEEP_EACH = 20  # hangs and deaths share a few kinds: each of the first this many is saved
 
 Build = Callable[[Any], "tuple[str, str]"]
 
@@ -182,9 +183,10 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float, time_limit
         worker.kill()
         worker.join()
         detail = f"no answer within {timeout:g} s of CPU" if hung else f"exit status {worker.exitcode}"
-        kind = report.add("hang" if hung else "died", detail, case)
-        if kind is not None and found is not None:
-            found(kind, case)
+        outcome = "hang" if hung else "died"
+        kind = report.add(outcome, detail, case)
+        if found is not None and (kind is not None or report.outcomes[outcome] <= KEEP_EACH):
+            found(f"{outcome}: {detail}", case)
         worker = None
     if worker is not None:
         conn.close()
