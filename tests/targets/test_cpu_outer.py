@@ -8,6 +8,7 @@ import pytest
 
 from benchmarks.cases_dense import MATMUL_TILED as TILED
 from oclpy.compiler import compile_program, frontend_for, optimize
+from oclpy.targets.llvm.cpu.cpu_target import CpuTarget
 from oclpy.targets.llvm.cpu.outer import outer_regions, region_starts
 from tests.targets.cpu_harness import run
 
@@ -234,3 +235,30 @@ def test_outer_vectorised_shapes_agree_with_the_unvectorised_build(name: str) ->
     else:
         assert outs[1].tolist() == outs[0].tolist()
     assert hinted or name in ("math_in_the_loop",), f"{name}: no outer-loop hint"
+
+
+LARGE_STRUCT_CALL = """
+typedef struct { float w[32]; } Row;
+__attribute__((noinline)) float third(Row r) { return r.w[3]; }
+__kernel void k(int n, __global const Row *rows, __global float *y) {
+    int i = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < n; ++j) acc += third(rows[j]) * (float)i;
+    y[i] = acc;
+}"""
+
+
+def test_a_struct_kept_in_memory_gets_no_hint() -> None:
+    """The 128-byte `rows[j]` lives in a slot (emit_indirect.py) hoisted out of the
+    work-item loop, which the widened work-items would share."""
+    module = frontend_for(LARGE_STRUCT_CALL, "", "<k>").module
+    optimize(module, 2, "cpu")
+    kernel = next(f for f in module.kernels() if not f.is_declaration)
+    assert outer_regions(kernel) == {0}  # the promise would hold but for the slot
+    assert outer_regions(kernel, CpuTarget(module).in_memory) == set()
+    n, m = 5, 40
+    rows = np.arange(n * 32, dtype=np.float32).reshape(n, 32) / 7
+    y = np.zeros(m, np.float32)
+    _launch(LARGE_STRUCT_CALL, [np.int32(n), rows, y], (m,), (8,))
+    want = rows[:, 3].astype(np.float64).sum() * np.arange(m)
+    np.testing.assert_allclose(y, want, rtol=1e-6)

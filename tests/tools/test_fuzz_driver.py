@@ -20,6 +20,11 @@ def build(case: str) -> tuple[str, str]:
     """A stand-in compiler: the case says what happens."""
     if case == "sleep":
         time.sleep(30)
+    if case == "nap":
+        time.sleep(1.5)
+    if case == "spin":
+        while True:
+            pass
     if case == "die":
         os._exit(3)
     if case.startswith("bug"):
@@ -44,9 +49,26 @@ def test_a_time_limit_stops_the_run() -> None:
 
 
 def test_a_worker_that_hangs_or_dies_is_a_finding_and_is_replaced() -> None:
-    report = run_in_worker(["ok", "sleep", "ok", "die", "bad"], build, timeout=5)
-    assert report.outcomes == {"ok": 2, "hang": 1, "died": 1, "diagnostic": 1}
-    assert report.internal == {"hang: no answer in 5 s": "sleep", "died: exit status 3": "die"}
+    report = run_in_worker(["ok", "spin", "ok", "die", "bad", "sleep"], build, timeout=1)
+    assert report.outcomes == {"ok": 2, "hang": 2, "died": 1, "diagnostic": 1}
+    assert report.internal == {"hang: no answer within 1 s of CPU": "spin", "died: exit status 3": "die"}
+
+
+def test_the_time_limit_counts_cpu_seconds_not_waiting() -> None:
+    """A case that waits (a loaded machine, at nice 19) past its CPU limit is not a
+    hang; one that waits past WALL_FACTOR times it is."""
+    assert driver.WALL_FACTOR * 1 > 1.5 + 1
+    report = run_in_worker(["nap", "ok"], build, timeout=1)
+    assert report.outcomes == {"ok": 2}
+    start = time.perf_counter()
+    report = run_in_worker(["sleep"], build, timeout=1)
+    assert report.outcomes == {"hang": 1} and time.perf_counter() - start < 30
+
+
+def test_cpu_seconds_of_a_process() -> None:
+    used = driver.cpu_seconds(os.getpid())
+    assert used is not None and used > 0
+    assert driver.cpu_seconds(2**22 + 12345) is None  # no such process
 
 
 def test_reports_merge() -> None:
@@ -82,3 +104,26 @@ def test_a_worker_run_says_how_far_it_got(monkeypatch, capsys) -> None:  # type:
     run_in_worker(["ok", "bad", "ok"], build, timeout=30)
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1].startswith("2 cases in ") and lines[-1].endswith("s: diagnostic 1, ok 1")
+
+
+def test_a_campaign_writes_its_summary_as_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    out = tmp_path / "results" / "fuzz.json"
+    args = argparse.Namespace(cases=2, jobs=1, seed=3, minutes=None, save=None, json=out, backend=False, timeout=9.0)
+    assert campaign(args, _job, ("bad",)) == 1
+    data = json.loads(out.read_text())
+    assert data["asked"] == {"cases": 2, "seed": 3, "jobs": 1, "minutes": None, "backend": False, "timeout": 9.0}
+    assert data["cases"] == 4 and data["outcomes"] == {"diagnostic": 2, "internal": 2}
+    assert not data["stopped_by_time_limit"]
+    [kind] = data["findings"]
+    assert kind.startswith("internal: KeyError at test_fuzz_driver.py:") and kind.endswith("'bug9'")
+
+
+def test_every_hang_and_death_is_saved_up_to_a_number(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(driver, "KEEP_EACH", 2)
+    saved: list[tuple[str, str]] = []
+    report = run_in_worker(["die", "bug1", "die", "bug1", "die"], build, timeout=30,
+                           found=lambda kind, case: saved.append((kind, case)))
+    assert report.outcomes == {"died": 3, "internal": 2}
+    assert [case for _, case in saved] == ["die", "bug1", "die"]  # one internal kind, two deaths

@@ -6,18 +6,22 @@ defined at module level; an outcome is "ok", "diagnostic" (a clean build
 error) or "internal" (`internal_detail` describes an exception that escaped).
 The driver runs the cases in this process (`run_here`: the tests' way, no
 time limit per case) or in a worker process (`run_in_worker`: each case
-with a time limit; a worker that hangs or dies is replaced and the case is a
-"hang" or "died"), keeps the first reproducer of each kind of finding, and
+with a limit on the CPU seconds it may use, and on wall-clock seconds
+`WALL_FACTOR` times that; a worker that hangs or dies is replaced and the case
+is a "hang" or "died"; CPU seconds, because on a shared machine at `nice 19` a
+case that takes 15 s of CPU took more than 120 s of wall clock and was called a
+hang), keeps the first reproducer of each kind of finding, and
 `campaign` splits a run over `--jobs` processes and prints the report. A long
 run says how far it got every `PROGRESS` seconds, and writes each new kind of
 finding under `--save` the moment it is found (`saver`), so a run stopped
-early keeps what it found.
+early keeps what it found; `--json FILE` writes the run's summary (`summary`).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import time
 from collections import Counter
@@ -28,6 +32,9 @@ from typing import Any, Callable, Iterable
 FINDINGS = ("internal", "hang", "died")
 PROGRESS = 300.0  # seconds between progress lines of a worker run
 STARTUP = 600.0  # seconds a worker may take to start (imports on a busy machine)
+WALL_FACTOR = 4.0  # a case may wait this many times its CPU limit (asleep, or starved of CPU)
+POLL = 1.0  # seconds between looks at a worker's CPU time
+KEEP_EACH = 20  # hangs and deaths share a few kinds: each of the first this many is saved
 
 Build = Callable[[Any], "tuple[str, str]"]
 
@@ -115,11 +122,34 @@ def _serve(conn: Any, build: Build) -> None:
         conn.send(build(case))
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds process `pid` has used (Linux's /proc), or None where unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def answered(conn: Any, pid: int, timeout: float) -> bool:
+    """Whether the worker `pid` answers on `conn` before it has spent `timeout` CPU
+    seconds on the case (wall-clock seconds where its CPU time is unknown) and
+    before `WALL_FACTOR * timeout` seconds of wall clock."""
+    start, start_cpu = time.perf_counter(), cpu_seconds(pid)
+    while not conn.poll(min(POLL, timeout)):
+        waited = time.perf_counter() - start
+        now_cpu = cpu_seconds(pid)
+        used = now_cpu - start_cpu if now_cpu is not None and start_cpu is not None else waited
+        if used > timeout or waited > WALL_FACTOR * timeout:
+            return False
+    return True
+
+
 def run_in_worker(cases: Iterable[Any], build: Build, timeout: float, time_limit: float | None = None,
                   found: Found | None = None) -> FuzzReport:
-    """Each case built in a worker process within `timeout` seconds (counted once the
-    worker has started); a worker that hangs or dies is replaced (the case is a "hang"
-    or "died")."""
+    """Each case built in a worker process within `timeout` CPU seconds (`answered`:
+    counted once the worker has started); a worker that hangs or dies is replaced
+    (the case is a "hang" or "died")."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
@@ -142,7 +172,7 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float, time_limit
                     raise OSError("the worker did not start")
                 conn.recv()  # "ready"
             conn.send(case)
-            if conn.poll(timeout):
+            if answered(conn, worker.pid, timeout):
                 kind = report.add(*conn.recv(), case)
                 if kind is not None and found is not None:
                     found(kind, case)
@@ -152,10 +182,11 @@ def run_in_worker(cases: Iterable[Any], build: Build, timeout: float, time_limit
             hung = False
         worker.kill()
         worker.join()
-        detail = f"no answer in {timeout:.0f} s" if hung else f"exit status {worker.exitcode}"
-        kind = report.add("hang" if hung else "died", detail, case)
-        if kind is not None and found is not None:
-            found(kind, case)
+        detail = f"no answer within {timeout:g} s of CPU" if hung else f"exit status {worker.exitcode}"
+        outcome = "hang" if hung else "died"
+        kind = report.add(outcome, detail, case)
+        if found is not None and (kind is not None or report.outcomes[outcome] <= KEEP_EACH):
+            found(f"{outcome}: {detail}", case)
         worker = None
     if worker is not None:
         conn.close()
@@ -170,9 +201,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="processes, each with its own worker")
     parser.add_argument("--backend", action="store_true", help="compile through the cpu target too")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
+    parser.add_argument("--timeout", type=float, default=60.0, help="CPU seconds per case")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
     parser.add_argument("--save", type=Path, help="a folder to write reproducers to")
+    parser.add_argument("--json", type=Path, help="a file to write the run's summary to")
+
+
+def summary(args: argparse.Namespace, report: FuzzReport, elapsed: float) -> dict[str, Any]:
+    """The plain-data summary of a campaign: what was asked, what ran, what was found."""
+    return {
+        "asked": {"cases": args.cases, "seed": args.seed, "jobs": args.jobs, "minutes": args.minutes,
+                  "backend": getattr(args, "backend", False), "timeout": getattr(args, "timeout", None)},
+        "cases": report.cases,
+        "outcomes": dict(sorted(report.outcomes.items())),
+        "seconds": round(elapsed, 1),
+        "cases_per_second": round(report.cases / elapsed, 3) if elapsed > 0 else None,
+        "stopped_by_time_limit": report.cases < args.cases,
+        "findings": sorted(report.internal),
+    }
 
 
 def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra: tuple = ()) -> int:
@@ -197,4 +243,7 @@ def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra
     print(f"{report.cases} cases in {elapsed:.0f} s: {report.counts()}", flush=True)
     for kind in report.internal:
         print(kind)
+    if getattr(args, "json", None) is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(summary(args, report, elapsed), indent=1) + "\n")
     return 1 if report.internal else 0

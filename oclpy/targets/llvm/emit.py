@@ -18,6 +18,9 @@ Lowering choices:
 - Atomics carry their ordering and the target's syncscope.
 - Float arithmetic gets fast-math flags when the module or function attrs ask
   for it (`fast_math: True`).
+- Struct and array values larger than the target's `indirect_aggregate_bytes`
+  (when it sets one) are pointers to memory holding them: passed, returned,
+  copied and taken apart as `emit_indirect.py` says.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ...ir.types import AddressSpace, ArrayType, FloatType, IntType, StructType,
 from ...ir.values import (
     Argument, Block, ConstAggregate, ConstInt, ConstOffset, Function, GlobalVar, Instr, Module, Value,
 )
+from . import emit_indirect as indirect
 from .emit_types import EmitError, TypeMapper, is_constant
 from .emit_llinstrs import AtomicRMWScoped, CmpXchgScoped, VolatileLoad, VolatileStore
 
@@ -71,6 +75,8 @@ class ModuleEmitter:
         self.globals: dict[str, ll.GlobalVariable] = {}
         attrs = getattr(module, "attrs", None) or {}
         self.fast_math = bool(attrs.get("fast_math"))
+        # struct/array values past this many bytes are pointers (emit_indirect.py); None: never
+        self.indirect_bytes: int | None = getattr(target, "indirect_aggregate_bytes", None)
 
     def lltype(self, t: Type) -> ll.Type:
         return self.types.lltype(t)
@@ -137,13 +143,16 @@ class ModuleEmitter:
         return addr
 
     def _declare_function(self, fn: Function) -> None:
-        params = [self.lltype(p) for p in fn.type.params] + self.target.hidden_params()
-        fnty = ll.FunctionType(self.lltype(fn.type.ret), params)
-        llfn = ll.Function(self.llmod, fnty, fn.name)
+        ret, params, returns_through = indirect.signature(self, fn)
+        params += self.target.hidden_params()
+        if returns_through:
+            params.append(indirect.pointer_type(self))
+        llfn = ll.Function(self.llmod, ll.FunctionType(ret, params), fn.name)
         llfn.linkage = self.target.linkage(fn)
         names = [a.name for a in fn.args] + list(getattr(self.target, "hidden_names", ()))
         for name, llarg in zip(names, llfn.args):
             llarg.name = name
+        indirect.mark_params(self, fn, llfn, returns_through)
         self.functions[fn.name] = llfn
 
     def declare_external(self, name: str, ret: ll.Type, params: list[ll.Type],
@@ -164,8 +173,14 @@ class FunctionEmitter:
         self.llfn = me.functions[fn.name]
         self.layout = me.target.layout
         nparams = len(fn.type.params)
-        self.hidden: list[ll.Argument] = list(self.llfn.args[nparams:])
+        # the pointer a large aggregate result is written through (the last parameter), or None
+        self.result: ll.Argument | None = (self.llfn.args[-1] if indirect.is_large(me, fn.type.ret)
+                                           else None)
+        self.hidden: list[ll.Argument] = list(self.llfn.args[nparams:len(self.llfn.args) - (self.result is not None)])
+        # the IR values emitted as pointers to their memory (emit_indirect.py), by id
+        self.indirect: set[int] = {id(a) for a in fn.args if indirect.is_large(me, a.type)}
         self.values: dict[int, ll.Value] = {}
+        self.rpo: dict[int, int] = {}  # each reachable block's place in reverse post-order, by id
         self.blocks: dict[int, ll.Block] = {}
         self.alloca_builder: ll.IRBuilder
         self.builder: ll.IRBuilder
@@ -181,7 +196,8 @@ class FunctionEmitter:
         alloca_block = self.llfn.append_basic_block("allocas")
         self.alloca_builder = ll.IRBuilder(alloca_block)
         order = reverse_post_order(self.fn)
-        reachable = {id(b) for b in order}
+        self.rpo = {id(b): k for k, b in enumerate(order)}
+        reachable = set(self.rpo)
         for block in self.fn.blocks:
             self.blocks[id(block)] = self.llfn.append_basic_block(block.name)
         self.builder = ll.IRBuilder()
@@ -212,13 +228,32 @@ class FunctionEmitter:
             if id(pred) in reachable:
                 llpred = self.blocks[id(pred)]
                 self.builder.position_before(llpred.terminator)
-                incoming = self.value(value)
+                incoming = indirect.incoming(self, phi, value)
                 edges = sum(1 for t in pred.successors() if t is here)
                 for _ in range(max(1, edges)):
                     llphi.add_incoming(incoming, llpred)
 
     # -- operands -------------------------------------------------------------
     def value(self, v: Value) -> ll.Value:
+        """`v` as a first-class LLVM value (an indirect aggregate is loaded here)."""
+        raw = self.raw(v)
+        return indirect.first_class(self, v, raw) if id(v) in self.indirect else raw
+
+    def loops_back_to(self, phi: Instr) -> bool:
+        """Whether an edge into `phi`'s block comes from a block not before it in
+        reverse post-order (a loop's back edge, or the block itself)."""
+        here = self.rpo[id(phi.parent)]
+        return any(self.rpo.get(id(pred), -1) >= here for _, pred in phi.incoming())
+
+    def is_indirect(self, v: Value) -> bool:
+        """Whether `v` was emitted as a pointer to its memory (emit_indirect.py)."""
+        return id(v) in self.indirect
+
+    def set_indirect(self, v: Value) -> None:
+        self.indirect.add(id(v))
+
+    def raw(self, v: Value) -> ll.Value:
+        """`v` as emitted: for an indirect aggregate, the pointer to its memory."""
         if isinstance(v, Instr):
             found = self.values.get(id(v))
             if found is None:
@@ -280,6 +315,9 @@ class FunctionEmitter:
         return getattr(self.builder, instr.op)(src, to, name=instr.name)
 
     def select(self, instr: Instr) -> ll.Value:
+        picked = indirect.select(self, instr)
+        if picked is not None:
+            return picked
         c, a, b = (self.value(v) for v in instr.operands)
         return self.builder.select(c, a, b, name=instr.name)
 
@@ -295,6 +333,9 @@ class FunctionEmitter:
         return instr.attrs.get("align") or self.layout.align_of(t)
 
     def load(self, instr: Instr) -> ll.Value:
+        copied = indirect.load(self, instr)
+        if copied is not None:
+            return copied
         ptr = self.value(instr.operands[0])
         align = self._align(instr, instr.type)
         if instr.attrs.get("volatile"):
@@ -313,6 +354,8 @@ class FunctionEmitter:
             hook(self, instr, access)
 
     def store(self, instr: Instr) -> None:
+        if indirect.store(self, instr):
+            return None
         val, ptr = (self.value(v) for v in instr.operands)
         align = self._align(instr, instr.operands[0].type)
         if instr.attrs.get("volatile"):
@@ -431,27 +474,40 @@ class FunctionEmitter:
         return self.builder.shuffle_vector(a, b, mask, name=instr.name)
 
     def extractvalue(self, instr: Instr) -> ll.Value:
+        part = indirect.extractvalue(self, instr)
+        if part is not None:
+            return part
         agg = self.value(instr.operands[0])
         return self.builder.extract_value(agg, list(instr.attrs["indices"]), name=instr.name)
 
     def insertvalue(self, instr: Instr) -> ll.Value:
+        built = indirect.insertvalue(self, instr)
+        if built is not None:
+            return built
         agg, elt = (self.value(v) for v in instr.operands)
         return self.builder.insert_value(agg, elt, list(instr.attrs["indices"]), name=instr.name)
 
     def call(self, instr: Instr) -> ll.Value | None:
         callee: Function = instr.attrs["callee"]
-        args = [self.value(v) for v in instr.operands]
-        if callee.attrs.get("intrinsic"):
-            result = self.me.target.lower_intrinsic(self, instr, args)
-            return result
         llcallee = self.me.functions.get(callee.name)
-        if llcallee is None:
+        if llcallee is None or callee.attrs.get("intrinsic"):
+            args = [self.value(v) for v in instr.operands]
+            if callee.attrs.get("intrinsic"):
+                return self.me.target.lower_intrinsic(self, instr, args)
             ret = self.lltype(callee.type.ret)
             llcallee = self.me.declare_external(callee.name, ret, [a.type for a in args])
             return self.builder.call(llcallee, args, name=instr.name)
-        return self.builder.call(llcallee, args + self.hidden, name=instr.name)
+        args = indirect.call_args(self, list(instr.operands)) + self.hidden
+        result = indirect.call_result(self, instr)
+        if result is not None:
+            self.builder.call(llcallee, args + [result])
+            return result
+        return self.builder.call(llcallee, args, name=instr.name)
 
     def phi(self, instr: Instr) -> ll.Value:
+        merged = indirect.phi(self, instr)
+        if merged is not None:
+            return merged
         return self.builder.phi(self.lltype(instr.type), name=instr.name)
 
     def br(self, instr: Instr) -> None:
@@ -468,6 +524,8 @@ class FunctionEmitter:
             sw.add_case(ll.Constant(value.type, case), self.block(dest))
 
     def ret(self, instr: Instr) -> None:
+        if indirect.ret(self, instr):
+            return
         if instr.operands:
             self.builder.ret(self.value(instr.operands[0]))
         else:

@@ -37,7 +37,7 @@ from llvmlite import ir as ll
 from ....analysis.callgraph import functions_reached, local_vars_reached
 from ...kernel_abi import align_up, kernel_args
 from ....ir.datalayout import CPU_LAYOUT, DataLayout
-from ....ir.types import AddressSpace
+from ....ir.types import AddressSpace, ArrayType, StructType, Type
 from ....ir.values import Function, GlobalVar, Instr, Module
 from ....passes.form_workgroups import (BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR,
                                         STEPS_ATTR)
@@ -54,6 +54,7 @@ from .outer import outer_regions
 from .reorder import reorder_safe
 from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode, kernel_compiler  # noqa: F401 (re-exported)
 from ..emit import FunctionEmitter, ModuleEmitter
+from ..emit_indirect import is_large
 from ..emit_types import EmitError
 from .mathlib import is_math, lower_math
 
@@ -66,15 +67,24 @@ PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vec
 HOST = Target("cpu")
 
 
+# Struct and array values past this many bytes are pointers in the LLVM IR (passed,
+# returned and copied through memory: emit_indirect.py), as clang passes them byval:
+# LLVM takes first-class aggregates element by element, a 16 KB struct argument for
+# minutes (benchmarks/large_aggregates.py). 64 bytes (16 floats) and less stay values.
+INDIRECT_AGGREGATE_BYTES = 64
+
+
 class CpuTarget:
     """The answers `emit.py` asks of a target, for the host CPU."""
+
+    indirect_aggregate_bytes = INDIRECT_AGGREGATE_BYTES
 
     def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
         self.layout = layout
         self.loop_md: LoopMetadata | None = None
         # functions whose work-item loops go to the outer-loop vectoriser, which widens
         # no library call: their math calls get vecmath's bodies (`lower_math(inline=True)`)
-        self.outer: dict[str, set[int]] = {fn.name: outer_regions(fn) for fn in module.functions
+        self.outer: dict[str, set[int]] = {fn.name: outer_regions(fn, self.in_memory) for fn in module.functions
                                            if not fn.is_declaration and _launched(fn, module)}
         self.local_offsets: dict[str, int] = {}
         offset = 0
@@ -86,6 +96,10 @@ class CpuTarget:
         self.static_local_bytes = align_up(offset, LOCAL_ALIGN)
         self._sizes = {gv.name: layout.size_of(gv.value_type) for gv in module.globals
                        if gv.space is AddressSpace.LOCAL}
+
+    def in_memory(self, t: Type) -> bool:
+        """Whether the LLVM IR keeps values of type `t` in memory (emit_indirect.py)."""
+        return isinstance(t, (StructType, ArrayType)) and self.layout.size_of(t) > self.indirect_aggregate_bytes
 
     def kernel_static_local_bytes(self, kernel: Function) -> int:
         """The static local memory `kernel` (with the helpers it calls) uses.
@@ -185,7 +199,8 @@ def _launch_args(me: ModuleEmitter, args: list[KernelArg], layout: DataLayout) -
     out = []
     for a in args:
         align = 8 if a.kind != "scalar" else layout.align_of(a.type)
-        out.append(LaunchArg(me.lltype(a.type), a.offset, align, a.kind == "local"))
+        out.append(LaunchArg(me.lltype(a.type), a.offset, align, a.kind == "local",
+                             a.kind == "scalar" and is_large(me, a.type)))
     return out
 
 

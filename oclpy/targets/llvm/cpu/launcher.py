@@ -45,12 +45,15 @@ I8, I32, I64 = ll.IntType(8), ll.IntType(32), ll.IntType(64)
 
 @dataclass(frozen=True)
 class LaunchArg:
-    """How the launcher gets one argument: loaded from the blob, or a local pointer."""
+    """How the launcher gets one argument: loaded from the blob, its address in the
+    blob (`by_address`: a large struct, which the kernel takes by pointer; the blob
+    does not change during a launch), or a local pointer."""
 
     lltype: ll.Type
     offset: int
     align: int
     is_local: bool
+    by_address: bool = False
 
 
 @contextmanager
@@ -89,6 +92,9 @@ def _load_args(b: ll.IRBuilder, blob: ll.Value, ctx: ll.Value, args: list[Launch
     values = []
     for arg in args:
         field = b.gep(blob, [ll.Constant(I64, arg.offset)], source_etype=I8)
+        if arg.by_address:
+            values.append(field)
+            continue
         if not arg.is_local:
             values.append(b.load(field, typ=arg.lltype, align=arg.align))
             continue

@@ -17,6 +17,9 @@ gives it only where that promise holds and where widening pays:
   it once for all iterations, and widened work-items would share it (kernels
   with barriers have none: their private memory is their own frame);
 - no generic-address test (`to_private`, ...), whose stack query allocates;
+- no struct or array value that the emitter keeps in memory (past the
+  target's `indirect_aggregate_bytes`: `emit_indirect.py` gives it a slot, an
+  `alloca` as above), in the kernel or in a function it calls;
 - every branch out of the region's inner loops is uniform (LLVM would
   decline anyway; a divergent `if` it may take once it has become a select);
 - every load and store inside the region's inner loops is uniform or
@@ -32,7 +35,11 @@ stepped instead (`passes/step_divergent_loops.py`).
 
 from __future__ import annotations
 
+from typing import Callable
+
+from oclpy.analysis.callgraph import functions_reached
 from oclpy.ir.intrinsics import intrinsic_info
+from oclpy.ir.types import Type
 from oclpy.ir.values import Block, Function, Instr
 from oclpy.ir.cfg import strongly_connected_components
 from oclpy.passes.scalarize_policy import Step, StepAnalysis
@@ -65,7 +72,10 @@ def _region(start: Block) -> tuple[list[Block], set[int]]:
     return reached, cyclic
 
 
-def _may_take_hint(fn: Function) -> bool:
+def _may_take_hint(fn: Function, in_memory: Callable[[Type], bool]) -> bool:
+    for f in functions_reached(fn):
+        if not f.is_declaration and any(in_memory(i.type) for i in f.instructions()):
+            return False
     for instr in fn.instructions():
         if instr.op == "alloca":
             return False
@@ -76,9 +86,10 @@ def _may_take_hint(fn: Function) -> bool:
     return True
 
 
-def outer_regions(fn: Function) -> set[int]:
-    """The resume states whose work-item loop should carry the outer-loop hint."""
-    if fn.is_declaration or not _may_take_hint(fn):
+def outer_regions(fn: Function, in_memory: Callable[[Type], bool] = lambda t: False) -> set[int]:
+    """The resume states whose work-item loop should carry the outer-loop hint;
+    `in_memory` says which value types the emitter keeps in memory."""
+    if fn.is_declaration or not _may_take_hint(fn, in_memory):
         return set()
     steps: StepAnalysis | None = None
     chosen = set()
