@@ -16,18 +16,18 @@ from typing import Any
 
 from ..targets.target import Target
 from . import cache
-from .door import (DEVICE_KINDS, CompiledProgram, build, cuda_target, host_target, load_toolchain,
-                   preprocess_unit, resolve, simt_target)
+from .door import (CUDA_MAX_ARGUMENT_BYTES, DEVICE_KINDS, CompiledProgram, build, cuda_target, host_target,
+                   load_toolchain, preprocess_unit, resolve, simt_target)
 from .units import (IL_VERSIONS, InvalidBuildOptions, check_header_name, check_options, is_spirv, opt_level,
                     source_unit, strip_source_options)
 
 TOOLCHAIN_NAMES = ("BACKENDS", "TARGET_PIPELINES", "ast_text", "compile_program", "frontend_for", "optimize",
                    "pipeline_for")
 
-__all__ = ["DEVICE_KINDS", "IL_VERSIONS", "CompiledProgram", "InvalidBuildOptions", "Target", "build", "cache",
-           "check_header_name", "check_options", "cuda_target", "host_target", "is_spirv", "opt_level", "resolve",
-           "load_toolchain", "preprocess_unit", "simt_target", "source_unit", "strip_source_options",
-           *TOOLCHAIN_NAMES]
+__all__ = ["CUDA_MAX_ARGUMENT_BYTES", "DEVICE_KINDS", "IL_VERSIONS", "CompiledProgram", "InvalidBuildOptions",
+           "Target", "build", "cache", "check_header_name", "check_options", "cuda_target", "host_target",
+           "is_spirv", "opt_level", "resolve", "load_toolchain", "preprocess_unit", "simt_target", "source_unit",
+           "strip_source_options", *TOOLCHAIN_NAMES]
 
 
 def __getattr__(name: str) -> Any:

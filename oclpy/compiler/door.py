@@ -75,6 +75,9 @@ def host_target() -> Target:
     return Target("cpu", cpu, features)
 
 
+CUDA_MAX_ARGUMENT_BYTES = ptx_codegen.MAX_ARGUMENT_BYTES  # a cuda kernel's arguments, in all
+
+
 def cuda_target(arch: str = ptx_codegen.DEFAULT_ARCH) -> Target:
     """The cuda Target of a GPU of architecture `arch` (`sm_90`)."""
     return Target("cuda", arch, ptx_codegen.PTX_FEATURES)

@@ -17,6 +17,7 @@ from filecheck.matcher import Matcher
 from filecheck.options import parse_argv_options
 
 from oclpy.compiler import compile_program, cuda_target
+from oclpy.diagnostics import CompileError
 from oclpy.targets.llvm.nvptx import ptx_codegen as nvptx_codegen
 
 CASES: dict[str, tuple[str, str]] = {
@@ -257,6 +258,15 @@ def test_ptx(name: str, tmp_path: Path) -> None:
     assert filecheck(source, ptx, tmp_path) == 0
 
 
+def test_arguments_past_cudas_parameter_space_are_a_build_error() -> None:
+    """CUDA's 4 KB of kernel parameters (PTX 7.8) hold the arguments and the hidden ones."""
+    fits = "typedef struct { float w[1002]; } S;\n__kernel void k(__global float *o, S s) { o[0] = s.w[9]; }"
+    assert ".entry k(" in ptx_of(fits)  # 8 + 4008 bytes: the most there is room for
+    with pytest.raises(CompileError, match=r"kernel 'k' takes 16392 bytes of arguments; a cuda kernel "
+                                           r"takes at most 4016 \(CL_DEVICE_MAX_PARAMETER_SIZE"):
+        ptx_of(fits.replace("1002", "4096").replace("w[9]", "w[4095]"))
+
+
 def test_filecheck_detects_a_mismatch(tmp_path: Path) -> None:
     ptx = ptx_of(CASES["address_spaces"][1])
     assert filecheck("// CHECK: st.shared.b32\n", ptx, tmp_path) != 0
@@ -270,7 +280,6 @@ def test_libdevice_math_is_linked_and_inlined() -> None:
 
 
 def test_missing_libdevice_is_a_build_error(monkeypatch) -> None:
-    from oclpy.diagnostics import CompileError
 
     monkeypatch.setattr(nvptx_codegen, "find_libdevice", lambda: None)
     with pytest.raises(CompileError, match="libdevice.10.bc.*nvidia-cuda-nvcc"):

@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from ...compiler import cuda_target
+from ...compiler import CUDA_MAX_ARGUMENT_BYTES, cuda_target
 from ..constants import (command_queue_properties, device_local_mem_type,
                          device_mem_cache_type, device_type)
 from . import cuda_api as api
@@ -310,6 +310,7 @@ class CudaDriver(Driver):
             "LOCAL_MEM_SIZE": a("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"),
             "LOCAL_MEM_TYPE": device_local_mem_type.LOCAL,
             "MAX_CONSTANT_BUFFER_SIZE": a("TOTAL_CONSTANT_MEMORY"),
+            "MAX_PARAMETER_SIZE": CUDA_MAX_ARGUMENT_BYTES,
             "MEM_BASE_ADDR_ALIGN": ALIGNMENT * 8, "MIN_DATA_TYPE_ALIGN_SIZE": ALIGNMENT,
             "GLOBAL_MEM_CACHE_TYPE": device_mem_cache_type.READ_WRITE_CACHE,
             "GLOBAL_MEM_CACHELINE_SIZE": 128, "GLOBAL_MEM_CACHE_SIZE": a("L2_CACHE_SIZE"),

@@ -264,6 +264,12 @@ def compile_nvptx(module: Module, target: Target = DEFAULT, options: str = "") -
     nvptx = NvptxTarget()
     fast = opts.fast_relaxed_math or opts.unsafe_math_optimizations
     llmod, infos = emit_llvm(module, nvptx, fast_math=fast, arch=arch, features=features)
+    for name, (_, blob_size) in infos.items():
+        if blob_size > codegen.MAX_ARGUMENT_BYTES:
+            raise CompileError(f"{module.name}: error: kernel '{name}' takes {blob_size} bytes of "
+                               f"arguments; a cuda kernel takes at most {codegen.MAX_ARGUMENT_BYTES} "
+                               f"(CL_DEVICE_MAX_PARAMETER_SIZE; CUDA's 4 KB of parameters hold "
+                               f"the hidden ones too)\n")
     text = str(llmod)
     try:
         ptx, optimized = codegen.compile_ptx(text, set(infos), arch, 3,

@@ -29,6 +29,10 @@ DEFAULT_ARCH = "sm_90"
 # its third lane, tests/targets/test_nvptx_ptx.py).
 PTX_FEATURES = ""
 LIBDEVICE_PREFIX = "__nv_"
+# CUDA's kernel parameters hold 4 KB at the PTX ISA oclpy writes (7.8; 32 KB needs
+# 8.1): the argument blob, 8-aligned, then the 76 bytes of hidden parameters
+# (nvvm_intrinsics). The cuda device reports it as CL_DEVICE_MAX_PARAMETER_SIZE.
+MAX_ARGUMENT_BYTES = 4096 - 80
 
 
 @dataclass(frozen=True)
