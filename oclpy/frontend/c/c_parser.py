@@ -440,16 +440,18 @@ class Parser:
         return ERROR if bad and not isinstance(t, ct.FunctionType) else t
 
     def check_typedef_redefinition(self, d: Declarator, ctype: ct.CType) -> None:
-        """A typedef may name again the type its name has in this scope (C11; OpenCL's
-        headers and clang's tests spell out `typedef float float4 __attribute__((ext_vector_type(4)))`),
-        never another: clang's "typedef redefinition with different types"."""
+        """A typedef may name again the type its name has in this scope (C11; clang's tests
+        spell out `typedef float float4 __attribute__((ext_vector_type(4)))`), never
+        another: clang's "typedef redefinition with different types"."""
         scope = self.scopes[-1]
-        old = scope.get(d.name) if d.name in scope else self.builtin_types.get(d.name) if len(self.scopes) == 1 \
-            else None
+        if d.name in scope:
+            old = scope[d.name]
+        else:  # at file scope the builtin type names count as declared there
+            old = self.builtin_types.get(d.name) if len(self.scopes) == 1 else None
         if not isinstance(old, ct.CType) or old is ERROR or ctype is ERROR:
             return
-        same = old == ctype and (not isinstance(old, ct.Struct) or old.definition is ctype.definition)  # type: ignore[attr-defined]
-        if not same:
+        same_struct = not isinstance(old, ct.Struct) or old.definition is ctype.definition  # type: ignore[attr-defined]
+        if not (old == ctype and same_struct):
             self.diags.error(d.loc, f"typedef redefinition with different types ('{ctype}' vs '{old}')")
 
     def finish_declarator(self, spec: DeclSpec, d: Declarator, top_level: bool) -> ast.Decl:

@@ -3,7 +3,8 @@
 `address_constant(e, dl)` says where a checked pointer expression points, when C lets a
 constant initializer hold it: `Address(None)` for a null pointer (`0`, `(T *)0`,
 `NULL`), else the program-scope variable or string literal it points into and the byte
-offset there (`"hello"`, `&x` for a program-scope, static or `__constant` `x`, `a` for an array `a`, `&s.f`, `&a[2]`, `a + 1`). Sema asks it
+offset there (`"hello"`, `&x` for a program-scope, static or `__constant` `x`, `a` for an
+array `a`, `&s.f`, `&a[2]`, `a + 1`). Sema asks it
 whether an initializer is constant; the lowering asks it again for the value. A conversion
 to another address space (to `generic`) is not an address constant here.
 """

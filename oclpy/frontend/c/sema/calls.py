@@ -146,7 +146,8 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
         return _conversion_call(cx, e, name, *conv)
     cands = _candidates(cx, name)
     if not cands and name in STACK_BUILTINS:
-        return cx.error(e, f"'{name}' is not supported (oclpy's devices have no stack frames a program may address)")
+        return cx.error(e, f"'{name}' is not supported (oclpy's devices have no stack frames a program "
+                           "may address)")
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
     index, tied = best_viable(_builtin_costs(cx, e.args, cands))
