@@ -154,3 +154,41 @@ def test_newton_between_barriers_in_two_dimensions(local: tuple[int, int]) -> No
                                 for k in range(0, gsize[0], local[0])], axis=1).reshape(-1)
     want = sum(np.sqrt(np.maximum(neighbour.astype(np.float64) + p, 1.0)) for p in range(3))
     np.testing.assert_allclose(got[0], want, rtol=1e-5)
+
+
+# ViennaCL's gemv shape: each group takes rows (a loop holding barriers; its
+# start, `get_global_id(0) / get_local_size(0)`, is the group's id, which the
+# uniformity analysis cannot see, so lockstep-strided-loops leaves the column
+# loop alone), its work-items sum a row's columns `col = lid, lid + size, ...`
+# (stepped: a counted loop with a uniform bound that carries a sum), then a tree
+# reduction.
+GEMV = """
+__kernel void k(__global const float *a, __global const float *v, __global float *out,
+                uint rows, uint cols, __local float *work) {
+    uint lid = get_local_id(0), size = get_local_size(0);
+    for (uint row = get_global_id(0) / size; row < rows; row += get_num_groups(0)) {
+        float dot = 0.0f;
+        for (uint col = lid; col < cols; col += size)
+            dot += a[row * cols + col] * v[col];
+        work[lid] = dot;
+        for (uint stride = size / 2; stride > 0; stride >>= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid < stride) work[lid] += work[lid + stride];
+        }
+        if (lid == 0) out[row] = work[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}"""
+
+
+@pytest.mark.parametrize("local,cols", [(64, 1000), (16, 37), (1, 5)])
+def test_gemv_rows_with_a_stepped_column_loop_match_numpy(local: int, cols: int) -> None:
+    assert len(_steps(GEMV)) == 2  # the column loop's header and exit
+    rows, groups = 24, 5
+    r = np.random.default_rng(3)
+    a = r.integers(-8, 8, (rows, cols)).astype(np.float32)  # small integers: sums exact
+    v = r.integers(-8, 8, cols).astype(np.float32)
+    out = np.zeros(rows, np.float32)
+    run(_kernel(GEMV), [a, v, out, np.uint32(rows), np.uint32(cols), local * 4],
+        (local * groups,), (local,))
+    assert out.tolist() == (a.astype(np.float64) @ v).tolist()
