@@ -45,10 +45,9 @@ carries a sum (ViennaCL's gemv, `for (col = lid; col < cols; col += lsize)`:
 = row[i]; j < row[i + 1]; j++)`, clSPARSE's csrmv, and one carrying nothing,
 the SDK's reduce's copy loop, measured 1.2 and 2 times slower stepped and
 are left alone; a grid-stride loop is lockstep-strided-loops' business), it
-holds no barrier, and its body
-has no store but at uniform or consecutive addresses, no atomic and no impure
-call; its loads may gather (`levels[mid]`: run scalar, the loop costs one
-work-item at a time). It gets a step at its header, one on each edge out of
+holds no barrier, and its body has no store but at uniform or consecutive
+addresses, no atomic and no impure call; its loads may gather (`levels[mid]`:
+run scalar, the loop costs one work-item at a time). It gets a step at its header, one on each edge out of
 it (a block of its own), and each loop around it (up to one holding a
 barrier) a step at its header. So no round holds a loop, and each round
 widens, but the one that runs what follows the loop up to the next step (the
