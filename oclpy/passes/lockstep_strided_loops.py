@@ -12,8 +12,8 @@ stride, work-item 1 the next element of the same rows, and so on, so once the
 rows outgrow the cache every work-item fetches every line again (Xdot: 733 ms
 for 2 x 64 MB, 44 ns an element; 325 ms in lockstep, at the same load). Its
 trip count differs between work-items (by one at most for a grid-stride
-loop), so no vectoriser takes it either, and `step-divergent-loops` does not
-run in kernels with barriers. A GPU runs the work-items of a group in
+loop), so no vectoriser takes it either, and in kernels with barriers
+`step-divergent-loops` leaves it to this pass (`is_strided_loop`). A GPU runs the work-items of a group in
 lockstep: iteration k of every work-item touches consecutive elements.
 
 What it does

@@ -109,3 +109,86 @@ def test_collatz_between_barriers_shares_counts_through_local_memory(local: int)
     counts = np.array([_collatz(s) for s in start.tolist()], np.uint32).reshape(-1, local)
     want = np.roll(counts, -1, axis=1) * 1000 + counts
     assert out.tolist() == want.reshape(-1).tolist()
+
+
+# Newton's square root per element of a tile, three passes, each between two
+# barriers (the loop around the search holds the barriers, so it gets no step),
+# over a 2D group; the loop also stops at a cap (`n < 60`), an exit that counts.
+NEWTON_TILES = """
+__kernel void k(__global const float *a, __global float *out, __global int *iters,
+                __local float *tile) {
+    size_t gx = get_global_id(0), gy = get_global_id(1);
+    uint lx = get_local_id(0), ly = get_local_id(1), w = get_local_size(0);
+    size_t i = gy * get_global_size(0) + gx;
+    float acc = 0.0f;
+    int total = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        tile[ly * w + lx] = a[i] + (float)pass;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float v = tile[ly * w + (lx + 1) % w];
+        float x = v > 1.0f ? v : 1.0f, prev = 0.0f;
+        int n = 0;
+        while (fabs(x - prev) > 1e-6f * x && n < 60) { prev = x; x = 0.5f * (x + v / x); ++n; }
+        acc += x;
+        total += n;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[i] = acc;
+    iters[i] = total;
+}"""
+
+
+@pytest.mark.parametrize("local", [(8, 4), (5, 3), (1, 1)])
+def test_newton_between_barriers_in_two_dimensions(local: tuple[int, int]) -> None:
+    assert len(_steps(NEWTON_TILES)) == 2  # the loop's header and its exit
+    gsize = (local[0] * 4, local[1] * 3)
+    n = gsize[0] * gsize[1]
+    a = np.random.default_rng(11).uniform(0.5, 1e5, n).astype(np.float32)
+    got = [np.zeros(n, np.float32), np.zeros(n, np.int32)]
+    run(_kernel(NEWTON_TILES), [a, *got, local[0] * local[1] * 4], gsize, local)
+    ref = [np.zeros(n, np.float32), np.zeros(n, np.int32)]
+    run(_kernel(NEWTON_TILES, "-cl-opt-disable"), [a, *ref, local[0] * local[1] * 4], gsize, local)
+    assert got[0].tolist() == ref[0].tolist() and got[1].tolist() == ref[1].tolist()
+    grid = a.reshape(gsize[1], gsize[0])
+    neighbour = np.concatenate([np.roll(grid[:, k:k + local[0]], -1, axis=1)
+                                for k in range(0, gsize[0], local[0])], axis=1).reshape(-1)
+    want = sum(np.sqrt(np.maximum(neighbour.astype(np.float64) + p, 1.0)) for p in range(3))
+    np.testing.assert_allclose(got[0], want, rtol=1e-5)
+
+
+# ViennaCL's gemv shape: each group takes rows (a loop holding barriers; its
+# start, `get_global_id(0) / get_local_size(0)`, is the group's id, which the
+# uniformity analysis cannot see, so lockstep-strided-loops leaves the column
+# loop alone), its work-items sum a row's columns `col = lid, lid + size, ...`
+# (stepped: a counted loop with a uniform bound that carries a sum), then a tree
+# reduction.
+GEMV = """
+__kernel void k(__global const float *a, __global const float *v, __global float *out,
+                uint rows, uint cols, __local float *work) {
+    uint lid = get_local_id(0), size = get_local_size(0);
+    for (uint row = get_global_id(0) / size; row < rows; row += get_num_groups(0)) {
+        float dot = 0.0f;
+        for (uint col = lid; col < cols; col += size)
+            dot += a[row * cols + col] * v[col];
+        work[lid] = dot;
+        for (uint stride = size / 2; stride > 0; stride >>= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid < stride) work[lid] += work[lid + stride];
+        }
+        if (lid == 0) out[row] = work[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}"""
+
+
+@pytest.mark.parametrize("local,cols", [(64, 1000), (16, 37), (1, 5)])
+def test_gemv_rows_with_a_stepped_column_loop_match_numpy(local: int, cols: int) -> None:
+    assert len(_steps(GEMV)) == 2  # the column loop's header and exit
+    rows, groups = 24, 5
+    r = np.random.default_rng(3)
+    a = r.integers(-8, 8, (rows, cols)).astype(np.float32)  # small integers: sums exact
+    v = r.integers(-8, 8, cols).astype(np.float32)
+    out = np.zeros(rows, np.float32)
+    run(_kernel(GEMV), [a, v, out, np.uint32(rows), np.uint32(cols), local * 4],
+        (local * groups,), (local,))
+    assert out.tolist() == (a.astype(np.float64) @ v).tolist()
