@@ -14,6 +14,7 @@ import pytest
 from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
 from oclpy.ir.printer import print_module
+from tests.pocl_peer import pocl_context
 
 cl = pytest.importorskip("oclpy")
 
@@ -63,14 +64,7 @@ def run_oclpy(queue, src: str, n: int, options: str = "") -> list[int]:  # type:
 
 
 def run_pocl(src: str, n: int, options: str = "") -> list[int]:
-    pyopencl = pytest.importorskip("pyopencl")
-    try:
-        platforms = [p for p in pyopencl.get_platforms() if "Portable" in p.name]
-    except pyopencl.Error as exc:
-        pytest.skip(f"no OpenCL platform: {exc}")
-    if not platforms:
-        pytest.skip("PoCL is not installed")
-    ctx = pyopencl.Context(platforms[0].get_devices()[:1])
+    pyopencl, ctx = pocl_context()
     q = pyopencl.CommandQueue(ctx)
     prg = pyopencl.Program(ctx, src).build(options=options)
     out = np.zeros(n, np.int32)

@@ -13,6 +13,7 @@ import pytest
 
 from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
+from tests.pocl_peer import pocl_context
 
 cl = pytest.importorskip("oclpy")
 
@@ -62,14 +63,7 @@ def test_gcc_vectors_are_opencl_vectors(queue) -> None:  # type: ignore[no-untyp
 
 
 def test_gcc_vectors_on_pocl() -> None:
-    pyopencl = pytest.importorskip("pyopencl")
-    try:
-        platforms = [p for p in pyopencl.get_platforms() if "Portable" in p.name]
-    except pyopencl.Error as exc:
-        pytest.skip(f"no OpenCL platform: {exc}")
-    if not platforms:
-        pytest.skip("PoCL is not installed")
-    ctx = pyopencl.Context(platforms[0].get_devices()[:1])
+    pyopencl, ctx = pocl_context()
     assert run(pyopencl, ctx, pyopencl.CommandQueue(ctx)) == (FLOATS, INTS)
 
 

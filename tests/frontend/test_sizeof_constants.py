@@ -15,6 +15,7 @@ import pytest
 
 from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
+from tests.pocl_peer import pocl_context
 
 cl = pytest.importorskip("oclpy")
 
@@ -38,14 +39,7 @@ def run(mod, ctx, queue, selector: int) -> list[int]:  # type: ignore[no-untyped
 
 
 def pocl():  # type: ignore[no-untyped-def]
-    pyopencl = pytest.importorskip("pyopencl")
-    try:
-        platforms = [p for p in pyopencl.get_platforms() if "Portable" in p.name]
-    except pyopencl.Error as exc:
-        pytest.skip(f"no OpenCL platform: {exc}")
-    if not platforms:
-        pytest.skip("PoCL is not installed")
-    ctx = pyopencl.Context(platforms[0].get_devices()[:1])
+    pyopencl, ctx = pocl_context()
     return pyopencl, ctx, pyopencl.CommandQueue(ctx)
 
 

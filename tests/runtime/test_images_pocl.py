@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import oclpy
+from tests.pocl_peer import pocl_context
 
 KERNELS = """
 kernel void sample(read_only image2d_t img, sampler_t s, global const float2 *c, global float4 *out)
@@ -32,14 +33,7 @@ kernel void ints(read_only image2d_t src, write_only image2d_t dst)
 
 @pytest.fixture(scope="module")
 def pocl():
-    pyopencl = pytest.importorskip("pyopencl")
-    try:
-        platforms = [p for p in pyopencl.get_platforms() if "Portable" in p.name]
-    except pyopencl.Error as exc:
-        pytest.skip(f"no OpenCL platform: {exc}")
-    if not platforms:
-        pytest.skip("PoCL is not installed")
-    return pyopencl, pyopencl.Context(platforms[0].get_devices())
+    return pocl_context(all_devices=True)
 
 
 def _both(pocl: Any, run: Any) -> tuple[Any, Any]:
