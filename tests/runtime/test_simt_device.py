@@ -263,3 +263,44 @@ def test_two_programs_of_one_source_have_their_own_global_variables(ctx: cl.Cont
     third.read(queue, (1,), (1,), state)
     cl.enqueue_copy(queue, pair, state)
     assert pair.tolist() == [0, 50]  # untouched by the others' launches
+
+
+HALF_MATH = r"""
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__attribute__((noinline)) half hmix(half x, half y, half4 v) { return fmod(x, y) + v.s2 * (half)0.5f - rint(v.s0); }
+__attribute__((noinline)) half4 hvec(half4 v, half s) { return v * s + (half4)(1.0h, -2.0h, 0.25h, 8.0h); }
+kernel void k(global const half *a, global const half *b, global half *o, global double *d) {
+  int i = get_global_id(0);
+  half x = a[i], y = b[i];
+  half4 w = hvec(*(global const half4 *)(a + (i & ~3)), y);
+  half r[12] = {hmix(x, y, w), x / y, fmod(x, y), remainder(x, y), sqrt(fabs(x)), sin(x), exp(y), fma(x, y, x),
+                pow(fabs(x), y), atan2(x, y), (x < y) ? x : y, (half)(float)(short)x};
+  for (int k = 0; k < 12; k++) o[i * 12 + k] = r[k];
+  d[i] = (double)fmod(x * y, (half)3.0h);
+}
+"""
+
+
+def test_half_arithmetic_and_math_give_the_cpus_bits(ctx: cl.Context) -> None:
+    """half values, fmod/remainder (frem on half) and the math functions, in a kernel and through
+    helpers kept as calls with half and half4 arguments: the same bits as the cpu device."""
+    rng = np.random.default_rng(2)
+    a = (rng.standard_normal(64) * 8).astype(np.float16)
+    b = (rng.standard_normal(64) * 3 + 0.5).astype(np.float16)
+
+    def run(context: cl.Context) -> tuple[np.ndarray, np.ndarray]:
+        queue = cl.CommandQueue(context)
+        o, d = np.zeros(64 * 12, np.float16), np.zeros(64)
+        ins = [cl.Buffer(context, MF.READ_ONLY | MF.COPY_HOST_PTR, hostbuf=x) for x in (a, b)]
+        outs = [cl.Buffer(context, MF.READ_WRITE, x.nbytes) for x in (o, d)]
+        cl.Program(context, HALF_MATH).build().k(queue, (64,), (16,), *ins, *outs)
+        for host, buf in zip((o, d), outs):
+            cl.enqueue_copy(queue, host, buf)
+        queue.finish()
+        return o, d
+
+    cpu = next(dv for dv in cl.get_platforms()[0].get_devices() if dv.kind == "cpu")
+    want, got = run(cl.Context([cpu])), run(ctx)
+    assert np.isfinite(want[0].astype(np.float32)).sum() > 500  # mostly numbers, some NaN (fmod by 0, ...)
+    for w, g in zip(want, got):
+        assert w.tobytes() == g.tobytes()

@@ -121,3 +121,30 @@ def test_bad_input_is_an_alloc_error_that_says_why() -> None:
     with pytest.raises(AllocError, match="vector register file of 20 registers: must be a multiple of 4 and at least 24"):
         allocate_function(fn, {"s": 48, "v": 20})
     allocate_function(fn, DEFAULT, check=True)
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_live_sets_from_block_summaries_are_the_backward_walks(program: str) -> None:
+    """The dataflow solves each block through its summary (what it reads first, what each exit
+    finds written); a plain backward walk over every instruction to the fixed point agrees."""
+    from oclpy.targets.simt.asm_parser import parse_asm as parse
+    from oclpy.targets.simt.live_intervals import block_numbers, effects, exits, solve_live_sets
+
+    for fn in parse(PROGRAMS[program]()[0]).functions:
+        per = [effects(i, DEFAULT) for i in fn.instrs()]
+        firsts = block_numbers(fn)
+        names = [b.name for b in fn.blocks]
+        live_in: dict[str, set] = {n: set() for n in names}
+        changed = True
+        while changed:
+            changed = False
+            for k in reversed(range(len(names))):
+                branches, fall = exits(fn, k)
+                live = set(live_in[fall]) if fall else set()
+                for j in reversed(range(len(fn.blocks[k].instrs))):
+                    live |= set().union(*(live_in[t] for at, t in branches if at == j))
+                    uses, defs = per[firsts[k] + j]
+                    live = (live - set(defs)) | set(uses)
+                if live != live_in[names[k]]:
+                    live_in[names[k]], changed = live, True
+        assert solve_live_sets(fn, per, firsts)[0] == [live_in[n] for n in names]

@@ -65,3 +65,6 @@ def test_the_summary_says_what_ran_and_merges(tmp_path: Path) -> None:
     b.write_text(json.dumps(other))
     assert main(["--merge", str(a), str(b), "--json", str(tmp_path / "m.json")]) == 0
     assert json.loads((tmp_path / "m.json").read_text())["programs"] == 2
+    again = merge([merged, {**run, "seeds": {"7": {"mode": "barrier", "default": "agree", "tiny": "agree",
+                                                   "helpers": 1, "call_sites": 2}}}])  # a merged summary merges on
+    assert again["programs"] == 3 and len(again["merged_from"]) == 3

@@ -170,21 +170,22 @@ class SimtChecker:
 
 
 def merge(summaries: list[dict]) -> dict:
-    """One summary of several runs' (over disjoint seed ranges): counts added, seeds joined."""
+    """One summary of several runs' (over disjoint seed ranges; merged ones too): counts added, seeds joined."""
     seeds: dict[str, dict] = {}
     build_errors: Counter[str] = Counter()
     for s in summaries:
         seeds.update(s["seeds"])
         build_errors.update(s["build_errors"])
     counts = {m: dict(sorted(Counter(v[m] for v in seeds.values()).items())) for m in MACHINES}
-    settings = summaries[0]["settings"]
+    runs = [r for s in summaries for r in (s["merged_from"] if "merged_from" in s else [s["settings"]])]
+    settings = runs[0]
     for seed, v in seeds.items():  # runs that counted helper definitions only: the call sites, from the program
         if "call_sites" not in v:
             source = with_calls(generate(int(seed), v["mode"], wide64=settings["wide64"]))
             v.update(helpers=helpers(source), call_sites=call_sites(source))
             v.pop("calls", None)
     with_calls_ = sum(1 for v in seeds.values() if v["call_sites"])
-    return {"tool": "tools.progen.simt_vs_cpu", "merged_from": [s["settings"] for s in summaries],
+    return {"tool": "tools.progen.simt_vs_cpu", "merged_from": runs,
             "programs": len(seeds), "programs_with_calls": with_calls_,
             "seconds": sum(s["seconds"] for s in summaries), "counts": counts,
             "build_errors": dict(build_errors.most_common()),

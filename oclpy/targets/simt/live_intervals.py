@@ -4,7 +4,9 @@ The register allocator's first phase (`regalloc.py` drives them all). Over
 the machine CFG (`machine.successors`: branch targets and fallthroughs) a
 backward dataflow gives each block's live-in and live-out sets of *keys*: a
 virtual register (`VReg`) or one 32-bit unit of a physical register
-(`("s", 5)`, `("v", 12)`; a pair `s[4:5]` is two units). `exec` and `scc` are
+(`("s", 5)`, `("v", 12)`; a pair `s[4:5]` is two units). The fixed point is
+found on block summaries (`BlockFlow`: the keys a block reads before writing,
+and per exit the keys written before it), made in one walk of each block. `exec` and `scc` are
 never allocated and not tracked.
 
 Instructions are numbered in layout order (block after block); instruction
@@ -143,31 +145,48 @@ def exits(fn: MFunction, k: int) -> tuple[list[tuple[int, str]], str | None]:
     return branches, fall
 
 
-def walk_block(fn: MFunction, k: int, per_instr: list[tuple[list[Key], list[Key]]], first: int,
-               live_in: dict[str, set[Key]]) -> set[Key]:
-    """The keys live at the start of block `k`, walking back from its exits."""
+@dataclass
+class BlockFlow:
+    """Block `k`'s liveness as a function of its successors' live-in sets: live-in =
+    `gen` | the union over `exits` of (target's live-in - kill), where an exit's kill is
+    every key the instructions up to it (the branch included; every instruction for the
+    fallthrough) write: what the backward walk of the block computes, without walking."""
+
+    gen: frozenset[Key]
+    exits: list[tuple[str, frozenset[Key]]]  # (target block, keys written before control leaves there)
+
+
+def block_flow(fn: MFunction, k: int, per_instr: list[tuple[list[Key], list[Key]]], first: int) -> BlockFlow:
     branches, fall = exits(fn, k)
-    live = set(live_in[fall]) if fall else set()
-    at = dict(branches)
-    for j in reversed(range(len(fn.blocks[k].instrs))):
-        if j in at:
-            live |= live_in[at[j]]
+    at: dict[int, list[str]] = {}
+    for j, target in branches:
+        at.setdefault(j, []).append(target)
+    gen: set[Key] = set()
+    killed: set[Key] = set()
+    out: list[tuple[str, frozenset[Key]]] = []
+    for j in range(len(fn.blocks[k].instrs)):  # forwards: keys read before anything in the block writes them
         uses, defs = per_instr[first + j]
-        live -= set(defs)
-        live |= set(uses)
-    return live
+        gen |= {u for u in uses if u not in killed}
+        killed |= set(defs)
+        out += [(target, frozenset(killed)) for target in at.get(j, ())]
+    if fall:
+        out.append((fall, frozenset(killed)))
+    return BlockFlow(frozenset(gen), out)
 
 
 def solve_live_sets(fn: MFunction, per_instr: list[tuple[list[Key], list[Key]]],
                     firsts: list[int]) -> tuple[list[set[Key]], list[set[Key]]]:
     """Backward dataflow to a fixed point: each block's live-in and live-out sets."""
     names = [b.name for b in fn.blocks]
+    flows = [block_flow(fn, k, per_instr, firsts[k]) for k in range(len(names))]
     live_in: dict[str, set[Key]] = {name: set() for name in names}
     changed = True
     while changed:
         changed = False
         for k in reversed(range(len(fn.blocks))):
-            new = walk_block(fn, k, per_instr, firsts[k], live_in)
+            new = set(flows[k].gen)
+            for target, kill in flows[k].exits:
+                new |= live_in[target] - kill
             if new != live_in[names[k]]:
                 live_in[names[k]], changed = new, True
     live_out = [set().union(*(live_in[s] for s in successors(fn, k))) for k in range(len(names))]
