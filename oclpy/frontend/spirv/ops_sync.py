@@ -116,9 +116,11 @@ def _rmw(binop: str, fixed: int | None = None) -> Handler:
         p = _pointer(ft, instr, 2)
         scope, order = _scope_and_order(ft, instr, 3, p)
         t = ft.result_type(instr).ir
-        value = ConstInt(t, fixed) if fixed is not None and isinstance(t, ir.IntType) else \
-            ft.value(instr.operand(5)) if fixed is None else None
-        if value is None:
+        if fixed is None:
+            value = ft.value(instr.operand(5))
+        elif isinstance(t, ir.IntType):
+            value = ConstInt(t, fixed)
+        else:
             raise instr.error(f"an atomic operation on {t} (only 8- to 64-bit integers)")
         value = _atomic_value(instr, value, binop in ("xchg", "fadd", "fmin", "fmax"))
         ft.define(instr, ft.b.atomicrmw(binop, p, value, order, scope))
