@@ -2,12 +2,13 @@
 
     python -m benchmarks.large_aggregates [--floats 256,1024,4096] [--tag NAME]
 
-Each kernel takes `struct { float w[N]; }` by value (4 N bytes; 4,096 floats is
-16 KB): `arg` reads it as a kernel argument; `helpers` hands it to helpers kept
-out of line (`noinline`) that take and return it by value; `inlined` the same
-helpers inlined. For each, on the cpu device alone, the CPU seconds of the build
-(frontend, passes, LLVM IR, LLVM's parse and verify) and of the first launch (LLVM's -O3 pipeline and code generation, then the
-run), in a fresh process per kernel, with the result checked against NumPy. The
+Each kernel takes `struct { float w[N]; }` by value (4 N bytes, `-D N=...`;
+4,096 floats is 16 KB): `arg` reads it as a kernel argument; `helpers` hands it
+to helpers kept out of line (`noinline`) that take and return it by value;
+`inlined` the same helpers inlined. For each, on the cpu device alone, the CPU
+seconds of the build (frontend, passes, LLVM IR, LLVM's parse and verify) and
+of the first launch (LLVM's -O3 pipeline and code generation, then the run),
+in a fresh process per kernel, with the result checked against NumPy. The
 table is printed and the JSON record goes to
 `benchmarks/results/large-aggregates-<date>[-<tag>].json`.
 """
@@ -90,7 +91,7 @@ def measure_one(kind: str, floats: int) -> dict:
     out = np.zeros(GLOBAL, np.float32)
     buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
     t0 = time.process_time()
-    prg = cl.Program(ctx, SOURCES[kind].replace("N", str(floats))).build()
+    prg = cl.Program(ctx, SOURCES[kind]).build(options=f"-D N={floats}")
     t1 = time.process_time()
     prg.k(queue, (GLOBAL,), None, buf, arg, np.float32(2.0))
     queue.finish()

@@ -16,7 +16,7 @@ from cpu_harness import compile_text, run
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu.cpu_target import INDIRECT_AGGREGATE_BYTES
 
-T = "{[18 x float], {[20 x i32]}}"  # 152 bytes; its members are 72 and 80: all large
+T = "{[72 x float], {[80 x i32]}}"  # 608 bytes; its members are 288 and 320: all large
 IR = f"""
 declare i64 @ocl.get_global_id(i32)
 
@@ -31,7 +31,7 @@ define float @sum({T} %t) {{
 entry:
   %f = extractvalue {T} %t, 0, 3
   %inner = extractvalue {T} %t, 1
-  %v = extractvalue {{[20 x i32]}} %inner, 0, 7
+  %v = extractvalue {{[80 x i32]}} %inner, 0, 7
   %vf = sitofp i32 %v to float
   %r = fadd float %f, %vf
   ret float %r
@@ -75,8 +75,8 @@ done:
   %back = load {T}, ptr<private> %p, align 4
   store {T} %t, ptr<private> %p, align 4
   %b3 = extractvalue {T} %back, 0, 3
-  %u = insertvalue {T} undef, i32 %gi, 1, 0, 19
-  %u19 = extractvalue {T} %u, 1, 0, 19
+  %u = insertvalue {T} undef, i32 %gi, 1, 0, 79
+  %u19 = extractvalue {T} %u, 1, 0, 79
   %u19f = sitofp i32 %u19 to float
   %rp = getelementptr {T}, ptr<global> %raw, i64 %g
   store {T} %back, ptr<global> %rp, align 4
@@ -102,16 +102,17 @@ done:
   ret void
 }}
 """
-DTYPE = np.dtype([("f", np.float32, (18,)), ("inner", np.int32, (20,))])
+DTYPE = np.dtype([("f", np.float32, (72,)), ("inner", np.int32, (80,))])
 
 CHECKS = """
-; CHECK-LABEL: define internal void @"build"(float %"x", i32 %"n", {{.*}}, ptr noalias align 4 dereferenceable(152) %"result")
-; CHECK:         call void @"llvm.memcpy.p0.p0.i64"(ptr %"result", ptr {{%.+}}, i64 152, i1 0)
+; CHECK-LABEL: define internal void @"build"(float %"x", i32 %"n", {{.*}}, ptr noalias align 4 dereferenceable(608) %"result")
+; CHECK:         call void @"llvm.memset.p0.i64"(ptr %"a", i8 0, i64 608, i1 0)
+; CHECK:         call void @"llvm.memcpy.p0.p0.i64"(ptr %"result", ptr {{%.+}}, i64 608, i1 0)
 ; CHECK-NEXT:    ret void
-; CHECK-LABEL: define internal float @"sum"(ptr noalias align 4 dereferenceable(152) %"t", ptr %"wi.ctx"
-; CHECK:         [[INNER:%.+]] = getelementptr i8, ptr %"t", i64 72
+; CHECK-LABEL: define internal float @"sum"(ptr noalias align 4 dereferenceable(608) %"t", ptr %"wi.ctx"
+; CHECK:         [[INNER:%.+]] = getelementptr i8, ptr %"t", i64 288
 ; CHECK:         getelementptr i8, ptr [[INNER]], i64 28
-; CHECK-LABEL: define internal void @"k"(ptr %"out", ptr %"raw", ptr noalias align 4 dereferenceable(152) %"t", i32 %"c",
+; CHECK-LABEL: define internal void @"k"(ptr %"out", ptr %"raw", ptr noalias align 4 dereferenceable(608) %"t", i32 %"c",
 ; CHECK:         call void @"build"(float %"gf", i32 %"gi", {{.*}}, ptr [[BUILT:%.+]])
 ; CHECK-NEXT:    call float @"sum"(ptr [[BUILT]],
 ; CHECK-NEXT:    call float @"sum"(ptr %"t",
@@ -121,22 +122,22 @@ CHECKS = """
 ; CHECK:       merge:
 ; CHECK-NEXT:    %"merged" = phi {{ *}}ptr [[[BUILT]], %"then"], [%"t", %"else"]
 ; CHECK-NEXT:    call float @"sum"(ptr %"merged",
-; CHECK:         [[FIRST:%.+]] = load {[18 x float], {[20 x i32]}}, ptr %"t", align 4
+; CHECK:         [[FIRST:%.+]] = load {[72 x float], {[80 x i32]}}, ptr %"t", align 4
 ; CHECK-NEXT:    br label %"loop"
-; CHECK:         %"acc" = phi {{ *}}{[18 x float], {[20 x i32]}} [[[FIRST]], %"merge"], [[[NEXT:%.+]], %"loop"]
-; CHECK:         store {[18 x float], {[20 x i32]}} %"acc", ptr %"next", align 4
+; CHECK:         %"acc" = phi {{ *}}{[72 x float], {[80 x i32]}} [[[FIRST]], %"merge"], [[[NEXT:%.+]], %"loop"]
+; CHECK:         store {[72 x float], {[80 x i32]}} %"acc", ptr %"next", align 4
 ; CHECK-NEXT:    [[AT:%.+]] = getelementptr i8, ptr %"next", i64 12
 ; CHECK-NEXT:    store float %"inc", ptr [[AT]], align 4
-; CHECK:         [[NEXT]] = load {[18 x float], {[20 x i32]}}, ptr %"next", align 4
+; CHECK:         [[NEXT]] = load {[72 x float], {[80 x i32]}}, ptr %"next", align 4
 ; CHECK-NEXT:    br i1 %"more", label %"loop", label %"done"
 ; CHECK:       done:
-; CHECK:         call void @"llvm.memcpy.p0.p0.i64"(ptr %"p", ptr %"next", i64 152, i1 0)
-; CHECK-NEXT:    call void @"llvm.memcpy.p0.p0.i64"(ptr %"back", ptr %"p", i64 152, i1 0)
-; CHECK-NEXT:    call void @"llvm.memcpy.p0.p0.i64"(ptr %"p", ptr %"t", i64 152, i1 0)
-; CHECK:         call void @"llvm.memcpy.p0.p0.i64"(ptr %"rp", ptr %"back", i64 152, i1 0)
+; CHECK:         call void @"llvm.memcpy.p0.p0.i64"(ptr %"p", ptr %"next", i64 608, i1 0)
+; CHECK-NEXT:    call void @"llvm.memcpy.p0.p0.i64"(ptr %"back", ptr %"p", i64 608, i1 0)
+; CHECK-NEXT:    call void @"llvm.memcpy.p0.p0.i64"(ptr %"p", ptr %"t", i64 608, i1 0)
+; CHECK:         call void @"llvm.memcpy.p0.p0.i64"(ptr %"rp", ptr %"back", i64 608, i1 0)
 ; CHECK-LABEL: define void @"k.launch"(
 ; CHECK:         [[ARG:%.+]] = getelementptr i8, ptr %".1", i64 16
-; CHECK-NOT:     load {[18 x float]
+; CHECK-NOT:     load {[72 x float]
 ; CHECK:         call void @"k"(ptr {{%.+}}, ptr {{%.+}}, ptr [[ARG]], i32
 """
 
@@ -158,8 +159,8 @@ def test_large_aggregates_are_pointers_in_the_llvm_ir(tmp_path: Path) -> None:
 def test_every_instruction_on_large_aggregates_matches_numpy() -> None:
     kernel = compile_text(IR).kernels["k"]
     t = np.zeros((), DTYPE)
-    t["f"] = np.arange(18, dtype=np.float32) * 1.5
-    t["inner"] = np.arange(20, dtype=np.int32) * 3 - 7
+    t["f"] = np.arange(72, dtype=np.float32) * 1.5
+    t["inner"] = np.arange(80, dtype=np.int32) * 3 - 7
     n = 8
     for c in (1, 0):
         out, raw = np.full(9 * n, -1.0, np.float32), np.zeros(n, DTYPE)
@@ -178,19 +179,19 @@ def test_every_instruction_on_large_aggregates_matches_numpy() -> None:
 
 SMALL = """
 typedef struct { float v[4]; } Small;
-typedef struct { float v[17]; } Big;
+typedef struct { float v[65]; } Big;
 __attribute__((noinline)) float first(Small s) { return s.v[0]; }
-__attribute__((noinline)) float last(Big b) { return b.v[16]; }
+__attribute__((noinline)) float last(Big b) { return b.v[64]; }
 __kernel void k(__global float *o, Small s, Big b) { o[0] = first(s) + last(b); }
 """
 SMALL_CHECKS = """
 ; CHECK-LABEL: define internal float @"first"({[4 x float]} %"s",
-; CHECK-LABEL: define internal float @"last"(ptr noalias align 4 dereferenceable(68) %"b",
-; CHECK-LABEL: define internal void @"k"(ptr %"o", {[4 x float]} %"s", ptr noalias align 4 dereferenceable(68) %"b",
+; CHECK-LABEL: define internal float @"last"(ptr noalias align 4 dereferenceable(260) %"b",
+; CHECK-LABEL: define internal void @"k"(ptr %"o", {[4 x float]} %"s", ptr noalias align 4 dereferenceable(260) %"b",
 """
 
 
 def test_aggregates_up_to_the_limit_stay_values(tmp_path: Path) -> None:
-    assert 16 <= INDIRECT_AGGREGATE_BYTES < 68
+    assert 16 <= INDIRECT_AGGREGATE_BYTES < 260
     text = compile_program(SMALL).program.llvm_ir
     assert filecheck(SMALL_CHECKS, text, tmp_path) == 0

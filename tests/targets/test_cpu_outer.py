@@ -238,7 +238,7 @@ def test_outer_vectorised_shapes_agree_with_the_unvectorised_build(name: str) ->
 
 
 LARGE_STRUCT_CALL = """
-typedef struct { float w[32]; } Row;
+typedef struct { float w[72]; } Row;
 __attribute__((noinline)) float third(Row r) { return r.w[3]; }
 __kernel void k(int n, __global const Row *rows, __global float *y) {
     int i = get_global_id(0);
@@ -249,7 +249,7 @@ __kernel void k(int n, __global const Row *rows, __global float *y) {
 
 
 def test_a_struct_kept_in_memory_gets_no_hint() -> None:
-    """The 128-byte `rows[j]` lives in a slot (emit_indirect.py) hoisted out of the
+    """The 288-byte `rows[j]` lives in a slot (emit_indirect.py) hoisted out of the
     work-item loop, which the widened work-items would share."""
     module = frontend_for(LARGE_STRUCT_CALL, "", "<k>").module
     optimize(module, 2, "cpu")
@@ -257,7 +257,7 @@ def test_a_struct_kept_in_memory_gets_no_hint() -> None:
     assert outer_regions(kernel) == {0}  # the promise would hold but for the slot
     assert outer_regions(kernel, CpuTarget(module).in_memory) == set()
     n, m = 5, 40
-    rows = np.arange(n * 32, dtype=np.float32).reshape(n, 32) / 7
+    rows = np.arange(n * 72, dtype=np.float32).reshape(n, 72) / 7
     y = np.zeros(m, np.float32)
     _launch(LARGE_STRUCT_CALL, [np.int32(n), rows, y], (m,), (8,))
     want = rows[:, 3].astype(np.float64).sum() * np.arange(m)

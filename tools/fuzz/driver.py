@@ -13,7 +13,8 @@ case that takes 15 s of CPU took more than 120 s of wall clock and was called a
 hang), keeps the first reproducer of each kind of finding, and
 `campaign` splits a run over `--jobs` processes and prints the report. A long
 run says how far it got every `PROGRESS` seconds, and writes each new kind of
-finding under `--save` the moment it is found (`saver`), so a run stopped
+finding under `--save` the moment it is found (`saver`; hangs and deaths,
+which share a few kinds, each of the first `KEEP_EACH`), so a run stopped
 early keeps what it found; `--json FILE` writes the run's summary (`summary`).
 """
 

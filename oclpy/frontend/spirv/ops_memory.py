@@ -56,7 +56,8 @@ def _variable(ft: FunctionTranslator, instr: Instruction) -> None:
     t = ft.result_type(instr)
     if t.kind != "pointer" or instr.operand(2) != 7:
         raise instr.error("a variable inside a function must have the Function storage class")
-    pointee = ft.mt.types.pointee(t, instr)
+    ft.mt.types.pointee(t, instr)
+    pointee = ft.mt.types.data(t.pointee_id, instr, "a variable")
     align = (ft.mt.info.decoration(instr.operand(1), "Alignment") or (0,))[0]
     name = ft.mt.info.names.get(instr.operand(1), "")
     slot = ft.allocas.alloca(pointee.ir, align, name=name)

@@ -98,13 +98,31 @@ def _pointer(ft: FunctionTranslator, instr: Instruction, at: int) -> Value:
     return p
 
 
+def _atomic_value(instr: Instruction, v: Value, floats: bool) -> Value:
+    """`v` when an atomic may operate on its type: an integer of 8 to 64 bits (or a
+    float, where `floats`); a mutant's `AtomicOr` on a bool reached LLVM."""
+    t = v.type
+    if isinstance(t, ir.IntType) and t.bits in (8, 16, 32, 64):
+        return v
+    if floats and isinstance(t, ir.FloatType):
+        return v
+    raise instr.error(f"an atomic operation on {t} (only 8- to 64-bit integers"
+                      f"{' and floats' if floats else ''})")
+
+
 def _rmw(binop: str, fixed: int | None = None) -> Handler:
     """Result type, result, pointer, scope, semantics[, value]."""
     def handle(ft: FunctionTranslator, instr: Instruction) -> None:
         p = _pointer(ft, instr, 2)
         scope, order = _scope_and_order(ft, instr, 3, p)
         t = ft.result_type(instr).ir
-        value = ConstInt(t, fixed) if fixed is not None else ft.value(instr.operand(5))
+        if fixed is None:
+            value = ft.value(instr.operand(5))
+        elif isinstance(t, ir.IntType):
+            value = ConstInt(t, fixed)
+        else:
+            raise instr.error(f"an atomic operation on {t} (only 8- to 64-bit integers)")
+        value = _atomic_value(instr, value, binop in ("xchg", "fadd", "fmin", "fmax"))
         ft.define(instr, ft.b.atomicrmw(binop, p, value, order, scope))
     return handle
 
@@ -120,14 +138,14 @@ def _atomic_store(ft: FunctionTranslator, instr: Instruction) -> None:
     """Pointer, scope, semantics, value."""
     p = _pointer(ft, instr, 0)
     scope, order = _scope_and_order(ft, instr, 1, p)
-    ft.b.atomicrmw("xchg", p, ft.value(instr.operand(3)), order, scope)
+    ft.b.atomicrmw("xchg", p, _atomic_value(instr, ft.value(instr.operand(3)), True), order, scope)
 
 
 def _compare_exchange(ft: FunctionTranslator, instr: Instruction) -> None:
     """Result type, result, pointer, scope, equal semantics, unequal semantics, value, comparator."""
     p = _pointer(ft, instr, 2)
     scope, order = _scope_and_order(ft, instr, 3, p)
-    new, expected = ft.value(instr.operand(6)), ft.value(instr.operand(7))
+    new, expected = (_atomic_value(instr, ft.value(instr.operand(i)), False) for i in (6, 7))
     ft.define(instr, ft.b.cmpxchg(p, expected, new, order, scope))
 
 

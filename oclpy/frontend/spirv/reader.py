@@ -149,7 +149,11 @@ class _Reader:
         modes.append((instr.operand(1), instr.operands[2:]))
 
     def name(self, instr: Instruction) -> None:
-        self.info.names[instr.operand(0)] = instr.string(1)[0]
+        # a debug name becomes an IR and an LLVM name: a character that LLVM's text form
+        # cannot hold there (a newline, a quote) becomes '_' (a mutant's "writ\n" broke it)
+        text = instr.string(1)[0]
+        self.info.names[instr.operand(0)] = "".join(c if c.isprintable() and c not in '"\\' else "_"
+                                                    for c in text)
 
     def string(self, instr: Instruction) -> None:
         self.info.strings[instr.operand(0)] = instr.string(1)[0]

@@ -106,7 +106,8 @@ class ModuleTranslator:
         if linkage is not None and linkage[-1] == LINKAGE_IMPORT:
             raise instr.error(f"variable '{self.info.names.get(rid, rid)}' is imported from another "
                               f"module: linking SPIR-V modules is not supported")
-        pointee = self.types.pointee(t, instr)
+        self.types.pointee(t, instr)
+        pointee = self.types.data(t.pointee_id, instr, "a variable")
         init = None
         if len(instr.operands) > 3:
             init = self.globals.get(instr.operand(3))

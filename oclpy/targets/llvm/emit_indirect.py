@@ -18,7 +18,8 @@ memory that holds it (an *indirect* value), as clang passes large structs
   `extractvalue` is an address (a large member) or a load (a small one);
   `insertvalue` copies into its own slot and stores the member; `select`
   picks between two pointers; a call passes pointers;
-- a constant is a private constant global; `undef`, a slot never written.
+- a constant is a private constant global (zeros stored are `llvm.memset`);
+  `undef`, a slot never written.
 
 The invariant that makes this exact: the memory behind an indirect value does
 not change while the value can be used. A slot belongs to one instruction
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
 I1, I8, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(64)
 MEMCPY = "llvm.memcpy.p0.p0.i64"
+MEMSET = "llvm.memset.p0.i64"
 
 
 def is_large(me: ModuleEmitter, t: Type) -> bool:
@@ -145,8 +147,13 @@ def at(fe: FunctionEmitter, base: ll.Value, offset: int) -> ll.Value:
 
 def put(fe: FunctionEmitter, dst: ll.Value, v: Value) -> None:
     """Store the value `v` (large or not) at `dst`: a copy of an indirect value or a
-    large constant's memory, nothing for `undef`, else a store."""
+    large constant's memory, zeros by `llvm.memset`, nothing for `undef`, else a store."""
     if isinstance(v, Undef) and is_large(fe.me, v.type):
+        return
+    if isinstance(v, ConstZero) and is_large(fe.me, v.type):
+        memset = fe.me.declare_external(MEMSET, ll.VoidType(), [dst.type, I8, I64, I1])
+        fe.builder.call(memset, [dst, ll.Constant(I8, 0), ll.Constant(I64, fe.layout.size_of(v.type)),
+                                 ll.Constant(I1, 0)])
         return
     if fe.is_indirect(v) or (isinstance(v, (ConstZero, ConstAggregate)) and is_large(fe.me, v.type)):
         copy(fe, dst, address(fe, v), v.type)

@@ -94,3 +94,39 @@ def test_the_runtime_reports_invalid_modules_as_build_failures(queue):
     with pytest.raises(cl.RuntimeError, match="alignment 15 is not a power of two") as info:
         cl.Program(ctx, data).build()
     assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
+
+
+# found by the offline fuzz run through the whole compiler (seed 14): a variable whose
+# type points at void reached the DataLayout ("type void has no alignment", at module
+# scope, and "has no size" in the cpu target's layout of __local memory)
+@pytest.mark.parametrize("storage,scope", [(4, "module"), (0, "module"), (7, "function")])
+@pytest.mark.parametrize("pointee,kind", [(1, "void"), (4, "function")])
+def test_a_variable_of_void_or_function_type_is_refused(storage, scope, pointee, kind):
+    pointer = [("TypePointer", [30, storage, pointee])]
+    if scope == "module":
+        data = kernel_module(types=TYPES + pointer + [("Variable", [30, 31, storage])])
+    else:
+        data = kernel_module([("Variable", [30, 31, storage]), ("Store", [11, 5]), ("Return", [])],
+                             types=TYPES + pointer)
+    log = error_of(data)
+    assert f"(OpVariable): a variable cannot have {kind} type %{pointee}" in log, log
+    assert log.startswith("k.spv: error: ") and "internal compiler error" not in log
+
+
+def test_an_atomic_on_a_bool_is_refused():
+    """Found by the same run: an OpAtomicOr on a bool reached LLVM (atomics are 8 to 64 bits)."""
+    types = TYPES + BOOL + [("TypePointer", [30, 7, 6]), ("Constant", [2, 40, 2]), ("Constant", [2, 41, 0])]
+    data = kernel_module([("Variable", [30, 31, 7]), ("AtomicOr", [6, 32, 31, 40, 41, 7]),
+                          ("Store", [11, 5]), ("Return", [])], types=types)
+    log = error_of(data)
+    assert "(OpAtomicOr): an atomic operation on i1 (only 8- to 64-bit integers)" in log, log
+
+
+def test_a_debug_name_llvm_cannot_hold_is_made_safe():
+    """Found by the same run: a block named "writ\\n" by OpName broke the LLVM IR text."""
+    from oclpy.compiler import host_target
+    from oclpy.compiler.toolchain import compile_program
+
+    data = kernel_module(prelude=PRELUDE + [("Name", [12, 'writ\n"x\\'])])
+    assert [b.name for b in compile_spirv(data).module.kernels()[0].blocks] == ['writ__x_']
+    assert compile_program(data, "", host_target(), filename="k.spv").program.kernels.keys() == {"k"}

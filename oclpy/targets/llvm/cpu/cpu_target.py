@@ -70,8 +70,9 @@ HOST = Target("cpu")
 # Struct and array values past this many bytes are pointers in the LLVM IR (passed,
 # returned and copied through memory: emit_indirect.py), as clang passes them byval:
 # LLVM takes first-class aggregates element by element, a 16 KB struct argument for
-# minutes (benchmarks/large_aggregates.py). 64 bytes (16 floats) and less stay values.
-INDIRECT_AGGREGATE_BYTES = 64
+# minutes (benchmarks/large_aggregates.py; 1 KB: 0.1-0.6 s). 256 bytes and less stay
+# values, which LLVM keeps in registers: ArrayFire's 72-byte KParam arguments, say.
+INDIRECT_AGGREGATE_BYTES = 256
 
 
 class CpuTarget:
