@@ -1,9 +1,9 @@
 """The launch fast path: what a kernel's launches on one queue share, checked once.
 
 `Kernel.__call__` and `enqueue_nd_range_kernel` first ask the kernel's
-`LaunchPlan` for the queue (made on the first launch there, kept per queue). A plan knows, once: the compiled
-kernel for the queue's device, its argument packer, and whether launches on
-this queue may take the fast path at all:
+`LaunchPlan` for the queue (made on the first launch there, kept per queue).
+A plan knows, once: the compiled kernel for the queue's device, its argument
+packer, and whether launches on this queue may take the fast path at all:
 
 - the driver is `eager` and the queue in order (or the driver runs ready
   commands of out-of-order queues inline: cuda's asynchronous launches);
@@ -12,12 +12,12 @@ this queue may take the fast path at all:
 - the kernel has no `__local` pointer arguments and its static `__local`
   memory fits the device.
 
-`LaunchPlan.launch` then packs the raw argument values at once (`launch_set`
-the values set earlier, as raw ones)
+`LaunchPlan.launch` then packs the raw argument values at once
 (`ArgPacker.pack_values`; with set_scalar_arg_dtypes, Python ints and floats
-through a struct of the declared dtype), takes the checked launch shape from the last
-launch when the same size tuples of ints are passed again (the same objects:
-such a tuple cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
+through a struct of the declared dtype; `launch_set` packs the values set
+earlier as raw ones), takes the checked launch shape from the last launch when
+the same size tuples of ints are passed again (the same objects: such a tuple
+cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
 on the calling thread (`CommandQueue._launch_now`). Whenever something is out
 of the ordinary (a value bind_arg must judge or convert otherwise, a global
 offset, g_times_l, an empty range, a dependency to wait for, a busy queue) it
