@@ -9,7 +9,7 @@ import pytest
 from oclpy.ir.parser import IRParseError, parse_module
 from oclpy.ir.printer import print_module
 from oclpy.ir.types import F32, I32, VOID, AddressSpace, PtrType, StructType, VectorType
-from oclpy.ir.values import Block, ConstInt, ConstOffset, Function, GlobalVar
+from oclpy.ir.values import ConstOffset
 
 LOOP = """\
 ; a comment before everything

@@ -48,7 +48,7 @@ def _inputs(t: str):
 
 @pytest.fixture(scope="module", params=["float", "double"])
 def geometry(request):
-    from .harness import KernelRunner, device_context, ulp_error
+    from .harness import KernelRunner, device_context
     t = request.param
     a, b = _inputs(t)
     dt = DTYPES[t]

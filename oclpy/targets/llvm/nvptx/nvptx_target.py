@@ -45,11 +45,11 @@ from ...kernel_abi import KernelArg, align_up, kernel_args
 from ....diagnostics import CompileError
 from ....frontend.options import BuildOptions, parse_build_options
 from ....ir.datalayout import DataLayout
-from ....ir.types import AddressSpace, ArrayType, PtrType, StructType, Type, VectorType
+from ....ir.types import AddressSpace, ArrayType, StructType, Type, VectorType
 from ....ir.values import Function, GlobalVar, Instr, Module
 from ...target import Target
 from . import ptx_codegen as codegen
-from .ptx_program import LOCAL_ALIGN, PtxKernel, PtxProgram, ptx_from_record, ptx_key, ptx_record  # noqa: F401
+from .ptx_program import LOCAL_ALIGN, PtxKernel, PtxProgram, ptx_key
 from . import nvvm_intrinsics as nvi
 from ..emit import FunctionEmitter, ModuleEmitter
 
