@@ -437,9 +437,13 @@ def send(ctx: Ctx, flow: Flow, block: Block, succ: Block, lanes: Operand) -> Non
         if lanes is EXEC:
             phi_copies(ctx, block, succ, guard=block in flow.barrier_blocks)
         else:
+            # what the copies compute under the edge's lanes (a uniform value read from
+            # the first lane on) holds only there: none of it is reused after the edge
+            outside = dict(ctx.block_cache)
             saved = ctx.op("s_and_saveexec_b64", "s", 64, lanes)
             phi_copies(ctx, block, succ)
             ctx.emit("s_mov_b64", EXEC, saved)
+            ctx.block_cache = outside
     mask = flow.masks.get(succ)
     if mask is not None:
         ctx.emit("s_or_b64", mask, mask, lanes)
