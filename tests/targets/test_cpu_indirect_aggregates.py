@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from filecheck.matcher import Matcher
-from filecheck.options import parse_argv_options
 
 from cpu_harness import compile_text, run
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu.cpu_target import INDIRECT_AGGREGATE_BYTES
+from tests.test_filecheck import filecheck
 
 T = "{[72 x float], {[80 x i32]}}"  # 608 bytes; its members are 288 and 320: all large
 IR = f"""
@@ -140,14 +139,6 @@ CHECKS = """
 ; CHECK-NOT:     load {[72 x float]
 ; CHECK:         call void @"k"(ptr {{%.+}}, ptr {{%.+}}, ptr [[ARG]], i32
 """
-
-
-def filecheck(check_text: str, output: str, tmp_path: Path) -> int:
-    check_file, input_file = tmp_path / "check.ll", tmp_path / "out.ll"
-    check_file.write_text(check_text)
-    input_file.write_text(output)
-    opts = parse_argv_options(["filecheck", str(check_file), "--input-file", str(input_file)])
-    return Matcher.from_opts(opts).run()
 
 
 def test_large_aggregates_are_pointers_in_the_llvm_ir(tmp_path: Path) -> None:
