@@ -66,7 +66,7 @@ def capture_call(kernel: Any, output: str | TextIO, queue: Any, global_size: Any
                  *args: Any, global_offset: Any = None, wait_for: Any = None,
                  g_times_l: bool = False, allow_empty_ndrange: bool = False) -> None:
     """Write the script for `kernel(queue, global_size, local_size, *args, ...)` to `output`."""
-    kernel._bind_all(args)  # the same argument checks as a real call
+    kernel.bind_all(args)  # the same argument checks as a real call
     if wait_for:
         for evt in wait_for:
             evt.wait()

@@ -11,7 +11,7 @@ before, and the launching thread itself polls its oldest issued events once
 more than `TRACK_HIGH` are outstanding (`issued`), so what they keep alive is
 released while a long loop of launches runs. Only an event that something must
 hear about as soon as it completes (a user callback from `set_callback`, a
-command waiting for it on the host or on another device: an urgent `_on_done`
+command waiting for it on the host or on another device: an urgent `when_done`
 callback) goes to the driver's watcher thread, which waits on the markers in
 turn and completes each event. Dependent commands on the same driver do not
 wait on the host at all: the scheduler passes the markers to
@@ -51,15 +51,15 @@ class _Watcher:
 
 
 def settle(event: Any, block: bool, known: bool = False) -> None:
-    """Complete `event` if its device work is done (see Event._settle); a driver
+    """Complete `event` if its device work is done (see Event.settle); a driver
     failure fails the event instead of raising."""
     try:
-        event._settle(block=block, known=known)
+        event.settle(block=block, known=known)
     except KeyboardInterrupt:  # Ctrl-C during a wait: the caller's, and the work goes on
         raise
     except BaseException as exc:  # a driver failure fails the event, not its caller
         code = getattr(exc, "code", 0)
-        event._finish(code if isinstance(code, int) and code < 0 else status_code.OUT_OF_RESOURCES, exc)
+        event.complete(code if isinstance(code, int) and code < 0 else status_code.OUT_OF_RESOURCES, exc)
 
 
 def watch(driver: Any, event: Any) -> None:

@@ -45,6 +45,9 @@ _lock_pick = itertools.count()
 
 
 class Event(Handle):
+    """PyOpenCL's Event. `mark_started`, `mark_issued`, `settle`, `complete`, `when_done`
+    and `wait_done` are how the queue, the scheduler and completion drive it, not PyOpenCL API."""
+
     # Rarely changed state lives on the class until first set: an event is made per
     # command, so its construction is on every launch's path.
     _done_flag: threading.Event | None = None  # made by the first waiter
@@ -101,7 +104,7 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
-    def _start(self) -> None:
+    def mark_started(self) -> None:
         """SUBMITTED and RUNNING at once (a command run the moment it is enqueued)."""
         with self._cond:
             if self._status <= ces.COMPLETE:
@@ -113,7 +116,7 @@ class Event(Handle):
             self._run_user_callbacks(ces.SUBMITTED)
             self._run_user_callbacks(ces.RUNNING)
 
-    def _issued(self, driver: Any, begin: Any, marker: Any) -> None:
+    def mark_issued(self, driver: Any, begin: Any, marker: Any) -> None:
         """The action queued its work on `driver`'s device: done when `marker` is.
         Watched by a thread only when something must hear of it at once."""
         with self._cond:
@@ -131,7 +134,7 @@ class Event(Handle):
             self._watched = True
         completion.watch(self._driver, self)
 
-    def _settle(self, block: bool, known: bool = False) -> None:
+    def settle(self, block: bool, known: bool = False) -> None:
         """Complete the event if its device work is done (waiting for it when `block`;
         without asking the driver when `known` done)."""
         driver, marker = self._driver, self._marker
@@ -149,7 +152,7 @@ class Event(Handle):
         times = None
         if self._begin is not None:
             times = driver.device_times(self._begin, marker)
-        self._finish(ces.COMPLETE, device_times=times)
+        self.complete(ces.COMPLETE, device_times=times)
         with self._cond:  # the one thread that takes the markers gives them back
             marker, begin = self._marker, self._begin
             self._begin = self._marker = None
@@ -158,8 +161,8 @@ class Event(Handle):
         if begin is not None:
             driver.recycle(begin)
 
-    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
-                device_times: tuple[int, int] | None = None) -> None:
+    def complete(self, status: int = ces.COMPLETE, error: BaseException | None = None,
+                 device_times: tuple[int, int] | None = None) -> None:
         """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
         with self._cond:
             if self._status <= ces.COMPLETE:
@@ -183,7 +186,7 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
-    def _on_done(self, callback: Callable[[Event], None], lazy: bool = False) -> None:
+    def when_done(self, callback: Callable[[Event], None], lazy: bool = False) -> None:
         """Call `callback(self)` once the event is done (now, if it already is). A
         `lazy` callback (bookkeeping) may run late: when the event is next waited
         for, polled or finished; any other makes an issued event watched."""
@@ -239,13 +242,13 @@ class Event(Handle):
     def wait(self) -> None:
         if self._marker is not None:
             completion.settle(self, block=True)
-        self._wait_done()
+        self.wait_done()
         if self.failed:
             self._error_reported = True
             raise_cl("clWaitForEvents", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                      describe_failure(self))
 
-    def _wait_done(self) -> None:
+    def wait_done(self) -> None:
         """Block until the event is done. Not issued yet: it will be watched once it is
         (a waiter must hear of its completion); issued: wait on its marker here."""
         with self._cond:
@@ -339,9 +342,9 @@ class NannyEvent(Event):
     def get_ward(self) -> Any:
         return self._ward
 
-    def _finish(self, status: int = ces.COMPLETE, error: BaseException | None = None,
-                device_times: tuple[int, int] | None = None) -> None:
-        super()._finish(status, error, device_times)
+    def complete(self, status: int = ces.COMPLETE, error: BaseException | None = None,
+                 device_times: tuple[int, int] | None = None) -> None:
+        super().complete(status, error, device_times)
         self._ward = None
 
 
@@ -359,7 +362,7 @@ class UserEvent(Event):
         if self.is_done:
             raise_cl("clSetUserEventStatus", status_code.INVALID_OPERATION,
                      "the user event's status was already set")
-        self._finish(status)
+        self.complete(status)
 
 
 def describe_failure(event: Event) -> str:

@@ -95,7 +95,7 @@ def enqueue_map_image(queue: CommandQueue, img: Any, flags: int, origin: Any, re
 
     mmap = MemoryMap(queue, img, flags, iface, staging, rows)
     in_place_write = staging is None and flags & WRITE_FLAGS  # the host writes the texels themselves
-    evt = queue._enqueue(command_type.MAP_IMAGE, action, events, blocking=is_blocking,
-                         keepalive=(img.storage,), storages=((img.storage, WRITE if in_place_write else READ),))
+    evt = queue.enqueue_command(command_type.MAP_IMAGE, action, events, blocking=is_blocking,
+                                keepalive=(img.storage,), storages=((img.storage, WRITE if in_place_write else READ),))
     return np.asarray(mmap), evt, row_pitch, slice_pitch
 

@@ -93,8 +93,8 @@ def read_write_image(queue: CommandQueue, image: Any, origin: Any, region: Any, 
             driver.read(alloc, img.offset, mirror)
 
     kind = command_type.WRITE_IMAGE if to_device else command_type.READ_IMAGE
-    return queue._enqueue(kind, action, events, blocking=bool(is_blocking), ward=host,
-                          keepalive=(img.storage,), storages=(img.storage,))
+    return queue.enqueue_command(kind, action, events, blocking=bool(is_blocking), ward=host,
+                                 keepalive=(img.storage,), storages=(img.storage,))
 
 
 def copy_image(queue: CommandQueue, src: Any, dest: Any, src_origin: Any, dest_origin: Any, region: Any,
@@ -168,8 +168,8 @@ def _copy_rows(queue: CommandQueue, routine: str, kind: int, src: Any, dst: Any,
         for d, s in pairs:
             driver.copy(d_alloc, d, s_alloc, s, width)
 
-    return queue._enqueue(kind, action, events, keepalive=(src.storage, dst.storage),
-                          storages=(src.storage, dst.storage))
+    return queue.enqueue_command(kind, action, events, keepalive=(src.storage, dst.storage),
+                                 storages=(src.storage, dst.storage))
 
 
 def _need(kw: dict[str, Any], name: str) -> Any:
@@ -218,8 +218,8 @@ def fill_image(queue: CommandQueue, image: Any, color: Any, origin: Any, region:
         for r in rows:
             driver.write(alloc, r, memoryview(row))
 
-    return queue._enqueue(command_type.FILL_IMAGE, action, events, keepalive=(img.storage,),
-                          storages=(img.storage,))
+    return queue.enqueue_command(command_type.FILL_IMAGE, action, events, keepalive=(img.storage,),
+                                 storages=(img.storage,))
 
 
 # -- colours -> texels (8.3.1) ---------------------------------------------------

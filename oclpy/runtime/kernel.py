@@ -60,6 +60,9 @@ class KernelArgCountError(LogicError, TypeError):
 
 
 class Kernel(Handle):
+    """PyOpenCL's Kernel. `bind_all`, `packer_for` and `ndrange_for` serve the launch
+    fast path (launch_plan.py) and capture, not PyOpenCL API."""
+
     def __init__(self, program: Any, name: str) -> None:
         self.program = program
         self.context = program.context
@@ -161,7 +164,7 @@ class Kernel(Handle):
         dtype = self._dtypes[index] if self._dtypes is not None else None
         return bind_arg(int(index), self._params[index], value, self.context, dtype)
 
-    def _bind_all(self, args: Sequence[Any]) -> list[BoundArg]:
+    def bind_all(self, args: Sequence[Any]) -> list[BoundArg]:
         if len(args) != self.num_args:
             names = ", ".join(p.name for p in self._params)
             raise make_error("Kernel.set_args", status_code.INVALID_KERNEL_ARGS,
@@ -195,7 +198,7 @@ class Kernel(Handle):
             self._bound_args()[index] = bound
 
     def set_args(self, *args: Any) -> None:
-        self._set_bound(self._bind_all(args))
+        self._set_bound(self.bind_all(args))
 
     # PyOpenCL's entries for generated argument-setting code (pyopencl.invoker, loopy):
     # flat tuples, (index, value, ...), (index, bytes, ...), (index, typechar, value, ...).
@@ -248,7 +251,7 @@ class Kernel(Handle):
             evt = plan.launch(global_size, local_size, args, wait_for)
             if evt is not None:
                 return evt
-        bound = self._bind_all(args)
+        bound = self.bind_all(args)
         self._set_bound(bound)
         return self._enqueue(queue, bound, global_size, local_size, global_offset, wait_for,
                              g_times_l, allow_empty_ndrange)
@@ -274,7 +277,7 @@ class Kernel(Handle):
                      "the queue and the kernel belong to different contexts")
         ck = self._compiled_for(queue.device, routine)
         dev = queue.device
-        nd = self._ndrange(dev, ck, global_size, local_size, global_offset, g_times_l)
+        nd = self.ndrange_for(dev, ck, global_size, local_size, global_offset, g_times_l)
         events = queue.check_wait_for(wait_for, routine)
         if 0 in nd.global_size:  # an empty range (OpenCL 2.1 on): nothing runs, allowed or not
             return queue.enqueue_marker(events)
@@ -283,12 +286,12 @@ class Kernel(Handle):
             if arg.buffer is not None:
                 arg.buffer.check_alive(routine)
         driver = queue.driver
-        blob, keep = self._packer(ck).pack(bound, driver)
+        blob, keep = self.packer_for(ck).pack(bound, driver)
         storages = [(arg.buffer.storage, self._access[i]) for i, arg in enumerate(bound)
                     if arg.buffer is not None]
         run = launcher(self.context, driver)
-        return queue._enqueue(command_type.NDRANGE_KERNEL, lambda: run(ck, blob, nd),
-                              events, keepalive=(keep, bound), storages=storages)
+        return queue.enqueue_command(command_type.NDRANGE_KERNEL, lambda: run(ck, blob, nd),
+                                     events, keepalive=(keep, bound), storages=storages)
 
     def _plan_for(self, queue: Any) -> LaunchPlan | None:
         """The launch plan for `queue`, made now; None for what is not a queue of this
@@ -302,14 +305,14 @@ class Kernel(Handle):
         self._plans[id(queue)] = plan
         return plan
 
-    def _packer(self, ck: Any) -> ArgPacker:
+    def packer_for(self, ck: Any) -> ArgPacker:
         found = self._packers.get(id(ck))
         if found is None or found[0] is not ck:
             found = self._packers[id(ck)] = (ck, ArgPacker(list(ck.args), ck.blob_size))
         return found[1]
 
-    def _ndrange(self, dev: Device, ck: Any, global_size: Any, local_size: Any,
-                 global_offset: Any, g_times_l: bool) -> NDRange:
+    def ndrange_for(self, dev: Device, ck: Any, global_size: Any, local_size: Any,
+                    global_offset: Any, g_times_l: bool) -> NDRange:
         """The checked launch shape, from the cache when these sizes were checked before."""
         key = None
         if plain_sizes(global_size) and plain_sizes(local_size) and plain_sizes(global_offset):

@@ -17,8 +17,8 @@ packer, and whether launches on this queue may take the fast path at all:
 through a struct of the declared dtype; `launch_set` packs the values set
 earlier as raw ones), takes the checked launch shape from the last launch when
 the same size tuples of ints are passed again (the same objects: such a tuple
-cannot change), checks `wait_for` (`CommandQueue._ready`) and runs the launch
-on the calling thread (`CommandQueue._launch_now`). Whenever something is out
+cannot change), checks `wait_for` (`CommandQueue.ready_markers`) and runs the launch
+on the calling thread (`CommandQueue.launch_now`). Whenever something is out
 of the ordinary (a value bind_arg must judge or convert otherwise, a global
 offset, g_times_l, an empty range, a dependency to wait for, a busy queue) it
 returns None having done nothing, and the caller takes the general path,
@@ -54,7 +54,7 @@ class LaunchPlan:
         driver = device.driver
         self.kernel, self.queue, self.ck, self.driver = kernel, queue, ck, driver
         self.run = launcher(queue.context, driver)  # one bound method, not one per launch
-        self.packer = kernel._packer(ck)
+        self.packer = kernel.packer_for(ck)
         # run at once on the calling thread, or handed to the command threads
         self.now = queue._in_order or getattr(driver, "inline_out_of_order", False)
         self.fast = (getattr(driver, "eager", False)
@@ -83,7 +83,7 @@ class LaunchPlan:
         if global_size is last[0] and local_size is last[1]:
             nd = last[2]
         else:
-            nd = kernel._ndrange(self.queue.device, self.ck, global_size, local_size, None, False)
+            nd = kernel.ndrange_for(self.queue.device, self.ck, global_size, local_size, None, False)
             if 0 in nd.global_size:
                 return None
             if plain_sizes(global_size) and plain_sizes(local_size):  # a list may change
@@ -92,16 +92,16 @@ class LaunchPlan:
         if not self.now:
             if call:
                 kernel._last_call = (args, blob)
-            return self.queue._launch_later(wait_for, self.run, (self.ck, blob, nd), storages)
+            return self.queue.launch_later(wait_for, self.run, (self.ck, blob, nd), storages)
         markers: tuple[Any, ...] | None = ()
         if wait_for is not None:
-            markers = self.queue._ready(wait_for)
+            markers = self.queue.ready_markers(wait_for)
             if markers is None:
                 return None
         if call:
             kernel._last_call = (args, blob)
-        return self.queue._launch_now(markers, self.run, (self.ck, blob, nd),
-                                      storages if self.driver.issues_markers else ())
+        return self.queue.launch_now(markers, self.run, (self.ck, blob, nd),
+                                     storages if self.driver.issues_markers else ())
 
     def launch_set(self, bound: list[Any], global_size: Any, local_size: Any,
                    wait_for: Any) -> Event | None:

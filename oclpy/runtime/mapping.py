@@ -61,9 +61,9 @@ class MemoryMap:
                 for at, host, nbytes in rows:
                     driver.write(alloc, at, staging[host:host + nbytes])
 
-        return queue._enqueue(command_type.UNMAP_MEM_OBJECT, action, events,
-                              keepalive=(self.storage, staging),
-                              storages=((self.storage, WRITE if wrote else READ),))
+        return queue.enqueue_command(command_type.UNMAP_MEM_OBJECT, action, events,
+                                     keepalive=(self.storage, staging),
+                                     storages=((self.storage, WRITE if wrote else READ),))
 
     def __enter__(self) -> MemoryMap:
         return self
@@ -161,6 +161,6 @@ def enqueue_map_buffer(queue: CommandQueue, buf: Buffer, flags: int, offset: int
             driver.read(alloc, base + offset, staging[:nbytes])
 
     mmap = MemoryMap(queue, buf, flags, iface, staging, [(base + offset, 0, nbytes)] if nbytes else [])
-    evt = queue._enqueue(command_type.MAP_BUFFER, action, events, blocking=is_blocking,
-                         keepalive=(buf.storage,), storages=(buf.storage,))
+    evt = queue.enqueue_command(command_type.MAP_BUFFER, action, events, blocking=is_blocking,
+                                keepalive=(buf.storage,), storages=(buf.storage,))
     return np.asarray(mmap), evt

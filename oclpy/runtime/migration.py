@@ -49,9 +49,9 @@ def enqueue_migrate_mem_objects(queue: CommandQueue, mem_objects: Any, flags: in
     for buf in buffers:
         buf.storage.on(target, ROUTINE)  # MEM_OBJECT_ALLOCATION_FAILURE before anything runs
     storages = [buf.storage for buf in buffers]
-    return queue._enqueue(command_type.MIGRATE_MEM_OBJECTS, _nothing, events,
-                          keepalive=tuple(storages), storages=[(s, access) for s in storages],
-                          claim_on=target)
+    return queue.enqueue_command(command_type.MIGRATE_MEM_OBJECTS, _nothing, events,
+                                 keepalive=tuple(storages), storages=[(s, access) for s in storages],
+                                 claim_on=target)
 
 
 def _nothing() -> None:

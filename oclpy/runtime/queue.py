@@ -1,6 +1,6 @@
 """Command queues: where commands become events, in order or out of order.
 
-`CommandQueue._enqueue(command_type, action, wait_for, ...)` is the one path
+`CommandQueue.enqueue_command(command_type, action, wait_for, ...)` is the one path
 every command (copy, fill, launch, marker, barrier) takes: it checks the wait
 list, makes the event, adds the queue's ordering dependency (the previous
 command when in-order, the last barrier when out-of-order) and hands both to
@@ -18,13 +18,13 @@ threads, so independent commands run concurrently, unless the driver says
 work on the device, which a command thread would not make concurrent).
 
 Kernel launches have two shorter doors, used by the launch fast path
-(launch_plan.py) for a one-device context: `_launch_now` runs a launch whose
+(launch_plan.py) for a one-device context: `launch_now` runs a launch whose
 dependencies are done on the calling thread (one lock, for the ordering
-check, and no scheduler), `_launch_later` hands one on an out-of-order queue
+check, and no scheduler), `launch_later` hands one on an out-of-order queue
 to the scheduler without the general cases (storages, markers, barriers).
-Either answers None, having done nothing, when the command needs `_enqueue`.
-Host reads and writes have one too, `_transfer_now` (transfer.py), issued the
-way `_launch_now` issues a launch.
+Either answers None, having done nothing, when the command needs `enqueue_command`.
+Host reads and writes have one too, `transfer_now` (transfer.py), issued the
+way `launch_now` issues a launch.
 A command's event tells its queue when it is done (`Event._retire_to`), which
 keeps `finish()`'s pending set and the failures not yet reported.
 
@@ -63,6 +63,9 @@ class CommandQueueUsedAfterExit(UserWarning):
     """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
 class CommandQueue(Handle):
+    """PyOpenCL's CommandQueue. `enqueue_command`, `ready_markers`, `launch_now`,
+    `launch_later` and `transfer_now` are the runtime's own doors (module docstring), not PyOpenCL API."""
+
     def __init__(self, context: Any, device: Device | None = None, properties: Any = None) -> None:
         if not isinstance(context, Context):
             raise_cl("clCreateCommandQueue", status_code.INVALID_CONTEXT,
@@ -141,9 +144,9 @@ class CommandQueue(Handle):
                          "an event in wait_for belongs to another context")
         return events
 
-    def _enqueue(self, command: int, action: Callable[[], None], wait_for: Sequence[Event],
-                 *, blocking: bool = False, ward: Any = None, keepalive: Iterable[Any] = (),
-                 sync: str = "", storages: Iterable[Any] = (), claim_on: Any = None) -> Event:
+    def enqueue_command(self, command: int, action: Callable[[], None], wait_for: Sequence[Event],
+                        *, blocking: bool = False, ward: Any = None, keepalive: Iterable[Any] = (),
+                        sync: str = "", storages: Iterable[Any] = (), claim_on: Any = None) -> Event:
         """Make the command's event, order it, schedule it; wait if `blocking`.
 
         `sync` is "marker" or "barrier" for those commands: without a wait list
@@ -173,8 +176,8 @@ class CommandQueue(Handle):
             evt.wait()
         return evt
 
-    def _ready(self, wait_for: Any) -> tuple[Any, ...] | None:
-        """For the launch fast path: None when the command must take `_enqueue` (a
+    def ready_markers(self, wait_for: Any) -> tuple[Any, ...] | None:
+        """For the launch fast path: None when the command must take `enqueue_command` (a
         `wait_for` that is not a list or tuple of this context's events, or one not
         done); else the markers of those RUNNING on this queue's device, which the
         command orders itself after there (scheduler._device_ordered's rule)."""
@@ -193,11 +196,11 @@ class CommandQueue(Handle):
             markers += (evt._marker,)
         return markers
 
-    def _launch_now(self, markers: tuple[Any, ...], action: Callable[..., None], args: tuple,
-                    keepalive: Any) -> Event | None:
+    def launch_now(self, markers: tuple[Any, ...], action: Callable[..., None], args: tuple,
+                   keepalive: Any) -> Event | None:
         """The launch fast path: run a kernel launch whose explicit dependencies are done
-        (or queued on this device: `markers`, from `_ready`) on the calling thread now,
-        as `_enqueue` would with nothing to wait for; None, with nothing done, when the
+        (or queued on this device: `markers`, from `ready_markers`) on the calling thread now,
+        as `enqueue_command` would with nothing to wait for; None, with nothing done, when the
         queue is not ready for that (released, used after its `with` block, or an
         ordering dependency still to wait for)."""
         if self._released or self._exited:
@@ -212,7 +215,7 @@ class CommandQueue(Handle):
             if self._in_order:
                 self._last = evt
             self._pending[evt] = None
-        evt._start()
+        evt.mark_started()
         if markers:
             args = (driver, list(markers), action, *args)
             action = _ordered_launch
@@ -227,15 +230,15 @@ class CommandQueue(Handle):
             self._pending.pop(evt, None)
         return evt
 
-    def _transfer_now(self, command: int, move: Callable[..., Any], args: tuple,
-                      storage: Any, blocking: bool) -> Event | None:
+    def transfer_now(self, command: int, move: Callable[..., Any], args: tuple,
+                     storage: Any, blocking: bool) -> Event | None:
         """The host-transfer fast path: a read or write (`move(*args)`) on an in-order
         queue whose previous command is done or queued ahead of it on this device's
         ordered stream, of bytes that never left this device, is issued now on
-        the calling thread, as `_launch_now` issues a launch: complete when the driver's
+        the calling thread, as `launch_now` issues a launch: complete when the driver's
         action says DONE (or its driver issues no markers), else RUNNING with a marker
         behind the stream's earlier work; a blocking one is waited for. None, with
-        nothing done, when it needs `_enqueue` (profiling, an out-of-order queue, bytes
+        nothing done, when it needs `enqueue_command` (profiling, an out-of-order queue, bytes
         that have lived on another device, an earlier command to wait for)."""
         if self._released or self._exited or not self._in_order or self._profiling:
             return None
@@ -252,7 +255,7 @@ class CommandQueue(Handle):
                 return None
             self._last = evt
             self._pending[evt] = None
-        evt._start()
+        evt.mark_started()
         run_started(evt, driver, False, move, args)
         if evt._retire_to is None:  # done here: retire it here
             if evt._status < 0:
@@ -263,10 +266,10 @@ class CommandQueue(Handle):
             evt.wait()  # the copy behind the stream's work, or the command's error
         return evt
 
-    def _launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
-                      keepalive: Any) -> Event | None:
+    def launch_later(self, wait_for: Any, action: Callable[..., None], args: tuple,
+                     keepalive: Any) -> Event | None:
         """The launch fast path on an out-of-order queue whose commands go to the command
-        threads: `_enqueue` without its general cases (storages to claim, markers,
+        threads: `enqueue_command` without its general cases (storages to claim, markers,
         barriers, wards); None, with nothing done, when the queue or `wait_for` (a list
         or tuple of this context's events, or None) needs those."""
         if self._released or self._exited:
@@ -305,7 +308,7 @@ class CommandQueue(Handle):
 
     def _retire(self, evt: Event) -> None:
         """`evt` is done: no longer pending (a failed one kept for finish() to report).
-        Idempotent: `_launch_now` and the event may both call it."""
+        Idempotent: `launch_now` and the event may both call it."""
         if evt._status >= 0:  # one dict operation, atomic: the lock only pairs the two below
             self._pending.pop(evt, None)
             return
@@ -315,11 +318,11 @@ class CommandQueue(Handle):
 
     def enqueue_marker(self, wait_for: Iterable[Event] | None = None) -> Event:
         events = self.check_wait_for(wait_for, "clEnqueueMarkerWithWaitList")
-        return self._enqueue(command_type.MARKER, _nothing, events, sync="marker")
+        return self.enqueue_command(command_type.MARKER, _nothing, events, sync="marker")
 
     def enqueue_barrier(self, wait_for: Iterable[Event] | None = None) -> Event:
         events = self.check_wait_for(wait_for, "clEnqueueBarrierWithWaitList")
-        return self._enqueue(command_type.BARRIER, _nothing, events, sync="barrier")
+        return self.enqueue_command(command_type.BARRIER, _nothing, events, sync="barrier")
 
     # -- synchronisation ------------------------------------------------------------
 
@@ -344,7 +347,7 @@ class CommandQueue(Handle):
             if evt.is_done:
                 continue
             settle(evt, block=True)
-            evt._wait_done()
+            evt.wait_done()
             synchronized = False
         if not synchronized:
             self.driver.synchronize()

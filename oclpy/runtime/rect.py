@@ -113,8 +113,8 @@ def host_rect(queue: CommandQueue, buf: Buffer, host: Any, to_device: bool, kw: 
                 driver.read(alloc, base + b, view[h:h + width])
 
     kind = command_type.WRITE_BUFFER if to_device else command_type.READ_BUFFER
-    return queue._enqueue(kind, action, events, blocking=blocking, ward=host, keepalive=(buf.storage,),
-                          storages=((buf.storage, WRITE if to_device else READ),))
+    return queue.enqueue_command(kind, action, events, blocking=blocking, ward=host, keepalive=(buf.storage,),
+                                 storages=((buf.storage, WRITE if to_device else READ),))
 
 
 def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any]) -> Event:
@@ -142,6 +142,6 @@ def buffer_rect(queue: CommandQueue, dst: Buffer, src: Buffer, kw: dict[str, Any
         for d, s in zip(dst_rows, src_rows):
             driver.copy(d_alloc, d_base + d, s_alloc, s_base + s, width)
 
-    return queue._enqueue(command_type.COPY_BUFFER, action, events,
-                          keepalive=(src.storage, dst.storage),
-                          storages=((src.storage, READ), (dst.storage, WRITE)))
+    return queue.enqueue_command(command_type.COPY_BUFFER, action, events,
+                                 keepalive=(src.storage, dst.storage),
+                                 storages=((src.storage, READ), (dst.storage, WRITE)))

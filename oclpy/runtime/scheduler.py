@@ -105,7 +105,7 @@ def command_threads() -> CommandThreads:
 def run_action(event: Event, action: Callable[..., None], args: tuple = ()) -> None:
     """Run one command's action and record how it ended on its event: SUBMITTED and
     RUNNING as it starts (a command handed to a command thread reads QUEUED until)."""
-    event._start()
+    event.mark_started()
     queue = event._queue
     if queue is None:
         run_started(event, None, False, action, args)
@@ -133,14 +133,14 @@ def run_started(event: Event, driver: Any, profiling: bool, action: Callable[...
         marker = (driver.completion(profiling) if driver is not None and driver.issues_markers
                   and done is not DONE else None)
     except Error as exc:
-        event._finish(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
+        event.complete(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
     except BaseException as exc:  # recorded on the event; wait()/finish() report it
-        event._finish(status_code.OUT_OF_RESOURCES, exc)
+        event.complete(status_code.OUT_OF_RESOURCES, exc)
     else:
         if marker is None:
-            event._finish(ces.COMPLETE)
+            event.complete(ces.COMPLETE)
         else:
-            event._issued(driver, begin, marker)
+            event.mark_issued(driver, begin, marker)
 
 
 def _device_ordered(deps: list[Event], driver: Any) -> tuple[list[Event], list[Any]]:
@@ -181,7 +181,7 @@ class _Waiting:
         self.left = left
 
     def __call__(self, _done: Event) -> None:
-        """A dependency is done (Event._on_done's callback): release(here=False)."""
+        """A dependency is done (Event.when_done's callback): release(here=False)."""
         with _count_lock:
             self.left -= 1
             if self.left:
@@ -199,7 +199,7 @@ class _Waiting:
         event, explicit, deps = self.event, self.explicit, self.deps
         for dep in deps if type(deps) is list else (deps,):
             if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)):
-                event._finish(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
+                event.complete(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
                 return
         if here:
             run_action(event, self.action, self.args)
@@ -222,7 +222,7 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
             action, args = _ordered, (driver, markers, action, *args)
     if not deps:
         if inline:  # the fast path: nothing to wait for, run here and now
-            event._start()
+            event.mark_started()
             _run_started(event, action, args)
         else:
             (_pool or command_threads()).submit(event, action, args)
@@ -234,6 +234,6 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
     for dep in deps:
         # a dependency finishing later dispatches to a command thread: running it
         # there, inside the finishing thread's call chain, could recurse without end
-        dep._on_done(waiting)
+        dep.when_done(waiting)
     if inline:
         waiting.release(here=True)

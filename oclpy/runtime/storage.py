@@ -123,7 +123,7 @@ class Storage:
                               if d == domain and e is not event and e not in waits]
                 self.valid = {domain}
             self.users.setdefault(event, []).append((domain, access))
-        event._on_done(self._done_with, lazy=True)
+        event.when_done(self._done_with, lazy=True)
         return waits, migrate
 
     def _done_with(self, event: Any) -> None:

@@ -99,7 +99,7 @@ def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any
     alloc, base = buf.allocation(driver)
     move = driver.read if t.host_is_destination else driver.write
     if not events:
-        evt = queue._transfer_now(t.command, move, (alloc, base + offset, view), buf.storage, blocking)
+        evt = queue.transfer_now(t.command, move, (alloc, base + offset, view), buf.storage, blocking)
         if evt is not None:
             return evt
 
@@ -107,8 +107,8 @@ def _host_transfer(t: _HostTransfer, queue: CommandQueue, buf: Buffer, host: Any
         return move(alloc, base + offset, view)  # (a driver's DONE: see drivers/base.py)
 
     access = READ if t.host_is_destination else _write_access(buf, base + offset, view.nbytes)
-    return queue._enqueue(t.command, action, events, blocking=blocking,
-                          ward=host, keepalive=(buf.storage,), storages=((buf.storage, access),))
+    return queue.enqueue_command(t.command, action, events, blocking=blocking,
+                                 ward=host, keepalive=(buf.storage,), storages=((buf.storage, access),))
 
 
 def _write_access(buf: Buffer, start: int, nbytes: int) -> str:
@@ -146,10 +146,10 @@ def _copy_buffer(queue: CommandQueue, dst: Buffer, src: Buffer, wait_for: Any,
             return driver.copy(d_alloc, d_base + dst_offset, s_alloc, s_base + src_offset, nbytes)
         return None
 
-    return queue._enqueue(command_type.COPY_BUFFER, action, events, blocking=blocking,
-                          keepalive=(src.storage, dst.storage),
-                          storages=((src.storage, READ),
-                                    (dst.storage, _write_access(dst, d_base + dst_offset, nbytes))))
+    return queue.enqueue_command(command_type.COPY_BUFFER, action, events, blocking=blocking,
+                                 keepalive=(src.storage, dst.storage),
+                                 storages=((src.storage, READ),
+                                           (dst.storage, _write_access(dst, d_base + dst_offset, nbytes))))
 
 
 def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: int, size: int,
@@ -175,8 +175,8 @@ def enqueue_fill_buffer(queue: CommandQueue, mem: Buffer, pattern: Any, offset: 
         if size:
             driver.fill(alloc, base + offset, data, size)
 
-    return queue._enqueue(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,),
-                          storages=((mem.storage, _write_access(mem, base + offset, size)),))
+    return queue.enqueue_command(command_type.FILL_BUFFER, action, events, keepalive=(mem.storage,),
+                                 storages=((mem.storage, _write_access(mem, base + offset, size)),))
 
 
 def enqueue_fill(queue: CommandQueue, dest: Any, pattern: Any, size: int, *, offset: int = 0,

@@ -277,14 +277,14 @@ def test_completion_callbacks_run_once_each_and_fresh_events_share_none(count):
     a, b = Event(), Event()
     ran = []
     for i in range(count):
-        a._on_done(lambda e, i=i: ran.append((i, e)), lazy=True)
+        a.when_done(lambda e, i=i: ran.append((i, e)), lazy=True)
     a.set_callback(CES.COMPLETE, lambda s: ran.append(s))
     assert len(a._user_callbacks) == 1
     assert b._callbacks == () and b._user_callbacks == ()
-    a._finish()
+    a.complete()
     assert ran == [(i, a) for i in range(count)] + [CES.COMPLETE]
     assert a._callbacks == () and a._keepalive == ()
-    a._on_done(lambda e: ran.append("late"))  # done already: at once
+    a.when_done(lambda e: ran.append("late"))  # done already: at once
     assert ran[-1] == "late"
 
 
@@ -332,7 +332,7 @@ def test_command_threads_give_every_waiting_job_a_thread():
     for evt in events:
         pool.submit(evt, job)
     for evt in events:
-        evt._wait_done()
+        evt.wait_done()
     assert done == [1, 1, 1] and all(e.command_execution_status == CES.COMPLETE for e in events)
     assert pool.threads == 3
 
