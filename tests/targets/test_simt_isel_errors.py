@@ -102,3 +102,28 @@ def test_calling_a_declaration() -> None:
     with pytest.raises(SelectError, match="call to @ext, which is declared but not defined"):
         select_ir("declare i32 @ext(i32 %x)\n\nkernel void @k(i32 %n) {\nentry:\n"
                   "  %r = call i32 @ext(i32 %n)\n  ret void\n}\n")
+
+
+def test_a_large_aggregate_carried_around_a_loop_is_refused() -> None:
+    """A phi of a struct held by reference at a loop header could keep last iteration's
+    address while its definition overwrites the memory (isel_aggregates.py): refused, by
+    name (the frontend keeps aggregate locals in allocas and never makes one)."""
+    text = """kernel void @k(ptr<private> %p, i32 %n) {
+entry:
+  %a = load {[80 x float]}, ptr<private> %p
+  br label %loop
+loop:
+  %v = phi {[80 x float]} [ %a, %entry ], [ %b, %loop ]
+  %i = phi i32 [ 0, %entry ], [ %j, %loop ]
+  %b = load {[80 x float]}, ptr<private> %p
+  %j = add i32 %i, 1
+  %c = icmp slt i32 %j, %n
+  condbr i1 %c, label %loop, label %done
+done:
+  store {[80 x float]} %v, ptr<private> %p
+  ret void
+}
+"""
+    with pytest.raises(SelectError, match=r"in function 'k', instruction '%v = phi .*': a 320-byte aggregate "
+                                          r"carried around a loop as a value is not supported on simt"):
+        select_ir(text)

@@ -8,6 +8,10 @@ and the callee's prologue both read this module, so they cannot disagree.
   alignment (offsets from the callee's incoming SP); `assign_returns`
   likewise, or None when the values go through memory (a hidden first
   uniform argument then points at the caller's return area);
+- `INDIRECT_AGGREGATE_BYTES`: a struct or array value larger than this is passed,
+  returned and held by reference, as a 32-bit private address of a copy (the
+  caller's copy for an argument; for a result, the caller's slot, whose address
+  goes as the last argument);
 - the fixed registers (`RETURN_ADDRESS`, `STACK_POINTER`, `FRAME_POINTER`,
   `BASE_POINTER`) and the register sets of a file of a given size
   (`caller_saved`, `callee_saved`, `spill_pool`, `allocatable`);
@@ -35,6 +39,7 @@ SPILL_POOL = 8  # the top registers of each file, reserved for reloads of spille
 CALLEE_SAVED = {"s": (32, 33, 34, *range(36, 64)), "v": tuple(range(32, 64))}
 MIN_REGISTERS = {"s": 48, "v": 24}
 DEFAULT_REGISTERS = {"s": 128, "v": 256}
+INDIRECT_AGGREGATE_BYTES = 256  # larger struct and array values go by reference (clang's byval/sret line)
 
 
 @dataclass(frozen=True)

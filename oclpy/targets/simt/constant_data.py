@@ -28,7 +28,7 @@ from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, FloatType, IntType, PtrType, Type
 from ...ir.values import ConstAggregate, ConstFloat, ConstInt, ConstNull, ConstOffset, GlobalVar, Module, Value
 from .calling_convention import GLOBALS_SLOT
-from .isel_context import SelectError, leaves
+from .isel_context import SelectError, memory_leaves
 
 def has_globals(module: Module) -> bool:
     return any(gv.space is AddressSpace.GLOBAL for gv in module.globals)
@@ -65,7 +65,7 @@ def constant_bytes(gv: GlobalVar, layout: DataLayout) -> bytes:
     if gv.initializer is None:
         return bytes(out)
     values = flatten(gv.initializer, layout)
-    for (t, offset), value in zip(leaves(gv.value_type, layout), values):
+    for (t, offset), value in zip(memory_leaves(gv.value_type, layout), values):
         if value is not None:
             out[offset:offset + layout.size_of(t)] = scalar_bytes(value, t, layout)
     return bytes(out)
@@ -77,7 +77,7 @@ def flatten(value: Value, layout: DataLayout) -> list[Value | None]:
         return [leaf for e in value.elements for leaf in flatten(e, layout)]
     if isinstance(value, (ConstInt, ConstFloat, ConstNull, GlobalVar, ConstOffset)):
         return [value]  # addresses too: `scalar_bytes` refuses them
-    return [None] * len(leaves(value.type, layout))  # zeroinitializer, undef
+    return [None] * len(memory_leaves(value.type, layout))  # zeroinitializer, undef
 
 
 def scalar_bytes(value: Value, t: Type, layout: DataLayout) -> bytes:

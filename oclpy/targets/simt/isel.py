@@ -42,6 +42,7 @@ from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, IntType, VoidType
 from ...ir.values import Block, Function, GlobalVar, Instr, Module
 from ..kernel_abi import kernel_args
+from . import isel_aggregates as aggregates
 from . import isel_arith as arith
 from . import isel_calls as calls
 from . import isel_control as control
@@ -70,10 +71,11 @@ PATTERNS: dict[str, Callable[[Ctx, Instr], None]] = {
     "select": arith.select_select,
     **{op: arith.select_cast for op in arith.CASTS},
     "addrspacecast": memory.select_addrspacecast,
-    "getelementptr": memory.select_gep, "load": memory.select_load, "store": memory.select_store,
+    "getelementptr": memory.select_gep, "load": aggregates.select_load, "store": aggregates.select_store,
     "alloca": memory.select_alloca, "atomicrmw": memory.select_atomicrmw, "cmpxchg": memory.select_cmpxchg,
     "call": select_call,
     **{op: values.select_rearrange for op in values.REARRANGE},
+    "extractvalue": aggregates.select_member, "insertvalue": aggregates.select_member,
 }
 
 
@@ -209,6 +211,7 @@ def select_function(fn: Function, info: ModuleInfo) -> MFunction:
         raise SelectError(f"simt: in function '{fn.name}': {exc}") from None
     if fn.is_kernel:
         check_kernel(ctx)
+    aggregates.check_phis(ctx, {b for b in fn.blocks if loops.is_header(b)})
     emit_body(ctx, flow)
     return mfn
 
@@ -255,6 +258,7 @@ def emit_body(ctx: Ctx, flow: control.Flow) -> None:
         flow.exec0 = ctx.op("s_mov_b64", "s", 64, EXEC)
     for mask in flow.masks.values():
         ctx.emit("s_mov_b64", mask, Imm(0))
+    aggregates.materialize(ctx)
     control.allocate_phis(ctx)
     for instr in fn.instructions():
         if arith.fusable(instr):
