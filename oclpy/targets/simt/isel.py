@@ -50,7 +50,7 @@ from . import isel_memory as memory
 from . import isel_printf as printf
 from . import isel_values as values
 from .calling_convention import STACK_POINTER, kernarg_bytes
-from .constant_data import layout_constants, layout_globals
+from .constant_data import layout_data
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
 from .memory_model import LOCAL_MEMORY_BYTES, SIMT_LAYOUT
@@ -95,8 +95,9 @@ def select_module(module: Module, layout: DataLayout = SIMT_LAYOUT) -> MModule:
 def plan_module(module: Module, layout: DataLayout) -> ModuleInfo:
     info = ModuleInfo(layout)
     place_local_variables(module, info)
-    info.constant_offsets, info.constants = layout_constants(module, layout)
-    info.global_offsets, _ = layout_globals(module, layout)
+    data = layout_data(module, layout)
+    info.constant_offsets, info.constants, info.global_offsets = data.constant_offsets, data.constants, \
+        data.global_offsets
     barriers = functions_with_barriers(module)
     order = callers_first(module)
     uniform_sites: dict[Function, bool] = {}
@@ -237,7 +238,7 @@ def check_kernel(ctx: Ctx) -> None:
         raise SelectError(f"simt: kernel '{fn.name}' needs {local} bytes of __local memory; "
                           f"a simt work-group has {LOCAL_MEMORY_BYTES}")
     _, explicit = kernel_args(fn, ctx.layout)
-    ctx.mfn.attrs["kernarg_bytes"] = kernarg_bytes(explicit, ctx.module.constants)
+    ctx.mfn.attrs["kernarg_bytes"] = kernarg_bytes(explicit, bool(ctx.module.constants))
     ctx.mfn.attrs["local_bytes"] = local
 
 

@@ -82,9 +82,9 @@ def kernel_entry(ctx: Ctx) -> None:
     """The preamble of a kernel: its arguments read from the kernarg segment."""
     ctx.entry["kernarg"] = ctx.in_preamble(lambda: ctx.op("p_copy", "s", 64, KERNEL_ENTRY.kernarg))
     args, explicit = kernel_args(ctx.fn, ctx.layout)
-    ctx.entry["hidden"] = Imm(hidden_offset(kernarg_bytes(explicit, ctx.module.constants)))
-    if ctx.module.constants:
-        ctx.entry["constants"] = ctx.in_preamble(lambda: ctx.op("s_add_u64", "s", 64, ctx.entry["kernarg"],
+    ctx.entry["hidden"] = Imm(hidden_offset(kernarg_bytes(explicit, bool(ctx.module.constants))))
+    if ctx.module.constants:  # the constant block's address, in the slot after the arguments
+        ctx.entry["constants"] = ctx.in_preamble(lambda: ctx.op("s_load_b64", "s", 64, ctx.entry["kernarg"],
                                                                  Imm(constants_offset(explicit))))
     by_name = {a.name: a for a in args}
     wanted = []
