@@ -131,3 +131,14 @@ def test_emit_llvm_on_simt_is_an_error(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_text(SRC)
     assert main(["build", str(path), "--device", "simt", "--emit", "llvm"]) == 1
     assert "--emit llvm: the simt device is not compiled through LLVM" in capsys.readouterr().err
+
+
+def test_relocations_round_trip_through_the_record() -> None:
+    src = ("constant int t[4] = {1, 2, 3, 4};\nconstant int *constant p = t - 1;\nconstant int *constant q = &t[3];\n"
+           "kernel void k(global int *o) { o[0] = p[1] + *q; }")
+    program = build(src, "", simt_target()).program
+    assert [(r.block, r.target, r.addend) for r in program.relocations] == [("constant", "constant", -4),
+                                                                            ("constant", "constant", 12)]
+    data, blob = program_record(program)
+    back = program_from_record(copy.deepcopy(data), blob)
+    assert back.relocations == program.relocations and back.constant_data == program.constant_data

@@ -110,3 +110,15 @@ def test_the_loader_writes_base_plus_addend() -> None:
     constants, globals_ = relocated(program, 0x1_0000_0000, 0x5_0000_0000)
     assert np.frombuffer(constants, "<u8").tolist() == [0x5_0000_0000, 0x1_0000_0014, 0]
     assert np.frombuffer(globals_, "<u8").tolist() == [0, 0x1_0000_0004]
+
+
+def test_an_address_before_its_variable_is_relocated_too() -> None:
+    """`t - 1` (an address constant, not dereferenced) points before the block's first byte
+    when `t` starts the block: a negative addend, kept through the build cache's record."""
+    src = """constant int t[4] = {10, 20, 30, 40};
+constant int *constant before = t - 1;
+kernel void k(global int *o) { o[0] = before[2]; o[1] = *(before + 4); }"""
+    program = compile_to_ir(src).module
+    data = layout_data(program, SIMT_LAYOUT)
+    assert Relocation("constant", 16, "constant", -4) in data.relocations
+    assert run("simt", src, 2) == [20, 40] == run("cpu", src, 2)

@@ -281,7 +281,7 @@ class Ctx:
         return self.block_cache[key]
 
     def global_address(self, gv: GlobalVar) -> Operand:
-        """The address of a program-scope __global variable: the address the launch wrote in
+        """The address of a program-scope __global variable: the address the loader wrote in
         the constant block's first slot, plus the variable's offset in the program's data."""
         key = ("globals",)
         if key not in self.block_cache:

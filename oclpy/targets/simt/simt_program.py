@@ -39,7 +39,6 @@ from .device_config import SimtMachine, checked
 from .machine import MModule
 
 LOCAL_ARG_ALIGN = 16  # each __local argument's start in the work-group's local memory
-BLOCK_NAMES = ("constant", "global")
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ def relocated(program: SimtProgram, constants_address: int, globals_address: int
     blocks = {"constant": bytearray(program.constant_data), "global": bytearray(program.global_data)}
     bases = {"constant": constants_address, "global": globals_address}
     for r in program.relocations:
-        struct.pack_into("<Q", blocks[r.block], r.offset, bases[r.target] + r.addend)
+        struct.pack_into("<Q", blocks[r.block], r.offset, (bases[r.target] + r.addend) & (1 << 64) - 1)
     return bytes(blocks["constant"]), bytes(blocks["global"])
 
 
@@ -217,7 +216,8 @@ def block_from_record(text: Any, name: str) -> bytes:
 
 
 def relocations_from_record(rows: Any, constant_bytes: int, global_bytes: int) -> list[Relocation]:
-    """Each relocation of the record, its slot inside its block and its target inside its own."""
+    """Each relocation of the record, its slot inside its block (an addend may point before
+    its target block's start: C's `t - 1` is an address constant too)."""
     if type(rows) is not list or len(rows) > MAX_RELOCATIONS:
         raise ValueError("program record: relocations is not a list")
     sizes = {"constant": constant_bytes, "global": global_bytes}
@@ -226,7 +226,7 @@ def relocations_from_record(rows: Any, constant_bytes: int, global_bytes: int) -
         if type(row) is not list or len(row) != 4 or row[0] not in sizes or row[2] not in sizes:
             raise ValueError("program record: a relocation is not [block, offset, target, addend]")
         offset = checked_int(row[1], 0, max(0, sizes[row[0]] - 8), "relocation offset")
-        addend = checked_int(row[3], 0, sizes[row[2]], "relocation addend")
+        addend = checked_int(row[3], -MAX_MEMORY_BYTES, MAX_MEMORY_BYTES, "relocation addend")
         out.append(Relocation(row[0], offset, row[2], addend))
     return out
 
