@@ -1,7 +1,8 @@
 """Structs over 256 bytes by reference on simt (isel_aggregates.py), against the cpu device
 and NumPy: passed to helpers kept out of line, returned from them, changed by the callee
 (the caller's value must not change), picked by a divergent `?:`, nested, zero-initialised,
-from a by-value kernel argument; and the -O0 build. Each kernel is one the cpu device
+from a by-value kernel argument, returned from two places under a divergent branch, called
+in a loop whose trip count differs per lane; and the -O0 build. Each kernel is one the cpu device
 builds with its own large-aggregate lowering (targets/llvm/emit_indirect.py)."""
 
 from __future__ import annotations
@@ -61,6 +62,33 @@ kernel void k(global float *out, Big arg, float s) {
   p.d = 0.25;
   out[g] = both(p, g);
 }""",
+    # returns from two places of a helper called under a divergent branch
+    "divergent": """
+__attribute__((noinline)) Big maybe(Big b, int g) {
+  if (g & 1) { b.w[0] = 100.0f + g; return b; }
+  Big c = b;
+  c.w[1] = 7.0f * g;
+  return c;
+}
+kernel void k(global float *out, Big arg, float s) {
+  int g = get_global_id(0);
+  Big r = arg;
+  if (g % 3) r = maybe(arg, g);
+  out[g] = r.w[0] + r.w[1] * s + (float)r.tag;
+}""",
+    # a call in a loop whose trip count differs per lane
+    "loop": """
+__attribute__((noinline)) Big step(Big b, float s) {
+  for (int i = 0; i < N; i++) b.w[i] = b.w[i] * s + 1.0f;
+  b.tag += 2;
+  return b;
+}
+kernel void k(global float *out, Big arg, float s) {
+  int g = get_global_id(0);
+  Big acc = arg;
+  for (int i = 0; i < g % 5; i++) acc = step(acc, s);
+  out[g] = acc.w[g % N] + (float)acc.tag;
+}""",
     # zero-initialised, then one member set, passed on
     "zero": """
 __attribute__((noinline)) float pick(Big b, int i) { return b.w[i % N] + (float)b.tag; }
@@ -98,6 +126,18 @@ def _numpy(name: str) -> np.ndarray:
         c = w * np.float32(2.0) + np.float32(3)
         d = c * np.float32(0.5) + np.float32(4)
         return (c[g % N] + 5) + (d[(g + 3) % N] + 5) + (w[N - 1] + 5) + np.float32(5)
+    if name == "divergent":
+        first = np.where((g % 3 != 0) & (g % 2 == 1), np.float32(100) + g, w[0])
+        second = np.where((g % 3 != 0) & (g % 2 == 0), np.float32(7) * g, w[1])
+        return first.astype(np.float32) + second.astype(np.float32) * np.float32(2) + np.float32(3)
+    if name == "loop":
+        out = []
+        for k in g:
+            v, tag = w.copy(), 3
+            for _ in range(k % 5):
+                v, tag = v * np.float32(2) + np.float32(1), tag + 2
+            out.append(v[k % N] + np.float32(tag))
+        return np.array(out, np.float32)
     if name == "zero":
         z = np.float32(2.0) * g.astype(np.float32)
         return z + np.where((g + 1) % N == g % N, z, np.float32(0))
@@ -108,7 +148,7 @@ def _numpy(name: str) -> np.ndarray:
 def test_large_structs_on_simt_match_the_cpu(name: str) -> None:
     want = _run("cpu", name)
     assert np.array_equal(_run("simt", name), want)
-    if name in ("bump", "zero"):
+    if name in ("bump", "divergent", "loop", "zero"):
         assert np.array_equal(want, _numpy(name).astype(np.float32))
 
 
@@ -139,7 +179,7 @@ def test_a_16_kb_struct_through_helpers_builds_in_seconds() -> None:
     assert np.array_equal(out, expected(w, 2.0))
 
 
-@pytest.mark.parametrize("name", ["bump", "choose", "nested"])
+@pytest.mark.parametrize("name", ["bump", "choose", "divergent", "loop", "nested"])
 def test_the_smallest_register_files_and_the_allocation_checker(name: str) -> None:
     """The same kernels compiled for the smallest files the ABI allows, every function checked
     by the allocation checker, run on a simulator of those files."""
