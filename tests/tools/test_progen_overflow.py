@@ -6,8 +6,9 @@ the cpu device on both register files. Reduced, the difference was one product o
 `int`, and 65534 * 64210 is past INT_MAX, so the program was undefined. The cpu device's
 LLVM read the `mul nsw` as "cannot overflow" and widened it without the sign (its own -O0
 build gives what simt gives); simt was right to wrap. The generator now wraps such products
-in `safe_mul_int` (`types.never_overflows`), and this kernel, made defined that way, gives
-NumPy's result on both devices and at -O0.
+in `safe_mul_int` (`exprs._arith`, as main's fix for seed 5822 does, and compound assignments
+such as `ushort x; x *= ushort` through `types.never_overflows`), and this kernel, made
+defined that way, gives NumPy's result on both devices and at -O0.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from .safe import Safe
 from .scope import Scope
 from .floats import float_expr, int_from_float
 from .types import (INT, INT_BY_NAME, INT_TYPES, VEC_SIZES, ArrayType, CType, FloatType, IntType,
-                    PtrType, VecType, literal, never_overflows, promote, sizeof, uac)
+                    PtrType, VecType, literal, promote, sizeof, uac)
 
 
 @dataclass
@@ -96,7 +96,9 @@ class ExprGen:
     def _arith(self, depth: int) -> tuple[str, IntType]:
         (a, ta), (b, tb) = self.int_expr(depth), self.int_expr(depth)
         t, op = uac(ta, tb), self.rng.choice("+-*/%")
-        if op in "+-*" and never_overflows(op, ta, tb):
+        # below 32 bits both sides promote to int, where only ushort * ushort can overflow
+        ushorts = ta.bits == tb.bits == 16 and not ta.signed and not tb.signed
+        if op in "+-*" and (not t.signed or (ta.bits < 32 and tb.bits < 32 and not (op == "*" and ushorts))):
             return f"({a} {op} {b})", t
         name = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod"}[op]
         return f"{self.safe.use(name, t)}({a}, {b})", t
