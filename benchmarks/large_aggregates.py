@@ -1,13 +1,15 @@
 """Compile time of kernels that pass large structs by value: `python -m benchmarks.large_aggregates`.
 
-    python -m benchmarks.large_aggregates [--floats 256,1024,4096] [--tag NAME]
+    python -m benchmarks.large_aggregates [--floats 256,1024,4096] [--device cpu|simt] [--tag NAME]
 
 Each kernel takes `struct { float w[N]; }` by value (4 N bytes, `-D N=...`;
 4,096 floats is 16 KB): `arg` reads it as a kernel argument; `helpers` hands it
 to helpers kept out of line (`noinline`) that take and return it by value;
-`inlined` the same helpers inlined. For each, on the cpu device alone, the CPU
-seconds of the build (frontend, passes, LLVM IR, LLVM's parse and verify) and
-of the first launch (LLVM's -O3 pipeline and code generation, then the run),
+`inlined` the same helpers inlined. For each, on one device (`--device`, the
+cpu by default), the CPU seconds of the build (on the cpu: frontend, passes,
+LLVM IR, LLVM's parse and verify; on simt: all of the code generation) and of
+the first launch (on the cpu: LLVM's -O3 pipeline and code generation; then
+the run),
 in a fresh process per kernel, with the result checked against NumPy. The
 table is printed and the JSON record goes to
 `benchmarks/results/large-aggregates-<date>[-<tag>].json`.
@@ -75,14 +77,14 @@ def expected(w, s: float):  # type: ignore[no-untyped-def]
     return w[g % len(w)] * np.float32(s) + w[-1]
 
 
-def measure_one(kind: str, floats: int) -> dict:
+def measure_one(kind: str, floats: int, device: str = "cpu") -> dict:
     """Build and first launch of one kernel in this process: CPU seconds, and whether
     the result matches NumPy bit for bit."""
     import numpy as np
 
     import oclpy as cl
 
-    ctx = cl.Context([d for d in cl.get_platforms()[0].get_devices() if d.kind == "cpu"])
+    ctx = cl.Context([d for d in cl.get_platforms()[0].get_devices() if d.kind == device])
     queue = cl.CommandQueue(ctx)
     w = (np.arange(floats, dtype=np.float32) * np.float32(0.37)) % np.float32(11.0)
     big = np.dtype([("w", np.float32, (floats,))])
@@ -97,7 +99,7 @@ def measure_one(kind: str, floats: int) -> dict:
     queue.finish()
     t2 = time.process_time()
     cl.enqueue_copy(queue, out, buf)
-    return {"kind": kind, "floats": floats, "build_s": round(t1 - t0, 3), "first_launch_s": round(t2 - t1, 3),
+    return {"kind": kind, "floats": floats, "device": device, "build_s": round(t1 - t0, 3), "first_launch_s": round(t2 - t1, 3),
             "matches_numpy": bool(np.array_equal(out, expected(w, 2.0)))}
 
 
@@ -105,16 +107,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--floats", default="256,1024,4096")
     parser.add_argument("--kinds", default=",".join(SOURCES))
+    parser.add_argument("--device", default="cpu", choices=("cpu", "simt"))
     parser.add_argument("--tag", default="")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # kind floats: measure in this process
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure_one(args.one[0], int(args.one[1]))))
+        print(json.dumps(measure_one(args.one[0], int(args.one[1]), args.device)))
         return 0
     rows = []
     for floats in (int(f) for f in args.floats.split(",")):
         for kind in args.kinds.split(","):
-            out = subprocess.run([sys.executable, "-m", "benchmarks.large_aggregates", "--one", kind, str(floats)],
+            out = subprocess.run([sys.executable, "-m", "benchmarks.large_aggregates", "--one", kind, str(floats),
+                                  "--device", args.device],
                                  capture_output=True, text=True, check=False,
                                  env={**os.environ, "OCLPY_NO_CACHE": "1"})
             if out.returncode != 0:
@@ -122,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             row = json.loads(out.stdout.splitlines()[-1])
             rows.append(row)
-            print(f"{kind:8} {floats:6} floats  build {row['build_s']:7.3f} s  first launch "
+            print(f"{args.device:4} {kind:8} {floats:6} floats  build {row['build_s']:7.3f} s  first launch "
                   f"{row['first_launch_s']:7.3f} s  numpy {'ok' if row['matches_numpy'] else 'MISMATCH'}",
                   flush=True)
     RESULTS.mkdir(exist_ok=True)

@@ -34,7 +34,7 @@ from oclpy.compiler import build, simt_target
 from oclpy.diagnostics import CompileError
 from oclpy.targets.simt.device_config import SimtMachine
 from oclpy.targets.simt.sim_memory import GlobalMemory
-from oclpy.targets.simt.simt_program import pack_args
+from oclpy.targets.simt.simt_program import load_data, pack_args
 from oclpy.targets.simt.simulator import SimConfig, run_kernel
 
 MACHINES = {"default": SimtMachine(), "tiny": SimtMachine(32, 48, 24)}
@@ -66,7 +66,7 @@ def run_on_simt(source: str, name: str, global_size: Any, local_size: Any, args:
         else:
             values.append(a if isinstance(a, (bytes, bytearray)) else np.asarray(a))
     kernel = program.kernels[name]
-    blob, local = pack_args(kernel, values)
+    blob, local = pack_args(kernel, values, load_data(program, memory)[0])
     gsize = tuple(global_size)
     lsize = tuple(local_size) if local_size is not None else (1,) * len(gsize)
     run_kernel(program.module, name, memory, global_size=gsize, local_size=lsize, args=blob, local_bytes=local,

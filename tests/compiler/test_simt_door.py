@@ -64,7 +64,7 @@ def test_a_build_for_simt_is_allocated_machine_code_with_the_kernels_facts() -> 
     kernel = program.kernels["k"]
     assert [a.kind for a in kernel.args] == ["global", "local", "scalar"]
     assert kernel.reqd_work_group_size == (64, 1, 1)
-    assert kernel.constants == b"\x01\0\0\0\x02\0\0\0\x03\0\0\0\x04\0\0\0"
+    assert program.constant_data == b"\x01\0\0\0\x02\0\0\0\x03\0\0\0\x04\0\0\0" and program.relocations == []
     body = [line for line in program.asm().splitlines() if "= slot" not in line]
     assert not any("%" in line for line in body)  # no virtual register, no unresolved slot
     assert {f.name for f in program.module.functions} == {"k", "f"}
@@ -75,14 +75,17 @@ def test_the_record_round_trips_and_is_checked_on_the_way_back() -> None:
     data, blob = program_record(program)
     back = program_from_record(copy.deepcopy(data), blob)
     assert back.asm() == program.asm() and back.machine == program.machine
-    assert back.kernels["k"] == program.kernels["k"]
+    assert back.kernels["k"] == program.kernels["k"] and back.constant_data == program.constant_data
     bad = [
         ({**data, "machine": {**data["machine"], "sgprs": 7}}, blob, "scalar register file of 7"),
         ({**data, "machine": {"wave_width": 32}}, blob, "machine"),
         (data, b"kernel @k {\nentry:\n  v_frob v0\n}", "the machine code does not parse"),
         (data, blob.replace(b"kernel @k", b"func @k"), "no kernel @k in the machine code"),
-        ({**data, "kernels": {"k": {**data["kernels"]["k"], "constants": "zz"}}}, blob,
-         "constants: not hexadecimal bytes"),
+        ({**data, "constant_data": "zz"}, blob, "the constant data is not hexadecimal bytes"),
+        ({**data, "relocations": [["constant", 0, "text", 0]]}, blob,
+         r"a relocation is not \[block, offset, target, addend\]"),
+        ({**data, "relocations": [["constant", 12, "constant", 0]]}, blob, "relocation offset"),
+        ({**data, "relocations": {}}, blob, "relocations is not a list"),
         ({**data, "kernels": []}, blob, "kernels is not an object"),
     ]
     for record, text, message in bad:
@@ -128,3 +131,14 @@ def test_emit_llvm_on_simt_is_an_error(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_text(SRC)
     assert main(["build", str(path), "--device", "simt", "--emit", "llvm"]) == 1
     assert "--emit llvm: the simt device is not compiled through LLVM" in capsys.readouterr().err
+
+
+def test_relocations_round_trip_through_the_record() -> None:
+    src = ("constant int t[4] = {1, 2, 3, 4};\nconstant int *constant p = t - 1;\nconstant int *constant q = &t[3];\n"
+           "kernel void k(global int *o) { o[0] = p[1] + *q; }")
+    program = build(src, "", simt_target()).program
+    assert [(r.block, r.target, r.addend) for r in program.relocations] == [("constant", "constant", -4),
+                                                                            ("constant", "constant", 12)]
+    data, blob = program_record(program)
+    back = program_from_record(copy.deepcopy(data), blob)
+    assert back.relocations == program.relocations and back.constant_data == program.constant_data

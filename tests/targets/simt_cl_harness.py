@@ -18,7 +18,7 @@ from oclpy.passes.manager import PIPELINES, run_pipeline
 from oclpy.targets.simt.asm_printer import format_module
 from oclpy.targets.simt.sim_memory import GlobalMemory
 from oclpy.targets.simt.device_config import SimtMachine
-from oclpy.targets.simt.simt_program import SimtProgram, pack_args
+from oclpy.targets.simt.simt_program import SimtProgram, load_data, pack_args
 from oclpy.targets.simt.memory_model import SIMT_LAYOUT
 from oclpy.targets.simt.simt_target import PIPELINE, compile_simt
 from oclpy.targets.simt.calling_convention import DEFAULT_REGISTERS, MIN_REGISTERS
@@ -69,8 +69,8 @@ def run_cl(source: str, kernel: str, args: Sequence[Any], global_size: Sequence[
             values.append(a.size)
         else:
             values.append(a)
-    globals_address = memory.upload(np.frombuffer(program.global_data, np.uint8)) if program.global_data else 0
-    blob, local = pack_args(program.kernels[kernel], values, globals_address)
+    constants_address, _ = load_data(program, memory)
+    blob, local = pack_args(program.kernels[kernel], values, constants_address)
     stats = run_kernel(program.module, kernel, memory, global_size=global_size, local_size=local_size,
                        args=blob, local_bytes=local, private_bytes=program.kernels[kernel].private_bytes,
                        config=config or sim_config(regs))

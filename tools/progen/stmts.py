@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .exprs import ExprGen, Helper, _holds
 from .scope import Scope, Var
 from .types import (FLOAT, INT_TYPES, ArrayType, CType, FloatType, IntType, PtrType, RecordType,
-                    VecType, promote, uac)
+                    VecType, never_overflows, promote)
 from .values import decl, init
 
 
@@ -162,8 +162,8 @@ class StmtGen:
             self.emit(f"{text} {op} (({e}) & {t.bits - 1});")
         elif op in ("/=", "%="):
             self.emit(f"{text} {op} ((({e}) & 15) + 1);")
-        elif op in ("+=", "-=", "*=") and uac(t, et).signed and not (t.bits < 32 and et.bits < 32):
-            cast = self.rng.choice([u for u in INT_TYPES if not uac(t, u).signed or (t.bits < 32 and u.bits < 32)])
+        elif op in ("+=", "-=", "*=") and not never_overflows(op[0], t, et):
+            cast = self.rng.choice([u for u in INT_TYPES if never_overflows(op[0], t, u)])
             self.emit(f"{text} {op} ({cast.name})({e});")
         else:
             self.emit(f"{text} {op} {e};")

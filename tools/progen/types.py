@@ -2,7 +2,7 @@
 
 Integer scalars (char..ulong), OpenCL vectors of them, structs, unions,
 arrays and pointers, with the integer promotions and the usual arithmetic
-conversions (`promote`, `uac`) that decide when an operation may overflow
+conversions (`promote`, `uac`, `never_overflows`) that decide when an operation may overflow
 and so needs a safe wrapper.
 """
 
@@ -115,6 +115,19 @@ def uac(a: IntType, b: IntType) -> IntType:
     if u.bits >= s.bits:
         return u
     return s
+
+
+def never_overflows(op: str, a: IntType, b: IntType) -> bool:
+    """Whether `a op b` (op one of + - *) is defined for every pair of values: its type
+    (`uac`) is unsigned, or both operands are narrower than int and every result fits in an
+    int (not `ushort * ushort`: 65535 * 65535 is past INT_MAX, undefined)."""
+    if not uac(a, b).signed:
+        return True
+    if a.bits >= 32 or b.bits >= 32:
+        return False
+    apply = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
+    results = [apply(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+    return INT.lo <= min(results) and max(results) <= INT.hi
 
 
 def sizeof(t: CType) -> int:

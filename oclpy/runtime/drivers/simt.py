@@ -14,10 +14,11 @@ launch at a time.
 
 Launches: the runtime's argument blob becomes the kernarg segment's explicit
 part (`simt_program.kernarg_blob`: `__local` arguments as offsets, then the
-program's `__constant` data, whose first slot points at the program's
-`__global` data when it has program-scope `__global` variables: allocated at
-the program's first launch, kept while it lives; each Program object has its own,
-`own_program` copying the build cache's compiled program for it); the simulator
+address of the program's `__constant` block). The program's data blocks,
+`__constant` and program-scope `__global` variables, are loaded at its first
+launch (`simt_program.load_data`: allocated, their address slots relocated)
+and kept while it lives; each Program object has its own,
+`own_program` copying the build cache's compiled program for it; the simulator
 runs every work-group of the NDRange (`simulator.run_kernel`), its code decoded
 once per compiled module (`load_program`). A kernel that breaks the machine's rules (an access out of
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
@@ -45,7 +46,7 @@ from ...targets.simt.check.check_session import Checker, Launch, arg_buffers
 from ...targets.simt.machine import MModule
 from ...targets.simt.memory_model import BUFFER_ALIGN, LOCAL_MEMORY_BYTES
 from ...targets.simt.sim_memory import GlobalMemory
-from ...targets.simt.simt_program import SimtKernel, SimtProgram, kernarg_blob
+from ...targets.simt.simt_program import SimtKernel, SimtProgram, kernarg_blob, load_data
 from ...targets.simt.simulator import Program, SimConfig, load_program, run_kernel
 from .. import checking
 from ..printf_records import format_records, new_buffer_header
@@ -98,7 +99,7 @@ class SimtDriver(Driver):
         self._lock = threading.RLock()
         self._programs: OrderedDict[int, tuple[MModule, Program]] = OrderedDict()
         self.checker = Checker(checking.SESSION.log)  # runs a launch's checks when OCLPY_CHECK asks
-        self._globals: dict[int, int] = {}  # id(program) -> its __global data's address
+        self._data: dict[int, tuple[int, int]] = {}  # id(program) -> its data blocks' addresses
         cache.prepare()
 
     def describe(self) -> DeviceDescription:
@@ -155,7 +156,7 @@ class SimtDriver(Driver):
 
     def own_program(self, compiled: SimtProgram) -> SimtProgram:
         """A copy of `compiled` and its kernels when it has `__global` data (which
-        `globals_of` keys by program object), so that two Program objects of one source do
+        `constants_of` keys by program object), so that two Program objects of one source do
         not share their variables; the module and its decoded form are shared."""
         if not compiled.global_data:
             return compiled
@@ -164,29 +165,29 @@ class SimtDriver(Driver):
             own.add(dataclasses.replace(kernel))
         return own
 
-    def globals_of(self, program: SimtProgram) -> int:
-        """The address of `program`'s `__global` data (0: none): allocated and initialised at
-        its first launch, kept while the program lives (OpenCL 2.0's program-scope variables
-        keep their values between launches), freed with it."""
-        if not program.global_data:
+    def constants_of(self, program: SimtProgram) -> int:
+        """The address of `program`'s `__constant` block (0: none): its data blocks are
+        loaded at its first launch (`simt_program.load_data`), kept while the program lives
+        (OpenCL 2.0's program-scope variables keep their values between launches), freed
+        with it."""
+        if not program.constant_data:
             return 0
         with self._lock:
-            address = self._globals.get(id(program))
-            if address is None:
-                address = self.memory.alloc(len(program.global_data), name="program globals")
-                self.memory.write(address, program.global_data)
-                self._globals[id(program)] = address
-                weakref.finalize(program, self._free_globals, id(program))
-            return address
+            addresses = self._data.get(id(program))
+            if addresses is None:
+                addresses = load_data(program, self.memory)
+                self._data[id(program)] = addresses
+                weakref.finalize(program, self._free_data, id(program))
+            return addresses[0]
 
-    def _free_globals(self, key: int) -> None:
+    def _free_data(self, key: int) -> None:
         with self._lock:
-            address = self._globals.pop(key, None)
-            if address is not None:
-                self.memory.free(address)
+            for address in self._data.pop(key, ()):
+                if address:
+                    self.memory.free(address)
 
     def launch(self, kernel: SimtKernel, blob: Any, ndrange: NDRange) -> None:
-        explicit, local = kernarg_blob(kernel, blob, self.globals_of(kernel.program))
+        explicit, local = kernarg_blob(kernel, blob, self.constants_of(kernel.program))
         dims = ndrange.work_dim
         with self._lock:
             printf_buffer = 0

@@ -8,12 +8,16 @@ and the callee's prologue both read this module, so they cannot disagree.
   alignment (offsets from the callee's incoming SP); `assign_returns`
   likewise, or None when the values go through memory (a hidden first
   uniform argument then points at the caller's return area);
+- `INDIRECT_AGGREGATE_BYTES`: a struct or array value larger than this is passed,
+  returned and held by reference, as a 32-bit private address of a copy (the
+  caller's copy for an argument; for a result, the caller's slot, whose address
+  goes as the last argument);
 - the fixed registers (`RETURN_ADDRESS`, `STACK_POINTER`, `FRAME_POINTER`,
   `BASE_POINTER`) and the register sets of a file of a given size
   (`caller_saved`, `callee_saved`, `spill_pool`, `allocatable`);
 - `KernelEntry`: what a kernel's wave holds when it starts;
-- the kernarg segment: the program-scope `__constant` data after the
-  explicit arguments (`constants_offset`, `kernarg_bytes`), then the hidden
+- the kernarg segment: the address of the program-scope `__constant` block
+  after the explicit arguments (`constants_offset`, `kernarg_bytes`), then the hidden
   block (`HIDDEN_FIELDS`, `hidden_offset`, `kernarg_size`, `pack_hidden`).
 """
 
@@ -35,6 +39,7 @@ SPILL_POOL = 8  # the top registers of each file, reserved for reloads of spille
 CALLEE_SAVED = {"s": (32, 33, 34, *range(36, 64)), "v": tuple(range(32, 64))}
 MIN_REGISTERS = {"s": 48, "v": 24}
 DEFAULT_REGISTERS = {"s": 128, "v": 256}
+INDIRECT_AGGREGATE_BYTES = 256  # larger struct and array values go by reference (clang's byval/sret line)
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,7 @@ HIDDEN_FIELDS: dict[str, tuple[int, int, int]] = {
     "global_offset": (32, 8, 3), "printf_buffer": (56, 8, 1), "global_size": (64, 4, 3),
 }
 HIDDEN_BYTES = 80
-CONSTANTS_ALIGN = 16  # program-scope __constant data follows the explicit arguments at this alignment
+CONSTANTS_ALIGN = 16  # the __constant block's address follows the explicit arguments at this alignment
 
 
 def hidden_offset(explicit_bytes: int) -> int:
@@ -165,13 +170,14 @@ GLOBALS_SLOT = 0  # where the constant block holds the address of the program's 
 
 
 def constants_offset(explicit_bytes: int) -> int:
-    """Where the `__constant` block starts in the kernarg segment, after the explicit arguments."""
+    """Where the slot of the `__constant` block's address is in the kernarg segment, after the
+    explicit arguments."""
     return (explicit_bytes + CONSTANTS_ALIGN - 1) // CONSTANTS_ALIGN * CONSTANTS_ALIGN
 
 
-def kernarg_bytes(explicit_bytes: int, constants: bytes) -> int:
-    """The bytes a launch passes before the hidden block: the arguments, then the constants."""
-    if not constants:
+def kernarg_bytes(explicit_bytes: int, has_constants: bool) -> int:
+    """The bytes a launch passes before the hidden block: the arguments, then the constant
+    block's address when the program has one."""
+    if not has_constants:
         return explicit_bytes
-    end = constants_offset(explicit_bytes) + len(constants)
-    return (end + 7) // 8 * 8
+    return constants_offset(explicit_bytes) + 8

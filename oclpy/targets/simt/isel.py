@@ -42,6 +42,7 @@ from ...ir.datalayout import DataLayout
 from ...ir.types import AddressSpace, IntType, VoidType
 from ...ir.values import Block, Function, GlobalVar, Instr, Module
 from ..kernel_abi import kernel_args
+from . import isel_aggregates as aggregates
 from . import isel_arith as arith
 from . import isel_calls as calls
 from . import isel_control as control
@@ -49,7 +50,7 @@ from . import isel_memory as memory
 from . import isel_printf as printf
 from . import isel_values as values
 from .calling_convention import STACK_POINTER, kernarg_bytes
-from .constant_data import layout_constants, layout_globals
+from .constant_data import layout_data
 from .isel_context import Ctx, FunctionInfo, ModuleInfo, SelectError, leaves, reg_width
 from .machine import EXEC, Imm, MBlock, MFunction, MModule
 from .memory_model import LOCAL_MEMORY_BYTES, SIMT_LAYOUT
@@ -70,10 +71,11 @@ PATTERNS: dict[str, Callable[[Ctx, Instr], None]] = {
     "select": arith.select_select,
     **{op: arith.select_cast for op in arith.CASTS},
     "addrspacecast": memory.select_addrspacecast,
-    "getelementptr": memory.select_gep, "load": memory.select_load, "store": memory.select_store,
+    "getelementptr": memory.select_gep, "load": aggregates.select_load, "store": aggregates.select_store,
     "alloca": memory.select_alloca, "atomicrmw": memory.select_atomicrmw, "cmpxchg": memory.select_cmpxchg,
     "call": select_call,
     **{op: values.select_rearrange for op in values.REARRANGE},
+    "extractvalue": aggregates.select_member, "insertvalue": aggregates.select_member,
 }
 
 
@@ -93,8 +95,9 @@ def select_module(module: Module, layout: DataLayout = SIMT_LAYOUT) -> MModule:
 def plan_module(module: Module, layout: DataLayout) -> ModuleInfo:
     info = ModuleInfo(layout)
     place_local_variables(module, info)
-    info.constant_offsets, info.constants = layout_constants(module, layout)
-    info.global_offsets, _ = layout_globals(module, layout)
+    data = layout_data(module, layout)
+    info.constant_offsets, info.constants, info.global_offsets = data.constant_offsets, data.constants, \
+        data.global_offsets
     barriers = functions_with_barriers(module)
     order = callers_first(module)
     uniform_sites: dict[Function, bool] = {}
@@ -209,6 +212,7 @@ def select_function(fn: Function, info: ModuleInfo) -> MFunction:
         raise SelectError(f"simt: in function '{fn.name}': {exc}") from None
     if fn.is_kernel:
         check_kernel(ctx)
+    aggregates.check_phis(ctx, {b for b in fn.blocks if loops.is_header(b)})
     emit_body(ctx, flow)
     return mfn
 
@@ -234,7 +238,7 @@ def check_kernel(ctx: Ctx) -> None:
         raise SelectError(f"simt: kernel '{fn.name}' needs {local} bytes of __local memory; "
                           f"a simt work-group has {LOCAL_MEMORY_BYTES}")
     _, explicit = kernel_args(fn, ctx.layout)
-    ctx.mfn.attrs["kernarg_bytes"] = kernarg_bytes(explicit, ctx.module.constants)
+    ctx.mfn.attrs["kernarg_bytes"] = kernarg_bytes(explicit, bool(ctx.module.constants))
     ctx.mfn.attrs["local_bytes"] = local
 
 
@@ -255,6 +259,7 @@ def emit_body(ctx: Ctx, flow: control.Flow) -> None:
         flow.exec0 = ctx.op("s_mov_b64", "s", 64, EXEC)
     for mask in flow.masks.values():
         ctx.emit("s_mov_b64", mask, Imm(0))
+    aggregates.materialize(ctx)
     control.allocate_phis(ctx)
     for instr in fn.instructions():
         if arith.fusable(instr):

@@ -53,7 +53,8 @@ from .calling_convention import (
     HIDDEN_FIELDS, KERNEL_ENTRY, RETURN_ADDRESS, STACK_POINTER, ArgClass, assign_arguments,
     assign_memory_returns, assign_returns, constants_offset, hidden_offset, kernarg_bytes,
 )
-from .isel_context import Ctx, FunctionInfo, bits_of, leaves, reg_width
+from .isel_aggregates import copy_bytes, copy_value, new_slot
+from .isel_context import Ctx, FunctionInfo, bits_of, is_large, leaves, reg_width
 from .isel_memory import from_generic
 from .machine import FrameSlot, Func, Imm, Operand, PReg
 from .math_formulas import Formula, nextafter
@@ -71,6 +72,7 @@ QUERY_CLASSES: dict[str, tuple[str, int]] = {
 }
 DIMENSIONAL = {"get_global_id", "get_local_id", "get_group_id", "get_local_size", "get_enqueued_local_size",
                "get_num_groups", "get_global_size", "get_global_offset"}
+RESULT_ADDRESS = ArgClass("s", 32)  # the caller's slot for a large result (a frame address: uniform)
 OUT_OF_RANGE = {"get_local_size": 1, "get_enqueued_local_size": 1, "get_num_groups": 1, "get_global_size": 1}
 
 
@@ -80,9 +82,9 @@ def kernel_entry(ctx: Ctx) -> None:
     """The preamble of a kernel: its arguments read from the kernarg segment."""
     ctx.entry["kernarg"] = ctx.in_preamble(lambda: ctx.op("p_copy", "s", 64, KERNEL_ENTRY.kernarg))
     args, explicit = kernel_args(ctx.fn, ctx.layout)
-    ctx.entry["hidden"] = Imm(hidden_offset(kernarg_bytes(explicit, ctx.module.constants)))
-    if ctx.module.constants:
-        ctx.entry["constants"] = ctx.in_preamble(lambda: ctx.op("s_add_u64", "s", 64, ctx.entry["kernarg"],
+    ctx.entry["hidden"] = Imm(hidden_offset(kernarg_bytes(explicit, bool(ctx.module.constants))))
+    if ctx.module.constants:  # the constant block's address, in the slot after the arguments
+        ctx.entry["constants"] = ctx.in_preamble(lambda: ctx.op("s_load_b64", "s", 64, ctx.entry["kernarg"],
                                                                  Imm(constants_offset(explicit))))
     by_name = {a.name: a for a in args}
     wanted = []
@@ -94,10 +96,21 @@ def kernel_entry(ctx: Ctx) -> None:
             wanted.append((arg, [(arg.type, ka.offset, 4)]))
         elif ka.kind in ("global", "constant"):
             wanted.append((arg, [(arg.type, ka.offset, 8)]))
+        elif is_large(arg.type, ctx.layout):
+            if arg.users:
+                ctx.in_preamble(lambda: ctx.set(arg, [copied_kernel_arg(ctx, arg, ka.offset)]))
         else:
             parts = leaves(arg.type, ctx.layout)
             wanted.append((arg, [(t, ka.offset + off, ctx.layout.size_of(t)) for t, off in parts]))
     ctx.in_preamble(lambda: load_kernel_args(ctx, wanted))
+
+
+def copied_kernel_arg(ctx: Ctx, arg: Argument, offset: int) -> Operand:
+    """A large by-value kernel argument, copied from the kernarg segment into a frame slot."""
+    slot = new_slot(ctx, arg.type)
+    source = ctx.op("s_add_u64", "s", 64, ctx.entry["kernarg"], Imm(offset))
+    copy_bytes(ctx, AddressSpace.PRIVATE, slot, AddressSpace.CONSTANT, source, ctx.layout.size_of(arg.type))
+    return slot
 
 
 def load_kernel_args(ctx: Ctx, wanted: list[tuple[Argument, list[tuple[Type, int, int]]]]) -> None:
@@ -261,15 +274,19 @@ def queries_of(fn: Function) -> set[tuple[str, int]]:
 # -- helper entry and exit --------------------------------------------------------------------------------
 
 def arg_classes(layout: DataLayout, fn: Function, info: FunctionInfo) -> list[ArgClass]:
-    """The argument classes of a helper: its IR arguments' leaves, then its hidden queries."""
+    """The argument classes of a helper: its IR arguments' leaves (a large aggregate's
+    address), then its hidden queries, then the address of the caller's slot for a large
+    result."""
     classes = [ArgClass(file, reg_width(t, layout))
                for arg, file in zip(fn.args, info.arg_files) for t, _ in leaves(arg.type, layout)]
     classes += [ArgClass(*QUERY_CLASSES[base]) for base, _ in info.queries]
+    if is_large(fn.type.ret, layout):
+        classes.append(RESULT_ADDRESS)
     return classes
 
 
 def return_classes(ctx: Ctx, fn: Function) -> list[ArgClass]:
-    if isinstance(fn.type.ret, VoidType):
+    if isinstance(fn.type.ret, VoidType) or is_large(fn.type.ret, ctx.layout):
         return []
     file = ctx.module.functions[fn].ret_file
     return [ArgClass(file, reg_width(t, ctx.layout)) for t, _ in leaves(fn.type.ret, ctx.layout)]
@@ -301,6 +318,8 @@ def helper_entry(ctx: Ctx) -> None:
         at += n
     for (base, dim), value in zip(ctx.info.queries, values[at:]):
         ctx.entry[f"q.{base}.{dim}"] = value
+    if is_large(ctx.fn.type.ret, ctx.layout):
+        ctx.entry["result"] = values[-1]
     if "q.constants.0" in ctx.entry:
         ctx.entry["constants"] = ctx.entry["q.constants.0"]
 
@@ -325,6 +344,8 @@ def memory_return_offsets(ctx: Ctx, fn: Function) -> list[int] | None:
 
 
 def helper_exit(ctx: Ctx, returned: list[Operand]) -> None:
+    if is_large(ctx.fn.type.ret, ctx.layout):  # into the caller's slot
+        copy_value(ctx, ctx.fn.type.ret, ctx.entry["result"], returned[0])
     classes = return_classes(ctx, ctx.fn)
     locations = assign_returns(classes)
     if locations is None:  # through memory: the caller's outgoing area, after the stack arguments
@@ -364,6 +385,9 @@ def select_call(ctx: Ctx, instr: Instr) -> None:
     info = ctx.module.functions[callee]
     classes = arg_classes(ctx.layout, callee, info)
     sources = [p for v in instr.operands for p in ctx.parts(v)] + [query(ctx, b, d) for b, d in info.queries]
+    result = new_slot(ctx, callee.type.ret) if is_large(callee.type.ret, ctx.layout) else None
+    if result is not None:
+        sources.append(result)
     locations, _ = assign_arguments(classes)
     sources = [ctx.ssrc(s, c.bits) if c.file == "s" else s for s, c in zip(sources, classes)]
     regs = []
@@ -383,6 +407,10 @@ def select_call(ctx: Ctx, instr: Instr) -> None:
         ctx.set(instr, [ctx.op(f"s_scratch_load_b{c.bits}", "s", c.bits, STACK_POINTER, Imm(off)) if c.file == "s"
                         else ctx.op(f"scratch_load_b{c.bits}", "v", c.bits, STACK_POINTER, Imm(off))
                         for c, off in zip(rets, offsets)])
+        return
+    if result is not None:
+        ctx.emit("s_call_b64", RETURN_ADDRESS, Func(callee.name), uses=regs + [STACK_POINTER], defs=[])
+        ctx.set(instr, [result])
         return
     ret_regs = [loc.reg for loc in ret_locs]
     ctx.emit("s_call_b64", RETURN_ADDRESS, Func(callee.name), uses=regs + [STACK_POINTER], defs=ret_regs)

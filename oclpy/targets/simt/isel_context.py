@@ -13,7 +13,9 @@ one `Ctx`, which holds:
   that read them, compares, divisions, right shifts, extensions, conversions,
   normalise first); an `i1` is 0 or 1. 64-bit values (`i64`, `double`,
   global and generic pointers) are 64-bit registers; private and local
-  pointers are 32-bit offsets (the simt `DataLayout`);
+  pointers are 32-bit offsets (the simt `DataLayout`). A struct or array
+  larger than `INDIRECT_AGGREGATE_BYTES` is one part, the private address of
+  memory that holds it (`is_large`, `isel_aggregates.py`);
 - `emit` (append to the current machine block), `new` (a virtual register);
 - bank conversions: `sreg`/`ssrc` make a scalar operand (a vector register
   becomes `v_readfirstlane_b32`: done only for values the uniformity analysis
@@ -41,7 +43,7 @@ from ...ir.values import (
     Instr, Undef, Value,
 )
 from ...analysis.uniformity import Uniformity
-from .calling_convention import GLOBALS_SLOT
+from .calling_convention import GLOBALS_SLOT, INDIRECT_AGGREGATE_BYTES
 from .machine import EXEC, Imm, MBlock, MFunction, MInstr, Operand, PReg, VReg
 
 
@@ -52,17 +54,34 @@ class SelectError(Exception):
 
 # -- types as leaves ---------------------------------------------------------------------
 
+PRIVATE_PTR = PtrType(AddressSpace.PRIVATE)
+
+
+def is_large(t: Type, layout: DataLayout) -> bool:
+    """Whether values of type `t` are held by reference: a struct or array larger than
+    `INDIRECT_AGGREGATE_BYTES` (`isel_aggregates.py`)."""
+    return isinstance(t, (StructType, ArrayType)) and layout.size_of(t) > INDIRECT_AGGREGATE_BYTES
+
+
 def leaves(t: Type, layout: DataLayout) -> list[tuple[Type, int]]:
-    """The scalar leaves of a type with their byte offsets, in order."""
+    """The scalar leaves of a value of type `t` with their byte offsets, in order (a large
+    aggregate's one leaf is its private address: `memory_leaves` gives its contents')."""
+    if is_large(t, layout):
+        return [(PRIVATE_PTR, 0)]
+    return memory_leaves(t, layout)
+
+
+def memory_leaves(t: Type, layout: DataLayout) -> list[tuple[Type, int]]:
+    """The scalar leaves of a type as laid out in memory, with their byte offsets, in order."""
     if isinstance(t, (IntType, FloatType, PtrType)):
         return [(t, 0)]
     if isinstance(t, (VectorType, ArrayType)):
         step = layout.size_of(t.elem)
-        inner = leaves(t.elem, layout)
+        inner = memory_leaves(t.elem, layout)
         return [(lt, k * step + off) for k in range(t.count) for lt, off in inner]
     if isinstance(t, StructType):
         offsets = layout.struct_layout(t).offsets
-        return [(lt, base + off) for f, base in zip(t.fields, offsets) for lt, off in leaves(f, layout)]
+        return [(lt, base + off) for f, base in zip(t.fields, offsets) for lt, off in memory_leaves(f, layout)]
     raise SelectError(f"values of type {t} are not supported")
 
 
@@ -234,7 +253,7 @@ class Ctx:
             return [Imm(self.layout.null_value[t.space])]  # type: ignore[attr-defined]
         if isinstance(value, (Undef, ConstZero)):
             return [Imm(0.0 if isinstance(lt, FloatType) and lt.bits != 16 else 0)
-                    for lt, _ in leaves(t, self.layout)]
+                    for lt, _ in memory_leaves(t, self.layout)]
         if isinstance(value, ConstAggregate):
             return [p for e in value.elements for p in self.constant_parts(e)]
         if isinstance(value, GlobalVar):
@@ -262,7 +281,7 @@ class Ctx:
         return self.block_cache[key]
 
     def global_address(self, gv: GlobalVar) -> Operand:
-        """The address of a program-scope __global variable: the address the launch wrote in
+        """The address of a program-scope __global variable: the address the loader wrote in
         the constant block's first slot, plus the variable's offset in the program's data."""
         key = ("globals",)
         if key not in self.block_cache:

@@ -29,7 +29,7 @@ from ...ir.values import Module
 from ..kernel_abi import kernel_args
 from ..target import Target
 from .alloc_checker import AllocCheckError
-from .constant_data import layout_constants, layout_globals
+from .constant_data import layout_data
 from .device_config import SimtMachine, machine_of
 from .frame_lowering import lower_frames
 from .isel import select_module
@@ -62,14 +62,15 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
     lower_frames(mmodule)
     if allocate:
         lower_pseudos(mmodule, machine.files)
-    program = SimtProgram(mmodule, {}, machine, global_data=layout_globals(module, SIMT_LAYOUT)[1])
-    _, constants = layout_constants(module, SIMT_LAYOUT)
+    data = layout_data(module, SIMT_LAYOUT)
+    program = SimtProgram(mmodule, {}, machine, global_data=data.globals, constant_data=data.constants,
+                          relocations=data.relocations)
     for fn in module.kernels():
         args, size = kernel_args(fn, SIMT_LAYOUT)
         attrs = mmodule.function(fn.name).attrs
         reqd = fn.attrs.get("reqd_work_group_size")
         program.add(SimtKernel(fn.name, args, size, int(attrs.get("local_bytes", 0)),
-                               scratch_bytes(mmodule, fn.name), constants,
+                               scratch_bytes(mmodule, fn.name),
                                tuple(reqd) if reqd else None,  # type: ignore[arg-type]
                                bool(attrs.get("printf"))))
     return program
