@@ -10,6 +10,14 @@ generator) and keeps the result. Each target's programs go to and from the
 disk through its `RECORDS` row (JSON data plus object code, PTX or simt
 machine code).
 
+Each build gets a program of its own where it must: a program with writable
+program-scope storage (OpenCL C 2.0 `global int g;`, `static global` locals)
+gives each program object its own variables, starting from their initializers,
+so `build` hands out the target's `INSTANCES` copy of the cached program (cpu:
+its own native module, loaded from the cached program's object code; cuda: its
+own CUDA module; simt: its own data blocks). Every other program is the cached
+one itself: no copy, compile or load.
+
 This module and what it imports are cheap: importing oclpy, and a build the
 cache answers, load no frontend, pass or code generator. The toolchain is
 loaded by name at the first build that compiles (`load_toolchain()`, as
@@ -47,6 +55,14 @@ RECORDS: dict[str, tuple[Callable[[Any], tuple[Any, bytes]], Callable[[Any, byte
     "cpu": (cpu_compiled.program_entry, cpu_compiled.program_from_record),
     "cuda": (nvptx_compiled.ptx_record, nvptx_compiled.ptx_from_record),
     "simt": (simt_program.program_record, simt_program.program_from_record),
+}
+
+# kind -> (cached program -> one build's own): the program itself, or a copy with
+# program-scope variables of its own
+INSTANCES: dict[str, Callable[[Any], Any]] = {
+    "cpu": cpu_compiled.program_instance,
+    "cuda": nvptx_compiled.program_instance,
+    "simt": simt_program.program_instance,
 }
 
 
@@ -107,7 +123,9 @@ def build(source: str | bytes, options: str = "", target: Target | None = None,
     """The program of `source` (OpenCL C text, or SPIR-V bytes) built with `options` for
     `target` (default: the host CPU): from the build cache, else compiled and kept there.
 
-    Threads building the same thing at once share one compilation."""
+    Threads building the same thing at once share one compilation. Each call's program
+    has program-scope variables of its own (`INSTANCES`); programs without any are
+    shared."""
     target = resolve(target, options)
     unit = source_unit(source, filename)
     headers = include_digest(unit, options) if isinstance(unit, str) else ""
@@ -116,7 +134,8 @@ def build(source: str | bytes, options: str = "", target: Target | None = None,
     sources = getattr(built.program, "sources", None)  # a program that keeps its text (simt, for check reports)
     if isinstance(sources, dict) and isinstance(unit, str):
         sources.setdefault(filename, unit)
-    return built
+    own = INSTANCES[target.kind](built.program)
+    return built if own is built.program else CompiledProgram(own, built.log, target)
 
 
 def _load_or_compile(unit: str | bytes, options: str, headers: str, target: Target,

@@ -178,7 +178,7 @@ class Program(Handle):
         unit = self._il if self._il is not None else self._source
         try:
             result = door.build(unit, opts, dev.driver.target)
-            build.compiled, build.log = dev.driver.own_program(result.program), result.log
+            build.compiled, build.log = result.program, result.log
             build.status = build_status.SUCCESS
         except units.InvalidBuildOptions as exc:
             build.status, build.log = build_status.ERROR, f"error: {exc}\n"

@@ -7,6 +7,11 @@ their 64-bit byte size, scalars/vectors/structs as their bytes in the
 target's DataLayout, each at its natural alignment. Hidden arguments added
 by target passes (`attrs["hidden"]`) are not part of the blob.
 
+`has_program_variables` says whether a module has writable program-scope
+storage (OpenCL C 2.0 `global int g;`, `static global` locals): each target
+then gives every build of the program its own copy of it (`program_instance`
+in cpu's `compiled.py`, `ptx_program.py` and `simt_program.py`).
+
 Kernel facts travel as JSON data in the build cache (`arg_record`,
 `arg_from_record`): what comes back is checked field by field, so a damaged
 record is a ValueError, never an argument that points outside its blob.
@@ -20,7 +25,7 @@ from typing import Any
 from ..ir import types as irt
 from ..ir.datalayout import DataLayout
 from ..ir.types import AddressSpace, PtrType, Type
-from ..ir.values import Function
+from ..ir.values import Function, Module
 
 POINTER_ARG_KINDS = {AddressSpace.GLOBAL: "global", AddressSpace.CONSTANT: "constant",
                      AddressSpace.LOCAL: "local"}
@@ -38,6 +43,13 @@ class KernelArg:
 
 def align_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
+
+
+def has_program_variables(module: Module) -> bool:
+    """Whether `module` has a writable program-scope variable (OpenCL C 2.0 `global int x;`,
+    a kernel's `static global int n;`): storage that lives as long as the program and that
+    each program object (each build) must have its own copy of."""
+    return any(gv.space is not AddressSpace.LOCAL and not gv.constant for gv in module.globals)
 
 
 def kernel_args(fn: Function, layout: DataLayout) -> tuple[list[KernelArg], int]:

@@ -146,13 +146,6 @@ class Driver(abc.ABC):
     def fill(self, dst: Allocation, offset: int, pattern: bytes, nbytes: int) -> None:
         """Repeat `pattern` over `nbytes` bytes (a multiple of its length) at `offset`."""
 
-    def own_program(self, compiled: Any) -> Any:
-        """`compiled` (from the build cache, which two Program objects of the same source and
-        options share) as one Program's own. A driver whose programs hold state per Program
-        object (simt: the data of program-scope `__global` variables) returns a copy; the
-        rest return it as it is."""
-        return compiled
-
     @abc.abstractmethod
     def launch(self, kernel: Any, blob: Any, ndrange: NDRange) -> str | None:
         """Run all work-groups of `kernel` (a CompiledKernel) and return when they are done

@@ -410,21 +410,21 @@ class CudaDriver(Driver):
 
     def _function(self, kernel: Any) -> Any:
         program = kernel.program
-        key = (program.key, kernel.name)
+        key = (program.module_key, kernel.name)
         found = self._functions.get(key)
         if found is not None:
             return found
         with self._lock:
-            module = self._modules.get(program.key)
-            if module is None:
-                module = self._modules[program.key] = api.load_module(
+            module = self._modules.get(program.module_key)
+            if module is None:  # one per module_key: per build for a program with variables
+                module = self._modules[program.module_key] = api.load_module(
                     program.ptx, program.key, self.driver_version)
             found = api.call(self.drv.cuModuleGetFunction, module, kernel.name.encode())
             self._functions[key] = found
         return found
 
     def _allow_shared(self, kernel: Any, fn: Any, dynamic: int) -> None:
-        key = (kernel.program.key, kernel.name)
+        key = (kernel.program.module_key, kernel.name)
         if dynamic + kernel.static_local_bytes <= DEFAULT_SHARED:
             return
         if self._shared_optin.get(key, 0) >= dynamic:

@@ -17,8 +17,8 @@ part (`simt_program.kernarg_blob`: `__local` arguments as offsets, then the
 address of the program's `__constant` block). The program's data blocks,
 `__constant` and program-scope `__global` variables, are loaded at its first
 launch (`simt_program.load_data`: allocated, their address slots relocated)
-and kept while it lives; each Program object has its own,
-`own_program` copying the build cache's compiled program for it; the simulator
+and kept while it lives; each build has its own (the compiler hands each
+build a copy of a program with `__global` data: `simt_program.program_instance`); the simulator
 runs every work-group of the NDRange (`simulator.run_kernel`), its code decoded
 once per compiled module (`load_program`). A kernel that breaks the machine's rules (an access out of
 every buffer, barrier divergence) raises `SimError`, naming the instruction,
@@ -33,7 +33,6 @@ per launch; its records are formatted
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import threading
 import weakref
@@ -143,7 +142,7 @@ class SimtDriver(Driver):
 
     def decoded(self, program: SimtProgram) -> Program:
         """The simulator's decoded form of `program`'s module, made once (the copies of
-        `own_program` share it)."""
+        `simt_program.program_instance` share it)."""
         key = id(program.module)
         found = self._programs.get(key)
         if found is None or found[0] is not program.module:
@@ -153,17 +152,6 @@ class SimtDriver(Driver):
                 self._programs.popitem(last=False)
         self._programs.move_to_end(key)
         return found[1]
-
-    def own_program(self, compiled: SimtProgram) -> SimtProgram:
-        """A copy of `compiled` and its kernels when it has `__global` data (which
-        `constants_of` keys by program object), so that two Program objects of one source do
-        not share their variables; the module and its decoded form are shared."""
-        if not compiled.global_data:
-            return compiled
-        own = dataclasses.replace(compiled, kernels={})
-        for kernel in compiled.kernels.values():
-            own.add(dataclasses.replace(kernel))
-        return own
 
     def constants_of(self, program: SimtProgram) -> int:
         """The address of `program`'s `__constant` block (0: none): its data blocks are

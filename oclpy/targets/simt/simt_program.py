@@ -18,6 +18,10 @@ with their `relocations` (`constant_data.py`).
   arguments before it, each 16-aligned), then the constant block's address
   when the program has one; and the work-group's local memory size.
 - `pack_args(kernel, values, constants_address)`: the same from Python values (tests, tools).
+- `program_instance(program)`: `program` as one build's own: a copy of it and its
+  kernels when it has `__global` data (the runtime loads data blocks per program
+  object), so that two builds of one source do not share their variables; the
+  machine code is shared.
 - `program_record` / `program_from_record`: the build cache's form (JSON data
   plus the machine code's text, `asm_printer`'s, with debug locations), checked field by field on
   the way back (ValueError). Kept apart from `simt_target.py` so that loading
@@ -26,6 +30,7 @@ with their `relocations` (`constant_data.py`).
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -87,6 +92,19 @@ class SimtProgram:
     def add(self, kernel: SimtKernel) -> None:
         kernel.program = self
         self.kernels[kernel.name] = kernel
+
+
+def program_instance(program: SimtProgram) -> SimtProgram:
+    """`program` itself when it has no program-scope `__global` data; else a copy of it
+    and its kernels, whose data blocks the runtime loads for it alone (`load_data`, at its
+    first launch), starting from their initial bytes. The module (and the simulator's
+    decoded form of it) stays shared."""
+    if not program.global_data:
+        return program
+    own = dataclasses.replace(program, kernels={})
+    for kernel in program.kernels.values():
+        own.add(dataclasses.replace(kernel))
+    return own
 
 
 def relocated(program: SimtProgram, constants_address: int, globals_address: int) -> tuple[bytes, bytes]:

@@ -266,13 +266,19 @@ class CpuProgram:
     `llvm_ir` is the module as emitted (empty for a program from the cache);
     `_whole` compiles all of it at once, only for inspection (`optimized_llvm_ir`,
     `asm`); `_ir` is what a kernel still without native code compiles from, with
-    `_codegen` (LLVM's level, the CPU and its features)."""
+    `_codegen` (LLVM's level, the CPU and its features).
+
+    A program with writable program-scope variables (`variables`: OpenCL C 2.0
+    `global int g;`) has one native module, `_whole`, that all its kernels share,
+    so that they share the variables, which live in that module's data; each
+    build of it runs a `program_instance` of its own."""
 
     kernels: dict[str, CompiledKernel]
     llvm_ir: str
     _whole: NativeCode | None = field(repr=False, default=None)
     _ir: str = field(repr=False, default="")
     _codegen: tuple[int, str, str] = field(repr=False, default=(3, "", ""))
+    variables: bool = False
 
     @property
     def compiled(self) -> bool:
@@ -309,17 +315,42 @@ class CpuProgram:
                 kernel._code.when_ready(callback)
 
 
+def program_instance(program: CpuProgram) -> CpuProgram:
+    """`program` as one build's own: `program` itself when it has no writable program-scope
+    variables (its kernels and native code are shared by every build); else a copy whose
+    kernels share a native module of their own, loaded at their first launch from the
+    object code of `program`'s (compiled then, once for all copies), so its variables
+    start from their initializers and no other copy sees them. The copy is never cached:
+    `program` stays the build cache's."""
+    template = program._whole
+    if not program.variables or template is None:  # None: a cached program of no kernel
+        return program
+
+    def load() -> binding.JitModule:
+        native = template.get()
+        return binding.load_object(native.object_code, native.optimized_ir)
+
+    code = NativeCode(load)
+    kernels = {name: CompiledKernel(k.name, k.args, k.blob_size, k.reqd_work_group_size,
+                                    k.static_local_bytes, k.frame_size, k.uses_printf, _code=code,
+                                    private_bytes=k.private_bytes)
+               for name, k in program.kernels.items()}
+    return CpuProgram(kernels, program.llvm_ir, code, program._ir, program._codegen, True)
+
+
 # -- the build cache's view of a program (compiler/cache.py) --------------------------
 
 KERNEL_KEYS = ("args", "blob_size", "reqd", "static_local_bytes", "frame_size", "uses_printf",
                "private_bytes", "object")
+PROGRAM_KEYS = ("kernels", "ir", "codegen", "variables")
 MAX_IR_BYTES = 1 << 28
 
 
 def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
     """(JSON data, bytes) that `program_from_record` turns back into `program`: the
     object code of each kernel compiled so far, and the LLVM IR while some kernel
-    has none (it compiles from that after a load). Compiles nothing."""
+    has none (it compiles from that after a load), and whether the program has
+    writable program-scope variables (its kernels then share one module). Compiles nothing."""
     parts: list[bytes] = []
     at = 0
     placed: dict[int, list[int]] = {}  # kernels sharing one native module share its bytes
@@ -349,7 +380,7 @@ def program_entry(program: CpuProgram) -> tuple[dict[str, Any], bytes]:
         raise ValueError("a kernel has no object code and the program no LLVM IR")
     ir = place(program._ir.encode()) if missing else None
     codegen = list(program._codegen) if missing else None  # only what compiles from the IR needs it
-    return {"kernels": kernels, "ir": ir, "codegen": codegen}, b"".join(parts)
+    return {"kernels": kernels, "ir": ir, "codegen": codegen, "variables": program.variables}, b"".join(parts)
 
 
 def _span(value: Any, total: int, limit: int, what: str) -> tuple[int, int] | None:
@@ -387,20 +418,33 @@ def _codegen_from_record(value: Any) -> tuple[int, str, str] | None:
 
 def program_from_record(record: Any, blob: bytes) -> CpuProgram:
     """The program `program_entry` described: each kernel's native code loaded from
-    its object code, or compiled from the stored LLVM IR at its first launch.
+    its object code, or compiled from the stored LLVM IR at its first launch (for a
+    program with program-scope variables, one module for all its kernels: loaded or
+    compiled whole, never kernel by kernel, which would give each kernel variables of
+    its own).
 
     Every field is checked before any object code is loaded: ValueError on a
     malformed record, binding.LLVMError on object code LLVM refuses."""
-    data = checked_dict(record, ("kernels", "ir", "codegen"), "program record")
+    data = checked_dict(record, PROGRAM_KEYS, "program record")
     if type(data["kernels"]) is not dict:
         raise ValueError("program record: kernels is not an object")
+    if type(data["variables"]) is not bool:
+        raise ValueError("program record: variables is not a bool")
+    variables = data["variables"]
     codegen = _codegen_from_record(data["codegen"])
     facts = {checked_str(name, "kernel name"): _kernel_from_record(name, k, len(blob))
              for name, k in data["kernels"].items()}
     ir_span = _span(data["ir"], len(blob), MAX_IR_BYTES, "LLVM IR")
     ir = blob[ir_span[0]:ir_span[1]].decode() if ir_span else ""
-    if (not ir or codegen is None) and any(f[1][6] is None for f in facts.values()):
+    spans = {f[1][6] for f in facts.values()}
+    if (not ir or codegen is None) and None in spans:
         raise ValueError("program record: a kernel has no object code and there is no LLVM IR to compile")
+    if variables and len(spans) > 1:
+        raise ValueError("program record: the kernels of a program with program-scope variables "
+                         "do not share one module")
+    whole = None
+    if variables and spans == {None}:
+        whole = NativeCode(binding.compile_later(ir, *(codegen or (3, "", ""))))
     kernels = {}
     loaded: dict[tuple[int, int], NativeCode] = {}  # one native module per span, shared
     for name, (args, (blob_size, reqd, static_local, frame, printf, private, span)) in facts.items():
@@ -415,10 +459,12 @@ def program_from_record(record: Any, blob: bytes) -> CpuProgram:
                                            launch_function(address), native, loaded[span],
                                            private_bytes=private)
         else:
-            code = NativeCode(kernel_compiler(ir, name, list(facts), codegen))
+            code = whole or NativeCode(kernel_compiler(ir, name, list(facts), codegen))
             kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
                                            _code=code, private_bytes=private)
-    return CpuProgram(kernels, "", None, ir, codegen or (3, "", ""))
+    if variables and loaded:
+        whole = next(iter(loaded.values()))
+    return CpuProgram(kernels, "", whole, ir, codegen or (3, "", ""), variables)
 
 
 def kernel_compiler(ir: str, kernel: str, kernels: list[str],

@@ -35,7 +35,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from ....analysis.callgraph import functions_reached, local_vars_reached
-from ...kernel_abi import align_up, kernel_args
+from ...kernel_abi import align_up, has_program_variables, kernel_args
 from ....ir.datalayout import CPU_LAYOUT, DataLayout
 from ....ir.types import AddressSpace, ArrayType, StructType, Type
 from ....ir.values import Function, GlobalVar, Instr, Module
@@ -297,10 +297,4 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
             fn.name, args, blob_size, tuple(reqd) if reqd else None,
             static_local, frame_size, _uses_printf(module), _code=code,
             private_bytes=private_bytes(fn))
-    return CpuProgram(kernels, text, whole, text, codegen)
-
-
-def has_program_variables(module: Module) -> bool:
-    """Whether `module` has a writable program-scope variable (OpenCL 2.0 `global int x;`):
-    its kernels then share one native module, so they share the variable too."""
-    return any(gv.space is not AddressSpace.LOCAL and not gv.constant for gv in module.globals)
+    return CpuProgram(kernels, text, whole, text, codegen, shared)

@@ -41,7 +41,7 @@ from typing import Any
 from llvmlite import ir as ll
 
 from ....analysis.callgraph import local_vars_reached
-from ...kernel_abi import KernelArg, align_up, kernel_args
+from ...kernel_abi import KernelArg, align_up, has_program_variables, kernel_args
 from ....diagnostics import CompileError
 from ....frontend.options import BuildOptions, parse_build_options
 from ....ir.datalayout import DataLayout
@@ -276,7 +276,7 @@ def compile_nvptx(module: Module, target: Target = DEFAULT, options: str = "") -
                                              precision_for(opts), features)
     except codegen.LibdeviceMissing as exc:
         raise CompileError(f"{module.name}: error: {exc}\n") from None
-    program = PtxProgram({}, ptx, text, optimized, arch, ptx_key(ptx, arch))
+    program = PtxProgram({}, ptx, text, optimized, arch, ptx_key(ptx, arch), has_program_variables(module))
     for fn in module.kernels():
         if fn.name not in infos:
             continue
