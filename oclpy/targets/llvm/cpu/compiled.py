@@ -443,8 +443,8 @@ def program_from_record(record: Any, blob: bytes) -> CpuProgram:
         raise ValueError("program record: the kernels of a program with program-scope variables "
                          "do not share one module")
     whole = None
-    if variables and spans == {None}:
-        whole = NativeCode(binding.compile_later(ir, *(codegen or (3, "", ""))))
+    if variables and spans == {None} and codegen is not None:  # (checked above: there is IR)
+        whole = NativeCode(binding.compile_later(ir, *codegen))
     kernels = {}
     loaded: dict[tuple[int, int], NativeCode] = {}  # one native module per span, shared
     for name, (args, (blob_size, reqd, static_local, frame, printf, private, span)) in facts.items():

@@ -102,7 +102,8 @@ def program_instance(program: PtxProgram) -> PtxProgram:
 
 
 def ptx_key(ptx: str, arch: str) -> str:
-    """What identifies a program's PTX (the cuda driver keys its loaded modules and cubins on it)."""
+    """What identifies a program's PTX (the cuda driver keys its cubins on it, and the
+    modules of programs without variables: `PtxProgram.module_key`)."""
     return hashlib.sha256(f"{arch}\0{ptx}".encode()).hexdigest()[:32]
 
 
