@@ -48,10 +48,20 @@ kernel void read_back(global int *o) {
 
 
 def test_cl20_unqualified_program_scope_variables_are_global(queue) -> None:
-    out = _run(queue, CL20_GLOBALS, "fill", np.zeros(4, np.int32), "-cl-std=CL2.0")
-    np.testing.assert_array_equal(out, [3, 4, 5, 6])
+    prg = cl.Program(queue.context, CL20_GLOBALS).build(options="-cl-std=CL2.0")
+    mf = cl.mem_flags
+    filled, read = np.zeros(4, np.int32), np.zeros(1, np.int32)
+    buf = cl.Buffer(queue.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=filled)
+    prg.fill(queue, (4,), None, buf)
+    cl.enqueue_copy(queue, filled, buf)
+    np.testing.assert_array_equal(filled, [3, 4, 5, 6])
+    buf = cl.Buffer(queue.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=read)
+    prg.read_back(queue, (1,), None, buf)  # the same program: fill's table[3] = 4.5
+    cl.enqueue_copy(queue, read, buf)
+    assert read[0] == 9 + 40
+    # another program of the same source has variables of its own: table is all zero
     out = _run(queue, CL20_GLOBALS, "read_back", np.zeros(1, np.int32), "-cl-std=CL2.0")
-    assert out[0] == 9 + 40
+    assert out[0] == 0 + 40
 
 
 def test_cl12_unqualified_program_scope_variable_is_still_an_error() -> None:
