@@ -90,14 +90,15 @@ def _unique(src: str, tag: str) -> str:
     return f"// {tag} {np.random.default_rng().integers(1 << 62)}\n{src}"
 
 
-@pytest.mark.parametrize("kind", ["cpu", "simt"])
+@pytest.mark.parametrize("kind", ["cpu", "simt", "cuda"])
 def test_a_program_of_constant_data_only_is_shared(kind: str) -> None:
+    target = cuda_target() if kind == "cuda" else device(kind).driver.target  # cuda: compiled, not run
     src = _unique(CONSTANT_ONLY, "constant only")
-    first, second = door.build(src, CL2, device(kind).driver.target), door.build(src, CL2, device(kind).driver.target)
-    assert first.program is second.program
+    assert door.build(src, CL2, target).program is door.build(src, CL2, target).program
     variables = _unique(COUNTER, "variables")
-    a, b = door.build(variables, CL2, device(kind).driver.target), door.build(variables, CL2, device(kind).driver.target)
+    a, b = door.build(variables, CL2, target), door.build(variables, CL2, target)
     assert a.program is not b.program and a.kernels.keys() == b.kernels.keys() == {"k"}
+    assert a.kernels["k"] is not b.kernels["k"]
 
 
 def test_cpu_constant_only_programs_compile_and_load_once(monkeypatch: pytest.MonkeyPatch) -> None:
