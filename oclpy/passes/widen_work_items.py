@@ -1,0 +1,485 @@
+"""widen-work-items: a copy of a kernel's body that runs `lanes` consecutive
+work-items along x at once, in vector values (whole-function vectorisation).
+
+Why
+---
+The cpu runs a group's work-items in a loop that LLVM vectorises
+(`targets/llvm/cpu/launcher.py`). When the kernel has loops of its own, that
+loop is an outer loop, and LLVM's outer-loop vectoriser (VPlan's native path,
+`cpu/outer.py`) widens every load and store in it as a gather or scatter:
+it has no analysis of which addresses are the same for all work-items or
+consecutive. So `B[k * N + j]` (one address for the whole vector) and
+`Awrk[k]` (consecutive) each became a 16-lane `llvm.masked.gather` per
+iteration (Hands On OpenCL's row-private multiply, GEGL's bilateral filter,
+BEMAP's Monte Carlo: visible in the optimised IR), where Intel's runtime
+loads a vector or one scalar. Here the widened copy is built on our IR, where
+the work-item ids are known: a value the same for every work-item stays one
+scalar, a load from such an address is one scalar load, and an address that
+moves by the element's size from one work-item to the next is one vector load
+or store.
+
+What it does
+------------
+For a kernel without barriers (nor steps) whose launched body (`@K`, or
+`@K.unguarded` after split-entry-guard) has a loop, every branch of which is
+the same for all work-items, and whose deepest loops access memory at
+uniform or consecutive addresses (`StepAnalysis`, as `cpu/outer.py` asks),
+it adds `@<body>.wide`: the same parameters; it runs work-items
+`get_local_id(0) + 0 .. lanes - 1` of the row (the launcher calls it with the
+first one's id, every `lanes` work-items, and the body itself for the rest).
+Each value that may differ between work-items (from `get_global_id(0)`,
+`get_local_id(0)` or a linear id, through any operation, load or phi) becomes
+a vector of `lanes`; the rest stay as they were. Integer values and pointers
+that move by a constant step per work-item keep that step: a load or store
+whose address moves by its value's size is one vector access, other varying
+addresses are one access per lane, and a uniform address one scalar access
+(a store of a varying value there stores the last lane's, as running the
+work-items in order would). Math builtins are called on vectors (the
+target's vector bodies). The kernel records the function in `attrs["wide"]`
+and the width in `attrs["wide_lanes"]`.
+
+Left alone (the body runs as before): allocas (private arrays not made lane
+arrays by interleave-private-arrays), atomics, vector-typed values, calls to
+anything but pure builtins and `mem_fence`, generic-space tests, aggregates
+that differ between work-items, pointers that differ between work-items in a
+phi, a select, a compare, an integer cast or memory, and any branch on a
+value that differs.
+
+Requires: split-entry-guard and form-workgroups done (it widens what the
+launcher runs). Invalidates: nothing (adds a function).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from oclpy.analysis.loops import Loop, LoopInfo
+from oclpy.ir.builder import Builder, add_incoming, const_int
+from oclpy.ir.cfg import predecessors, reverse_post_order
+from oclpy.ir.datalayout import CPU_LAYOUT
+from oclpy.ir.intrinsics import MATH_FUNCTIONS, declare_intrinsic, intrinsic_info
+from oclpy.ir.types import I8, I32, I64, FunctionType, PtrType, StructType, Type, VectorType
+from oclpy.ir.values import Argument, Block, ConstInt, Function, Instr, Module, Undef, Value
+from oclpy.passes.scalarize_policy import Step, StepAnalysis
+
+from . import form_workgroups as fw
+from .manager import PassError, register
+from .split_entry_guard import UNGUARDED_ATTR
+
+WIDE_ATTR = "wide"
+LANES_ATTR = "wide_lanes"
+_X_IDS = ("get_global_id", "get_local_id")
+_LINEAR_IDS = ("get_global_linear_id", "get_local_linear_id")
+_LANEWISE = ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or",
+             "xor", "fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "icmp", "fcmp", "select",
+             "sext", "zext", "trunc", "fptosi", "fptoui", "sitofp", "uitofp", "fpext", "fptrunc")
+
+
+def _query(instr: Instr) -> str | None:
+    if instr.op != "call":
+        return None
+    info = intrinsic_info(instr.attrs["callee"])
+    return info.base if info is not None else None
+
+
+def _x_query(instr: Instr) -> bool:
+    """A work-item id that moves by one from one work-item to the next along x."""
+    base = _query(instr)
+    if base in _LINEAR_IDS:
+        return True
+    dim = instr.operands[0] if base in _X_IDS else None
+    return isinstance(dim, ConstInt) and dim.value == 0
+
+
+_UNSAFE = ("sdiv", "udiv", "srem", "urem")  # may trap: not run for work-items that skip them
+
+
+@dataclass
+class Diamond:
+    """`if (c) {T} else {F}` with arms of plain arithmetic meeting at `join`: `arms` are
+    the blocks of the arms (none for an empty arm); `sides[k]` is the block the join's
+    phis name for arm k (true, false)."""
+
+    arms: list[Block]
+    join: Block
+    sides: tuple[Block, Block]
+
+
+def diamonds(fn: Function) -> dict[Block, Diamond]:
+    """Each block ending in a two-way branch whose arms are single blocks of arithmetic
+    that may run whatever the condition (no memory access, no division, no impure or
+    non-builtin call) and join right after."""
+    preds = predecessors(fn)
+    found: dict[Block, Diamond] = {}
+    for block in fn.blocks:
+        term = block.terminator
+        if term is None or term.op != "condbr" or term.targets[0] is term.targets[1]:
+            continue
+        t, f = term.targets
+
+        def arm_to(a: Block) -> Block | None:
+            """The block arm `a` goes to, when it is a plain arm of `block`."""
+            last = a.terminator
+            if preds[a] != [block] or last is None or last.op != "br" or a.phis():
+                return None
+            if any(not _pure_builtin(i) if i.op == "call" else
+                   i.op in _UNSAFE or i.info.reads_memory or i.info.writes_memory for i in a.instrs[:-1]):
+                return None
+            return last.targets[0]
+
+        for join, arms, sides in ((f, [t], (t, block)), (t, [f], (block, f))):
+            if arm_to(arms[0]) is join:
+                break
+        else:
+            join = arm_to(t)
+            arms, sides = [t, f], (t, f)
+            if join is None or arm_to(f) is not join:
+                continue
+        if sorted(preds[join], key=id) == sorted(set(sides), key=id) and join is not block:
+            found[block] = Diamond(arms, join, sides)
+    return found
+
+
+def _pure_builtin(instr: Instr) -> bool:
+    info = intrinsic_info(instr.attrs["callee"])
+    return info is not None and info.pure
+
+
+def varying_values(fn: Function) -> set[Instr] | None:
+    """The instructions whose value may differ between the work-items of a row; None
+    when `fn` has something this pass cannot widen (see the module docstring)."""
+    varying: set[Instr] = set()
+    joins = {d.join: b.terminator for b, d in diamonds(fn).items()}
+    changed = True
+    while changed:
+        changed = False
+        for instr in fn.instructions():
+            if instr in varying:
+                continue
+            base = _query(instr)
+            if base in _X_IDS and not isinstance(instr.operands[0], ConstInt):
+                return None  # a run-time dimension
+            branch = joins.get(instr.parent) if instr.op == "phi" else None  # type: ignore[arg-type]
+            if _x_query(instr) or any(isinstance(o, Instr) and o in varying for o in instr.operands) \
+                    or (branch is not None and branch in varying):
+                varying.add(instr)
+                changed = True
+    return varying
+
+
+def _widenable(fn: Function, varying: set[Instr]) -> bool:
+    branches = {b.terminator for b in diamonds(fn)}
+    for instr in fn.instructions():
+        op, t = instr.op, instr.type
+        if op in ("alloca", "atomicrmw", "cmpxchg") or isinstance(t, VectorType) or instr.attrs.get("volatile"):
+            return False
+        if any(isinstance(o.type, VectorType) for o in instr.operands):
+            return False
+        if op == "call":
+            base = _query(instr)
+            if base is None or not (base in MATH_FUNCTIONS or base == "mem_fence" or intrinsic_info(
+                    instr.attrs["callee"]).pure and base not in ("to_global", "to_local", "to_private")):
+                return False
+            continue
+        if instr not in varying or instr in branches:  # a diamond's branch becomes selects
+            continue
+        if op in ("condbr", "switch", "ret", "extractvalue", "insertvalue", "ptrtoint", "inttoptr"):
+            return False  # a divergent branch, or a value kept out of vectors
+        if isinstance(t, PtrType) and op not in ("getelementptr", "bitcast", "addrspacecast"):
+            return False  # a pointer that differs per work-item only through address arithmetic
+        if op == "store" and isinstance(instr.operands[0].type, PtrType):
+            return False
+        if op not in _LANEWISE + ("load", "store", "getelementptr", "bitcast", "addrspacecast", "phi"):
+            return False
+        if op in ("icmp", "select", "phi") and any(isinstance(o.type, PtrType) for o in instr.operands):
+            return False
+    return True
+
+
+SHORT_TRIP = 8  # loops of at most this many iterations, counted by constants, LLVM unrolls
+
+
+def _short(loop: Loop) -> bool:
+    """The loop's counter runs between constants a few steps apart (CLBlast's `for (_w = 0;
+    _w < WPT; ...)` with WPT 1): LLVM unrolls it whole, and the work-item loop around it
+    then widens with its own vectoriser, interleaved accesses included."""
+    for block in loop.exiting:
+        term = block.terminator
+        cond = term.operands[0] if term is not None and term.op == "condbr" else None
+        if not (isinstance(cond, Instr) and cond.op == "icmp"):
+            continue
+        bound = next((o for o in cond.operands if isinstance(o, ConstInt)), None)
+        counter = next((o for o in cond.operands if isinstance(o, Instr)), None)
+        if bound is None or counter is None:
+            continue
+        if counter.op == "add" and isinstance(counter.operands[1], ConstInt):
+            counter = counter.operands[0]
+        if not (isinstance(counter, Instr) and counter.op == "phi" and counter.parent is loop.header):
+            continue
+        starts = [v for v, b in counter.incoming() if b not in loop.blocks]
+        if len(starts) == 1 and isinstance(starts[0], ConstInt) \
+                and abs(_signed(bound) - _signed(starts[0])) <= SHORT_TRIP:
+            return True
+    return False
+
+
+def _deepest_loops_widen(fn: Function) -> bool:
+    """Some loop LLVM does not unroll whole, and in the deepest loops every access
+    uniform or consecutive (a gather per element there would cost what the widening
+    saves: `cpu/outer.py`'s rule)."""
+    loops = LoopInfo.compute(fn)
+    if all(_short(lp) for lp in loops.loops):
+        return False
+    deepest = max(lp.depth for lp in loops.loops)
+    steps = StepAnalysis(fn)
+    for block in fn.blocks:
+        if loops.depth(block) != deepest:
+            continue
+        for instr in block.instrs:
+            if instr.op in ("load", "store"):
+                address = instr.operands[0 if instr.op == "load" else 1]
+                if steps.of(address) not in (Step.UNIFORM, Step.CONSECUTIVE):
+                    return False
+    return True
+
+
+class _Widener:
+    """Builds `@<fn>.wide` from `fn`, block by block in the same shape."""
+
+    def __init__(self, module: Module, fn: Function, varying: set[Instr], lanes: int) -> None:
+        self.module, self.fn, self.varying, self.lanes = module, fn, varying, lanes
+        args = [Argument(a.type, a.name, a.index, dict(a.attrs)) for a in fn.args]
+        self.wide = Function(f"{fn.name}.wide", FunctionType(fn.type.ret, tuple(a.type for a in args)), args,
+                             attrs={})
+        module.functions.insert(module.functions.index(fn) + 1, self.wide)
+        self.values: dict[Value, Value] = dict(zip(fn.args, args))
+        self.lane_ptrs: dict[Value, list[Value]] = {}  # varying pointer -> its lanes
+        self.steps: dict[Value, int] = {}  # varying int or pointer -> its step per lane (bytes)
+        self.diamonds = {b: d for b, d in diamonds(fn).items() if b.terminator in varying}
+        arms = {a for d in self.diamonds.values() for a in d.arms}
+        self.selected = {p for d in self.diamonds.values() for p in d.join.phis()}  # phis made selects
+        self.order = [b for b in reverse_post_order(fn) if b not in arms]  # definitions before uses
+        reached = set(self.order)
+        self.blocks = {b: self.wide.add_block(b.name) for b in fn.blocks if b in reached}
+        self.b = Builder(self.blocks[fn.entry])
+        self.iota = self._iota()
+
+    def vec(self, t: Type) -> VectorType:
+        return VectorType(t, self.lanes)
+
+    def _iota(self) -> Value:
+        v: Value = Undef(self.vec(I64))
+        for i in range(self.lanes):
+            v = self.b.make("insertelement", [v, const_int(I64, i), const_int(I32, i)])
+        return v
+
+    def splat(self, v: Value, b: Builder) -> Value:
+        one = b.make("insertelement", [Undef(self.vec(v.type)), v, const_int(I32, 0)])
+        return b.make("shufflevector", [one, Undef(self.vec(v.type))], mask=(0,) * self.lanes)
+
+    def operand(self, v: Value, b: Builder, wide: bool) -> Value:
+        """`v` in the wide function: a vector when `wide` (a uniform value splat)."""
+        new = self.values.get(v, v)
+        if wide and not isinstance(new.type, VectorType):
+            return self.splat(new, b)
+        return new
+
+    def run(self) -> Function:
+        for block in self.order:
+            self.b.position_at_end(self.blocks[block])
+            for instr in block.instrs:
+                if instr.op == "phi" and instr in self.selected:
+                    continue  # its select is made already, at the branch
+                if block in self.diamonds and instr is block.terminator:
+                    self._if_convert(self.diamonds[block], instr)
+                else:
+                    self.widen(instr)
+        for block in self.order:  # phi incomings, now that every value exists
+            for phi in block.phis():
+                if phi in self.selected:
+                    continue
+                new = self.values[phi]
+                wide = isinstance(new.type, VectorType)
+                for v, pred in phi.incoming():
+                    if pred not in self.blocks:
+                        continue  # an edge that never runs
+                    at = Builder(self.blocks[pred])
+                    at.position_before(self.blocks[pred].instrs[-1])
+                    add_incoming(new, self.operand(v, at, wide), self.blocks[pred])  # type: ignore[arg-type]
+        return self.wide
+
+    def _if_convert(self, d: Diamond, branch: Instr) -> None:
+        """Run both arms, then pick each of the join's values by the condition."""
+        b = self.b
+        for arm in d.arms:
+            for instr in arm.instrs[:-1]:
+                self.widen(instr)
+        cond = self.values[branch.operands[0]]
+        for phi in d.join.phis():
+            chosen = [next(v for v, p in phi.incoming() if p is side) for side in d.sides]
+            wide = [self.operand(v, b, True) for v in chosen]
+            self.values[phi] = b.select(cond, wide[0], wide[1], name=phi.name)
+        b.br(self.blocks[d.join])
+
+    def widen(self, instr: Instr) -> None:
+        b = self.b
+        if instr not in self.varying:
+            ops = [self.values.get(o, o) for o in instr.operands]
+            copy = Instr(instr.op, instr.type, ops if instr.op != "phi" else [], dict(instr.attrs),
+                         [self.blocks[t] for t in instr.targets], [], instr.name)
+            copy.loc = instr.loc
+            self.values[instr] = b.insert(copy)
+            return
+        op = instr.op
+        if op == "call":
+            self.values[instr] = self._call(instr)
+        elif op == "phi":
+            self.values[instr] = b.make("phi", [], instr.name, type=self.vec(instr.type))
+        elif op == "load":
+            self.values[instr] = self._load(instr)
+        elif op == "store":
+            self._store(instr)
+        elif op in ("getelementptr", "bitcast", "addrspacecast"):
+            self._pointer(instr)
+        else:
+            ops = [self.operand(o, b, True) for o in instr.operands]
+            self.values[instr] = b.make(op, ops, instr.name, type=self.vec(instr.type), **instr.attrs)
+            self._step(instr)
+
+    def _step(self, instr: Instr) -> None:
+        """The step per lane of an integer result, when it is a constant."""
+        a = [self.steps.get(o) if o in self.varying else 0 for o in instr.operands]
+        const = [o.value if isinstance(o, ConstInt) else None for o in instr.operands]
+        s: int | None = None
+        if instr.op in ("sext", "zext", "trunc"):
+            s = a[0]
+        elif instr.op == "add" and None not in a:
+            s = a[0] + a[1]  # type: ignore[operator]
+        elif instr.op == "sub" and None not in a:
+            s = a[0] - a[1]  # type: ignore[operator]
+        elif instr.op == "mul" and a[0] is not None and const[1] is not None:
+            s = a[0] * _signed(instr.operands[1])
+        elif instr.op == "mul" and a[1] is not None and const[0] is not None:
+            s = a[1] * _signed(instr.operands[0])
+        elif instr.op == "shl" and a[0] is not None and const[1] is not None and const[1] < 63:
+            s = a[0] << const[1]  # type: ignore[operator]
+        if s is not None:
+            self.steps[instr] = s
+
+    def _call(self, instr: Instr) -> Value:
+        b = self.b
+        if _x_query(instr):  # the first lane's id, plus 0, 1, 2...
+            first = b.call(instr.attrs["callee"], list(instr.operands), name=instr.name)
+            self.steps[instr] = 1
+            return b.binop("add", self.splat(first, b), self.iota)  # the ids are i64
+        base = _query(instr)
+        ret = self.vec(instr.type)
+        params = [self.vec(o.type) for o in instr.operands]
+        math = declare_intrinsic(self.module, base, ret, params, overload=ret)  # type: ignore[arg-type]
+        return b.call(math, [self.operand(o, b, True) for o in instr.operands], name=instr.name)
+
+    def _pointer(self, instr: Instr) -> None:
+        """A varying address: its first lane and its step when it has one, else its lanes."""
+        b = self.b
+        base, *indices = instr.operands
+        step: int | None = self.steps.get(base) if base in self.varying else 0
+        if instr.op == "getelementptr":
+            t: Type = instr.attrs["elem"]
+            for n, idx in enumerate(indices):
+                if n:
+                    t = t.fields[idx.value] if isinstance(t, StructType) else t.elem  # type: ignore[attr-defined]
+                if idx in self.varying:
+                    s = self.steps.get(idx)
+                    step = None if s is None or step is None else step + s * CPU_LAYOUT.size_of(t)
+
+        def lane(i: int) -> Value:
+            ops = [self.lane(o, i, b) if o in self.varying else self.values.get(o, o) for o in instr.operands]
+            if instr.op == "getelementptr":
+                return b.gep(instr.attrs["elem"], ops[0], ops[1:], instr.attrs.get("inbounds", False))
+            return b.cast(instr.op, ops[0], instr.type)
+
+        if step is not None:
+            self.steps[instr] = step
+            self.values[instr] = lane(0)
+        else:
+            self.lane_ptrs[instr] = [lane(i) for i in range(self.lanes)]
+            self.values[instr] = self.lane_ptrs[instr][0]
+
+    def lane(self, v: Value, i: int, b: Builder) -> Value:
+        """Lane `i` of varying value `v` (a pointer's own lane, or an element)."""
+        if v in self.lane_ptrs:
+            return self.lane_ptrs[v][i]
+        if isinstance(v.type, PtrType):  # a pointer with a step
+            first = self.values[v]
+            return first if i == 0 else b.gep(I8, first, [const_int(I64, i * self.steps[v])])
+        return b.make("extractelement", [self.values[v], const_int(I32, i)])
+
+    def _consecutive(self, address: Value, t: Type) -> bool:
+        return address not in self.lane_ptrs and self.steps.get(address) == CPU_LAYOUT.size_of(t)
+
+    def _load(self, instr: Instr) -> Value:
+        b, address, t = self.b, instr.operands[0], instr.type
+        align = instr.attrs.get("align", 0)
+        if address not in self.varying:  # a uniform address: one load, then every lane has it
+            return b.load(t, self.values.get(address, address), align, name=instr.name)
+        if self._consecutive(address, t):
+            return b.load(self.vec(t), self.values[address], align or CPU_LAYOUT.align_of(t),
+                          name=instr.name)
+        v: Value = Undef(self.vec(t))
+        for i in range(self.lanes):
+            v = b.make("insertelement", [v, b.load(t, self.lane(address, i, b), align), const_int(I32, i)])
+        return v
+
+    def _store(self, instr: Instr) -> None:
+        b, (value, address) = self.b, instr.operands
+        t, align = value.type, instr.attrs.get("align", 0)
+        if address not in self.varying:  # every work-item stores here: the last one's value stays
+            last = self.lane(value, self.lanes - 1, b) if value in self.varying else self.values.get(value, value)
+            b.store(last, self.values.get(address, address), align)
+        elif self._consecutive(address, t):
+            b.store(self.operand(value, b, True), self.values[address], align or CPU_LAYOUT.align_of(t))
+        else:
+            for i in range(self.lanes):
+                lane = self.lane(value, i, b) if value in self.varying else self.values.get(value, value)
+                b.store(lane, self.lane(address, i, b), align)
+
+
+def _signed(c: Value) -> int:
+    bits = c.type.bits  # type: ignore[attr-defined]
+    v = c.value  # type: ignore[attr-defined]
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def widen_work_items(fn: Function, module: Module, lanes: int) -> bool:
+    """Add `fn`'s widened body as the module docstring says; False when it is left alone."""
+    if fw.has_barrier(fn) or fw.FRAME_ATTR in fn.attrs or WIDE_ATTR in fn.attrs:
+        return False
+    body = module.get_function(fn.attrs.get(UNGUARDED_ATTR, fn.name))
+    if body is None or body.is_declaration or not _deepest_loops_widen(body):
+        return False
+    varying = varying_values(body)
+    if varying is None or not _widenable(body, varying):
+        return False
+    wide = _Widener(module, body, varying, lanes).run()
+    fn.attrs[WIDE_ATTR], fn.attrs[LANES_ATTR] = wide.name, lanes
+    return True
+
+
+@register
+@dataclass
+class WidenWorkItems:
+    """Add a copy of each kernel body that runs `lanes` work-items at once in vectors (cpu).
+    Requires: split-entry-guard, form-workgroups. Invalidates: nothing."""
+
+    name: ClassVar[str] = "widen-work-items"
+    lanes: int = 16
+
+    def run(self, module: Module) -> bool:
+        if self.lanes < 2 or self.lanes & (self.lanes - 1):
+            raise PassError(self.name, f"lanes must be a power of two, at least 2, not {self.lanes}")
+        changed = False
+        for fn in list(module.kernels()):
+            if not fn.is_declaration:
+                changed |= widen_work_items(fn, module, self.lanes)
+        return changed
