@@ -50,3 +50,22 @@ def test_suite_spans_the_brief():
     cases = [suite.MAKERS[n](True) for n in suite.MAKERS]
     kernels = {(c.project, c.source, k) for c in cases for k in c.kernels()}  # two files may both say mmul
     assert len(kernels) >= 30 and len({c.project for c in cases}) >= 8
+
+
+def test_base_revision_runs_in_a_child_and_is_checked():
+    """`--base REV`: oclpy at another commit, in a child process, answers like an Impl."""
+    from benchmarks.real import baseline, measure
+
+    case = dict(suite.select(["handson_mmul_row_priv"]))["handson_mmul_row_priv"](True)
+    impl = baseline.BaseImpl(baseline.export_tree("HEAD"), small=True)
+    p, res = measure.first_run(impl, case, case.source)  # type: ignore[arg-type]
+    assert p is not None and res.error is None, res.error
+    assert measure.timed_run(impl, case, p) > 0  # type: ignore[arg-type]
+    assert len(impl.versions()["commit"]) == 40
+
+
+def test_base_revision_that_is_not_a_commit():
+    from benchmarks.real import baseline
+
+    with pytest.raises(SystemExit, match="--base no-such-rev: not a commit here"):
+        baseline.export_tree("no-such-rev")
