@@ -54,13 +54,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from oclpy.analysis.lanes import (Diamond, Group, access_groups, diamonds, lane_steps, query, signed, varying_values,
+                                  x_query)
 from oclpy.analysis.loops import Loop, LoopInfo
 from oclpy.ir.builder import Builder, add_incoming, const_int
-from oclpy.ir.cfg import predecessors, reverse_post_order
+from oclpy.ir.cfg import reverse_post_order
 from oclpy.ir.datalayout import CPU_LAYOUT
 from oclpy.ir.intrinsics import MATH_FUNCTIONS, declare_intrinsic, intrinsic_info
-from oclpy.ir.types import I8, I32, I64, FunctionType, PtrType, StructType, Type, VectorType
-from oclpy.ir.values import Argument, Block, ConstInt, Function, Instr, Module, Undef, Value
+from oclpy.ir.types import I8, I32, I64, FunctionType, PtrType, Type, VectorType
+from oclpy.ir.values import Argument, ConstInt, Function, Instr, Module, Undef, Value
 from oclpy.passes.scalarize_policy import Step, StepAnalysis
 
 from . import form_workgroups as fw
@@ -69,104 +71,9 @@ from .split_entry_guard import UNGUARDED_ATTR
 
 WIDE_ATTR = "wide"
 LANES_ATTR = "wide_lanes"
-_X_IDS = ("get_global_id", "get_local_id")
-_LINEAR_IDS = ("get_global_linear_id", "get_local_linear_id")
 _LANEWISE = ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or",
              "xor", "fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "icmp", "fcmp", "select",
              "sext", "zext", "trunc", "fptosi", "fptoui", "sitofp", "uitofp", "fpext", "fptrunc")
-
-
-def _query(instr: Instr) -> str | None:
-    if instr.op != "call":
-        return None
-    info = intrinsic_info(instr.attrs["callee"])
-    return info.base if info is not None else None
-
-
-def _x_query(instr: Instr) -> bool:
-    """A work-item id that moves by one from one work-item to the next along x."""
-    base = _query(instr)
-    if base in _LINEAR_IDS:
-        return True
-    dim = instr.operands[0] if base in _X_IDS else None
-    return isinstance(dim, ConstInt) and dim.value == 0
-
-
-_UNSAFE = ("sdiv", "udiv", "srem", "urem")  # may trap: not run for work-items that skip them
-
-
-@dataclass
-class Diamond:
-    """`if (c) {T} else {F}` with arms of plain arithmetic meeting at `join`: `arms` are
-    the blocks of the arms (none for an empty arm); `sides[k]` is the block the join's
-    phis name for arm k (true, false)."""
-
-    arms: list[Block]
-    join: Block
-    sides: tuple[Block, Block]
-
-
-def diamonds(fn: Function) -> dict[Block, Diamond]:
-    """Each block ending in a two-way branch whose arms are single blocks of arithmetic
-    that may run whatever the condition (no memory access, no division, no impure or
-    non-builtin call) and join right after."""
-    preds = predecessors(fn)
-    found: dict[Block, Diamond] = {}
-    for block in fn.blocks:
-        term = block.terminator
-        if term is None or term.op != "condbr" or term.targets[0] is term.targets[1]:
-            continue
-        t, f = term.targets
-
-        def arm_to(a: Block) -> Block | None:
-            """The block arm `a` goes to, when it is a plain arm of `block`."""
-            last = a.terminator
-            if preds[a] != [block] or last is None or last.op != "br" or a.phis():
-                return None
-            if any(not _pure_builtin(i) if i.op == "call" else
-                   i.op in _UNSAFE or i.info.reads_memory or i.info.writes_memory for i in a.instrs[:-1]):
-                return None
-            return last.targets[0]
-
-        for join, arms, sides in ((f, [t], (t, block)), (t, [f], (block, f))):
-            if arm_to(arms[0]) is join:
-                break
-        else:
-            join = arm_to(t)
-            arms, sides = [t, f], (t, f)
-            if join is None or arm_to(f) is not join:
-                continue
-        if sorted(preds[join], key=id) == sorted(set(sides), key=id) and join is not block:
-            found[block] = Diamond(arms, join, sides)
-    return found
-
-
-def _pure_builtin(instr: Instr) -> bool:
-    info = intrinsic_info(instr.attrs["callee"])
-    return info is not None and info.pure
-
-
-def varying_values(fn: Function) -> set[Instr] | None:
-    """The instructions whose value may differ between the work-items of a row; None
-    when `fn` has something this pass cannot widen (see the module docstring)."""
-    varying: set[Instr] = set()
-    joins = {d.join: b.terminator for b, d in diamonds(fn).items()}
-    changed = True
-    while changed:
-        changed = False
-        for instr in fn.instructions():
-            if instr in varying:
-                continue
-            base = _query(instr)
-            if base in _X_IDS and not isinstance(instr.operands[0], ConstInt):
-                return None  # a run-time dimension
-            branch = joins.get(instr.parent) if instr.op == "phi" else None  # type: ignore[arg-type]
-            if _x_query(instr) or any(isinstance(o, Instr) and o in varying for o in instr.operands) \
-                    or (branch is not None and branch in varying):
-                varying.add(instr)
-                changed = True
-    return varying
-
 
 def _widenable(fn: Function, varying: set[Instr]) -> bool:
     branches = {b.terminator for b in diamonds(fn)}
@@ -177,7 +84,7 @@ def _widenable(fn: Function, varying: set[Instr]) -> bool:
         if any(isinstance(o.type, VectorType) for o in instr.operands):
             return False
         if op == "call":
-            base = _query(instr)
+            base = query(instr)
             if base is None or not (base in MATH_FUNCTIONS or base == "mem_fence" or intrinsic_info(
                     instr.attrs["callee"]).pure and base not in ("to_global", "to_local", "to_private")):
                 return False
@@ -219,7 +126,7 @@ def _short(loop: Loop) -> bool:
             continue
         starts = [v for v, b in counter.incoming() if b not in loop.blocks]
         if len(starts) == 1 and isinstance(starts[0], ConstInt) \
-                and abs(_signed(bound) - _signed(starts[0])) <= SHORT_TRIP:
+                and abs(signed(bound) - signed(starts[0])) <= SHORT_TRIP:
             return True
     return False
 
@@ -255,7 +162,9 @@ class _Widener:
         module.functions.insert(module.functions.index(fn) + 1, self.wide)
         self.values: dict[Value, Value] = dict(zip(fn.args, args))
         self.lane_ptrs: dict[Value, list[Value]] = {}  # varying pointer -> its lanes
-        self.steps: dict[Value, int] = {}  # varying int or pointer -> its step per lane (bytes)
+        lanes_of = lane_steps(fn, varying)
+        self.steps = lanes_of.step  # varying int or pointer -> its step per lane (bytes for pointers)
+        self.groups = access_groups(fn, varying, lanes_of)
         self.diamonds = {b: d for b, d in diamonds(fn).items() if b.terminator in varying}
         arms = {a for d in self.diamonds.values() for a in d.arms}
         self.selected = {p for d in self.diamonds.values() for p in d.join.phis()}  # phis made selects
@@ -345,53 +254,21 @@ class _Widener:
         else:
             ops = [self.operand(o, b, True) for o in instr.operands]
             self.values[instr] = b.make(op, ops, instr.name, type=self.vec(instr.type), **instr.attrs)
-            self._step(instr)
-
-    def _step(self, instr: Instr) -> None:
-        """The step per lane of an integer result, when it is a constant."""
-        a = [self.steps.get(o) if o in self.varying else 0 for o in instr.operands]
-        const = [o.value if isinstance(o, ConstInt) else None for o in instr.operands]
-        s: int | None = None
-        if instr.op in ("sext", "zext", "trunc"):
-            s = a[0]
-        elif instr.op == "add" and None not in a:
-            s = a[0] + a[1]  # type: ignore[operator]
-        elif instr.op == "sub" and None not in a:
-            s = a[0] - a[1]  # type: ignore[operator]
-        elif instr.op == "mul" and a[0] is not None and const[1] is not None:
-            s = a[0] * _signed(instr.operands[1])
-        elif instr.op == "mul" and a[1] is not None and const[0] is not None:
-            s = a[1] * _signed(instr.operands[0])
-        elif instr.op == "shl" and a[0] is not None and const[1] is not None and const[1] < 63:
-            s = a[0] << const[1]  # type: ignore[operator]
-        if s is not None:
-            self.steps[instr] = s
 
     def _call(self, instr: Instr) -> Value:
         b = self.b
-        if _x_query(instr):  # the first lane's id, plus 0, 1, 2...
+        if x_query(instr):  # the first lane's id, plus 0, 1, 2...
             first = b.call(instr.attrs["callee"], list(instr.operands), name=instr.name)
-            self.steps[instr] = 1
             return b.binop("add", self.splat(first, b), self.iota)  # the ids are i64
-        base = _query(instr)
+        base = query(instr)
         ret = self.vec(instr.type)
         params = [self.vec(o.type) for o in instr.operands]
         math = declare_intrinsic(self.module, base, ret, params, overload=ret)  # type: ignore[arg-type]
         return b.call(math, [self.operand(o, b, True) for o in instr.operands], name=instr.name)
 
     def _pointer(self, instr: Instr) -> None:
-        """A varying address: its first lane and its step when it has one, else its lanes."""
+        """A varying address: its first lane when it has a step, else all its lanes."""
         b = self.b
-        base, *indices = instr.operands
-        step: int | None = self.steps.get(base) if base in self.varying else 0
-        if instr.op == "getelementptr":
-            t: Type = instr.attrs["elem"]
-            for n, idx in enumerate(indices):
-                if n:
-                    t = t.fields[idx.value] if isinstance(t, StructType) else t.elem  # type: ignore[attr-defined]
-                if idx in self.varying:
-                    s = self.steps.get(idx)
-                    step = None if s is None or step is None else step + s * CPU_LAYOUT.size_of(t)
 
         def lane(i: int) -> Value:
             ops = [self.lane(o, i, b) if o in self.varying else self.values.get(o, o) for o in instr.operands]
@@ -399,8 +276,7 @@ class _Widener:
                 return b.gep(instr.attrs["elem"], ops[0], ops[1:], instr.attrs.get("inbounds", False))
             return b.cast(instr.op, ops[0], instr.type)
 
-        if step is not None:
-            self.steps[instr] = step
+        if instr in self.steps:
             self.values[instr] = lane(0)
         else:
             self.lane_ptrs[instr] = [lane(i) for i in range(self.lanes)]
@@ -418,9 +294,45 @@ class _Widener:
     def _consecutive(self, address: Value, t: Type) -> bool:
         return address not in self.lane_ptrs and self.steps.get(address) == CPU_LAYOUT.size_of(t)
 
+    def _run(self, group: Group) -> Value:
+        """The address of a group's run of `lanes * k` elements."""
+        return self.b.gep(I8, self.values[group.root], [const_int(I64, group.offset)])
+
+    def _load_group(self, group: Group) -> None:
+        """One vector load of the group's run; each member's lanes are every k-th element."""
+        b, k = self.b, group.k
+        run = b.load(VectorType(group.type, self.lanes * k), self._run(group), CPU_LAYOUT.align_of(group.type))
+        undef = Undef(run.type)
+        for m in group.members:
+            j = group.position(m)
+            self.values[m] = b.make("shufflevector", [run, undef], m.name,
+                                    mask=tuple(i * k + j for i in range(self.lanes)))
+
+    def _store_group(self, group: Group) -> None:
+        """The members' values interleaved into the group's run, one vector store."""
+        b, k = self.b, group.k
+        parts = [Undef(self.vec(group.type))] * k
+        for m in group.members:
+            parts[group.position(m)] = self.operand(m.operands[0], b, True)
+        while len(parts) > 1:  # concatenate pairwise: k is a power of two or padded below
+            if len(parts) % 2:
+                parts.append(Undef(parts[0].type))
+            n = parts[0].type.count  # type: ignore[attr-defined]
+            parts = [b.make("shufflevector", [parts[i], parts[i + 1]], mask=tuple(range(2 * n)))
+                     for i in range(0, len(parts), 2)]
+        whole = parts[0]  # member j's lane i at j * lanes + i; the run wants it at i * k + j
+        mask = tuple(j * self.lanes + i for i in range(self.lanes) for j in range(k))
+        mixed = b.make("shufflevector", [whole, Undef(whole.type)], mask=mask)
+        b.store(mixed, self._run(group), CPU_LAYOUT.align_of(group.type))
+
     def _load(self, instr: Instr) -> Value:
         b, address, t = self.b, instr.operands[0], instr.type
         align = instr.attrs.get("align", 0)
+        group = self.groups.get(instr)
+        if group is not None:
+            if instr is group.members[0]:
+                self._load_group(group)
+            return self.values[instr]
         if address not in self.varying:  # a uniform address: one load, then every lane has it
             return b.load(t, self.values.get(address, address), align, name=instr.name)
         if self._consecutive(address, t):
@@ -434,7 +346,11 @@ class _Widener:
     def _store(self, instr: Instr) -> None:
         b, (value, address) = self.b, instr.operands
         t, align = value.type, instr.attrs.get("align", 0)
-        if address not in self.varying:  # every work-item stores here: the last one's value stays
+        group = self.groups.get(instr)
+        if group is not None:
+            if instr is group.members[-1]:
+                self._store_group(group)
+        elif address not in self.varying:  # every work-item stores here: the last one's value stays
             last = self.lane(value, self.lanes - 1, b) if value in self.varying else self.values.get(value, value)
             b.store(last, self.values.get(address, address), align)
         elif self._consecutive(address, t):
@@ -443,12 +359,6 @@ class _Widener:
             for i in range(self.lanes):
                 lane = self.lane(value, i, b) if value in self.varying else self.values.get(value, value)
                 b.store(lane, self.lane(address, i, b), align)
-
-
-def _signed(c: Value) -> int:
-    bits = c.type.bits  # type: ignore[attr-defined]
-    v = c.value  # type: ignore[attr-defined]
-    return v - (1 << bits) if v >> (bits - 1) else v
 
 
 def widen_work_items(fn: Function, module: Module, lanes: int) -> bool:

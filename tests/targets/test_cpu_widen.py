@@ -132,3 +132,28 @@ def test_a_width_that_is_not_a_power_of_two_is_an_error() -> None:
     module = parse_module("kernel void @k() {\nentry:\n  ret void\n}\n")
     with pytest.raises(PassError, match="pass 'widen-work-items': lanes must be a power of two, at least 2, not 3"):
         run_pipeline(module, "widen-work-items{lanes=3}")
+
+
+FLOAT4 = """
+__kernel void k(int n, __global const float4 *x, __global float2 *y) {
+    int i = get_global_id(0);
+    float4 acc = (float4)(0.0f);
+    for (int a = 0; a < n; ++a) acc += x[i] * (float)a + x[a];
+    y[i] = (float2)(acc.x + acc.y, acc.z - acc.w);
+}"""
+
+
+@pytest.mark.parametrize("lsize", [16, 40, 5])
+def test_float4_loads_and_float2_stores_in_runs(lsize: int) -> None:
+    """A float4 of consecutive work-items read as one run of 64 floats, a float2 written as one."""
+    n, m = 11, 80
+    rng = np.random.default_rng(lsize)
+    x = rng.standard_normal((m, 4)).astype(np.float32)
+    ir = _compile(FLOAT4).llvm_ir
+    assert "<64 x float>" in ir and "<32 x float>" in ir
+    y = np.zeros((m, 2), np.float32)
+    run(_compile(FLOAT4).kernels["k"], [np.int32(n), x, y], (m,), (lsize,))
+    a = np.arange(n, dtype=np.float64)
+    acc = x.astype(np.float64) * a.sum() + x[:n].astype(np.float64).sum(0)
+    want = np.stack([acc[:, 0] + acc[:, 1], acc[:, 2] - acc[:, 3]], 1)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-4)
