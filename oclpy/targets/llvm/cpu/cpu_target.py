@@ -283,10 +283,10 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
             for name in (guard, body.name):
                 me.functions[name].attributes.add("alwaysinline")
             guarded = (me.functions[guard], me.functions[body.name])
-        wide = None
+        widened = None  # the body widened to vectors of work-items (widen-work-items)
         if WIDE_ATTR in fn.attrs:
             me.functions[fn.attrs[WIDE_ATTR]].attributes.add("alwaysinline")
-            wide = (me.functions[fn.attrs[WIDE_ATTR]], fn.attrs[WIDE_LANES_ATTR])
+            widened = (me.functions[fn.attrs[WIDE_ATTR]], fn.attrs[WIDE_LANES_ATTR])
         parallel = cpu.loop_md if reorder_safe(body, frame=resumable) else None
         too_large = instruction_count(body) > VECTORIZE_MAX_INSTRUCTIONS
         launcher = emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
@@ -294,7 +294,7 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
                                  fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
                                  bool(fn.attrs.get(DIVERGENT_ATTR)), guarded,
                                  cpu.loop_md if too_large else None,
-                                 tuple(fn.attrs.get(STEPS_ATTR, (1,))), wide)
+                                 tuple(fn.attrs.get(STEPS_ATTR, (1,))), widened)
         if wide:
             set.add(launcher.attributes, WIDE_VECTORS)  # llvmlite knows no string attributes
         infos[fn.name] = (args, blob_size, frame_size, static_local)
