@@ -18,13 +18,18 @@ unless `--small`):
 - `--time N`: the launch sequence on oclpy alone, N times, fastest, with the
   bytes its buffers hold over that time against a STREAM-style triad
   (`a = b + s * c` in NumPy, one thread, arrays of 64 MiB) measured in the
-  same process: how close the kernel is to memory-bound.
+  same process: how close the kernel is to memory-bound;
+- `--intel FILE`: Intel's native code for comparison: the program built by
+  Intel's CPU runtime (through PyOpenCL, as the suite sets it up), its
+  `CL_PROGRAM_BINARIES` ELF's `.ocl.obj` section (an x86-64 object file)
+  written to FILE, for `objdump -d FILE`.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import struct
 import sys
 import time
 from collections import Counter
@@ -105,6 +110,37 @@ def triad_gbs() -> float:
     return 4 * 4 * n / best / 1e9  # NumPy's two passes: c read, a written, a and b read, a written
 
 
+def elf_section(data: bytes, wanted: str) -> bytes | None:
+    """The contents of section `wanted` of a 64-bit little-endian ELF image."""
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names_at = headers[shstrndx][4]
+    for name, _, _, _, offset, size in headers:
+        end = data.index(b"\0", names_at + name)
+        if data[names_at + name:end].decode() == wanted:
+            return data[offset:offset + size]
+    return None
+
+
+def intel_object(source: str, options: str) -> bytes | None:
+    """Intel's CPU runtime's object code for `source`, or None when it is not here."""
+    from . import env
+
+    if env.point_icd_at_intel():
+        return None
+    import pyopencl as cl
+
+    platforms = [p for p in cl.get_platforms() if "intel" in p.name.lower()]
+    if not platforms:
+        return None
+    ctx = cl.Context(platforms[0].get_devices())
+    binary = cl.Program(ctx, source).build(options=options).get_info(cl.program_info.BINARIES)[0]
+    return elf_section(bytes(binary), ".ocl.obj")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.real.evidence", description=__doc__.split("\n")[0])
     ap.add_argument("case", help=f"one of: {', '.join(suite.MAKERS)}")
@@ -112,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--remarks", action="store_true", help="LLVM's loop-vectoriser remarks (stderr)")
     ap.add_argument("--ir", type=Path, help="write the optimised LLVM IR here")
     ap.add_argument("--time", type=int, default=0, metavar="N", help="time oclpy alone N times, with bandwidth")
+    ap.add_argument("--intel", type=Path, metavar="FILE", help="write Intel's object code for the case here")
     opts = ap.parse_args(argv)
     try:
         (name, make), = suite.select([opts.case])
@@ -140,6 +177,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kernel}.launch, optimised:")
         for what, n in sorted(launcher_profile(optimized, kernel).items()):
             print(f"  {n:6d}  {what}")
+    if opts.intel:
+        obj = intel_object(case.source, case.options)
+        if obj is None:
+            print("Intel's CPU runtime is not here (python -m benchmarks.real --install-intel)")
+        else:
+            opts.intel.write_bytes(obj)
+            print(f"Intel's object code: {opts.intel} ({len(obj)} bytes); objdump -d {opts.intel}")
     if opts.time:
         impl = oclpy_impl("cpu")
         p = impl.prepare(case, case.source)
