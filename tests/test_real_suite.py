@@ -69,3 +69,20 @@ def test_base_revision_that_is_not_a_commit():
 
     with pytest.raises(SystemExit, match="--base no-such-rev: not a commit here"):
         baseline.export_tree("no-such-rev")
+
+
+def test_evidence_names_the_strategy_and_the_vector_widths(capsys):
+    from benchmarks.real import evidence
+
+    assert evidence.main(["handson_mmul_row_priv", "--small"]) == 0
+    out = capsys.readouterr().out
+    assert "mmul: widened to 16 work-items (mmul.unguarded.wide); lane arrays, 4096 bytes per work-item" in out
+    assert "vector <16 x ...> instructions" in out
+
+
+def test_evidence_reads_elf_sections_and_refuses_other_files(capsys):
+    from benchmarks.real import evidence
+
+    assert evidence.elf_section(b"not an object file at all" * 4, ".ocl.obj") is None
+    assert evidence.main(["no_such_case"]) == 2
+    assert "unknown case(s) no_such_case; known: clblast_xgemm" in capsys.readouterr().err
