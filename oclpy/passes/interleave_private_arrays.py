@@ -19,7 +19,8 @@ work-item, consecutive work-items read consecutive memory, one vector load.
 What it does
 ------------
 In a kernel without barriers (kernels with barriers have their private memory
-in form-workgroups' frames already), each `alloca` of an array of at least
+in form-workgroups' frames already) that no other function calls (the lane
+arrays are sized by the launched kernel), each `alloca` of an array of at least
 `MIN_ELEMENTS` integers or floats whose every use is the address of a plain
 load or store of one element (directly, or through a `getelementptr` with one
 index, or `0, index` into the array type) and is indexed by a value that
@@ -171,8 +172,10 @@ class InterleavePrivateArrays:
     name: ClassVar[str] = "interleave-private-arrays"
 
     def run(self, module: Module) -> bool:
+        # a kernel another calls (not inlined) would use its caller's lane arrays
+        called = {id(i.attrs["callee"]) for f in module.functions for i in f.instructions() if i.op == "call"}
         changed = False
         for fn in list(module.kernels()):
-            if not fn.is_declaration:
+            if not fn.is_declaration and id(fn) not in called:
                 changed |= interleave_private_arrays(fn, module)
         return changed
