@@ -35,7 +35,9 @@ from oclpy.ir.values import Block, ConstInt, Function, Instr, Value
 X_IDS = ("get_global_id", "get_local_id")
 LINEAR_IDS = ("get_global_linear_id", "get_local_linear_id")
 
+
 def query(instr: Instr) -> str | None:
+    """The builtin `instr` calls (`get_global_id`, `exp`, ...), or None."""
     if instr.op != "call":
         return None
     info = intrinsic_info(instr.attrs["callee"])
@@ -168,8 +170,9 @@ def _pointer_step(instr: Instr, st: Steps, varying: set[Instr]) -> None:
     for n, idx in enumerate(indices):
         if n:
             if isinstance(t, StructType):
-                offset = None if offset is None else offset + CPU_LAYOUT.struct_layout(t).offsets[idx.value]  # type: ignore[attr-defined]
-                t = t.fields[idx.value]  # type: ignore[attr-defined]
+                field = idx.value  # type: ignore[attr-defined]
+                offset = None if offset is None else offset + CPU_LAYOUT.struct_layout(t).offsets[field]
+                t = t.fields[field]
                 continue
             t = t.elem  # type: ignore[attr-defined]
         size = CPU_LAYOUT.size_of(t)
@@ -212,20 +215,20 @@ def lane_steps(fn: Function, varying: set[Instr]) -> Steps:
 @dataclass
 class Group:
     """Loads or stores of one block that cover `k` elements of `type` per work-item:
-    `members` in block order, the run starting `offset` bytes past `root`'s lanes."""
+    `members` in block order, the run starting `offset` bytes past `root`'s lanes;
+    `origins` is `Steps.origin`, which says where each member's address is."""
 
     members: list[Instr]
     root: Value
     offset: int
     k: int
     type: Type
+    origins: dict[Value, tuple[Value, int]]
 
     def position(self, member: Instr) -> int:
         """Which of the `k` elements `member` accesses."""
         address = member.operands[0 if member.op == "load" else 1]
-        return (self._origin[address][1] - self.offset) // CPU_LAYOUT.size_of(self.type)
-
-    _origin: dict[Value, tuple[Value, int]]
+        return (self.origins[address][1] - self.offset) // CPU_LAYOUT.size_of(self.type)
 
 
 MAX_GROUP = 8  # elements per work-item a group may cover (a float8)

@@ -83,6 +83,7 @@ _LANEWISE = ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr",
              "xor", "fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "icmp", "fcmp", "select",
              "sext", "zext", "trunc", "fptosi", "fptoui", "sitofp", "uitofp", "fpext", "fptrunc")
 
+
 def _widenable(fn: Function, varying: set[Instr]) -> bool:
     branches = {b.terminator for b in diamonds(fn)}
     for instr in fn.instructions():
