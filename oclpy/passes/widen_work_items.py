@@ -125,19 +125,46 @@ def _short(loop: Loop) -> bool:
         cond = term.operands[0] if term is not None and term.op == "condbr" else None
         if not (isinstance(cond, Instr) and cond.op == "icmp"):
             continue
-        bound = next((o for o in cond.operands if isinstance(o, ConstInt)), None)
-        counter = next((o for o in cond.operands if isinstance(o, Instr)), None)
-        if bound is None or counter is None:
+        values = [_constant(o) for o in cond.operands]
+        if values.count(None) != 1:
             continue
+        bound = next(v for v in values if v is not None)
+        counter = cond.operands[values.index(None)]
         if counter.op == "add" and isinstance(counter.operands[1], ConstInt):
             counter = counter.operands[0]
         if not (isinstance(counter, Instr) and counter.op == "phi" and counter.parent is loop.header):
             continue
         starts = [v for v, b in counter.incoming() if b not in loop.blocks]
-        if len(starts) == 1 and isinstance(starts[0], ConstInt) \
-                and abs(signed(bound) - signed(starts[0])) <= SHORT_TRIP:
+        if len(starts) == 1 and isinstance(starts[0], ConstInt) and abs(bound - signed(starts[0])) <= SHORT_TRIP:
             return True
     return False
+
+
+_FOLD = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+         "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b,
+         "sge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+
+
+def _constant(v: Value, depth: int = 0) -> int | None:
+    """`v`'s value when it is computed from constants alone (rebase-loop-counters' trip
+    count of a loop with constant bounds: `select (icmp sgt 7, 0), 7, 0`), else None;
+    unsigned comparisons only of non-negative values."""
+    if isinstance(v, ConstInt):
+        return signed(v)
+    if not isinstance(v, Instr) or depth > 8:
+        return None
+    args = [_constant(o, depth + 1) for o in v.operands]
+    if None in args:
+        return None
+    if v.op == "select":
+        return args[1] if args[0] else args[2]
+    if v.op in ("sext", "zext", "trunc"):
+        return args[0]
+    pred = v.attrs.get("pred", "") if v.op == "icmp" else v.op
+    if pred.startswith("u") and pred[1:] in ("lt", "le", "gt", "ge") and min(args) >= 0:  # type: ignore[type-var]
+        pred = "s" + pred[1:]
+    fold = _FOLD.get(pred)
+    return None if fold is None else int(fold(*args))
 
 
 def _deepest_loops_widen(fn: Function) -> bool:

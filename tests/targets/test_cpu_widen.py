@@ -157,3 +157,11 @@ def test_float4_loads_and_float2_stores_in_runs(lsize: int) -> None:
     acc = x.astype(np.float64) * a.sum() + x[:n].astype(np.float64).sum(0)
     want = np.stack([acc[:, 0] + acc[:, 1], acc[:, 2] - acc[:, 3]], 1)
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-4)
+
+
+def test_pass_ab_times_a_case_with_and_without_the_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import pass_ab
+
+    assert pass_ab.main(["matmul_naive", "--rounds", "1"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("matmul_naive") and "with/without" in line and line.rstrip().endswith("check ok")
