@@ -27,8 +27,9 @@ index, or `0, index` into the array type) and is indexed by a value that
 some use does not fix at a constant (a constant-indexed array LLVM promotes
 to registers itself), and every index is the same for all work-items along x
 (`StepAnalysis`; an array indexed by the work-item's own data would be
-gathered either way), is replaced by a slice of the group's *lane arrays*:
-private memory the launcher owns (`ocl.private_lanes()`, the same memory
+gathered either way), is replaced by a slice of the group's *lane arrays*
+(up to `MAX_BYTES` per work-item; past that the largest arrays stay on the
+stack, whose limits the launch checks): private memory the launcher owns (`ocl.private_lanes()`, the same memory
 form-workgroups' frames use, `attrs["private_lanes_size"]` bytes per
 work-item). Array `a` at offset `o` within a work-item's share keeps element
 `k` of work-item `i` (`get_local_linear_id()`, `items` the product of the
@@ -59,6 +60,8 @@ LANES_ATTR = "private_lanes_size"  # bytes of lane arrays per work-item
 LANES_ALIGN = 64  # each array's offset within a work-item's share (a cache line)
 LANES_INTRINSIC = "private_lanes"
 MIN_ELEMENTS = 32  # smaller arrays LLVM may keep in registers once their loops unroll
+MAX_BYTES = 1 << 16  # a work-item's share at most: larger arrays stay on its stack, whose
+                     # limits the launch checks (OUT_OF_RESOURCES past the largest stack)
 
 
 def lane_array(v: Value) -> Instr | None:
@@ -130,6 +133,11 @@ def interleave_private_arrays(fn: Function, module: Module) -> bool:
     steps = StepAnalysis(fn)
     chosen = [(a, acc) for a in fn.instructions() if a.op == "alloca"
               for acc in [_eligible(a, steps)] if acc is not None]
+    total = sum(_share(a) for a, _ in chosen)
+    while chosen and total > MAX_BYTES:  # the largest arrays stay allocas
+        largest = max(chosen, key=lambda c: _share(c[0]))
+        chosen.remove(largest)
+        total -= _share(largest[0])
     if not chosen:
         return False
     entry = fn.entry
@@ -144,7 +152,6 @@ def interleave_private_arrays(fn: Function, module: Module) -> bool:
     offset = 0
     for alloca, accesses in chosen:
         array = alloca.attrs["elem"]
-        size = CPU_LAYOUT.size_of(array.elem)
         start = b.gep(IntType(8), lanes, [b.binop("mul", items, i64(offset))],
                       name=f"{alloca.name}.lanes" if alloca.name else "")
         mine = b.gep(array.elem, start, [item])
@@ -158,9 +165,14 @@ def interleave_private_arrays(fn: Function, module: Module) -> bool:
         for user in alloca.users:  # the getelementptrs, now unused
             user.erase()
         alloca.erase()
-        offset += (array.count * size + LANES_ALIGN - 1) // LANES_ALIGN * LANES_ALIGN
+        offset += _share(alloca)
     fn.attrs[LANES_ATTR] = offset
     return True
+
+
+def _share(alloca: Instr) -> int:
+    """The bytes array `alloca` takes of a work-item's share of the lane arrays."""
+    return (CPU_LAYOUT.size_of(alloca.attrs["elem"]) + LANES_ALIGN - 1) // LANES_ALIGN * LANES_ALIGN
 
 
 @register
