@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-COLOURS = {"intel": "#1f77b4", "pocl": "#ff7f0e", "nvidia": "#2ca02c"}
+COLOURS = {"intel": "#1f77b4", "pocl": "#ff7f0e", "nvidia": "#2ca02c", "base": "#7f7f7f"}
 
 
 def draw(record: dict, out: Path) -> None:

@@ -12,8 +12,8 @@ from typing import Any
 from .. import report as base
 
 RESULTS_DIR = base.RESULTS_DIR
-PEERS = ("intel", "pocl", "nvidia")
-LABEL = {"oclpy": "oclpy", "pocl": "PoCL", "intel": "Intel", "nvidia": "NVIDIA"}
+PEERS = ("intel", "pocl", "nvidia", "base")
+LABEL = {"oclpy": "oclpy", "pocl": "PoCL", "intel": "Intel", "nvidia": "NVIDIA", "base": "base"}
 
 
 def ratio(row: dict[str, Any], peer: str) -> float:

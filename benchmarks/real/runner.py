@@ -20,7 +20,7 @@ from typing import Any
 
 from tools import pocl_fix
 from ..progress import Progress
-from . import env, measure, plot, report, sources, suite
+from . import baseline, env, measure, plot, report, sources, suite
 from .impls import PEERS, Impl, oclpy_impl, pyopencl_impls
 
 DEFAULT_PEERS = {"cpu": "intel,pocl", "cuda": "nvidia"}
@@ -40,6 +40,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                                    "then uses only them)")
     ap.add_argument("--install-intel", action="store_true",
                     help="pip-install Intel's CPU runtime and matplotlib into the suite's venv, then run")
+    ap.add_argument("--base", metavar="REV",
+                    help="also run oclpy as it is at git revision REV (a child process; column 'base', "
+                         "oclpy/base is after/before): see baseline.py")
     ap.add_argument("--out", type=Path, help="JSON file to write (default: benchmarks/results/real-*.json)")
     return ap.parse_args(argv)
 
@@ -104,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown peer(s) {', '.join(unknown)}; known: {', '.join(PEERS)}", file=sys.stderr)
         return 2
     impls = find_impls(opts.device, peers, notes)
+    if opts.base:
+        impls.insert(1, baseline.BaseImpl(baseline.export_tree(opts.base), opts.small))  # type: ignore[arg-type]
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     progress = Progress(len(makers))

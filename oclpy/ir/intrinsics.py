@@ -46,6 +46,9 @@ INTRINSICS: dict[str, IntrinsicInfo] = {
     "barrier": IntrinsicInfo("barrier", pure=False, convergent=True),
     "mem_fence": IntrinsicInfo("mem_fence", pure=False),
     "printf": IntrinsicInfo("printf", pure=False),
+    # The cpu's lane arrays (passes/interleave_private_arrays.py): ptr<private>, the same
+    # for every work-item of a group.
+    "private_lanes": IntrinsicInfo("private_lanes"),
     # Generic-space tests (OpenCL 2.0): ptr<space> (ptr<generic>), NULL when not in that space.
     **{q: IntrinsicInfo(q) for q in GENERIC_SPACE_TESTS},
 }

@@ -63,6 +63,13 @@ PASS_ORDER: tuple[tuple[str, str, str], ...] = (
     ("inline", "lockstep-strided-loops", "a barrier inside a helper called in the loop must be seen"),
     ("lockstep-strided-loops", "form-workgroups", "the lockstep barriers are made resumable"),
     ("lockstep-strided-loops", "split-entry-guard", "a kernel given barriers keeps its guard"),
+    ("inline", "interleave-private-arrays", "a helper's private arrays are the kernel's once inlined"),
+    ("lockstep-strided-loops", "interleave-private-arrays",
+     "kernels given barriers keep their arrays in frames"),
+    ("step-divergent-loops", "interleave-private-arrays", "kernels given steps keep their arrays in frames"),
+    ("interleave-private-arrays", "split-entry-guard", "an alloca in the entry block hides the guard"),
+    ("split-entry-guard", "widen-work-items", "what is widened is the body the launcher runs"),
+    ("form-workgroups", "widen-work-items", "kernels given barriers or steps are not widened"),
     ("mem2reg", "infer-address-spaces", "spaces are inferred through SSA values, not memory round trips"),
 )
 

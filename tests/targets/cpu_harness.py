@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from oclpy.compiler import frontend_for
 from oclpy.ir.parser import parse_module
 from oclpy.ir.verifier import verify_module
-from oclpy.passes.manager import run_pipeline
-from oclpy.targets.llvm.cpu.cpu_target import CompiledKernel, CpuProgram, compile_cpu
+from oclpy.passes.manager import PIPELINES, run_pipeline
+from oclpy.targets.llvm.cpu.cpu_target import PIPELINE, CompiledKernel, CpuProgram, compile_cpu
 
 
 def compile_text(text: str) -> CpuProgram:
@@ -15,6 +16,15 @@ def compile_text(text: str) -> CpuProgram:
     module = parse_module(text)
     verify_module(module)
     run_pipeline(module, "form-workgroups")
+    return compile_cpu(module)
+
+
+def compile_without(source: str, passes: tuple[str, ...]) -> CpuProgram:
+    """OpenCL C -> the cpu target at -O2, the target's passes named in `passes` left out
+    (a build to compare a pass against)."""
+    module = frontend_for(source, "").module
+    target = ",".join(p for p in PIPELINE.split(",") if p.split("{")[0] not in passes)
+    run_pipeline(module, PIPELINES["O2"] + "," + target, verify_each=True)
     return compile_cpu(module)
 
 

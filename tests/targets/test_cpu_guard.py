@@ -10,7 +10,7 @@ from filecheck.matcher import Matcher
 from filecheck.options import parse_argv_options
 
 from oclpy.compiler import compile_program
-from tests.targets.cpu_harness import run
+from tests.targets.cpu_harness import compile_without, run
 
 PATHS = """
 __kernel void paths(__global float *out, __global const float *r, int n, int m) {
@@ -58,7 +58,7 @@ def filecheck(check_text: str, output: str, tmp_path: Path) -> int:
 
 
 def test_guarded_kernel_launcher(tmp_path: Path) -> None:
-    ir = compile_program(PATHS).program.llvm_ir
+    ir = compile_without(PATHS, ("widen-work-items",)).llvm_ir  # the outer-loop hint's launcher
     assert filecheck(LAUNCHER_CHECKS, ir, tmp_path) == 0
 
 
@@ -113,8 +113,9 @@ def test_rebased_loop_gets_outer_hint_and_result() -> None:
         for (int i = a; i < a + niters; i++) { float x = (i + 0.5f) * step; acc += 4.0f / (1.0f + x * x); }
         out[g] = acc;
     }"""
+    assert "llvm.loop.vectorize.enable" in compile_without(src, ("widen-work-items",)).llvm_ir
     prog = compile_program(src).program
-    assert "llvm.loop.vectorize.enable" in prog.llvm_ir
+    assert "pi.wide" in prog.llvm_ir  # widened by widen-work-items instead
     out = np.zeros(32, np.float32)
     run(prog.kernels["pi"], [out, np.int32(16), np.float32(1.0 / 512)], (32,), (8,))
     x = (np.arange(512) + 0.5) / 512

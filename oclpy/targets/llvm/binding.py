@@ -67,6 +67,18 @@ def _init() -> None:
         _state["ready"] = True
 
 
+def report_remarks(passes: str = "loop-vectorize") -> None:
+    """From now on, in this process, LLVM prints its optimisation remarks (vectorised,
+    missed, analysis) of the passes matching regex `passes` to stderr, the remarks about
+    declined vectorisation hints included (an inspection tool's switch:
+    `benchmarks/real/evidence.py`). LLVM keeps options for the process's life."""
+    _init()
+    with _lock:
+        for kind in ("", "-missed", "-analysis"):
+            llvm.set_option("oclpy", f"-pass-remarks{kind}={passes}")
+        _state["remarks"] = True
+
+
 def _init_nvptx() -> None:
     with _lock:
         if not _state.get("nvptx"):
@@ -158,7 +170,10 @@ def _without_declined_hint_diagnostics() -> Iterator[None]:
     The cpu target gives the hint where LLVM's own checks decide
     (`cpu/outer.py`), so a declined hint is expected, not news. Anything
     else written to stderr meanwhile, from any thread, is written again
-    afterwards."""
+    afterwards. After `report_remarks`, nothing is dropped."""
+    if _state.get("remarks"):
+        yield
+        return
     try:
         sys.stderr.flush()
         saved = os.dup(2)

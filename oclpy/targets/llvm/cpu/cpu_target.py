@@ -41,7 +41,10 @@ from ....ir.types import AddressSpace, ArrayType, StructType, Type
 from ....ir.values import Function, GlobalVar, Instr, Module
 from ....passes.form_workgroups import (BARRIERS_ATTR, DIVERGENT_ATTR, FRAME_ALIGN_ATTR, FRAME_ATTR,
                                         STEPS_ATTR)
+from ....passes.interleave_private_arrays import LANES_ATTR
 from ....passes.split_entry_guard import GUARD_ATTR, UNGUARDED_ATTR
+from ....passes.widen_work_items import LANES_ATTR as WIDE_LANES_ATTR
+from ....passes.widen_work_items import WIDE_ATTR
 from ...target import Target
 from . import workitem as wi
 from .. import binding
@@ -60,10 +63,12 @@ from .mathlib import is_math, lower_math
 
 _SYNCSCOPES = {"work_item": "singlethread"}
 # What this target runs after the level's target-independent pipeline: work-groups
-# are formed last, so a barrier in a helper is inlined into its kernel first; huge
-# switches are split for LLVM's sake (see the pass).
-PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,step-divergent-loops,"
-            "lockstep-strided-loops,split-entry-guard,form-workgroups")
+# are formed after inlining, so a barrier in a helper is inlined into its kernel first;
+# huge switches are split for LLVM's sake (see the pass); the widened copy of a body is
+# made last, from the body the launcher runs.
+PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,"
+            "step-divergent-loops,lockstep-strided-loops,interleave-private-arrays,split-entry-guard,"
+            "form-workgroups,widen-work-items")
 HOST = Target("cpu")
 
 
@@ -186,7 +191,14 @@ def _printf(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
     return b.call(printf, promoted)
 
 
-_OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf}
+def _private_lanes(fe: FunctionEmitter, args: list[ll.Value]) -> ll.Value:
+    """The group's lane arrays (interleave-private-arrays): this call's frame memory."""
+    b = fe.builder
+    return b.inttoptr(wi.ctx_load(b, fe.hidden[wi.HIDDEN_CTX], wi.CTX_FRAMES), ll.PointerType())
+
+
+_OTHER_INTRINSICS = {"barrier": _barrier, "mem_fence": _mem_fence, "printf": _printf,
+                     "private_lanes": _private_lanes}
 
 def _launched(fn: Function, module: Module) -> bool:
     """Whether the launcher runs `fn` in its work-item loops: a kernel without an
@@ -259,7 +271,7 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
     for fn in kernels_defined:
         args, blob_size = kernel_args(fn, cpu.layout)
         resumable = FRAME_ATTR in fn.attrs
-        frame = fn.attrs.get(FRAME_ATTR, 0)
+        frame = fn.attrs.get(FRAME_ATTR, fn.attrs.get(LANES_ATTR, 0))  # lane arrays: frame memory
         frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
         me.functions[fn.name].attributes.add("alwaysinline")
         static_local = cpu.kernel_static_local_bytes(fn)
@@ -271,6 +283,10 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
             for name in (guard, body.name):
                 me.functions[name].attributes.add("alwaysinline")
             guarded = (me.functions[guard], me.functions[body.name])
+        widened = None  # the body widened to vectors of work-items (widen-work-items)
+        if WIDE_ATTR in fn.attrs:
+            me.functions[fn.attrs[WIDE_ATTR]].attributes.add("alwaysinline")
+            widened = (me.functions[fn.attrs[WIDE_ATTR]], fn.attrs[WIDE_LANES_ATTR])
         parallel = cpu.loop_md if reorder_safe(body, frame=resumable) else None
         too_large = instruction_count(body) > VECTORIZE_MAX_INSTRUCTIONS
         launcher = emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
@@ -278,7 +294,7 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
                                  fn.attrs.get(BARRIERS_ATTR, 0), frozenset(cpu.outer.get(body.name, ())),
                                  bool(fn.attrs.get(DIVERGENT_ATTR)), guarded,
                                  cpu.loop_md if too_large else None,
-                                 tuple(fn.attrs.get(STEPS_ATTR, (1,))))
+                                 tuple(fn.attrs.get(STEPS_ATTR, (1,))), widened)
         if wide:
             set.add(launcher.attributes, WIDE_VECTORS)  # llvmlite knows no string attributes
         infos[fn.name] = (args, blob_size, frame_size, static_local)

@@ -111,7 +111,8 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
                   outer: frozenset[int] = frozenset(), divergent: bool = False,
                   guarded: tuple[ll.Function, ll.Function] | None = None,
                   scalar: LoopMetadata | None = None,
-                  steps: tuple[int, ...] = (1,)) -> ll.Function:
+                  steps: tuple[int, ...] = (1,),
+                  wide: tuple[ll.Function, int] | None = None) -> ll.Function:
     """Add `@"<kernel>.launch"` to `llmod`; `frame_size` None means no barriers,
     `divergent` that the resume states `steps` are steps of divergent loops
     (step-divergent-loops; all of its `barriers` when it has no barrier of its
@@ -122,7 +123,10 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
     loops of the regions (resume states) in `outer` ask for outer-loop
     vectorisation (`outer.py`); given `scalar` (the module's loop metadata), the
     x loops are marked not to be vectorised instead (a kernel too large for LLVM's
-    loop vectoriser), parallel still when `loop_md` is given."""
+    loop vectoriser), parallel still when `loop_md` is given. Given `wide` (the
+    body widened to `lanes` work-items by widen-work-items, and `lanes`), each row
+    runs it for every `lanes` work-items from the first and the body for the rest
+    (`_run_wide`)."""
     fnty = ll.FunctionType(ll.VoidType(), [ll.PointerType(), ll.PointerType()])
     fn = ll.Function(llmod, fnty, launcher_name(kernel.name))
     blob, ctx = fn.args
@@ -150,7 +154,12 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
         t = b.udiv(g, ngx)
         group = [b.urem(g, ngx), b.urem(t, ngy), b.udiv(t, ngy)]
         if frame_size is None and guarded is not None:
-            _run_guarded(b, kernel, guarded, values + [ctx, *group], sizes, on_latch(0))
+            _run_guarded(b, kernel, guarded, values + [ctx, *group], sizes, on_latch(0), wide)
+        elif frame_size is None and wide is not None:
+            zero = ll.Constant(I64, 0)
+            with counted_loop(b, zero, sizes[2], "lz") as lz:
+                with counted_loop(b, zero, sizes[1], "ly") as ly:
+                    _run_wide(b, kernel, wide, values + [ctx, *group], zero, sizes[0], ly, lz)
         elif frame_size is None:
             run = lambda lid: b.call(kernel, values + [ctx, *group, *lid])  # noqa: E731
             _run_items(b, sizes, run, on_latch(0))
@@ -176,9 +185,23 @@ def _run_items(b: ll.IRBuilder, sizes: list[ll.Value], call,  # type: ignore[no-
                 call([lx, ly, lz])
 
 
+def _run_wide(b: ll.IRBuilder, body: ll.Function, wide: tuple[ll.Function, int], args: list[ll.Value],
+              start: ll.Value, stop: ll.Value, ly: ll.Value, lz: ll.Value) -> None:
+    """Work-items [start, stop) of a row: `wide` for each whole vector of `lanes` of
+    them from `start`, then `body` for each of the rest (fewer than `lanes`)."""
+    lanes = wide[1]
+    whole = b.udiv(b.sub(stop, start), ll.Constant(I64, lanes))
+    with counted_loop(b, ll.Constant(I64, 0), whole, "lw") as k:
+        b.call(wide[0], args + [b.add(start, b.mul(k, ll.Constant(I64, lanes))), ly, lz])
+    rest = b.add(start, b.mul(whole, ll.Constant(I64, lanes)))
+    with counted_loop(b, rest, stop, "lr") as lx:
+        b.call(body, args + [lx, ly, lz])
+
+
 def _run_guarded(b: ll.IRBuilder, kernel: ll.Function, guarded: tuple[ll.Function, ll.Function],
                  args: list[ll.Value], sizes: list[ll.Value],
-                 on_x_latch: Callable[[ll.Instruction], None] | None) -> None:
+                 on_x_latch: Callable[[ll.Instruction], None] | None,
+                 wide: tuple[ll.Function, int] | None = None) -> None:
     """Run a group of a kernel split by split-entry-guard, row by row: the longest
     run `[0, L)` of work-items whose guard holds (found by calling the guard alone,
     one work-item after another) through the unguarded body, in the x loop that
@@ -204,8 +227,11 @@ def _run_guarded(b: ll.IRBuilder, kernel: ll.Function, guarded: tuple[ll.Functio
             n.add_incoming(b.add(n, one), test)
             b.cbranch(holds, head, done)
             b.position_at_end(done)
-            with counted_loop(b, zero, n, "lx", on_x_latch) as lx:
-                b.call(body, args + [lx, ly, lz])
+            if wide is not None:
+                _run_wide(b, body, wide, args, zero, n, ly, lz)
+            else:
+                with counted_loop(b, zero, n, "lx", on_x_latch) as lx:
+                    b.call(body, args + [lx, ly, lz])
             with counted_loop(b, n, sizes[0], "rest") as lx:
                 b.call(kernel, args + [lx, ly, lz])
 

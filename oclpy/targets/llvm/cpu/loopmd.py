@@ -8,7 +8,8 @@ constant or local memory. `LoopMetadata` tells LLVM so, the way PoCL does:
   (never private memory: after inlining, a work-item's private arrays live in
   one alloca that all iterations reuse) joins one access group;
 - so does private memory in kernels made resumable by form-workgroups: all
-  of it lives in the work-item's own frame;
+  of it lives in the work-item's own frame; and so do a work-item's elements
+  of the lane arrays (interleave-private-arrays), which are its own as well;
 - the work-item x loop of each launcher (for resumable kernels, of each
   region) gets a loop ID with
   `llvm.loop.parallel_accesses` naming that group, so the loop vectoriser
@@ -33,6 +34,7 @@ from llvmlite import ir as ll
 
 from ....ir.types import AddressSpace
 from ....ir.values import Instr
+from ....passes.interleave_private_arrays import lane_array
 
 GROUP_MARK = "oclpy.access.group"
 LOOP_MARK = "oclpy.loop.self"
@@ -55,7 +57,8 @@ class LoopMetadata:
         per-work-item frame (`private_is_frame`: made resumable by form-workgroups)."""
         ptr = instr.operands[0] if instr.op == "load" else instr.operands[1]
         space = getattr(ptr.type, "space", None)
-        ok = space in PARALLEL_SPACES or (private_is_frame and space is AddressSpace.PRIVATE)
+        ok = space in PARALLEL_SPACES or (private_is_frame and space is AddressSpace.PRIVATE) \
+            or lane_array(ptr) is not None
         if ok and not instr.attrs.get("volatile"):
             access.set_metadata("llvm.access.group", self.group)
             self.used = True

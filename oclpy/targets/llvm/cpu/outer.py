@@ -22,9 +22,13 @@ gives it only where that promise holds and where widening pays:
   `alloca` as above), in the kernel or in a function it calls;
 - every branch out of the region's inner loops is uniform (LLVM would
   decline anyway; a divergent `if` it may take once it has become a select);
-- every load and store inside the region's inner loops is uniform or
-  consecutive along x (`scalarize_policy.StepAnalysis`): a gather per
-  element would cost more than the loop it replaces.
+- every load and store inside the region's deepest inner loops is uniform
+  or consecutive along x (`scalarize_policy.StepAnalysis`): a gather per
+  element would cost more than the loop it replaces. Shallower loops may
+  gather and scatter: their iterations are a factor of a trip count fewer
+  (Hands On OpenCL's row-private multiply copies its row, `A[i*N+k]`, in a
+  loop of N, then walks it in a nest of N x N: a gather per row element
+  against a consecutive load per product).
 
 Measured (python -m benchmarks, oclpy/PoCL kernel time): n-body 1.03 -> 0.47,
 naive matrix multiply 1.12 -> 0.48, the helper-call polynomial 0.99 -> 0.14;
@@ -38,6 +42,7 @@ from __future__ import annotations
 from typing import Callable
 
 from oclpy.analysis.callgraph import functions_reached
+from oclpy.analysis.loops import LoopInfo
 from oclpy.ir.intrinsics import intrinsic_info
 from oclpy.ir.types import Type
 from oclpy.ir.values import Block, Function, Instr
@@ -92,15 +97,19 @@ def outer_regions(fn: Function, in_memory: Callable[[Type], bool] = lambda t: Fa
     if fn.is_declaration or not _may_take_hint(fn, in_memory):
         return set()
     steps: StepAnalysis | None = None
+    loops: LoopInfo | None = None
     chosen = set()
     for state, start in region_starts(fn).items():
         blocks, in_loops = _region(start)
         if not in_loops:
             continue
         steps = steps or StepAnalysis(fn)
+        loops = loops or LoopInfo.compute(fn)
         looped = [b for b in blocks if id(b) in in_loops]
-        if all(_leaves_alike(b, in_loops, steps) and all(_widens_well(i, steps) for i in b.instrs)
-               for b in looped):
+        deepest = max(loops.depth(b) for b in looped)
+        if all(_leaves_alike(b, in_loops, steps) for b in looped) and all(
+                _widens_well(i, steps, gathers=loops.depth(b) < deepest)
+                for b in looped for i in b.instrs):
             chosen.add(state)
     return chosen
 
@@ -118,9 +127,11 @@ def _leaves_alike(block: Block, in_loops: set[int], steps: StepAnalysis) -> bool
     return stays or steps.of(term.operands[0]) is Step.UNIFORM
 
 
-def _widens_well(instr: Instr, steps: StepAnalysis) -> bool:
-    if instr.op == "load":
-        return steps.of(instr.operands[0]) in (Step.UNIFORM, Step.CONSECUTIVE)
-    if instr.op == "store":
-        return steps.of(instr.operands[1]) in (Step.UNIFORM, Step.CONSECUTIVE)
+def _widens_well(instr: Instr, steps: StepAnalysis, gathers: bool = False) -> bool:
+    """`instr` widens well: no atomic, and a load or store at a uniform or consecutive
+    address, or anywhere when `gathers` (a loop around which the region has deeper
+    loops)."""
+    if instr.op in ("load", "store"):
+        address = instr.operands[0 if instr.op == "load" else 1]
+        return gathers or steps.of(address) in (Step.UNIFORM, Step.CONSECUTIVE)
     return instr.op not in ("atomicrmw", "cmpxchg")

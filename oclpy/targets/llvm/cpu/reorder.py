@@ -26,7 +26,8 @@ order on some path of one work-item's execution (loops included):
 
 (`_independent` lets through the same pointer, and distinct constant
 offsets from one base.) Objects are the roots the pointers derive from
-(kernel arguments, `__local` variables, the work-item's frame slots); a
+(kernel arguments, `__local` variables, the work-item's frame slots, the
+lane arrays of interleave-private-arrays); a
 pointer of unknown root may be anything. Loads followed by stores
 (`y[i] = a * x[i] + y[i]`) stay safe, and so do stores to a uniform address
 after the work-item's own slot (`tile[l + 1] = ...; if (l == 0) tile[0] = ...`).
@@ -43,6 +44,7 @@ from ....ir.cfg import strongly_connected_components
 from ....ir.datalayout import CPU_LAYOUT
 from ....ir.types import AddressSpace, StructType
 from ....ir.values import Argument, Block, ConstInt, Function, GlobalVar, Instr, Value
+from ....passes.interleave_private_arrays import lane_array
 
 SHARED = (AddressSpace.GLOBAL, AddressSpace.LOCAL, AddressSpace.CONSTANT)
 _THROUGH = ("getelementptr", "bitcast", "addrspacecast")
@@ -65,7 +67,11 @@ class _Roots:
 
     @staticmethod
     def _frame_slot(v: Value) -> object:
-        """The frame slot (or other private argument) `v` points into; None otherwise."""
+        """The frame slot (or other private argument, or lane array) `v` points into;
+        None otherwise."""
+        lanes = lane_array(v)
+        if lanes is not None:
+            return ("slot", id(lanes))
         while isinstance(v, Instr) and v.op in _THROUGH:
             base = v.operands[0]
             if v.op == "getelementptr" and _is_private_argument(base):
@@ -107,7 +113,7 @@ def _accesses(fn: Function, frame: bool) -> list[tuple[Instr, object, bool]]:
             continue
         ptr = instr.operands[0] if instr.op == "load" else instr.operands[1]
         space = getattr(ptr.type, "space", None)
-        if space in SHARED or (frame and space is AddressSpace.PRIVATE):
+        if space in SHARED or (frame and space is AddressSpace.PRIVATE) or lane_array(ptr) is not None:
             out.append((instr, roots.root(ptr), instr.op == "store"))
     return out
 
