@@ -6,7 +6,7 @@
 For each case (default: every case a named pass changes), builds the kernel twice
 (the target's pipeline as it is, and without the passes named), then times one
 launch of each `--rounds` times, alternating which goes first, on the cpu
-target's launcher directly (one thread: `tests/targets/cpu_harness.run`), and
+target's launcher directly (one thread: `tools/cpu_harness.run`), and
 prints the fastest of each, their ratio and the check against NumPy of the
 build with the passes.
 """
@@ -25,7 +25,7 @@ from .cases import MAKERS
 
 
 def _launch(case: Case, program) -> tuple[float, dict[str, np.ndarray]]:  # type: ignore[no-untyped-def]
-    from tests.targets.cpu_harness import run
+    from tools.cpu_harness import run
 
     outs, args = {}, []
     for a in case.args:
@@ -42,7 +42,7 @@ def _launch(case: Case, program) -> tuple[float, dict[str, np.ndarray]]:  # type
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tests.targets.cpu_harness import compile_without
+    from tools.cpu_harness import compile_without
 
     ap = argparse.ArgumentParser(prog="python -m benchmarks.pass_ab", description=__doc__.split("\n")[0])
     ap.add_argument("names", nargs="*")

@@ -20,7 +20,7 @@ from oclpy.compiler import cache, cuda_target, door, host_target, source_unit, t
 from oclpy.diagnostics import CompileError
 from oclpy.ir import types as irt
 from oclpy.targets.kernel_abi import type_from_json, type_to_json
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 SRC = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }\n"
 REPO = Path(__file__).resolve().parents[2]

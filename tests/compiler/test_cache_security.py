@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from oclpy.compiler import cache, door
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 SRC = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }\n"
 OTHER = "__kernel void twice(__global int *x) { x[get_global_id(0)] = 666; }\n"

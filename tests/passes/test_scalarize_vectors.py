@@ -3,9 +3,6 @@ natively on the cpu target), its helpers, and where the compiler runs it."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -19,8 +16,7 @@ from oclpy.passes.manager import pipeline_names, run_pipeline
 from oclpy.passes.scalarize_vectors import constant_element, element_align
 from oclpy.targets.llvm.cpu.cpu_target import compile_cpu
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "targets"))
-from cpu_harness import run  # noqa: E402
+from tools.cpu_harness import run
 
 N = 64
 HEAD = "declare i64 @ocl.get_global_id(i32)\n"

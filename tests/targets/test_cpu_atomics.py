@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from oclpy.compiler import compile_program
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 SRC = """
 __kernel void k(__global int *out, __global int *g, __local int *t) {
@@ -45,7 +45,7 @@ def test_local_atomics_give_atomic_results() -> None:
 
 
 def test_global_atomics_keep_their_lock_whatever_the_scope() -> None:
-    from tests.targets.cpu_harness import compile_text
+    from tools.cpu_harness import compile_text
 
     text = """kernel void @k(ptr<global> %c, ptr<local> %t) {
 entry:

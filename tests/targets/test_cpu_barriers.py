@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import pytest
 
-from cpu_harness import compile_text, pack, run
+from tools.cpu_harness import compile_text, pack, run
 from oclpy.ir.parser import parse_module
 from oclpy.passes.manager import PassError, run_pipeline
 from oclpy.targets.llvm.emit_types import EmitError

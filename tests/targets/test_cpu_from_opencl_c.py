@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cpu_harness import run
+from tools.cpu_harness import run
 from oclpy.compiler import compile_program, host_target
 
 SOURCE = r"""

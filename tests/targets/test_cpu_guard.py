@@ -10,7 +10,7 @@ from filecheck.matcher import Matcher
 from filecheck.options import parse_argv_options
 
 from oclpy.compiler import compile_program
-from tests.targets.cpu_harness import compile_without, run
+from tools.cpu_harness import compile_without, run
 
 PATHS = """
 __kernel void paths(__global float *out, __global const float *r, int n, int m) {

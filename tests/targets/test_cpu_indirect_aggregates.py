@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cpu_harness import compile_text, run
+from tools.cpu_harness import compile_text, run
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu.cpu_target import INDIRECT_AGGREGATE_BYTES
 from tests.test_filecheck import filecheck

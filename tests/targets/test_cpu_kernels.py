@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import pytest
 
-from cpu_harness import compile_text, pack, run
+from tools.cpu_harness import compile_text, pack, run
 
 QUERIES = """
 declare i64 @ocl.get_global_id(i32)

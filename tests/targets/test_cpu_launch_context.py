@@ -6,7 +6,7 @@ import numpy as np
 
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu import compiled as cpu_program
-from tests.targets.cpu_harness import pack, pad3
+from tools.cpu_harness import pack, pad3
 
 
 def _kernel(src: str, name: str = "k"):  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ import pytest
 
 from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.ir.printer import print_module
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 # CLBlast's Xdot, shortened: a grid-stride sum, then a tree reduction in __local memory
 GRID_DOT = """

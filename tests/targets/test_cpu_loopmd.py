@@ -6,7 +6,7 @@ import numpy as np
 
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu.loopmd import GROUP_MARK, LOOP_MARK, finalize
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 
 def test_finalize_makes_distinct_group_and_self_referencing_loop_ids() -> None:

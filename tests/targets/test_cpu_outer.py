@@ -10,7 +10,7 @@ from benchmarks.cases_dense import MATMUL_TILED as TILED
 from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.targets.llvm.cpu.cpu_target import CpuTarget
 from oclpy.targets.llvm.cpu.outer import outer_regions, region_starts
-from tests.targets.cpu_harness import compile_without, run
+from tools.cpu_harness import compile_without, run
 
 NBODY_LIKE = """
 __kernel void k(int n, __global const float *x, __global float *y) {

@@ -11,7 +11,7 @@ from benchmarks.cases_vector import TILE_SMOOTH
 from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import FRAME_ATTR
 from oclpy.targets.llvm.cpu.reorder import reorder_safe
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 STALE_SLOTS = """
 __kernel void k(__global int *out, __global const int *sel) {

@@ -10,7 +10,7 @@ import pytest
 from benchmarks.cases_dense import MANDELBROT as MANDEL
 from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import DIVERGENT_ATTR
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 COLLATZ = """
 __kernel void k(__global const uint *start, __global uint *steps, __global uint *peak) {

@@ -10,7 +10,7 @@ import pytest
 
 from oclpy.compiler import compile_program, frontend_for, optimize
 from oclpy.passes.form_workgroups import DIVERGENT_ATTR, STEPS_ATTR
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 # The Khronos SDK histogram's shape: a binary search per element inside a
 # uniform loop, between two barriers, counted with a `__local` atomic.

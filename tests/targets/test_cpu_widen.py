@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from oclpy.compiler import compile_program
-from tests.targets.cpu_harness import compile_without, run
+from tools.cpu_harness import compile_without, run
 
 ROW_PRIVATE = """
 __kernel void mmul(const int N, __global float* A, __global float* B, __global float* C) {

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpu_harness import compile_text, run
+from tools.cpu_harness import compile_text, run
 from oclpy.ir.builder import Builder
 from oclpy.ir.parser import parse_module
 from oclpy.ir.types import F32, I32, VOID, AddressSpace, FunctionType, ptr

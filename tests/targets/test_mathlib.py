@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 import pytest
 
-from cpu_harness import compile_text, run
+from tools.cpu_harness import compile_text, run
 from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
 
 N = 512

@@ -11,7 +11,7 @@ from oclpy.compiler import compile_program
 from oclpy.targets.llvm import binding
 from oclpy.targets.llvm.cpu.compiled import NativeCode
 from oclpy.targets.llvm.cpu.launcher import only_launcher
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 SRC = """
 __kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from llvmlite import ir as ll
 
-from cpu_harness import compile_text, run
+from tools.cpu_harness import compile_text, run
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
 from oclpy.targets.llvm.vecmath.library import C_LIBRARY, VF_WIDTHS, covers

@@ -18,7 +18,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from cpu_harness import run
+from tools.cpu_harness import run
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu.cpu_target import CpuProgram
 

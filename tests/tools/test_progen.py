@@ -89,29 +89,3 @@ def test_simt_vs_cpu_keeps_helpers_as_calls_and_names_verdicts():
     assert verdict(ok, Result("timeout")) == "timeout"
     assert verdict(Result("build"), ok) == "cpu-failed"
 
-
-@pytest.mark.parametrize("left, right, unguarded", [("ushort", "ushort", False), ("short", "ushort", True),
-                                                    ("uchar", "ushort", True), ("short", "short", True)])
-def test_products_that_can_overflow_int_are_guarded(left, right, unguarded):
-    """Below 32 bits both sides promote to int; ushort * ushort can pass INT_MAX (undefined),
-    so it goes through safe_mul_int (seed 5822 gave simt and cpu different wraps of it)."""
-    import random
-    from tools.progen.exprs import ExprGen
-    from tools.progen.safe import Safe
-    from tools.progen.scope import Scope
-    from tools.progen.types import INT_TYPES
-    by_name = {t.name: t for t in INT_TYPES}
-    operands = iter([("a", by_name[left]), ("b", by_name[right])])
-
-    class Fixed(ExprGen):
-        def int_expr(self, depth):
-            return next(operands)
-
-    class Times(random.Random):
-        def choice(self, seq):
-            return "*" if seq == "+-*/%" else super().choice(seq)
-
-    rng = Times(0)
-    text, t = Fixed(rng, Scope(rng), Safe(), [], [])._arith(1)
-    assert t.name == "int"
-    assert text == ("(a * b)" if unguarded else "safe_mul_int(a, b)")

@@ -1,4 +1,4 @@
-"""Helpers for cpu target tests: compile IR text, pack argument blobs, launch."""
+"""Helpers for cpu target tests and benchmarks: compile IR text, pack argument blobs, launch on the calling thread."""
 
 from __future__ import annotations
 
