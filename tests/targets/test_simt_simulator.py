@@ -570,3 +570,22 @@ def test_gather_and_scatter_move_aligned_words_as_the_bytes_would() -> None:
     assert into[:16].tolist() == list(range(8, 16)) + list(range(16, 24))
     scatter(into, np.array([17, 18]), np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.uint8))  # unaligned: bytes
     assert into[16:24].tolist() == [0, 1, 5, 6, 7, 8, 0, 0]
+
+
+def test_wide_accesses_move_rows_of_aligned_words_as_the_bytes_would() -> None:
+    """16-byte accesses (a float4) at 8- or 4-aligned offsets go as rows of words, unaligned
+    ones byte-wise: the same bytes either way; overlapping rows of one scatter, the later wins."""
+    from oclpy.targets.simt.sim_memory import gather, scatter
+
+    data = np.arange(128, dtype=np.uint8)
+    for n, offsets in ((16, [0, 16, 112, 8]), (16, [4, 12, 100]), (16, [1, 6]), (12, [0, 4, 116]), (32, [0, 64, 8])):
+        o = np.array(offsets)
+        np.testing.assert_array_equal(gather(data, o, n), data[o[:, None] + np.arange(n)])
+    for offsets in ([0, 8, 32], [4, 8, 100], [3, 5, 40]):
+        o = np.array(offsets)
+        rows = (np.arange(48, dtype=np.uint8) + 100).reshape(3, 16)
+        into, want = np.zeros(128, np.uint8), np.zeros(128, np.uint8)
+        scatter(into, o, rows)
+        for k, at in enumerate(offsets):  # the byte-wise meaning, row by row
+            want[at:at + 16] = rows[k]
+        np.testing.assert_array_equal(into, want)
