@@ -668,12 +668,17 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     n = mem.bytes
     races = mem.kind != "atomic"  # atomics are never part of a race
     data_bits = word_bits_reader(program, fn, uses[1][0]) if mem.kind == "store" else None
+    address_operand = uses[0][0]
+    per_wave_load = (mem.kind == "load" and mem.space in ("global", "local")
+                     and isinstance(address_operand, (PReg, VReg)) and address_operand.file == "s")
 
     def run(s: Any, sel: np.ndarray) -> None:
         active = s.lanes & sel[:, None]
         lanes = LaneSet(s, active)
         if not len(lanes.w):
             return
+        if per_wave_load and s.checker is None and s.shadow is None:
+            return load_per_wave(s, active, lanes)
         address, offset = lanes.pick(address_read(s)), lanes.pick(offset_read(s)).astype(np.int64)
         pieces = s.resolve(index, mem.space, lanes.w, lanes.lane, address, offset, n, mem.kind != "load")
         if s.checker is not None and races and s.checker.on("races"):
@@ -702,6 +707,22 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             compare = values[0][which] if mem.atomic == "cmpswap" else None
             old[which] = atomic_rmw(view, offsets // n, mem.atomic, values[-1][which], compare)
         lanes.put(dst, old.view(U32).reshape(len(lanes.w), -1))
+
+    def load_per_wave(s: Any, active: np.ndarray, lanes: LaneSet) -> None:
+        """A load from a scalar address (the same in every lane of a wave; global or local,
+        not private, whose segments are per lane): each wave's bytes resolved and read once,
+        at its first lane on (which an error names), and copied to its lanes on."""
+        w = np.nonzero(active.any(axis=1))[0]
+        first = active[w].argmax(axis=1)
+        address = per_wave(address_read(s)[:, 0], w)
+        offset = np.full(len(w), int(np.asarray(offset_read(s))), np.int64)  # the row's offset is an immediate
+        rows = np.empty((len(w), n), np.uint8)
+        for data, offsets, which in s.resolve(index, mem.space, w, first, address, offset, n, False):
+            rows[which] = gather(data, offsets, n)
+        words = load_words(rows, mem.signed)
+        row_of = np.zeros(len(active), np.int64)
+        row_of[w] = np.arange(len(w))
+        lanes.put(dst, words[row_of[lanes.w]])
     return run
 
 
