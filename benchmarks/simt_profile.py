@@ -94,7 +94,8 @@ def profile_parts(impl: Any, case: Any, p: Any) -> tuple[float, dict[str, float]
     seconds = time.perf_counter() - t0
     parts: Counter = Counter()
     calls = 0
-    for (filename, line, name), (_, ncalls, tottime, _, _) in pstats.Stats(prof).stats.items():  # type: ignore[attr-defined]
+    table = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    for (filename, line, name), (_, ncalls, tottime, _, _) in table.items():
         parts[part_of(filename, line, name, batch_run_line)] += tottime
         calls += ncalls
     return seconds, dict(parts), calls
@@ -155,7 +156,8 @@ def report(name: str, impl: Any) -> str:
     share = {k: v / max(sum(parts.values()), 1e-9) for k, v in sorted(parts.items(), key=lambda kv: -kv[1])}
     lines = [f"{name} ({case.size}, {items} work-items): {seconds:.3g} s a launch ({prof_s:.3g} s under cProfile)",
              "  time: " + ", ".join(f"{k} {v:.0%}" for k, v in share.items()),
-             f"  steps {c.get('steps', 0)} in {c.get('batches', 0)} batches ({steps / max(1, c.get('batches', 1)):.0f} a batch), "
+             f"  steps {c.get('steps', 0)} in {c.get('batches', 0)} batches "
+             f"({steps / max(1, c.get('batches', 1)):.0f} a batch), "
              f"{c.get('waves', 0) / steps:.1f} waves a step, {c.get('lanes', 0) / steps:.0f} lanes on a step "
              f"({c.get('lanes', 0) / max(1, c.get('slots', 1)):.0%} of the waves' lanes), "
              f"{c.get('lanes', 0) / items:.0f} instructions a work-item, "

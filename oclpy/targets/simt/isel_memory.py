@@ -7,8 +7,9 @@ addresses, local `ds_*` and private `scratch_*` with 32-bit offsets, generic
 aggregate is one access per scalar leaf at its layout offset (the
 instruction's immediate offset); a vector's 32- and 64-bit elements go 8 or
 16 bytes at a time (`*_load_b64/b128`, `*_store_b64/b128`, split into or
-joined from the elements' registers; `wide_runs`), the rest one per element. A uniform load from `__constant`
-memory at a 4-aligned address is a scalar load (`s_load_b32/b64`).
+joined from the elements' registers; `wide_runs`), the rest one per element.
+A uniform load from `__constant` memory at a 4-aligned address is a scalar
+load (`s_load_b32/b64`).
 
 `getelementptr` is integer arithmetic on the pointer's bits: the constant
 part of the offset is folded, each variable index is scaled and added

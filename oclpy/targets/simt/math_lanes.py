@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from .isel_context import Ctx
-from .machine import EXEC, Imm, Label, MBlock, Operand
+from .machine import EXEC, Imm, Label, MBlock, Operand, VReg
 
 
 class Lanes:
@@ -74,7 +74,8 @@ class Lanes:
             acc = self.fma(acc, x, c) if not isinstance(acc, float) else self.fma(x, acc, c)
         return acc
 
-    def rarely(self, mask, compute: Callable[[], Sequence[Operand]], widths: Sequence[int]):  # type: ignore[no-untyped-def]
+    def rarely(self, mask: Operand, compute: Callable[[], Sequence[Operand]],
+               widths: Sequence[int]) -> list[VReg]:
         """`compute()` on the lanes of `mask` only: exec narrowed to them (`s_and_saveexec_b64`),
         and a wave with none skips it (`s_cbranch_execz`), as a GPU's math library branches
         around its rare paths. The results (vector registers of `widths`) hold garbage in the

@@ -286,7 +286,8 @@ def put_vector_words(vregs: np.ndarray, r: int, words: np.ndarray, where: np.nda
     n = words.shape[-1]
     if lanes is None and where is None and not (r | n) & 1:
         shape = vregs.shape[1:3]
-        vregs[r >> 1:(r + n) >> 1] = np.broadcast_to(words, shape + (n,)).reshape(shape + (n >> 1, 2)).transpose(2, 0, 1, 3)
+        pairs = np.broadcast_to(words, shape + (n,)).reshape(shape + (n >> 1, 2))
+        vregs[r >> 1:(r + n) >> 1] = pairs.transpose(2, 0, 1, 3)
         return
     for k in range(n):
         target, value = vregs[(r + k) >> 1, ..., (r + k) & 1], words[..., k]
