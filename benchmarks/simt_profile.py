@@ -6,6 +6,7 @@ every instruction. It prints, per kernel:
 
 - the launch's time and where it goes (cProfile's own time by part of the
   simulator: `scheduler` is `Batch.run`'s own loop and barrier release,
+  `batch set-up` a batch's arrays (registers, local and private memory),
   `vector memory` the memory instructions with address resolution, gathers
   and scatters, `ALU` the opcodes' computations (`isa.py` rows, `lane_math`,
   NumPy's operators, the ALU executors' closures), `registers` the operand
@@ -42,8 +43,9 @@ PARTS = (  # (part, file suffix, function names or None for the whole file)
     ("vector memory", "simt/sim_memory.py", None),
     ("vector memory", "simt/simulator.py", {"pick", "put", "resolve", "global_offsets", "local_offsets",
                                             "private_offsets", "load_words", "store_bytes", "per_wave",
-                                            "spill_code", "__init__"}),
+                                            "spill_code", "__init__:LaneSet"}),
     ("scheduler", "simt/simulator.py", {"run:Batch", "release_barriers"}),
+    ("batch set-up", "simt/simulator.py", {"__init__:Batch"}),
     ("registers", "simt/simulator.py", {"write", "<lambda>", "as_words", "as_word_rows", "join64", "active",
                                         "set_exec", "pack", "vector_words", "put_vector_words"}),
     ("ALU", "simt/isa.py", None),
@@ -51,11 +53,13 @@ PARTS = (  # (part, file suffix, function names or None for the whole file)
 )
 
 
-def part_of(filename: str, line: int, name: str, batch_run_line: int) -> str:
+def part_of(filename: str, line: int, name: str, batch_run_line: int, batch_init_line: int = -1) -> str:
     if filename == "~" or "numpy" in filename:
         return "ALU" if name.startswith("<built-in method _operator") else "NumPy (other)"
     if name == "run" and filename.endswith("simt/simulator.py") and line == batch_run_line:
         name = "run:Batch"
+    if name == "__init__" and filename.endswith("simt/simulator.py"):
+        name = "__init__:Batch" if line == batch_init_line else "__init__:LaneSet"
     for part, suffix, names in PARTS:
         if filename.endswith(suffix) and (names is None or name in names):
             return part
@@ -85,6 +89,7 @@ def profile_parts(impl: Any, case: Any, p: Any) -> tuple[float, dict[str, float]
     from oclpy.targets.simt import simulator
 
     batch_run_line = simulator.Batch.run.__code__.co_firstlineno
+    batch_init_line = simulator.Batch.__init__.__code__.co_firstlineno
     prof = cProfile.Profile()
     t0 = time.perf_counter()
     prof.enable()
@@ -96,7 +101,7 @@ def profile_parts(impl: Any, case: Any, p: Any) -> tuple[float, dict[str, float]
     calls = 0
     table = pstats.Stats(prof).stats  # type: ignore[attr-defined]
     for (filename, line, name), (_, ncalls, tottime, _, _) in table.items():
-        parts[part_of(filename, line, name, batch_run_line)] += tottime
+        parts[part_of(filename, line, name, batch_run_line, batch_init_line)] += tottime
         calls += ncalls
     return seconds, dict(parts), calls
 

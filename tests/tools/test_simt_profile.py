@@ -32,6 +32,8 @@ def test_parts_by_file_and_function() -> None:
     assert part_of("/x/oclpy/targets/simt/sim_memory.py", 1, "gather", 0) == "vector memory"
     assert part_of("/x/oclpy/targets/simt/simulator.py", 900, "run", 900) == "scheduler"
     assert part_of("/x/oclpy/targets/simt/lane_math.py", 1, "fma_f64", 0) == "ALU"
+    assert part_of("/x/oclpy/targets/simt/simulator.py", 800, "__init__", 900, 800) == "batch set-up"
+    assert part_of("/x/oclpy/targets/simt/simulator.py", 700, "__init__", 900, 800) == "vector memory"
     assert part_of("~", 0, "<built-in method _operator.add>", 0) == "ALU"
     assert part_of("~", 0, "<method 'astype' of 'numpy.ndarray' objects>", 0) == "NumPy (other)"
 
