@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -570,3 +572,71 @@ def test_gather_and_scatter_move_aligned_words_as_the_bytes_would() -> None:
     assert into[:16].tolist() == list(range(8, 16)) + list(range(16, 24))
     scatter(into, np.array([17, 18]), np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.uint8))  # unaligned: bytes
     assert into[16:24].tolist() == [0, 1, 5, 6, 7, 8, 0, 0]
+
+
+def test_wide_accesses_move_rows_of_aligned_words_as_the_bytes_would() -> None:
+    """16-byte accesses (a float4) at 8- or 4-aligned offsets go as rows of words, unaligned
+    ones byte-wise: the same bytes either way; overlapping rows of one scatter, the later wins."""
+    from oclpy.targets.simt.sim_memory import gather, scatter
+
+    data = np.arange(128, dtype=np.uint8)
+    for n, offsets in ((16, [0, 16, 112, 8]), (16, [4, 12, 100]), (16, [1, 6]), (12, [0, 4, 116]), (32, [0, 64, 8])):
+        o = np.array(offsets)
+        np.testing.assert_array_equal(gather(data, o, n), data[o[:, None] + np.arange(n)])
+    for offsets in ([0, 8, 32], [4, 8, 100], [3, 5, 40]):
+        o = np.array(offsets)
+        rows = (np.arange(48, dtype=np.uint8) + 100).reshape(3, 16)
+        into, want = np.zeros(128, np.uint8), np.zeros(128, np.uint8)
+        scatter(into, o, rows)
+        for k, at in enumerate(offsets):  # the byte-wise meaning, row by row
+            want[at:at + 16] = rows[k]
+        np.testing.assert_array_equal(into, want)
+
+
+UNIFORM_LOADS = """
+__kernel void k(__global const int4 *c, __global int4 *out, __local int4 *t, int m) {
+    int i = get_global_id(0), l = get_local_id(0);
+    if (l == 0)
+        t[0] = c[3];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int4 acc = (int4)(0);
+    if (i % 3 != 0)  /* lane 0 of each wave is off */
+        for (int k = 0; k < m; ++k)
+            acc += c[k] * t[0] + (int4)(k);
+    out[i] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("regs", ["default", "tiny"])
+def test_loads_from_a_scalar_address_are_read_once_per_wave(regs: str) -> None:
+    """c[k] and t[0] have scalar addresses: each wave reads them once (global and local),
+    and its lanes on get them; lanes off keep their registers."""
+    from tests.targets.simt_cl_harness import Local, compile_cl, run_cl, sim_config
+
+    c = np.arange(40, dtype=np.int32).reshape(10, 4)
+    program = compile_cl(UNIFORM_LOADS, regs=regs)
+    assert re.search(r"global_load_b128 v\[\d+:\d+\], s\[", format_isa(program))  # a scalar address
+    (_, out, _, _), _ = run_cl(UNIFORM_LOADS, "k", [c, np.zeros((96, 4), np.int32), Local(16), np.int32(10)],
+                               (96,), (32,), program=program, config=sim_config(regs))
+    want = sum(c[k].astype(np.int64) * c[3] + k for k in range(10)).astype(np.int32)
+    expected = np.where((np.arange(96) % 3 != 0)[:, None], want, 0)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_a_load_from_a_scalar_address_out_of_range_names_the_first_lane_on() -> None:
+    from tests.targets.simt_cl_harness import Local, compile_cl, run_cl
+
+    c = np.arange(40, dtype=np.int32).reshape(10, 4)
+    program = compile_cl(UNIFORM_LOADS)
+    with pytest.raises(SimError, match=r"'global_load_b128 v\[\d+:\d+\], s\[\d+:\d+\], 0' in lane 1 of wave 0 of "
+                                       r"work-group \(0, 0, 0\): 16-byte access at 0x1000000a0 is 0 bytes past the "
+                                       r"end of the 160-byte buffer"):
+        run_cl(UNIFORM_LOADS, "k", [c, np.zeros((32, 4), np.int32), Local(16), np.int32(11)], (32,), (32,),
+               program=program)
+
+
+def format_isa(program: object) -> str:
+    from oclpy.targets.simt.asm_printer import format_module
+
+    return format_module(program.module)  # type: ignore[attr-defined]

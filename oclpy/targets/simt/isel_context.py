@@ -161,6 +161,9 @@ class Ctx:
     instr: Instr | None = None
     next_id: int = 0
     block_cache: dict[Any, Operand] = field(default_factory=dict)
+    # values kept for the rest of the IR block (`ir_block_cached`): its machine blocks run in
+    # order under one exec (a math region's restores it), and nothing in them is written twice
+    ir_cache: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def layout(self) -> DataLayout:
@@ -216,6 +219,14 @@ class Ctx:
         """Emit into `block` from now on (conversions made in other blocks are not reused)."""
         self.block = block
         self.block_cache = {}
+
+    def ir_block_cached(self, key: Any, make: Any) -> Any:
+        """`make()` once per IR block for `key` (operands and constants): a later request in
+        the same IR block gets the first one's registers, even from a later machine block."""
+        full = (id(self.ir_block), key)
+        if full not in self.ir_cache:
+            self.ir_cache[full] = make()
+        return self.ir_cache[full]
 
     # -- values ----------------------------------------------------------------------------
     def uniform(self, value: Value) -> bool:

@@ -4,9 +4,12 @@ Each address space has its instruction family and address width
 (docs/simt.md, the memory page): global and constant `global_*` with 64-bit
 addresses, local `ds_*` and private `scratch_*` with 32-bit offsets, generic
 `flat_*` with 64-bit flat addresses (`PREFIX`). A load or store of an
-aggregate or vector is one access per scalar leaf at its layout offset
-(the instruction's immediate offset). A uniform load from `__constant`
-memory at a 4-aligned address is a scalar load (`s_load_b32/b64`).
+aggregate is one access per scalar leaf at its layout offset (the
+instruction's immediate offset); a vector's 32- and 64-bit elements go 8 or
+16 bytes at a time (`*_load_b64/b128`, `*_store_b64/b128`, split into or
+joined from the elements' registers; `wide_runs`), the rest one per element.
+A uniform load from `__constant` memory at a 4-aligned address is a scalar
+load (`s_load_b32/b64`).
 
 `getelementptr` is integer arithmetic on the pointer's bits: the constant
 part of the offset is folded, each variable index is scaled and added
@@ -42,6 +45,7 @@ ATOMIC_NAMES = {"add": ("add", "u"), "sub": ("sub", "u"), "and": ("and", "b"), "
                 "xor": ("xor", "b"), "max": ("smax", "i"), "min": ("smin", "i"), "umax": ("umax", "u"),
                 "umin": ("umin", "u"), "xchg": ("swap", "b"), "fadd": ("fadd", "f")}
 APERTURES = {AddressSpace.LOCAL: LOCAL_APERTURE_HI, AddressSpace.PRIVATE: PRIVATE_APERTURE_HI}
+WIDE_BYTES = 16  # the widest vector memory access (`*_load_b128`)
 IMM_OFFSET_LIMIT = 1 << 20  # offsets folded into an instruction's immediate stay below this
 
 
@@ -120,9 +124,17 @@ def select_load(ctx: Ctx, instr: Instr) -> None:
     space = space_of(ptr.type)
     address = ctx.part(ptr)
     align = int(instr.attrs.get("align", 0) or 0)
-    out = []
-    for t, off in leaves(instr.type, ctx.layout):
+    out: list[Operand] = []
+    parts = leaves(instr.type, ctx.layout)
+    scalar = scalar_load_ok(ctx, instr, space, address, 32, align, 0)
+    runs = {} if scalar else wide_runs(instr, instr.type, parts, ctx)
+    for k, (t, off) in enumerate(parts):
         bits = bits_of(t, ctx.layout)
+        if k in runs:
+            out += wide_load(ctx, space, address, [bits_of(lt, ctx.layout) for lt, _ in parts[k:runs[k]]], off)
+            continue
+        if k < len(out):
+            continue  # loaded by the wide access above
         if scalar_load_ok(ctx, instr, space, address, bits, align, off):
             out.append(ctx.op(f"s_load_b{bits}", "s", bits, ctx.sreg(address, 64), Imm(off)))
             continue
@@ -147,10 +159,55 @@ def select_store(ctx: Ctx, instr: Instr) -> None:
     if space is AddressSpace.CONSTANT:
         raise ctx.error("a store to __constant memory")
     address = ctx.part(ptr)
-    for (t, off), part in zip(leaves(value.type, ctx.layout), ctx.parts(value)):
+    parts, values = leaves(value.type, ctx.layout), ctx.parts(value)
+    runs = wide_runs(instr, value.type, parts, ctx)
+    done = 0
+    for k, ((t, off), part) in enumerate(zip(parts, values)):
         bits = bits_of(t, ctx.layout)
         base, extra = split_offset(ctx, address)
-        ctx.emit(f"{PREFIX[space]}_store_{STORE_SUFFIX[bits]}", base, part, Imm(off + extra))
+        if k in runs:
+            words = [ctx.vreg(p, bits_of(lt, ctx.layout)) for (lt, _), p in zip(parts[k:runs[k]], values[k:runs[k]])]
+            total = sum(w.width for w in words)  # type: ignore[union-attr]
+            ctx.emit(f"{PREFIX[space]}_store_b{total}", base, ctx.op("p_join", "v", total, *words), Imm(off + extra))
+            done = runs[k]
+        elif k >= done:
+            ctx.emit(f"{PREFIX[space]}_store_{STORE_SUFFIX[bits]}", base, part, Imm(off + extra))
+
+
+def wide_runs(instr: Instr, t: Type, parts: list[tuple[Type, int]], ctx: Ctx) -> dict[int, int]:
+    """The runs of a vector's elements that one wide access moves: first leaf -> the leaf after
+    the run. 32- and 64-bit elements are grouped in order, at most `WIDE_BYTES` at a time (a
+    group of 12 bytes gives back its last element), and a group of two or more that fills 8 or
+    16 bytes is one `*_b64`/`*_b128` (vector memory needs no alignment, docs/simt.md §3); a
+    volatile access stays one per element."""
+    if not isinstance(t, VectorType) or instr.attrs.get("volatile"):
+        return {}
+    sizes = [bits_of(lt, ctx.layout) // 8 for lt, _ in parts]
+    if any(n not in (4, 8) for n in sizes):
+        return {}
+    runs, k = {}, 0
+    while k < len(parts):
+        end, total = k, 0
+        while end < len(parts) and total + sizes[end] <= WIDE_BYTES and parts[end][1] == parts[k][1] + total:
+            total += sizes[end]
+            end += 1
+        while end - k > 2 and total not in (8, 16):  # float3: 8 bytes, then 4
+            end -= 1
+            total -= sizes[end]
+        if end - k >= 2 and total in (8, 16):
+            runs[k] = end
+        k = max(end, k + 1)
+    return runs
+
+
+def wide_load(ctx: Ctx, space: AddressSpace, address: Operand, bits: list[int], off: int) -> list[Operand]:
+    """One `*_load_b64/b128` at `off` split into registers of `bits` (low first)."""
+    base, extra = split_offset(ctx, address)
+    total = sum(bits)
+    whole = ctx.op(f"{PREFIX[space]}_load_b{total}", "v", total, base, Imm(off + extra))
+    words = [ctx.new("v", b) for b in bits]
+    ctx.emit("p_split", *words, whole)
+    return words
 
 
 # -- atomics ------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from ..llvm.vecmath import coefficients as k
 from ..llvm.vecmath.double_special import ERF_SMALL, ERFC_PIECES, ERFC_ZERO
 from .math_lanes import Lanes
 from .math_reduction import payne_hanek
-from .machine import Operand
+from .machine import Operand, PReg, VReg
 
 INF, NAN = math.inf, math.nan
 Formula = Callable[..., Operand]
@@ -292,13 +292,23 @@ def quadrant(o: Lanes, kd, shift: float = 0.0):  # type: ignore[no-untyped-def]
 
 def reduce_any(o: Lanes, x, bits: int):  # type: ignore[no-untyped-def]
     """(kd, hi, lo): x = kd pi/2 + hi + lo for every finite x (a widened float when `bits`
-    is 32): Cody-Waite below 2^19, Payne-Hanek (`math_reduction.py`) above."""
+    is 32): Cody-Waite below 2^19, Payne-Hanek (`math_reduction.py`) above, on those lanes
+    only (`Lanes.rarely`: a wave with no such lane branches around it). Once per IR block
+    for one register: sin(x) and cos(x) share it (and then their kernels, `machine_cse.py`)."""
+    if isinstance(x, (VReg, PReg)):
+        return o.ctx.ir_block_cached(("reduce_any", x, bits), lambda: reduce_any_of(o, x, bits))
+    return reduce_any_of(o, x, bits)
+
+
+def reduce_any_of(o: Lanes, x, bits: int):  # type: ignore[no-untyped-def]
     kd, hi, lo = reduce_pio2(o, x)
     big = o.ge(o.fabs(x), 2.0 ** 19)
-    ax = o.sel(big, o.sel(o.eq(o.fabs(x), INF), 2.0 ** 19, o.fabs(x)), 2.0 ** 19)
-    bk, bh, bl = payne_hanek(o, ax, bits)
-    negative = o.signbit(x)
-    bk, bh, bl = (o.sel(negative, o.neg(v), v) for v in (bk, bh, bl))
+
+    def huge():  # type: ignore[no-untyped-def]
+        ax = o.sel(o.eq(o.fabs(x), INF), 2.0 ** 19, o.fabs(x))
+        negative = o.signbit(x)
+        return [o.sel(negative, o.neg(v), v) for v in payne_hanek(o, ax, bits)]
+    bk, bh, bl = o.rarely(big, huge, (64, 64, 64))
     return o.sel(big, bk, kd), o.sel(big, bh, hi), o.sel(big, bl, lo)
 
 

@@ -6,14 +6,17 @@ selection context (`Ctx.op`), so a formula written with `Lanes` is straight
 line code: no branches, both sides of a choice computed and one kept by
 `sel` (`v_cndmask`). Conditions are lane masks (`v_cmp`); they are combined
 by nesting `sel`s rather than by mask arithmetic. Constants are immediates.
+The one exception is `rarely`: a part that few lanes need (the trigonometric
+functions' reduction of huge arguments) runs under those lanes only, and a
+wave with none of them branches around it.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .isel_context import Ctx
-from .machine import Imm, Operand
+from .machine import EXEC, Imm, Label, MBlock, Operand, VReg
 
 
 class Lanes:
@@ -70,6 +73,33 @@ class Lanes:
         for c in reversed(coeffs[:-1]):
             acc = self.fma(acc, x, c) if not isinstance(acc, float) else self.fma(x, acc, c)
         return acc
+
+    def rarely(self, mask: Operand, compute: Callable[[], Sequence[Operand]],
+               widths: Sequence[int]) -> list[VReg]:
+        """`compute()` on the lanes of `mask` only: exec narrowed to them (`s_and_saveexec_b64`),
+        and a wave with none skips it (`s_cbranch_execz`), as a GPU's math library branches
+        around its rare paths. The results (vector registers of `widths`) hold garbage in the
+        other lanes: the caller picks them by `sel` on `mask`. Two new blocks follow the
+        current one (`m.N`, the part and the join, where exec comes back); selection goes on
+        in the join."""
+        ctx = self.ctx
+        outs = [ctx.new("v", w) for w in widths]
+        for d in outs:
+            ctx.emit("p_undef", d)
+        saved = ctx.op("s_and_saveexec_b64", "s", 64, mask)
+        taken = {b.name for b in ctx.mfn.blocks}
+        n = sum(1 for name in taken if name.startswith("m."))
+        part, join = MBlock(f"m.{n}"), MBlock(f"m.{n + 1}")
+        assert not {part.name, join.name} & taken, "math blocks are named m.N, and only they"
+        ctx.emit("s_cbranch_execz", Label(join.name))
+        ctx.mfn.blocks.append(part)
+        ctx.start_block(part)
+        for d, v in zip(outs, compute()):
+            ctx.emit("p_copy", d, self.ctx.vreg(v, d.width) if isinstance(v, Imm) else v)
+        ctx.mfn.blocks.append(join)
+        ctx.start_block(join)
+        ctx.emit("s_mov_b64", EXEC, saved)
+        return outs
 
     # -- compares and selection -------------------------------------------------------------
     def cmp(self, pred: str, x, y, kind: str = "f64"):  # type: ignore[no-untyped-def]
@@ -144,7 +174,10 @@ class Lanes:
         return self.cmp("lt", x, 0, "i64")
 
     def widen(self, x):  # type: ignore[no-untyped-def]
-        return self.op("v_cvt_f64_f32", 64, x)
+        """A float as a double; once per IR block for one register (sin(a) and cos(a) share it)."""
+        if isinstance(x, Imm):
+            return self.op("v_cvt_f64_f32", 64, x)
+        return self.ctx.ir_block_cached(("widen", x), lambda: self.op("v_cvt_f64_f32", 64, x))
 
     def narrow(self, x):  # type: ignore[no-untyped-def]
         return self.op("v_cvt_f32_f64", 32, x)

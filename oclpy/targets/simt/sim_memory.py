@@ -193,11 +193,25 @@ def word_aligned(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> bool:
     return nbytes in WORDS and len(data) % nbytes == 0 and not (offsets & (nbytes - 1)).any()
 
 
+def word_size(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> int:
+    """The widest word (8 or 4 bytes) that divides a wide access (b96 and up) and every
+    offset, so that it moves as rows of words; 0: none does."""
+    for size in (8, 4):
+        if nbytes % size == 0 and len(data) % size == 0 and not (offsets & (size - 1)).any():
+            return size
+    return 0
+
+
 def gather(data: np.ndarray, offsets: np.ndarray, nbytes: int) -> np.ndarray:
-    """Rows of `nbytes` bytes from `data` at each offset (aligned words: one word gather)."""
+    """Rows of `nbytes` bytes from `data` at each offset (aligned words: one word gather;
+    wider accesses: rows of aligned words)."""
     at = offsets.astype(np.int64)
     if word_aligned(data, at, nbytes):
         return data.view(WORDS[nbytes])[at // nbytes].view(np.uint8).reshape(len(at), nbytes)
+    size = word_size(data, at, nbytes) if nbytes > 8 else 0
+    if size:
+        rows = data.view(WORDS[size])[(at // size)[:, None] + np.arange(nbytes // size)]
+        return rows.view(np.uint8).reshape(len(at), nbytes)
     return data[at[:, None] + np.arange(nbytes)]
 
 
@@ -206,6 +220,11 @@ def scatter(data: np.ndarray, offsets: np.ndarray, rows: np.ndarray) -> None:
     at, nbytes = offsets.astype(np.int64), rows.shape[1]
     if word_aligned(data, at, nbytes):
         data.view(WORDS[nbytes])[at // nbytes] = np.ascontiguousarray(rows).view(WORDS[nbytes]).reshape(-1)
+        return
+    size = word_size(data, at, nbytes) if nbytes > 8 else 0
+    if size:  # rows of aligned words: two rows overlap in whole words, the later one wins as before
+        words = np.ascontiguousarray(rows).view(WORDS[size]).reshape(len(at), nbytes // size)
+        data.view(WORDS[size])[(at // size)[:, None] + np.arange(nbytes // size)] = words
         return
     data[at[:, None] + np.arange(nbytes)] = rows
 

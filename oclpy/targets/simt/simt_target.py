@@ -7,7 +7,8 @@
   real calls; `expand-atomics` turns private atomics into read-modify-writes and
   8/16-bit ones into compare-and-swap loops on their 32-bit word.
 - `compile_simt(module, machine) -> SimtProgram`: instruction selection
-  (`isel.select_module`, virtual registers), register allocation for the
+  (`isel.select_module`, virtual registers), machine CSE
+  (`machine_cse.py`: a block's repeated pure vector instructions go), register allocation for the
   device's register files (`regalloc.allocate_module`; `check=True` runs the
   allocation checker on every function), frame lowering
   (`frame_lowering.py`: SP moves once per function, slots become offsets),
@@ -35,6 +36,7 @@ from .frame_lowering import lower_frames
 from .isel import select_module
 from .isel_context import SelectError
 from .linear_scan import AllocError
+from .machine_cse import cse_module
 from .memory_model import SIMT_LAYOUT
 from .pseudo_lowering import lower_pseudos
 from .regalloc import allocate_module
@@ -51,6 +53,7 @@ def compile_simt(module: Module, machine: SimtMachine = SimtMachine(), *, alloca
     (`isel.SelectError`'s sentence, or the allocator's)."""
     try:
         mmodule = select_module(module, SIMT_LAYOUT)
+        cse_module(mmodule)
         if allocate:
             strings = mmodule.strings
             mmodule = allocate_module(mmodule, machine.files, check)

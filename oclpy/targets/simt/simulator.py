@@ -6,9 +6,12 @@ waves of `W` lanes (`SimConfig.wave_width`); a *batch* of work-groups (as
 many as fit in `SimConfig.max_lanes` lanes) runs at once, every wave of the
 batch held in the same arrays:
 
-- scalar registers `sregs[wave, reg]`, vector registers `vregs[wave, lane, reg]`
-  (uint32 words; a pair or tuple is adjacent words, read as one uint64 or as
-  rows), `exec[wave]` (a uint64 mask, with `lanes[wave, lane]` its booleans),
+- scalar registers `sregs[wave, reg]` (uint32 words; a pair or tuple is
+  adjacent words, read as one uint64 or as rows), vector registers
+  `vregs[reg // 2, wave, lane, reg % 2]` (uint32 words: register r of every
+  lane is a stride-2 run of the whole batch, and an even pair `v[r:r+1]` one
+  contiguous uint64 array; `vector_words`/`put_vector_words` read and write
+  any run of words), `exec[wave]` (a uint64 mask, with `lanes[wave, lane]` its booleans),
   `scc[wave]`, `pc[wave]`, `status[wave]` (running, waiting at a barrier, done);
 - local memory, one segment per work-group of the batch; private memory, one
   segment per lane; global memory is the caller's `GlobalMemory`, holding the
@@ -252,14 +255,48 @@ def vector_reader(program: Program, fn: str, operand: Any, f: Field) -> Callable
             return lambda s: read(s)[:, None, :]
         return lambda s: read(s)[:, None]
     r = program.register_index(fn, operand)
+    half, word = r >> 1, r & 1
     if f.bits == 32:
         dtype = DTYPES[f.type]
-        return lambda s: s.vregs[:, :, r].view(dtype)
-    if f.bits == 64:
+        return lambda s: s.vregs[half, :, :, word].view(dtype)
+    if f.bits == 64 and not word:
         dtype = DTYPES[f.type]
-        return lambda s: s.vregs[:, :, r:r + 2].view(U64)[:, :, 0].view(dtype)
+        return lambda s: s.vregs[half].view(U64)[:, :, 0].view(dtype)
     n = f.bits // 32
-    return lambda s: s.vregs[:, :, r:r + n]
+    if n == 2:
+        dtype = DTYPES[f.type]
+        return lambda s: np.ascontiguousarray(vector_words(s.vregs, r, 2)).view(U64)[:, :, 0].view(dtype)
+    return lambda s: vector_words(s.vregs, r, n)
+
+
+def vector_words(vregs: np.ndarray, r: int, n: int) -> np.ndarray:
+    """Vector registers r..r+n-1 of every lane: (waves, lanes, n) uint32 (a copy when n > 1)."""
+    if n == 1:
+        return vregs[r >> 1, :, :, r & 1][:, :, None]
+    if not (r | n) & 1:
+        halves = vregs[r >> 1:(r + n) >> 1]  # (n / 2, waves, lanes, 2)
+        return halves.transpose(1, 2, 0, 3).reshape(halves.shape[1], halves.shape[2], n)
+    return np.stack([vregs[k >> 1, :, :, k & 1] for k in range(r, r + n)], axis=-1)
+
+
+def put_vector_words(vregs: np.ndarray, r: int, words: np.ndarray, where: np.ndarray | None = None,
+                     lanes: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+    """Write vector registers r.. from `words` (..., n): every lane ((waves, lanes, n), `where`
+    a (waves, lanes) mask or None for all), or the lanes (w, lane) given ((len(w), n))."""
+    n = words.shape[-1]
+    if lanes is None and where is None and not (r | n) & 1:
+        shape = vregs.shape[1:3]
+        pairs = np.broadcast_to(words, shape + (n,)).reshape(shape + (n >> 1, 2))
+        vregs[r >> 1:(r + n) >> 1] = pairs.transpose(2, 0, 1, 3)
+        return
+    for k in range(n):
+        target, value = vregs[(r + k) >> 1, ..., (r + k) & 1], words[..., k]
+        if lanes is not None:
+            target[lanes] = value
+        elif where is None:
+            target[...] = value
+        else:
+            np.copyto(target, value, where=where)
 
 
 def as_words(value: Any, type_: str) -> np.ndarray:
@@ -297,18 +334,24 @@ def vector_writer(program: Program, fn: str, operand: Any, f: Field) -> Callable
     """A function (state, value, lane mask (waves, lanes)) writing the operand's registers."""
     r = program.register_index(fn, operand)
     n = f.bits // 32
+    half, word = r >> 1, r & 1
 
     def write(s: Any, value: Any, mask: np.ndarray) -> None:
         words = as_words(value, f.type)
         if n == 1:
             if mask is s.full_mask:
-                s.vregs[:, :, r] = words
+                s.vregs[half, :, :, word] = words
                 return
-            np.copyto(s.vregs[:, :, r], words, where=mask)
-        elif n == 2:
-            np.copyto(s.vregs[:, :, r:r + 2].view(U64)[:, :, 0], words, where=mask)
+            np.copyto(s.vregs[half, :, :, word], words, where=mask)
+        elif n == 2 and not word:
+            if mask is s.full_mask:
+                s.vregs[half].view(U64)[:, :, 0] = words
+                return
+            np.copyto(s.vregs[half].view(U64)[:, :, 0], words, where=mask)
         else:
-            np.copyto(s.vregs[:, :, r:r + n], words, where=mask[:, :, None])
+            rows = as_word_rows(words, 2, np.shape(words)) if n == 2 else words  # a uint64 as two words
+            put_vector_words(s.vregs, r, np.broadcast_to(rows, mask.shape + (n,)),
+                             None if mask is s.full_mask else mask)
     return write
 
 
@@ -407,7 +450,8 @@ def exec_lane(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
         r = program.register_index(fn, dst)
         def run(s: Any, sel: np.ndarray) -> None:
             w = waves(s)[sel]
-            s.vregs[w, np.broadcast_to(lane(s), sel.shape)[sel] % width, r] = np.broadcast_to(value(s), sel.shape)[sel]
+            s.vregs[r >> 1, w, np.broadcast_to(lane(s), sel.shape)[sel] % width, r & 1] = \
+                np.broadcast_to(value(s), sel.shape)[sel]
         return run
     if op == "v_bpermute_b32":
         index_read, data_read = (vector_reader(program, fn, o, f) for o, f in uses)
@@ -625,12 +669,17 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
     n = mem.bytes
     races = mem.kind != "atomic"  # atomics are never part of a race
     data_bits = word_bits_reader(program, fn, uses[1][0]) if mem.kind == "store" else None
+    address_operand = uses[0][0]
+    per_wave_load = (mem.kind == "load" and mem.space in ("global", "local")
+                     and isinstance(address_operand, (PReg, VReg)) and address_operand.file == "s")
 
     def run(s: Any, sel: np.ndarray) -> None:
         active = s.lanes & sel[:, None]
         lanes = LaneSet(s, active)
         if not len(lanes.w):
             return
+        if per_wave_load and s.checker is None and s.shadow is None:
+            return load_per_wave(s, active, lanes)
         address, offset = lanes.pick(address_read(s)), lanes.pick(offset_read(s)).astype(np.int64)
         pieces = s.resolve(index, mem.space, lanes.w, lanes.lane, address, offset, n, mem.kind != "load")
         if s.checker is not None and races and s.checker.on("races"):
@@ -659,6 +708,22 @@ def exec_vmem(program: Program, instr: MInstr, fn: str, index: int) -> Callable[
             compare = values[0][which] if mem.atomic == "cmpswap" else None
             old[which] = atomic_rmw(view, offsets // n, mem.atomic, values[-1][which], compare)
         lanes.put(dst, old.view(U32).reshape(len(lanes.w), -1))
+
+    def load_per_wave(s: Any, active: np.ndarray, lanes: LaneSet) -> None:
+        """A load from a scalar address (the same in every lane of a wave; global or local,
+        not private, whose segments are per lane): each wave's bytes resolved and read once,
+        at its first lane on (which an error names), and copied to its lanes on."""
+        w = np.nonzero(active.any(axis=1))[0]
+        first = active[w].argmax(axis=1)
+        address = per_wave(address_read(s)[:, 0], w)
+        offset = np.full(len(w), int(np.asarray(offset_read(s))), np.int64)  # the row's offset is an immediate
+        rows = np.empty((len(w), n), np.uint8)
+        for data, offsets, which in s.resolve(index, mem.space, w, first, address, offset, n, False):
+            rows[which] = gather(data, offsets, n)
+        words = load_words(rows, mem.signed)
+        row_of = np.zeros(len(active), np.int64)
+        row_of[w] = np.arange(len(w))
+        lanes.put(dst, words[row_of[lanes.w]])
     return run
 
 
@@ -715,9 +780,9 @@ class LaneSet:
     def put(self, first: int, words: np.ndarray) -> None:
         count = words.shape[1]
         if self.full:
-            self.s.vregs[:, :, first:first + count] = words.reshape(self.shape + (count,))
+            put_vector_words(self.s.vregs, first, words.reshape(self.shape + (count,)))
         else:
-            self.s.vregs[self.w, self.lane, first:first + count] = words
+            put_vector_words(self.s.vregs, first, words, lanes=(self.w, self.lane))
 
 
 def load_words(rows: np.ndarray, signed: bool) -> np.ndarray:
@@ -777,7 +842,7 @@ class Batch:
         self.waves_per_group = waves_per_group
         self.groups = list(groups)
         self.sregs = np.full((nw, program.size["s"]), UNDEFINED, U32)
-        self.vregs = np.full((nw, width, program.size["v"]), UNDEFINED, U32)
+        self.vregs = np.full(((program.size["v"] + 1) // 2, nw, width, 2), UNDEFINED, U32)
         self.scc = np.zeros(nw, bool)
         self.pc = np.zeros(nw, np.int64)
         self.status = np.full(nw, RUNNING, np.int8)
@@ -807,7 +872,7 @@ class Batch:
         self.sregs[:, entry.stack_pointer.index] = 0
         ids = (linear % lx, linear // lx % ly, linear // (lx * ly))
         for reg, values in zip(entry.local_id, ids):
-            self.vregs[:, :, reg.index] = values
+            self.vregs[reg.index >> 1, :, :, reg.index & 1] = values
         self.epoch = np.zeros(len(groups), np.int64)  # barriers each group has passed (the race check's order)
         on = checker is not None and checker.on("uninitialized")
         self.shadow = uninit_checks.new_shadow(self) if on else None  # defined bits (the uninitialised check)

@@ -53,7 +53,7 @@ def new_shadow(s: Any) -> Shadow:
     """The batch's shadow at kernel entry: the entry registers defined, nothing else."""
     nw = len(s.pc)
     sdef = np.zeros(s.sregs.shape, bool)
-    vdef = np.zeros((s.vregs.shape[2], nw, s.vregs.shape[1]), bool)
+    vdef = np.zeros((s.program.size["v"], nw, s.vregs.shape[2]), bool)
     vgprs = vdef.shape[0]
     full = [False] * (vgprs + sdef.shape[1]) + [True, True]
     entry = KERNEL_ENTRY
@@ -315,7 +315,8 @@ def around_special(program: Any, instr: MInstr, fn: str, run: Run) -> Run:
             run(s, sel)
             return write(s, d, sel, active)
         if instr.op == "v_bpermute_b32":
-            index = np.asarray(s.vregs[:, :, program.register_index(fn, uses[0])]).astype(np.int64) % width
+            r = program.register_index(fn, uses[0])
+            index = np.asarray(s.vregs[r >> 1, :, :, r & 1]).astype(np.int64) % width
             d = np.take_along_axis(bits(s, reads[1], shape), index, axis=1) & bits(s, reads[0], shape)
             run(s, sel)
             return write(s, d, sel, active)
