@@ -76,7 +76,7 @@ def macro_bomb(n: int) -> str:
 
 CASES: dict[str, tuple[Callable[[int], str], list[int], list[int]]] = {
     # name: (generator, sizes, --quick sizes)
-    "lines": (lines, [1000, 2000, 4000, 10000, 30000, 100000], [1000, 2000, 4000]),
+    "lines": (lines, [1000, 2000, 4000, 10000, 20000, 30000, 100000], [1000, 2000, 4000]),
     "accesses": (accesses, [1000, 2000, 4000, 8000], [1000, 2000, 4000]),
     "strided": (strided, [1000, 2000, 4000, 8000], [1000, 2000]),
     "switch": (switch, [1000, 5000, 20000], [1000, 5000]),
@@ -146,12 +146,13 @@ def build_isolated(impl_name: str, source: str, limit: float) -> tuple[str, floa
     return "timeout", time.perf_counter() - t0, float("nan"), f"stopped after {limit:.0f} s"
 
 
-def run(case_names: list[str], quick: bool, limit: float, with_pocl: bool) -> list[dict[str, Any]]:
+def run(case_names: list[str], quick: bool, limit: float, with_pocl: bool,
+        only_sizes: list[int] | None = None) -> list[dict[str, Any]]:
     impls = ["oclpy"] + (["pocl"] if with_pocl else [])
     rows = []
     for name in case_names:
         gen, sizes, quick_sizes = CASES[name]
-        for size in quick_sizes if quick else sizes:
+        for size in only_sizes or (quick_sizes if quick else sizes):
             source = gen(size)
             row: dict[str, Any] = {"case": name, "size": size, "source_lines": source.count("\n"),
                                    "source_bytes": len(source)}
@@ -210,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the smaller sizes only")
     parser.add_argument("--limit", type=float, default=300.0, help="seconds before a build is stopped")
     parser.add_argument("--no-pocl", action="store_true")
+    parser.add_argument("--sizes", type=lambda text: [int(n) for n in text.split(",")], default=None,
+                        help="these sizes (comma-separated) instead of each case's own")
     parser.add_argument("--out", type=Path, default=None, help="the JSON file (default: results/)")
     args = parser.parse_args(argv)
     with_pocl = not args.no_pocl
@@ -223,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         if pocl is None:
             print(why, file=sys.stderr)
             with_pocl = False
-    rows = run(args.cases, args.quick, args.limit, with_pocl)
+    rows = run(args.cases, args.quick, args.limit, with_pocl, args.sizes)
     from .report import machine, software
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
