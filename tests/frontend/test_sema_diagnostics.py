@@ -246,6 +246,12 @@ MORE_CASES = [
     ('bool kernel param',
      '__kernel void k(bool b) {}',
      ["1:22: 'bool' cannot be used as the type of a kernel parameter"]),
+    ('void kernel param (the OpenCL C mutator: an internal error before)',
+     '__kernel void k(void b) { }',
+     ["1:22: argument may not have 'void' type"]),
+    ('void function param',
+     'void f(const void b);',
+     ["1:19: argument may not have 'void' type"]),
     ('pointer to pointer kernel param',
      '__kernel void k(__global int **p) {}',
      ['1:32: kernel parameter cannot be declared as a pointer to a pointer']),
@@ -306,3 +312,11 @@ def test_function_used_as_value() -> None:
 
 def test_void_pointer_null_constant_converts_to_any_space() -> None:
     assert messages("void f() { __global int *p = (void *)0; __local float *l = 0; p = (__global int *)0; }") == []
+
+
+def test_an_unnamed_void_parameter_beside_others_is_an_error() -> None:
+    """clang: 'void' stands alone in a parameter list (the OpenCL C mutator found `(int, void)`
+    and `(void b)` reaching the layout as an internal error)."""
+    assert [m.split(": ", 1)[1] for m in messages("void f(int a, void) { }")] == [
+        "'void' must be the first and only parameter if specified"]
+    assert messages("void f(void) { }\n__kernel void k() { f(); }") == []
