@@ -320,3 +320,12 @@ def test_an_unnamed_void_parameter_beside_others_is_an_error() -> None:
     assert [m.split(": ", 1)[1] for m in messages("void f(int a, void) { }")] == [
         "'void' must be the first and only parameter if specified"]
     assert messages("void f(void) { }\n__kernel void k() { f(); }") == []
+
+
+def test_an_empty_union_takes_no_initialiser() -> None:
+    """clang warns and drops the excess element (the OpenCL C mutator's fast tier found
+    `{ 7 }` for an empty union an internal error: the list asked it for a first member)."""
+    for src, col in (("union U { };\nconstant union U g = { 7 };", 24),
+                     ("union U { };\nvoid f() { union U x = { 7 }; }", 26)):
+        assert messages(src) == []
+        assert messages(src, severity="warning") == [f"2:{col}: excess elements in union initializer"]
