@@ -57,7 +57,7 @@ def test_the_seed_cost_table_knows_the_test_trees_seeds():
 
 
 def test_the_fast_tier_from_the_command_line(capsys):
-    assert main(["--fast", "0.5", "--no-corpus", "--cases", "30", "--seed", "5", "--timeout", "60"]) == 0
+    assert main(["--fast", "0.5", "--no-corpus", "--cases", "30", "--jobs", "2", "--seed", "5", "--timeout", "60"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-2].startswith("30 cases in ") and "internal" not in out[-2]
 

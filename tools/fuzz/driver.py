@@ -233,6 +233,33 @@ def summary(args: argparse.Namespace, report: FuzzReport, elapsed: float, cpu: f
     }
 
 
+def _run_job(job: Callable[[tuple], FuzzReport], chunk: tuple, results: Any) -> None:
+    results.put(job(chunk))
+
+
+def _in_processes(job: Callable[[tuple], FuzzReport], chunks: list[tuple]) -> Iterable[FuzzReport]:
+    """`job(chunk)` of each chunk, each in a process of its own. Not a `Pool`: its
+    processes are daemons, and a daemon may not start the worker a job runs its cases in."""
+    import multiprocessing as mp
+    import queue
+
+    ctx = mp.get_context("spawn")
+    results = ctx.Queue()
+    procs = [ctx.Process(target=_run_job, args=(job, chunk, results)) for chunk in chunks]
+    for proc in procs:
+        proc.start()
+    pending = len(procs)
+    while pending:
+        try:
+            yield results.get(timeout=POLL)
+            pending -= 1
+        except queue.Empty:
+            if not any(proc.is_alive() for proc in procs) and results.empty():
+                break  # a job died without a report: what the others found still counts
+    for proc in procs:
+        proc.join()
+
+
 def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra: tuple = ()) -> int:
     """Run `args.cases` cases as `args.jobs` chunks, each `job((cases, seed, time limit,
     --save folder, *extra))` in a process of its own when there are several (a job saves
@@ -246,11 +273,8 @@ def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra
     if args.jobs == 1:
         report.merge(job(chunks[0]))
     else:
-        from multiprocessing import Pool
-
-        with Pool(args.jobs) as pool:
-            for part in pool.imap_unordered(job, chunks):
-                report.merge(part)
+        for part in _in_processes(job, chunks):
+            report.merge(part)
     elapsed, cpu = time.perf_counter() - start, process_cpu_seconds() - start_cpu
     print(f"{report.cases} cases in {elapsed:.0f} s: {report.counts()}", flush=True)
     print(f"{cpu:.0f} s of CPU: {report.cases / max(cpu, 1e-9):.1f} cases a CPU second", flush=True)
