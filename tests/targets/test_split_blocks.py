@@ -13,7 +13,7 @@ import ctypes
 import numpy as np
 
 from oclpy.compiler import compile_program
-from oclpy.targets.llvm import binding, split_blocks
+from oclpy.targets.llvm import binding
 from oclpy.targets.llvm.split_blocks import SPLIT_BLOCKS, largest_block, split_huge_blocks
 from tests.targets.cpu_harness import run
 
@@ -52,6 +52,18 @@ def test_a_block_past_the_bound_is_cut_into_pieces_llvm_accepts() -> None:
     whole, cut = binding.compile_ir(TEXT), binding.compile_ir(out)
     for n, c in ((5, False), (5, True), (-100, False)):
         assert f(cut.address_of("f"))(n, c) == f(whole.address_of("f"))(n, c) == (7 if c else n + 78)
+
+
+def test_a_block_ending_in_a_switch_is_cut_before_it_never_inside_it() -> None:
+    text = TEXT.replace("  br i1 %c, label %other, label %join\n",
+                        "  switch i32 %n, label %join [\n    i32 0, label %other\n    i32 1, label %other\n  ]\n")
+    text = text.replace("  store i32 %v12, ptr %slot\n", "  store i32 %v12, ptr %slot\n" + "  %w = add i32 %n, 1\n")
+    out, cuts = split_huge_blocks(text, max_block=10, piece=4)
+    assert cuts == 3
+    assert "  %w = add i32 %n, 1\n  switch i32 %n, label %join [\n    i32 0, label %other\n" \
+           "    i32 1, label %other\n  ]\n" in out
+    assert "%r = phi i32 [ %v12, %oclpy.split.2 ], [ 7, %other ]" in out
+    binding.verify_ir(out)
 
 
 def test_small_blocks_and_unnamed_entry_blocks_are_left_alone() -> None:

@@ -52,7 +52,6 @@ from .driver import FuzzReport, add_arguments, campaign, run_here, run_in_worker
 from .opencl_build import build_one
 from .opencl_seeds import Seed, default_seeds, fast_seeds
 
-ROOT = Path(__file__).resolve().parents[2]
 TOKEN = re.compile(r"""
     (?P<pp>^[ \t]*\#(?:[^\n\\]|\\.)*)                    # a preprocessing line, continuations included
   | (?P<ws>[ \t\r\f\v]*\n|[ \t\r\f\v]+)

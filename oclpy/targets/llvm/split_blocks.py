@@ -39,7 +39,8 @@ _TERMINATORS = ("ret", "br", "switch", "indirectbr", "invoke", "resume", "unreac
 
 
 def _is_instruction(line: str) -> bool:
-    return line.startswith("  ") and not line.startswith("   ") and not line.lstrip().startswith(";")
+    """The first line of an instruction (a `switch`'s cases and closing `]` are not)."""
+    return line.startswith("  ") and not line.startswith("   ") and not line.lstrip().startswith((";", "]"))
 
 
 def _opcode(line: str) -> str:
