@@ -329,3 +329,13 @@ def test_an_empty_union_takes_no_initialiser() -> None:
                      ("union U { };\nvoid f() { union U x = { 7 }; }", 26)):
         assert messages(src) == []
         assert messages(src, severity="warning") == [f"2:{col}: excess elements in union initializer"]
+
+
+def test_a_scalar_compound_literal_with_excess_elements_is_its_first_value() -> None:
+    """clang warns and keeps the first element (the fast tier found `(double){5.0f, 6.0f}.y`
+    an internal error: the compound literal's check took every braced list for an aggregate's)."""
+    src = "void f(global float *o) { o[0] = (float){ 5.0f, 6.0f }; o[1] = (double){ 5.0f, 6.0f }.y; }"
+    assert messages(src, severity="warning") == ["1:49: excess elements in scalar initializer",
+                                                 "1:80: excess elements in scalar initializer"]
+    assert messages(src) == ["1:87: member reference base type 'double' is not a structure or union"]
+    assert messages("void f(global float *o) { o[0] = (float){ {2.0f} }; }") == []
