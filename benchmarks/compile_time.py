@@ -23,6 +23,8 @@ stopped there (recorded as `timeout`); the macro bomb always runs that way.
 The JSON record (machine, software, every time) goes to
 `benchmarks/results/compile-time-<date>.json`, and a log-log plot of seconds
 against size (CPU seconds) to a PNG beside it when matplotlib is installed.
+`--sizes 1000,20000` measures those sizes instead of each case's own;
+`--plot BEFORE.json AFTER.json --out FILE.png` plots earlier runs together.
 """
 
 from __future__ import annotations
@@ -179,7 +181,9 @@ def _format(row: dict[str, Any]) -> str:
     return "  ".join(cells)
 
 
-def plot(rows: list[dict[str, Any]], path: Path) -> bool:
+def plot(rows: list[dict[str, Any]], path: Path, runs: dict[str, list[dict[str, Any]]] | None = None) -> bool:
+    """A log-log plot of CPU seconds against source lines, per case and implementation;
+    with `runs` ({label: rows}), one line per run too (before and after a change)."""
     try:
         import matplotlib
 
@@ -188,13 +192,14 @@ def plot(rows: list[dict[str, Any]], path: Path) -> bool:
     except ImportError:
         return False
     fig, ax = plt.subplots(figsize=(8, 5))
-    for name in dict.fromkeys(r["case"] for r in rows):
-        for impl, style in (("oclpy", "-o"), ("pocl", "--s")):
-            pts = [(r["source_lines"], r[impl]["cpu_seconds"]) for r in rows
-                   if r["case"] == name and impl in r and r[impl]["status"] == "ok"
-                   and r[impl].get("cpu_seconds")]
-            if pts:
-                ax.plot(*zip(*pts), style, label=f"{name} ({impl})")
+    for label, run_rows in (runs or {"": rows}).items():
+        for name in dict.fromkeys(r["case"] for r in run_rows):
+            for impl, style in (("oclpy", "-o"), ("pocl", "--s")):
+                pts = [(r.get("source_lines", r["size"]), r[impl]["cpu_seconds"]) for r in run_rows
+                       if r["case"] == name and impl in r and r[impl]["status"] == "ok"
+                       and r[impl].get("cpu_seconds")]
+                if pts:
+                    ax.plot(*zip(*pts), style, label=f"{name} ({impl}){' ' + label if label else ''}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("source lines")
@@ -214,7 +219,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=lambda text: [int(n) for n in text.split(",")], default=None,
                         help="these sizes (comma-separated) instead of each case's own")
     parser.add_argument("--out", type=Path, default=None, help="the JSON file (default: results/)")
+    parser.add_argument("--plot", type=Path, nargs="+", default=None, metavar="JSON",
+                        help="measure nothing: plot these runs together into --out (a PNG)")
     args = parser.parse_args(argv)
+    if args.plot:
+        runs = {p.stem: json.loads(p.read_text())["rows"] for p in args.plot}
+        out = args.out or RESULTS / "compile-time-compare.png"
+        return 0 if plot([], out, runs) else 1
     with_pocl = not args.no_pocl
     os.environ["OCLPY_LLVM_HELPER"] = "0"  # LLVM's work in this process, where its CPU time is counted
     os.environ["POCL_KERNEL_CACHE"] = "0"  # PoCL's cache keys on the code, not the comment: a nonce
