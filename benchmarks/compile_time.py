@@ -23,6 +23,8 @@ stopped there (recorded as `timeout`); the macro bomb always runs that way.
 The JSON record (machine, software, every time) goes to
 `benchmarks/results/compile-time-<date>.json`, and a log-log plot of seconds
 against size (CPU seconds) to a PNG beside it when matplotlib is installed.
+`--sizes 1000,20000` measures those sizes instead of each case's own;
+`--plot BEFORE.json AFTER.json --out FILE.png` plots earlier runs together.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def macro_bomb(n: int) -> str:
 
 CASES: dict[str, tuple[Callable[[int], str], list[int], list[int]]] = {
     # name: (generator, sizes, --quick sizes)
-    "lines": (lines, [1000, 2000, 4000, 10000, 30000, 100000], [1000, 2000, 4000]),
+    "lines": (lines, [1000, 2000, 4000, 10000, 20000, 30000, 100000], [1000, 2000, 4000]),
     "accesses": (accesses, [1000, 2000, 4000, 8000], [1000, 2000, 4000]),
     "strided": (strided, [1000, 2000, 4000, 8000], [1000, 2000]),
     "switch": (switch, [1000, 5000, 20000], [1000, 5000]),
@@ -146,12 +148,13 @@ def build_isolated(impl_name: str, source: str, limit: float) -> tuple[str, floa
     return "timeout", time.perf_counter() - t0, float("nan"), f"stopped after {limit:.0f} s"
 
 
-def run(case_names: list[str], quick: bool, limit: float, with_pocl: bool) -> list[dict[str, Any]]:
+def run(case_names: list[str], quick: bool, limit: float, with_pocl: bool,
+        only_sizes: list[int] | None = None) -> list[dict[str, Any]]:
     impls = ["oclpy"] + (["pocl"] if with_pocl else [])
     rows = []
     for name in case_names:
         gen, sizes, quick_sizes = CASES[name]
-        for size in quick_sizes if quick else sizes:
+        for size in only_sizes or (quick_sizes if quick else sizes):
             source = gen(size)
             row: dict[str, Any] = {"case": name, "size": size, "source_lines": source.count("\n"),
                                    "source_bytes": len(source)}
@@ -178,7 +181,9 @@ def _format(row: dict[str, Any]) -> str:
     return "  ".join(cells)
 
 
-def plot(rows: list[dict[str, Any]], path: Path) -> bool:
+def plot(rows: list[dict[str, Any]], path: Path, runs: dict[str, list[dict[str, Any]]] | None = None) -> bool:
+    """A log-log plot of CPU seconds against source lines, per case and implementation;
+    with `runs` ({label: rows}), one line per run too (before and after a change)."""
     try:
         import matplotlib
 
@@ -187,13 +192,14 @@ def plot(rows: list[dict[str, Any]], path: Path) -> bool:
     except ImportError:
         return False
     fig, ax = plt.subplots(figsize=(8, 5))
-    for name in dict.fromkeys(r["case"] for r in rows):
-        for impl, style in (("oclpy", "-o"), ("pocl", "--s")):
-            pts = [(r["source_lines"], r[impl]["cpu_seconds"]) for r in rows
-                   if r["case"] == name and impl in r and r[impl]["status"] == "ok"
-                   and r[impl].get("cpu_seconds")]
-            if pts:
-                ax.plot(*zip(*pts), style, label=f"{name} ({impl})")
+    for label, run_rows in (runs or {"": rows}).items():
+        for name in dict.fromkeys(r["case"] for r in run_rows):
+            for impl, style in (("oclpy", "-o"), ("pocl", "--s")):
+                pts = [(r.get("source_lines", r["size"]), r[impl]["cpu_seconds"]) for r in run_rows
+                       if r["case"] == name and impl in r and r[impl]["status"] == "ok"
+                       and r[impl].get("cpu_seconds")]
+                if pts:
+                    ax.plot(*zip(*pts), style, label=f"{name} ({impl}){' ' + label if label else ''}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("source lines")
@@ -210,8 +216,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the smaller sizes only")
     parser.add_argument("--limit", type=float, default=300.0, help="seconds before a build is stopped")
     parser.add_argument("--no-pocl", action="store_true")
+    parser.add_argument("--sizes", type=lambda text: [int(n) for n in text.split(",")], default=None,
+                        help="these sizes (comma-separated) instead of each case's own")
     parser.add_argument("--out", type=Path, default=None, help="the JSON file (default: results/)")
+    parser.add_argument("--plot", type=Path, nargs="+", default=None, metavar="JSON",
+                        help="measure nothing: plot these runs together into --out (a PNG)")
     args = parser.parse_args(argv)
+    if args.plot:
+        runs = {p.stem: json.loads(p.read_text())["rows"] for p in args.plot}
+        out = args.out or RESULTS / "compile-time-compare.png"
+        return 0 if plot([], out, runs) else 1
     with_pocl = not args.no_pocl
     os.environ["OCLPY_LLVM_HELPER"] = "0"  # LLVM's work in this process, where its CPU time is counted
     os.environ["POCL_KERNEL_CACHE"] = "0"  # PoCL's cache keys on the code, not the comment: a nonce
@@ -223,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         if pocl is None:
             print(why, file=sys.stderr)
             with_pocl = False
-    rows = run(args.cases, args.quick, args.limit, with_pocl)
+    rows = run(args.cases, args.quick, args.limit, with_pocl, args.sizes)
     from .report import machine, software
 
     stamp = time.strftime("%Y%m%d-%H%M%S")

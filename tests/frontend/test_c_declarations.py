@@ -54,6 +54,20 @@ kernel void k(global int *o) { struct S s = { 1, { 2 } }; }"""
     ]
 
 
+def test_a_member_of_incomplete_type_is_an_error() -> None:
+    """clang's words; the OpenCL C mutator's fast tier found `void y;` in a struct an
+    internal error (the layout asked the size of void), and so was a member of a struct
+    declared but not defined."""
+    src = """struct S { int x; void y; struct T t; struct S self; struct T many[2][3]; struct T *fine; };
+kernel void k(global int *o) { struct S s; s.x = 1; o[0] = s.x; }"""
+    assert diagnostics(src) == [
+        "1:24: error: field has incomplete type 'void'",
+        "1:36: error: field has incomplete type 'struct T'",
+        "1:48: error: field has incomplete type 'struct S'",
+        "1:63: error: array has incomplete element type 'struct T'",
+    ]
+
+
 def test_empty_parameter_list_means_void(queue) -> None:  # type: ignore[no-untyped-def]
     src = "int f();\nint g() { return f() + 1; }\nint f() { return 3; }\n" \
           "kernel void k(global int *o) { o[0] = g(); }"

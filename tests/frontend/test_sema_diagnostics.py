@@ -246,6 +246,12 @@ MORE_CASES = [
     ('bool kernel param',
      '__kernel void k(bool b) {}',
      ["1:22: 'bool' cannot be used as the type of a kernel parameter"]),
+    ('void kernel param (the OpenCL C mutator: an internal error before)',
+     '__kernel void k(void b) { }',
+     ["1:22: argument may not have 'void' type"]),
+    ('void function param',
+     'void f(const void b);',
+     ["1:19: argument may not have 'void' type"]),
     ('pointer to pointer kernel param',
      '__kernel void k(__global int **p) {}',
      ['1:32: kernel parameter cannot be declared as a pointer to a pointer']),
@@ -306,3 +312,30 @@ def test_function_used_as_value() -> None:
 
 def test_void_pointer_null_constant_converts_to_any_space() -> None:
     assert messages("void f() { __global int *p = (void *)0; __local float *l = 0; p = (__global int *)0; }") == []
+
+
+def test_an_unnamed_void_parameter_beside_others_is_an_error() -> None:
+    """clang: 'void' stands alone in a parameter list (the OpenCL C mutator found `(int, void)`
+    and `(void b)` reaching the layout as an internal error)."""
+    assert [m.split(": ", 1)[1] for m in messages("void f(int a, void) { }")] == [
+        "'void' must be the first and only parameter if specified"]
+    assert messages("void f(void) { }\n__kernel void k() { f(); }") == []
+
+
+def test_an_empty_union_takes_no_initialiser() -> None:
+    """clang warns and drops the excess element (the OpenCL C mutator's fast tier found
+    `{ 7 }` for an empty union an internal error: the list asked it for a first member)."""
+    for src, col in (("union U { };\nconstant union U g = { 7 };", 24),
+                     ("union U { };\nvoid f() { union U x = { 7 }; }", 26)):
+        assert messages(src) == []
+        assert messages(src, severity="warning") == [f"2:{col}: excess elements in union initializer"]
+
+
+def test_a_scalar_compound_literal_with_excess_elements_is_its_first_value() -> None:
+    """clang warns and keeps the first element (the fast tier found `(double){5.0f, 6.0f}.y`
+    an internal error: the compound literal's check took every braced list for an aggregate's)."""
+    src = "void f(global float *o) { o[0] = (float){ 5.0f, 6.0f }; o[1] = (double){ 5.0f, 6.0f }.y; }"
+    assert messages(src, severity="warning") == ["1:49: excess elements in scalar initializer",
+                                                 "1:80: excess elements in scalar initializer"]
+    assert messages(src) == ["1:87: member reference base type 'double' is not a structure or union"]
+    assert messages("void f(global float *o) { o[0] = (float){ {2.0f} }; }") == []

@@ -91,6 +91,7 @@ def test_a_campaign_saves_each_finding_when_found_and_prints_the_counts(tmp_path
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("found internal: KeyError at test_fuzz_driver.py:") and out[0].endswith("(case-0-0)")
     assert out[2] == "4 cases in 0 s: internal 4"
+    assert out[3].endswith(" cases a CPU second") and " s of CPU: " in out[3]
     saved = sorted(p.name for p in (tmp_path / "found").iterdir())
     assert saved == ["case-0-0.txt", "case-0-1.txt"]
     assert (tmp_path / "found" / "case-0-1.txt").read_text().endswith("'bug9'\nbug9")
@@ -114,6 +115,7 @@ def test_a_campaign_writes_its_summary_as_json(tmp_path: Path, capsys) -> None: 
     data = json.loads(out.read_text())
     assert data["asked"] == {"cases": 2, "seed": 3, "jobs": 1, "minutes": None, "backend": False, "timeout": 9.0}
     assert data["cases"] == 4 and data["outcomes"] == {"diagnostic": 2, "internal": 2}
+    assert data["cpu_seconds"] >= 0 and "cases_per_cpu_second" in data
     assert not data["stopped_by_time_limit"]
     [kind] = data["findings"]
     assert kind.startswith("internal: KeyError at test_fuzz_driver.py:") and kind.endswith("'bug9'")

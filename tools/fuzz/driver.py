@@ -24,6 +24,7 @@ import argparse
 import itertools
 import json
 import os
+import resource
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -208,8 +209,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, help="a file to write the run's summary to")
 
 
-def summary(args: argparse.Namespace, report: FuzzReport, elapsed: float) -> dict[str, Any]:
-    """The plain-data summary of a campaign: what was asked, what ran, what was found."""
+def process_cpu_seconds() -> float:
+    """CPU seconds of this process and of every process it has waited for (its workers,
+    a pool's processes and theirs): what a campaign cost, whatever else ran beside it."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def summary(args: argparse.Namespace, report: FuzzReport, elapsed: float, cpu: float | None = None) -> dict[str, Any]:
+    """The plain-data summary of a campaign: what was asked, what ran, what was found;
+    `cpu`, the CPU seconds it took (all its processes), gives the rate per core."""
     return {
         "asked": {"cases": args.cases, "seed": args.seed, "jobs": args.jobs, "minutes": args.minutes,
                   "backend": getattr(args, "backend", False), "timeout": getattr(args, "timeout", None)},
@@ -217,9 +226,38 @@ def summary(args: argparse.Namespace, report: FuzzReport, elapsed: float) -> dic
         "outcomes": dict(sorted(report.outcomes.items())),
         "seconds": round(elapsed, 1),
         "cases_per_second": round(report.cases / elapsed, 3) if elapsed > 0 else None,
+        "cpu_seconds": None if cpu is None else round(cpu, 1),
+        "cases_per_cpu_second": round(report.cases / cpu, 2) if cpu else None,
         "stopped_by_time_limit": report.cases < args.cases,
         "findings": sorted(report.internal),
     }
+
+
+def _run_job(job: Callable[[tuple], FuzzReport], chunk: tuple, results: Any) -> None:
+    results.put(job(chunk))
+
+
+def _in_processes(job: Callable[[tuple], FuzzReport], chunks: list[tuple]) -> Iterable[FuzzReport]:
+    """`job(chunk)` of each chunk, each in a process of its own. Not a `Pool`: its
+    processes are daemons, and a daemon may not start the worker a job runs its cases in."""
+    import multiprocessing as mp
+    import queue
+
+    ctx = mp.get_context("spawn")
+    results = ctx.Queue()
+    procs = [ctx.Process(target=_run_job, args=(job, chunk, results)) for chunk in chunks]
+    for proc in procs:
+        proc.start()
+    pending = len(procs)
+    while pending:
+        try:
+            yield results.get(timeout=POLL)
+            pending -= 1
+        except queue.Empty:
+            if not any(proc.is_alive() for proc in procs) and results.empty():
+                break  # a job died without a report: what the others found still counts
+    for proc in procs:
+        proc.join()
 
 
 def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra: tuple = ()) -> int:
@@ -230,21 +268,19 @@ def campaign(args: argparse.Namespace, job: Callable[[tuple], FuzzReport], extra
     limit = args.minutes * 60 if args.minutes else None
     chunks = [(args.cases // args.jobs + (k < args.cases % args.jobs), args.seed * 1000 + k, limit, args.save,
                *extra) for k in range(args.jobs)]
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), process_cpu_seconds()
     report = FuzzReport()
     if args.jobs == 1:
         report.merge(job(chunks[0]))
     else:
-        from multiprocessing import Pool
-
-        with Pool(args.jobs) as pool:
-            for part in pool.imap_unordered(job, chunks):
-                report.merge(part)
-    elapsed = time.perf_counter() - start
+        for part in _in_processes(job, chunks):
+            report.merge(part)
+    elapsed, cpu = time.perf_counter() - start, process_cpu_seconds() - start_cpu
     print(f"{report.cases} cases in {elapsed:.0f} s: {report.counts()}", flush=True)
+    print(f"{cpu:.0f} s of CPU: {report.cases / max(cpu, 1e-9):.1f} cases a CPU second", flush=True)
     for kind in report.internal:
         print(kind)
     if getattr(args, "json", None) is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary(args, report, elapsed), indent=1) + "\n")
+        args.json.write_text(json.dumps(summary(args, report, elapsed, cpu), indent=1) + "\n")
     return 1 if report.internal else 0

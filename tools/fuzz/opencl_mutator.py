@@ -1,8 +1,9 @@
 """A structure-aware OpenCL C mutator, and a fuzz loop over oclpy's compiler.
 
-Seeds are real kernels: the corpus (`python -m tools.corpus fetch`, under
-`$OCLPY_CORPUS_DIR`, with each kernel's own build options) when it is there,
-and the `.cl` files of our tests always. A seed is split into tokens
+Seeds are real kernels (`opencl_seeds.py`): the corpus (`python -m tools.corpus
+fetch`, under `$OCLPY_CORPUS_DIR`, with each kernel's own build options) when
+it is there, and the test tree's kernels always (its `.cl` files and the
+kernels its Python tests hold as strings). A seed is split into tokens
 (identifiers, numbers, strings, punctuators; preprocessing lines kept whole)
 and mutated 1 to 3 times, each time by one of:
 
@@ -17,18 +18,23 @@ and mutated 1 to 3 times, each time by one of:
 - inserting an address-space or type qualifier, an attribute, a cast;
 - nesting an expression 200 deep in parentheses, unbalancing a brace.
 
-Each mutant goes through the frontend (`compiler.frontend_for`: parse,
-check, lower to IR), and with `--backend` through the whole compiler
-(`compile_program`, no build cache). A case's outcome is "ok", "diagnostic"
-(a clean build error) or "internal" (an exception, or a log that says
-internal compiler error), and, from the command line (each case in a worker
-process: the loop, workers and report are `driver.py`'s), "hang" (past
-`--timeout` seconds) or "died" (the worker process crashed); the first
-reproducer of each internal kind is kept. Run offline with
+Each mutant goes through the frontend, and with `--backend` through the whole
+compiler to verified LLVM IR (`opencl_build.py`; no build cache). A case's
+outcome is "ok", "diagnostic" (a clean build error) or "internal" (an
+exception, or a log that says internal compiler error), and, from the command
+line (cases in a worker process that lives across them, `--jobs` of them: the
+loop, workers and report are `driver.py`'s), "hang" (past `--timeout` CPU
+seconds) or "died" (the worker process crashed); the first reproducer of each
+kind is kept. The fast tier, `--fast SECONDS`, takes only the seeds that
+build within SECONDS of CPU (the seed cost table, `opencl_seeds.py`) through
+the whole compiler: corpus seeds such as hashcat's take 15 s a build, most
+take a few hundredths. Run offline with
 
-    python -m tools.fuzz.opencl_mutator --cases 100000 [--jobs 2] [--backend] [--save DIR]
+    python -m tools.fuzz.opencl_mutator --fast 0.5 --cases 100000 --jobs 16 --timeout 20 --save DIR
 
-(from the repository root); tests/tools/test_opencl_mutator.py runs 2,000.
+(from the repository root; docs/testing.md has the measured rate);
+tests/tools/test_opencl_mutator.py runs 2,000 through the frontend and 400
+through the whole compiler.
 """
 
 from __future__ import annotations
@@ -37,15 +43,15 @@ import argparse
 import functools
 import random
 import re
-import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .driver import FuzzReport, add_arguments, campaign, internal_detail, run_here, run_in_worker, saver
+from .driver import FuzzReport, add_arguments, campaign, run_here, run_in_worker, saver
+from .opencl_build import build_one
+from .opencl_seeds import Seed, default_seeds, fast_seeds
 
-ROOT = Path(__file__).resolve().parents[2]
 TOKEN = re.compile(r"""
     (?P<pp>^[ \t]*\#(?:[^\n\\]|\\.)*)                    # a preprocessing line, continuations included
   | (?P<ws>[ \t\r\f\v]*\n|[ \t\r\f\v]+)
@@ -256,67 +262,7 @@ class Mutator:
             del tokens[k]
 
 
-# -- seeds -------------------------------------------------------------------------------
-
-@dataclass
-class Seed:
-    name: str
-    text: str
-    options: str = ""
-
-
-def in_tree_seeds() -> list[Seed]:
-    """The .cl kernels of our tests (those that hold a kernel)."""
-    out = []
-    for path in sorted((ROOT / "tests").rglob("*.cl")):
-        text = path.read_text(errors="replace")
-        if "kernel" in text and len(text) < 200_000:
-            out.append(Seed(str(path.relative_to(ROOT)), text))
-    return out
-
-
-def corpus_seeds(limit_bytes: int = 60_000) -> list[Seed]:
-    """The corpus's kernels (with their build options) when it has been fetched, else none."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    try:
-        from tools.corpus.manifest import cases
-        found = cases()
-    except Exception:  # no corpus here, or a manifest this checkout cannot read
-        return []
-    return [Seed(c.id, c.text, shlex.join([*c.options, f"-I{c.directory}", f"-cl-std={c.std}"]))
-            for c in found if not c.skip and len(c.text) < limit_bytes]
-
-
-def default_seeds(corpus: bool = True) -> list[Seed]:
-    return in_tree_seeds() + (corpus_seeds() if corpus else [])
-
-
-# -- building a case ---------------------------------------------------------------------
-
-def build_one(source: str, options: str = "", backend: bool = False) -> tuple[str, str]:
-    """("ok" | "diagnostic" | "internal", detail) of compiling one source."""
-    from oclpy.compiler.toolchain import compile_program, frontend_for
-    from oclpy.diagnostics import CompileError
-
-    try:
-        if backend:
-            compile_program(source, options, filename="f.cl")
-        else:
-            frontend_for(source, options, "f.cl")
-    except CompileError as exc:
-        if "internal compiler error" in exc.log:
-            line = next(l for l in exc.log.splitlines() if "internal compiler error" in l)
-            return "internal", line[:200]
-        return "diagnostic", ""
-    except RecursionError:
-        return "internal", "RecursionError"
-    except Exception as exc:  # the point of the exercise: any of these is a bug
-        if type(exc).__name__ == "InvalidBuildOptions":
-            return "diagnostic", ""
-        return "internal", internal_detail(exc)
-    return "ok", ""
-
+# -- building cases ----------------------------------------------------------------------
 
 def build_case(case: tuple[str, str], backend: bool = False) -> tuple[str, str]:
     """`build_one` of a (source, options) case (the driver's form)."""
@@ -339,8 +285,8 @@ def fuzz(seeds: list[Seed], cases: int, seed: int = 0, backend: bool = False,
 
 
 def _job(chunk: tuple) -> FuzzReport:
-    cases, seed, time_limit, save, backend, timeout, corpus = chunk
-    seeds = default_seeds(corpus)
+    cases, seed, time_limit, save, backend, timeout, corpus, fast = chunk
+    seeds = default_seeds(corpus) if fast is None else fast_seeds(fast, corpus)
     print(f"{len(seeds)} seeds", flush=True)
     return run_in_worker(mutants(seeds, cases, seed), functools.partial(build_case, backend=backend),
                          timeout, time_limit, saver(save, str(seed), _save))
@@ -354,9 +300,14 @@ def _save(path: Path, kind: str, case: tuple[str, str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_arguments(parser)
-    parser.add_argument("--no-corpus", action="store_true", help="only the in-tree kernels as seeds")
+    parser.add_argument("--no-corpus", action="store_true", help="only the test tree's kernels as seeds")
+    parser.add_argument("--fast", type=float, metavar="SECONDS", default=None,
+                        help="the fast tier: only seeds that build within SECONDS of CPU (opencl_seeds.py), "
+                             "through the whole compiler (implies --backend)")
     args = parser.parse_args(argv)
-    return campaign(args, _job, (args.backend, args.timeout, not args.no_corpus))
+    if args.fast is not None:
+        args.backend = True
+    return campaign(args, _job, (args.backend, args.timeout, not args.no_corpus, args.fast))
 
 
 if __name__ == "__main__":

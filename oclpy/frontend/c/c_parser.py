@@ -807,7 +807,11 @@ class Parser:
             align = declarator.attributes.get("aligned") or spec.attributes.get("aligned") or 0
             field_type = self.declared_type(spec.ctype, declarator.ops)
             field_type = parse_gnu.ext_vector_type(self, field_type, {**spec.attributes, **declarator.attributes}, False)
-            fields.append(ct.StructField(declarator.name, field_type, width, align=align, loc=declarator.loc))
+            incomplete = self.incomplete_field(field_type)
+            if incomplete:  # as clang: reported, and the member left out
+                self.diags.error(declarator.loc or spec.loc, incomplete)
+            else:
+                fields.append(ct.StructField(declarator.name, field_type, width, align=align, loc=declarator.loc))
             if not self.accept(","):
                 break
         if self.at("}"):  # `struct S { int a; float b };`: clang only warns
@@ -817,6 +821,20 @@ class Parser:
             parse_recovery.skip_to(self, frozenset([";"]))
             self.accept(";")
         return fields
+
+    @staticmethod
+    def incomplete_field(t: ct.CType) -> str:
+        """clang's error for a member of type `t` that has no size (void, a struct or union
+        declared but not defined, an array of either), or ""."""
+        def incomplete(u: ct.CType) -> bool:
+            return isinstance(u, ct.Void) or (isinstance(u, ct.Struct) and u.definition.fields is None)
+
+        if isinstance(t, ct.Array):
+            elem = t.elem
+            while isinstance(elem, ct.Array):
+                elem = elem.elem
+            return f"array has incomplete element type '{elem}'" if incomplete(elem) else ""
+        return f"field has incomplete type '{t}'" if incomplete(t) else ""
 
     def parse_enum_specifier(self, spec: DeclSpec) -> ct.CType:
         # BNF: enum_specifier : 'enum' attribute* ID? ('{' enumerator (',' enumerator)* ','? '}')?

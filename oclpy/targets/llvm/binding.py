@@ -11,7 +11,8 @@ llvmlite's own split). This module owns:
 - optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3; for the
   cpu with loop and SLP vectorisation, and the outer-loop vectoriser for loops
   that ask for it, `cpu/outer.py`);
-- cpu code generation to object code, loaded into an MCJIT engine kept alive
+- cpu code generation to object code (huge basic blocks cut first,
+  `split_blocks.py`), loaded into an MCJIT engine kept alive
   by `JitModule`, and symbol lookup (past a few hundred optimisations, in a
   helper process: `llvm_helper.py` says why); `defer_ir` splits it: parse and verify
   now, optimise and compile later; loading object code back into a fresh
@@ -37,6 +38,7 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from . import llvm_helper
+from .split_blocks import split_huge_blocks
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -329,7 +331,9 @@ def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: 
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     optimize(mod, tm, opt_level)
-    return str(mod), tm.emit_object(mod)
+    text = str(mod)
+    split, cuts = split_huge_blocks(text)  # code generation linear in a block's size
+    return text, tm.emit_object(parse_and_verify(split) if cuts else mod)
 
 
 def serve_helper() -> None:

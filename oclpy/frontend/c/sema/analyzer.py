@@ -129,6 +129,10 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     check_half_decl(cx, ftype.ret, fn.loc, "return")
     params = []
     for p in fn.params:
+        if st.is_void(p.ctype):  # `(void)` alone is no parameters, and the parser took it so
+            cx.diags.error(p.loc, "argument may not have 'void' type" if p.name
+                           else "'void' must be the first and only parameter if specified")
+            p.ctype = ct.INT  # as if it had been said: the rest of the function is checked
         p.ctype = check_opaque_use(cx, cx.spaces(p.ctype), p.loc, "param")
         check_half_decl(cx, p.ctype, p.loc, "param")
         check_access_qualifier(cx, p)

@@ -60,7 +60,9 @@ class Frame:
     def full(self) -> bool:
         t = self.t
         if isinstance(t, ct.Struct):
-            return self.filled if t.definition.is_union else self.pos >= len(t.definition.fields or [])
+            if t.definition.is_union:  # an empty union (a GNU extension) takes nothing
+                return self.filled or not t.definition.fields
+            return self.pos >= len(t.definition.fields or [])
         count = t.count if isinstance(t, (ct.Array, ct.Vector)) else 1
         return count is not None and self.pos >= count
 

@@ -53,7 +53,10 @@ def check_compound_literal(cx: SemaContext, e: ast.CompoundLiteral) -> ast.Expr:
         e.ctype = st.ERROR
         return e
     init = initializer(cx, e.init, e.to, constant=False)
-    assert isinstance(init, ast.InitList)
+    if not isinstance(init, ast.InitList):
+        # a scalar's braced list the parser did not take as a cast (`(double){5.0f, 6.0f}`:
+        # excess elements, warned about): its one value, converted, is the literal's value
+        return init
     e.init, e.ctype, e.is_lvalue = init, e.to, True
     return e
 

@@ -233,6 +233,20 @@ def has_avx512(target: Target) -> bool:
 
 VECTORIZE_MAX_INSTRUCTIONS = 2000  # past this, LLVM's loop vectoriser takes seconds (see loopmd.py)
 
+# Past this, a kernel's body is called from its work-item loop rather than inlined
+# into it: LLVM's loop passes (LICM, LoopInstSimplify, SimpleLoopUnswitch, LSR) then
+# see a loop of a few instructions, where the body's size made them superlinear
+# (lines case of benchmarks/compile_time.py, 20,000 lines: 11 s of 25 in LLVM's
+# -O3 and 4 s of LSR in code generation). A call per work-item is nothing beside
+# this many instructions, which the loop vectoriser leaves alone anyway.
+OUTLINE_MIN_INSTRUCTIONS = 10000
+
+
+def inline_attribute(fn: Function) -> str:
+    """"alwaysinline" for a kernel function the launcher's loops take in, "noinline"
+    for one of more than `OUTLINE_MIN_INSTRUCTIONS` (with what it calls)."""
+    return "noinline" if instruction_count(fn) > OUTLINE_MIN_INSTRUCTIONS else "alwaysinline"
+
 
 def instruction_count(fn: Function) -> int:
     """The instructions of `fn` and of the functions it calls (inlined into its work-item loop)."""
@@ -273,15 +287,15 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
         resumable = FRAME_ATTR in fn.attrs
         frame = fn.attrs.get(FRAME_ATTR, fn.attrs.get(LANES_ATTR, 0))  # lane arrays: frame memory
         frame_size = align_up(frame, max(16, fn.attrs.get(FRAME_ALIGN_ATTR, 16))) if frame else 0
-        me.functions[fn.name].attributes.add("alwaysinline")
+        me.functions[fn.name].attributes.add(inline_attribute(fn))
         static_local = cpu.kernel_static_local_bytes(fn)
         body = module.get_function(fn.attrs.get(UNGUARDED_ATTR, fn.name))
         assert body is not None
         guarded = None
         if body is not fn:
             guard = fn.attrs[GUARD_ATTR]
-            for name in (guard, body.name):
-                me.functions[name].attributes.add("alwaysinline")
+            me.functions[guard].attributes.add("alwaysinline")
+            me.functions[body.name].attributes.add(inline_attribute(body))
             guarded = (me.functions[guard], me.functions[body.name])
         widened = None  # the body widened to vectors of work-items (widen-work-items)
         if WIDE_ATTR in fn.attrs:
