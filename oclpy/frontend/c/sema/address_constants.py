@@ -195,9 +195,10 @@ def object_address_as_integer(e: ast.Expr, dl: DataLayout) -> bool:
         frm = e.operand.ctype
         if isinstance(frm, ct.Pointer) and st.is_integer(e.ctype):
             at = address_constant(e.operand, dl)
-            return at is not None and at.base is not None and _size(e.ctype, dl) == 8
-        if frm is None or not (st.is_integer(frm) and (isinstance(e.ctype, ct.Pointer) or
-                                                     _size(frm, dl) == _size(e.ctype, dl) == 8)):
+            wide = _size(e.ctype, dl) == dl.pointer_size(st.pointee_space(frm))
+            return at is not None and at.base is not None and wide
+        if frm is None or not st.is_integer(frm) or not (isinstance(e.ctype, ct.Pointer) or
+                                                         _size(frm, dl) == _size(e.ctype, dl)):
             return False
         e = e.operand
     return False
