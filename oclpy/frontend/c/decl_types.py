@@ -6,12 +6,12 @@ which are folded before sema gives expressions their types.
 `declared_type(e, lookup)` answers for names (variables, parameters, enum constants),
 calls of the program's functions, literals, member access (`.`, `->`, swizzles),
 indexing, `*`, `&`, casts, `sizeof`, comparisons, the arithmetic and bitwise operators
-on scalars and vectors, `?:`, assignments, the comma, and calls of builtins where the
-overload is plain without sema's ranking: `convert_T`/`as_T`, a builtin whose
-overloads of that many arguments all return one type (`get_global_id`, `dot`...),
-else the overload better than every other for arithmetic arguments, ranked as sema
-ranks them (the same type, a promotion, a conversion, a splat: `sin(f)`, `max(i, 2)`,
-`fmax(f, 1)`); None for anything else (a call clang finds ambiguous, pointer
+on scalars and vectors, `?:`, assignments, the comma, and calls of builtins:
+`convert_T`/`as_T`, a builtin whose overloads of that many arguments all return one
+type (`get_global_id`, `dot`...), else the overload better than every other for
+arithmetic arguments, ranked as sema's `ranking.py` ranks them (the same type, a
+promotion, a conversion, a splat: `sin(f)`, `max(i, 2)`, `fmax(f, 1)`); None for
+anything else (a call clang finds ambiguous, pointer
 arguments to an overloaded builtin, compound literals...), and the caller then says
 the size is not a constant, as before. `sizeof` does not evaluate
 its operand, so only the type matters: `sizeof(x)`, `sizeof(a) / sizeof(a[0])`,
