@@ -43,6 +43,17 @@ def _headers(tmp_path: Path) -> str:
     return str(inc)
 
 
+def _children(pid: int) -> list[str]:
+    """The processes any thread of `pid` started (the workers are started by its threads)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += (task / "children").read_text().split()
+        except OSError:                         # a thread that just ended
+            pass
+    return found
+
+
 def test_a_worker_ignores_sigint_and_a_stopped_run_is_no_crash(tmp_path):
     worker = Worker(Config(_headers(tmp_path), stderr_path=str(tmp_path / "stderr.log")))
     try:
@@ -81,7 +92,10 @@ def test_sigint_to_the_process_group_stops_the_run_without_recording_crashes(tmp
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)                 # its own process group, as a shell's job
     try:
-        time.sleep(8.0)                         # the workers are building or running kernels
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline and not _children(proc.pid):
+            time.sleep(0.2)                     # the first worker is started after the handler is set
+        time.sleep(4.0)                         # the workers are importing, building or running kernels
         assert proc.poll() is None
         os.killpg(proc.pid, signal.SIGINT)      # what Ctrl-C in the terminal does
         stdout, _ = proc.communicate(timeout=120)
