@@ -27,6 +27,10 @@ kernel void k(global int *o, global float4 *v, local T *lt) {
   char a16[sizeof(1ul) + sizeof(-'a') * 10 + sizeof((char)x) * 100];
   char a17[sizeof(arr + 1) + sizeof(&arr[1] - &arr[0]) * 10];
   char a18[E1 + E2 * 100];
+  char a19[sizeof(get_global_id(0)) + sizeof(get_local_size(0)) * 10 + sizeof(get_work_dim()) * 100];
+  char a20[sizeof(sin(f)) + sizeof(dot(f, f)) * 10 + sizeof(fabs(1.0f)) * 100 + sizeof(fmax(f.x, 1)) * 1000];
+  char a21[sizeof(convert_int2(f.xy)) + sizeof(as_uint4(f)) * 10 + sizeof(max(x, 2)) * 100];
+  char a22[sizeof(isequal(f, f)) + sizeof(abs(x)) * 10 + sizeof(clamp(f, 0.0f, 1.0f)) * 100 + sizeof(fmax(f, 1)) * 1000];
   int pos = 0;
   switch (o[0]) {
     case sizeof(x): o[1] = 1; break;
@@ -35,5 +39,5 @@ kernel void k(global int *o, global float4 *v, local T *lt) {
     case sizeof(cs) + 1: o[1] = 4; break;
   }
 #define P(a) o[2 + pos++] = sizeof(a);
-  P(a1) P(a2) P(a3) P(a4) P(a5) P(a6) P(a7) P(a8) P(a9) P(a10) P(a11) P(a12) P(a13) P(a14) P(a15) P(a16) P(a17) P(a18)
+  P(a1) P(a2) P(a3) P(a4) P(a5) P(a6) P(a7) P(a8) P(a9) P(a10) P(a11) P(a12) P(a13) P(a14) P(a15) P(a16) P(a17) P(a18) P(a19) P(a20) P(a21) P(a22)
 }

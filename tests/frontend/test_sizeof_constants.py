@@ -20,9 +20,12 @@ from tests.pocl_peer import pocl_context
 cl = pytest.importorskip("oclpy")
 
 SOURCE = (Path(__file__).parent / "sizeof_constants.cl").read_text()
-# a1..a18 of sizeof_constants.cl (S is {int, char, double}: 16 bytes, aligned 8;
-# vec_step of a 3-vector is 4; `sizeof(x < 2)` is an int; `sizeof(&arr[1] - &arr[0])` a long)
-SIZES = [4, 8, 24, 20, 40, 568, 3, 848, 1, 5, 444, 832, 448, 1684, 964, 148, 88, 1716]
+# a1..a22 of sizeof_constants.cl (S is {int, char, double}: 16 bytes, aligned 8;
+# vec_step of a 3-vector is 4; `sizeof(x < 2)` is an int; `sizeof(&arr[1] - &arr[0])` a long;
+# a19..a22 builtin calls: size_t, uint get_work_dim, float dot, float fmax(float, int),
+# int4 isequal, uint abs(int), float4 fmax(float4, int))
+SIZES = [4, 8, 24, 20, 40, 568, 3, 848, 1, 5, 444, 832, 448, 1684, 964, 148, 88, 1716,
+         488, 4456, 568, 17656]
 # o[0] selects a case label: sizeof(x), sizeof(S) * 2, _Alignof(S) + 1, sizeof(cs) + 1
 CASES = {4: 1, 32: 2, 9: 3, 17: 4, 5: 0}
 
@@ -81,6 +84,13 @@ def test_sizeof_of_a_function_call_takes_its_return_type() -> None:
     src = "double h(int i);\nkernel void k(global int *o) { char a[sizeof(h(1))]; o[0] = sizeof(a); }\n" \
           "double h(int i) { return i; }"
     assert compile_to_ir(src).log == ""
+
+
+def test_sizeof_of_a_builtin_call_clang_finds_ambiguous_is_rejected_on_its_line() -> None:
+    # clang: "call to 'max' is ambiguous" (max(int, uint)), "call to 'sin' is ambiguous" (an int)
+    for call in ("max(x, 2u)", "sin(x)", "mad24(x, 2u, 3)"):
+        src = f"kernel void k(global int *o) {{\n  int x = 1;\n  char a[sizeof({call})];\n  o[0] = sizeof(a);\n}}"
+        assert errors(src) == [("3:10", "array size is not an integer constant expression")], call
 
 
 def test_undeclared_names_in_constant_expressions_are_clangs_error() -> None:

@@ -12,6 +12,11 @@ PoCL's results are cached beside the kernels: a second run (e.g. with
 `--oclpy /work/wt-lang`, another checkout's oclpy) only runs oclpy. Where
 oclpy fails to build a kernel, clang-14 (`clang.py`) says whether it is
 valid, and PoCL is not run (`--pocl-always` runs it).
+
+A Ctrl-C (SIGINT) stops the run cleanly: the workers ignore it (`workers.py`),
+the parent stops them, the kernels in flight are not recorded (their runs
+were cut short, not failed), the JSON is written with `"interrupted": true`
+and the exit status is 130; `--resume` then runs what is left.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -51,7 +57,7 @@ def load_pocl(cache: str, mode: str, seed: int) -> Run | None:
 
 
 def save_pocl(cache: str, mode: str, seed: int, r: Run) -> None:
-    if r.status in ("timeout", "died"):
+    if r.status in ("timeout", "died", "stopped"):
         return                          # may depend on the machine's load: not cached
     path = _pocl_cache(cache, mode, seed)
     if r.status == "ok":
@@ -94,6 +100,9 @@ class Checker:
         self.start = time.monotonic()
         self.oclpy_root = ""
         self.generator_failures: list[dict] = []
+        self.stop = threading.Event()       # set on SIGINT: take no kernel, record none in flight
+        self.interrupted = False
+        self.workers: list[Worker] = []
 
     def check_one(self, worker: Worker, seed: int, mode: str) -> dict | None:
         a = self.args
@@ -128,17 +137,21 @@ class Checker:
               f"{rec['cause'] if rec['verdict'] != 'agree' else ''}", flush=True)
 
     def write(self) -> None:
-        data = {"oclpy": self.oclpy_root, "timeout": self.args.timeout,
+        data = {"oclpy": self.oclpy_root, "timeout": self.args.timeout, "interrupted": self.interrupted,
                 "table": mode_table(self.records), "kernels": self.records,
                 "generator_failures": self.generator_failures}
         Path(self.args.json).write_text(json.dumps(data, indent=1))
 
     def serve(self, index: int) -> None:
-        worker = Worker(Config(include_dir(self.args.clsmith_dir), self.args.oclpy,
-                               cpu=index if self.args.pin else None))
+        with self.lock:
+            if self.stop.is_set():
+                return
+            worker = Worker(Config(include_dir(self.args.clsmith_dir), self.args.oclpy,
+                                   cpu=index if self.args.pin else None))
+            self.workers.append(worker)
         try:
             self.oclpy_root = worker.where()
-            while True:
+            while not self.stop.is_set():
                 try:
                     seed, mode = self.jobs.get_nowait()
                 except queue.Empty:
@@ -146,12 +159,44 @@ class Checker:
                 try:
                     rec = self.check_one(worker, seed, mode)
                 except Exception:  # noqa: BLE001 - one kernel's trouble must not end the run
-                    print(f"{mode} {seed}: harness error\n{traceback.format_exc()}", flush=True)
+                    if not self.stop.is_set():
+                        print(f"{mode} {seed}: harness error\n{traceback.format_exc()}", flush=True)
                     continue
-                if rec is not None:
+                if rec is not None and not self.stop.is_set():
                     self.record(rec)
+        except (EOFError, OSError):
+            if not self.stop.is_set():      # a worker that died before its first kernel
+                raise
         finally:
             worker.close()
+
+    def interrupt(self, *_: object) -> None:
+        """Stop: no kernel is taken or recorded after this, and the workers are stopped
+        (also SIGINT's handler during `run`)."""
+        if not self.interrupted:
+            print("\ninterrupted: stopping the workers; the kernels in flight are not recorded", flush=True)
+        self.interrupted = True
+        self.stop.set()
+        with self.lock:
+            workers = list(self.workers)
+        for worker in workers:
+            worker.close()
+
+    def run(self, jobs: int) -> None:
+        """Check every kernel with `jobs` workers. SIGINT calls `interrupt` rather than raising
+        KeyboardInterrupt: a KeyboardInterrupt inside `Thread.join` marks the joined thread as
+        ended while it still runs (Python 3.11), and the interpreter then aborts at exit."""
+        threads = [threading.Thread(target=self.serve, args=(i,)) for i in range(max(1, jobs))]
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, self.interrupt) if main else None
+        try:
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
 
 
 def parse_seeds(text: str) -> range:
@@ -191,17 +236,14 @@ def main(argv: list[str] | None = None) -> int:
     done = {(r["seed"], r["mode"]) for r in args.previous}
     jobs = [(s, m) for s in args.seeds for m in args.modes if (s, m) not in done]
     checker = Checker(args, jobs)
-    threads = [threading.Thread(target=checker.serve, args=(i,)) for i in range(max(1, args.jobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    checker.run(args.jobs)
     checker.write()
-    print(f"\noclpy from {checker.oclpy_root}; {len(checker.records)} kernels; JSON in {args.json}\n")
+    stopped = " (interrupted; --resume runs the rest)" if checker.interrupted else ""
+    print(f"\noclpy from {checker.oclpy_root}; {len(checker.records)} kernels{stopped}; JSON in {args.json}\n")
     print(markdown(mode_table(checker.records)))
     print()
     print(causes_markdown(checker.records))
-    return 0
+    return 130 if checker.interrupted else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ build takes seconds. Used to tell a kernel oclpy fails to build from an
 invalid one without running PoCL (`check.py`), and to keep reductions free
 of the undefined behaviour a deletion can introduce (`oracle.py`), with the
 static analyzer's reports of uninitialized reads (`uninitialized_reads`).
+clang runs in its own session, so that a Ctrl-C meant for the run does not
+kill it and read as a rejected kernel.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def clang_check(source: str, include_dir: str, errors: tuple[str, ...] = ()) -> 
         cmd = [CLANG, "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-fsyntax-only",
                # -w would silence the -Werror= warnings too; -Wno-everything leaves them on
                "-Wno-everything", "-I", include_dir, *[f"-Werror={w}" for w in errors], f.name]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, start_new_session=True)
         return proc.returncode == 0, proc.stderr
 
 
@@ -55,7 +57,7 @@ def uninitialized_reads(source: str, include_dir: str) -> list[str]:
         cmd = [CLANG, "--analyze", "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
                "-Xclang", "-analyzer-checker=core", "-I", include_dir, "-o", "/dev/null", f.name]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, start_new_session=True)
         except subprocess.TimeoutExpired:
             return ["analyzer timed out"]
         return [ln for ln in proc.stderr.splitlines() if "warning:" in ln and _GARBAGE.search(ln)]

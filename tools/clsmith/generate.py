@@ -77,7 +77,7 @@ def generate(seed: int, mode: str, cache: str = DEFAULT_CACHE, folder: str | Non
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         # CLSmith writes into the working folder unless given -o, and prints nothing useful
         subprocess.run([clsmith_binary(folder), "--seed", str(seed), *MODES[mode], "-o", str(tmp)],
-                       check=True, capture_output=True, timeout=120)
+                       check=True, capture_output=True, timeout=120, start_new_session=True)
         tmp.replace(path)
     return path.read_text()
 

@@ -7,13 +7,20 @@ worker. Beyond progen's worker, each worker may take oclpy from another
 checkout (`oclpy_root`, e.g. a branch's worktree, put first on sys.path
 before oclpy is imported) and may be pinned to one CPU, so that oclpy's and
 PoCL's thread pools use one core each.
+
+A worker ignores SIGINT: a Ctrl-C in the terminal reaches the whole process
+group, and a worker killed by it would read as a crash of the kernel it was
+running. The parent stops its workers with `close()`; a request in flight
+then answers "stopped", which is no finding about the kernel.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -29,6 +36,7 @@ class Config:
 
 
 def _setup(config: Config) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent decides when a worker stops
     # PoCL's compiler writes warnings straight to file descriptor 2
     fd = os.open(config.stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(fd, 2)
@@ -59,6 +67,8 @@ def _serve(conn: Connection, config: Config) -> None:
 class Worker:
     def __init__(self, config: Config) -> None:
         self.config = config
+        self.closed = False
+        self._lock = threading.Lock()
         self._start()
 
     def _start(self) -> None:
@@ -74,24 +84,35 @@ class Worker:
         return self.conn.recv()
 
     def run(self, source: str, impl: str, timeout: float) -> Run:
-        self.conn.send((source, impl))
         try:
+            self.conn.send((source, impl))
             if self.conn.poll(timeout):
                 return self.conn.recv()
             status, detail = "timeout", f"no result after {timeout:.0f} s"
         except (EOFError, OSError):
+            if self.closed:
+                return Run("stopped", "the worker was stopped while it ran this kernel")
             self.proc.join(5)
             status, detail = "died", f"worker exited with code {self.proc.exitcode}"
+        if self.closed:
+            return Run("stopped", "the worker was stopped while it ran this kernel")
         self.restart()
         return Run(status, detail, seconds=timeout if status == "timeout" else 0.0)
 
     def restart(self) -> None:
-        self.proc.kill()
-        self.proc.join()
-        self.conn.close()
-        self._start()
+        with self._lock:
+            self._stop()
+            if not self.closed:
+                self._start()
 
     def close(self) -> None:
-        self.conn.close()
+        """Stop the worker (from any thread, once or more): a `run` in flight answers "stopped"."""
+        with self._lock:
+            if not self.closed:
+                self.closed = True
+                self._stop()
+
+    def _stop(self) -> None:
         self.proc.kill()
         self.proc.join()
+        self.conn.close()

@@ -6,9 +6,14 @@ which are folded before sema gives expressions their types.
 `declared_type(e, lookup)` answers for names (variables, parameters, enum constants),
 calls of the program's functions, literals, member access (`.`, `->`, swizzles),
 indexing, `*`, `&`, casts, `sizeof`, comparisons, the arithmetic and bitwise operators
-on scalars and vectors, `?:`, assignments and the comma; None for anything else
-(builtin calls, compound literals...), and the caller then says the size is not a
-constant, as before. `sizeof` does not evaluate
+on scalars and vectors, `?:`, assignments, the comma, and calls of builtins:
+`convert_T`/`as_T`, a builtin whose overloads of that many arguments all return one
+type (`get_global_id`, `dot`...), else the overload better than every other for
+arithmetic arguments, ranked as sema's `ranking.py` ranks them (the same type, a
+promotion, a conversion, a splat: `sin(f)`, `max(i, 2)`, `fmax(f, 1)`); None for
+anything else (a call clang finds ambiguous, pointer
+arguments to an overloaded builtin, compound literals...), and the caller then says
+the size is not a constant, as before. `sizeof` does not evaluate
 its operand, so only the type matters: `sizeof(x)`, `sizeof(a) / sizeof(a[0])`,
 `sizeof(s->f)`, `sizeof(v.xy)`, `sizeof(p)` (a pointer's size depends on its space).
 """
@@ -21,8 +26,9 @@ from ...ir.types import AddressSpace
 from . import ast
 from . import c_types as ct
 from .c_types import ScalarKind as K
+from .builtins import table as bi
 from .consteval import Lookup, literal_kind
-from .type_rules import arith_kind
+from .type_rules import arith_kind, decay, same_unqualified
 
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!=", "&&", "||"))
 _ARITHMETIC = frozenset(("+", "-", "*", "/", "%", "&", "|", "^"))
@@ -185,9 +191,53 @@ def _sizeof(e: ast.SizeOf, lookup: Lookup) -> Optional[ct.CType]:
 
 
 def _call(e: ast.Call, lookup: Lookup) -> Optional[ct.CType]:
-    """A call of a function of the program (a builtin's type needs its overloads: None)."""
-    fn = lookup(e.callee.name) if isinstance(e.callee, ast.Identifier) else None
-    return fn.ctype.ret if isinstance(fn, ast.FunctionDecl) and isinstance(fn.ctype, ct.FunctionType) else None
+    """A call of a function of the program, else of a builtin (`_builtin_result`)."""
+    if not isinstance(e.callee, ast.Identifier):
+        return None
+    fn = lookup(e.callee.name)
+    if isinstance(fn, ast.FunctionDecl):
+        return fn.ctype.ret if isinstance(fn.ctype, ct.FunctionType) else None
+    return None if fn is not None else _builtin_result(e.callee.name, e.args, lookup)
+
+
+def _builtin_result(name: str, args: list[ast.Expr], lookup: Lookup) -> Optional[ct.CType]:
+    """The type a builtin call returns where the overload is plain (see the module docstring)."""
+    conv = bi.conversion_target(name)
+    if conv is not None:
+        return conv[0] if len(args) == 1 else None
+    nan = bi.nan_builtin(name)
+    if nan is not None:
+        return nan
+    cands = [c for c in bi.overloads(name) if len(c.params) == len(args)]
+    if not cands:
+        return None
+    if all(c.ret == cands[0].ret for c in cands):
+        return cands[0].ret
+    types = [declared_type(a, lookup) for a in args]
+    if any(t is None for t in types):
+        return None
+    types = [decay(t) if isinstance(t, ct.Array) else t for t in types]  # type: ignore[arg-type]
+    costs = [(c, [_rank(t, p) for t, p in zip(types, c.params)]) for c in cands]  # type: ignore[arg-type]
+    viable = [(c, r) for c, r in costs if None not in r]
+    best = [c for c, r in viable if all(all(x <= y for x, y in zip(r, o)) for _, o in viable)]  # type: ignore[operator]
+    return best[0].ret if len(best) == 1 else None
+
+
+_PROMOTED = frozenset((K.BOOL, K.CHAR, K.UCHAR, K.SHORT, K.USHORT))
+
+
+def _rank(t: ct.CType, p: ct.CType) -> Optional[int]:
+    """How well an argument of type `t` fits parameter `p`, as sema's ranking (lower is
+    better) for arithmetic arguments: the same type, a promotion, a conversion, a splat;
+    None where it cannot be passed (vectors and pointers do not convert here)."""
+    if same_unqualified(t, p):
+        return 0
+    if isinstance(t, ct.Scalar) and isinstance(p, ct.Scalar):
+        promoted = (t.kind is K.FLOAT and p.kind is K.DOUBLE) or (t.kind in _PROMOTED and p.kind is K.INT)
+        return 1 if promoted else 2
+    if isinstance(t, ct.Scalar) and isinstance(p, ct.Vector):
+        return 3
+    return None
 
 
 def _implicit(e: ast.ImplicitCast, lookup: Lookup) -> Optional[ct.CType]:

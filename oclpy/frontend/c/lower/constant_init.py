@@ -18,7 +18,7 @@ from .. import ast
 from .. import c_types as ct
 from ..c_types import CType
 from ..layout import mem_type, struct_info
-from ..sema.address_constants import Address, Base, address_constant
+from ..sema.address_constants import Address, Base, address_constant, address_integer
 from ..sema.folding import fold
 from .const_bytes import reinterpret
 from .helpers import const_float
@@ -53,6 +53,8 @@ def constant_value(init: ast.Expr, t: CType, dl: DataLayout, resolve: Resolve = 
             comps = comps * t.count
         return ConstAggregate(mt, comps)
     v = fold(init)
+    if v is None and isinstance(mt, ir.IntType):
+        v = address_integer(init, dl)     # `(size_t)&((S *)0)->f`, `&t[3] - &t[0]`
     if isinstance(t, ct.Vector):
         return ConstAggregate(mt, [constant_value(init, ct.Scalar(t.elem), dl, resolve)] * t.count)
     if isinstance(mt, ir.FloatType):
@@ -65,6 +67,7 @@ def constant_value(init: ast.Expr, t: CType, dl: DataLayout, resolve: Resolve = 
 def _address(at: Address | None, mt: ir.Type, resolve: Resolve) -> Value:
     assert at is not None, "sema accepts only address constants"
     if at.base is None:
+        assert not at.offset, "sema refuses an integer address other than null"
         return ConstNull(mt)
     gv = resolve(at.base)
     return ConstOffset(gv, at.offset) if at.offset else gv

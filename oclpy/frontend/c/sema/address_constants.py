@@ -4,9 +4,18 @@
 constant initializer hold it: `Address(None)` for a null pointer (`0`, `(T *)0`,
 `NULL`), else the program-scope variable or string literal it points into and the byte
 offset there (`"hello"`, `&x` for a program-scope, static or `__constant` `x`, `a` for an
-array `a`, `&s.f`, `&a[2]`, `a + 1`). Sema asks it
+array `a`, `&s.f`, `&a[2]`, `a + 1`), or, with no base, an integer address: the null
+pointer plus an offset (`(T *)0 + 4`, `&((T *)0)[5]`, `&((S *)0)->f`). Sema asks it
 whether an initializer is constant; the lowering asks it again for the value. A conversion
 to another address space (to `generic`) is not an address constant here.
+
+`address_integer(e, dl)` is the value of an integer expression over address constants
+where clang folds it without placing any object: an integer address cast to an integer
+(`(size_t)&((S *)0)->f`, offsetof's idiom), the difference of two addresses into one
+object (`&t[3] - &t[0]`), an address compared with another into the same object or with
+null (`&t[1] != 0`), an address cast to bool. An object's address cast to an integer
+(`(long)&t[1]`) has no value before the program is placed: None, as for clang's
+arithmetic on such integers (`(long)&t[1] - (long)&t[0]` is its error too).
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from .. import c_types as ct
 from .. import type_rules as st
 from ..layout import LayoutError, size_of, struct_info
 from .conversions import is_null_constant
-from .folding import fold_int
+from .folding import fold_int, wrap
 
 Base = Union[ast.VarDecl, ast.StringLiteral]
 
@@ -52,8 +61,9 @@ def _converted(e: Union[ast.ImplicitCast, ast.Cast], dl: DataLayout) -> Optional
     if kind == "array-decay":
         return _object(e.operand, dl)
     frm = e.operand.ctype
-    if frm is not None and st.is_integer(frm):  # only the null pointer: no integer is an address here
-        return Address(None) if fold_int(e.operand) == 0 else None
+    if frm is not None and st.is_integer(frm):  # `(T *)16`: an integer address
+        n = fold_int(e.operand)
+        return None if n is None else Address(None, n)
     if kind not in ("pointer", "cast") or not isinstance(frm, ct.Pointer) or not isinstance(e.ctype, ct.Pointer):
         return None
     if st.pointee_space(frm) != st.pointee_space(e.ctype):
@@ -68,7 +78,7 @@ def _arithmetic(e: ast.Binary, dl: DataLayout) -> Optional[Address]:
     n = fold_int(count)
     at = address_constant(pointer, dl)
     step = _size(pointer.ctype.pointee, dl)
-    if n is None or at is None or at.base is None or step is None:
+    if n is None or at is None or step is None:
         return None
     return Address(at.base, at.offset + (n if e.op == "+" else -n) * step)
 
@@ -96,7 +106,7 @@ def _object(e: ast.Expr, dl: DataLayout) -> Optional[Address]:
 def _member(e: ast.Member, dl: DataLayout) -> Optional[Address]:
     at = address_constant(e.base, dl) if e.arrow else _object(e.base, dl)
     struct = e.base.ctype.pointee if e.arrow and isinstance(e.base.ctype, ct.Pointer) else e.base.ctype
-    if at is None or at.base is None or not isinstance(struct, ct.Struct):
+    if at is None or not isinstance(struct, ct.Struct):
         return None
     offset = struct_info(struct.definition, dl).offsets.get(e.name)
     return None if offset is None else Address(at.base, at.offset + offset)
@@ -107,7 +117,7 @@ def _element(e: ast.Index, dl: DataLayout) -> Optional[Address]:
     at = _object(base, dl) if isinstance(base.ctype, ct.Array) else address_constant(base, dl)
     n = fold_int(index)
     step = _size(e.ctype, dl) if e.ctype is not None else None
-    if at is None or at.base is None or n is None or step is None:
+    if at is None or n is None or step is None:
         return None
     return Address(at.base, at.offset + n * step)
 
@@ -117,3 +127,78 @@ def _size(t: ct.CType, dl: DataLayout) -> Optional[int]:
         return size_of(t, dl)
     except LayoutError:
         return None
+
+
+_INTEGER_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+                "&&": lambda a, b: int(bool(a) and bool(b)), "||": lambda a, b: int(bool(a) or bool(b))}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+def address_integer(e: ast.Expr, dl: DataLayout) -> Optional[int]:
+    """The integer an expression over address constants folds to (see the module docstring), or None."""
+    if isinstance(e, (ast.Cast, ast.ImplicitCast)) and isinstance(e.operand.ctype, ct.Pointer) and \
+            e.ctype is not None and st.is_integer(e.ctype):
+        at = address_constant(e.operand, dl)
+        if at is None:
+            return None
+        if at.base is None:
+            return wrap(at.offset, e.ctype)
+        return 1 if st.scalar_kind(e.ctype) is ct.ScalarKind.BOOL else None
+    if isinstance(e, (ast.Cast, ast.ImplicitCast)) and e.ctype is not None and st.is_integer(e.ctype) and \
+            e.operand.ctype is not None and st.is_integer(e.operand.ctype):
+        v = address_integer(e.operand, dl)      # `bool b = &t[1] != 0;`: the int result converted
+        return None if v is None else wrap(v, e.ctype)
+    if isinstance(e, ast.Binary) and e.op in _INTEGER_OPS and e.ctype is not None and st.is_integer(e.ctype) \
+            and not isinstance(e.lhs.ctype, ct.Pointer) and not isinstance(e.rhs.ctype, ct.Pointer):
+        a, b = _integer(e.lhs, dl), _integer(e.rhs, dl)   # `(bool)&t[2] + (&t[1] == t + 1) * 10`
+        return None if a is None or b is None else wrap(_INTEGER_OPS[e.op](a, b), e.ctype)
+    if not isinstance(e, ast.Binary) or not (isinstance(e.lhs.ctype, ct.Pointer) or
+                                             isinstance(e.rhs.ctype, ct.Pointer)):
+        return None
+    a, b = _operand_address(e.lhs, dl), _operand_address(e.rhs, dl)
+    if a is None or b is None:
+        return None
+    if e.op == "-":
+        step = _size(e.lhs.ctype.pointee, dl) if isinstance(e.lhs.ctype, ct.Pointer) else None
+        if a.base is not b.base or not step:
+            return None
+        return wrap((a.offset - b.offset) // step, e.ctype)
+    compare = _COMPARE.get(e.op)
+    if compare is None:
+        return None
+    if a.base is b.base:
+        return int(compare(a.offset, b.offset))
+    if e.op in ("==", "!=") and (a == Address(None) or b == Address(None)):
+        return int(e.op == "!=")          # an object's address is never null
+    return None
+
+
+def _operand_address(e: ast.Expr, dl: DataLayout) -> Optional[Address]:
+    """A comparison's operand as an address: a pointer's address constant, or null for `0`."""
+    if isinstance(e.ctype, ct.Pointer):
+        return address_constant(e, dl)
+    return Address(None) if is_null_constant(e) else None
+
+
+def _integer(e: ast.Expr, dl: DataLayout) -> Optional[int]:
+    v = fold_int(e)
+    return v if v is not None else address_integer(e, dl)
+
+
+def object_address_as_integer(e: ast.Expr, dl: DataLayout) -> bool:
+    """Whether `e` is what clang-14 takes and oclpy does not: a program-scope object's address
+    as a pointer-wide integer (`(long)&t[1]`, `(intptr_t)t`), or such an integer cast back to
+    a pointer (`(T *)(long)&t[1]`); clang emits a relocation, oclpy's constants have none."""
+    while isinstance(e, (ast.Cast, ast.ImplicitCast)) and e.ctype is not None:
+        frm = e.operand.ctype
+        if isinstance(frm, ct.Pointer) and st.is_integer(e.ctype):
+            at = address_constant(e.operand, dl)
+            wide = _size(e.ctype, dl) == dl.pointer_size(st.pointee_space(frm))
+            return at is not None and at.base is not None and wide
+        if frm is None or not st.is_integer(frm) or not (isinstance(e.ctype, ct.Pointer) or
+                                                         _size(frm, dl) == _size(e.ctype, dl)):
+            return False
+        e = e.operand
+    return False

@@ -17,7 +17,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
-from .address_constants import address_constant
+from .address_constants import address_constant, address_integer, object_address_as_integer
 from .folding import fold
 from .conversions import assign_convert
 from ..ast import start_loc
@@ -87,12 +87,20 @@ def _string_items(cx: SemaContext, s: ast.StringLiteral, t: ct.Array) -> ast.Exp
 
 
 def _require_constant(cx: SemaContext, e: ast.Expr) -> None:
+    if object_address_as_integer(e, cx.layout):
+        cx.diags.error(start_loc(e), "the address of a program-scope object as an integer is not "
+                                     "supported by oclpy in a constant initializer")
+        return
     if isinstance(e.ctype, ct.Pointer):
         at = address_constant(e, cx.layout)
         if at is None:
             cx.diags.error(start_loc(e), "initializer element is not a compile-time constant")
+        elif at.base is None and at.offset:
+            cx.diags.error(start_loc(e), "an integer address other than null in a constant pointer "
+                                         "initializer is not supported by oclpy")
         return
-    if fold(e) is None and not isinstance(e, ast.VectorLiteral) and not _const_vector(e):
+    if fold(e) is None and address_integer(e, cx.layout) is None and not isinstance(e, ast.VectorLiteral) \
+            and not _const_vector(e):
         cx.diags.error(start_loc(e), "initializer element is not a compile-time constant")
 
 
