@@ -165,3 +165,10 @@ def test_the_oclpy_run_takes_the_librarys_device_options_and_environment(tmp_pat
     outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
                                 test_timeout=None, full=False, log=log)
     assert outcome.counts["failed"] == 2, log.read_text()
+
+
+def test_files_whose_data_does_not_load_are_named():
+    lib = clients.Library("x", "x", "x.test", data=(
+        ("test_here.py", "pass", "nothing"),
+        ("test_gone.py", "raise SystemExit(1)", "an image that is not here")))
+    assert clients.without_data(Path(sys.executable), lib) == {"test_gone.py": "an image that is not here"}
