@@ -236,7 +236,8 @@ def merged(logs: list[Path]) -> tuple[Outcome, dict[str, str]]:
     latest: dict[str, tuple[str, str]] = {}
     for log in sorted(logs, key=lambda p: p.stat().st_mtime):
         for name, text in sections(log.read_text(errors="replace")).items():
-            latest[name] = (text, log.name)
+            if name not in latest or _RESULT.search(text) or "(crash)" in text:
+                latest[name] = (text, log.name)  # a file not run leaves an earlier run's count
     total = Outcome()
     for name, (text, _) in sorted(latest.items()):
         part = count(text)

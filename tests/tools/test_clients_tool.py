@@ -113,7 +113,7 @@ def test_merged_logs_count_each_file_from_its_newest_log(tmp_path):
     old, new = tmp_path / "lib-oclpy.log", tmp_path / "lib-oclpy-part2.log"
     old.write_text("== a.py\na.py::test_1 PASSED\n== b.py\nb.py::test_2 FAILED\n"
                    "\n== b.py: stopped at the time limit\n")
-    new.write_text("== b.py\nb.py::test_2 PASSED\nb.py::test_3 SKIPPED\n")
+    new.write_text("== b.py\nb.py::test_2 PASSED\nb.py::test_3 SKIPPED\n== a.py: not run (time limit)\n")
     os.utime(old, (1, 1))
     outcome, sources = clients.merged([new, old])
     assert outcome.counts == {"passed": 2, "failed": 0, "skipped": 1}
