@@ -102,7 +102,7 @@ LIBRARIES = (
 )
 EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution")
 _RESULT = re.compile(r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", re.MULTILINE)
-_DEVICE_PARAM = re.compile(r"<context factory for <pyopencl\.Device '[^']*' on '[^']*'>>")
+_DEVICE_PARAM = re.compile(r"<context factory for <\w+\.Device '[^']*' on '[^']*'>>")
 _HEADER = re.compile(r"^== (\S+?)(: .*)?$")
 _KINDS = {"PASSED": "passed", "XPASS": "passed", "FAILED": "failed", "ERROR": "failed",
           "SKIPPED": "skipped", "XFAIL": "skipped"}

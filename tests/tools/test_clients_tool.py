@@ -88,7 +88,7 @@ def test_unknown_library_is_a_usage_error(capsys):
 
 def test_neutral_id_drops_the_device_of_pyopencl_test_generation():
     pocl = "t.py::test_x[<context factory for <pyopencl.Device 'pthread-Intel(R) Xeon(R)' on 'Portable Computing Language'>>]"
-    ours = "t.py::test_x[<context factory for <pyopencl.Device 'oclpy cpu' on 'oclpy'>>]"
+    ours = "t.py::test_x[<context factory for <oclpy.Device 'oclpy cpu' on 'oclpy'>>]"
     assert clients.neutral_id(pocl) == clients.neutral_id(ours) == "t.py::test_x[<ctx>]"
     assert clients.neutral_id("t.py::test_y[ocl,0,0]") == "t.py::test_y[ocl,0,0]"
 
