@@ -253,12 +253,15 @@ def merged(logs: list[Path]) -> tuple[Outcome, dict[str, str]]:
 
 
 def compare(pocl: Outcome, oclpy: Outcome) -> dict[str, list[str]]:
-    """The tests that pass on one implementation and not on the other (failed, skipped or
-    not run there)."""
+    """The tests that pass on one implementation and fail or skip on the other, and
+    those that one run did not reach (a suite split across runs, not all of it run)."""
     def passing(o: Outcome) -> set[str]:
         return {name for name, kind in o.tests.items() if kind == "passed"}
-    return {"only_on_oclpy": sorted(passing(oclpy) - passing(pocl)),
-            "only_on_pyopencl": sorted(passing(pocl) - passing(oclpy))}
+    both = pocl.tests.keys() & oclpy.tests.keys()
+    return {"only_on_oclpy": sorted((passing(oclpy) - passing(pocl)) & both),
+            "only_on_pyopencl": sorted((passing(pocl) - passing(oclpy)) & both),
+            "not_run_on_oclpy": sorted(pocl.tests.keys() - oclpy.tests.keys()),
+            "not_run_on_pyopencl": sorted(oclpy.tests.keys() - pocl.tests.keys())}
 
 
 def test_files(lib: Library, folder: Path, full: bool, ci: bool = False) -> list[str]:
@@ -371,6 +374,8 @@ def report(work: Path, names: list[str], versions: dict[str, str],
         if len(per) == 2:
             diff = compare(per["pyopencl"], per["oclpy"])
             entry["only_on_oclpy"] = diff["only_on_oclpy"]
+            entry["not_run_on_oclpy"] = diff["not_run_on_oclpy"]
+            entry["not_run_on_pyopencl"] = diff["not_run_on_pyopencl"]
             entry["only_on_pyopencl"] = [{"test": test, "reason": reasons.get(test, "")}
                                          for test in diff["only_on_pyopencl"]]
         data[name] = entry
@@ -387,8 +392,11 @@ def report(work: Path, names: list[str], versions: dict[str, str],
         only_oclpy = entry.get("only_on_oclpy", [])
         only_pocl = entry.get("only_on_pyopencl", [])
         pocl_text = "; ".join(f"`{t['test']}`: {t['reason'] or 'no reason recorded'}" for t in only_pocl)
+        unrun = [f"{len(entry[key])} not run on {who}" for key, who in
+                 (("not_run_on_oclpy", "oclpy"), ("not_run_on_pyopencl", "PoCL")) if entry.get(key)]
         lines.append(f"| {name} {entry['version']} | {cell('pyopencl')} | {cell('oclpy')} "
-                     f"| {len(only_oclpy)} | {len(only_pocl)}{': ' + pocl_text if pocl_text else ''} |")
+                     f"| {len(only_oclpy)} | {len(only_pocl)}{': ' + pocl_text if pocl_text else ''}"
+                     f"{' (' + ', '.join(unrun) + ')' if unrun else ''} |")
     return data, "\n".join(lines)
 
 

@@ -122,21 +122,22 @@ def test_merged_logs_count_each_file_from_its_newest_log(tmp_path):
 
 
 def test_compare_lists_tests_passing_on_one_implementation_only():
-    pocl = clients.count("t.py::a PASSED\nt.py::b FAILED\nt.py::c PASSED\nt.py::d SKIPPED\n")
-    ours = clients.count("t.py::a PASSED\nt.py::b PASSED\nt.py::c FAILED\nt.py::d PASSED\n")
+    pocl = clients.count("t.py::a PASSED\nt.py::b FAILED\nt.py::c PASSED\nt.py::d SKIPPED\nt.py::e PASSED\n")
+    ours = clients.count("t.py::a PASSED\nt.py::b PASSED\nt.py::c FAILED\nt.py::d PASSED\nt.py::f PASSED\n")
     assert clients.compare(pocl, ours) == {"only_on_oclpy": ["t.py::b", "t.py::d"],
-                                           "only_on_pyopencl": ["t.py::c"]}
+                                           "only_on_pyopencl": ["t.py::c"],
+                                           "not_run_on_oclpy": ["t.py::e"], "not_run_on_pyopencl": ["t.py::f"]}
 
 
 def test_report_merges_the_work_folder_with_reasons(tmp_path):
     (tmp_path / "lib-pyopencl.log").write_text("== a.py\na.py::x PASSED\na.py::y PASSED\n")
-    (tmp_path / "lib-oclpy-a.log").write_text("== a.py\na.py::x PASSED\na.py::y FAILED\n")
+    (tmp_path / "lib-oclpy-a.log").write_text("== a.py\na.py::x PASSED\na.py::y FAILED\na.py::z PASSED\n")
     data, text = clients.report(tmp_path, ["lib", "other"], {"lib": "1.0"}, {"a.py::y": "PoCL's rounding"})
     assert list(data) == ["lib"]
     assert data["lib"]["oclpy"]["failures"] == ["a.py::y"]
     assert data["lib"]["only_on_pyopencl"] == [{"test": "a.py::y", "reason": "PoCL's rounding"}]
-    assert text.splitlines()[-1] == ("| lib 1.0 | 2 / 0 (0 skipped) | 1 / 1 (0 skipped) | 0 "
-                                     "| 1: `a.py::y`: PoCL's rounding |")
+    assert text.splitlines()[-1] == ("| lib 1.0 | 2 / 0 (0 skipped) | 2 / 1 (0 skipped) | 0 "
+                                     "| 1: `a.py::y`: PoCL's rounding (1 not run on PoCL) |")
 
 
 def test_files_need_one_library(capsys):
