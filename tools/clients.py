@@ -39,7 +39,7 @@ implementation only (test ids without the device in them), with the reasons that
 
 By default a subset runs (each `Library.subset`: the files most tied to PyOpenCL's API,
 a few minutes each on a 2-core machine); `--full` runs every test file; `--ci` runs
-the slice CI takes (`Library.ci`: reikna, pyFAI and silx, a minute or two in all),
+the slice CI takes (`Library.ci`: reikna, pyFAI and silx, a few hundred tests in a few minutes),
 which `tests/tools/test_client_slice.py` runs where the venv exists.
 """
 
@@ -69,7 +69,7 @@ class Library:
     sdist_tests: str = "test"      # the tests' folder inside the source distribution
     subset: tuple[str, ...] = ()   # test files (relative to the tests' folder) of the default run
     full: tuple[str, ...] = ()     # test files of --full (empty: the whole folder)
-    ci: tuple[str, ...] = ()       # test files of --ci, the slice CI runs (a minute or two in all)
+    ci: tuple[str, ...] = ()       # test files of --ci, the slice CI runs (a few hundred tests, minutes)
     keyword: str = ""              # pytest -k expression: what no run takes (benchmarks)
     exclude: tuple[str, ...] = ()  # test files no run takes, each for a reason in LIBRARIES
     # test files whose data must be at hand offline: (file, Python that fails without it, what)
@@ -88,7 +88,9 @@ LIBRARIES = (
             subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
                     "test_algorithms/test_reduce.py", "test_algorithms/test_scan.py",
                     "test_transformations.py"),
-            keyword="not performance", ci=("test_cluda/test_basics.py",)),
+            keyword="not performance",
+            ci=("test_cluda/test_basics.py", "test_cluda/test_functions.py",
+                "test_cluda/test_vsizes.py", "test_transformations.py")),
     Library("pyFAI", "pyFAI", "pyFAI.opencl.test", ci=("test_addition.py", "test_preproc.py")),
     # test_convolution.py's image comes from scipy.datasets, which downloads it (pooch) unless
     # it is in pooch's cache: without it every one of its 193 tests errors at setup on any
