@@ -1,8 +1,10 @@
 """The PyOpenCL ecosystem on oclpy: loopy, reikna, pyFAI and silx run their own tests.
 
     python -m tools.clients [--venv DIR] [--work DIR] [--libraries loopy reikna ...]
-                            [--full] [--time-limit S] [--test-timeout S] [--skip-pyopencl]
+                            [--implementations pyopencl oclpy] [--full | --ci]
+                            [--files F ... --tag T] [--time-limit S] [--test-timeout S]
                             [--oclpy ROOT]
+    python -m tools.clients --report PREFIX [--reasons FILE] [--work DIR] [--libraries ...]
 
 1. Makes a venv (default /tmp/oclpy-clients-venv; reused when it exists) and
    installs the four libraries, pytest and pytest-timeout, oclpy's own
@@ -18,20 +20,33 @@
    `python -m pytest`: one pytest process per test file (a crash loses only
    the rest of that file, and the table says so); every test has
    `--test-timeout` seconds (pytest-timeout) and the whole run `--time-limit`
-   seconds, after which the tests that finished are counted.
+   seconds, after which the tests that finished are counted. oclpy lists two
+   devices (cpu, simt) where PoCL lists one, so the oclpy run takes oclpy's cpu
+   only, like for like: loopy through PyOpenCL's `PYOPENCL_TEST=oclpy:cpu`,
+   reikna through its conftest's `--device-include-mask "oclpy cpu"`
+   (`Library.oclpy_env`, `Library.oclpy_options`).
 4. Prints one table: passed / failed (errors and timeouts count as failed) /
    skipped per library per implementation, and writes each run's output to
-   the work folder (`<library>-<implementation>.log`).
+   the work folder (`<library>-<implementation>[-<tag>].log`).
+
+A suite too long for one sitting is split by file: `--libraries loopy --files
+test_a.py test_b.py --tag part1`, and so on. `--report PREFIX` runs nothing: it
+merges every log in the work folder (each test file counted from the newest log
+that ran it) and writes PREFIX.json and PREFIX.md: per library and implementation
+passed / failed / skipped and the failures, and the tests that pass on one
+implementation only (test ids without the device in them), with the reasons that
+`--reasons` (JSON, test id -> reason) gives for those passing on PoCL only.
 
 By default a subset runs (each `Library.subset`: the files most tied to PyOpenCL's API,
 a few minutes each on a 2-core machine); `--full` runs every test file; `--ci` runs
-the slice CI takes (`Library.ci`: reikna, pyFAI and silx, a minute or two in all),
+the slice CI takes (`Library.ci`: reikna, pyFAI and silx, a few hundred tests in a few minutes),
 which `tests/tools/test_client_slice.py` runs where the venv exists.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -54,26 +69,43 @@ class Library:
     sdist_tests: str = "test"      # the tests' folder inside the source distribution
     subset: tuple[str, ...] = ()   # test files (relative to the tests' folder) of the default run
     full: tuple[str, ...] = ()     # test files of --full (empty: the whole folder)
-    ci: tuple[str, ...] = ()       # test files of --ci, the slice CI runs (a minute or two in all)
+    ci: tuple[str, ...] = ()       # test files of --ci, the slice CI runs (a few hundred tests, minutes)
     keyword: str = ""              # pytest -k expression: what no run takes (benchmarks)
     exclude: tuple[str, ...] = ()  # test files no run takes, each for a reason in LIBRARIES
+    # test files whose data must be at hand offline: (file, Python that fails without it, what)
+    data: tuple[tuple[str, str, str], ...] = ()
+    # oclpy lists two devices (cpu, simt) where PoCL lists one: the oclpy run takes only
+    # oclpy's cpu, through the library's own pytest options or PyOpenCL's PYOPENCL_TEST
+    oclpy_options: tuple[str, ...] = ()
+    oclpy_env: tuple[tuple[str, str], ...] = ()
 
 
 LIBRARIES = (
-    Library("loopy", "loopy", None, subset=("test_scan.py", "test_reduction.py", "test_target.py")),
-    Library("reikna", "reikna", None,
+    Library("loopy", "loopy", None, subset=("test_scan.py", "test_reduction.py", "test_target.py"),
+            oclpy_env=(("PYOPENCL_TEST", "oclpy:cpu"),)),
+    # reikna's conftest runs each test on every device find_devices matches (masks on the name)
+    Library("reikna", "reikna", None, oclpy_options=("--device-include-mask", "oclpy cpu"),
             subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
                     "test_algorithms/test_reduce.py", "test_algorithms/test_scan.py",
                     "test_transformations.py"),
-            keyword="not performance", ci=("test_cluda/test_basics.py",)),
+            keyword="not performance",
+            ci=("test_cluda/test_basics.py", "test_cluda/test_functions.py",
+                "test_cluda/test_vsizes.py", "test_transformations.py")),
     Library("pyFAI", "pyFAI", "pyFAI.opencl.test", ci=("test_addition.py", "test_preproc.py")),
-    # test_convolution.py's data comes from scipy.datasets, which downloads it (pooch): offline,
-    # every one of its 193 tests errors at setup on any implementation
-    Library("silx", "silx", "silx.opencl.test", exclude=("test_convolution.py",),
+    # test_convolution.py's image comes from scipy.datasets, which downloads it (pooch) unless
+    # it is in pooch's cache: without it every one of its 193 tests errors at setup on any
+    # implementation, so the file runs only where the image loads offline. silx's own test
+    # data (sinograms, phantoms, lena) comes from its project's server at test time; where
+    # that server cannot be reached, its tests skip themselves ("network unreachable.")
+    Library("silx", "silx", "silx.opencl.test",
+            data=(("test_convolution.py", "from scipy.datasets import ascent; ascent()",
+                   "scipy.datasets' ascent image (pooch and its cache)"),),
             ci=("test_addition.py", "test_doubleword.py", "test_kahan.py", "test_array_utils.py")),
 )
 EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution")
 _RESULT = re.compile(r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", re.MULTILINE)
+_DEVICE_PARAM = re.compile(r"<context factory for <\w+\.Device '[^']*' on '[^']*'>>")
+_HEADER = re.compile(r"^== (\S+?)(: .*)?$")
 _KINDS = {"PASSED": "passed", "XPASS": "passed", "FAILED": "failed", "ERROR": "failed",
           "SKIPPED": "skipped", "XFAIL": "skipped"}
 
@@ -91,6 +123,7 @@ class Outcome:
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
     crashed: list[str] = field(default_factory=list)  # test files whose pytest died
+    tests: dict[str, str] = field(default_factory=dict)  # test id (device-neutral) -> kind
 
     def cell(self) -> str:
         c = self.counts
@@ -162,15 +195,75 @@ def pyopencl_usable(python: Path) -> bool:
     return proc.returncode == 0
 
 
+def neutral_id(name: str) -> str:
+    """A test id without the device in it, so one test compares across implementations
+    (PyOpenCL's test generator names the context factory's device)."""
+    return _DEVICE_PARAM.sub("<ctx>", name)
+
+
 def count(output: str) -> Outcome:
-    """Counts from pytest's `-v` lines (so a run stopped at the time limit still counts)."""
+    """Counts from pytest's `-v` lines (so a run stopped at the time limit still counts).
+    A test reported twice (its call passed, its teardown errored) counts once, as its last line."""
     outcome = Outcome()
     for name, result in _RESULT.findall(output):
-        kind = _KINDS[result]
+        outcome.tests[neutral_id(name)] = _KINDS[result]
+    for name, kind in outcome.tests.items():
         outcome.counts[kind] += 1
         if kind == "failed":
             outcome.failures.append(name)
     return outcome
+
+
+def sections(output: str) -> dict[str, str]:
+    """A run log split at its `== FILE` headers: test file -> what its pytest printed
+    (with the tool's own `== FILE: ...` notes: not run, stopped, crashed)."""
+    found: dict[str, list[str]] = {}
+    name = None
+    for line in output.splitlines(keepends=True):
+        header = _HEADER.match(line)
+        if header and not header.group(2):
+            name = header.group(1)
+            found[name] = []
+        elif header:
+            found.setdefault(header.group(1), []).append(line)
+        elif name is not None:
+            found[name].append(line)
+    return {key: "".join(lines) for key, lines in found.items()}
+
+
+def merged(logs: list[Path]) -> tuple[Outcome, dict[str, str]]:
+    """One outcome from several run logs of one library on one implementation (a suite
+    split by test file across runs): each test file counts from the newest log that ran it.
+    Also returns which log each file came from."""
+    latest: dict[str, tuple[str, str]] = {}
+    for log in sorted(logs, key=lambda p: p.stat().st_mtime):
+        for name, text in sections(log.read_text(errors="replace")).items():
+            if name not in latest or _RESULT.search(text) or "(crash)" in text:
+                latest[name] = (text, log.name)  # a file not run leaves an earlier run's count
+    total = Outcome()
+    for name, (text, _) in sorted(latest.items()):
+        part = count(text)
+        total.tests.update(part.tests)
+        if "(crash)" in text:
+            total.crashed.append(name)
+        if "stopped at the time limit" in text:
+            total.timed_out = True
+    for kind in total.tests.values():
+        total.counts[kind] += 1
+    total.failures = [name for name, kind in total.tests.items() if kind == "failed"]
+    return total, {name: source for name, (_, source) in latest.items()}
+
+
+def compare(pocl: Outcome, oclpy: Outcome) -> dict[str, list[str]]:
+    """The tests that pass on one implementation and fail or skip on the other, and
+    those that one run did not reach (a suite split across runs, not all of it run)."""
+    def passing(o: Outcome) -> set[str]:
+        return {name for name, kind in o.tests.items() if kind == "passed"}
+    both = pocl.tests.keys() & oclpy.tests.keys()
+    return {"only_on_oclpy": sorted((passing(oclpy) - passing(pocl)) & both),
+            "only_on_pyopencl": sorted((passing(pocl) - passing(oclpy)) & both),
+            "not_run_on_oclpy": sorted(pocl.tests.keys() - oclpy.tests.keys()),
+            "not_run_on_pyopencl": sorted(oclpy.tests.keys() - pocl.tests.keys())}
 
 
 def test_files(lib: Library, folder: Path, full: bool, ci: bool = False) -> list[str]:
@@ -184,6 +277,16 @@ def test_files(lib: Library, folder: Path, full: bool, ci: bool = False) -> list
     return [name for name in found if name not in lib.exclude]
 
 
+def without_data(python: Path, lib: Library) -> dict[str, str]:
+    """The library's test files whose data does not load offline in the venv: file -> what."""
+    missing = {}
+    for name, check, what in lib.data:
+        proc = subprocess.run([str(python), "-c", check], capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            missing[name] = what
+    return missing
+
+
 def has_pytest_timeout(python: Path) -> bool:
     proc = subprocess.run([str(python), "-c", "import pytest_timeout"], capture_output=True)
     return proc.returncode == 0
@@ -191,28 +294,32 @@ def has_pytest_timeout(python: Path) -> bool:
 
 def run_suite(python: Path, lib: Library, folder: Path, implementation: str, oclpy_root: Path,
               time_limit: float, test_timeout: float | None, full: bool, log: Path,
-              ci: bool = False) -> Outcome:
+              ci: bool = False, files: list[str] | None = None) -> Outcome:
     """Each test file in its own pytest process (a crash loses one file's remaining
     tests, and says so), all of them within `time_limit` seconds; each test within
-    `test_timeout` seconds (None: no per-test limit, without pytest-timeout)."""
+    `test_timeout` seconds (None: no per-test limit, without pytest-timeout). `files`
+    (relative to the tests' folder) replaces the run's choice of test files."""
     per_test = [f"--timeout={test_timeout:g}"] if test_timeout is not None else []
     runner = ["-m", "oclpy.cli", "run", "-m", "pytest"] if implementation == "oclpy" else ["-m", "pytest"]
     env = dict(os.environ)
     env.pop("PYOPENCL_CTX", None)
     env.pop("PYOPENCL_TEST", None)
+    device_options: tuple[str, ...] = ()
     if implementation == "oclpy":
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(oclpy_root), env.get("PYTHONPATH", "")) if p)
+        env.update(dict(lib.oclpy_env))
+        device_options = lib.oclpy_options
     start = time.monotonic()
     total = Outcome()
     with open(log, "w") as out:
-        for name in test_files(lib, folder, full, ci):
+        for name in files if files is not None else test_files(lib, folder, full, ci):
             left = time_limit - (time.monotonic() - start)
             if left <= 0:
                 total.timed_out = True
                 out.write(f"== {name}: not run (time limit)\n")
                 continue
             cmd = [str(python), *runner, "-v", "-p", "no:cacheprovider", "-o", "addopts=",
-                   *per_test, "-rfE", "--tb=short", name,
+                   *per_test, *device_options, "-rfE", "--tb=short", name,
                    *(["-k", lib.keyword] if lib.keyword else [])]
             out.write(f"== {name}\n")
             out.flush()
@@ -230,7 +337,7 @@ def run_suite(python: Path, lib: Library, folder: Path, implementation: str, ocl
                 total.crashed.append(name)
                 out.write(f"\n== {name}: pytest ended with status {code} (crash)\n")
     counted = count(log.read_text(errors="replace"))
-    total.counts, total.failures = counted.counts, counted.failures
+    total.counts, total.failures, total.tests = counted.counts, counted.failures, counted.tests
     total.seconds = time.monotonic() - start
     return total
 
@@ -246,6 +353,55 @@ def table(results: dict[str, dict[str, Outcome]], versions: dict[str, str]) -> s
     return "\n".join(lines)
 
 
+def report(work: Path, names: list[str], versions: dict[str, str],
+           reasons: dict[str, str]) -> tuple[dict, str]:
+    """Every run log in `work` merged per library and implementation (a suite split by
+    file across runs counts each file from its newest log): JSON-ready data and a
+    markdown table with the tests that pass on one implementation only."""
+    data: dict[str, dict] = {}
+    for name in names:
+        per: dict[str, Outcome] = {}
+        sources: dict[str, dict[str, str]] = {}
+        for impl in ("pyopencl", "oclpy"):
+            logs = [work / f"{name}-{impl}.log", *work.glob(f"{name}-{impl}-*.log")]
+            logs = [log for log in logs if log.exists()]
+            if logs:
+                per[impl], sources[impl] = merged(logs)
+        if not per:
+            continue
+        entry: dict = {"version": versions.get(name, ""), "logs": sources}
+        for impl, outcome in per.items():
+            entry[impl] = {**outcome.counts, "crashed_files": outcome.crashed,
+                           "time_limit_hit": outcome.timed_out, "failures": sorted(outcome.failures)}
+        if len(per) == 2:
+            diff = compare(per["pyopencl"], per["oclpy"])
+            entry["only_on_oclpy"] = diff["only_on_oclpy"]
+            entry["not_run_on_oclpy"] = diff["not_run_on_oclpy"]
+            entry["not_run_on_pyopencl"] = diff["not_run_on_pyopencl"]
+            entry["only_on_pyopencl"] = [{"test": test, "reason": reasons.get(test, "")}
+                                         for test in diff["only_on_pyopencl"]]
+        data[name] = entry
+    lines = ["| library | PyOpenCL + PoCL passed / failed | oclpy passed / failed "
+             "| passing only on oclpy | passing only on PoCL (reason) |",
+             "| --- | --- | --- | --- | --- |"]
+    for name, entry in data.items():
+        def cell(impl: str) -> str:
+            if impl not in entry:
+                return "not run"
+            c = entry[impl]
+            text = f"{c['passed']} / {c['failed']} ({c['skipped']} skipped)"
+            return text + (" (time limit)" if c["time_limit_hit"] else "")
+        only_oclpy = entry.get("only_on_oclpy", [])
+        only_pocl = entry.get("only_on_pyopencl", [])
+        pocl_text = "; ".join(f"`{t['test']}`: {t['reason'] or 'no reason recorded'}" for t in only_pocl)
+        unrun = [f"{len(entry[key])} not run on {who}" for key, who in
+                 (("not_run_on_oclpy", "oclpy"), ("not_run_on_pyopencl", "PoCL")) if entry.get(key)]
+        lines.append(f"| {name} {entry['version']} | {cell('pyopencl')} | {cell('oclpy')} "
+                     f"| {len(only_oclpy)} | {len(only_pocl)}{': ' + pocl_text if pocl_text else ''}"
+                     f"{' (' + ', '.join(unrun) + ')' if unrun else ''} |")
+    return data, "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.clients", description=__doc__.split("\n\n")[0])
     parser.add_argument("--venv", type=Path, default=Path("/tmp/oclpy-clients-venv"))
@@ -254,6 +410,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--implementations", nargs="*", default=["pyopencl", "oclpy"])
     parser.add_argument("--full", action="store_true", help="every test file, not the subset")
     parser.add_argument("--ci", action="store_true", help="the small slice CI runs (Library.ci), not the subset")
+    parser.add_argument("--files", nargs="*", help="only these test files (relative to the tests' folder; "
+                        "one library); the log is <library>-<implementation>-<tag>.log")
+    parser.add_argument("--tag", default="", help="a suffix for the logs' names (a part of a split suite)")
+    parser.add_argument("--report", type=Path, metavar="PREFIX",
+                        help="run nothing: merge every log in --work into PREFIX.json and PREFIX.md")
+    parser.add_argument("--reasons", type=Path, help="with --report: JSON, test id -> why it passes on PoCL only")
     parser.add_argument("--time-limit", type=float, default=900.0, help="seconds per library run")
     parser.add_argument("--test-timeout", type=float, default=180.0, help="seconds per test")
     parser.add_argument("--oclpy", type=Path, default=ROOT, help="the folder holding the oclpy package")
@@ -261,7 +423,24 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(args.libraries) - {lib.name for lib in LIBRARIES}
     if unknown:
         parser.error(f"unknown libraries: {', '.join(sorted(unknown))}")
+    if args.files is not None and len(args.libraries) != 1:
+        parser.error("--files needs exactly one library (--libraries NAME)")
+    if args.report is not None:
+        python = args.venv / "bin" / "python"
+        versions = {}
+        for name in args.libraries:
+            try:
+                versions[name] = installed_version(python, name)
+            except (Unavailable, OSError):
+                versions[name] = ""
+        reasons = json.loads(args.reasons.read_text()) if args.reasons else {}
+        data, text = report(args.work, args.libraries, versions, reasons)
+        args.report.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
+        args.report.with_suffix(".md").write_text(text + "\n")
+        print(text)
+        return 0
     args.work.mkdir(parents=True, exist_ok=True)
+    suffix = f"-{args.tag}" if args.tag else ""
     try:
         python = make_venv(args.venv)
         impls = [i for i in args.implementations if i != "pyopencl" or pyopencl_usable(python)]
@@ -272,11 +451,19 @@ def main(argv: list[str] | None = None) -> int:
         for lib in chosen:
             versions[lib.name] = installed_version(python, lib.name)
             folder = tests_folder(python, lib, args.work)
+            files = args.files
+            missing = without_data(python, lib)
+            for name, what in missing.items():
+                print(f"{lib.name}: {name} left out: {what} does not load offline", flush=True)
+            if missing:
+                files = [name for name in (files if files is not None else
+                                           test_files(lib, folder, args.full, args.ci))
+                         if name not in missing]
             results[lib.name] = {}
             for impl in impls:
-                log = args.work / f"{lib.name}-{impl}.log"
+                log = args.work / f"{lib.name}-{impl}{suffix}.log"
                 outcome = run_suite(python, lib, folder, impl, args.oclpy.resolve(), args.time_limit,
-                                    test_timeout, args.full, log, args.ci)
+                                    test_timeout, args.full, log, args.ci, files)
                 results[lib.name][impl] = outcome
                 print(f"{lib.name} on {impl}: {outcome.cell()} in {outcome.seconds:.0f} s ({log})",
                       flush=True)

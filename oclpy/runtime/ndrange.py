@@ -7,6 +7,9 @@ global size, over the device or kernel maximum, or against
 reqd_work_group_size), INVALID_WORK_ITEM_SIZE, INVALID_VALUE (dimensions
 that differ), INVALID_GLOBAL_OFFSET. A global size with a zero entry is an
 empty range, as OpenCL 2.1 made it and PoCL runs it: the launch does nothing.
+With `g_times_l` (the global size counts groups) the product decides: a zero
+local entry is an empty range too, as PyOpenCL makes it (loopy launches a
+local-size loop over an empty domain so).
 
 With `local_size=None` the runtime picks one: the kernel's
 reqd_work_group_size when it has one (as PoCL does; OpenCL 1.2 would refuse),
@@ -119,17 +122,16 @@ def make_ndrange(global_size: Any, local_size: Any, global_offset: Any, *, max_g
     """A checked NDRange; see the module docstring for the errors. A global size with a
     zero is an empty range (OpenCL 2.1 on: the launch runs nothing), whatever the local size."""
     gsize = _sizes(global_size, "global size")
+    local = _sizes(local_size, "local size") if local_size is not None else None
+    if local is not None and g_times_l:
+        # group counts times the local size: a zero local entry makes an empty range too
+        dims = max(len(gsize), len(local))
+        gsize, local = list(_pad(gsize, 1)[:dims]), list(_pad(local, 1)[:dims])
+        gsize = [g * l for g, l in zip(gsize, local)]
     if 0 in gsize:
-        if local_size is not None:
-            _sizes(local_size, "local size")  # still integers, 1 to 3 of them
         return NDRange(len(gsize), _pad(gsize, 1), (1, 1, 1), (0, 0, 0))
-    if local_size is not None:
-        local = _sizes(local_size, "local size")
-        if g_times_l:
-            dims = max(len(gsize), len(local))
-            gsize, local = list(_pad(gsize, 1)[:dims]), list(_pad(local, 1)[:dims])
-            gsize = [g * l for g, l in zip(gsize, local)]
-        elif len(local) != len(gsize):
+    if local is not None:
+        if not g_times_l and len(local) != len(gsize):
             raise_cl(ROUTINE, status_code.INVALID_VALUE,
                      "global/local work sizes have differing dimensions")
         _check_global(gsize)

@@ -286,6 +286,25 @@ def test_an_empty_range_runs_nothing(queue, vadd, args, gsize, lsize, allow):
     _check_nothing_ran(queue, fake, dout, n)
 
 
+@pytest.mark.parametrize("gsize, lsize", [((1,), (0,)), ((0,), (4,)), ((2, 1), (0, 1)), ((2,), (0, 3))])
+def test_g_times_l_with_a_zero_product_runs_nothing(queue, vadd, args, gsize, lsize):
+    """From loopy's test_empty_domain (a loop tagged l.0 over an empty domain: one group
+    of local size 0, launched with g_times_l): PyOpenCL on PoCL runs nothing; oclpy raised
+    INVALID_WORK_GROUP_SIZE for the zero local entry."""
+    knl, fake = vadd
+    n, a, b, da, db, dout = args
+    knl(queue, gsize, lsize, da, db, dout, np.int32(n), g_times_l=True).wait()
+    _check_nothing_ran(queue, fake, dout, n)
+
+
+def test_g_times_l_still_checks_a_zero_local_entry_of_a_non_empty_range(queue, vadd, args):
+    knl, fake = vadd
+    n, a, b, da, db, dout = args
+    with pytest.raises(cl.LogicError, match=r"local size \(0, 1\) has a zero entry"):
+        knl(queue, (2, 1), (0, 1), da, db, dout, np.int32(n))
+    _check_nothing_ran(queue, fake, dout, n)
+
+
 def test_global_offset_dimension_mismatch(queue, vadd, args):
     knl, fake = vadd
     n, a, b, da, db, dout = args

@@ -84,3 +84,92 @@ def test_unknown_library_is_a_usage_error(capsys):
     with pytest.raises(SystemExit):
         clients.main(["--libraries", "numba"])
     assert "unknown libraries: numba" in capsys.readouterr().err
+
+
+def test_neutral_id_drops_the_device_of_pyopencl_test_generation():
+    pocl = "t.py::test_x[<context factory for <pyopencl.Device 'pthread-Intel(R) Xeon(R)' on 'Portable Computing Language'>>]"
+    ours = "t.py::test_x[<context factory for <oclpy.Device 'oclpy cpu' on 'oclpy'>>]"
+    assert clients.neutral_id(pocl) == clients.neutral_id(ours) == "t.py::test_x[<ctx>]"
+    assert clients.neutral_id("t.py::test_y[ocl,0,0]") == "t.py::test_y[ocl,0,0]"
+
+
+def test_a_test_reported_twice_counts_once_as_its_last_line():
+    outcome = clients.count("t.py::test_a PASSED\nt.py::test_a ERROR\nt.py::test_b PASSED\n")
+    assert outcome.counts == {"passed": 1, "failed": 1, "skipped": 0}
+    assert outcome.tests == {"t.py::test_a": "failed", "t.py::test_b": "passed"}
+
+
+def test_sections_split_a_log_at_its_file_headers():
+    log = ("== a.py\na.py::test_1 PASSED\n== b.py\nb.py::test_2 FAILED\n"
+           "\n== b.py: pytest ended with status -9 (crash)\n== c.py: not run (time limit)\n")
+    parts = clients.sections(log)
+    assert sorted(parts) == ["a.py", "b.py", "c.py"]
+    assert "test_1 PASSED" in parts["a.py"] and "(crash)" in parts["b.py"]
+    assert parts["c.py"] == "== c.py: not run (time limit)\n"
+
+
+def test_merged_logs_count_each_file_from_its_newest_log(tmp_path):
+    import os
+    old, new = tmp_path / "lib-oclpy.log", tmp_path / "lib-oclpy-part2.log"
+    old.write_text("== a.py\na.py::test_1 PASSED\n== b.py\nb.py::test_2 FAILED\n"
+                   "\n== b.py: stopped at the time limit\n")
+    new.write_text("== b.py\nb.py::test_2 PASSED\nb.py::test_3 SKIPPED\n== a.py: not run (time limit)\n")
+    os.utime(old, (1, 1))
+    outcome, sources = clients.merged([new, old])
+    assert outcome.counts == {"passed": 2, "failed": 0, "skipped": 1}
+    assert sources == {"a.py": "lib-oclpy.log", "b.py": "lib-oclpy-part2.log"}
+    assert not outcome.timed_out and not outcome.crashed
+
+
+def test_compare_lists_tests_passing_on_one_implementation_only():
+    pocl = clients.count("t.py::a PASSED\nt.py::b FAILED\nt.py::c PASSED\nt.py::d SKIPPED\nt.py::e PASSED\n")
+    ours = clients.count("t.py::a PASSED\nt.py::b PASSED\nt.py::c FAILED\nt.py::d PASSED\nt.py::f PASSED\n")
+    assert clients.compare(pocl, ours) == {"only_on_oclpy": ["t.py::b", "t.py::d"],
+                                           "only_on_pyopencl": ["t.py::c"],
+                                           "not_run_on_oclpy": ["t.py::e"], "not_run_on_pyopencl": ["t.py::f"]}
+
+
+def test_report_merges_the_work_folder_with_reasons(tmp_path):
+    (tmp_path / "lib-pyopencl.log").write_text("== a.py\na.py::x PASSED\na.py::y PASSED\n")
+    (tmp_path / "lib-oclpy-a.log").write_text("== a.py\na.py::x PASSED\na.py::y FAILED\na.py::z PASSED\n")
+    data, text = clients.report(tmp_path, ["lib", "other"], {"lib": "1.0"}, {"a.py::y": "PoCL's rounding"})
+    assert list(data) == ["lib"]
+    assert data["lib"]["oclpy"]["failures"] == ["a.py::y"]
+    assert data["lib"]["only_on_pyopencl"] == [{"test": "a.py::y", "reason": "PoCL's rounding"}]
+    assert text.splitlines()[-1] == ("| lib 1.0 | 2 / 0 (0 skipped) | 2 / 1 (0 skipped) | 0 "
+                                     "| 1: `a.py::y`: PoCL's rounding (1 not run on PoCL) |")
+
+
+def test_files_need_one_library(capsys):
+    with pytest.raises(SystemExit):
+        clients.main(["--libraries", "loopy", "reikna", "--files", "test_scan.py"])
+    assert "--files needs exactly one library" in capsys.readouterr().err
+
+
+def test_the_oclpy_run_of_reikna_and_loopy_takes_oclpy_cpu_only():
+    libs = {lib.name: lib for lib in clients.LIBRARIES}
+    assert libs["reikna"].oclpy_options == ("--device-include-mask", "oclpy cpu")
+    assert dict(libs["loopy"].oclpy_env) == {"PYOPENCL_TEST": "oclpy:cpu"}
+
+
+def test_the_oclpy_run_takes_the_librarys_device_options_and_environment(tmp_path):
+    (tmp_path / "test_env.py").write_text(
+        "import os\n"
+        "def test_env():\n    assert os.environ.get('CLIENTS_PICK') == 'oclpy:cpu'\n"
+        "def test_left_out():\n    assert False\n")
+    lib = clients.Library("small", "small", None, subset=("test_env.py",),
+                          oclpy_options=("-k", "not left_out"), oclpy_env=(("CLIENTS_PICK", "oclpy:cpu"),))
+    log = tmp_path / "run.log"
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "oclpy", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log)
+    assert outcome.tests == {"test_env.py::test_env": "passed"}, log.read_text()
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log)
+    assert outcome.counts["failed"] == 2, log.read_text()
+
+
+def test_files_whose_data_does_not_load_are_named():
+    lib = clients.Library("x", "x", "x.test", data=(
+        ("test_here.py", "pass", "nothing"),
+        ("test_gone.py", "raise SystemExit(1)", "an image that is not here")))
+    assert clients.without_data(Path(sys.executable), lib) == {"test_gone.py": "an image that is not here"}
