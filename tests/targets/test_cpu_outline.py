@@ -17,7 +17,7 @@ import pytest
 
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm.cpu import cpu_target
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 LINES = "".join(f"    x = x * {k % 7 + 2} + (x >> {k % 5 + 1}) - {k};\n" for k in range(60))
 SOURCE = f"__kernel void k(__global int *a) {{\n    int x = a[get_global_id(0)];\n{LINES}    a[get_global_id(0)] = x;\n}}\n"

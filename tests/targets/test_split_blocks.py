@@ -15,7 +15,7 @@ import numpy as np
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm import binding
 from oclpy.targets.llvm.split_blocks import SPLIT_BLOCKS, largest_block, split_huge_blocks
-from tests.targets.cpu_harness import run
+from tools.cpu_harness import run
 
 CHAIN = "".join(f"  %v{k + 1} = add i32 %v{k}, {k + 1}\n" for k in range(12))
 TEXT = f"""define i32 @f(i32 %n, i1 %c) {{
