@@ -3,6 +3,12 @@ stages on OpenCL C source and look at the typed tree or the diagnostics."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
+from oclpy.frontend.driver import compile_to_ir
+from oclpy.diagnostics import CompileError
 from oclpy.diagnostics import DiagnosticEngine
 from oclpy.frontend.c import ast
 from oclpy.frontend.options import parse_build_options
@@ -59,3 +65,10 @@ def casts(e: ast.Expr) -> list[str]:
                         walk(x)
     walk(e)
     return out
+
+
+def build_errors(src: str, std: str | None = None) -> list[tuple[str, str]]:
+    """(line:col, message) of each error in the log of a build that must fail, in order."""
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(src, f"-cl-std={std}" if std else "")
+    return re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)

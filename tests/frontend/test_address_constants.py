@@ -11,10 +11,10 @@ import re
 import numpy as np
 import pytest
 
-from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
 from oclpy.ir.printer import print_module
 from tests.pocl_peer import pocl_context
+from tests.frontend.sema_helpers import build_errors
 
 cl = pytest.importorskip("oclpy")
 
@@ -78,9 +78,7 @@ def run_pocl(src: str, n: int, options: str = "") -> list[int]:
 
 
 def errors(src: str, std: str = "CL1.2") -> list[tuple[str, str]]:
-    with pytest.raises(CompileError) as info:
-        compile_to_ir(src, f"-cl-std={std}")
-    return re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)
+    return build_errors(src, std)
 
 
 def test_addresses_past_a_globals_start(queue) -> None:  # type: ignore[no-untyped-def]

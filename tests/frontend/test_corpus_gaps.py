@@ -14,9 +14,9 @@ import re
 import numpy as np
 import pytest
 
-from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
 from oclpy.ir.printer import print_module
+from tests.frontend.sema_helpers import build_errors
 
 cl = pytest.importorskip("oclpy")
 
@@ -32,10 +32,8 @@ def run(queue, src: str, n: int, dtype=np.float32) -> list:  # type: ignore[no-u
     return out.tolist()
 
 
-def errors(src: str, std: str = "CL1.2") -> list[str]:
-    with pytest.raises(CompileError) as info:
-        compile_to_ir(src, f"-cl-std={std}")
-    return re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)
+def errors(src: str, std: str = "CL1.2") -> list[tuple[str, str]]:
+    return build_errors(src, std)
 
 
 def test_infinity_and_huge_val_are_constants(queue) -> None:  # type: ignore[no-untyped-def]

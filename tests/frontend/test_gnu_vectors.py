@@ -6,14 +6,13 @@ builtins, which oclpy refuses with their own error (listed too)."""
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
 
-from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
 from tests.pocl_peer import pocl_context
+from tests.frontend.sema_helpers import build_errors
 
 cl = pytest.importorskip("oclpy")
 
@@ -52,9 +51,7 @@ def run(mod, ctx, queue) -> tuple[list[float], list[int]]:  # type: ignore[no-un
 
 
 def errors(src: str) -> list[tuple[str, str]]:
-    with pytest.raises(CompileError) as info:
-        compile_to_ir(src)
-    return re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)
+    return build_errors(src)
 
 
 def test_gcc_vectors_are_opencl_vectors(queue) -> None:  # type: ignore[no-untyped-def]

@@ -7,15 +7,14 @@ give (checked against clang through PoCL where pyopencl finds it)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from oclpy.diagnostics import CompileError
 from oclpy.frontend.driver import compile_to_ir
 from tests.pocl_peer import pocl_context
+from tests.frontend.sema_helpers import build_errors
 
 cl = pytest.importorskip("oclpy")
 
@@ -47,9 +46,7 @@ def pocl():  # type: ignore[no-untyped-def]
 
 
 def errors(src: str) -> list[tuple[str, str]]:
-    with pytest.raises(CompileError) as info:
-        compile_to_ir(src)
-    return re.findall(r"^<kernel>:(\d+:\d+): error: (.*)$", info.value.log, re.M)
+    return build_errors(src)
 
 
 def test_sizes_and_case_labels(queue) -> None:  # type: ignore[no-untyped-def]
