@@ -8,6 +8,7 @@ special: it asks the DataLayout of the target it compiles for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .types import (
@@ -70,6 +71,21 @@ class DataLayout:
             align = max(align, a)
         size = (offset + align - 1) // align * align
         return StructLayout(tuple(offsets), size, align)
+
+    def member_offset(self, t: Type, indices: Sequence[int]) -> tuple[int, Type]:
+        """(byte offset, type) of the member that `indices` (extractvalue's) name inside
+        aggregate type `t`; ValueError where an index goes into a non-aggregate."""
+        offset = 0
+        for index in indices:
+            if isinstance(t, StructType):
+                offset += self.struct_layout(t).offsets[index]
+                t = t.fields[index]
+            elif isinstance(t, ArrayType):
+                t = t.elem
+                offset += index * self.size_of(t)
+            else:
+                raise ValueError(f"cannot index into {t}")
+        return offset, t
 
 
 def vector_size(t: VectorType) -> int:

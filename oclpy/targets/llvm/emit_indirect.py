@@ -129,16 +129,7 @@ def address(fe: FunctionEmitter, v: Value) -> ll.Value:
 
 def member(fe: FunctionEmitter, t: Type, indices: list[int]) -> tuple[int, Type]:
     """(byte offset, type) of the member at `indices` of an aggregate of type `t`."""
-    offset = 0
-    for i in indices:
-        if isinstance(t, StructType):
-            offset += fe.layout.struct_layout(t).offsets[i]
-            t = t.fields[i]
-        else:
-            assert isinstance(t, ArrayType)
-            t = t.elem
-            offset += i * fe.layout.size_of(t)
-    return offset, t
+    return fe.layout.member_offset(t, indices)
 
 
 def at(fe: FunctionEmitter, base: ll.Value, offset: int) -> ll.Value:

@@ -34,7 +34,7 @@ one: aggregate locals stay in allocas).
 
 from __future__ import annotations
 
-from ...ir.types import AddressSpace, ArrayType, StructType, Type
+from ...ir.types import AddressSpace, Type
 from ...ir.values import Block, ConstAggregate, ConstZero, Instr, Undef, Value
 from .isel_context import Ctx, bits_of, is_large, memory_leaves
 from .isel_memory import PREFIX, STORE_SUFFIX, select_load as select_small_load, select_store as select_small_store
@@ -124,17 +124,10 @@ def select_store(ctx: Ctx, instr: Instr) -> None:
 
 def member(ctx: Ctx, t: Type, indices: list[int]) -> tuple[int, Type]:
     """The byte offset and type of the member `indices` names inside `t`."""
-    offset = 0
-    for index in indices:
-        if isinstance(t, StructType):
-            offset += ctx.layout.struct_layout(t).offsets[index]
-            t = t.fields[index]
-        elif isinstance(t, ArrayType):
-            t = t.elem
-            offset += index * ctx.layout.size_of(t)
-        else:
-            raise ctx.error(f"cannot index into {t}")
-    return offset, t
+    try:
+        return ctx.layout.member_offset(t, indices)
+    except ValueError as exc:
+        raise ctx.error(str(exc)) from None
 
 
 def offset_address(ctx: Ctx, address: Operand, offset: int) -> Operand:
