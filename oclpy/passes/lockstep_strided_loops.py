@@ -205,7 +205,10 @@ def _first_start(v: Value, c: Candidate | Loop, u: Uniformity, b: Builder | None
     if v.op == "call":
         info = intrinsic_info(v.attrs["callee"])
         if info is not None and info.pure and u.is_uniform(v):  # `i += get_local_size(0)` in the body
-            return v if b is None else b.insert(Instr("call", v.type, list(v.operands), dict(v.attrs)))
+            args = [_first_start(o, loop, u, b, module, depth + 1) for o in v.operands]  # made in the body too
+            if any(a is None for a in args):
+                return None
+            return v if b is None else b.insert(Instr("call", v.type, args, dict(v.attrs)))  # type: ignore[arg-type]
         if info is None or info.base not in ("get_local_id", "get_global_id") or v.parent in loop.blocks:
             return None
         if b is None:

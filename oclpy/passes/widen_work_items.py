@@ -129,8 +129,8 @@ def _short(loop: Loop) -> bool:
         if values.count(None) != 1:
             continue
         bound = next(v for v in values if v is not None)
-        counter = cond.operands[values.index(None)]
-        if counter.op == "add" and isinstance(counter.operands[1], ConstInt):
+        counter = cond.operands[values.index(None)]  # a parameter, when the test is `n != 0`
+        if isinstance(counter, Instr) and counter.op == "add" and isinstance(counter.operands[1], ConstInt):
             counter = counter.operands[0]
         if not (isinstance(counter, Instr) and counter.op == "phi" and counter.parent is loop.header):
             continue

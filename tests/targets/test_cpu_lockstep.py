@@ -161,3 +161,26 @@ def test_nested_and_repeated_strided_loops(rows: int, cols: int, local: int, gro
     assert y.tolist() == (a.astype(np.float64) @ x).tolist()
     g = local * groups
     assert xsum.tolist() == [float(x[i::g].astype(np.float64).sum()) for i in range(g)]
+
+
+# The fuzzer's Xdot (case-4-1) asked `get_num_groups((0.0f/0.0f))`: a query whose argument
+# the loop body computes. The lockstep part's trip count, in the preheader, named that
+# value (LLVM: "Instruction does not dominate all uses!"). Here the argument is a
+# defined one, `d & 1` with d = 0, computed in the body too.
+QUERY_IN_BODY = GRID_DOT.replace("__global float *partial", "__global float *partial, const int d").replace(
+    "get_num_groups(0)", "get_num_groups((uint)(d & 1))")
+
+
+@pytest.mark.parametrize("n,groups", [(5000, 6), (37, 4), (0, 3)])
+def test_a_stride_query_with_an_argument_made_in_the_body(n: int, groups: int) -> None:
+    assert "get_num_groups((uint)(d & 1))" in QUERY_IN_BODY and _locksteps(QUERY_IN_BODY) == 1
+    r = np.random.default_rng(n)
+    x = r.integers(-8, 8, max(n, 1)).astype(np.float32)
+    y = r.integers(-8, 8, max(n, 1)).astype(np.float32)
+    outs = []
+    for options in ("-cl-opt-disable", ""):
+        partial = np.full(groups, np.nan, np.float32)
+        run(_kernel(QUERY_IN_BODY, options), [np.int32(n), x, y, partial, np.int32(0)], (32 * groups,), (32,))
+        outs.append(partial)
+    assert outs[1].tolist() == outs[0].tolist()
+    assert float(outs[1].sum()) == float(np.dot(x[:n].astype(np.float64), y[:n]))

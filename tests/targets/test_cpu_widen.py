@@ -165,3 +165,29 @@ def test_pass_ab_times_a_case_with_and_without_the_passes(capsys: pytest.Capture
     assert pass_ab.main(["matmul_naive", "--rounds", "1"]) == 0
     line = capsys.readouterr().out
     assert line.startswith("matmul_naive") and "with/without" in line and line.rstrip().endswith("check ok")
+
+
+# The fuzzer's kernel (case-4-0): `i = m` as the loop test compares the parameter with
+# zero, and widen-work-items looked for a loop counter in the parameter (an internal
+# error before the fix). With m = 0 the loop never runs, and every work-item stores 0.
+PARAMETER_EXIT = """
+__kernel void paths(__global float *out, __global const float *r, int n, int m) {
+    int g = get_global_id(0);
+    if (g < n) {
+        float s = 0.0f;
+        for (int i = 0; i = m; i++) s += exp(r[i] * (float)g);
+        out[g] = s;
+    }
+}"""
+
+
+def test_a_loop_test_on_a_parameter_widens_and_runs() -> None:
+    n, r = 45, np.ones(4, np.float32)
+    outs = []
+    for without in ((), PASSES):
+        program = _compile(PARAMETER_EXIT, without)
+        assert ("paths.unguarded.wide" in program.llvm_ir) == (not without)
+        out = np.full(48, -1.0, np.float32)
+        run(program.kernels["paths"], [out, r, np.int32(n), np.int32(0)], (48,), (16,))
+        outs.append(out)
+    assert outs[0].tolist() == outs[1].tolist() == [0.0] * n + [-1.0] * 3
