@@ -339,3 +339,12 @@ def test_a_scalar_compound_literal_with_excess_elements_is_its_first_value() -> 
                                                  "1:80: excess elements in scalar initializer"]
     assert messages(src) == ["1:87: member reference base type 'double' is not a structure or union"]
     assert messages("void f(global float *o) { o[0] = (float){ {2.0f} }; }") == []
+
+
+def test_a_redeclaration_with_another_result_type_is_conflicting_types() -> None:
+    """clang: the same parameters with another result type (or qualifier) conflict (the OpenCL C
+    mutator found `int f(); size_t f() {...}` called as int, an internal error in the IR builder)."""
+    src = "int f();\nint g() { return f() + 1; }\nsize_t f() { return 3; }\nconst int f();"
+    assert messages(src) == ["3:8: conflicting types for 'f'", "4:11: conflicting types for 'f'"]
+    assert check(src)[1].render().count("1:5: note: previous declaration is here") == 2
+    assert messages("int f();\nint f() { return 3; }\nint g() { return f(); }") == []
