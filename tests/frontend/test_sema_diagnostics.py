@@ -348,3 +348,20 @@ def test_a_redeclaration_with_another_result_type_is_conflicting_types() -> None
     assert messages(src) == ["3:8: conflicting types for 'f'", "4:11: conflicting types for 'f'"]
     assert check(src)[1].render().count("1:5: note: previous declaration is here") == 2
     assert messages("int f();\nint f() { return 3; }\nint g() { return f(); }") == []
+
+
+def test_incomplete_parameters_results_and_array_elements_are_clang_errors() -> None:
+    """clang's errors where the OpenCL C mutator reached the layout as an internal error: a defined
+    function's parameter or result of an undefined struct, an array of void or of one (reported at
+    the innermost '['); a declaration without a body may name them."""
+    assert messages("__kernel void k(struct S) { }") == ["1:25: variable has incomplete type '__private struct S'"]
+    assert messages("kernel void k(global long *arg, struct S n) { }") == [
+        "1:42: variable has incomplete type '__private struct S'"]
+    assert messages("struct S put(global int *o) { o[1] = 1; }") == [
+        "1:10: incomplete result type 'struct S' in function definition"]
+    assert messages("kernel void k() { void a[2]; __local void l[16]; }\nvoid g() { struct S b[2][3]; }") == [
+        "1:25: array has incomplete element type 'void'",
+        "1:44: array has incomplete element type '__local void'",
+        "2:25: array has incomplete element type 'struct S'"]
+    assert messages("constant void z[2][3] = {0};") == ["1:19: array has incomplete element type '__constant void'"]
+    assert messages("struct S f(struct S s);\nvoid g(struct S *p);\nvoid h(void *p) { }") == []

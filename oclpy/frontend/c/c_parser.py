@@ -482,6 +482,11 @@ class Parser:
                 init, ctype = None, ERROR
         storage = spec.storage if spec.storage in ("static", "extern") else None
         var = ast.VarDecl(d.loc, d.name, ctype, init, storage, attributes, is_global_scope=top_level)
+        arrays = len(d.ops)
+        while arrays and d.ops[arrays - 1].kind == "array":
+            arrays -= 1
+        if arrays < len(d.ops):  # clang reports an array's element at the innermost '['
+            var.array_loc = d.ops[arrays].loc
         self.declare(d.name, var)
         return var
 
