@@ -365,3 +365,10 @@ def test_incomplete_parameters_results_and_array_elements_are_clang_errors() -> 
         "2:25: array has incomplete element type 'struct S'"]
     assert messages("constant void z[2][3] = {0};") == ["1:19: array has incomplete element type '__constant void'"]
     assert messages("struct S f(struct S s);\nvoid g(struct S *p);\nvoid h(void *p) { }") == []
+
+
+def test_a_call_with_an_incomplete_result_is_a_clang_error() -> None:
+    """clang: a function declared to return an undefined struct may not be called."""
+    src = "struct S g();\nkernel void k() { g(); }"
+    assert messages(src) == ["2:19: calling 'g' with incomplete return type 'struct S'"]
+    assert "1:10: note: 'g' declared here" in check(src)[1].render()
