@@ -209,3 +209,15 @@ def test_a_subscript_of_a_void_pointer_steps_in_bytes(queue) -> None:  # type: i
     got = run_int(queue, src, n=8)
     assert got[:4] == [0 + 4, 1 + 5, 2 + 6, 3 + 7]
     assert got[4:] == [0x01010101, 0x01010101, 0, 0]  # bytes 16..23 each set
+
+
+def test_void_pointer_arithmetic_steps_in_bytes(queue) -> None:  # type: ignore[no-untyped-def]
+    """GNU C as clang accepts it (PoCL gives the same [8, 7]): +, -, += and ++ on a `void *`
+    move by bytes, and the difference of two is in bytes."""
+    src = """kernel void k(global int *o) {
+      global void *p = o, *q = o;
+      q += 8; q = q - 4; q++; --q; q = 4 + q;
+      o[0] = (int)(q - p);
+      *(global int *)(p + 4 * 1) = 7;
+    }"""
+    assert run_int(queue, src, n=2) == [8, 7]  # each work-item writes the same two
