@@ -1151,8 +1151,9 @@ class Parser:
             self.in_parameter = outer
         self.parse_attributes_into(declarator.attributes)
         declared = self.declared_type(spec.ctype, declarator.ops)
-        if isinstance(declared, ct.Array) and self.incomplete_field(declared):  # before it decays
-            self.diags.error(_innermost_bracket(declarator) or declarator.loc, self.incomplete_field(declared))
+        incomplete = self.incomplete_field(declared) if isinstance(declared, ct.Array) else ""
+        if incomplete:  # an array of void or of an undefined struct, before it decays
+            self.diags.error(_innermost_bracket(declarator) or declarator.loc, incomplete)
         ctype = _adjust_param_type(declared)
         ctype = self.array_parameter_qualifiers(declarator.ops, ctype)
         return ast.ParamDecl(declarator.loc, declarator.name, ctype, access=spec.access,

@@ -148,7 +148,8 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
         if isinstance(p.ctype, ct.Array):
             p.ctype = st.decay(p.ctype)
         elif fn.body is not None and not st.is_complete_object(p.ctype):  # a declaration may name it
-            cx.diags.error(p.loc, f"variable has incomplete type '{p.ctype.with_space(p.ctype.space or AddressSpace.PRIVATE)}'")
+            written = p.ctype.with_space(p.ctype.space or AddressSpace.PRIVATE)
+            cx.diags.error(p.loc, f"variable has incomplete type '{written}'")
             p.ctype = ct.INT  # as for `void` above: the body is still checked
         tag(cx, p.ctype, p.loc)
         params.append(p.ctype)
