@@ -68,6 +68,15 @@ kernel void k(global int *o) { struct S s; s.x = 1; o[0] = s.x; }"""
     ]
 
 
+def test_an_array_parameter_of_incomplete_element_is_an_error() -> None:
+    """clang's error at the innermost '[', before the array becomes a pointer (the OpenCL C
+    mutator's `void a[2]` had reached the layout); a pointer to either is fine."""
+    assert diagnostics("void f(struct S a[2]) { }\nvoid g(void b[][3]);\nvoid h(struct S *p, void *q);") == [
+        "1:18: error: array has incomplete element type 'struct S'",
+        "2:16: error: array has incomplete element type 'void'",
+    ]
+
+
 def test_empty_parameter_list_means_void(queue) -> None:  # type: ignore[no-untyped-def]
     src = "int f();\nint g() { return f() + 1; }\nint f() { return 3; }\n" \
           "kernel void k(global int *o) { o[0] = g(); }"

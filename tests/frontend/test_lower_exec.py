@@ -195,3 +195,29 @@ def test_subscripted_swizzle(queue) -> None:  # type: ignore[no-untyped-def]
         v[3 - (i & 3)] = 7
         return v[0] * 1000 + v[1] * 100 + v[2] * 10 + v[3] + v[3] * 100000
     assert run_int(queue, src) == [ref(i) for i in range(8)]
+
+
+def test_a_subscript_of_a_void_pointer_steps_in_bytes(queue) -> None:  # type: ignore[no-untyped-def]
+    """GNU C, which clang accepts: `&p[i]` on a `void *` is i bytes on, and converts to `int *`
+    (the OpenCL C mutator found it an internal error: a step over `void` has no size)."""
+    src = """__kernel void k(__global void *out) {
+      int i = get_global_id(0);
+      atomic_add(&out[4 * (i % 4)], i);
+      __global char *c = (__global char *)&out[16 + i];
+      *c = 1;
+    }"""
+    got = run_int(queue, src, n=8)
+    assert got[:4] == [0 + 4, 1 + 5, 2 + 6, 3 + 7]
+    assert got[4:] == [0x01010101, 0x01010101, 0, 0]  # bytes 16..23 each set
+
+
+def test_void_pointer_arithmetic_steps_in_bytes(queue) -> None:  # type: ignore[no-untyped-def]
+    """GNU C as clang accepts it (PoCL gives the same [8, 7]): +, -, += and ++ on a `void *`
+    move by bytes, and the difference of two is in bytes."""
+    src = """kernel void k(global int *o) {
+      global void *p = o, *q = o;
+      q += 8; q = q - 4; q++; --q; q = 4 + q;
+      o[0] = (int)(q - p);
+      *(global int *)(p + 4 * 1) = 7;
+    }"""
+    assert run_int(queue, src, n=2) == [8, 7]  # each work-item writes the same two

@@ -339,3 +339,36 @@ def test_a_scalar_compound_literal_with_excess_elements_is_its_first_value() -> 
                                                  "1:80: excess elements in scalar initializer"]
     assert messages(src) == ["1:87: member reference base type 'double' is not a structure or union"]
     assert messages("void f(global float *o) { o[0] = (float){ {2.0f} }; }") == []
+
+
+def test_a_redeclaration_with_another_result_type_is_conflicting_types() -> None:
+    """clang: the same parameters with another result type (or qualifier) conflict (the OpenCL C
+    mutator found `int f(); size_t f() {...}` called as int, an internal error in the IR builder)."""
+    src = "int f();\nint g() { return f() + 1; }\nsize_t f() { return 3; }\nconst int f();"
+    assert messages(src) == ["3:8: conflicting types for 'f'", "4:11: conflicting types for 'f'"]
+    assert check(src)[1].render().count("1:5: note: previous declaration is here") == 2
+    assert messages("int f();\nint f() { return 3; }\nint g() { return f(); }") == []
+
+
+def test_incomplete_parameters_results_and_array_elements_are_clang_errors() -> None:
+    """clang's errors where the OpenCL C mutator reached the layout as an internal error: a defined
+    function's parameter or result of an undefined struct, an array of void or of one (reported at
+    the innermost '['); a declaration without a body may name them."""
+    assert messages("__kernel void k(struct S) { }") == ["1:25: variable has incomplete type '__private struct S'"]
+    assert messages("kernel void k(global long *arg, struct S n) { }") == [
+        "1:42: variable has incomplete type '__private struct S'"]
+    assert messages("struct S put(global int *o) { o[1] = 1; }") == [
+        "1:10: incomplete result type 'struct S' in function definition"]
+    assert messages("kernel void k() { void a[2]; __local void l[16]; }\nvoid g() { struct S b[2][3]; }") == [
+        "1:25: array has incomplete element type 'void'",
+        "1:44: array has incomplete element type '__local void'",
+        "2:25: array has incomplete element type 'struct S'"]
+    assert messages("constant void z[2][3] = {0};") == ["1:19: array has incomplete element type '__constant void'"]
+    assert messages("struct S f(struct S s);\nvoid g(struct S *p);\nvoid h(void *p) { }") == []
+
+
+def test_a_call_with_an_incomplete_result_is_a_clang_error() -> None:
+    """clang: a function declared to return an undefined struct may not be called."""
+    src = "struct S g();\nkernel void k() { g(); }"
+    assert messages(src) == ["2:19: calling 'g' with incomplete return type 'struct S'"]
+    assert "1:10: note: 'g' declared here" in check(src)[1].render()

@@ -294,6 +294,7 @@ class VarDecl(Decl):
     storage: Optional[str] = None  # "static", "extern" or None
     attributes: dict[str, Any] = field(default_factory=dict)  # e.g. {"aligned": 16}
     is_global_scope: bool = False
+    array_loc: Optional[SourceLocation] = None  # an array's '[' as written, where clang reports its element
 
 
 @dataclass(eq=False)

@@ -28,7 +28,7 @@ from .c_types import CType
 from .gnu_types import TypeOf
 
 # Fields never shown inline: locations, links back into the tree, and sema bookkeeping shown elsewhere.
-_HIDDEN = frozenset(["loc", "end_loc", "brace_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
+_HIDDEN = frozenset(["loc", "end_loc", "brace_loc", "array_loc", "type_name", "ctype", "is_lvalue", "decl", "builtin", "to", "operand",
                      "attributes", "params", "result", "text",
                      "designator_locs", "link_name"])
 # Boolean fields shown as a bare word when true.

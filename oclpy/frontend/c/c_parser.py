@@ -170,6 +170,14 @@ class Declarator:
         return self.ops[-1].params if self.is_function else []
 
 
+def _innermost_bracket(d: Declarator) -> Optional[SourceLocation]:
+    """The innermost '[' of a declarator that makes an array (clang reports the element there)."""
+    arrays = len(d.ops)
+    while arrays and d.ops[arrays - 1].kind == "array":
+        arrays -= 1
+    return d.ops[arrays].loc if arrays < len(d.ops) else None
+
+
 def _written_type_name(spec: DeclSpec, d: Declarator) -> Optional[str]:
     """`my_struct_t*` for a parameter written with a type name and plain pointers
     (what clGetKernelArgInfo reports); None when no type name was used."""
@@ -482,6 +490,7 @@ class Parser:
                 init, ctype = None, ERROR
         storage = spec.storage if spec.storage in ("static", "extern") else None
         var = ast.VarDecl(d.loc, d.name, ctype, init, storage, attributes, is_global_scope=top_level)
+        var.array_loc = _innermost_bracket(d)
         self.declare(d.name, var)
         return var
 
@@ -1141,7 +1150,11 @@ class Parser:
         finally:
             self.in_parameter = outer
         self.parse_attributes_into(declarator.attributes)
-        ctype = _adjust_param_type(self.declared_type(spec.ctype, declarator.ops))
+        declared = self.declared_type(spec.ctype, declarator.ops)
+        incomplete = self.incomplete_field(declared) if isinstance(declared, ct.Array) else ""
+        if incomplete:  # an array of void or of an undefined struct, before it decays
+            self.diags.error(_innermost_bracket(declarator) or declarator.loc, incomplete)
+        ctype = _adjust_param_type(declared)
         ctype = self.array_parameter_qualifiers(declarator.ops, ctype)
         return ast.ParamDecl(declarator.loc, declarator.name, ctype, access=spec.access,
                              type_name=_written_type_name(spec, declarator))

@@ -203,6 +203,13 @@ def same_unqualified(a: CType, b: CType) -> bool:
     return a is b or a.unqualified() == b.unqualified()
 
 
+def innermost_element(t: CType) -> CType:
+    """The element of an array of arrays (`t` itself when it is no array)."""
+    while isinstance(t, ct.Array):
+        t = t.elem
+    return t
+
+
 def is_complete_object(t: CType) -> bool:
     if isinstance(t, ct.Struct):
         return t.definition.fields is not None

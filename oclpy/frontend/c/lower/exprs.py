@@ -159,7 +159,7 @@ def _incdec(cx: LoweringContext, e: ast.Unary) -> Value:
     assert t is not None
     delta = 1 if e.op.startswith("++") else -1
     if isinstance(t, ct.Pointer):
-        new = cx.b.gep(mem_type(t.pointee, cx.layout), old, [ConstInt(ir.I64, delta)])
+        new = cx.b.gep(_step_type(t.pointee, cx.layout), old, [ConstInt(ir.I64, delta)])
     elif old.type.is_float_or_float_vector():
         new = cx.b.binop("fadd", old, const_of(old.type, float(delta)))
     else:
@@ -252,7 +252,7 @@ def _pointer_arith(cx: LoweringContext, op: str, a: Value, b: Value, lt: CType, 
     assert isinstance(ptype, ct.Pointer)
     if op == "-":
         n = cx.b.binop("sub", ConstInt(ir.I64, 0), n)
-    return cx.b.gep(mem_type(ptype.pointee, cx.layout), ptr, [n])
+    return cx.b.gep(_step_type(ptype.pointee, cx.layout), ptr, [n])
 
 
 def _short_circuit(cx: LoweringContext, e: ast.Binary, as_int: bool = True) -> Value:
@@ -351,7 +351,7 @@ def lv_index(cx: LoweringContext, e: ast.Index) -> LValue:
         addr = cx.b.gep(mem_type(vec_t, cx.layout), base.addr, [ConstInt(ir.I64, 0), idx])
         return LValue(addr, e.ctype)
     assert isinstance(bt, ct.Pointer)
-    addr = cx.b.gep(mem_type(bt.pointee, cx.layout), cx.rv(e.base), [cx.rv(e.index)])
+    addr = cx.b.gep(_step_type(bt.pointee, cx.layout), cx.rv(e.base), [cx.rv(e.index)])
     return LValue(addr, e.ctype)
 
 
@@ -484,6 +484,12 @@ LV_HANDLERS: dict[type, LvHandler] = {
 def _is_scalar_test(e: ast.Expr) -> bool:
     return isinstance(e, ast.Binary) and (e.op in _ICMP or e.op in ("&&", "||")) and \
         isinstance(e.ctype, ct.Scalar) and not isinstance(e.lhs.ctype, ct.Vector)
+
+
+def _step_type(pointee: CType, dl: DataLayout) -> ir.Type:
+    """What one step of a pointer to `pointee` moves over: a byte for `void *` (GNU C, as clang
+    accepts `&p[i]` on a `void *`), else the pointee."""
+    return ir.I8 if st.is_void(pointee) else mem_type(pointee, dl)
 
 
 def _elem_size(t: ct.Pointer, dl: DataLayout) -> int:

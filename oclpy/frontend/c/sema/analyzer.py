@@ -96,13 +96,22 @@ def tag(cx: SemaContext, t: CType, loc: Optional[SourceLocation] = None) -> None
         tag(cx, f.type, loc)
 
 
+def complete_array(cx: SemaContext, d: ast.VarDecl) -> bool:
+    """False, after clang's error, when `d` is an array of void or of an undefined struct."""
+    elem = st.innermost_element(d.ctype)
+    if elem is d.ctype or st.is_complete_object(elem):
+        return True
+    cx.diags.error(d.array_loc or d.loc, f"array has incomplete element type '{elem}'")
+    return False
+
+
 def program_scope_var(cx: SemaContext, d: ast.VarDecl) -> None:
     d.is_global_scope = True
     d.ctype = check_opaque_use(cx, cx.spaces(d.ctype), d.loc, "global")
     if st.is_error(d.ctype):
         cx.declare(d)
         return
-    if not check_half_decl(cx, d.ctype, d.loc, "global"):
+    if not check_half_decl(cx, d.ctype, d.loc, "global") or not complete_array(cx, d):
         d.ctype = st.ERROR
         cx.declare(d)
         return
@@ -138,9 +147,17 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
         check_access_qualifier(cx, p)
         if isinstance(p.ctype, ct.Array):
             p.ctype = st.decay(p.ctype)
+        elif fn.body is not None and not st.is_complete_object(p.ctype):  # a declaration may name it
+            written = p.ctype.with_space(p.ctype.space or AddressSpace.PRIVATE)
+            cx.diags.error(p.loc, f"variable has incomplete type '{written}'")
+            p.ctype = ct.INT  # as for `void` above: the body is still checked
         tag(cx, p.ctype, p.loc)
         params.append(p.ctype)
-    fn.ctype = ct.FunctionType(cx.spaces(ftype.ret), tuple(params), ftype.variadic)
+    ret = cx.spaces(ftype.ret)
+    if fn.body is not None and not st.is_void(ret) and not st.is_complete_object(ret):
+        cx.diags.error(fn.loc, f"incomplete result type '{ret}' in function definition")
+        ret = ct.INT
+    fn.ctype = ct.FunctionType(ret, tuple(params), ftype.variadic)
     tag(cx, fn.ctype.ret, fn.loc)
     if fn.is_kernel:
         kernel_checks(cx, fn)
@@ -261,6 +278,8 @@ def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
         d.ctype = st.ERROR
     elif not st.is_complete_object(d.ctype):
         cx.diags.error(d.loc, f"variable has incomplete type '{d.ctype}'")
+        d.ctype = st.ERROR
+    elif not complete_array(cx, d):
         d.ctype = st.ERROR
     cx.declare(d)
     if d.init is not None and isinstance(d.ctype, AtomicScalar) and space not in (AddressSpace.GLOBAL,

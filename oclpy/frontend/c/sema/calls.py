@@ -112,6 +112,11 @@ def _user_call(cx: SemaContext, e: ast.Call, decl: ast.FunctionDecl) -> ast.Expr
     ftype = decl.ctype
     assert isinstance(ftype, ct.FunctionType)
     e.callee.ctype = ftype
+    if not st.is_void(ftype.ret) and not st.is_complete_object(ftype.ret):  # declared, never defined
+        cx.diags.error(e.loc, f"calling '{decl.name}' with incomplete return type '{ftype.ret}'")
+        cx.diags.note(cx.diags.diagnostics[-1], decl.loc, f"'{decl.name}' declared here")
+        e.ctype = st.ERROR
+        return e
     n, have = len(ftype.params), len(e.args)
     if have != n and not (ftype.variadic and have > n):
         _wrong_count(cx, e, n)

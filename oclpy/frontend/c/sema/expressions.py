@@ -339,7 +339,8 @@ def _check_pointer_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
         return invalid_operands(cx, e, lt, rt)
     ptr, other = (lt, rt) if isinstance(lt, ct.Pointer) else (rt, lt)
     assert isinstance(ptr, ct.Pointer)
-    if not st.is_integer(other) or not st.is_complete_object(ptr.pointee):
+    if not st.is_integer(other) or not (st.is_complete_object(ptr.pointee) or st.is_void(ptr.pointee)):
+        # a `void *` steps in bytes (GNU C, which clang accepts)
         return invalid_operands(cx, e, lt, rt)
     if isinstance(lt, ct.Pointer):
         e.rhs = convert(e.rhs, ct.LONG)

@@ -5,7 +5,8 @@ Every declaration of a name is checked against the earlier ones as clang does:
 the same signature redeclares (a definition is kept over a prototype, and an
 `overloadable` function stays so); another signature is an overload when the
 set has the `overloadable` attribute (at most one member may lack it), else
-"conflicting types". Each distinct signature is one function with its own
+"conflicting types", as is the same parameter list with another result type.
+Each distinct signature is one function with its own
 `link_name`: its C name when it is the only one or the unmarked one, else an
 Itanium-style mangled name (`_Z1gf` for `g(float)`), as clang names them.
 
@@ -89,7 +90,17 @@ def declare_function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     cx.scopes[0][fn.name] = decls[0] if decls else fn
 
 
+def _same_result(a: ast.FunctionDecl, b: ast.FunctionDecl) -> bool:
+    assert isinstance(a.ctype, ct.FunctionType) and isinstance(b.ctype, ct.FunctionType)
+    ra, rb = a.ctype.ret, b.ctype.ret
+    return st.same_unqualified(ra, rb) and ra.const == rb.const and ra.volatile == rb.volatile
+
+
 def _redeclare(cx: SemaContext, same: ast.FunctionDecl, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> None:
+    if not _same_result(same, fn):  # the parameters agree, the result does not: clang's error
+        diag = cx.diags.error(fn.loc, f"conflicting types for '{fn.name}'")
+        cx.diags.note(diag, same.loc, "previous declaration is here")
+        return  # the first declaration stays the function callers see
     if same.body is not None and fn.body is not None:
         diag = cx.diags.error(fn.loc, f"redefinition of '{fn.name}'")
         cx.diags.note(diag, same.loc, "previous definition is here")
