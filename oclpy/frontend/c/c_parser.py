@@ -458,7 +458,8 @@ class Parser:
             old = self.builtin_types.get(d.name) if len(self.scopes) == 1 else None
         if not isinstance(old, ct.CType) or old is ERROR or ctype is ERROR:
             return
-        same_struct = not isinstance(old, ct.Struct) or old.definition is ctype.definition  # type: ignore[attr-defined]
+        same_struct = not isinstance(old, ct.Struct) or (
+            isinstance(ctype, ct.Struct) and old.definition is ctype.definition)
         if not (old == ctype and same_struct):
             self.diags.error(d.loc, f"typedef redefinition with different types ('{ctype}' vs '{old}')")
 

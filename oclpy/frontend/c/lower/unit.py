@@ -127,6 +127,13 @@ def declare_function(unit: UnitContext, d: ast.FunctionDecl) -> Function:
     return unit.module.add_function(fn)
 
 
+def _signature_complete(d: ast.FunctionDecl) -> bool:
+    ftype = d.ctype
+    assert isinstance(ftype, ct.FunctionType)
+    return (isinstance(ftype.ret, ct.Void) or st.is_complete_object(ftype.ret)) and all(
+        st.is_complete_object(p) for p in ftype.params)
+
+
 def lower(tu: ast.TranslationUnit, options: object) -> Module:
     """Lower a translation unit that sema checked without errors to an IR module."""
     unit = UnitContext(Module("program"), options)
@@ -137,6 +144,8 @@ def lower(tu: ast.TranslationUnit, options: object) -> Module:
         if d.is_kernel and name not in defined:
             continue  # a kernel declared and never defined (sema allows no call to it): no kernel
         if name not in unit.functions and (d.body is not None or name not in defined):
+            if d.body is None and not _signature_complete(d):
+                continue  # no call to it passed sema (an incomplete result or parameter): no IR
             declare_function(unit, defined.get(name) or d)
     for var in tu.decls:
         if isinstance(var, ast.VarDecl):
