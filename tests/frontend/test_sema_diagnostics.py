@@ -387,3 +387,12 @@ def test_a_typedef_of_a_struct_redefined_as_a_pointer_is_clangs_error() -> None:
     src = "typedef struct { } my_struct_t ;\ntypedef global float * my_struct_t ;\nkernel void k ( ) { }"
     assert build_errors(src) == [("2:24", "typedef redefinition with different types "
                                           "('__global float *' vs 'struct (anonymous)')")]
+
+
+def test_a_kernel_and_a_variable_of_one_name_are_clangs_redefinition() -> None:
+    """Fuzz case: `__constant char MSG[]` and `kernel void MSG` reached LLVM's duplicate-name error."""
+    assert build_errors('__constant char MSG[] = "hi";\n__kernel void MSG(__global char *o) { }') == [
+        ("2:15", "redefinition of 'MSG' as different kind of symbol")]
+    assert build_errors("kernel void MSG(global int *o) { }\nconstant int MSG = 3;") == [
+        ("2:14", "redefinition of 'MSG' as different kind of symbol")]
+    assert messages("void f(void);\nkernel void k(global int *o) { int f = 2; o[0] = f; }") == []

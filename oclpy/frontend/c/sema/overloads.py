@@ -77,6 +77,11 @@ def _same_signature(a: ast.FunctionDecl, b: ast.FunctionDecl) -> bool:
 # -- declarations ---------------------------------------------------------------
 def declare_function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     """Enter `fn` in the file scope, checked against the earlier declarations of its name."""
+    prev = cx.scopes[0].get(fn.name)
+    if prev is not None and not isinstance(prev, ast.FunctionDecl):
+        diag = cx.diags.error(fn.loc, f"redefinition of '{fn.name}' as different kind of symbol")
+        cx.diags.note(diag, prev.loc, "previous definition is here")
+        return
     decls = cx.overloads.setdefault(fn.name, [])
     same = next((d for d in decls if _same_signature(d, fn)), None)
     if same is not None:

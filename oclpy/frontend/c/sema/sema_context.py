@@ -152,4 +152,8 @@ class SemaContext:
         if prev is not None and not isinstance(prev, ast.FunctionDecl):
             diag = self.diags.error(decl.loc, f"redefinition of '{decl.name}'")
             self.diags.note(diag, prev.loc, "previous definition is here")
+        elif prev is not None and scope is self.scopes[0] and not isinstance(decl, ast.FunctionDecl):
+            diag = self.diags.error(decl.loc, f"redefinition of '{decl.name}' as different kind of symbol")
+            self.diags.note(diag, prev.loc, "previous definition is here")
+            return
         scope[decl.name] = decl
