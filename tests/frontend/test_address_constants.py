@@ -53,14 +53,19 @@ kernel void k(global int *o) {
 CL2_EXPECTED = [30, 11, 20, 6, 100]
 
 
+def run(mod, ctx, queue, src: str, n: int, options: str = "") -> list[int]:  # type: ignore[no-untyped-def]
+    """Kernel `k(global int *o)` of `src` on one work-item, through `mod` (oclpy or PyOpenCL)."""
+    prg = mod.Program(ctx, src).build(options=options)
+    out = np.zeros(n, np.int32)
+    buf = mod.Buffer(ctx, mod.mem_flags.READ_WRITE | mod.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    prg.k(queue, (1,), None, buf)
+    mod.enqueue_copy(queue, out, buf)
+    return out.tolist()
+
+
 def run_oclpy(queue, src: str, n: int, options: str = "") -> list[int]:  # type: ignore[no-untyped-def]
     ctx, q = queue
-    prg = cl.Program(ctx, src).build(options=options)
-    out = np.zeros(n, np.int32)
-    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
-    prg.k(q, (1,), None, buf)
-    cl.enqueue_copy(q, out, buf)
-    return out.tolist()
+    return run(cl, ctx, q, src, n, options)
 
 
 def run_pocl(src: str, n: int, options: str = "") -> list[int]:
@@ -68,13 +73,7 @@ def run_pocl(src: str, n: int, options: str = "") -> list[int]:
     version = ctx.devices[0].opencl_c_version
     if "-cl-std=CL2.0" in options and not version.startswith(("OpenCL C 2", "OpenCL C 3")):
         pytest.skip(f"this PoCL's device takes no -cl-std=CL2.0 ({version})")
-    q = pyopencl.CommandQueue(ctx)
-    prg = pyopencl.Program(ctx, src).build(options=options)
-    out = np.zeros(n, np.int32)
-    buf = pyopencl.Buffer(ctx, pyopencl.mem_flags.READ_WRITE | pyopencl.mem_flags.COPY_HOST_PTR, hostbuf=out)
-    prg.k(q, (1,), None, buf)
-    pyopencl.enqueue_copy(q, out, buf)
-    return out.tolist()
+    return run(pyopencl, ctx, pyopencl.CommandQueue(ctx), src, n, options)
 
 
 def errors(src: str, std: str = "CL1.2") -> list[tuple[str, str]]:
