@@ -101,16 +101,22 @@ kernel void k(global float *out, Big arg, float s) {
 }
 
 
-def _run(kind: str, name: str, options: str = "") -> np.ndarray:
-    dev = next(d for d in cl.get_platforms()[0].get_devices() if d.kind == kind)
-    ctx = cl.Context([dev])
-    queue = cl.CommandQueue(ctx)
+def _big_argument() -> np.ndarray:
+    """The kernels' struct argument: N floats, an int tag and a char, as the C struct lays them out."""
     big = np.dtype({"names": ["w", "tag", "c"], "formats": [(np.float32, (N,)), np.int32, np.int8],
                     "offsets": [0, 4 * N, 4 * N + 4], "itemsize": 4 * N + 8})
     arg = np.zeros((), big)
     arg["w"] = (np.arange(N, dtype=np.float32) * np.float32(0.75)) % np.float32(9.0)
     arg["tag"] = 3
     arg["c"] = 5
+    return arg
+
+
+def _run(kind: str, name: str, options: str = "") -> np.ndarray:
+    dev = next(d for d in cl.get_platforms()[0].get_devices() if d.kind == kind)
+    ctx = cl.Context([dev])
+    queue = cl.CommandQueue(ctx)
+    arg = _big_argument()
     out = np.zeros(64, np.float32)
     buf = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, out.nbytes)
     prg = cl.Program(ctx, PRELUDE + KERNELS[name]).build(options=options)
@@ -185,12 +191,7 @@ def test_the_smallest_register_files_and_the_allocation_checker(name: str) -> No
     by the allocation checker, run on a simulator of those files."""
     from tests.targets.simt_cl_harness import run_cl
 
-    big = np.dtype({"names": ["w", "tag", "c"], "formats": [(np.float32, (N,)), np.int32, np.int8],
-                    "offsets": [0, 4 * N, 4 * N + 4], "itemsize": 4 * N + 8})
-    arg = np.zeros((), big)
-    arg["w"] = (np.arange(N, dtype=np.float32) * np.float32(0.75)) % np.float32(9.0)
-    arg["tag"] = 3
-    arg["c"] = 5
+    arg = _big_argument()
     out, _ = run_cl(PRELUDE + KERNELS[name], "k", [np.zeros(64, np.float32), arg.tobytes(), np.float32(2.0)], (64,), (16,),
                     regs="tiny")
     assert np.array_equal(out[0], _run("cpu", name))
