@@ -18,6 +18,8 @@ llvmlite's own split). This module owns:
   now, optimise and compile later; loading object code back into a fresh
   engine (`load_object`, the build cache);
 - NVPTX: linking libdevice bitcode, optimising, emitting PTX (`emit_ptx`);
+- refusing object code that calls a symbol the process lacks
+  (`check_resolvable`, with `object_symbols.py`): an LLVMError, not a crash;
 - assembly emission for inspection (`oclpy build --emit asm`),
 - making the C math library's symbols visible to JIT code.
 """
@@ -37,7 +39,7 @@ from typing import Any, Callable, Iterator, Sequence
 import llvmlite
 import llvmlite.binding as llvm
 
-from . import llvm_helper
+from . import llvm_helper, object_symbols
 from .split_blocks import split_huge_blocks
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -368,6 +370,7 @@ def load_object(object_code: bytes, optimized_ir: str = "") -> JitModule:
 
 
 def _load_object(object_code: bytes, optimized_ir: str) -> JitModule:
+    check_resolvable(object_code)
     tm = host_target_machine()  # the engine owns it
     empty = llvm.parse_assembly("")
     empty.triple = tm.triple
@@ -379,6 +382,17 @@ def _load_object(object_code: bytes, optimized_ir: str) -> JitModule:
     except RuntimeError as exc:
         raise LLVMError(f"cannot load object code: {exc}") from exc
     return JitModule(engine, tm, optimized_ir, object_code)
+
+
+def check_resolvable(object_code: bytes) -> None:
+    """Raise LLVMError naming each symbol `object_code` needs that this process cannot
+    give the JIT (MCJIT would make each call of it a jump to a bad address)."""
+    _init()
+    missing = [name for name in object_symbols.undefined_symbols(object_code) or ()
+               if not llvm.address_of_symbol(name)]
+    if missing:
+        names = ", ".join(f"'{name}'" for name in missing)
+        raise LLVMError(f"native code calls {names}, which no library loaded in this process defines")
 
 
 # -- NVPTX ---------------------------------------------------------------------------

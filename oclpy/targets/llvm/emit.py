@@ -15,6 +15,8 @@ Lowering choices:
   (`gep i8, p, off`), so 3-element vectors occupy the size of 4 in memory
   whatever LLVM thinks. Allocas become `[size x i8]` in the entry block.
 - `addrspacecast` between spaces the target maps to one LLVM space is a no-op.
+- `fptrunc` from double to half goes through `exact_half.py` when the target
+  sets `half_without_library` (the cpu: LLVM's x86 lowering calls a library).
 - Atomics carry their ordering and the target's syncscope.
 - Float arithmetic gets fast-math flags when the module or function attrs ask
   for it (`fast_math: True`).
@@ -36,6 +38,7 @@ from ...ir.values import (
     Argument, Block, ConstAggregate, ConstInt, ConstOffset, Function, GlobalVar, Instr, Module, Value,
 )
 from . import emit_indirect as indirect
+from . import exact_half
 from .emit_types import EmitError, TypeMapper, is_constant
 from .emit_llinstrs import AtomicRMWScoped, CmpXchgScoped, VolatileLoad, VolatileStore
 
@@ -312,6 +315,8 @@ class FunctionEmitter:
         to = self.lltype(instr.type)
         if instr.op in ("addrspacecast", "bitcast") and src.type == to:
             return src
+        if instr.op == "fptrunc" and getattr(self.me.target, "half_without_library", False):
+            return exact_half.fptrunc(self.builder, src, to)
         return getattr(self.builder, instr.op)(src, to, name=instr.name)
 
     def select(self, instr: Instr) -> ll.Value:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Callable
 
 from llvmlite import ir as ll
 
+from .. import exact_half
 from ..vecmath import library as vecmath
 from ..emit_types import EmitError
 
@@ -46,11 +47,14 @@ LIBM: tuple[str, ...] = (
     "logb", "nextafter", "fdim", "remainder", "ldexp",
 )
 
-F32, F64 = ll.FloatType(), ll.DoubleType()
+F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 
 
 class MathLowering:
     """Builds scalar math for one function emitter."""
+
+    # double -> half through `exact_half` (LLVM's x86 lowering calls a library the JIT lacks)
+    half_without_library = True
 
     def __init__(self, fe: FunctionEmitter) -> None:
         self.fe = fe
@@ -76,7 +80,9 @@ class MathLowering:
         return x if x.type == F64 else self.b.fpext(x, F64)
 
     def narrow(self, x: ll.Value, ty: ll.Type) -> ll.Value:
-        return x if ty == F64 else self.b.fptrunc(x, ty)
+        if ty == F64:
+            return x
+        return exact_half.fptrunc(self.b, x, ty) if self.half_without_library else self.b.fptrunc(x, ty)
 
     def in_double(self, ty: ll.Type, args: Args, body: Callable[[Args], ll.Value]) -> ll.Value:
         """Compute `body` in double from float operands, rounding once at the end."""
@@ -199,6 +205,8 @@ def lower_math(fe: FunctionEmitter, base: str, ret: ll.Type, args: Args,
     """Lower math builtin `base` returning `ret` (scalar or vector) on `args`;
     `inline`: always vecmath's body, never the C library (for loops that the
     outer-loop vectoriser widens: it turns a library call into one call per lane)."""
+    if base == "fma" and _element(ret) == F16:  # LLVM's own needs __truncdfhf2 (exact_half.py)
+        return exact_half.fma_half(fe.builder, *args)
     if _vectorisable(base, ret, args):
         return vecmath.call(fe.builder, base, ret, args, library=not inline)
     m = MathLowering(fe)
@@ -219,6 +227,10 @@ def _vectorisable(base: str, ret: ll.Type, args: Args) -> bool:
         return vecmath.covers(base, ret) and not any(isinstance(a.type, ll.VectorType) for a in args)
     return vecmath.covers(base, ret.element) and all(
         isinstance(a.type, ll.VectorType) and a.type.count == ret.count for a in args)
+
+
+def _element(t: ll.Type) -> ll.Type:
+    return t.element if isinstance(t, ll.VectorType) else t
 
 
 def is_math(base: str) -> bool:

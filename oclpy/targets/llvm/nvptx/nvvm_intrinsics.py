@@ -243,6 +243,8 @@ def libdevice_name(name: str, ty: ll.Type) -> str:
 class NvMath(MathLowering):
     """The cpu target's math lowering with NVPTX's choices: native or libdevice."""
 
+    half_without_library = False  # NVPTX converts double to half natively (cvt.rn.f16.f64)
+
     def intrinsic(self, name: str, ty: ll.Type, args: list[ll.Value]) -> ll.Value:
         if name in NATIVE or isinstance(ty, ll.VectorType):
             return super().intrinsic(name, ty, args)

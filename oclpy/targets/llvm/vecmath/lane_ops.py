@@ -14,6 +14,8 @@ from typing import Sequence
 
 from llvmlite import ir as ll
 
+from .. import exact_half
+
 F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 I1, I32, I64 = ll.IntType(1), ll.IntType(32), ll.IntType(64)
 
@@ -152,7 +154,7 @@ class Ops:
         return self.b.fpext(x, self.ty(F64)) if _elem(x.type) != F64 else x
 
     def narrow(self, x: ll.Value, elem: ll.Type) -> ll.Value:
-        return self.b.fptrunc(x, self.ty(elem)) if elem != F64 else x
+        return exact_half.fptrunc(self.b, x, self.ty(elem)) if elem != F64 else x
 
     def bits(self, x: ll.Value) -> ll.Value:
         """The IEEE bits of a float (i32) or double (i64) value."""

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from .. import exact_half
 from .double import DOUBLE as _DOUBLE_BASIC
 from .double_hyp import DOUBLE_HYP
 from .double_inv import DOUBLE_INV
@@ -159,11 +160,15 @@ def _define_body(fn: ll.Function, base: str, ret: ll.Type) -> None:
         return
     args = [_as_float(o, a) for a in fn.args]
     native = FLOAT_NATIVE.get(base)
-    result = native(o, args) if native is not None else o.narrow(FLOAT[base](o, args), F32)
-    # half through float: x86 has no double -> half instruction (LLVM would call
-    # __truncdfhf2, which the JIT cannot resolve); the second rounding costs half
-    # a float ulp, nothing at half's precision
-    builder.ret(result if elem == F32 else builder.fptrunc(result, ret))
+    if native is not None:
+        result = native(o, args)
+        builder.ret(result if elem == F32 else builder.fptrunc(result, ret))
+        return
+    # a double rounded to half once, in integer steps (exact_half.py): a plain fptrunc
+    # chain lets LLVM's x86 code generator pass a double copysign operand to
+    # __truncdfhf2, a library the JIT lacks (atan2 on half did)
+    wide = FLOAT[base](o, args)
+    builder.ret(o.narrow(wide, F32) if elem == F32 else exact_half.fptrunc(builder, wide, ret))
 
 
 def _as_float(o: Ops, arg: ll.Value) -> ll.Value:
