@@ -13,7 +13,7 @@ import pytest
 from llvmlite import ir as ll
 
 from oclpy.targets.llvm import binding, exact_half, object_symbols
-from tests.targets.test_cpu_guard import filecheck
+from tests.test_filecheck import filecheck
 from tools.cpu_harness import compile_text, run
 
 H, D = ll.HalfType(), ll.DoubleType()
@@ -250,3 +250,18 @@ def test_undefined_symbols_of_object_code() -> None:
     jit = binding.compile_ir(calls_libm, 0)
     assert object_symbols.undefined_symbols(jit.object_code) == ["cos"]
     assert object_symbols.undefined_symbols(b"not an object") is None
+
+
+def test_half_copysign_of_a_converted_double_needs_no_library() -> None:
+    # LLVM drops the float -> half conversion of a copysign's sign operand; with a plain
+    # fptrunc chain it then converted the double, by __truncdfhf2 (atan2 on half did)
+    def signed(b: ll.IRBuilder, x: ll.Value, d: ll.Value) -> ll.Value:
+        h = ll.VectorType(H, LANES) if isinstance(x.type, ll.VectorType) else H
+        name = "llvm.copysign." + ("v4f16" if h != H else "f16")
+        copysign = b.module.globals.get(name) or ll.Function(b.module, ll.FunctionType(h, [h, h]), name)
+        return b.call(copysign, [exact_half.double_to_half(b, x), exact_half.double_to_half(b, d)])
+    jit = _jit("signed", signed, D, 2)
+    x = np.array([1.5, -2.0, 0.25, -0.0, 3.0, 1e-9, np.inf, 7.0])
+    d = np.array([-1.0, 2.0, -0.0, 1e-300, -1e300, -1.0, -3.0, 0.0])
+    assert "__truncdfhf2" not in (object_symbols.undefined_symbols(jit.object_code) or [])
+    _same_bits(_call(jit, "signed", x, d), np.copysign(x.astype(np.float16), d.astype(np.float16)))

@@ -2,8 +2,9 @@
 
 x86 without AVX512-FP16 has no double -> half instruction: LLVM lowers
 `fptrunc double to half` to a call of compiler-rt's `__truncdfhf2`, and
-`llvm.fma.f16` to a double fma followed by that call. The JIT cannot resolve
-it (it is no symbol of the process), so the call jumps to a bad address. The
+`llvm.fma.f16` to a double fma followed by that call (and a half copysign
+whose sign comes from a double to that call on the double). The JIT cannot
+resolve it (it is no symbol of the process), so the call jumps to a bad address. The
 sequences here use only integer operations, float arithmetic and float ->
 half conversions (native with F16C), for scalars and vectors alike:
 
@@ -23,6 +24,7 @@ from llvmlite import ir as ll
 
 F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 I32, I64 = ll.IntType(32), ll.IntType(64)
+
 
 def _elem(t: ll.Type) -> ll.Type:
     return t.element if isinstance(t, ll.VectorType) else t
