@@ -310,3 +310,11 @@ def test_fma_rounds_once(ctx) -> None:  # type: ignore[no-untyped-def]
     with np.errstate(all="ignore"):
         want = (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(np.float16)
     _same_bits(got, want, "fma")
+
+
+def test_copysign_with_a_double_sign_then_half(ctx) -> None:  # type: ignore[no-untyped-def]
+    # LLVM's x86 code generator turned this into a double -> half call the cpu's JIT lacked
+    f = np.linspace(-3, 3, 64).astype(np.float32)
+    d = np.concatenate([-np.linspace(-3, 3, 60), [0.0, -0.0, 1e-300, -1e300]])
+    got = _run(ctx, "out[i] = (half)copysign(in0[i], (float)in1[i]);", 1, f, d)
+    _same_bits(got[:, 0], np.copysign(f, d.astype(np.float32)).astype(np.float16))

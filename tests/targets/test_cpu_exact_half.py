@@ -265,3 +265,16 @@ def test_half_copysign_of_a_converted_double_needs_no_library() -> None:
     d = np.array([-1.0, 2.0, -0.0, 1e-300, -1e300, -1.0, -3.0, 0.0])
     assert "__truncdfhf2" not in (object_symbols.undefined_symbols(jit.object_code) or [])
     _same_bits(_call(jit, "signed", x, d), np.copysign(x.astype(np.float16), d.astype(np.float16)))
+
+
+def test_truncdfhf2_from_llvm_is_provided_and_correctly_rounded() -> None:
+    # a plain fptrunc double -> half, which LLVM's x86 code generator lowers to a call
+    # of __truncdfhf2: the JIT gets jit_runtime's (exact_half's rounding)
+    jit = _jit("plain", lambda b, x: b.fptrunc(x, ll.VectorType(H, LANES) if isinstance(x.type, ll.VectorType) else H),
+               D, 1)
+    assert "__truncdfhf2" in (object_symbols.undefined_symbols(jit.object_code) or [])
+    d = _edge_doubles()
+    d = np.concatenate([d, np.zeros(-len(d) % LANES)])
+    with np.errstate(all="ignore"):
+        want = d.astype(np.float16)
+    _same_bits(_call(jit, "plain", d), want)

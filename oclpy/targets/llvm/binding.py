@@ -20,6 +20,8 @@ llvmlite's own split). This module owns:
 - NVPTX: linking libdevice bitcode, optimising, emitting PTX (`emit_ptx`);
 - refusing object code that calls a symbol the process lacks
   (`check_resolvable`, with `object_symbols.py`): an LLVMError, not a crash;
+  the runtime-library routines `jit_runtime.py` writes are compiled and
+  registered instead, at their first need;
 - assembly emission for inspection (`oclpy build --emit asm`),
 - making the C math library's symbols visible to JIT code.
 """
@@ -39,7 +41,7 @@ from typing import Any, Callable, Iterator, Sequence
 import llvmlite
 import llvmlite.binding as llvm
 
-from . import llvm_helper, object_symbols
+from . import jit_runtime, llvm_helper, object_symbols
 from .split_blocks import split_huge_blocks
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -386,13 +388,31 @@ def _load_object(object_code: bytes, optimized_ir: str) -> JitModule:
 
 def check_resolvable(object_code: bytes) -> None:
     """Raise LLVMError naming each symbol `object_code` needs that this process cannot
-    give the JIT (MCJIT would make each call of it a jump to a bad address)."""
+    give the JIT (MCJIT would make each call of it a jump to a bad address), after
+    providing those `jit_runtime` defines (the caller holds `_lock`)."""
     _init()
     missing = [name for name in object_symbols.undefined_symbols(object_code) or ()
                if not llvm.address_of_symbol(name)]
+    ours = [name for name in missing if name in jit_runtime.ROUTINES]
+    if ours:
+        _provide_runtime(ours)
+        missing = [name for name in missing if name not in ours]
     if missing:
         names = ", ".join(f"'{name}'" for name in missing)
         raise LLVMError(f"native code calls {names}, which no library loaded in this process defines")
+
+
+def _provide_runtime(names: list[str]) -> None:
+    """Compile `jit_runtime`'s routines `names` for the host and register their
+    addresses with the JIT, for the life of the process (the caller holds `_lock`)."""
+    tm = _codegen_machine(3, "", "")
+    text = jit_runtime.module_text(names, tm.triple, str(tm.target_data))
+    with _parsed(text) as mod:
+        optimized, obj = _optimize_and_emit(mod, 3, "", "")
+    native = _load_object(obj, optimized)
+    _state.setdefault("runtime", []).append(native)  # type: ignore[union-attr]
+    for name in names:
+        llvm.add_symbol(name, native.address_of(name))
 
 
 # -- NVPTX ---------------------------------------------------------------------------
