@@ -396,3 +396,39 @@ def test_a_kernel_and_a_variable_of_one_name_are_clangs_redefinition() -> None:
     assert build_errors("kernel void MSG(global int *o) { }\nconstant int MSG = 3;") == [
         ("2:14", "redefinition of 'MSG' as different kind of symbol")]
     assert messages("void f(void);\nkernel void k(global int *o) { int f = 2; o[0] = f; }") == []
+
+
+def test_case_values_are_compared_in_the_switch_condition_type() -> None:
+    """The 100,000-case fuzz run's `switch (i) { case 0: ... case 4294967296: }` on an int reached
+    the IR builder as two equal cases (an internal error): clang converts each case value to the
+    condition's promoted type, warns when the condition's own type cannot hold it, and finds
+    duplicates among converted values, whichever way a value is written."""
+    def both(body: str, cond: str = "int i") -> tuple[list[str], list[str]]:
+        src = f"void f({cond}) {{ switch ({cond.split()[-1]}) {{ {body} ; }} }}"
+        return messages(src), messages(src, severity="warning")
+
+    assert both("case 0: case 4294967296:") == (
+        ["1:43: duplicate case value '0'"],
+        ["1:43: overflow converting case value to switch condition type (4294967296 to 0)"])
+    assert both("case -1: case 4294967295u:", "uint u") == (["1:45: duplicate case value '4294967295'"], [])
+    assert both("case -1: case 0xffffffffffffffff:", "ulong u") == (
+        ["1:46: duplicate case value '18446744073709551615'"], [])
+    assert both("case (char)300: case 44: case 'a': case 97:") == (
+        ["1:51: duplicate case value '44'", "1:70: duplicate case value '97'"], [])
+    assert both("case 256: case 0:", "char c") == (
+        [], ["1:36: overflow converting case value to switch condition type (256 to 0)"])
+    assert both("case 4294967296: case 0:", "long l") == ([], [])
+    assert both("case 4294967296 ... 4294967298: case 1:")[0] == ["1:35: duplicate case value '1'"]
+    assert both("case 2147483647 ... 2147483648:")[1] == [
+        "1:50: overflow converting case value to switch condition type (2147483648 to -2147483648)",
+        "1:35: empty case range specified"]
+    enum = "enum E { A = 4294967297 };\nvoid f(int i) { switch (i) { case 1: case A: ; } }"
+    assert messages(enum) == ["2:43: duplicate case value '1'"]
+
+
+def test_case_values_converted_to_the_condition_type_build() -> None:
+    from oclpy.frontend.driver import compile_to_ir
+    src = ("kernel void k(global int *o, long l, uint u) { int r = 0;\n"
+           "  switch (l) { case 4294967296: r = 1; break; case 0: r = 2; }\n"
+           "  switch (u) { case -1: r += 10; break; case 0 ... 3: r += 20; } o[0] = r; }")
+    assert [f.name for f in compile_to_ir(src).module.functions] == ["k"]
