@@ -432,3 +432,35 @@ def test_case_values_converted_to_the_condition_type_build() -> None:
            "  switch (l) { case 4294967296: r = 1; break; case 0: r = 2; }\n"
            "  switch (u) { case -1: r += 10; break; case 0 ... 3: r += 20; } o[0] = r; }")
     assert [f.name for f in compile_to_ir(src).module.functions] == ["k"]
+
+
+def test_steps_over_and_values_of_an_undefined_struct_are_clang_errors() -> None:
+    """The 100,000-case fuzz run's `atomic_add(&bins[l], ...)` on a `global struct S *` with `struct S`
+    never defined reached the layout (an internal error): clang's errors wherever a size or a value
+    of the struct is needed: a subscript, pointer arithmetic (`+`, `-`, `++`, `+=`), a load, an
+    assignment; an array of unknown bound has no size either. `&*p`, comparisons and passing the
+    pointer need none."""
+    k = "kernel void k(global struct S *b, global struct S *c, global int *o) { "
+    assert messages(k + "atomic_add(&b[1], 1); }") == [
+        "1:85: subscript of pointer to incomplete type '__global struct S'"]
+    assert messages(k + "b + 1; c++; b - c; b += 2; }") == [
+        f"1:{col}: arithmetic on a pointer to an incomplete type '__global struct S'" for col in (74, 80, 86, 93)]
+    assert messages(k + "*b; (void)*c; o[0] = 1 ? *b : *c; }") == [
+        f"1:{col}: incomplete type 'struct S' where a complete type is required" for col in (72, 82, 97, 102)]
+    assert messages(k + "*b = *c; }") == ["1:77: incomplete type 'struct S' where a complete type is required",
+                                          "1:75: incomplete type '__global struct S' is not assignable"]
+    assert messages(k + "o[0] = b == c; global struct S *p = &*b; }") == []
+    assert messages("kernel void k(global int (*b)[]) { b[1]; }") == [
+        "1:37: subscript of pointer to incomplete type '__global int []'"]
+    assert messages("kernel void k(global union U *u) { return *u; }") == [
+        "1:43: incomplete type 'union U' where a complete type is required"]
+
+
+def test_a_subscript_of_a_void_pointer_steps_a_byte() -> None:
+    """GNU C (clang accepts it): `p[i]` on a `void *` is a void lvalue: its address is `p + i`
+    bytes, a statement of it loads nothing, and it cannot be assigned (it was a layout error)."""
+    from oclpy.frontend.driver import compile_to_ir
+    src = "kernel void k(global void *b, global int *o) { b[1]; o[0] = (int)((global char *)&b[3] - (global char *)b); }"
+    assert [f.name for f in compile_to_ir(src).module.functions] == ["k"]
+    assert messages("kernel void k(global void *b) { b[1] = 0; }") == [
+        "1:38: incomplete type '__global void' is not assignable"]

@@ -363,7 +363,7 @@ def return_stmt(cx: SemaContext, s: ast.Return) -> None:
         return
     s.value = cx.value(s.value)
     if st.is_void(ret):
-        if not st.is_void(s.value.ctype or st.ERROR):
+        if not st.is_void(s.value.ctype or st.ERROR) and not st.is_error(s.value.ctype):
             cx.diags.error(s.value.loc, f"void function '{fn.name}' should not return a value")
         return
     s.value = assign_convert(s.value, ret, "return", cx.diags)

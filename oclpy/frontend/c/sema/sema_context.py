@@ -99,6 +99,8 @@ class SemaContext:
         e = self.check(e)
         if isinstance(e.ctype, ct.FunctionType):  # a function used other than by calling it
             return self.error(e, "function pointers are not supported in OpenCL")
+        if e.is_lvalue and st.is_incomplete_struct(e.ctype):  # `*p` of a `struct S *`: no value to load
+            return self.error(e, f"incomplete type '{e.ctype.unqualified()}' where a complete type is required")  # type: ignore[union-attr]
         check_half_load(self, e)
         return to_rvalue(e)
 
