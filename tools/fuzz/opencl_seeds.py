@@ -54,7 +54,7 @@ class Seed:
     def digest(self) -> str:
         """What the cost table keys on: the text and options, not where they came from (a
         corpus fetched to another folder has the same digests)."""
-        options = self.options.replace(self.root, CORPUS_ROOT) if self.root else self.options
+        options = self.options.replace(f"-I{self.root}", f"-I{CORPUS_ROOT}") if self.root else self.options
         return hashlib.sha256(f"{options}\0{self.text}".encode(errors="surrogatepass")).hexdigest()[:16]
 
 
