@@ -396,3 +396,71 @@ def test_a_kernel_and_a_variable_of_one_name_are_clangs_redefinition() -> None:
     assert build_errors("kernel void MSG(global int *o) { }\nconstant int MSG = 3;") == [
         ("2:14", "redefinition of 'MSG' as different kind of symbol")]
     assert messages("void f(void);\nkernel void k(global int *o) { int f = 2; o[0] = f; }") == []
+
+
+def test_case_values_are_compared_in_the_switch_condition_type() -> None:
+    """The 100,000-case fuzz run's `switch (i) { case 0: ... case 4294967296: }` on an int reached
+    the IR builder as two equal cases (an internal error): clang converts each case value to the
+    condition's promoted type, warns when the condition's own type cannot hold it, and finds
+    duplicates among converted values, whichever way a value is written."""
+    def both(body: str, cond: str = "int i") -> tuple[list[str], list[str]]:
+        src = f"void f({cond}) {{ switch ({cond.split()[-1]}) {{ {body} ; }} }}"
+        return messages(src), messages(src, severity="warning")
+
+    assert both("case 0: case 4294967296:") == (
+        ["1:43: duplicate case value '0'"],
+        ["1:43: overflow converting case value to switch condition type (4294967296 to 0)"])
+    assert both("case -1: case 4294967295u:", "uint u") == (["1:45: duplicate case value '4294967295'"], [])
+    assert both("case -1: case 0xffffffffffffffff:", "ulong u") == (
+        ["1:46: duplicate case value '18446744073709551615'"], [])
+    assert both("case (char)300: case 44: case 'a': case 97:") == (
+        ["1:51: duplicate case value '44'", "1:70: duplicate case value '97'"], [])
+    assert both("case 256: case 0:", "char c") == (
+        [], ["1:36: overflow converting case value to switch condition type (256 to 0)"])
+    assert both("case 4294967296: case 0:", "long l") == ([], [])
+    assert both("case 4294967296 ... 4294967298: case 1:")[0] == ["1:35: duplicate case value '1'"]
+    assert both("case 2147483647 ... 2147483648:")[1] == [
+        "1:50: overflow converting case value to switch condition type (2147483648 to -2147483648)",
+        "1:35: empty case range specified"]
+    enum = "enum E { A = 4294967297 };\nvoid f(int i) { switch (i) { case 1: case A: ; } }"
+    assert messages(enum) == ["2:43: duplicate case value '1'"]
+
+
+def test_case_values_converted_to_the_condition_type_build() -> None:
+    from oclpy.frontend.driver import compile_to_ir
+    src = ("kernel void k(global int *o, long l, uint u) { int r = 0;\n"
+           "  switch (l) { case 4294967296: r = 1; break; case 0: r = 2; }\n"
+           "  switch (u) { case -1: r += 10; break; case 0 ... 3: r += 20; } o[0] = r; }")
+    assert [f.name for f in compile_to_ir(src).module.functions] == ["k"]
+
+
+def test_steps_over_and_values_of_an_undefined_struct_are_clang_errors() -> None:
+    """The 100,000-case fuzz run's `atomic_add(&bins[l], ...)` on a `global struct S *` with `struct S`
+    never defined reached the layout (an internal error): clang's errors wherever a size or a value
+    of the struct is needed: a subscript, pointer arithmetic (`+`, `-`, `++`, `+=`), a load, an
+    assignment; an array of unknown bound has no size either. `&*p`, comparisons and passing the
+    pointer need none."""
+    k = "kernel void k(global struct S *b, global struct S *c, global int *o) { "
+    assert messages(k + "atomic_add(&b[1], 1); }") == [
+        "1:85: subscript of pointer to incomplete type '__global struct S'"]
+    assert messages(k + "b + 1; c++; b - c; b += 2; }") == [
+        f"1:{col}: arithmetic on a pointer to an incomplete type '__global struct S'" for col in (74, 80, 86, 93)]
+    assert messages(k + "*b; (void)*c; o[0] = 1 ? *b : *c; }") == [
+        f"1:{col}: incomplete type 'struct S' where a complete type is required" for col in (72, 82, 97, 102)]
+    assert messages(k + "*b = *c; }") == ["1:77: incomplete type 'struct S' where a complete type is required",
+                                          "1:75: incomplete type '__global struct S' is not assignable"]
+    assert messages(k + "o[0] = b == c; global struct S *p = &*b; }") == []
+    assert messages("kernel void k(global int (*b)[]) { b[1]; }") == [
+        "1:37: subscript of pointer to incomplete type '__global int []'"]
+    assert messages("kernel void k(global union U *u) { return *u; }") == [
+        "1:43: incomplete type 'union U' where a complete type is required"]
+
+
+def test_a_subscript_of_a_void_pointer_steps_a_byte() -> None:
+    """GNU C (clang accepts it): `p[i]` on a `void *` is a void lvalue: its address is `p + i`
+    bytes, a statement of it loads nothing, and it cannot be assigned (it was a layout error)."""
+    from oclpy.frontend.driver import compile_to_ir
+    src = "kernel void k(global void *b, global int *o) { b[1]; o[0] = (int)((global char *)&b[3] - (global char *)b); }"
+    assert [f.name for f in compile_to_ir(src).module.functions] == ["k"]
+    assert messages("kernel void k(global void *b) { b[1] = 0; }") == [
+        "1:38: incomplete type '__global void' is not assignable"]

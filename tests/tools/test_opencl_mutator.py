@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.fuzz.opencl_build import build_one  # noqa: E402
 from tools.fuzz.opencl_mutator import Mutator, fuzz, main, tokenize, untokenize  # noqa: E402
-from tools.fuzz.opencl_seeds import Seed, fast_seeds, in_tree_seeds, load_costs, tree_seeds  # noqa: E402
+from tools.fuzz.opencl_seeds import Seed, corpus_seeds, fast_seeds, in_tree_seeds, load_costs, tree_seeds  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,25 @@ def test_the_seed_digest_keys_on_text_and_options():
     a, b = Seed("x", "__kernel void k() {}"), Seed("y", "__kernel void k() {}")
     assert a.digest == b.digest != Seed("x", "__kernel void k() {}", "-DN=1").digest
     assert len(Seed("z", "\udcff kernel").digest) == 16  # lone surrogates (a test's seed) hash too
+
+
+def fake_corpus(root: Path) -> Path:
+    """One project of the manifest fetched to `root`, with one kernel."""
+    kernels = root / "openwall+john" / "run" / "opencl"
+    kernels.mkdir(parents=True)
+    (root / "openwall+john" / ".commit").write_text("0" * 40)
+    (kernels / "k_kernel.cl").write_text("__kernel void k(__global int *a) { a[0] = 1; }\n")
+    return root
+
+
+def test_corpus_seeds_have_the_same_digest_wherever_the_corpus_lies(tmp_path, monkeypatch):
+    here, there = (corpus_seeds(root=fake_corpus(tmp_path / d)) for d in ("here", "there"))
+    assert [s.name for s in here] == [s.name for s in there] == ["john:run/opencl/k_kernel.cl"]
+    assert str(tmp_path / "here") in here[0].options and str(tmp_path / "there") in there[0].options
+    assert here[0].digest == there[0].digest
+    costs = {s.digest: 9.0 for s in tree_seeds()} | {here[0].digest: 0.1}
+    monkeypatch.setenv("OCLPY_CORPUS_DIR", str(tmp_path / "there"))  # the lead's run: a corpus elsewhere
+    assert fast_seeds(0.5, costs=costs) == there
 
 
 def test_fast_seeds_keep_those_within_the_cost(tmp_path):

@@ -40,6 +40,7 @@ from .opencl_build import build_one
 ROOT = Path(__file__).resolve().parents[2]
 COSTS = Path(__file__).with_name("seed_costs.json")
 TEXT_LIMIT = 200_000  # bytes: larger test files are data, not kernels
+CORPUS_ROOT = "$OCLPY_CORPUS_DIR"  # what a corpus seed's digest sees in place of its folder
 
 
 @dataclass(frozen=True)
@@ -47,11 +48,14 @@ class Seed:
     name: str
     text: str
     options: str = ""
+    root: str = ""  # the corpus folder its options name (-I...): not part of the digest
 
     @property
     def digest(self) -> str:
-        """What the cost table keys on: the text and options, not where they came from."""
-        return hashlib.sha256(f"{self.options}\0{self.text}".encode(errors="surrogatepass")).hexdigest()[:16]
+        """What the cost table keys on: the text and options, not where they came from (a
+        corpus fetched to another folder has the same digests)."""
+        options = self.options.replace(f"-I{self.root}", f"-I{CORPUS_ROOT}") if self.root else self.options
+        return hashlib.sha256(f"{options}\0{self.text}".encode(errors="surrogatepass")).hexdigest()[:16]
 
 
 def _holds_kernel(text: str) -> bool:
@@ -94,16 +98,18 @@ def _string_seeds() -> tuple[Seed, ...]:  # parsing every test file takes second
     return tuple(out)
 
 
-def corpus_seeds(limit_bytes: int = 60_000) -> list[Seed]:
-    """The corpus's kernels (with their build options) when it has been fetched, else none."""
+def corpus_seeds(limit_bytes: int = 60_000, root: Path | None = None) -> list[Seed]:
+    """The corpus's kernels (with their build options) when it has been fetched to `root`
+    (by default `$OCLPY_CORPUS_DIR` or its default folder), else none."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     try:
-        from tools.corpus.manifest import cases
-        found = cases()
+        from tools.corpus.manifest import cases, corpus_dir
+        root = Path(root or corpus_dir())
+        found = cases(root)
     except Exception:  # no corpus here, or a manifest this checkout cannot read
         return []
-    return [Seed(c.id, c.text, shlex.join([*c.options, f"-I{c.directory}", f"-cl-std={c.std}"]))
+    return [Seed(c.id, c.text, shlex.join([*c.options, f"-I{c.directory}", f"-cl-std={c.std}"]), str(root))
             for c in found if not c.skip and len(c.text) < limit_bytes]
 
 
@@ -152,16 +158,19 @@ def _measure_one(seed: Seed) -> tuple[str, str, float]:
     return seed.digest, seed.name, seed_cost(seed)
 
 
-def measure(jobs: int, path: Path = COSTS, slow: float = 0.5, every: int = 50) -> dict:
+def measure(jobs: int, path: Path = COSTS, slow: float = 0.5, every: int = 50, missing: bool = False) -> dict:
     """Measure every seed, the test tree's and the corpus's (in `jobs` processes), and
     write the table: every cost by digest, and the names of those above `slow` seconds.
-    The table is written every `every` seeds too, so a run stopped early (a few corpus
-    seeds take 15 s each) leaves what it measured."""
-    seeds = default_seeds()
-    costs, names = {}, {}
+    With `missing`, measure only the seeds the table lacks and keep its costs. The table
+    is written every `every` seeds too, so a run stopped early (a few corpus seeds take
+    15 s each) leaves what it measured."""
+    every_seed = default_seeds()
+    names = {s.digest: s.name for s in every_seed}
+    costs = load_costs(path) if missing else {}
+    seeds = list({s.digest: s for s in every_seed if s.digest not in costs}.values())
     with get_context("spawn").Pool(jobs) as pool:
         for n, (digest, name, cost) in enumerate(pool.imap_unordered(_measure_one, seeds), 1):
-            costs[digest], names[digest] = round(cost, 3), name
+            costs[digest] = round(cost, 3)
             print(f"\r{n}/{len(seeds)}", end="", file=sys.stderr, flush=True)
             if n % every == 0:
                 _write_table(path, jobs, costs, names, slow)
@@ -175,7 +184,7 @@ def _write_table(path: Path, jobs: int, costs: dict[str, float], names: dict[str
              "command": f"python -m tools.fuzz.opencl_seeds --measure --jobs {jobs}",
              "machine": f"{platform.machine()} {platform.processor()}".strip(),
              "date": time.strftime("%Y-%m-%d"),
-             "slow": {names[d]: c for d, c in sorted(costs.items(), key=lambda dc: -dc[1]) if c > slow},
+             "slow": {names.get(d, d): c for d, c in sorted(costs.items(), key=lambda dc: -dc[1]) if c > slow},
              "costs": dict(sorted(costs.items()))}
     path.write_text(json.dumps(table, indent=0) + "\n")
     return table
@@ -184,11 +193,13 @@ def _write_table(path: Path, jobs: int, costs: dict[str, float], names: dict[str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--measure", action="store_true", help="measure every seed and write the table")
+    parser.add_argument("--missing", action="store_true",
+                        help="with --measure: measure only the seeds the table lacks, keep the others")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--max-seconds", type=float, default=0.5, help="count the seeds within this cost")
     args = parser.parse_args(argv)
     if args.measure:
-        measure(args.jobs)
+        measure(args.jobs, missing=args.missing)
     table = load_costs()
     seeds = default_seeds()
     known = [s for s in seeds if s.digest in table]

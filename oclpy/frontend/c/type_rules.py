@@ -214,3 +214,14 @@ def is_complete_object(t: CType) -> bool:
     if isinstance(t, ct.Struct):
         return t.definition.fields is not None
     return not isinstance(t, (ct.Void, ct.FunctionType))
+
+
+def is_incomplete_struct(t: Optional[CType]) -> bool:
+    """A struct or union declared but not (yet) defined: it has no size or layout."""
+    return isinstance(t, ct.Struct) and t.definition.fields is None
+
+
+def is_unsized_object(t: Optional[CType]) -> bool:
+    """An object type a pointer cannot step over: an undefined struct or union, or an array
+    of unknown bound (`void` steps a byte, as GNU C and clang allow)."""
+    return is_incomplete_struct(t) or (isinstance(t, ct.Array) and t.count is None)

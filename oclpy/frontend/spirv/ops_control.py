@@ -39,8 +39,8 @@ def _switch(ft: FunctionTranslator, instr: Instruction) -> None:
         raise instr.error("OpSwitch needs (literal, label) pairs after the default")
     cases, seen = [], set()
     for k in range(0, len(ops), step):
-        value = ops[k] | (ops[k + 1] << 32 if step == 3 else 0)
-        if value in seen:
+        value = (ops[k] | (ops[k + 1] << 32 if step == 3 else 0)) & ((1 << sel.type.bits) - 1)
+        if value in seen:  # compared at the selector's width (256 is 0 for an 8-bit selector)
             raise instr.error(f"case {value} appears twice")
         seen.add(value)
         cases.append((value, ft.block(ops[k + step - 1])))

@@ -138,6 +138,10 @@ CASES = {
                                         code=[("CompositeExtract", [2, 20, 51, 2]), ("Return", [])]),
                              "(OpCompositeExtract): index 2 is out of range for <2 x i32>"),
     "duplicate case": (body(("Switch", [5, 12, 1, 12, 1, 12])), "(OpSwitch): case 1 appears twice"),
+    "duplicate case at the selector's width": (
+        with_types(("TypeInt", [50, 8, 0]), ("Constant", [50, 51, 1]),
+                   code=[("Switch", [51, 12, 256, 12, 0, 12]), ("Return", [])]),
+        "(OpSwitch): case 0 appears twice"),
     "alignment": (kernel_module([("Store", [11, 5, 2, 3]), ("Return", [])]),
                   "(OpStore): alignment 3 is not a power of two"),
     "printf": (kernel_module([("ExtInst", [2, 20, 40, 184, 5]), ("Return", [])],

@@ -98,7 +98,10 @@ def lv_string(cx: LoweringContext, e: ast.StringLiteral) -> LValue:
 def rv_implicit(cx: LoweringContext, e: ast.ImplicitCast) -> Value:
     assert e.ctype is not None and e.operand.ctype is not None
     if e.kind == "lvalue-to-rvalue":
-        return load(cx.b, cx.layout, cx.lv(e.operand))
+        lv = cx.lv(e.operand)
+        if st.is_void(e.ctype):  # `p[i];` on a `void *` (GNU C): evaluated, nothing loaded
+            return Undef(ir.VOID)
+        return load(cx.b, cx.layout, lv)
     if e.kind == "array-decay":
         return cx.lv(e.operand).addr
     if e.kind == "to-bool" and _is_scalar_test(e.operand):

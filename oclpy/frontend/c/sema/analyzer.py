@@ -23,7 +23,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType
-from .folding import fold_int
+from .case_values import case_value
 from .conversions import assign_convert, convert
 from ..ast import start_loc
 from ..builtins.cl20_atomics import AtomicScalar
@@ -363,7 +363,7 @@ def return_stmt(cx: SemaContext, s: ast.Return) -> None:
         return
     s.value = cx.value(s.value)
     if st.is_void(ret):
-        if not st.is_void(s.value.ctype or st.ERROR):
+        if not st.is_void(s.value.ctype or st.ERROR) and not st.is_error(s.value.ctype):
             cx.diags.error(s.value.loc, f"void function '{fn.name}' should not return a value")
         return
     s.value = assign_convert(s.value, ret, "return", cx.diags)
@@ -379,8 +379,10 @@ def switch_stmt(cx: SemaContext, s: ast.Switch) -> None:
     cx.switches.append({})
     cx.switch_depths.append(len(cx.stmt_exprs))
     cx.switch_ranges.append([])
+    cx.switch_types.append(t.unqualified() if t is not None and st.is_integer(t) else None)
     scoped(cx, s.body)
     check_case_ranges(cx, cx.switches[-1], cx.switch_ranges.pop())
+    cx.switch_types.pop()
     cx.switch_depths.pop()
     cx.switches.pop()
 
@@ -396,11 +398,8 @@ def case_stmt(cx: SemaContext, s: ast.Case) -> None:
         cx.stmt(s.body)
         return
     s.value = cx.value(s.value)
-    v = fold_int(s.value)
-    if v is None:
-        if not st.is_error(s.value.ctype):
-            cx.diags.error(s.value.loc, "expression is not an integer constant expression")
-    else:
+    v = case_value(cx, s.value)
+    if v is not None:
         s.const_value = v
         prev = cx.switches[-1].get(v)
         if prev is not None:

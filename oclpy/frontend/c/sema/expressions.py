@@ -184,6 +184,9 @@ def modifiable(cx: SemaContext, target: ast.Expr, loc_expr: ast.Expr) -> bool:
     if isinstance(t, ct.Array):
         cx.diags.error(loc, f"array type '{t}' is not assignable")
         return False
+    if st.is_incomplete_struct(t) or st.is_void(t):
+        cx.diags.error(loc, f"incomplete type '{t}' is not assignable")
+        return False
     if t.const or (t.space is AddressSpace.CONSTANT):
         if isinstance(target, ast.Identifier):
             diag = cx.diags.error(loc, f"cannot assign to variable '{target.name}' with "
@@ -211,6 +214,8 @@ def _check_incdec(cx: SemaContext, e: ast.Unary) -> ast.Expr:
         return _bad_unary(cx, e, t)
     if not (st.is_arith_or_vector(t) or st.is_pointer(t)):
         return cx.error(e, f"cannot increment value of type '{t}'")
+    if isinstance(t, ct.Pointer) and st.is_unsized_object(t.pointee):
+        return incomplete_arithmetic(cx, e, t)
     e.ctype = t.unqualified()
     return e
 
@@ -333,12 +338,16 @@ def _check_pointer_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     if isinstance(lt, ct.Pointer) and isinstance(rt, ct.Pointer):
         if e.op != "-" or not st.same_unqualified(lt.pointee, rt.pointee):
             return invalid_operands(cx, e, lt, rt)
+        if st.is_unsized_object(lt.pointee):
+            return incomplete_arithmetic(cx, e, lt)
         e.ctype = ct.LONG
         return e
     if e.op == "-" and not isinstance(lt, ct.Pointer):
         return invalid_operands(cx, e, lt, rt)
     ptr, other = (lt, rt) if isinstance(lt, ct.Pointer) else (rt, lt)
     assert isinstance(ptr, ct.Pointer)
+    if st.is_integer(other) and st.is_unsized_object(ptr.pointee):
+        return incomplete_arithmetic(cx, e, ptr)
     if not st.is_integer(other) or not (st.is_complete_object(ptr.pointee) or st.is_void(ptr.pointee)):
         # a `void *` steps in bytes (GNU C, which clang accepts)
         return invalid_operands(cx, e, lt, rt)
@@ -348,6 +357,11 @@ def _check_pointer_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
         e.lhs = convert(e.lhs, ct.LONG)
     e.ctype = ptr
     return e
+
+
+def incomplete_arithmetic(cx: SemaContext, e: ast.Expr, ptr: ct.Pointer) -> ast.Expr:
+    """A step over a pointer to an undefined struct: it has no size (clang's words)."""
+    return cx.error(e, f"arithmetic on a pointer to an incomplete type '{ptr.pointee}'")
 
 
 def _check_logic(cx: SemaContext, e: ast.Binary) -> ast.Expr:
@@ -520,6 +534,8 @@ def check_index(cx: SemaContext, e: ast.Index) -> ast.Expr:
         return e
     if not st.is_integer(it):  # type: ignore[arg-type]
         return cx.error(e.index, "array subscript is not an integer")
+    if st.is_unsized_object(bt.pointee):
+        return cx.error(e, f"subscript of pointer to incomplete type '{bt.pointee}'")
     e.index = convert(e.index, ct.LONG)
     e.ctype, e.is_lvalue = bt.pointee, True
     return e

@@ -18,6 +18,7 @@ from typing import Optional, Union
 from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
+from .case_values import case_value
 from .folding import fold_int
 from ..ast import start_loc
 from ..parse_gnu import report_static_assert
@@ -55,10 +56,7 @@ def case_range(cx: SemaContext, s: ast.Case) -> None:
     """`case lo ... hi:`: both ends constant; an empty range is warned about and dropped."""
     assert s.high is not None
     s.value, s.high = cx.value(s.value), cx.value(s.high)
-    lo, hi = fold_int(s.value), fold_int(s.high)
-    for e, v in ((s.value, lo), (s.high, hi)):
-        if v is None and not st.is_error(e.ctype):
-            cx.diags.error(start_loc(e), "expression is not an integer constant expression")
+    lo, hi = case_value(cx, s.value), case_value(cx, s.high)
     if lo is None or hi is None:
         return
     if lo > hi:

@@ -64,6 +64,7 @@ class SemaContext:
     goto_contexts: list[tuple[ast.Goto, tuple[ast.StmtExpr, ...]]] = field(default_factory=list)
     switch_depths: list[int] = field(default_factory=list)
     switch_ranges: list[list[ast.Case]] = field(default_factory=list)  # the case ranges of each open switch
+    switch_types: list[Optional[CType]] = field(default_factory=list)  # each open switch's condition type, unpromoted
     # Per name, one declaration per distinct signature (the definition once seen).
     overloads: dict[str, list[ast.FunctionDecl]] = field(default_factory=dict)
     linked: dict[str, ast.FunctionDecl] = field(default_factory=dict)  # link name -> its declaration
@@ -98,6 +99,8 @@ class SemaContext:
         e = self.check(e)
         if isinstance(e.ctype, ct.FunctionType):  # a function used other than by calling it
             return self.error(e, "function pointers are not supported in OpenCL")
+        if e.is_lvalue and st.is_incomplete_struct(e.ctype):  # `*p` of a `struct S *`: no value to load
+            return self.error(e, f"incomplete type '{e.ctype.unqualified()}' where a complete type is required")  # type: ignore[union-attr]
         check_half_load(self, e)
         return to_rvalue(e)
 
