@@ -86,3 +86,28 @@ def test_the_oracle_of_record_is_the_pinned_wheel() -> None:
 def test_the_first_error_is_where_clang_reports_it(name: str, first: Diag) -> None:
     verdict = _oracle().check(CASES / name, [f"-I{CASES}"], "CL1.2")
     assert not verdict.ok and verdict.first == first, verdict.log
+
+
+# Extensions clang 23's x86 target claims that clang 14's did not (the oracle must turn them off too).
+CLANG_23_EXTENSIONS = (
+    "cl_khr_subgroup_ballot", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_rotate", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative", "cl_khr_kernel_clock", "cl_intel_bfloat16_conversions",
+    "cl_intel_split_work_group_barrier", "cl_intel_subgroup_buffer_prefetch", "cl_intel_subgroup_local_block_io",
+)
+
+
+@pytest.mark.parametrize("std", ["CL1.2", "CL2.0", "CL3.0"])
+def test_the_oracle_defines_only_the_imitated_devices_extensions(std: str, tmp_path: Path) -> None:
+    from tools.corpus.oracle import CLANG_EXTENSIONS
+
+    device = ["cl_khr_fp64", "cl_khr_subgroups"]
+    oracle = Oracle(device)
+    if oracle.kind not in ("clang-tidy", "binary"):
+        pytest.skip(f"no clang binary: {oracle.reason or oracle.kind}")
+    names = sorted(set(CLANG_EXTENSIONS + CLANG_23_EXTENSIONS) - set(device))
+    checks = "".join(f"#ifdef {e}\n#error {e} is defined\n#endif\n" for e in names)
+    kernel = tmp_path / "k.cl"
+    kernel.write_text(checks + "kernel void k(global uint *o) { o[0] = get_sub_group_size(); }\n")
+    verdict = oracle.check(kernel, [], std)
+    assert verdict.ok, verdict.log

@@ -77,7 +77,7 @@ def opencl_version(std: str) -> int:
     return int(digits[0]) * 100 + int(digits[1]) * 10 if len(digits) >= 2 else 120
 
 
-ORACLE_REVISION = 6
+ORACLE_REVISION = 7
 
 # The OpenCL extensions clang knows and enables by default on its x86 target; the
 # oracle turns off those the imitated device does not advertise. (Not "-all":
@@ -99,6 +99,11 @@ CLANG_EXTENSIONS = (
     "cl_arm_integer_dot_product_int8", "cl_arm_integer_dot_product_accumulate_int8",
     "cl_arm_integer_dot_product_accumulate_int16", "cl_arm_integer_dot_product_accumulate_saturate_int8",
     "cl_ext_float_atomics",
+    # clang 23's additions (its x86 target claims them too)
+    "cl_khr_subgroup_ballot", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_rotate", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative", "cl_khr_kernel_clock", "cl_intel_bfloat16_conversions",
+    "cl_intel_split_work_group_barrier", "cl_intel_subgroup_buffer_prefetch", "cl_intel_subgroup_local_block_io",
 )  # part of the verdict cache's key: bump when the oracle's arguments change
 
 
