@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -54,10 +55,16 @@ def test_the_diagnostic_log_keeps_clangs_order_and_levels() -> None:
         "/k/h.h:2:5: error: first", "/k/a.cl:9:1: fatal error: too many errors emitted"]
 
 
-def test_the_clang_tidy_wheel_is_chosen_before_clang_on_path() -> None:
+def test_the_clang_tidy_wheel_is_chosen_before_clang_on_path(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("clang_tidy")
+    fake = tmp_path / "clang-14"
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
     kind, binary, _ = choose(None)
     assert kind == "clang-tidy" and binary is not None and "clang_tidy" in binary
+    assert choose("clang-14") == ("binary", str(fake), "")  # OCLPY_CLANG still chooses another
 
 
 def test_an_explicit_oracle_that_is_no_program_is_refused() -> None:
