@@ -7,11 +7,13 @@ fetch`), every corpus kernel, built whole as an application builds it. The
 corpus part is long (tens of minutes) and is the acceptance test of the
 frontend: it is skipped under CI unless OCLPY_CORPUS_TEST=1.
 
-The oracle is a clang binary on PATH, else libclang with the OpenCL headers
-of the clang-tidy wheel (see tools/corpus/oracle.py); with neither, the test
-skips and says why. Deliberate differences are listed, with a reason each,
-in tools/corpus/known_differences.toml; so are the disagreements awaiting a
-fix (strict xfails: a fix turns them into XPASS, and the entry must go).
+The oracle is the clang 23.1 of the pinned clang-tidy wheel that the `test`
+extra installs, chosen before any clang on PATH so that every machine gives
+the same verdicts (`OCLPY_CLANG` chooses another; see tools/corpus/oracle.py);
+with no clang at all, the test skips and says why. Deliberate differences
+are listed, with a reason each, in tools/corpus/known_differences.toml,
+written against that clang; so are the disagreements awaiting a fix (strict
+xfails: a fix turns them into XPASS, and the entry must go).
 """
 
 from __future__ import annotations

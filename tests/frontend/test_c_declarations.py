@@ -40,6 +40,20 @@ def test_flexible_array_members_read_from_a_buffer(queue) -> None:  # type: igno
     assert out.tolist() == [3, 5, 7, 0, 4]
 
 
+def test_zero_length_arrays_are_errors() -> None:
+    """C99 6.7.5.2p1: an array's constant size is above zero; GNU C's `[0]` is an error in
+    OpenCL C, at the size, in clang 23's words (clang 14 took it as GNU C does)."""
+    src = """typedef struct { int n; int d[0]; } S;
+void f(int a[0]) {}
+kernel void k(global int *o) { int v[1 - 1]; o[0] = sizeof(int[0]); }"""
+    assert diagnostics(src) == [
+        "1:31: error: zero-length arrays are not permitted in OpenCL",
+        "2:14: error: zero-length arrays are not permitted in OpenCL",
+        "3:38: error: zero-length arrays are not permitted in OpenCL",
+        "3:64: error: zero-length arrays are not permitted in OpenCL",
+    ]
+
+
 def test_flexible_array_member_misuse() -> None:
     src = """typedef struct { float data[]; } Only;
 typedef struct { int n; float data[]; int after; } Mid;

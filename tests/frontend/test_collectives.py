@@ -150,6 +150,38 @@ def test_collectives_are_opencl_c_2_0() -> None:
     assert "implicit declaration of function 'work_group_reduce_add' is invalid in OpenCL" in info.value.log
 
 
+def test_sub_groups_are_there_before_opencl_c_2_0(queue) -> None:  # type: ignore[no-untyped-def]
+    """cl_khr_subgroups depends on no OpenCL version: the device that defines the macro at
+    -cl-std=CL1.2 declares its functions there too (clang 23 does)."""
+    src = """
+    kernel void k(global uint *q) {
+    #ifdef cl_khr_subgroups
+        size_t i = get_global_id(0);
+        sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+        q[i] = get_sub_group_size() * 100 + get_num_sub_groups() * 10 + get_sub_group_id()
+             + sub_group_reduce_add(0u) + sub_group_broadcast(0u, 0u) + (uint)sub_group_all(0);
+    #endif
+    }"""
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build(options="-cl-std=CL1.2")
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 4)
+    prg.k(q, (4,), (2,), buf)
+    out = np.empty(4, np.uint32)
+    cl.enqueue_copy(q, out, buf)
+    assert list(out) == [120, 121, 120, 121]
+
+
+@pytest.mark.parametrize("call, message", [
+    ("get_enqueued_num_sub_groups()", "implicit declaration of function 'get_enqueued_num_sub_groups' is invalid in OpenCL"),
+    ("(sub_group_barrier(CLK_LOCAL_MEM_FENCE, 4), 0)", "no matching function for call to 'sub_group_barrier'"),
+])
+def test_the_sub_group_functions_of_opencl_2_0_are_not_in_1_2(call: str, message: str) -> None:
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(f"kernel void k(global uint *o) {{ o[0] = {call}; }}", "-cl-std=CL1.2")
+    assert message in info.value.log
+    compile_to_ir(f"kernel void k(global uint *o) {{ o[0] = {call}; }}", CL20)
+
+
 def test_wrong_argument_type_is_a_diagnostic() -> None:
     with pytest.raises(CompileError) as info:
         compile_to_ir("kernel void k(global int *o) { o[0] = work_group_broadcast(o, 0); }", CL20)

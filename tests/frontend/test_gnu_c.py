@@ -83,25 +83,42 @@ def test_statement_expression_of_struct_array_and_void(queue) -> None:  # type: 
 
 
 def test_break_continue_and_return_leave_statement_expressions(queue) -> None:  # type: ignore[no-untyped-def]
+    """A loop's condition and step are outside its body (C11 6.8.6.2-3): a break or continue in a
+    statement expression there leaves the enclosing loop or switch, as in clang 23 and GCC."""
     src = """int f(int x) { return ({ int y = x * 2; if (y > 10) return -1; y + 1; }); }
     kernel void k(global int *o) {
-        int i = 0;
-        while (({ if (i >= 7) break; i < 10; })) i++;
-        o[0] = i;
+        int i = 0, n = 0;
+        for (int r = 0; r < 3; r++) { while (({ if (i >= 7) break; i < 10; })) i++; n++; }
+        o[0] = i * 10 + n;
         int s = 0;
         for (int j = 0; j < 10; j++) s += ({ if (j % 2) continue; j; });
         o[1] = s;
         o[2] = f(3) * 100 + f(6);
         for (int j = 0; ({ j < 3; }); j = ({ j + 1; })) o[3] += j;
-        int n = 0;
-        do { n++; } while (({ if (n == 4) break; 1; }));
-        o[4] = n;
-        for (int j = 0; ; ({ if (j == 5) break; j++; })) o[5] = j;
+        int d = 0;
+        for (int r = 0; r < 2; r++) do { d++; } while (({ if (d == 4) break; 1; }));
+        o[4] = d;
+        for (int r = 0; r < 2; r++) for (int j = 0; ; ({ if (j == 5) break; j++; })) o[5] += j;
         int w = 0;
         while (1) { switch (({ if (w == 2) break; w; })) { default: w++; } }
         o[6] = w;
+        for (int r = 0; r < 3; r++) for (int j = 0; j < 100; ({ if (j == 1) continue; j++; })) o[7]++;
     }"""
-    assert run(queue, src, 7) == [7, 20, 699, 3, 4, 5, 2]
+    assert run(queue, src, 8) == [70, 20, 699, 3, 4, 15, 2, 6]
+
+
+def test_break_and_continue_in_a_loops_condition_need_an_enclosing_loop() -> None:
+    src = """kernel void k(global int *o) {
+  while (({ if (o[0]) break; 1; })) o[0]++;
+  do o[1]++; while (({ if (o[1]) continue; 0; }));
+  for (; o[2]; ({ if (o[2] > 9) break; o[2]++; })) ;
+  switch (o[3]) { case 1: while (({ if (o[3]) break; 1; })) ; }
+}"""
+    assert diagnostics(src) == [
+        "2:23: error: 'break' statement not in loop or switch statement",
+        "3:34: error: 'continue' statement not in loop statement",
+        "4:33: error: 'break' statement not in loop or switch statement",
+    ]
 
 
 def test_clsmith_style_safe_math_macros(queue) -> None:  # type: ignore[no-untyped-def]

@@ -70,6 +70,13 @@ def test_classify(oclpy: str, clang: str, o_line: int, category: str) -> None:
     assert classify(_result(oclpy, clang, o_line)) == category
 
 
+def test_a_verdict_of_clang_alone_is_skipped() -> None:
+    """`python -m tools.corpus --what clang` asks only clang; there is no pair to classify."""
+    result = _result("ok", "error")
+    del result["oclpy"]
+    assert classify(result) == "skipped"
+
+
 def test_a_known_difference_is_reported_as_known() -> None:
     known = KnownDifferences([Difference("p:*.cl", "fail", "oclpy rejects this on purpose")])
     assert classify(_result("error", "ok"), known) == "known"

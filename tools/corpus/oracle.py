@@ -1,16 +1,28 @@
 """clang as the oracle: does clang accept this kernel, and where is its first error?
 
-Four ways to ask clang, the first that is available wins:
+The oracle of record is the clang-tidy wheel that the `test` extra pins
+(`clang-tidy>=23.1,<23.2`: LLVM 23.1.x), a whole clang with its own OpenCL
+headers (`clang-tidy --allow-no-checks k.cl -- -x cl ...` runs clang's
+frontend). Every machine that ran the README's set-up has it, so it is
+chosen before any clang on PATH, and tools/corpus/known_differences.toml is
+written against it (clang 23.1; an entry that names clang 14 explains where
+Debian's clang-14, the oracle of earlier sessions, disagreed).
+
+The kinds of oracle, the first that is available wins:
+  clang-tidy  the wheel's binary (else a `clang-tidy` on PATH, after `binary`);
   binary      a `clang`/`clang-NN` on PATH (`clang -x cl -cl-std=CLx.y -fsyntax-only`);
-  clang-tidy  the `clang-tidy` wheel's binary, a whole clang with its own OpenCL
-              headers (`clang-tidy --allow-no-checks k.cl -- -x cl ...` prints
-              clang's errors); this is the oracle CI gets from the `test` extra;
   libclang    the `libclang` wheel (clang.cindex) with the clang-tidy wheel's
               headers as resource directory: usable for OpenCL C 1.2, but its
               clang 18 and those newer headers disagree on OpenCL C 2.0 builtins;
   none        callers skip with `Oracle.reason`.
-`OCLPY_CLANG` names a binary explicitly; `OCLPY_CLANG=clang-tidy` or
-`OCLPY_CLANG=libclang` forces that kind.
+`OCLPY_CLANG` chooses explicitly: a binary's name or path (one named
+clang-tidy* is run as clang-tidy), or `clang-tidy` (the wheel's) or
+`libclang`.
+
+clang-tidy prints clang's errors sorted by file and at physical lines, so an
+error in an included header or after `#line` would move; both kinds of
+binary therefore also write clang's diagnostic log (see `diaglog`), and the
+verdict is read from it: clang's order, clang's presumed locations.
 """
 
 from __future__ import annotations
@@ -19,8 +31,11 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import diaglog
 
 # clang's and oclpy's diagnostics share this shape: FILE:LINE:COL: error: MESSAGE
 DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$", re.M)
@@ -62,7 +77,7 @@ def opencl_version(std: str) -> int:
     return int(digits[0]) * 100 + int(digits[1]) * 10 if len(digits) >= 2 else 120
 
 
-ORACLE_REVISION = 5
+ORACLE_REVISION = 7
 
 # The OpenCL extensions clang knows and enables by default on its x86 target; the
 # oracle turns off those the imitated device does not advertise. (Not "-all":
@@ -84,6 +99,11 @@ CLANG_EXTENSIONS = (
     "cl_arm_integer_dot_product_int8", "cl_arm_integer_dot_product_accumulate_int8",
     "cl_arm_integer_dot_product_accumulate_int16", "cl_arm_integer_dot_product_accumulate_saturate_int8",
     "cl_ext_float_atomics",
+    # clang 23's additions (its x86 target claims them too)
+    "cl_khr_subgroup_ballot", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_rotate", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative", "cl_khr_kernel_clock", "cl_intel_bfloat16_conversions",
+    "cl_intel_split_work_group_barrier", "cl_intel_subgroup_buffer_prefetch", "cl_intel_subgroup_local_block_io",
 )  # part of the verdict cache's key: bump when the oracle's arguments change
 
 
@@ -92,27 +112,47 @@ FEATURE_OF = {"cl_khr_3d_image_writes": "__opencl_c_3d_image_writes", "cl_khr_fp
               "cl_khr_subgroups": "__opencl_c_subgroups"}
 
 
-def _clang_tidy() -> str | None:
+RECORD_VERSION = "23.1"  # the clang-tidy wheel's major.minor that the known differences are written for
+
+
+def _wheel_clang_tidy() -> str | None:
     """The clang-tidy wheel's binary."""
     try:
         import clang_tidy  # type: ignore[import-not-found]
     except ImportError:
-        return shutil.which("clang-tidy")
-    found = Path(clang_tidy.__file__).parent / "data" / "bin" / "clang-tidy"
-    return str(found) if found.exists() else shutil.which("clang-tidy")
-
-
-def _find_binary() -> str | None:
-    explicit = os.environ.get("OCLPY_CLANG")
-    if explicit and explicit not in ("libclang", "clang-tidy"):
-        return shutil.which(explicit)
-    if explicit:
         return None
+    found = Path(clang_tidy.__file__).parent / "data" / "bin" / "clang-tidy"
+    return str(found) if found.exists() else None
+
+
+def _clang_on_path() -> str | None:
     for name in ["clang"] + [f"clang-{v}" for v in range(30, 13, -1)]:
         found = shutil.which(name)
         if found:
             return found
     return None
+
+
+def choose(explicit: str | None) -> tuple[str, str | None, str]:
+    """(kind, binary, reason when none) for `OCLPY_CLANG`'s value (None: not set)."""
+    if explicit == "libclang":
+        return "libclang", None, ""
+    if explicit == "clang-tidy":
+        tidy = _wheel_clang_tidy() or shutil.which("clang-tidy")
+        return ("clang-tidy", tidy, "") if tidy else ("none", None, "OCLPY_CLANG=clang-tidy, but no clang-tidy")
+    if explicit:
+        found = shutil.which(explicit)
+        if not found:
+            return "none", None, f"OCLPY_CLANG={explicit} is not a program"
+        return ("clang-tidy" if Path(found).name.startswith("clang-tidy") else "binary"), found, ""
+    tidy = _wheel_clang_tidy()
+    if tidy:
+        return "clang-tidy", tidy, ""
+    found = _clang_on_path()
+    if found:
+        return "binary", found, ""
+    tidy = shutil.which("clang-tidy")
+    return ("clang-tidy", tidy, "") if tidy else ("libclang", None, "")
 
 
 def _resource_dir() -> str | None:
@@ -138,24 +178,18 @@ class Oracle:
 
     def __init__(self, extensions: list[str] | None = None) -> None:
         self.extensions = extensions
-        self.kind = "none"
-        self.reason = ""
-        self.binary = _find_binary()
+        self.kind, self.binary, self.reason = choose(os.environ.get("OCLPY_CLANG"))
         self.resource_dir = None
         self._index = None
-        if self.binary:
-            self.kind = "binary"
+        if self.kind != "libclang":
             return
-        tidy = _clang_tidy() if os.environ.get("OCLPY_CLANG") != "libclang" else None
-        if tidy:
-            self.kind, self.binary = "clang-tidy", tidy
-            return
+        self.kind = "none"
         self.resource_dir = _resource_dir()
         try:
             import clang.cindex as ci  # type: ignore[import-not-found]
             self._index = ci.Index.create()
         except Exception as exc:  # no wheel, or no libclang.so in it
-            self.reason = f"no clang binary on PATH and no usable libclang ({exc})"
+            self.reason = f"no clang-tidy wheel, no clang binary on PATH and no usable libclang ({exc})"
             return
         if self.resource_dir is None:
             self.reason = "libclang found, but no OpenCL headers (pip install clang-tidy)"
@@ -171,7 +205,10 @@ class Oracle:
         if self.kind in ("binary", "clang-tidy"):
             version = subprocess.run([self.binary, "--version"], capture_output=True, text=True).stdout
             lines = [ln.strip() for ln in version.splitlines() if "version" in ln.lower()]
-            return f"{self.binary}: {lines[0] if lines else '?'}"
+            line = lines[0] if lines else "?"
+            record = self.kind == "clang-tidy" and re.search(rf"version {re.escape(RECORD_VERSION)}\.", line)
+            note = "" if record else f" (not the oracle of record, clang-tidy {RECORD_VERSION}.x: known differences may not hold)"
+            return f"{self.binary}: {line}{note}"
         if self.kind == "libclang":
             return f"libclang with resource dir {self.resource_dir}"
         return f"no oracle: {self.reason}"
@@ -188,21 +225,34 @@ class Oracle:
     def check(self, path: Path, options: list[str], std: str, timeout: float = 60) -> Verdict:
         names = (path.name,)
         if self.kind in ("binary", "clang-tidy"):
-            flags = [*self.args(options, std), "-w", "-ferror-limit=5"]
-            cmd = [self.binary, *flags, "-fsyntax-only", str(path)] if self.kind == "binary" else \
-                [self.binary, "--allow-no-checks", "--quiet", str(path), "--", *flags]
-            try:
-                run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-            except subprocess.TimeoutExpired:
-                return Verdict(False, Diag("", 0, "clang timed out"), "")
-            log = (run.stderr + run.stdout).replace(" [clang-diagnostic-error]", "")
-            first = first_error(log, names)
-            if run.returncode != 0 and first is None:  # a crash or a driver error
-                first = Diag("", 0, log.strip().splitlines()[-1] if log.strip() else "clang failed")
-            return Verdict(run.returncode == 0 and first is None, first, log)
+            return self._check_binary(path, options, std, names, timeout)
         if self.kind == "libclang":
             return self._check_libclang(path, options, std, names)
         raise RuntimeError(self.reason)
+
+    def _check_binary(self, path: Path, options: list[str], std: str, names: tuple[str, ...],
+                      timeout: float) -> Verdict:
+        fd, log_path = tempfile.mkstemp(suffix=".diagnostics")
+        os.close(fd)
+        flags = [*self.args(options, std), "-w", "-ferror-limit=5", "-Xclang", "-diagnostic-log-file",
+                 "-Xclang", log_path]
+        cmd = [self.binary, *flags, "-fsyntax-only", str(path)] if self.kind == "binary" else \
+            [self.binary, "--allow-no-checks", "--quiet", str(path), "--", *flags]
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            logged = Path(log_path).read_text(errors="replace")
+        except subprocess.TimeoutExpired:
+            return Verdict(False, Diag("", 0, "clang timed out"), "")
+        finally:
+            os.unlink(log_path)
+        printed = (run.stderr + run.stdout).replace(" [clang-diagnostic-error]", "")
+        errors = diaglog.errors(logged) if logged.strip() else []
+        # the log is clang's frontend's: a driver error (a bad option) is only printed
+        log = "\n".join(e.render() for e in errors) if errors else printed
+        first = first_error(log, names)
+        if run.returncode != 0 and first is None:  # a crash or a driver error
+            first = Diag("", 0, printed.strip().splitlines()[-1] if printed.strip() else "clang failed")
+        return Verdict(run.returncode == 0 and first is None, first, log)
 
     def _check_libclang(self, path: Path, options: list[str], std: str, names: tuple[str, ...]) -> Verdict:
         import clang.cindex as ci  # type: ignore[import-not-found]

@@ -10,7 +10,8 @@ Categories, one per case (`CATEGORIES` is the order they print in):
               "internal compiler error", or the worker died
   timeout     oclpy took longer than the time limit
   known       a listed deliberate difference (`known_differences.toml`)
-  skipped     the manifest marks the case (with a reason), or no oracle
+  skipped     the manifest marks the case (with a reason), no oracle, or only
+              clang was asked (`--what clang`)
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def classify(result: dict, known: KnownDifferences | None = None) -> str:
         category = "internal"
     elif o == "timeout":
         category = "timeout"
-    elif c not in ("ok", "error"):
+    elif c not in ("ok", "error") or o is None:  # no oracle, or one side not asked (--what)
         return "skipped"
     elif o == "ok":
         category = "build" if c == "ok" else "accepts"

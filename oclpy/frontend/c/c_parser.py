@@ -896,6 +896,8 @@ class Parser:
         if value is None:
             self.diags.error(expr.loc, f"{what} is not an integer constant expression")
             return 0
+        if value == 0 and what == "array size":  # C99 6.7.5.2p1: above zero (GNU C's [0] is not OpenCL C's)
+            self.diags.error(ast.start_loc(expr), "zero-length arrays are not permitted in OpenCL")
         return value
 
     def undeclared_name(self, e: object) -> Optional[ast.Identifier]:

@@ -9,7 +9,9 @@
     int sub_group_all/any(int); T sub_group_broadcast(T, uint); T sub_group_reduce/scan_*_<op>(T)
 
 with T one of int, uint, long, ulong, half, float, double and op one of add,
-min, max (OpenCL C 6.13.15 and the cl_khr_subgroups extension).
+min, max (OpenCL C 6.13.15 and the cl_khr_subgroups extension). The work-group
+collectives exist from OpenCL C 2.0 on, the sub-group functions at every
+version (see `collective_overloads`).
 
 The frontend lowers the collectives to plain IR, so every target has them:
 each work-item stores its value in a per-work-group `__local` scratch array
@@ -80,9 +82,18 @@ def _table() -> dict[str, list[Builtin]]:
     return table
 
 
-def collective_overloads(name: str) -> list[Builtin]:
-    """The overloads of a work-group or sub-group builtin `name` (empty for other names)."""
-    return _table().get(name, [])
+def collective_overloads(name: str, version: int = 200) -> list[Builtin]:
+    """The overloads of a work-group or sub-group builtin `name` that OpenCL C `version` (120, 200, ...)
+    declares (empty for other names). The work-group collectives are OpenCL C 2.0's; cl_khr_subgroups
+    depends on no OpenCL version (the Khronos registry's entry), so its functions are there from
+    OpenCL C 1.0, as clang 23 declares them, except the two that need OpenCL 2.0:
+    get_enqueued_num_sub_groups (of get_enqueued_local_size) and sub_group_barrier's memory_scope form."""
+    found = _table().get(name, [])
+    if version >= 200:
+        return found
+    if not name.startswith(("sub_group_", "get_")) or name == "get_enqueued_num_sub_groups":
+        return []
+    return [b for b in found if not (name == "sub_group_barrier" and len(b.params) == 2)]
 
 
 # -- lowering (functions of a BuiltinContext: `cx.b` is the IR builder at the call) --

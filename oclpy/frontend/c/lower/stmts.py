@@ -60,14 +60,17 @@ def _loop(cx: LoweringContext, cond: Optional[ast.Expr], body: ast.Stmt, step: O
     cond_b, body_b = cx.new_block(f"{name}.cond"), cx.new_block(f"{name}.body")
     step_b = cx.new_block(f"{name}.inc") if step is not None else cond_b
     end = cx.new_block(f"{name}.end")
-    # The condition and step are inside the loop too: a statement expression there may break or continue.
-    cx.break_targets.append(end)
-    cx.continue_targets.append(step_b)
     cx.start(cond_b if test_first else body_b)
     if test_first:
         _test(cx, cond, body_b, end)
         cx.b.position_at_end(body_b)
+    # Only the body: a break or continue in a statement expression in the condition or the step
+    # leaves the enclosing loop or switch (C11 6.8.6.2-3; sema checks there is one).
+    cx.break_targets.append(end)
+    cx.continue_targets.append(step_b)
     cx.stmt(body)
+    cx.break_targets.pop()
+    cx.continue_targets.pop()
     cx.jump(step_b)
     if step is not None:
         cx.b.position_at_end(step_b)
@@ -76,8 +79,6 @@ def _loop(cx: LoweringContext, cond: Optional[ast.Expr], body: ast.Stmt, step: O
     if not test_first:
         cx.b.position_at_end(cond_b)
         _test(cx, cond, body_b, end)
-    cx.break_targets.pop()
-    cx.continue_targets.pop()
     cx.b.position_at_end(end)
 
 

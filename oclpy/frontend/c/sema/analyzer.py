@@ -310,23 +310,18 @@ def loop_body(cx: SemaContext, s: ast.Stmt) -> None:
     cx.loop_depth -= 1
 
 
-def loop_condition(cx: SemaContext, e: ast.Expr) -> ast.Expr:
-    """A loop's condition: `break` and `continue` in a statement expression there act on the loop."""
-    cx.loop_depth += 1
-    try:
-        return cx.condition(e)
-    finally:
-        cx.loop_depth -= 1
-
+# A loop's condition and step are outside its body: a `break` or `continue` in a statement
+# expression there belongs to the enclosing loop or switch, and without one it is an error
+# (C11 6.8.6.2-3: they appear only in a loop or switch body; clang 23 and GCC agree).
 
 def while_stmt(cx: SemaContext, s: ast.While) -> None:
-    s.cond = loop_condition(cx, s.cond)
+    s.cond = cx.condition(s.cond)
     loop_body(cx, s.body)
 
 
 def do_stmt(cx: SemaContext, s: ast.DoWhile) -> None:
     loop_body(cx, s.body)
-    s.cond = loop_condition(cx, s.cond)
+    s.cond = cx.condition(s.cond)
 
 
 def for_stmt(cx: SemaContext, s: ast.For) -> None:
@@ -334,11 +329,9 @@ def for_stmt(cx: SemaContext, s: ast.For) -> None:
     if s.init is not None:
         cx.stmt(s.init)
     if s.cond is not None:
-        s.cond = loop_condition(cx, s.cond)
+        s.cond = cx.condition(s.cond)
     if s.step is not None:
-        cx.loop_depth += 1
         s.step = cx.value(s.step)
-        cx.loop_depth -= 1
     loop_body(cx, s.body)
     cx.scopes.pop()
 

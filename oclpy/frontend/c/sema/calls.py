@@ -176,8 +176,9 @@ def _candidates(cx: SemaContext, name: str) -> list[bi.Builtin]:
         return []
     cands = bi.overloads(name) + async_overloads(name) + sync_overloads(name) + gnu_overloads(name) + \
         alias_overloads(name) + image_overloads(name)
+    cands = cands + collective_overloads(name, _version(cx))
     if _version(cx) >= 200:
-        cands = cands + atomic_overloads(name) + collective_overloads(name)
+        cands = cands + atomic_overloads(name)
     return cands
 
 
