@@ -48,7 +48,7 @@ def _literals(path: Path) -> list[tuple[int, str, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in pieces \
                 and _KERNEL.search(node.value) and _whole(node.value) and _is_text(node.value):
-            near = "\n".join(lines[node.lineno - 1:node.end_lineno + NEAR])
+            near = "\n".join(lines[node.lineno - 1:(node.end_lineno or node.lineno) + NEAR])
             found.append((node.lineno, node.value, _std_in(near) or _std_in(source, only=True) or DEFAULT_STD))
     return sorted(found)
 
