@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from ..diagnostics import SourceLocation
 from .ops import OPS, Kind, TypeRuleError, shape_problem
-from .types import I32, I64, VOID, AddressSpace, Type
+from .types import I32, I64, VOID, AddressSpace, Type, VectorType
 from .values import Block, ConstFloat, ConstInt, Function, Instr, Value
 
 
@@ -137,6 +137,16 @@ class Builder:
 
     def insertelement(self, vec: Value, elt: Value, idx: Value, name: str = "") -> Instr:
         return self.make("insertelement", [vec, elt, idx], name)
+
+    def scalars(self, values: Sequence[Value]) -> list[Value]:
+        """`values` one after another, each vector's elements in its place."""
+        out: list[Value] = []
+        for v in values:
+            if isinstance(v.type, VectorType):
+                out += [self.extractelement(v, ConstInt(I32, i)) for i in range(v.type.count)]
+            else:
+                out.append(v)
+        return out
 
     def shufflevector(self, a: Value, b: Value, mask: Sequence[int], name: str = "") -> Instr:
         return self.make("shufflevector", [a, b], name, mask=tuple(mask))

@@ -84,6 +84,17 @@ _LANEWISE = ("add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr",
              "sext", "zext", "trunc", "fptosi", "fptoui", "sitofp", "uitofp", "fpext", "fptrunc")
 
 
+def _widenable_call(call: Instr) -> bool:
+    """A call of a builtin that the widened body can make: a math function,
+    mem_fence, or another pure builtin but the address-space casts."""
+    info = intrinsic_info(call.attrs["callee"])
+    if info is None:
+        return False
+    base = info.base
+    return base in MATH_FUNCTIONS or base == "mem_fence" or \
+        (info.pure and base not in ("to_global", "to_local", "to_private"))
+
+
 def _widenable(fn: Function, varying: set[Instr]) -> bool:
     branches = {b.terminator for b in diamonds(fn)}
     for instr in fn.instructions():
@@ -93,9 +104,7 @@ def _widenable(fn: Function, varying: set[Instr]) -> bool:
         if any(isinstance(o.type, VectorType) for o in instr.operands):
             return False
         if op == "call":
-            base = query(instr)
-            if base is None or not (base in MATH_FUNCTIONS or base == "mem_fence" or intrinsic_info(
-                    instr.attrs["callee"]).pure and base not in ("to_global", "to_local", "to_private")):
+            if not _widenable_call(instr):
                 return False
             continue
         if instr not in varying or instr in branches:  # a diamond's branch becomes selects
@@ -153,15 +162,16 @@ def _constant(v: Value, depth: int = 0) -> int | None:
         return signed(v)
     if not isinstance(v, Instr) or depth > 8:
         return None
-    args = [_constant(o, depth + 1) for o in v.operands]
-    if None in args:
+    known = [_constant(o, depth + 1) for o in v.operands]
+    args = [a for a in known if a is not None]
+    if len(args) < len(known):
         return None
     if v.op == "select":
         return args[1] if args[0] else args[2]
     if v.op in ("sext", "zext", "trunc"):
         return args[0]
     pred = v.attrs.get("pred", "") if v.op == "icmp" else v.op
-    if pred.startswith("u") and pred[1:] in ("lt", "le", "gt", "ge") and min(args) >= 0:  # type: ignore[type-var]
+    if pred.startswith("u") and pred[1:] in ("lt", "le", "gt", "ge") and min(args) >= 0:
         pred = "s" + pred[1:]
     fold = _FOLD.get(pred)
     return None if fold is None else int(fold(*args))
@@ -347,15 +357,16 @@ class _Widener:
     def _store_group(self, group: Group) -> None:
         """The members' values interleaved into the group's run, one vector store."""
         b, k = self.b, group.k
-        parts = [Undef(self.vec(group.type))] * k
+        parts: list[Value] = [Undef(self.vec(group.type))] * k
         for m in group.members:
             parts[group.position(m)] = self.operand(m.operands[0], b, True)
+        n = self.lanes  # each part's length
         while len(parts) > 1:  # concatenate pairwise: k is a power of two or padded below
             if len(parts) % 2:
                 parts.append(Undef(parts[0].type))
-            n = parts[0].type.count  # type: ignore[attr-defined]
             parts = [b.make("shufflevector", [parts[i], parts[i + 1]], mask=tuple(range(2 * n)))
                      for i in range(0, len(parts), 2)]
+            n *= 2
         whole = parts[0]  # member j's lane i at j * lanes + i; the run wants it at i * k + j
         mask = tuple(j * self.lanes + i for i in range(self.lanes) for j in range(k))
         mixed = b.make("shufflevector", [whole, Undef(whole.type)], mask=mask)

@@ -62,6 +62,18 @@ def test_the_builder_derives_result_types_from_the_row():
     assert b.shufflevector(f.args[0], f.args[0], [0, 1]).type == VectorType(F32, 2)
 
 
+def test_the_builder_spreads_vectors_into_their_scalars():
+    m = Module()
+    f = new_function(m, "f", VOID, [VectorType(F32, 2), F32], ["v", "x"])
+    b = Builder(f.add_block("entry"))
+    v, x = f.args
+    out = b.scalars([x, v, x])
+    assert out[0] is x and out[3] is x and [o.type for o in out] == [F32] * 4
+    assert [(o.op, o.operands[0], o.operands[1].value) for o in out[1:3]] == \
+        [("extractelement", v, 0), ("extractelement", v, 1)]
+    assert b.scalars([]) == []
+
+
 def test_a_derived_result_type_that_cannot_be_is_a_parse_error_at_its_operand():
     with pytest.raises(IRParseError) as info:
         parse_module("define void @f() {\n  %x = insertelement float 1.0, float 2.0, i32 0\n}")

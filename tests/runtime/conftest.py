@@ -1,5 +1,7 @@
-"""Fixtures for runtime tests: a cpu context, queues, and `fake_program(*kernels)`,
-which builds a Program whose compiled kernels are `fakes.FakeKernel`s."""
+"""Fixtures for runtime tests: a cpu context, queues, `fake_program(*kernels)`,
+which builds a Program whose compiled kernels are `fakes.FakeKernel`s, and
+`fake_cuda`, the cuda driver set up on a fake `cuda.bindings.driver`
+(`cuda_fake.use_fake`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 import oclpy as cl
 from oclpy.compiler import door
 
+from .cuda_fake import use_fake
 from .fakes import FakeKernel
 
 
@@ -52,3 +55,7 @@ def fake_program(ctx, monkeypatch):
     return make
 
 
+@pytest.fixture()
+def fake_cuda(monkeypatch, tmp_path):  # type: ignore[no-untyped-def]
+    """One fake GPU (`cuda_fake.make_fake`), the build cache in a fresh folder."""
+    return use_fake(monkeypatch, tmp_path)

@@ -190,3 +190,19 @@ def install(monkeypatch, drv: types.ModuleType) -> None:
     monkeypatch.setitem(__import__("sys").modules, "cuda", cuda)
     monkeypatch.setitem(__import__("sys").modules, "cuda.bindings", bindings)
     monkeypatch.setitem(__import__("sys").modules, "cuda.bindings.driver", drv)
+
+
+def use_fake(monkeypatch, cache_dir, devices: int = 1,  # type: ignore[no-untyped-def]
+             fail: dict[str, int] | None = None) -> types.ModuleType:
+    """Set the cuda driver up on `make_fake(devices, fail)`: the bindings, a libcuda
+    found, the build cache in `cache_dir`, and OCLPY_CUDA_ASYNC and
+    OCLPY_CUDA_DEVICE at their defaults (unset). Returns the fake module."""
+    from oclpy.runtime.drivers import cuda_api
+
+    monkeypatch.setenv("OCLPY_CACHE_DIR", str(cache_dir))
+    monkeypatch.delenv("OCLPY_CUDA_ASYNC", raising=False)
+    monkeypatch.delenv("OCLPY_CUDA_DEVICE", raising=False)
+    drv = make_fake(devices, fail)
+    install(monkeypatch, drv)
+    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
+    return drv

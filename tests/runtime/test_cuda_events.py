@@ -15,7 +15,7 @@ from oclpy.runtime.device import Device
 from oclpy.runtime.drivers import cuda_api
 from oclpy.runtime.platform import Platform
 
-from .cuda_fake import install, make_fake
+from .cuda_fake import use_fake
 
 CES = cl.command_execution_status
 SRC = "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
@@ -23,11 +23,8 @@ SRC = "__kernel void k(__global int *x) { x[get_global_id(0)] += 1; }"
 
 @pytest.fixture()
 def fake(monkeypatch, tmp_path):
-    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
+    drv = use_fake(monkeypatch, tmp_path)
     monkeypatch.setenv("OCLPY_CUDA_ASYNC", "1")
-    drv = make_fake()
-    install(monkeypatch, drv)
-    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
     drv.param_count = 5  # x, then the hidden global offset (3) and work dimension
     return drv
 

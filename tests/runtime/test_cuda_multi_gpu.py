@@ -5,19 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from oclpy.runtime.drivers import cuda_api
-
-from .cuda_fake import install, make_fake
+from .cuda_fake import use_fake
 
 
 @pytest.fixture()
 def fake(monkeypatch, tmp_path):
-    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("OCLPY_CUDA_DEVICE", raising=False)
-    drv = make_fake(devices=2)
-    install(monkeypatch, drv)
-    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
-    return drv
+    return use_fake(monkeypatch, tmp_path, devices=2)
 
 
 def test_one_driver_per_gpu(fake, monkeypatch):

@@ -16,12 +16,10 @@ import pytest
 
 import oclpy as cl
 from oclpy.compiler import cache, cuda_target, door, host_target
-from oclpy.runtime.drivers import cuda_api, load_driver
+from oclpy.runtime.drivers import load_driver
 from oclpy.runtime.drivers.base import NDRange, DriverUnavailable
 from oclpy.targets.llvm import binding
 from oclpy.targets.llvm.cpu import compiled as cpu_compiled
-
-from .cuda_fake import install, make_fake
 
 CL2 = "-cl-std=CL2.0"
 COUNTER = "global int g = 5;\nkernel void k(global int *o) { g += 1; o[0] = g; }"
@@ -200,16 +198,6 @@ def test_damaged_records_of_programs_with_variables_are_refused() -> None:
 
 # -- cuda through the fake driver --------------------------------------------------------
 
-@pytest.fixture()
-def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: object):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("OCLPY_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("OCLPY_CUDA_ASYNC", raising=False)
-    drv = make_fake()
-    install(monkeypatch, drv)
-    monkeypatch.setattr(cuda_api.ctypes.util, "find_library", lambda name: "libcuda.so.1")
-    return drv
-
-
 def _launch_all(fake, src: str, builds: int) -> list:  # type: ignore[no-untyped-def]
     from oclpy.runtime.drivers.cuda import CudaDriver
 
@@ -226,23 +214,23 @@ def _launch_all(fake, src: str, builds: int) -> list:  # type: ignore[no-untyped
     return programs
 
 
-def test_cuda_programs_with_variables_load_a_module_each(fake) -> None:  # type: ignore[no-untyped-def]
-    programs = _launch_all(fake, _unique(COUNTER, "cuda"), 2)
-    assert fake.calls.count("cuModuleLoadData") == 2
-    assert fake.calls.count("cuLinkCreate") == 1  # one PTX, JIT-compiled once: the cubin cache serves both
+def test_cuda_programs_with_variables_load_a_module_each(fake_cuda) -> None:  # type: ignore[no-untyped-def]
+    programs = _launch_all(fake_cuda, _unique(COUNTER, "cuda"), 2)
+    assert fake_cuda.calls.count("cuModuleLoadData") == 2
+    assert fake_cuda.calls.count("cuLinkCreate") == 1  # one PTX, JIT-compiled once: the cubin cache serves both
     assert programs[0].key == programs[1].key and programs[0].module_key != programs[1].module_key
     assert programs[0].variables and ".global .align 4 .u32 g = 5;" in programs[0].ptx
 
 
-def test_cuda_programs_without_variables_share_one_module(fake) -> None:  # type: ignore[no-untyped-def]
-    programs = _launch_all(fake, _unique(CONSTANT_ONLY, "cuda"), 2)
-    assert fake.calls.count("cuModuleLoadData") == 1 and fake.calls.count("cuLinkCreate") == 1
+def test_cuda_programs_without_variables_share_one_module(fake_cuda) -> None:  # type: ignore[no-untyped-def]
+    programs = _launch_all(fake_cuda, _unique(CONSTANT_ONLY, "cuda"), 2)
+    assert fake_cuda.calls.count("cuModuleLoadData") == 1 and fake_cuda.calls.count("cuLinkCreate") == 1
     assert programs[0] is programs[1] and programs[0].module_key == programs[0].key
 
 
-def test_cuda_static_global_locals_are_variables(fake) -> None:  # type: ignore[no-untyped-def]
-    _launch_all(fake, _unique(STATIC_LOCAL, "cuda"), 3)
-    assert fake.calls.count("cuModuleLoadData") == 3
+def test_cuda_static_global_locals_are_variables(fake_cuda) -> None:  # type: ignore[no-untyped-def]
+    _launch_all(fake_cuda, _unique(STATIC_LOCAL, "cuda"), 3)
+    assert fake_cuda.calls.count("cuModuleLoadData") == 3
 
 
 def test_a_cached_cuda_record_keeps_whether_the_program_has_variables() -> None:

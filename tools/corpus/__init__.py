@@ -16,4 +16,6 @@ Modules:
   workers   worker processes with a time limit per case
   report    classify, group failures by first error, print, write JSON
   known     the known deliberate differences (`known_differences.toml`)
+  intree    the kernels of our own tests as cases, and their ids
+  rekey     known differences of those kernels keyed by line made stable
 """

@@ -7,6 +7,8 @@
   show ID          one case: its options and both compilers' logs
   report           the report of the last run's saved results (--results),
                    classified again with the current known differences
+  rekey [FILE]     known differences keyed `tests:<path>:<line>` re-keyed by
+                   their literal's stable key (default: known_differences.toml)
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from pathlib import Path
 from . import manifest
 from .build import build_options, run_case, worker_setup
 from .fetch import fetch_all
-from .known import KnownDifferences
+from .known import KNOWN, KnownDifferences
 from .oracle import Oracle
+from .rekey import rekey_file
 from .report import Report, classify
 from .workers import run_all
 
@@ -184,11 +187,23 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rekey(args: argparse.Namespace) -> int:
+    path = Path(args.id) if args.id else KNOWN
+    changed, unknown = rekey_file(path)
+    for line in changed:
+        print(line)
+    for key in unknown:
+        print(f"no kernel literal is at {key}: left as it is", file=sys.stderr)
+    print(f"{path}: {len(changed)} keys made stable")
+    return 1 if unknown else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.corpus", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="?", default="run", choices=["run", "fetch", "list", "show", "report"])
-    parser.add_argument("id", nargs="?", help="for show: a case id (or part of one)")
+    parser.add_argument("command", nargs="?", default="run",
+                        choices=["run", "fetch", "list", "show", "report", "rekey"])
+    parser.add_argument("id", nargs="?", help="for show: a case id (or part of one); for rekey: the file")
     parser.add_argument("--only", help="projects whose name matches this glob")
     parser.add_argument("--match", help="cases whose id contains this text")
     parser.add_argument("--limit", type=int, default=0)
@@ -205,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-project", action="store_true")
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args(argv)
-    commands = {"run": cmd_run, "fetch": cmd_fetch, "list": cmd_list, "show": cmd_show, "report": cmd_report}
+    commands = {"run": cmd_run, "fetch": cmd_fetch, "list": cmd_list, "show": cmd_show, "report": cmd_report,
+                "rekey": cmd_rekey}
     return commands[args.command](args)
 
 

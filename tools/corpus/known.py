@@ -8,8 +8,11 @@
                   the differential test it is a strict xfail, so the fix shows
                   up as XPASS and its entry must then go.
 Both have:
-  match     a glob over case ids ("project:path", or "tests:path:line" for
-            the kernels of our own test tree); "*" when `message` decides
+  match     a glob over case ids ("project:path"; for a kernel literal of our
+            own test tree its stable key "tests:path#digest", or, as before,
+            "tests:path:line": see intree.py, and `python -m tools.corpus
+            rekey` to turn the second form into the first); "*" when
+            `message` decides
   message   optional: a regular expression that oclpy's first error message
             must contain (for whole families, such as every image kernel)
   clang_message  optional: the same for clang's first error message (for a
@@ -27,7 +30,15 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .intree import line_key, stable_key
+
 KNOWN = Path(__file__).with_name("known_differences.toml")
+
+
+def matches(pattern: str, case_id: str) -> bool:
+    """Whether the glob `pattern` matches the case id, or, for a kernel literal of
+    our tests, its stable key or its key by line."""
+    return any(fnmatch.fnmatch(key, pattern) for key in (case_id, stable_key(case_id), line_key(case_id)))
 
 
 @dataclass(frozen=True)
@@ -40,7 +51,7 @@ class Difference:
     strict: bool = True  # pending only: false where the verdict depends on the clang version
 
     def applies(self, case_id: str, oclpy_message: str, clang_message: str = "") -> bool:
-        return fnmatch.fnmatch(case_id, self.match) and \
+        return matches(self.match, case_id) and \
             (not self.message or re.search(self.message, oclpy_message) is not None) and \
             (not self.clang_message or re.search(self.clang_message, clang_message) is not None)
 
@@ -73,7 +84,7 @@ class KnownDifferences:
 
     def find_pending(self, case_id: str) -> Difference | None:
         for e in self.pending:
-            if fnmatch.fnmatch(case_id, e.match):
+            if matches(e.match, case_id):
                 return e
         return None
 

@@ -84,7 +84,7 @@ def _construct(ft: FunctionTranslator, instr: Instruction) -> None:
     t = ft.result_type(instr)
     parts = ft.operands(instr, 2)
     if t.kind == "vector":
-        parts = _flatten(ft, parts)
+        parts = ft.b.scalars(parts)
         if len(parts) != t.count or any(p.type != vector_type(t.ir).elem for p in parts):
             raise instr.error(f"{len(parts)} components of types {sorted({str(p.type) for p in parts})} "
                               f"do not make a {t.ir}")
@@ -105,16 +105,6 @@ def _construct(ft: FunctionTranslator, instr: Instruction) -> None:
         out = ft.b.insertelement(out, p, ConstInt(ir.I32, k)) if t.kind == "vector" else \
             ft.b.insertvalue(out, p, [k])
     ft.define(instr, out)
-
-
-def _flatten(ft: FunctionTranslator, parts: list[Value]) -> list[Value]:
-    out: list[Value] = []
-    for p in parts:
-        if isinstance(p.type, ir.VectorType):
-            out += [ft.b.extractelement(p, ConstInt(ir.I32, k)) for k in range(p.type.count)]
-        else:
-            out.append(p)
-    return out
 
 
 def _extract_dynamic(ft: FunctionTranslator, instr: Instruction) -> None:

@@ -132,8 +132,7 @@ def b_printf(cx: BuiltinContext, sig: bi.Builtin, args: list[Value], e: Optional
         out = [cx.string_constant(expand_format(fmt))]
     specs = _specs(fmt) if fmt is not None else []
     for n, a in enumerate(args[1:]):
-        elements = ([cx.b.extractelement(a, ConstInt(ir.I32, i)) for i in range(a.type.count)]
-                    if isinstance(a.type, ir.VectorType) else [a])
+        elements = cx.b.scalars([a])
         if n < len(specs) and specs[n].group("len") == b"hh":
             elements = [_as_char(cx, v, specs[n].group("conv")) for v in elements]
         out.extend(elements)

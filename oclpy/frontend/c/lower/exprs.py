@@ -413,14 +413,8 @@ def rv_vector_literal(cx: LoweringContext, e: ast.VectorLiteral) -> Value:
     vals = [cx.rv(c) for c in e.components]
     if len(vals) == 1 and not isinstance(vals[0].type, ir.VectorType):
         return splat(cx.b, vals[0], to)
-    scalars: list[Value] = []
-    for v in vals:
-        if isinstance(v.type, ir.VectorType):
-            scalars += [cx.b.extractelement(v, ConstInt(ir.I32, i)) for i in range(v.type.count)]
-        else:
-            scalars.append(v)
     vec: Value = Undef(reg_type(to, cx.layout))
-    for i, s in enumerate(scalars):
+    for i, s in enumerate(cx.b.scalars(vals)):
         vec = cx.b.insertelement(vec, s, ConstInt(ir.I32, i))
     return vec
 

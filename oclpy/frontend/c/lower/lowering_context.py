@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Union
 
 from ....ir import types as ir
+from ....ir.block_names import BlockNames
 from ....ir.datalayout import DataLayout
 from ....ir.builder import Builder
 from ....ir.values import Block, ConstAggregate, ConstInt, ConstZero, Function, GlobalVar, Module, Value
@@ -120,8 +121,7 @@ class LoweringContext:
     allocas: Builder = field(init=False)
     locals: dict[int, Value] = field(default_factory=dict)  # id(local Decl) -> its address
     local_names: set[str] = field(default_factory=set)  # alloca names given
-    block_names: set[str] = field(default_factory=lambda: {"entry"})  # block names given
-    block_next: dict[str, int] = field(default_factory=dict)  # block name -> the next suffix worth trying
+    block_names: BlockNames = field(init=False)  # block names given
     break_targets: list[Block] = field(default_factory=list)
     continue_targets: list[Block] = field(default_factory=list)
     switch_stack: list[SwitchCases] = field(default_factory=list)
@@ -129,6 +129,7 @@ class LoweringContext:
 
     def __post_init__(self) -> None:
         entry = self.fn.add_block("entry")
+        self.block_names = BlockNames(self.fn)
         self.allocas = Builder(entry)
         self.allocas.index = 0
         self.b = Builder(entry)
@@ -176,16 +177,8 @@ class LoweringContext:
     # -- blocks -------------------------------------------------------------
     def new_block(self, name: str) -> Block:
         """A new block named as `Function.add_block` names it (`name`, else `name1`,
-        `name2`, ...), in constant time: lowering only ever adds names, so the
-        smallest free suffix never goes down (add_block rescans every block)."""
-        if name in self.block_names:
-            n = self.block_next.get(name, 1)
-            while f"{name}{n}" in self.block_names:
-                n += 1
-            self.block_next[name] = n + 1
-            name = f"{name}{n}"
-        self.block_names.add(name)
-        block = Block(name, parent=self.fn)
+        `name2`, ...), in constant time (`BlockNames`; add_block rescans every block)."""
+        block = Block(self.block_names.unique(name), parent=self.fn)
         self.fn.blocks.append(block)
         return block
 

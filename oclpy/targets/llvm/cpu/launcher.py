@@ -165,10 +165,11 @@ def emit_launcher(llmod: ll.Module, kernel: ll.Function, args: list[LaunchArg],
             _run_items(b, sizes, run, on_latch(0))
         elif divergent and len(steps) < barriers:  # `state`: the group's next region
             more = b.alloca(I64, name="more")
-            _run_mixed(b, kernel, values, ctx, group, sizes, frames, barriers, steps, state, more,
-                       on_latch, loop_md)
+            items = _Items(b, kernel, values, ctx, group, sizes, frames, loop_md)
+            _run_mixed(items, barriers, steps, state, more, on_latch)
         elif divergent:  # no group state: its i32 says whether any work-item still loops
-            _run_steps(b, kernel, values, ctx, group, sizes, frames, state, on_latch, loop_md)
+            items = _Items(b, kernel, values, ctx, group, sizes, frames, loop_md)
+            _run_steps(items, state, on_latch)
         else:
             _run_regions(b, kernel, values, ctx, group, sizes, frames, barriers, state,
                          on_latch)
@@ -276,10 +277,53 @@ def _run_regions(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], c
 STEP_CHUNK = 128  # work-items that run their loop's rounds together (see _run_steps)
 
 
-def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
-               group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value, more: ll.Value,
-               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None],
-               loop_md: LoopMetadata | None) -> None:
+@dataclass(frozen=True)
+class _Items:
+    """The work-items of one group of a resumable kernel whose work-items keep
+    their own resume states (`_item_state`), as the step rounds run them: what
+    each call of the kernel takes but the work-item's id and state. The states
+    are in the work-item loops' access group (`loop_md`): each work-item
+    touches only its own."""
+
+    b: ll.IRBuilder
+    kernel: ll.Function
+    values: list[ll.Value]
+    ctx: ll.Value
+    group: list[ll.Value]
+    sizes: list[ll.Value]
+    frames: ll.Value
+    loop_md: LoopMetadata | None
+
+    def grouped(self, access: ll.Instruction) -> ll.Instruction:
+        """`access` (to a work-item's state) put in the loops' access group."""
+        if self.loop_md is not None:
+            access.set_metadata("llvm.access.group", self.loop_md.group)
+        return access
+
+
+def _resume_item(items: _Items, lid: list[ll.Value], k: int, only_stopped: bool) -> ll.Value:
+    """Run work-item `lid` from resume state `k`, stored as its own state before
+    the call; with `only_stopped`, only when it stopped at `k` (the others are
+    skipped). Returns the address of its state, which the call updated."""
+    b = items.b
+    mine = _item_state(b, items.frames, items.sizes, lid)
+    k_value = ll.Constant(I32, k)
+
+    def call() -> None:
+        items.grouped(b.store(k_value, mine, align=4))
+        b.call(items.kernel, items.values + [items.frames, mine, items.ctx, *items.group, *lid])
+
+    if only_stopped:
+        go = b.icmp_signed("==", items.grouped(b.load(mine, typ=I32, align=4)), k_value)
+        with b.if_then(go):
+            call()
+    else:
+        call()
+    return mine
+
+
+def _run_steps(items: _Items, more: ll.Value,
+               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None]) -> None:
     """Run a group of a kernel whose barrier is a divergent loop's step (state 1).
 
     Each work-item keeps its own resume state, an i32 in the first frame slot
@@ -294,27 +338,15 @@ def _run_steps(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     GPU's warp does, not the whole group's. Each loop also ORs together
     "stopped at the step" (`more`, which LLVM keeps in a register: a
     reduction it vectorises). The item states are in the loops' access group
-    (`loop_md`): each work-item touches only its own."""
+    (`_Items.loop_md`)."""
+    b, sizes = items.b, items.sizes
     fn = b.function
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
     chunk = ll.Constant(I64, STEP_CHUNK)
 
-    def grouped(access: ll.Instruction) -> ll.Instruction:
-        if loop_md is not None:
-            access.set_metadata("llvm.access.group", loop_md.group)
-        return access
-
     def step(k: int, lid: list[ll.Value]) -> None:
-        mine = _item_state(b, frames, sizes, lid)
-        if k:
-            go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
-            with b.if_then(go):
-                grouped(b.store(i32(k), mine, align=4))
-                b.call(kernel, values + [frames, mine, ctx, *group, *lid])
-        else:
-            grouped(b.store(i32(k), mine, align=4))
-            b.call(kernel, values + [frames, mine, ctx, *group, *lid])
-        now = grouped(b.load(mine, typ=I32, align=4))
+        mine = _resume_item(items, lid, k, only_stopped=k != 0)
+        now = items.grouped(b.load(mine, typ=I32, align=4))
         stopped = b.zext(b.icmp_signed("==", now, i32(1)), I32)
         b.store(b.or_(b.load(more, typ=I32), stopped), more)
 
@@ -359,11 +391,9 @@ def _item_state(b: ll.IRBuilder, frames: ll.Value, sizes: list[ll.Value],
     return b.gep(frames, [b.mul(linear, ll.Constant(I64, 4))], source_etype=I8)
 
 
-def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx: ll.Value,
-               group: list[ll.Value], sizes: list[ll.Value], frames: ll.Value, barriers: int,
-               steps: tuple[int, ...], state: ll.Value, more: ll.Value,
-               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None],
-               loop_md: LoopMetadata | None) -> None:
+def _run_mixed(items: _Items, barriers: int, steps: tuple[int, ...], state: ll.Value,
+               more: ll.Value,
+               on_x_latch: Callable[[int], Callable[[ll.Instruction], None] | None]) -> None:
     """Run a group of a kernel with barriers of its own and steps (`steps`, resume
     states of divergent loops' steps): a resume state per work-item, as in
     `_run_steps`, in the first frame slot.
@@ -381,22 +411,18 @@ def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
     work-item waits at the same barrier (OpenCL requires it) or has finished:
     work-item 0's state is the group's next region. Each round is a work-item
     loop, vectorised as any region's."""
+    b, sizes, frames = items.b, items.sizes, items.frames
     fn = b.function
     i32 = lambda v: ll.Constant(I32, v)  # noqa: E731
     zero = ll.Constant(I64, 0)
     assert max(steps) <= MAX_STEP_STATE  # a bit of `more` per state
     mask = sum(1 << s for s in steps)
 
-    def grouped(access: ll.Instruction) -> ll.Instruction:
-        if loop_md is not None:
-            access.set_metadata("llvm.access.group", loop_md.group)
-        return access
-
     def note_stopped(mine: ll.Value) -> None:
         """more |= the bit of the work-item's state, when a step's: a shift, not a
         chain of compares of one value (LLVM makes those a `switch`, and a
         work-item loop holding a `switch` does not vectorise)."""
-        now = grouped(b.load(mine, typ=I32, align=4))
+        now = items.grouped(b.load(mine, typ=I32, align=4))
         bit = b.shl(ll.Constant(I64, 1), b.zext(b.and_(now, i32(63)), I64))
         bits = b.and_(bit, ll.Constant(I64, mask))
         b.store(b.or_(b.load(more, typ=I64), bits), more)
@@ -405,16 +431,7 @@ def _run_mixed(b: ll.IRBuilder, kernel: ll.Function, values: list[ll.Value], ctx
         b.store(zero, more)
 
         def item(lid: list[ll.Value]) -> None:
-            mine = _item_state(b, frames, sizes, lid)
-            if only_stopped:
-                go = b.icmp_signed("==", grouped(b.load(mine, typ=I32, align=4)), i32(k))
-                with b.if_then(go):
-                    grouped(b.store(i32(k), mine, align=4))
-                    b.call(kernel, values + [frames, mine, ctx, *group, *lid])
-            else:
-                grouped(b.store(i32(k), mine, align=4))
-                b.call(kernel, values + [frames, mine, ctx, *group, *lid])
-            note_stopped(mine)
+            note_stopped(_resume_item(items, lid, k, only_stopped))
 
         _run_items(b, sizes, item, on_x_latch(k))
 

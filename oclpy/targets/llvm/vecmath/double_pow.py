@@ -5,8 +5,8 @@ relative: log|x| is computed as a double-double (hi + lo) from fdlibm's
 decomposition x = 2^e (1 + f), log(1 + f) = 2 atanh(s), s = f/(1 + m), with
 s, s^2 and the (2/3) s^3 term carried exactly by fused multiply-adds; the
 product with y keeps its rounding error (fma), and the exponential folds the
-low part into its reduced argument. Special operands follow C99 Annex F and
-OpenCL C 7.5, as the float versions do (vecmath_float.py).
+low part into its reduced argument. The results of special operands (C99
+Annex F, OpenCL C 7.5) are selected in by pow_special.py, as for float.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from llvmlite import ir as ll
 from . import coefficients as k
 from .double_core import rint_bits
 from .double import exp_reduced, two_sum
-from .lane_ops import F64, I1, I32, I64, Ops
+from .lane_ops import F64, I32, I64, Ops
+from .pow_special import pow_result, pown_result, powr_nan, rootn_result
 
 INF, NAN = math.inf, math.nan
 DD = tuple[ll.Value, ll.Value]
@@ -92,34 +93,17 @@ def _times(o: Ops, y: ll.Value, log_hi: ll.Value, log_lo: ll.Value) -> DD:
 
 
 def pow_d(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
-    v = exp_dd(o, *_times(o, y, *_log_abs_dd(o, x)))
-    integer = o.eq(o.rint(y), y)
-    half = o.mul(y, o.d(0.5))
-    odd = o.and_(o.and_(integer, o.lt(o.fabs(y), o.d(2.0 ** 53))), o.ne(o.rint(half), half))
-    v = o.negate_if(o.and_(odd, o.signbit(x)), v)
-    negative_finite = o.and_(o.lt(x, o.d(0.0)), o.gt(x, o.d(-INF)))
-    v = o.sel(o.and_(negative_finite, o.not_(integer)), o.d(NAN), v)
-    one = o.or_(o.eq(y, o.d(0.0)), o.eq(x, o.d(1.0)))
-    one = o.or_(one, o.and_(o.eq(x, o.d(-1.0)), o.eq(o.fabs(y), o.d(INF))))
-    return o.sel(one, o.d(1.0), v)
+    return pow_result(o, exp_dd(o, *_times(o, y, *_log_abs_dd(o, x))), x, x, y, 2.0 ** 53)
 
 
 def powr_d(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
     """pow for x >= 0; NaN for x < 0, 0^0, inf^0, 1^inf and NaN operands."""
-    y_zero = o.eq(y, o.d(0.0))
-    bad = o.or_(o.lt(x, o.d(0.0)), o.b.fcmp_unordered("uno", x, y))
-    bad = o.or_(bad, o.and_(o.eq(x, o.d(0.0)), y_zero))
-    bad = o.or_(bad, o.and_(o.eq(x, o.d(INF)), y_zero))
-    bad = o.or_(bad, o.and_(o.eq(x, o.d(1.0)), o.eq(o.fabs(y), o.d(INF))))
-    return o.sel(bad, o.d(NAN), exp_dd(o, *_times(o, y, *_log_abs_dd(o, x))))
+    return o.sel(powr_nan(o, x, y), o.d(NAN), exp_dd(o, *_times(o, y, *_log_abs_dd(o, x))))
 
 
 def pown_d(o: Ops, x: ll.Value, n: ll.Value) -> ll.Value:
     dn = o.sitofp(n)
-    v = exp_dd(o, *_times(o, dn, *_log_abs_dd(o, x)))
-    odd = o.b.trunc(n, o.ty(I1))
-    v = o.negate_if(o.and_(odd, o.signbit(x)), v)
-    return o.sel(o.eq(dn, o.d(0.0)), o.d(1.0), v)
+    return pown_result(o, exp_dd(o, *_times(o, dn, *_log_abs_dd(o, x))), x, n, dn)
 
 
 def rootn_d(o: Ops, x: ll.Value, n: ll.Value) -> ll.Value:
@@ -128,9 +112,7 @@ def rootn_d(o: Ops, x: ll.Value, n: ll.Value) -> ll.Value:
     t = o.div(log_hi, dn)
     t_lo = o.div(o.add(o.fma(o.neg(t), dn, log_hi), log_lo), dn)
     v = exp_dd(o, t, o.sel(o.isnan(t_lo), o.d(0.0), t_lo))
-    odd = o.b.trunc(n, o.ty(I1))
-    v = o.sel(odd, o.copysign(v, x), o.sel(o.lt(x, o.d(0.0)), o.d(NAN), v))
-    return o.sel(o.eq(dn, o.d(0.0)), o.d(NAN), v)
+    return rootn_result(o, v, x, n, dn)
 
 
 DOUBLE_POW: dict[str, Callable[[Ops, list[ll.Value]], ll.Value]] = {

@@ -18,6 +18,7 @@ from llvmlite import ir as ll
 from . import coefficients as k
 from . import double_core as core
 from .lane_ops import F32, Ops
+from .pow_special import pow_result, pown_result, powr_nan, rootn_result
 
 INF, NAN = math.inf, math.nan
 Args = list[ll.Value]
@@ -236,42 +237,24 @@ def _pow_abs(o: Ops, d: ll.Value, y: ll.Value) -> ll.Value:
 
 def pow_(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
     d, dy = o.widen(x), o.widen(y)
-    v = _pow_abs(o, d, dy)
-    integer = o.eq(o.rint(dy), dy)
-    half = o.mul(dy, o.d(0.5))
-    odd = o.and_(o.and_(integer, o.lt(o.fabs(dy), o.d(2.0 ** 24))), o.ne(o.rint(half), half))
-    v = o.negate_if(o.and_(odd, o.signbit(x)), v)
-    negative_finite = o.and_(o.lt(d, o.d(0.0)), o.gt(d, o.d(-INF)))
-    v = o.sel(o.and_(negative_finite, o.not_(integer)), o.d(NAN), v)
-    one = o.or_(o.eq(dy, o.d(0.0)), o.eq(d, o.d(1.0)))
-    one = o.or_(one, o.and_(o.eq(d, o.d(-1.0)), o.eq(o.fabs(dy), o.d(INF))))
-    return o.sel(one, o.d(1.0), v)
+    return pow_result(o, _pow_abs(o, d, dy), x, d, dy, 2.0 ** 24)
 
 
 def powr(o: Ops, x: ll.Value, y: ll.Value) -> ll.Value:
     """pow for x >= 0; NaN for x < 0, 0^0, inf^0, 1^inf and NaN operands."""
     d, dy = o.widen(x), o.widen(y)
-    y_zero = o.eq(dy, o.d(0.0))
-    bad = o.or_(o.lt(d, o.d(0.0)), o.b.fcmp_unordered("uno", d, dy))
-    bad = o.or_(bad, o.and_(o.eq(d, o.d(0.0)), y_zero))
-    bad = o.or_(bad, o.and_(o.eq(d, o.d(INF)), y_zero))
-    bad = o.or_(bad, o.and_(o.eq(d, o.d(1.0)), o.eq(o.fabs(dy), o.d(INF))))
-    return o.sel(bad, o.d(NAN), _pow_abs(o, d, dy))
+    return o.sel(powr_nan(o, d, dy), o.d(NAN), _pow_abs(o, d, dy))
 
 
 def pown(o: Ops, x: ll.Value, n: ll.Value) -> ll.Value:
     d, dn = o.widen(x), o.sitofp(n)
-    odd = o.b.trunc(n, o.ty(ll.IntType(1)))
-    v = o.negate_if(o.and_(odd, o.signbit(x)), _pow_abs(o, d, dn))
-    return o.sel(o.eq(dn, o.d(0.0)), o.d(1.0), v)
+    return pown_result(o, _pow_abs(o, d, dn), x, n, dn)
 
 
 def rootn(o: Ops, x: ll.Value, n: ll.Value) -> ll.Value:
     d, dn = o.widen(x), o.sitofp(n)
     v = core.exp2(o, o.clamp(o.div(_log2_abs(o, d), dn), -300, 300))
-    odd = o.b.trunc(n, o.ty(ll.IntType(1)))
-    v = o.sel(odd, o.copysign(v, d), o.sel(o.lt(d, o.d(0.0)), o.d(NAN), v))
-    return o.sel(o.eq(dn, o.d(0.0)), o.d(NAN), v)
+    return rootn_result(o, v, d, n, dn)
 
 
 def cbrt(o: Ops, x: ll.Value) -> ll.Value:
