@@ -14,7 +14,7 @@ import numpy as np
 
 from oclpy.compiler import compile_program
 from oclpy.targets.llvm import binding
-from oclpy.targets.llvm.split_blocks import SPLIT_BLOCKS, largest_block, split_huge_blocks
+from oclpy.targets.llvm.split_blocks import MAX_BLOCK, PIECE, SPLIT_BLOCKS, largest_block, split_huge_blocks
 from tools.cpu_harness import run
 
 CHAIN = "".join(f"  %v{k + 1} = add i32 %v{k}, {k + 1}\n" for k in range(12))
@@ -92,3 +92,15 @@ def test_a_kernel_cut_before_code_generation_gives_the_same_results(monkeypatch)
     assert (a == b).all()
     [(cuts, before, after)] = [s for s in seen if s[0]]
     assert before > 300 and after <= 41 and cuts >= before // 40 - 1
+
+
+def test_by_default_blocks_of_loads_and_stores_are_cut_into_pieces_of_500() -> None:
+    body = "".join(f"  %p{k} = getelementptr i32, ptr %a, i64 {k % 4}\n  %q{k} = getelementptr i32, ptr %b, i64 {k}\n"
+                   f"  %x{k} = load i32, ptr %p{k}\n  %y{k} = load i32, ptr %q{k}\n  %s{k} = add i32 %x{k}, %y{k}\n"
+                   f"  store i32 %s{k}, ptr %p{k}\n" for k in range(400))
+    text = f"define void @f(ptr %a, ptr %b) {{\nentry:\n{body}  ret void\n}}\n"
+    assert largest_block(text) == 2401
+    out, cuts = split_huge_blocks(text)
+    assert (MAX_BLOCK, PIECE) == (1000, 500)
+    assert cuts == 4 and largest_block(out) <= PIECE + 1
+    binding.verify_ir(out)

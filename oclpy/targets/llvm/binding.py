@@ -9,8 +9,9 @@ llvmlite's own split). This module owns:
   and NVPTX's (`nvptx64-nvidia-cuda`, an `sm_XY` architecture);
 - parsing and verifying LLVM IR text (`LLVMError` when LLVM refuses it);
 - optimisation with LLVM's new pass manager (`PassBuilder` at O0..O3; for the
-  cpu with loop and SLP vectorisation, and the outer-loop vectoriser for loops
-  that ask for it, `cpu/outer.py`);
+  cpu with loop and SLP vectorisation (no SLP for huge functions,
+  `huge_functions.py`), and the outer-loop vectoriser for loops that ask for
+  it, `cpu/outer.py`);
 - cpu code generation to object code (huge basic blocks cut first,
   `split_blocks.py`), loaded into an MCJIT engine kept alive
   by `JitModule`, and symbol lookup (past a few hundred optimisations, in a
@@ -42,6 +43,7 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from . import jit_runtime, llvm_helper, object_symbols
+from .huge_functions import slp_vectorization
 from .split_blocks import split_huge_blocks
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -150,13 +152,14 @@ def parse_and_verify(text: str) -> llvm.ModuleRef:
     return mod
 
 
-def optimize(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int = 3) -> None:
-    """Run LLVM's default per-module pipeline at -O`level` (vectorisers on from O2)."""
+def optimize(mod: llvm.ModuleRef, tm: llvm.TargetMachine, level: int = 3, slp: bool = True) -> None:
+    """Run LLVM's default per-module pipeline at -O`level` (vectorisers on from O2; the
+    SLP vectoriser only with `slp`, `huge_functions.py`)."""
     if level <= 0:
         return
     pto = llvm.create_pipeline_tuning_options(speed_level=level)
     pto.loop_vectorization = level >= 2
-    pto.slp_vectorization = level >= 2
+    pto.slp_vectorization = level >= 2 and slp
     pto.loop_unrolling = level >= 2
     pb = llvm.create_pass_builder(tm, pto)
     pm = pb.getModulePassManager()
@@ -297,7 +300,7 @@ def _compile_module(text: str, opt_level: int, cpu: str, features: str) -> JitMo
     found = _in_helper(opt_level, "object", text, opt_level, cpu, features)
     if found is None:
         with _parsed(text) as mod:
-            found = _optimize_and_emit(mod, opt_level, cpu, features)
+            found = _optimize_and_emit(mod, opt_level, cpu, features, slp_vectorization(text))
     return _load_object(found[1], found[0])
 
 
@@ -322,8 +325,10 @@ def _in_helper(opt_level: int, kind: str, *args: Any) -> tuple | None:
         raise LLVMError(f"LLVM failed in the helper process: {exc}") from exc
 
 
-def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
-    """(optimised IR, object code) of a parsed module (the caller holds `_lock`).
+def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: str,
+                       slp: bool = True) -> tuple[str, bytes]:
+    """(optimised IR, object code) of a parsed module (the caller holds `_lock`), SLP
+    vectorised only with `slp`.
 
     One target machine per (level, CPU) does all code generation (it builds its
     subtarget once); `_load_object` then loads the object code into a fresh
@@ -334,7 +339,7 @@ def _optimize_and_emit(mod: llvm.ModuleRef, opt_level: int, cpu: str, features: 
     tm = _codegen_machine(min(max(opt_level, 0), 3), cpu, features)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
-    optimize(mod, tm, opt_level)
+    optimize(mod, tm, opt_level, slp)
     text = str(mod)
     split, cuts = split_huge_blocks(text)  # code generation linear in a block's size
     return text, tm.emit_object(parse_and_verify(split) if cuts else mod)
@@ -344,7 +349,7 @@ def serve_helper() -> None:
     """The helper process's main loop (`llvm_helper.py`): optimise and emit what it is sent."""
     def handle(text: str, opt_level: int, cpu: str, features: str) -> tuple[str, bytes]:
         with _lock, _parsed(text) as mod:
-            return _optimize_and_emit(mod, opt_level, cpu, features)
+            return _optimize_and_emit(mod, opt_level, cpu, features, slp_vectorization(text))
 
     def handle_ptx(text: str, arch: str, features: str, opt_level: int, llvm_options: list[str],
                    reset_options: list[str], function_attrs: list[str], libdevice: str | None,
