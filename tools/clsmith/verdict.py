@@ -71,7 +71,9 @@ def cause(ours: Result, pocl: Result) -> str:
     if verdict in ("oclpy-crash", "both-crash"):
         return f"{verdict}: {ours.detail}"
     if verdict == "timeout":
-        return "timeout (PoCL times out too)" if pocl.status == "timeout" else "timeout (PoCL finishes)"
+        if pocl.status in ("timeout", "ok"):
+            return "timeout (PoCL times out too)" if pocl.status == "timeout" else "timeout (PoCL finishes)"
+        return f"timeout (PoCL {pocl.status}: {first_error(pocl.detail)})"
     if verdict == "pocl-fail":
         return f"pocl-{pocl.status}: {first_error(pocl.detail) if pocl.status != 'timeout' else ''}"
     if verdict == "differ":
