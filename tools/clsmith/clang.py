@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 
 CLANG = shutil.which("clang-14") or shutil.which("clang")
-UB_WARNINGS = ("uninitialized", "sometimes-uninitialized", "return-type", "implicit-function-declaration",
+UB_WARNINGS = ("uninitialized", "sometimes-uninitialized", "return-type", "implicit-function-declaration", "implicit-int",
                "int-conversion", "incompatible-pointer-types", "array-bounds", "shift-count-overflow",
                "shift-count-negative", "division-by-zero")
 
