@@ -19,8 +19,8 @@ import subprocess
 import tempfile
 
 CLANG = shutil.which("clang-14") or shutil.which("clang")
-UB_WARNINGS = ("uninitialized", "sometimes-uninitialized", "return-type", "implicit-function-declaration", "implicit-int",
-               "int-conversion", "incompatible-pointer-types", "array-bounds", "shift-count-overflow",
+UB_WARNINGS = ("uninitialized", "sometimes-uninitialized", "return-type", "implicit-function-declaration",
+               "implicit-int", "int-conversion", "incompatible-pointer-types", "array-bounds", "shift-count-overflow",
                "shift-count-negative", "division-by-zero")
 
 # warnings that clang 15 (int-conversion) and 16 made errors by default, -w or not: a kernel
