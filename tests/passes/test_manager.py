@@ -40,7 +40,7 @@ def test_named_pipelines():
 
 
 def test_unknown_pass_lists_known_ones():
-    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, expand-atomics, .*inline.*mem2reg, print-uniformity, .*simplify, split-entry-guard, split-irreducible, split-large-switches, step-divergent-loops, widen-work-items, O0, O1, O2"):
+    with pytest.raises(ValueError, match="unknown pass 'nope'; known passes: dce, dead-allocas, expand-atomics, .*inline.*mem2reg, print-uniformity, .*simplify, split-entry-guard, split-irreducible, split-large-switches, step-divergent-loops, widen-work-items, O0, O1, O2"):
         parse_pipeline("mem2reg,nope")
 
 

@@ -84,6 +84,10 @@ def test_classify_names_every_verdict():
     assert classify(Run("build", ICE_LOG), ok(1)) == "oclpy-ice"
     assert classify(Run("crash", "Traceback ...\nKeyError: 3"), ok(1)) == "oclpy-ice"
     assert classify(Run("died", "worker exited with code -11"), ok(1)) == "oclpy-crash"
+    assert classify(Run("died", "worker exited with code -11"), Run("died", "worker exited with code -11")) \
+        == "both-crash"
+    assert classify(Run("died", "worker exited with code -11"), Run("died", "worker exited with code -6")) \
+        == "oclpy-crash"
     assert classify(Run("timeout", "no result after 60 s"), ok(1)) == "timeout"
     assert classify(Run("launch", "Traceback\nLogicError: x"), ok(1)) == "oclpy-launch"
     assert classify(ok(1), Run("timeout")) == "pocl-fail"
@@ -106,7 +110,14 @@ def test_cause_groups_failures_and_tells_where_results_differ():
     assert cause(ok(1, 2, 3), ok(4, 5, 6)) == "differ in every work-item"
     assert cause(Run("timeout"), ok(1)) == "timeout (PoCL finishes)"
     assert cause(Run("timeout"), Run("timeout")) == "timeout (PoCL times out too)"
+    assert cause(Run("timeout"), Run("died", "worker exited with code -11")) == \
+        "timeout (PoCL died: worker exited with code -N)"
     assert cause(ok(1), Run("build", "<s>:1:2: error: bad 'x'")) == "pocl-build: bad '_'"
+    assert cause(Run("build", BUILD_LOG), Run("build", "clang rejects the kernel\nk.cl:1:2: error: x")) == \
+        "oclpy-build, clang rejects too: expected expression"
+    assert cause(Run("build", BUILD_LOG), Run("build", "k.cl:1:2: error: x")) == "both-build: expected expression"
+    died = Run("died", "worker exited with code -11")
+    assert cause(died, died) == "both-crash: worker exited with code -11"
     assert signature(ok(1, 2, 3), ok(1, 2, 4)) == signature(ok(1, 2, 3), ok(4, 5, 6)) == ("differ", "")
 
 
@@ -140,6 +151,22 @@ def test_clang_judges_a_kernel_oclpy_cannot_build(tmp_path):
     assert judge_by_clang(good, str(tmp_path)).status == "unrun"
     bad = judge_by_clang(good.replace("r[0]", "q[0]"), str(tmp_path))
     assert bad.status == "build" and "undeclared identifier 'q'" in bad.detail
+    assert cause(Run("build", BUILD_LOG), bad).startswith("oclpy-build, clang rejects too")
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_clang_judges_a_pointer_added_to_an_integer_as_clang_15_and_later_do(tmp_path):
+    (tmp_path / "CLSmith.h").write_text("")
+    kernel = ('__kernel void entry(__global ulong *r) { char c; struct { char *f0; } s = { &c };\n'
+              '    uint result = 0; result += s.f0; r[0] = result; }\n')
+    assert clang_accepts(kernel, str(tmp_path))     # clang-14 only warns (-Wint-conversion)
+    judged = judge_by_clang(kernel, str(tmp_path))
+    assert judged.status == "build" and "incompatible pointer to integer conversion" in judged.detail
+
+
+def test_without_clang_pocl_judges(monkeypatch):
+    monkeypatch.setattr("tools.clsmith.check.CLANG", None)
+    assert judge_by_clang("__kernel void entry(__global ulong *r) { q[0] = 1; }", None) is None
 
 
 @pytest.mark.skipif(CLANG is None, reason="needs clang")

@@ -11,7 +11,8 @@ rewritten as the run goes, so a cut-short run still leaves its numbers.
 PoCL's results are cached beside the kernels: a second run (e.g. with
 `--oclpy /work/wt-lang`, another checkout's oclpy) only runs oclpy. Where
 oclpy fails to build a kernel, clang-14 (`clang.py`) says whether it is
-valid, and PoCL is not run (`--pocl-always` runs it).
+valid (as clang 15 and later judge it), and PoCL is not run (`--pocl-always` runs
+it; so does a machine without clang-14).
 
 A Ctrl-C (SIGINT) stops the run cleanly: the workers ignore it (`workers.py`),
 the parent stops them, the kernels in flight are not recorded (their runs
@@ -38,8 +39,8 @@ import numpy as np
 from .execute import Run
 from .generate import DEFAULT_CACHE, MODES, generate, include_dir
 from .report import causes_markdown, markdown, mode_table
-from .clang import clang_check
-from .verdict import ICE, cause, classify
+from .clang import CLANG, NEWER_ERRORS, clang_check
+from .verdict import CLANG_REJECTS, ICE, cause, classify
 from .workers import Config, Worker
 
 
@@ -67,11 +68,15 @@ def save_pocl(cache: str, mode: str, seed: int, r: Run) -> None:
                                 "build_seconds": r.build_seconds}))
 
 
-def judge_by_clang(source: str, clsmith_dir: str | None) -> Run:
+def judge_by_clang(source: str, clsmith_dir: str | None) -> Run | None:
     """Where oclpy fails to build, whether the kernel is valid, from clang-14 rather than a
-    PoCL run: a "build" failure, or "unrun" (PoCL not run; clang accepts the kernel)."""
-    ok, messages = clang_check(source, include_dir(clsmith_dir))
-    return Run("unrun", "clang-14 accepts the kernel") if ok else Run("build", messages)
+    PoCL run: a "build" failure, or "unrun" (PoCL not run; clang accepts the kernel); None
+    where no clang is installed (PoCL then judges). The warnings that clang 15 and later make
+    errors are errors here too (`clang.NEWER_ERRORS`)."""
+    if CLANG is None:
+        return None
+    ok, messages = clang_check(source, include_dir(clsmith_dir), NEWER_ERRORS)
+    return Run("unrun", "clang-14 accepts the kernel") if ok else Run("build", f"{CLANG_REJECTS}\n{messages}")
 
 
 def summary(r: Run) -> dict:

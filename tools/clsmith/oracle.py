@@ -67,6 +67,8 @@ class Oracle:
             return ours.status == "ok"
         if verdict == "timeout":
             return ours.status == "timeout"
+        if verdict == "both-crash":
+            return ours.status == "died"
         return signature(ours, Run("ok", "", ("-",))) == (verdict, key) or verdict == "both-build"
 
     def __call__(self, source: str) -> bool:

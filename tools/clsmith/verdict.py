@@ -14,9 +14,10 @@ from tools.progen.execute import Result
 
 # the columns of the per-mode table, in order
 VERDICTS = ("agree", "oclpy-build", "oclpy-ice", "oclpy-crash", "timeout", "pocl-fail", "differ",
-            "both-build", "oclpy-launch")
+            "both-build", "both-crash", "oclpy-launch")
 BUGS = ("oclpy-build", "oclpy-ice", "oclpy-crash", "timeout", "differ", "oclpy-launch")
 ICE = "internal compiler error"
+CLANG_REJECTS = "clang rejects the kernel"  # how `check.judge_by_clang`'s build failure begins
 
 
 def first_error(detail: str) -> str:
@@ -36,7 +37,8 @@ def first_error(detail: str) -> str:
 def classify(ours: Result, pocl: Result) -> str:
     """The verdict on a kernel from oclpy's run (`ours`) and PoCL's."""
     if ours.status == "died":
-        return "oclpy-crash"
+        # both killed by one signal: the kernel's own fault (a null pointer read, ...) until shown otherwise
+        return "both-crash" if pocl.status == "died" and pocl.detail == ours.detail else "oclpy-crash"
     if ours.status == "crash" or (ours.status in ("build", "launch") and ICE in ours.detail):
         return "oclpy-ice"
     if ours.status == "timeout":
@@ -62,12 +64,16 @@ def _differing(ours: Result, pocl: Result) -> tuple[int, int]:
 def cause(ours: Result, pocl: Result) -> str:
     """A key shared by kernels that fail the same way."""
     verdict = classify(ours, pocl)
+    if verdict == "both-build" and pocl.detail.startswith(CLANG_REJECTS):
+        return f"oclpy-build, clang rejects too: {first_error(ours.detail)}"
     if verdict in ("oclpy-build", "oclpy-ice", "oclpy-launch", "both-build"):
         return f"{verdict}: {first_error(ours.detail)}"
-    if verdict == "oclpy-crash":
+    if verdict in ("oclpy-crash", "both-crash"):
         return f"{verdict}: {ours.detail}"
     if verdict == "timeout":
-        return "timeout (PoCL times out too)" if pocl.status == "timeout" else "timeout (PoCL finishes)"
+        if pocl.status in ("timeout", "ok"):
+            return "timeout (PoCL times out too)" if pocl.status == "timeout" else "timeout (PoCL finishes)"
+        return f"timeout (PoCL {pocl.status}: {first_error(pocl.detail)})"
     if verdict == "pocl-fail":
         return f"pocl-{pocl.status}: {first_error(pocl.detail) if pocl.status != 'timeout' else ''}"
     if verdict == "differ":

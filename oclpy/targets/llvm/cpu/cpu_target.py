@@ -65,8 +65,10 @@ _SYNCSCOPES = {"work_item": "singlethread"}
 # What this target runs after the level's target-independent pipeline: work-groups
 # are formed after inlining, so a barrier in a helper is inlined into its kernel first;
 # huge switches are split for LLVM's sake (see the pass); the widened copy of a body is
-# made last, from the body the launcher runs.
-PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},scalarize-vectors,rebase-loop-counters,"
+# made last, from the body the launcher runs; variables only ever written are deleted
+# before form-workgroups would move them into frames, where LLVM must keep them.
+PIPELINE = ("split-large-switches,global-dce,inline{threshold=400},dead-allocas,scalarize-vectors,"
+            "rebase-loop-counters,"
             "step-divergent-loops,lockstep-strided-loops,interleave-private-arrays,split-entry-guard,"
             "form-workgroups,widen-work-items")
 HOST = Target("cpu")
