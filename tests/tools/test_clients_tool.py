@@ -173,3 +173,33 @@ def test_files_whose_data_does_not_load_are_named():
         ("test_here.py", "pass", "nothing"),
         ("test_gone.py", "raise SystemExit(1)", "an image that is not here")))
     assert clients.without_data(Path(sys.executable), lib) == {"test_gone.py": "an image that is not here"}
+
+
+def test_report_over_a_base_keeps_the_files_no_log_ran_again(tmp_path):
+    (tmp_path / "lib-oclpy-b.log").write_text("== b.py\nb.py::y PASSED\nb.py::z PASSED\n== c.py: not run (time limit)\n")
+    (tmp_path / "lib-pyopencl-c.log").write_text("== c.py\nc.py::w PASSED\n")
+    base = {"lib": {"version": "1.0",
+                    "logs": {"pyopencl": {"a.py": "old-p.log", "b.py": "old-p.log"},
+                             "oclpy": {"a.py": "old-o.log", "b.py": "old-o2.log", "c.py": "old-o.log"}},
+                    "pyopencl": {"crashed_files": [], "stopped_files": [],
+                                 "tests": {"a.py::x": "passed", "b.py::y": "passed", "b.py::z": "passed"}},
+                    "oclpy": {"crashed_files": [], "stopped_files": ["b.py"],
+                              "tests": {"a.py::x": "failed", "b.py::y": "passed", "c.py::w": "passed"}}}}
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    ours, pocl = data["lib"]["oclpy"], data["lib"]["pyopencl"]
+    assert ours["tests"] == {"a.py::x": "failed", "b.py::y": "passed", "b.py::z": "passed", "c.py::w": "passed"}
+    assert (ours["passed"], ours["failed"], ours["stopped_files"], ours["time_limit_hit"]) == (3, 1, [], False)
+    assert data["lib"]["logs"]["oclpy"] == {"a.py": "old-o.log", "b.py": "lib-oclpy-b.log", "c.py": "old-o.log"}
+    assert pocl["passed"] == 4 and data["lib"]["logs"]["pyopencl"]["c.py"] == "lib-pyopencl-c.log"
+    assert data["lib"]["only_on_pyopencl"] == [{"test": "a.py::x", "reason": ""}]
+
+
+def test_a_base_without_per_test_outcomes_is_refused(tmp_path, capsys):
+    base = tmp_path / "old.json"
+    base.write_text('{"lib": {"logs": {"oclpy": {}}, "oclpy": {"passed": 1}}}')
+    assert clients.main(["--libraries", "loopy", "--work", str(tmp_path), "--venv", str(tmp_path / "v"),
+                         "--report", str(tmp_path / "r"), "--base", str(base)]) == 0
+    base.write_text('{"loopy": {"logs": {"oclpy": {}}, "oclpy": {"passed": 1}}}')
+    assert clients.main(["--libraries", "loopy", "--work", str(tmp_path), "--venv", str(tmp_path / "v"),
+                         "--report", str(tmp_path / "r"), "--base", str(base)]) == 2
+    assert "the base report has no per-test outcomes ('tests')" in capsys.readouterr().err
