@@ -108,6 +108,7 @@ LIBRARIES = (
 )
 EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution")
 _RESULT = re.compile(r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", re.MULTILINE)
+_SUMMARY = re.compile(r"^(?:FAILED|ERROR) (\S+::\S.*?)(?: - .*)?$", re.MULTILINE)
 _DEVICE_PARAM = re.compile(r"<context factory for <\w+\.Device '[^']*' on '[^']*'>>")
 _HEADER = re.compile(r"^== (\S+?)(: .*)?$")
 _KINDS = {"PASSED": "passed", "XPASS": "passed", "FAILED": "failed", "ERROR": "failed",
@@ -128,6 +129,9 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     crashed: list[str] = field(default_factory=list)  # test files whose pytest died
     stopped: list[str] = field(default_factory=list)  # test files stopped at the time limit
+    # from an earlier report whose logs are gone: files counted together, without test ids
+    # ({"files": [...], "passed": n, "failed": n, "skipped": n, "failures": [...]})
+    counted: list[dict] = field(default_factory=list)
     tests: dict[str, str] = field(default_factory=dict)  # test id (device-neutral) -> kind
 
     def cell(self) -> str:
@@ -208,10 +212,14 @@ def neutral_id(name: str) -> str:
 
 def count(output: str) -> Outcome:
     """Counts from pytest's `-v` lines (so a run stopped at the time limit still counts).
-    A test reported twice (its call passed, its teardown errored) counts once, as its last line."""
+    A test reported twice (its call passed, its teardown errored) counts once, as its last line.
+    A test whose `-v` line was broken (pytest-timeout prints its stacks in the middle of it)
+    counts from `-rfE`'s summary line."""
     outcome = Outcome()
     for name, result in _RESULT.findall(output):
         outcome.tests[neutral_id(name)] = _KINDS[result]
+    for name in _SUMMARY.findall(output):
+        outcome.tests.setdefault(neutral_id(name), "failed")
     for name, kind in outcome.tests.items():
         outcome.counts[kind] += 1
         if kind == "failed":
@@ -269,23 +277,35 @@ def with_base(outcome: Outcome, sources: dict[str, str], earlier: dict | None,
               ) -> tuple[Outcome, dict[str, str]]:
     """`outcome` (from the work folder's logs) over an earlier report's entry for the same
     library and implementation: the earlier tests of every file no log ran again are kept,
-    with the log they came from."""
+    with the log they came from. The base's `counted` groups (counts without test ids) are
+    kept whole, or dropped when every file of a group ran again."""
     if earlier is None:
         return outcome, sources
-    if "tests" not in earlier:
-        raise Unavailable("the base report has no per-test outcomes ('tests')")
+    if "tests" not in earlier and "counted" not in earlier:
+        raise Unavailable("the base report has no per-test outcomes ('tests') nor counts ('counted')")
     ran = [f for f in sources if f in outcome.crashed or f in outcome.stopped
            or any(covers(f, test) for test in outcome.tests)]  # not a file only listed as not run
     def kept(name: str) -> bool:
         return not any(covers(f, name) for f in ran)
     total = Outcome()
-    total.tests = {t: k for t, k in earlier["tests"].items() if kept(t)} | outcome.tests
+    total.tests = {t: k for t, k in earlier.get("tests", {}).items() if kept(t)} | outcome.tests
+    for group in earlier.get("counted", []):
+        again = [f for f in group["files"] if not kept(f)]
+        if again and len(again) < len(group["files"]):
+            raise Unavailable(f"the base counts {', '.join(group['files'])} only together: "
+                              f"a log that runs {', '.join(again)} must run all of them")
+        if not again:
+            total.counted.append(group)
     total.crashed = sorted({f for f in earlier["crashed_files"] if kept(f)} | set(outcome.crashed))
     total.stopped = sorted({f for f in earlier.get("stopped_files", []) if kept(f)} | set(outcome.stopped))
     total.timed_out = bool(total.stopped) or outcome.timed_out
     for kind in total.tests.values():
         total.counts[kind] += 1
     total.failures = [name for name, kind in total.tests.items() if kind == "failed"]
+    for group in total.counted:
+        for kind in total.counts:
+            total.counts[kind] += group[kind]
+        total.failures += group["failures"]
     merged_sources = {f: log for f, log in earlier["logs"].items() if kept(f)} | {f: sources[f] for f in ran}
     return total, dict(sorted(merged_sources.items()))
 
@@ -414,9 +434,16 @@ def report(work: Path, names: list[str], versions: dict[str, str],
         for impl, outcome in per.items():
             entry[impl] = {**outcome.counts, "crashed_files": outcome.crashed,
                            "time_limit_hit": outcome.timed_out, "stopped_files": outcome.stopped,
-                           "failures": sorted(outcome.failures), "tests": dict(sorted(outcome.tests.items()))}
+                           "failures": sorted(outcome.failures), "tests": dict(sorted(outcome.tests.items())),
+                           **({"counted": outcome.counted} if outcome.counted else {})}
         if len(per) == 2:
             diff = compare(per["pyopencl"], per["oclpy"])
+            # the base's lists for the files it counted without test ids
+            grouped = {f for o in per.values() for group in o.counted for f in group["files"]}
+            for key in diff:
+                listed = [t["test"] if isinstance(t, dict) else t for t in earlier.get(key, [])]
+                carried = {t for t in listed if any(covers(f, t) for f in grouped)}
+                diff[key] = sorted(set(diff[key]) | carried)
             entry["only_on_oclpy"] = diff["only_on_oclpy"]
             entry["not_run_on_oclpy"] = diff["not_run_on_oclpy"]
             entry["not_run_on_pyopencl"] = diff["not_run_on_pyopencl"]

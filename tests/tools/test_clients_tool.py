@@ -202,4 +202,31 @@ def test_a_base_without_per_test_outcomes_is_refused(tmp_path, capsys):
     base.write_text('{"loopy": {"logs": {"oclpy": {}}, "oclpy": {"passed": 1}}}')
     assert clients.main(["--libraries", "loopy", "--work", str(tmp_path), "--venv", str(tmp_path / "v"),
                          "--report", str(tmp_path / "r"), "--base", str(base)]) == 2
-    assert "the base report has no per-test outcomes ('tests')" in capsys.readouterr().err
+    assert "the base report has no per-test outcomes ('tests') nor counts ('counted')" in capsys.readouterr().err
+
+
+def test_a_base_counted_without_test_ids_is_kept_whole(tmp_path):
+    (tmp_path / "lib-oclpy-c.log").write_text("== c.py\nc.py::w FAILED\n")
+    (tmp_path / "lib-pyopencl-c.log").write_text("== c.py\nc.py::w PASSED\n")
+    group = {"files": ["a.py", "b.py"], "passed": 5, "failed": 1, "skipped": 2, "failures": ["b.py::v"]}
+    base = {"lib": {"logs": {"pyopencl": {"a.py": "old.log"}, "oclpy": {"a.py": "old.log"}},
+                    "pyopencl": {"crashed_files": [], "counted": [group]},
+                    "oclpy": {"crashed_files": [], "counted": [{**group, "passed": 4, "failures": []}]},
+                    "only_on_oclpy": ["b.py::v"], "not_run_on_oclpy": ["a.py::x"], "not_run_on_pyopencl": []}}
+    data, text = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    assert (data["lib"]["oclpy"]["passed"], data["lib"]["oclpy"]["failed"]) == (4, 2)
+    assert data["lib"]["pyopencl"]["failures"] == ["b.py::v"]
+    assert data["lib"]["only_on_oclpy"] == ["b.py::v"] and data["lib"]["not_run_on_oclpy"] == ["a.py::x"]
+    assert data["lib"]["only_on_pyopencl"] == [{"test": "c.py::w", "reason": ""}]
+    (tmp_path / "lib-oclpy-a.log").write_text("== a.py\na.py::x PASSED\n")
+    with pytest.raises(clients.Unavailable, match="the base counts a.py, b.py only together: "
+                       "a log that runs a.py must run all of them"):
+        clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+
+
+def test_a_test_timed_out_counts_from_the_summary_line():
+    log = ("t.py::test_slow \n+++++++ Timeout +++++++\n~~ Stack of MainThread ~~\n"
+           "  File \"t.py\", line 3\nFAILED                            [ 50%]\n"
+           "t.py::test_fast[(1, 2)] PASSED [100%]\n"
+           "FAILED t.py::test_slow - Failed: Timeout (>180.0s) from pytest-timeout.\n")
+    assert clients.count(log).tests == {"t.py::test_fast[(1, 2)]": "passed", "t.py::test_slow": "failed"}
