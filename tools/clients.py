@@ -298,8 +298,16 @@ def with_base(outcome: Outcome, sources: dict[str, str], earlier: dict | None,
         if again and len(again) < len(group["files"]):
             raise Unavailable(f"the base counts {', '.join(group['files'])} only together: "
                               f"a log that runs {', '.join(again)} must run all of them")
-        if not again:
-            total.counted.append(group)
+        if again:
+            continue
+        # tests run again inside the group's files: only those it lists as failures come out
+        inside = [t for t in outcome.tests if any(covers(f, t) for f in group["files"])]
+        unknown = [t for t in inside if t not in group["failures"]]
+        if unknown:
+            raise Unavailable(f"the base counts {', '.join(group['files'])} without test ids: "
+                              f"{', '.join(unknown)} can only run again with all of them")
+        total.counted.append({**group, "failed": group["failed"] - len(inside),
+                              "failures": [t for t in group["failures"] if t not in inside]})
     total.crashed = sorted({f for f in earlier["crashed_files"] if kept(f)} | set(outcome.crashed))
     total.stopped = sorted({f for f in earlier.get("stopped_files", []) if kept(f)} | set(outcome.stopped))
     total.timed_out = bool(total.stopped) or outcome.timed_out

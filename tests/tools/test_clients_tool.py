@@ -211,13 +211,21 @@ def test_a_base_counted_without_test_ids_is_kept_whole(tmp_path):
     group = {"files": ["a.py", "b.py"], "passed": 5, "failed": 1, "skipped": 2, "failures": ["b.py::v"]}
     base = {"lib": {"logs": {"pyopencl": {"a.py": "old.log"}, "oclpy": {"a.py": "old.log"}},
                     "pyopencl": {"crashed_files": [], "counted": [group]},
-                    "oclpy": {"crashed_files": [], "counted": [{**group, "passed": 4, "failures": []}]},
+                    "oclpy": {"crashed_files": [], "counted": [{**group, "passed": 4}]},
                     "only_on_oclpy": ["b.py::v"], "not_run_on_oclpy": ["a.py::x"], "not_run_on_pyopencl": []}}
     data, text = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
     assert (data["lib"]["oclpy"]["passed"], data["lib"]["oclpy"]["failed"]) == (4, 2)
     assert data["lib"]["pyopencl"]["failures"] == ["b.py::v"]
     assert data["lib"]["only_on_oclpy"] == ["b.py::v"] and data["lib"]["not_run_on_oclpy"] == ["a.py::x"]
     assert data["lib"]["only_on_pyopencl"] == [{"test": "c.py::w", "reason": ""}]
+    (tmp_path / "lib-oclpy-v.log").write_text("== b.py::v\nb.py::v PASSED\n")
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    assert (data["lib"]["oclpy"]["passed"], data["lib"]["oclpy"]["failed"]) == (5, 1)
+    assert data["lib"]["oclpy"]["counted"][0]["failures"] == []
+    (tmp_path / "lib-pyopencl-u.log").write_text("== b.py::u\nb.py::u PASSED\n")
+    with pytest.raises(clients.Unavailable, match="b.py::u can only run again with all of them"):
+        clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    (tmp_path / "lib-pyopencl-u.log").unlink()
     (tmp_path / "lib-oclpy-a.log").write_text("== a.py\na.py::x PASSED\n")
     with pytest.raises(clients.Unavailable, match="the base counts a.py, b.py only together: "
                        "a log that runs a.py must run all of them"):
