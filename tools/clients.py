@@ -82,11 +82,15 @@ class Library:
     # oclpy's cpu, through the library's own pytest options or PyOpenCL's PYOPENCL_TEST
     oclpy_options: tuple[str, ...] = ()
     oclpy_env: tuple[tuple[str, str], ...] = ()
+    # a cache folder ($XDG_CACHE_HOME) per implementation: loopy's persistent caches (pytools)
+    # do not key on the implementation, and an invoker pickled under oclpy imports oclpy's
+    # modules (their own names) when a PyOpenCL run loads it
+    cache_per_implementation: bool = False
 
 
 LIBRARIES = (
     Library("loopy", "loopy", None, subset=("test_scan.py", "test_reduction.py", "test_target.py"),
-            oclpy_env=(("PYOPENCL_TEST", "oclpy:cpu"),)),
+            oclpy_env=(("PYOPENCL_TEST", "oclpy:cpu"),), cache_per_implementation=True),
     # reikna's conftest runs each test on every device find_devices matches (masks on the name)
     Library("reikna", "reikna", None, oclpy_options=("--device-include-mask", "oclpy cpu"),
             subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
@@ -373,6 +377,8 @@ def run_suite(python: Path, lib: Library, folder: Path, implementation: str, ocl
     env.pop("PYOPENCL_CTX", None)
     env.pop("PYOPENCL_TEST", None)
     device_options: tuple[str, ...] = ()
+    if lib.cache_per_implementation:
+        env["XDG_CACHE_HOME"] = str(log.parent.resolve() / f"cache-{implementation}")
     if implementation == "oclpy":
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(oclpy_root), env.get("PYTHONPATH", "")) if p)
         env.update(dict(lib.oclpy_env))

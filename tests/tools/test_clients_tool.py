@@ -238,3 +238,14 @@ def test_a_test_timed_out_counts_from_the_summary_line():
            "t.py::test_fast[(1, 2)] PASSED [100%]\n"
            "FAILED t.py::test_slow - Failed: Timeout (>180.0s) from pytest-timeout.\n")
     assert clients.count(log).tests == {"t.py::test_fast[(1, 2)]": "passed", "t.py::test_slow": "failed"}
+
+
+def test_a_library_may_keep_a_cache_folder_per_implementation(tmp_path):
+    (tmp_path / "test_cache.py").write_text(
+        "import os\n"
+        "def test_cache():\n    assert os.environ['XDG_CACHE_HOME'].endswith('cache-pyopencl')\n")
+    lib = clients.Library("small", "small", None, subset=("test_cache.py",), cache_per_implementation=True)
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=tmp_path / "run.log")
+    assert outcome.tests == {"test_cache.py::test_cache": "passed"}
+    assert [lib.name for lib in clients.LIBRARIES if lib.cache_per_implementation] == ["loopy"]
