@@ -4,7 +4,8 @@
                             [--implementations pyopencl oclpy] [--full | --ci]
                             [--files F ... --tag T] [--time-limit S] [--test-timeout S]
                             [--oclpy ROOT]
-    python -m tools.clients --report PREFIX [--reasons FILE] [--work DIR] [--libraries ...]
+    python -m tools.clients --report PREFIX [--reasons FILE] [--base JSON] [--work DIR]
+                            [--libraries ...]
 
 1. Makes a venv (default /tmp/oclpy-clients-venv; reused when it exists) and
    installs the four libraries, pytest and pytest-timeout, oclpy's own
@@ -36,6 +37,9 @@ that ran it) and writes PREFIX.json and PREFIX.md: per library and implementatio
 passed / failed / skipped and the failures, and the tests that pass on one
 implementation only (test ids without the device in them), with the reasons that
 `--reasons` (JSON, test id -> reason) gives for those passing on PoCL only.
+The JSON keeps every test's outcome (`tests`), so a later `--report --base
+PREFIX.json` adds new logs to it: the base's tests of every file that no log in
+the work folder ran again are kept, with the log they came from.
 
 By default a subset runs (each `Library.subset`: the files most tied to PyOpenCL's API,
 a few minutes each on a 2-core machine); `--full` runs every test file; `--ci` runs
@@ -78,11 +82,15 @@ class Library:
     # oclpy's cpu, through the library's own pytest options or PyOpenCL's PYOPENCL_TEST
     oclpy_options: tuple[str, ...] = ()
     oclpy_env: tuple[tuple[str, str], ...] = ()
+    # a cache folder ($XDG_CACHE_HOME) per implementation: loopy's persistent caches (pytools)
+    # do not key on the implementation, and an invoker pickled under oclpy imports oclpy's
+    # modules (their own names) when a PyOpenCL run loads it
+    cache_per_implementation: bool = False
 
 
 LIBRARIES = (
     Library("loopy", "loopy", None, subset=("test_scan.py", "test_reduction.py", "test_target.py"),
-            oclpy_env=(("PYOPENCL_TEST", "oclpy:cpu"),)),
+            oclpy_env=(("PYOPENCL_TEST", "oclpy:cpu"),), cache_per_implementation=True),
     # reikna's conftest runs each test on every device find_devices matches (masks on the name)
     Library("reikna", "reikna", None, oclpy_options=("--device-include-mask", "oclpy cpu"),
             subset=("test_cluda/test_basics.py", "test_core/test_computation.py",
@@ -102,8 +110,13 @@ LIBRARIES = (
                    "scipy.datasets' ascent image (pooch and its cache)"),),
             ci=("test_addition.py", "test_doubleword.py", "test_kahan.py", "test_array_utils.py")),
 )
-EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution")
+# islpy < 2026: loopy 2025.2 (the newest) calls islpy API that islpy 2026 removed (Aff.is_equal,
+# BasicSet.dim_min), which fails about half of its scan, reduction and target tests on any implementation;
+# pooch: scipy.datasets reads its cache through it (silx's test_convolution.py)
+EXTRA_PACKAGES = ("pytest", "pytest-timeout", "mako", "pyopencl", "pocl-binary-distribution",
+                  "islpy<2026", "pooch")
 _RESULT = re.compile(r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b", re.MULTILINE)
+_SUMMARY = re.compile(r"^(?:FAILED|ERROR) (\S+::\S.*?)(?: - .*)?$", re.MULTILINE)
 _DEVICE_PARAM = re.compile(r"<context factory for <\w+\.Device '[^']*' on '[^']*'>>")
 _HEADER = re.compile(r"^== (\S+?)(: .*)?$")
 _KINDS = {"PASSED": "passed", "XPASS": "passed", "FAILED": "failed", "ERROR": "failed",
@@ -123,6 +136,10 @@ class Outcome:
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
     crashed: list[str] = field(default_factory=list)  # test files whose pytest died
+    stopped: list[str] = field(default_factory=list)  # test files stopped at the time limit
+    # from an earlier report whose logs are gone: files counted together, without test ids
+    # ({"files": [...], "passed": n, "failed": n, "skipped": n, "failures": [...]})
+    counted: list[dict] = field(default_factory=list)
     tests: dict[str, str] = field(default_factory=dict)  # test id (device-neutral) -> kind
 
     def cell(self) -> str:
@@ -203,10 +220,14 @@ def neutral_id(name: str) -> str:
 
 def count(output: str) -> Outcome:
     """Counts from pytest's `-v` lines (so a run stopped at the time limit still counts).
-    A test reported twice (its call passed, its teardown errored) counts once, as its last line."""
+    A test reported twice (its call passed, its teardown errored) counts once, as its last line.
+    A test whose `-v` line was broken (pytest-timeout prints its stacks in the middle of it)
+    counts from `-rfE`'s summary line."""
     outcome = Outcome()
     for name, result in _RESULT.findall(output):
         outcome.tests[neutral_id(name)] = _KINDS[result]
+    for name in _SUMMARY.findall(output):
+        outcome.tests.setdefault(neutral_id(name), "failed")
     for name, kind in outcome.tests.items():
         outcome.counts[kind] += 1
         if kind == "failed":
@@ -247,11 +268,62 @@ def merged(logs: list[Path]) -> tuple[Outcome, dict[str, str]]:
         if "(crash)" in text:
             total.crashed.append(name)
         if "stopped at the time limit" in text:
+            total.stopped.append(name)
             total.timed_out = True
     for kind in total.tests.values():
         total.counts[kind] += 1
     total.failures = [name for name, kind in total.tests.items() if kind == "failed"]
     return total, {name: source for name, (_, source) in latest.items()}
+
+
+def covers(ran: str, test: str) -> bool:
+    """Whether a log's section (a test file, or one test's node id) ran `test`."""
+    return test == ran or test.startswith(ran + "::") or test.startswith(ran + "[")
+
+
+def with_base(outcome: Outcome, sources: dict[str, str], earlier: dict | None,
+              ) -> tuple[Outcome, dict[str, str]]:
+    """`outcome` (from the work folder's logs) over an earlier report's entry for the same
+    library and implementation: the earlier tests of every file no log ran again are kept,
+    with the log they came from. The base's `counted` groups (counts without test ids) are
+    kept whole, or dropped when every file of a group ran again."""
+    if earlier is None:
+        return outcome, sources
+    if "tests" not in earlier and "counted" not in earlier:
+        raise Unavailable("the base report has no per-test outcomes ('tests') nor counts ('counted')")
+    ran = [f for f in sources if f in outcome.crashed or f in outcome.stopped
+           or any(covers(f, test) for test in outcome.tests)]  # not a file only listed as not run
+    def kept(name: str) -> bool:
+        return not any(covers(f, name) for f in ran)
+    total = Outcome()
+    total.tests = {t: k for t, k in earlier.get("tests", {}).items() if kept(t)} | outcome.tests
+    for group in earlier.get("counted", []):
+        again = [f for f in group["files"] if not kept(f)]
+        if again and len(again) < len(group["files"]):
+            raise Unavailable(f"the base counts {', '.join(group['files'])} only together: "
+                              f"a log that runs {', '.join(again)} must run all of them")
+        if again:
+            continue
+        # tests run again inside the group's files: only those it lists as failures come out
+        inside = [t for t in outcome.tests if any(covers(f, t) for f in group["files"])]
+        unknown = [t for t in inside if t not in group["failures"]]
+        if unknown:
+            raise Unavailable(f"the base counts {', '.join(group['files'])} without test ids: "
+                              f"{', '.join(unknown)} can only run again with all of them")
+        total.counted.append({**group, "failed": group["failed"] - len(inside),
+                              "failures": [t for t in group["failures"] if t not in inside]})
+    total.crashed = sorted({f for f in earlier["crashed_files"] if kept(f)} | set(outcome.crashed))
+    total.stopped = sorted({f for f in earlier.get("stopped_files", []) if kept(f)} | set(outcome.stopped))
+    total.timed_out = bool(total.stopped) or outcome.timed_out
+    for kind in total.tests.values():
+        total.counts[kind] += 1
+    total.failures = [name for name, kind in total.tests.items() if kind == "failed"]
+    for group in total.counted:
+        for kind in total.counts:
+            total.counts[kind] += group[kind]
+        total.failures += group["failures"]
+    merged_sources = {f: log for f, log in earlier["logs"].items() if kept(f)} | {f: sources[f] for f in ran}
+    return total, dict(sorted(merged_sources.items()))
 
 
 def compare(pocl: Outcome, oclpy: Outcome) -> dict[str, list[str]]:
@@ -305,6 +377,8 @@ def run_suite(python: Path, lib: Library, folder: Path, implementation: str, ocl
     env.pop("PYOPENCL_CTX", None)
     env.pop("PYOPENCL_TEST", None)
     device_options: tuple[str, ...] = ()
+    if lib.cache_per_implementation:
+        env["XDG_CACHE_HOME"] = str(log.parent.resolve() / f"cache-{implementation}")
     if implementation == "oclpy":
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(oclpy_root), env.get("PYTHONPATH", "")) if p)
         env.update(dict(lib.oclpy_env))
@@ -354,27 +428,40 @@ def table(results: dict[str, dict[str, Outcome]], versions: dict[str, str]) -> s
 
 
 def report(work: Path, names: list[str], versions: dict[str, str],
-           reasons: dict[str, str]) -> tuple[dict, str]:
+           reasons: dict[str, str], base: dict | None = None) -> tuple[dict, str]:
     """Every run log in `work` merged per library and implementation (a suite split by
-    file across runs counts each file from its newest log): JSON-ready data and a
-    markdown table with the tests that pass on one implementation only."""
+    file across runs counts each file from its newest log), over `base` (an earlier
+    report's JSON) where given: JSON-ready data and a markdown table with the tests
+    that pass on one implementation only."""
     data: dict[str, dict] = {}
     for name in names:
         per: dict[str, Outcome] = {}
         sources: dict[str, dict[str, str]] = {}
+        earlier = (base or {}).get(name, {})
         for impl in ("pyopencl", "oclpy"):
             logs = [work / f"{name}-{impl}.log", *work.glob(f"{name}-{impl}-*.log")]
             logs = [log for log in logs if log.exists()]
-            if logs:
-                per[impl], sources[impl] = merged(logs)
+            if logs or impl in earlier:
+                outcome, ran = merged(logs) if logs else (Outcome(), {})
+                previous = ({**earlier[impl], "logs": earlier["logs"].get(impl, {})}
+                            if impl in earlier else None)
+                per[impl], sources[impl] = with_base(outcome, ran, previous)
         if not per:
             continue
         entry: dict = {"version": versions.get(name, ""), "logs": sources}
         for impl, outcome in per.items():
             entry[impl] = {**outcome.counts, "crashed_files": outcome.crashed,
-                           "time_limit_hit": outcome.timed_out, "failures": sorted(outcome.failures)}
+                           "time_limit_hit": outcome.timed_out, "stopped_files": outcome.stopped,
+                           "failures": sorted(outcome.failures), "tests": dict(sorted(outcome.tests.items())),
+                           **({"counted": outcome.counted} if outcome.counted else {})}
         if len(per) == 2:
             diff = compare(per["pyopencl"], per["oclpy"])
+            # the base's lists for the files it counted without test ids
+            grouped = {f for o in per.values() for group in o.counted for f in group["files"]}
+            for key in diff:
+                listed = [t["test"] if isinstance(t, dict) else t for t in earlier.get(key, [])]
+                carried = {t for t in listed if any(covers(f, t) for f in grouped)}
+                diff[key] = sorted(set(diff[key]) | carried)
             entry["only_on_oclpy"] = diff["only_on_oclpy"]
             entry["not_run_on_oclpy"] = diff["not_run_on_oclpy"]
             entry["not_run_on_pyopencl"] = diff["not_run_on_pyopencl"]
@@ -416,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, metavar="PREFIX",
                         help="run nothing: merge every log in --work into PREFIX.json and PREFIX.md")
     parser.add_argument("--reasons", type=Path, help="with --report: JSON, test id -> why it passes on PoCL only")
+    parser.add_argument("--base", type=Path, metavar="JSON", help="with --report: an earlier report whose "
+                        "tests of the files no log in --work ran again are kept")
     parser.add_argument("--time-limit", type=float, default=900.0, help="seconds per library run")
     parser.add_argument("--test-timeout", type=float, default=180.0, help="seconds per test")
     parser.add_argument("--oclpy", type=Path, default=ROOT, help="the folder holding the oclpy package")
@@ -434,7 +523,12 @@ def main(argv: list[str] | None = None) -> int:
             except (Unavailable, OSError):
                 versions[name] = ""
         reasons = json.loads(args.reasons.read_text()) if args.reasons else {}
-        data, text = report(args.work, args.libraries, versions, reasons)
+        base = json.loads(args.base.read_text()) if args.base else None
+        try:
+            data, text = report(args.work, args.libraries, versions, reasons, base)
+        except Unavailable as exc:
+            print(f"python -m tools.clients: {exc}", file=sys.stderr)
+            return 2
         args.report.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
         args.report.with_suffix(".md").write_text(text + "\n")
         print(text)

@@ -173,3 +173,79 @@ def test_files_whose_data_does_not_load_are_named():
         ("test_here.py", "pass", "nothing"),
         ("test_gone.py", "raise SystemExit(1)", "an image that is not here")))
     assert clients.without_data(Path(sys.executable), lib) == {"test_gone.py": "an image that is not here"}
+
+
+def test_report_over_a_base_keeps_the_files_no_log_ran_again(tmp_path):
+    (tmp_path / "lib-oclpy-b.log").write_text("== b.py\nb.py::y PASSED\nb.py::z PASSED\n== c.py: not run (time limit)\n")
+    (tmp_path / "lib-pyopencl-c.log").write_text("== c.py\nc.py::w PASSED\n")
+    base = {"lib": {"version": "1.0",
+                    "logs": {"pyopencl": {"a.py": "old-p.log", "b.py": "old-p.log"},
+                             "oclpy": {"a.py": "old-o.log", "b.py": "old-o2.log", "c.py": "old-o.log"}},
+                    "pyopencl": {"crashed_files": [], "stopped_files": [],
+                                 "tests": {"a.py::x": "passed", "b.py::y": "passed", "b.py::z": "passed"}},
+                    "oclpy": {"crashed_files": [], "stopped_files": ["b.py"],
+                              "tests": {"a.py::x": "failed", "b.py::y": "passed", "c.py::w": "passed"}}}}
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    ours, pocl = data["lib"]["oclpy"], data["lib"]["pyopencl"]
+    assert ours["tests"] == {"a.py::x": "failed", "b.py::y": "passed", "b.py::z": "passed", "c.py::w": "passed"}
+    assert (ours["passed"], ours["failed"], ours["stopped_files"], ours["time_limit_hit"]) == (3, 1, [], False)
+    assert data["lib"]["logs"]["oclpy"] == {"a.py": "old-o.log", "b.py": "lib-oclpy-b.log", "c.py": "old-o.log"}
+    assert pocl["passed"] == 4 and data["lib"]["logs"]["pyopencl"]["c.py"] == "lib-pyopencl-c.log"
+    assert data["lib"]["only_on_pyopencl"] == [{"test": "a.py::x", "reason": ""}]
+
+
+def test_a_base_without_per_test_outcomes_is_refused(tmp_path, capsys):
+    base = tmp_path / "old.json"
+    base.write_text('{"lib": {"logs": {"oclpy": {}}, "oclpy": {"passed": 1}}}')
+    assert clients.main(["--libraries", "loopy", "--work", str(tmp_path), "--venv", str(tmp_path / "v"),
+                         "--report", str(tmp_path / "r"), "--base", str(base)]) == 0
+    base.write_text('{"loopy": {"logs": {"oclpy": {}}, "oclpy": {"passed": 1}}}')
+    assert clients.main(["--libraries", "loopy", "--work", str(tmp_path), "--venv", str(tmp_path / "v"),
+                         "--report", str(tmp_path / "r"), "--base", str(base)]) == 2
+    assert "the base report has no per-test outcomes ('tests') nor counts ('counted')" in capsys.readouterr().err
+
+
+def test_a_base_counted_without_test_ids_is_kept_whole(tmp_path):
+    (tmp_path / "lib-oclpy-c.log").write_text("== c.py\nc.py::w FAILED\n")
+    (tmp_path / "lib-pyopencl-c.log").write_text("== c.py\nc.py::w PASSED\n")
+    group = {"files": ["a.py", "b.py"], "passed": 5, "failed": 1, "skipped": 2, "failures": ["b.py::v"]}
+    base = {"lib": {"logs": {"pyopencl": {"a.py": "old.log"}, "oclpy": {"a.py": "old.log"}},
+                    "pyopencl": {"crashed_files": [], "counted": [group]},
+                    "oclpy": {"crashed_files": [], "counted": [{**group, "passed": 4}]},
+                    "only_on_oclpy": ["b.py::v"], "not_run_on_oclpy": ["a.py::x"], "not_run_on_pyopencl": []}}
+    data, text = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    assert (data["lib"]["oclpy"]["passed"], data["lib"]["oclpy"]["failed"]) == (4, 2)
+    assert data["lib"]["pyopencl"]["failures"] == ["b.py::v"]
+    assert data["lib"]["only_on_oclpy"] == ["b.py::v"] and data["lib"]["not_run_on_oclpy"] == ["a.py::x"]
+    assert data["lib"]["only_on_pyopencl"] == [{"test": "c.py::w", "reason": ""}]
+    (tmp_path / "lib-oclpy-v.log").write_text("== b.py::v\nb.py::v PASSED\n")
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    assert (data["lib"]["oclpy"]["passed"], data["lib"]["oclpy"]["failed"]) == (5, 1)
+    assert data["lib"]["oclpy"]["counted"][0]["failures"] == []
+    (tmp_path / "lib-pyopencl-u.log").write_text("== b.py::u\nb.py::u PASSED\n")
+    with pytest.raises(clients.Unavailable, match="b.py::u can only run again with all of them"):
+        clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    (tmp_path / "lib-pyopencl-u.log").unlink()
+    (tmp_path / "lib-oclpy-a.log").write_text("== a.py\na.py::x PASSED\n")
+    with pytest.raises(clients.Unavailable, match="the base counts a.py, b.py only together: "
+                       "a log that runs a.py must run all of them"):
+        clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+
+
+def test_a_test_timed_out_counts_from_the_summary_line():
+    log = ("t.py::test_slow \n+++++++ Timeout +++++++\n~~ Stack of MainThread ~~\n"
+           "  File \"t.py\", line 3\nFAILED                            [ 50%]\n"
+           "t.py::test_fast[(1, 2)] PASSED [100%]\n"
+           "FAILED t.py::test_slow - Failed: Timeout (>180.0s) from pytest-timeout.\n")
+    assert clients.count(log).tests == {"t.py::test_fast[(1, 2)]": "passed", "t.py::test_slow": "failed"}
+
+
+def test_a_library_may_keep_a_cache_folder_per_implementation(tmp_path):
+    (tmp_path / "test_cache.py").write_text(
+        "import os\n"
+        "def test_cache():\n    assert os.environ['XDG_CACHE_HOME'].endswith('cache-pyopencl')\n")
+    lib = clients.Library("small", "small", None, subset=("test_cache.py",), cache_per_implementation=True)
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=tmp_path / "run.log")
+    assert outcome.tests == {"test_cache.py::test_cache": "passed"}
+    assert [lib.name for lib in clients.LIBRARIES if lib.cache_per_implementation] == ["loopy"]
