@@ -1,6 +1,6 @@
-"""tools/llvm_pass_times.py: the passes of an LLVM timing report, by user seconds, each once, without the total."""
+"""benchmarks/llvm_pass_times.py: the passes of an LLVM timing report, by user seconds, each once, without the total."""
 
-from tools.llvm_pass_times import top_passes
+from benchmarks.llvm_pass_times import top_passes
 
 REPORT = """   ---User Time---   --System Time--   --User+System--   ---Wall Time---  --- Name ---
    6.7392 ( 51.2%)   0.0001 (  0.1%)   6.7393 ( 51.2%)   6.8000 ( 51.0%)  SLPVectorizerPass

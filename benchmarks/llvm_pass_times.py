@@ -1,6 +1,6 @@
-"""Where a generated kernel's compile time goes, down to LLVM's passes: `python -m tools.llvm_pass_times CASE SIZE`.
+"""Where a generated kernel's compile time goes, down to LLVM's passes: `python -m benchmarks.llvm_pass_times CASE SIZE`.
 
-    python -m tools.llvm_pass_times strided 8000 [--top 8] [--keep DIR]
+    python -m benchmarks.llvm_pass_times strided 8000 [--top 8] [--keep DIR]
 
 CASE and SIZE name one of `benchmarks/compile_time.py`'s generators. Prints the
 CPU seconds of oclpy's own stages (`tools/compile_stages.py`: frontend, passes,
