@@ -152,8 +152,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         elif n % 50 == 0:
             print(f"  {n}/{len(todo)} in {time.time() - start:.0f} s: {dict(progress)}", flush=True)
 
+    interrupted = False
     try:
         run_all(todo, args.jobs, args.timeout, scratch, done)
+    except KeyboardInterrupt:
+        interrupted = True
+        print(f"interrupted after {sum(progress.values())} of {len(todo)} kernels: "
+              "--resume runs the rest", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
         results_file.close()
@@ -165,7 +170,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         report.save(Path(args.json))
     print(f"({time.time() - start:.0f} s)")
     print(report.line())
-    return 0
+    return 130 if interrupted else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

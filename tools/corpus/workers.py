@@ -4,12 +4,19 @@ Each worker imports oclpy once and serves cases over a pipe. A case that
 outlives its limit, or a worker that dies (a native crash in LLVM), yields
 a "timeout" or "died" oclpy verdict and a fresh worker. Workers are also
 renewed every `RENEW` cases, so that no leak in one build can slow the rest.
+
+A Ctrl-C (SIGINT, which a terminal or `timeout -s INT` sends to the whole
+process group) reaches only the parent: the workers ignore it, so no case is
+recorded as "died" because it was interrupted; `run_all` stops handing out
+cases and raises KeyboardInterrupt to its caller, and the cases in flight are
+not reported.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import threading
 from multiprocessing.connection import Connection
 from queue import Empty, Queue
@@ -21,6 +28,7 @@ RENEW = 60
 
 
 def _serve(conn: Connection, scratch: str) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     fd = os.open(os.devnull, os.O_WRONLY)
     os.dup2(fd, 2)  # LLVM and clang may write straight to file descriptor 2
     worker_setup(scratch)
@@ -78,6 +86,7 @@ def run_all(jobs: Iterable[dict], processes: int, timeout: float, scratch: str,
     """Run every job on `processes` workers; `done(result)` is called in the caller's thread."""
     todo: Queue = Queue()
     results: Queue = Queue()
+    stop = threading.Event()
     count = 0
     for job in jobs:
         todo.put(job)
@@ -86,7 +95,7 @@ def run_all(jobs: Iterable[dict], processes: int, timeout: float, scratch: str,
     def loop() -> None:
         worker = Worker(scratch)
         try:
-            while True:
+            while not stop.is_set():
                 try:
                     job = todo.get_nowait()
                 except Empty:
@@ -98,7 +107,11 @@ def run_all(jobs: Iterable[dict], processes: int, timeout: float, scratch: str,
     threads = [threading.Thread(target=loop, daemon=True) for _ in range(max(1, processes))]
     for t in threads:
         t.start()
-    for _ in range(count):
-        done(results.get())
+    try:
+        for _ in range(count):
+            done(results.get())
+    except KeyboardInterrupt:
+        stop.set()
+        raise
     for t in threads:
         t.join()
