@@ -150,7 +150,7 @@ ROUNDTRIP_SOURCES = [
     "void st() { int i, j = 0x1F, k = 017; for (i = 0, j = 1; i < 3; i++, --j) { if (i) continue; else break; } "
     "for (int q = 0, r = 1;;) ; while (j) j >>= 1; do { j++; } while (j < 3); "
     "switch (i) { case 1: case 2: i = 3; break; default: goto end; } end: return; }",
-    "void ex(float4 v, __global int *p) { float2 w = (float2)(v).xy + (float2)(1.0f, 2.5e-3f); "
+    "void ex(float4 v, __global int *p) { float2 w = (float2)(v.xy).yx + (float2)(1.0f, 2.5e-3f); "
     "int s = sizeof(int) + sizeof p + vec_step(float3) + __alignof__(double) + (int)3.0 * (p[0]++ - ++p[1]); "
     "uchar c = 'a'; ulong big = 18446744073709551615UL; half h = 0.5h; *p = (s, c) && !s || s & 1 ^ 2 | 3; "
     "p[1] = s << 2 >= 1 ? s : s != 2; w.x /= 2; s %= 3; s <<= 1; s &= 1; s |= 2; s ^= 4; s -= 1; s *= 2; }",

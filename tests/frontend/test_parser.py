@@ -307,7 +307,7 @@ def shape(e):
     ("(float)a / b", "((cast float a) / b)"), ("(float)(a) / b", "((cast float a) / b)"),
     ("(a) * b", "(a * b)"), ("(int)(float)x", "(cast int (cast float x))"), ("(uint *)p", "(cast uint * p)"),
     ("(float4)(1, 2, a, b.x)", "<float4>(1, 2, a, b.x)"), ("(float4)(x)", "<float4>(x)"),
-    ("(float2)(v).xy", "<float2>(v.xy)"), ("((float4)(1, 2, 3, 4)).w", "<float4>(1, 2, 3, 4).w"),
+    ("(float2)(v).xy", "<float2>(v).xy"), ("((float4)(1, 2, 3, 4)).w", "<float4>(1, 2, 3, 4).w"),
     ("sizeof(int) + sizeof x", "(sizeof[int] + sizeof[x])"), ("sizeof(x)", "sizeof[x]"),
     ("vec_step(float3)", "vec_step[float3]"), ("__alignof__(float4)", "alignof[float4]"),
     ("_Alignof(int)", "alignof[int]"), ("(a, b)", "(a , b)"), ("a-- - --b", "((--post a) - (--pre b))"),

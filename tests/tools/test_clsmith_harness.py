@@ -17,7 +17,7 @@ from tools.clsmith.clang import CLANG, clang_accepts, uninitialized_reads  # noq
 from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
 from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
-                                  shrink_launch, tidy)
+                                  shrink_launch, split_preprocessor, tidy)
 from tools.clsmith.report import causes, mode_table  # noqa: E402
 from tools.clsmith.verdict import agreement, cause, classify, first_error, signature  # noqa: E402
 
@@ -225,3 +225,30 @@ def test_reduce_kernel_on_a_toy_keeps_the_launch_and_the_failing_statement():
     assert out.splitlines()[0] == "// -g 1 -l 1"
     assert "({ 3; })" in out and "int f(int a)" not in out and "#define" not in out
     assert len(out.splitlines()) <= 4
+
+
+def test_an_engine_reduces_only_what_follows_the_macros():
+    body = ["#define A 1", "#define SAFE_DIV(a, b) ((b) == 0 ? (a) : (a) / (b))", "int g(int a) { return a + A; }",
+            "int f(int a) { return SAFE_DIV(a, 0); }", "__kernel void entry(__global ulong *result)", "{",
+            "  result[0] = f(3);", "}"]
+    src = "// -g 1 -l 1\n" + "\n".join(body) + "\n"
+    seen = []
+
+    def engine(text: str, test) -> str:     # deletes single lines, as C-Vise's line pass would
+        seen.append(text)
+        lines = text.splitlines(keepends=True)
+        for i in reversed(range(len(lines))):
+            candidate = lines[:i] + lines[i + 1:]
+            if test("".join(candidate)):
+                lines = candidate
+        return "".join(lines)
+
+    def interesting(s: str) -> bool:        # the guarded division must stay
+        return "SAFE_DIV(a, 0)" in s and "#define SAFE_DIV(a, b) ((b) == 0 ? (a) : (a) / (b))" in s
+
+    out = reduce_kernel(src, interesting, engine=engine)
+    assert seen and not any("#" in text for text in seen)
+    assert out.splitlines() == ["// -g 1 -l 1", "#define SAFE_DIV(a, b) ((b) == 0 ? (a) : (a) / (b))",
+                                "int f(int a) { return SAFE_DIV(a, 0); }"]
+    assert split_preprocessor("#if X\nint a;\n#endif\nint b;\n") == ("#if X\nint a;\n#endif\n", "int b;\n")
+    assert split_preprocessor("int b;\n") == ("", "int b;\n")

@@ -12,7 +12,11 @@ CLSmith.h and its safe-math macros) and its launch lives in its first line.
    kernels, where progen's reducer would try one statement at a time;
 3. then deletes whole statements and single lines with progen's reducer
    (`tools.progen.reduce.reduce_lines`);
-   or, instead of 2 and 3, hands the body to an `engine` (C-Vise: `cvise.py`);
+   or, instead of 2 and 3, hands the body after its last preprocessor line to an
+   `engine` (C-Vise: `cvise.py`; `split_preprocessor`): CLSmith's safe-math macros
+   guard against undefined behaviour (a shift too far, a signed overflow) that no
+   clang warning sees once a reducer edits a macro, so they stay as CLSmith wrote
+   them;
 4. shrinks the launch, to one work-group and then to one work-item
    (`shrink_launch`, also tried before 2), and prunes macros again.
 
@@ -98,6 +102,13 @@ def delete_chunks(lines: list[str], test: Callable[[list[str]], bool], smallest:
     return lines
 
 
+def split_preprocessor(text: str) -> tuple[str, str]:
+    """(the lines up to and with the last preprocessor line, the lines after it)."""
+    lines = text.splitlines(keepends=True)
+    last = max((i for i, ln in enumerate(lines) if ln.lstrip().startswith("#")), default=-1)
+    return "".join(lines[:last + 1]), "".join(lines[last + 1:])
+
+
 def shrink_launch(source: str, test: Test) -> str:
     """The kernel with a smaller launch where `test` still holds: one work-group, then one work-item."""
     header, _, body = source.partition("\n")
@@ -148,7 +159,8 @@ def reduce_kernel(source: str, interesting: Test, include_dir: str | None = None
         return test(header + "\n" + text)
 
     if engine is not None:
-        body = engine(body, test_body)
+        fixed, free = split_preprocessor(body)
+        body = fixed + engine(free, lambda text: test_body(fixed + text))
     else:
         lines = delete_chunks(body.splitlines(), lambda ls: test_body("\n".join(ls) + "\n"), smallest=2)
         body = reduce_lines("\n".join(lines) + "\n", test_body, budget=budget_left(test), deadline_s=seconds)

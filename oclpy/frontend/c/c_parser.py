@@ -1500,13 +1500,11 @@ class Parser:
 
     def parse_vector_literal(self, opener: Token, to: ct.CType) -> ast.Expr:
         # BNF: vector_literal : '(' vector_type ')' '(' assignment_expression (',' assignment_expression)* ')'
-        #      (with one component, postfix operators bind to it: `(float2)(v).xy` converts `v.xy`)
+        #      (a primary expression, OpenCL C 1.2 §6.1.6: `(float4)(x).w` is the literal's `w`, as in clang)
         paren = self.ts.advance()
         components = self.parse_argument_list(paren)
         if not components:
             raise self.error(self.ts.prev.loc, "expected expression")
-        if len(components) == 1:
-            return ast.VectorLiteral(opener.loc, to, [self.parse_postfix(components[0])])
         return self.parse_postfix(ast.VectorLiteral(opener.loc, to, components))
 
     @nested

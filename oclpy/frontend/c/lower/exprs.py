@@ -225,8 +225,10 @@ def arith(cx: LoweringContext, op: str, a: Value, b: Value, t: CType) -> Value:
 def _safe_divisor(cx: LoweringContext, a: Value, d: Value, signed: bool) -> Value:
     """The divisor with the cases that trap on some machines replaced by 1: zero, and -1
     when the dividend is the most negative value (the result then wraps, as the
-    hardware-independent answer would). Both are undefined in OpenCL C; a kernel must
-    not kill the process that runs it."""
+    hardware-independent answer would). OpenCL C makes both an unspecified value, not an
+    exception (OpenCL C 1.2 §6.3), so a kernel must not kill the process that runs it; and LLVM's
+    division by zero is undefined behaviour, which would let its optimiser delete the code
+    around it (PoCL's bug of tools/clsmith/FINDINGS.md, vectors seed 1000112)."""
     bits = scalar_bits(d.type)
     minus_one = (1 << bits) - 1
     if isinstance(d, ConstInt) and d.value != 0 and not (signed and d.value == minus_one):
