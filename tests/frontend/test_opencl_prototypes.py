@@ -33,3 +33,17 @@ def test_printfs_own_signature_names_the_builtin(decl: str, std: str) -> None:
                                   "int printf(const char *fmt, ...);", "int printf(__constant const char *st);"])
 def test_printf_with_another_signature_conflicts(decl: str) -> None:
     assert build_errors(decl + CALL, "CL1.2")[0] == (f"1:{decl.index('printf') + 1}", "conflicting types for 'printf'")
+
+
+def test_a_prototype_of_an_image_builtin_names_it() -> None:
+    """clang's SemaOpenCL/sampler_t.cl declares `read_imagef` without `overloadable`: clang's
+    builtins carry no such attribute, so the prototype redeclares the library's function."""
+    src = """float4 read_imagef(read_only image2d_t, sampler_t, int2);
+constant sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
+kernel void k(read_only image2d_t img, global float4 *o) { o[0] = read_imagef(img, s, (int2)(0, 0)); }"""
+    compile_to_ir(src)
+
+
+def test_a_program_function_redeclared_without_overloadable_is_still_an_error() -> None:
+    src = "__attribute__((overloadable)) int f(int);\nint f(int);\nkernel void k() { }"
+    assert build_errors(src) == [("2:5", "redeclaration of 'f' must have the 'overloadable' attribute")]
