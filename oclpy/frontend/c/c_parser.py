@@ -29,7 +29,7 @@ from ..size_rules import CPU_SIZE_RULES, SizeRules
 from .consteval import eval_int_const
 from .decl_types import declared_type
 from .lexer import Token, tokenize
-from .opaque_types import opaque_type_names
+from .opaque_types import UNOFFERED_TYPE_NAMES, opaque_type_names
 from .gnu_types import TYPEOF_KEYWORDS
 from .type_rules import ERROR
 
@@ -591,7 +591,8 @@ class Parser:
             return True
         next_tok = self.ts.peek()
         follows_type = next_tok.kind == "id" or (next_tok.text == "*" and not spec.empty)
-        if follows_type or (in_param and next_tok.text not in (",", ")", "[")):
+        unoffered = in_param and self.version >= 200 and tok.text in UNOFFERED_TYPE_NAMES
+        if follows_type or unoffered or (in_param and next_tok.text not in (",", ")", "[")):
             self.diags.error(tok.loc, f"unknown type name '{tok.text}'")
             self.ts.advance()
             spec.named_type = ct.INT
@@ -857,7 +858,12 @@ class Parser:
             raise self.error(self.tok.loc, "expected identifier or '{'")
         if tag:
             self.tags[-1].setdefault(tag, t)
-        if self.at("{"):
+        if self.at("{") and name_tok is not None and self.version >= 200 and self.builtin_types.get(tag) == t:
+            # the language's own enum (OpenCL C 2.0's memory_order, memory_scope): clang's error,
+            # and its enumerators, predefined, are not parsed again
+            self.diags.error(name_tok.loc, f"redefinition of '{tag}'")
+            self.skip_balanced("{", "}")
+        elif self.at("{"):
             spec.side_decls.extend(self.parse_enumerators())
             spec.defines_tag = True
         return t
@@ -953,15 +959,18 @@ class Parser:
             attrs[name] = value
 
     def skip_balanced_parens(self) -> None:
-        if not self.at("("):
+        self.skip_balanced("(", ")")
+
+    def skip_balanced(self, left: str, right: str) -> None:
+        if not self.at(left):
             return
         opener, depth = self.tok, 0
         while self.tok.kind != "eof":
             text = self.ts.advance().text
-            depth += {"(": 1, ")": -1}.get(text, 0)
+            depth += {left: 1, right: -1}.get(text, 0)
             if depth == 0:
                 return
-        self.expect_closing(")", opener)
+        self.expect_closing(right, opener)
 
     def attribute_int_args(self, name: str, tok: Token, counts: tuple[int, ...]) -> Optional[tuple[int, ...]]:
         values: list[int] = []
