@@ -285,7 +285,7 @@ def _check_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     lt, rt = e.lhs.ctype, e.rhs.ctype
     assert lt is not None and rt is not None
     common = common_operands(cx, e)
-    if st.is_error(common):
+    if common is st.ERROR:
         return e
     if common is None or (e.op in INT_OPS and not st.is_int_or_int_vector(common)):
         return invalid_operands(cx, e, lt, rt)
@@ -317,7 +317,7 @@ def _check_relational(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     if st.is_pointer(lt) or st.is_pointer(rt):
         return _check_pointer_compare(cx, e)
     common = common_operands(cx, e)
-    if st.is_error(common):
+    if common is st.ERROR:
         return e
     if common is None:
         return invalid_operands(cx, e, lt, rt)
@@ -393,7 +393,7 @@ def _check_logic(cx: SemaContext, e: ast.Binary) -> ast.Expr:
         return invalid_operands(cx, e, lt, rt)  # floats in && and || came with OpenCL C 1.2
     if st.is_vector(lt) or st.is_vector(rt):
         common = common_operands(cx, e)
-        if st.is_error(common):
+        if common is st.ERROR:
             return e
         if common is None:
             return invalid_operands(cx, e, lt, rt)
@@ -461,7 +461,7 @@ def check_conditional(cx: SemaContext, e: ast.Conditional) -> ast.Expr:
         return cx.error(e.cond, f"used type '{ct_}' where arithmetic or pointer type is required")
     e.cond = convert(e.cond, ct.BOOL)
     res = _conditional_type(cx, e, a, b)
-    if st.is_error(res):
+    if res is st.ERROR:
         return e
     if res is None and isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
             st.same_unqualified(a.pointee, b.pointee):  # clang's words, its two spaces included
