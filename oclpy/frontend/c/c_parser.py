@@ -29,7 +29,7 @@ from ..size_rules import CPU_SIZE_RULES, SizeRules
 from .consteval import eval_int_const
 from .decl_types import declared_type
 from .lexer import Token, tokenize
-from .opaque_types import UNOFFERED_TYPE_NAMES, opaque_type_names
+from .opaque_types import UNOFFERED_TYPE_NAMES, is_image, opaque_type_names
 from .gnu_types import TYPEOF_KEYWORDS
 from .type_rules import ERROR
 
@@ -119,6 +119,7 @@ class DeclSpec:
     volatile: bool = False
     space: Optional[AddressSpace] = None
     access: Optional[str] = None
+    access_loc: Optional[SourceLocation] = None
     is_kernel: bool = False
     is_inline: bool = False
     attributes: dict[str, Any] = field(default_factory=dict)
@@ -551,6 +552,8 @@ class Parser:
                 spec.missing_semi = True
                 break
         spec.ctype = self.resolve_type(spec)
+        if spec.access_loc is not None and not is_image(spec.ctype) and spec.ctype is not ERROR:
+            self.diags.error(spec.access_loc, "access qualifier can only be used for pipe and image type")
         return spec
 
     def starts_new_declaration(self) -> bool:
@@ -627,7 +630,8 @@ class Parser:
                                       f"support the '{tok.text}' type qualifier")
 
     def spec_access(self, spec: DeclSpec) -> None:
-        spec.access = ACCESS_QUALIFIERS[self.ts.advance().text]
+        tok = self.ts.advance()
+        spec.access, spec.access_loc = ACCESS_QUALIFIERS[tok.text], tok.loc
 
     def spec_function(self, spec: DeclSpec) -> None:
         text = self.ts.advance().text
