@@ -407,6 +407,8 @@ class Parser:
         spec = spec or self.parse_declaration_specifiers()
         if spec.empty:
             raise self.error(self.tok.loc, "expected identifier or '('")
+        if spec.storage == "typedef":
+            self.misplaced_amdgpu_attributes(spec.attributes)
         decls = list(spec.side_decls)
         if spec.missing_semi or self.accept(";"):
             return decls + self.tag_only_declaration(spec)
@@ -521,6 +523,8 @@ class Parser:
         for name in misplaced:
             self.diags.error(d.loc, f"attribute '{name}' can only be applied to an OpenCL kernel function")
             del attributes[name]
+        if not spec.is_kernel:
+            self.misplaced_amdgpu_attributes(attributes)
         return ast.FunctionDecl(d.loc, d.name, ctype, list(d.params), body, spec.is_kernel,
                                 spec.is_inline, storage, attributes)
 
@@ -961,6 +965,16 @@ class Parser:
         value = handler(self, name, tok)
         if value is not None:
             attrs[name] = value
+
+    def misplaced_amdgpu_attributes(self, attributes: dict[str, Any]) -> None:
+        """clang's error for AMD's kernel attributes anywhere but on a kernel (they are hints
+        for AMD's compiler; on a kernel oclpy checks their arguments and keeps nothing)."""
+        for name in sorted(_AMDGPU_KERNEL_ATTRIBUTES & attributes.keys()):
+            self.diags.error(self.attribute_locs[name], f"'{name}' attribute only applies to kernel functions")
+            del attributes[name]
+
+    def attr_amdgpu(self, name: str, tok: Token) -> Any:
+        return self.attribute_int_args(name, tok, _AMDGPU_KERNEL_ATTRIBUTES[name])
 
     def skip_balanced_parens(self) -> None:
         self.skip_balanced("(", ")")
@@ -1681,6 +1695,9 @@ def _specifier_handlers() -> dict[str, Callable[[Parser, DeclSpec], None]]:
 _SPECIFIER_HANDLERS = _specifier_handlers()
 
 _KERNEL_ATTRIBUTES = frozenset(["reqd_work_group_size", "work_group_size_hint", "vec_type_hint"])
+# clang's AMD GPU kernel attributes and the argument counts they take
+_AMDGPU_KERNEL_ATTRIBUTES = {"amdgpu_flat_work_group_size": (2,), "amdgpu_waves_per_eu": (1, 2),
+                             "amdgpu_num_sgpr": (1,), "amdgpu_num_vgpr": (1,)}
 
 _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "aligned": Parser.attr_aligned,
@@ -1691,6 +1708,7 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "ext_vector_type": Parser.attr_ext_vector_type,
     "vector_size": Parser.attr_ext_vector_type,  # (bytes, loc): parse_gnu makes the vector
     "nosvm": Parser.attr_nosvm,
+    **dict.fromkeys(_AMDGPU_KERNEL_ATTRIBUTES, Parser.attr_amdgpu),
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
                      "deprecated", "visibility", "endian", "mode", "format", "fallthrough", "nonnull",
