@@ -169,8 +169,8 @@ __attribute__((amdgpu_num_sgpr(32), amdgpu_num_vgpr(64))) void g(void);
 __attribute__((amdgpu_flat_work_group_size(1, 256), amdgpu_waves_per_eu(2, 4))) kernel void k(global int *o) { o[0] = 1; }"""
     assert diagnostics(src) == [
         "1:24: error: 'amdgpu_flat_work_group_size' attribute only applies to kernel functions",
-        "2:16: error: 'amdgpu_waves_per_eu' attribute only applies to kernel functions",
-        "3:16: error: 'amdgpu_num_sgpr' attribute only applies to kernel functions",
-        "3:37: error: 'amdgpu_num_vgpr' attribute only applies to kernel functions",
+        "2:46: error: 'amdgpu_waves_per_eu' attribute only applies to kernel functions",
+        "3:64: error: 'amdgpu_num_sgpr' attribute only applies to kernel functions",
+        "3:64: error: 'amdgpu_num_vgpr' attribute only applies to kernel functions",
     ]
     compile_to_ir(src.splitlines()[-1])

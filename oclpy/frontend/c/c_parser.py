@@ -524,7 +524,7 @@ class Parser:
             self.diags.error(d.loc, f"attribute '{name}' can only be applied to an OpenCL kernel function")
             del attributes[name]
         if not spec.is_kernel:
-            self.misplaced_amdgpu_attributes(attributes)
+            self.misplaced_amdgpu_attributes(attributes, d.loc)
         return ast.FunctionDecl(d.loc, d.name, ctype, list(d.params), body, spec.is_kernel,
                                 spec.is_inline, storage, attributes)
 
@@ -966,11 +966,12 @@ class Parser:
         if value is not None:
             attrs[name] = value
 
-    def misplaced_amdgpu_attributes(self, attributes: dict[str, Any]) -> None:
+    def misplaced_amdgpu_attributes(self, attributes: dict[str, Any], loc: Optional[SourceLocation] = None) -> None:
         """clang's error for AMD's kernel attributes anywhere but on a kernel (they are hints
-        for AMD's compiler; on a kernel oclpy checks their arguments and keeps nothing)."""
+        for AMD's compiler; on a kernel oclpy checks their arguments and keeps nothing), at
+        `loc` (a function's name) or else at the attribute."""
         for name in sorted(_AMDGPU_KERNEL_ATTRIBUTES & attributes.keys()):
-            self.diags.error(self.attribute_locs[name], f"'{name}' attribute only applies to kernel functions")
+            self.diags.error(loc or self.attribute_locs[name], f"'{name}' attribute only applies to kernel functions")
             del attributes[name]
 
     def attr_amdgpu(self, name: str, tok: Token) -> Any:
