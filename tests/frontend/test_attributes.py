@@ -174,3 +174,11 @@ __attribute__((amdgpu_flat_work_group_size(1, 256), amdgpu_waves_per_eu(2, 4))) 
         "3:64: error: 'amdgpu_num_vgpr' attribute only applies to kernel functions",
     ]
     compile_to_ir(src.splitlines()[-1])
+
+
+def test_numbered_address_spaces_are_refused() -> None:
+    """clang's numbered-address-space.cl: `address_space(3)` is amdgcn's LDS; oclpy refuses it
+    where it is written (it used to drop it, leaving a private or generic pointer)."""
+    src = "void f(__attribute__((address_space(3))) int *p) { }\nkernel void k() { }"
+    assert diagnostics(src) == ["1:23: error: 'address_space' attribute is not supported: oclpy's address spaces "
+                                "are OpenCL C's named ones"]

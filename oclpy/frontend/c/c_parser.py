@@ -974,6 +974,14 @@ class Parser:
             self.diags.error(loc or self.attribute_locs[name], f"'{name}' attribute only applies to kernel functions")
             del attributes[name]
 
+    def attr_address_space(self, name: str, tok: Token) -> Any:
+        """clang's numbered address spaces are a target's own (amdgcn's 3 is its LDS): oclpy's
+        IR knows OpenCL C's named spaces only, so it refuses them rather than drop the qualifier."""
+        self.skip_balanced_parens()
+        self.diags.error(tok.loc, "'address_space' attribute is not supported: oclpy's address spaces are OpenCL "
+                                  "C's named ones")
+        return None
+
     def attr_amdgpu(self, name: str, tok: Token) -> Any:
         return self.attribute_int_args(name, tok, _AMDGPU_KERNEL_ATTRIBUTES[name])
 
@@ -1709,6 +1717,7 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "ext_vector_type": Parser.attr_ext_vector_type,
     "vector_size": Parser.attr_ext_vector_type,  # (bytes, loc): parse_gnu makes the vector
     "nosvm": Parser.attr_nosvm,
+    "address_space": Parser.attr_address_space,
     **dict.fromkeys(_AMDGPU_KERNEL_ATTRIBUTES, Parser.attr_amdgpu),
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
