@@ -145,7 +145,7 @@ ROUNDTRIP_SOURCES = [
     "int *ptrs[4]; int (*pa)[4]; const char *const names[2] = {\"a\\n\\\"b\", \"\\x01?\"};",
     "static __constant float k[2][2] = {{1, 2}, {3, 4}};\nextern int e; static int s, *ps, as[3];",
     "__kernel __attribute__((reqd_work_group_size(8, 8, 1), vec_type_hint(float4))) "
-    "void k(__global const float *restrict a, __local int *l, __read_only int img, unsigned n, ...) {}",
+    "void k(__global const float *restrict a, __local int *l, __read_only image2d_t img, unsigned n, ...) {}",
     "inline long f(long x) { return x ? -x : ~x; }\nvoid g(void);\nint h(int a[], int m[][3]);",
     "void st() { int i, j = 0x1F, k = 017; for (i = 0, j = 1; i < 3; i++, --j) { if (i) continue; else break; } "
     "for (int q = 0, r = 1;;) ; while (j) j >>= 1; do { j++; } while (j < 3); "

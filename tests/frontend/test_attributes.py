@@ -159,3 +159,26 @@ def test_nosvm_depends_on_the_language_version(options: str, want: str) -> None:
     except CompileError as exc:
         log = exc.log
     assert re.findall(r"^<kernel>:(\d+:\d+: (?:error|warning): .*)$", log, re.M) == [want]
+
+
+def test_amd_kernel_attributes_only_apply_to_kernels() -> None:
+    """clang's SemaOpenCL/amdgpu-attrs.cl: AMD's kernel hints are taken on a kernel, refused elsewhere."""
+    src = """typedef __attribute__((amdgpu_flat_work_group_size(32, 64))) struct s { int x; } s_t;
+__attribute__((amdgpu_waves_per_eu(2))) void f(void) {}
+__attribute__((amdgpu_num_sgpr(32), amdgpu_num_vgpr(64))) void g(void);
+__attribute__((amdgpu_flat_work_group_size(1, 256), amdgpu_waves_per_eu(2, 4))) kernel void k(global int *o) { o[0] = 1; }"""
+    assert diagnostics(src) == [
+        "1:24: error: 'amdgpu_flat_work_group_size' attribute only applies to kernel functions",
+        "2:46: error: 'amdgpu_waves_per_eu' attribute only applies to kernel functions",
+        "3:64: error: 'amdgpu_num_sgpr' attribute only applies to kernel functions",
+        "3:64: error: 'amdgpu_num_vgpr' attribute only applies to kernel functions",
+    ]
+    compile_to_ir(src.splitlines()[-1])
+
+
+def test_numbered_address_spaces_are_refused() -> None:
+    """clang's numbered-address-space.cl: `address_space(3)` is amdgcn's LDS; oclpy refuses it
+    where it is written (it used to drop it, leaving a private or generic pointer)."""
+    src = "void f(__attribute__((address_space(3))) int *p) { }\nkernel void k() { }"
+    assert diagnostics(src) == ["1:23: error: 'address_space' attribute is not supported: oclpy's address spaces "
+                                "are OpenCL C's named ones"]

@@ -331,3 +331,34 @@ def test_a_null_pointer_into_global_memory_stays_global() -> None:
 def test_sizeof_of_a_variable_in_an_array_size_is_no_vla() -> None:
     src = "kernel void k(global long *arg, int n) { int r[sizeof(arg) == 8 ? 1 : -1]; int q[n]; }"
     assert errors(src) == [("1:82", "variable length arrays are not supported in OpenCL")]
+
+
+def test_frexp_ldexp_canonicalize_and_half_math_builtins(queue) -> None:  # type: ignore[no-untyped-def]
+    """clang 23's `__builtin_frexpf` (a pointer into any space, clang's Sema/builtins.cl),
+    `__builtin_ldexpf`, `__builtin_canonicalizef` and the `f16` spellings (builtins-f16.cl)."""
+    src = """#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void k(global float *o, global int *e) {
+  local int l[1];
+  int p;
+  o[0] = __builtin_frexpf(12.0f, e);
+  o[1] = __builtin_frexpf(0.75f, &p);
+  e[1] = p;
+  o[2] = __builtin_frexpf(-3.0f, l);
+  e[2] = l[0];
+  o[3] = __builtin_ldexpf(1.5f, 3);
+  o[4] = __builtin_canonicalizef(-2.25f);
+  half h = __builtin_sqrtf16((half)2.25f);
+  o[5] = __builtin_copysignf16(h, (half)-1.0f);
+  o[6] = __builtin_fmaf16((half)2.0f, (half)3.0f, __builtin_canonicalizef16((half)0.5f));
+  o[7] = __builtin_ldexpf16(__builtin_frexpf16((half)40.0f, &p), p);
+}"""
+    o, e = np.zeros(8, np.float32), np.zeros(3, np.int32)
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    mf = cl.mem_flags
+    bufs = [cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a) for a in (o, e)]
+    prg.k(q, (1,), None, *bufs)
+    for buf, a in zip(bufs, (o, e)):
+        cl.enqueue_copy(q, a, buf)
+    assert o.tolist() == [0.75, 0.75, -0.75, 12.0, -2.25, -1.5, 6.5, 40.0]
+    assert e.tolist() == [4, 0, 2]

@@ -98,3 +98,12 @@ def test_an_integer_sampler_argument_and_a_user_read_image():
            " r[0] = read_imagef(i, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, (int2)(0, 0))"
            " + (float4)(read_image(3)); }")
     assert compile_to_ir(src).log == ""
+
+
+def test_access_qualifiers_only_qualify_images():
+    """clang's SemaOpenCL/access-qualifier.cl: `typedef read_only int IntRO;` and the like."""
+    src = ("typedef read_only int IntRO;\nvoid f(read_only int x);\n"
+           "kernel void k(global int *o) { read_only int y = 1; o[0] = y; }\n"
+           "typedef read_only image2d_t I;\nvoid g(write_only I img);\n")
+    message = "error: access qualifier can only be used for pipe and image type"
+    assert errors(src) == [f"<kernel>:1:9: {message}", f"<kernel>:2:8: {message}", f"<kernel>:3:32: {message}"]

@@ -474,7 +474,7 @@ def test_missing_semicolon_after_struct_keeps_both_declarations():
 
 
 def test_access_qualifiers_on_parameters():
-    f = parse_ok("void f(__read_only int a, write_only int b, read_write int c, int d);").decls[0]
+    f = parse_ok("void f(__read_only image2d_t a, write_only image1d_t b, read_write image3d_t c, int d);").decls[0]
     assert [p.access for p in f.params] == ["read_only", "write_only", "read_write", None]
 
 

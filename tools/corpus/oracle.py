@@ -77,7 +77,7 @@ def opencl_version(std: str) -> int:
     return int(digits[0]) * 100 + int(digits[1]) * 10 if len(digits) >= 2 else 120
 
 
-ORACLE_REVISION = 7
+ORACLE_REVISION = 8
 
 # The OpenCL extensions clang knows and enables by default on its x86 target; the
 # oracle turns off those the imitated device does not advertise. (Not "-all":
@@ -104,6 +104,10 @@ CLANG_EXTENSIONS = (
     "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_rotate", "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative", "cl_khr_kernel_clock", "cl_intel_bfloat16_conversions",
     "cl_intel_split_work_group_barrier", "cl_intel_subgroup_buffer_prefetch", "cl_intel_subgroup_local_block_io",
+    # clang 23's image channel types of the cl_ext_image_* extensions (CLK_UNSIGNED_INT_RAW10_EXT, ...),
+    # which its x86 target claims from OpenCL C 2.0 on: oclpy's images have none of those formats
+    "__opencl_c_ext_image_raw10_raw12", "__opencl_c_ext_image_unorm_int_2_101010",
+    "__opencl_c_ext_image_unsigned_10x6_12x4_14x2",
 )  # part of the verdict cache's key: bump when the oracle's arguments change
 
 

@@ -206,7 +206,11 @@ class Mutator:
                 tokens[b1:e2] = tokens[b2:e2] + tokens[e1:b2] + tokens[b1:e1]
 
     def transplant(self, tokens: list[Token]) -> None:
-        donor = self.rng.choice(self.donors)
+        donor: list[Token] = []
+        for _ in range(8):  # a donor may hold no statement (a prototype alone): pick another
+            donor = self.rng.choice(self.donors)
+            if _statements(donor):
+                break
         stmts, here = _statements(donor), _statements(tokens)
         if stmts and here:
             b, e = self.rng.choice(stmts)

@@ -29,7 +29,7 @@ from ..size_rules import CPU_SIZE_RULES, SizeRules
 from .consteval import eval_int_const
 from .decl_types import declared_type
 from .lexer import Token, tokenize
-from .opaque_types import opaque_type_names
+from .opaque_types import UNOFFERED_TYPE_NAMES, is_image, opaque_type_names
 from .gnu_types import TYPEOF_KEYWORDS
 from .type_rules import ERROR
 
@@ -119,6 +119,7 @@ class DeclSpec:
     volatile: bool = False
     space: Optional[AddressSpace] = None
     access: Optional[str] = None
+    access_loc: Optional[SourceLocation] = None
     is_kernel: bool = False
     is_inline: bool = False
     attributes: dict[str, Any] = field(default_factory=dict)
@@ -406,6 +407,8 @@ class Parser:
         spec = spec or self.parse_declaration_specifiers()
         if spec.empty:
             raise self.error(self.tok.loc, "expected identifier or '('")
+        if spec.storage == "typedef":
+            self.misplaced_amdgpu_attributes(spec.attributes)
         decls = list(spec.side_decls)
         if spec.missing_semi or self.accept(";"):
             return decls + self.tag_only_declaration(spec)
@@ -520,6 +523,8 @@ class Parser:
         for name in misplaced:
             self.diags.error(d.loc, f"attribute '{name}' can only be applied to an OpenCL kernel function")
             del attributes[name]
+        if not spec.is_kernel:
+            self.misplaced_amdgpu_attributes(attributes, d.loc)
         return ast.FunctionDecl(d.loc, d.name, ctype, list(d.params), body, spec.is_kernel,
                                 spec.is_inline, storage, attributes)
 
@@ -551,6 +556,8 @@ class Parser:
                 spec.missing_semi = True
                 break
         spec.ctype = self.resolve_type(spec)
+        if spec.access_loc is not None and not is_image(spec.ctype) and spec.ctype is not ERROR:
+            self.diags.error(spec.access_loc, "access qualifier can only be used for pipe and image type")
         return spec
 
     def starts_new_declaration(self) -> bool:
@@ -591,7 +598,8 @@ class Parser:
             return True
         next_tok = self.ts.peek()
         follows_type = next_tok.kind == "id" or (next_tok.text == "*" and not spec.empty)
-        if follows_type or (in_param and next_tok.text not in (",", ")", "[")):
+        unoffered = in_param and self.version >= 200 and tok.text in UNOFFERED_TYPE_NAMES
+        if follows_type or unoffered or (in_param and next_tok.text not in (",", ")", "[")):
             self.diags.error(tok.loc, f"unknown type name '{tok.text}'")
             self.ts.advance()
             spec.named_type = ct.INT
@@ -626,7 +634,8 @@ class Parser:
                                       f"support the '{tok.text}' type qualifier")
 
     def spec_access(self, spec: DeclSpec) -> None:
-        spec.access = ACCESS_QUALIFIERS[self.ts.advance().text]
+        tok = self.ts.advance()
+        spec.access, spec.access_loc = ACCESS_QUALIFIERS[tok.text], tok.loc
 
     def spec_function(self, spec: DeclSpec) -> None:
         text = self.ts.advance().text
@@ -857,7 +866,12 @@ class Parser:
             raise self.error(self.tok.loc, "expected identifier or '{'")
         if tag:
             self.tags[-1].setdefault(tag, t)
-        if self.at("{"):
+        if self.at("{") and name_tok is not None and self.version >= 200 and self.builtin_types.get(tag) == t:
+            # the language's own enum (OpenCL C 2.0's memory_order, memory_scope): clang's error,
+            # and its enumerators, predefined, are not parsed again
+            self.diags.error(name_tok.loc, f"redefinition of '{tag}'")
+            self.skip_balanced("{", "}")
+        elif self.at("{"):
             spec.side_decls.extend(self.parse_enumerators())
             spec.defines_tag = True
         return t
@@ -952,16 +966,38 @@ class Parser:
         if value is not None:
             attrs[name] = value
 
+    def misplaced_amdgpu_attributes(self, attributes: dict[str, Any], loc: Optional[SourceLocation] = None) -> None:
+        """clang's error for AMD's kernel attributes anywhere but on a kernel (they are hints
+        for AMD's compiler; on a kernel oclpy checks their arguments and keeps nothing), at
+        `loc` (a function's name) or else at the attribute."""
+        for name in sorted(_AMDGPU_KERNEL_ATTRIBUTES & attributes.keys()):
+            self.diags.error(loc or self.attribute_locs[name], f"'{name}' attribute only applies to kernel functions")
+            del attributes[name]
+
+    def attr_address_space(self, name: str, tok: Token) -> Any:
+        """clang's numbered address spaces are a target's own (amdgcn's 3 is its LDS): oclpy's
+        IR knows OpenCL C's named spaces only, so it refuses them rather than drop the qualifier."""
+        self.skip_balanced_parens()
+        self.diags.error(tok.loc, "'address_space' attribute is not supported: oclpy's address spaces are OpenCL "
+                                  "C's named ones")
+        return None
+
+    def attr_amdgpu(self, name: str, tok: Token) -> Any:
+        return self.attribute_int_args(name, tok, _AMDGPU_KERNEL_ATTRIBUTES[name])
+
     def skip_balanced_parens(self) -> None:
-        if not self.at("("):
+        self.skip_balanced("(", ")")
+
+    def skip_balanced(self, left: str, right: str) -> None:
+        if not self.at(left):
             return
         opener, depth = self.tok, 0
         while self.tok.kind != "eof":
             text = self.ts.advance().text
-            depth += {"(": 1, ")": -1}.get(text, 0)
+            depth += {left: 1, right: -1}.get(text, 0)
             if depth == 0:
                 return
-        self.expect_closing(")", opener)
+        self.expect_closing(right, opener)
 
     def attribute_int_args(self, name: str, tok: Token, counts: tuple[int, ...]) -> Optional[tuple[int, ...]]:
         values: list[int] = []
@@ -1666,6 +1702,9 @@ def _specifier_handlers() -> dict[str, Callable[[Parser, DeclSpec], None]]:
 _SPECIFIER_HANDLERS = _specifier_handlers()
 
 _KERNEL_ATTRIBUTES = frozenset(["reqd_work_group_size", "work_group_size_hint", "vec_type_hint"])
+# clang's AMD GPU kernel attributes and the argument counts they take
+_AMDGPU_KERNEL_ATTRIBUTES = {"amdgpu_flat_work_group_size": (2,), "amdgpu_waves_per_eu": (1, 2),
+                             "amdgpu_num_sgpr": (1,), "amdgpu_num_vgpr": (1,)}
 
 _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "aligned": Parser.attr_aligned,
@@ -1676,6 +1715,8 @@ _ATTRIBUTE_HANDLERS: dict[str, Callable[[Parser, str, Token], Any]] = {
     "ext_vector_type": Parser.attr_ext_vector_type,
     "vector_size": Parser.attr_ext_vector_type,  # (bytes, loc): parse_gnu makes the vector
     "nosvm": Parser.attr_nosvm,
+    "address_space": Parser.attr_address_space,
+    **dict.fromkeys(_AMDGPU_KERNEL_ATTRIBUTES, Parser.attr_amdgpu),
     **dict.fromkeys(["packed", "always_inline", "noinline", "unused", "used", "const", "pure", "overloadable",
                      "noreturn", "weak", "flatten", "nodebug", "cold", "hot", "convergent",
                      "deprecated", "visibility", "endian", "mode", "format", "fallthrough", "nonnull",

@@ -86,6 +86,11 @@ FIXED_MACROS = {
     "CLK_ADDRESS_CLAMP_TO_EDGE": "2", "CLK_ADDRESS_CLAMP": "4", "CLK_ADDRESS_REPEAT": "6",
     "CLK_ADDRESS_MIRRORED_REPEAT": "8", "CLK_FILTER_NEAREST": "0x10", "CLK_FILTER_LINEAR": "0x20",
     "__IMAGE_SUPPORT__": "1",
+    # clang's own predefined atomic orders and OpenCL memory scopes (in every OpenCL C version)
+    "__ATOMIC_RELAXED": "0", "__ATOMIC_CONSUME": "1", "__ATOMIC_ACQUIRE": "2", "__ATOMIC_RELEASE": "3",
+    "__ATOMIC_ACQ_REL": "4", "__ATOMIC_SEQ_CST": "5", "__OPENCL_MEMORY_SCOPE_WORK_ITEM": "0",
+    "__OPENCL_MEMORY_SCOPE_WORK_GROUP": "1", "__OPENCL_MEMORY_SCOPE_DEVICE": "2",
+    "__OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES": "3", "__OPENCL_MEMORY_SCOPE_SUB_GROUP": "4",
     **{f"CLK_{name}": str(value) for name, value in {
         "R": 0x10B0, "A": 0x10B1, "RG": 0x10B2, "RA": 0x10B3, "RGB": 0x10B4, "RGBA": 0x10B5,
         "BGRA": 0x10B6, "ARGB": 0x10B7, "INTENSITY": 0x10B8, "LUMINANCE": 0x10B9, "Rx": 0x10BA,

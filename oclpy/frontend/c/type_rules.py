@@ -133,6 +133,26 @@ def arith_kind(a: K, b: K) -> K:
     return unsigned_of(sgn)
 
 
+def _integer_order(a: K, b: K) -> int:
+    """clang's integer type order: the rank, and at equal rank unsigned above signed."""
+    if a is b:
+        return 0
+    if a.signed == b.signed:
+        return (a.rank > b.rank) - (a.rank < b.rank)
+    if not a.signed:
+        return 1 if a.rank >= b.rank else -1
+    return -1 if b.rank >= a.rank else 1
+
+
+def outranks_element(elem: K, scalar: K) -> bool:
+    """OpenCL C 6.2.6: a scalar operand of a vector operation may not have a greater rank than
+    the vector's element (clang: a floating scalar outranks every integer element, and an
+    unsigned integer a signed element of its rank; no integer outranks a floating element)."""
+    if not elem.is_float:
+        return scalar.is_float or _integer_order(elem, scalar) < 0
+    return scalar.is_float and scalar.rank > elem.rank
+
+
 def arith_conversion(a: CType, b: CType) -> Optional[CType]:
     """The common type of two arithmetic or vector operands, or None if they mix
     vectors that differ (OpenCL forbids implicit vector-to-vector conversion)."""

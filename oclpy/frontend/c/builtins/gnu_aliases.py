@@ -7,6 +7,10 @@ lacks, are built from shifts and `ctz`. clang's half conversions through a point
 (`__builtin_store_halff(float, half *)`, `__builtin_store_half(double, half *)`,
 `__builtin_load_halff(half *)`, `__builtin_load_half(half *)`, in any address space)
 are vstore_half/vload_half at offset 0 (round to nearest even, as clang's fptrunc).
+The `f16` spellings clang 23 takes with `cl_khr_fp16` (`__builtin_sqrtf16`, ...) are the
+half overloads; `__builtin_frexpf(float, int *)` takes a pointer into any address space, as
+clang does for a builtin's pointer parameter; `__builtin_canonicalizef` is `x * 1.0` (the
+IEEE canonical encoding: a signalling NaN made quiet; oclpy keeps denormals).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ....ir import types as ir
-from ....ir.values import ConstInt, Value
+from ....ir.values import ConstFloat, ConstInt, Value
 from .. import ast
 from . import table as bi
 from .. import c_types as ct
@@ -32,6 +36,14 @@ _MATH = {1: "fabs sqrt exp exp2 log log2 log10 sin cos tan asin acos atan sinh c
          3: "fma"}
 
 
+# the `f16` spellings clang 23 declares (with the half type of cl_khr_fp16)
+_HALF_MATH = {1: "fabs sqrt exp exp2 exp10 log log2 log10 sin cos tan asin acos atan sinh cosh tanh floor ceil "
+                 "trunc round rint",
+              2: "pow fmin fmax fmod copysign atan2",
+              3: "fma"}
+_REAL = (("f", ct.FLOAT), ("", ct.DOUBLE), ("f16", ct.HALF))
+
+
 def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
     """(GNU name, OpenCL name, GNU result type, parameter types)."""
     rows: list[tuple[str, str, CType, tuple[CType, ...]]] = [
@@ -40,6 +52,12 @@ def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
         for name in names.split():
             rows.append((f"__builtin_{name}f", name, ct.FLOAT, (ct.FLOAT,) * arity))
             rows.append((f"__builtin_{name}", name, ct.DOUBLE, (ct.DOUBLE,) * arity))
+    for arity, names in _HALF_MATH.items():
+        rows += [(f"__builtin_{name}f16", name, ct.HALF, (ct.HALF,) * arity) for name in names.split()]
+    for suffix, t in _REAL:
+        rows.append((f"__builtin_ldexp{suffix}", "ldexp", t, (t, ct.INT)))
+        rows += [(f"__builtin_frexp{suffix}", "frexp", t, b.params) for b in bi.overloads("frexp")
+                 if b.params[0] == t]
     rows += [(f"__builtin_{name}", name, ct.INT, (t,)) for name in ("isnan", "isinf", "isfinite", "signbit")
              for t in (ct.FLOAT, ct.DOUBLE)]
     return rows
@@ -72,6 +90,9 @@ def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
         sig = Builtin(f"__builtin_ffs{suffix}", ct.INT, (t,), "gnu_ffs")
         table[sig.name] = [sig]
         targets[sig] = Builtin("ctz", t, (t,), "bitcount")
+    for suffix, t in _REAL:
+        sig = Builtin(f"__builtin_canonicalize{suffix}", t, (t,), "gnu_canonicalize")
+        table[sig.name] = [sig]
     return table, targets
 
 
@@ -135,7 +156,12 @@ def b_load_half(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional
     return cx.convert(_run(cx, target, [ConstInt(ir.I64, 0), args[0]], e), target.ret, sig.ret)
 
 
+def b_canonicalize(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    x = args[0]
+    return cx.b.binop("fmul", x, ConstFloat(x.type, 1.0))
+
+
 ALIAS_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
-    "gnu_store_half": b_store_half, "gnu_load_half": b_load_half,
+    "gnu_store_half": b_store_half, "gnu_load_half": b_load_half, "gnu_canonicalize": b_canonicalize,
 }

@@ -34,6 +34,7 @@ from .gnu_checks import (case_range, check_case_ranges, check_case_scope, check_
                          check_stmt_expr, note_goto, note_label, static_assert)
 from .calls import declares_builtin
 from .overloads import declare_function
+from .prototypes import check_variadic, printf_conflicts
 from .sema_context import SemaContext, SemaHandlers, StmtHandler
 from .opaque_uses import check_access_qualifier, check_opaque_use
 from .half_uses import check_half_decl
@@ -161,8 +162,11 @@ def function(cx: SemaContext, fn: ast.FunctionDecl) -> None:
     tag(cx, fn.ctype.ret, fn.loc)
     if fn.is_kernel:
         kernel_checks(cx, fn)
+    check_variadic(cx, fn)
+    if printf_conflicts(cx, fn):
+        return
     if fn.body is None and fn.name not in cx.defined and declares_builtin(cx, fn):
-        return  # older code declares the builtins it calls (`int printf(constant char *, ...);`,
+        return  # older code declares the builtins it calls (`int printf(constant const char *, ...);`,
         # `void barrier(cl_mem_fence_flags);`): the prototype names the builtin, as in clang
     declare_function(cx, fn)
     if fn.body is not None:

@@ -183,7 +183,7 @@ def _candidates(cx: SemaContext, name: str) -> list[bi.Builtin]:
 
 
 def declares_builtin(cx: SemaContext, fn: ast.FunctionDecl) -> bool:
-    """Whether prototype `fn` has the signature of a builtin of its name (`printf` with any)."""
+    """Whether prototype `fn` has the signature of a builtin of its name (`printf`: prototypes.py checks it)."""
     if fn.name == "printf":
         return True
     ftype = fn.ctype

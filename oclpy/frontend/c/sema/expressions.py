@@ -253,6 +253,8 @@ def invalid_operands(cx: SemaContext, e: ast.Expr, lt: CType, rt: CType) -> ast.
 
 
 def common_operands(cx: SemaContext, e: ast.Binary) -> Optional[CType]:
+    """The operands converted to their common type; None when they have none, the error
+    type after clang's error for a scalar that outranks the vector's element."""
     lt, rt = e.lhs.ctype, e.rhs.ctype
     assert lt is not None and rt is not None
     if not (st.is_arith_or_vector(lt) and st.is_arith_or_vector(rt)):
@@ -260,14 +262,31 @@ def common_operands(cx: SemaContext, e: ast.Binary) -> Optional[CType]:
     common = st.arith_conversion(lt, rt)
     if common is None:
         return None
+    if scalar_outranks_vector(cx, e, lt, rt):
+        return st.ERROR
     e.lhs, e.rhs = convert(e.lhs, common), convert(e.rhs, common)
     return common
+
+
+def scalar_outranks_vector(cx: SemaContext, e: ast.Expr, lt: CType, rt: CType) -> bool:
+    """clang's error for `float2 + 0.5` or `char2 + 1` (OpenCL C 6.2.6), reported at `e`."""
+    vector, scalar = (lt, rt) if st.is_vector(lt) else (rt, lt)
+    if not isinstance(vector, ct.Vector) or st.is_vector(scalar):
+        return False
+    kind = st.scalar_kind(scalar)
+    if kind is None or not st.outranks_element(vector.elem, kind):
+        return False
+    cx.error(e, f"scalar operand type has greater rank than the type of the vector element. ('{lt.unqualified()}' "
+                f"and '{rt.unqualified()}')")
+    return True
 
 
 def _check_arith(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     lt, rt = e.lhs.ctype, e.rhs.ctype
     assert lt is not None and rt is not None
     common = common_operands(cx, e)
+    if common is st.ERROR:
+        return e
     if common is None or (e.op in INT_OPS and not st.is_int_or_int_vector(common)):
         return invalid_operands(cx, e, lt, rt)
     if e.op in ("/", "%") and st.is_integer(common) and fold_int(e.rhs) == 0:
@@ -298,6 +317,8 @@ def _check_relational(cx: SemaContext, e: ast.Binary) -> ast.Expr:
     if st.is_pointer(lt) or st.is_pointer(rt):
         return _check_pointer_compare(cx, e)
     common = common_operands(cx, e)
+    if common is st.ERROR:
+        return e
     if common is None:
         return invalid_operands(cx, e, lt, rt)
     e.ctype = st.relational_result(common)
@@ -372,6 +393,8 @@ def _check_logic(cx: SemaContext, e: ast.Binary) -> ast.Expr:
         return invalid_operands(cx, e, lt, rt)  # floats in && and || came with OpenCL C 1.2
     if st.is_vector(lt) or st.is_vector(rt):
         common = common_operands(cx, e)
+        if common is st.ERROR:
+            return e
         if common is None:
             return invalid_operands(cx, e, lt, rt)
         e.ctype = st.relational_result(common)
@@ -438,6 +461,8 @@ def check_conditional(cx: SemaContext, e: ast.Conditional) -> ast.Expr:
         return cx.error(e.cond, f"used type '{ct_}' where arithmetic or pointer type is required")
     e.cond = convert(e.cond, ct.BOOL)
     res = _conditional_type(cx, e, a, b)
+    if res is st.ERROR:
+        return e
     if res is None and isinstance(a, ct.Pointer) and isinstance(b, ct.Pointer) and \
             st.same_unqualified(a.pointee, b.pointee):  # clang's words, its two spaces included
         return cx.error(e, f"conditional operator with the second and third operands of type  ('{a}' and "
@@ -451,7 +476,8 @@ def check_conditional(cx: SemaContext, e: ast.Conditional) -> ast.Expr:
 
 def _conditional_type(cx: SemaContext, e: ast.Conditional, a: CType, b: CType) -> Optional[CType]:
     if st.is_arith_or_vector(a) and st.is_arith_or_vector(b):
-        return st.arith_conversion(a, b)
+        common = st.arith_conversion(a, b)
+        return st.ERROR if common is not None and scalar_outranks_vector(cx, e, a, b) else common
     if st.is_pointer(a) and st.is_integer(b) and is_null_constant(e.else_):
         return a
     if st.is_pointer(b) and st.is_integer(a) and is_null_constant(e.then):

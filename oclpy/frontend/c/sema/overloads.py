@@ -25,6 +25,7 @@ from .. import ast
 from .. import c_types as ct
 from .. import type_rules as st
 from ..c_types import CType, ScalarKind as K
+from ..builtins.images import LIBRARY_NAME
 from .ranking import best_viable, rank, ranks
 from .sema_context import SemaContext
 
@@ -109,7 +110,7 @@ def _redeclare(cx: SemaContext, same: ast.FunctionDecl, fn: ast.FunctionDecl, de
     if same.body is not None and fn.body is not None:
         diag = cx.diags.error(fn.loc, f"redefinition of '{fn.name}'")
         cx.diags.note(diag, same.loc, "previous definition is here")
-    elif is_overloadable(same) and not is_overloadable(fn) and not fn.is_kernel:
+    elif is_overloadable(same) and not is_overloadable(fn) and not fn.is_kernel and not _in_library(same):
         diag = cx.diags.error(fn.loc, f"redeclaration of '{fn.name}' must have the 'overloadable' attribute")
         cx.diags.note(diag, same.loc, "previous overload of function is here")
     fn.link_name = same.link_name
@@ -117,6 +118,12 @@ def _redeclare(cx: SemaContext, same: ast.FunctionDecl, fn: ast.FunctionDecl, de
         fn.attributes.setdefault("overloadable", True)
     if same.body is None or fn.body is not None:
         decls[decls.index(same)] = fn
+
+
+def _in_library(fn: ast.FunctionDecl) -> bool:
+    """A builtin written in OpenCL C (the image library): a prototype of the program with its
+    signature names it, as clang's declarations of builtins, which carry no `overloadable`."""
+    return fn.loc.file == LIBRARY_NAME
 
 
 def _may_overload(cx: SemaContext, fn: ast.FunctionDecl, decls: list[ast.FunctionDecl]) -> bool:
