@@ -249,3 +249,22 @@ def test_a_library_may_keep_a_cache_folder_per_implementation(tmp_path):
                                 test_timeout=None, full=False, log=tmp_path / "run.log")
     assert outcome.tests == {"test_cache.py::test_cache": "passed"}
     assert [lib.name for lib in clients.LIBRARIES if lib.cache_per_implementation] == ["loopy"]
+
+
+def test_a_library_may_have_numpy_seeded_before_each_test(tmp_path):
+    import numpy
+    expected = numpy.random.RandomState(7).randint(1 << 30)
+    (tmp_path / "test_seed.py").write_text(
+        "import numpy\n"
+        f"def test_first():\n    assert numpy.random.randint(1 << 30) == {expected}\n"
+        f"def test_second():\n    assert numpy.random.randint(1 << 30) == {expected}\n")
+    lib = clients.Library("small", "small", None, subset=("test_seed.py",), seed_numpy=7)
+    log = tmp_path / "run.log"
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log)
+    assert outcome.counts == {"passed": 2, "failed": 0, "skipped": 0}, log.read_text()
+    unseeded = clients.Library("small", "small", None, subset=("test_seed.py",))
+    outcome = clients.run_suite(Path(sys.executable), unseeded, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log)
+    assert outcome.counts["failed"] >= 1, log.read_text()
+    assert {lib.name: lib.seed_numpy for lib in clients.LIBRARIES if lib.seed_numpy is not None} == {"reikna": 2}
