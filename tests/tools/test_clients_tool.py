@@ -279,16 +279,21 @@ def test_a_keyword_run_covers_no_file_and_adds_a_bases_unreached_tests(tmp_path)
     group = {"files": ["a.py", "b.py"], "passed": 5, "failed": 1, "skipped": 0, "failures": ["a.py::f"],
              "not_reached": ["a.py::late", "a.py::later"]}
     base = {"lib": {"logs": {"pyopencl": {"a.py": "old.log"}, "oclpy": {"a.py": "old.log"}},
-                    "pyopencl": {"crashed_files": [], "counted": [{**group, "not_reached": ["a.py::later"]}]},
-                    "oclpy": {"crashed_files": [], "counted": [group]},
+                    "pyopencl": {"crashed_files": [], "counted": [group]},
+                    "oclpy": {"crashed_files": [], "counted": [
+                        {**group, "not_reached": ["a.py::late", "a.py::later", "b.py::seen"]}]},
                     "not_run_on_oclpy": ["a.py::late", "a.py::later"], "not_run_on_pyopencl": [],
                     "only_on_oclpy": []}}
     data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
     ours, pocl = data["lib"]["oclpy"], data["lib"]["pyopencl"]
-    assert (ours["passed"], ours["failed"], ours["counted"][0]["not_reached"]) == (6, 2, [])
-    assert (pocl["passed"], pocl["failed"], pocl["counted"][0]["not_reached"]) == (6, 1, [])
+    assert (ours["passed"], ours["failed"], ours["counted"][0]["not_reached"]) == (6, 2, ["b.py::seen"])
+    assert (pocl["passed"], pocl["failed"], pocl["counted"][0]["not_reached"]) == (6, 1, ["a.py::late"])
     assert data["lib"]["not_run_on_oclpy"] == [] and data["lib"]["not_run_on_pyopencl"] == ["a.py::late"]
     assert data["lib"]["only_on_pyopencl"] == [{"test": "a.py::later", "reason": ""}]
+    (tmp_path / "lib-oclpy-seen.log").write_text("== b.py -k seen\nb.py::seen PASSED\n")
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    assert data["lib"]["oclpy"]["counted"][0]["not_reached"] == []
+    assert data["lib"]["not_run_on_pyopencl"] == ["a.py::late"]  # b.py::seen: in PoCL's count
 
 
 def test_a_keyword_run_selects_with_the_librarys_keyword(tmp_path):
