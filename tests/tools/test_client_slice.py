@@ -1,6 +1,8 @@
 """The CI slice of the client libraries (tools/clients.py `Library.ci`: reikna's
 cluda and transformation tests, pyFAI's and silx's quick OpenCL tests; 292 tests)
-under `oclpy run -m pytest`, on oclpy's cpu.
+under `oclpy run -m pytest`, on oclpy's cpu. reikna's tests draw their inputs from
+numpy.random, seeded (2) before each test (`Library.seed_numpy`), so the slice's inputs
+are the same on every run.
 
 Installing reikna, pyFAI and silx is not cheap (h5py, matplotlib, fabio, ...),
 so the README's test set-up does not: this test runs where their venv exists

@@ -249,3 +249,65 @@ def test_a_library_may_keep_a_cache_folder_per_implementation(tmp_path):
                                 test_timeout=None, full=False, log=tmp_path / "run.log")
     assert outcome.tests == {"test_cache.py::test_cache": "passed"}
     assert [lib.name for lib in clients.LIBRARIES if lib.cache_per_implementation] == ["loopy"]
+
+
+def test_a_library_may_have_numpy_seeded_before_each_test(tmp_path):
+    import numpy
+    expected = numpy.random.RandomState(7).randint(1 << 30)
+    (tmp_path / "test_seed.py").write_text(
+        "import numpy\n"
+        f"def test_first():\n    assert numpy.random.randint(1 << 30) == {expected}\n"
+        f"def test_second():\n    assert numpy.random.randint(1 << 30) == {expected}\n")
+    lib = clients.Library("small", "small", None, subset=("test_seed.py",), seed_numpy=7)
+    log = tmp_path / "run.log"
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log)
+    assert outcome.counts == {"passed": 2, "failed": 0, "skipped": 0}, log.read_text()
+    unseeded = clients.Library("small", "small", None, subset=("test_seed.py",))
+    outcome = clients.run_suite(Path(sys.executable), unseeded, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log)
+    assert outcome.counts["failed"] >= 1, log.read_text()
+    assert {lib.name: lib.seed_numpy for lib in clients.LIBRARIES if lib.seed_numpy is not None} == {"reikna": 2}
+
+
+def test_a_keyword_run_covers_no_file_and_adds_a_bases_unreached_tests(tmp_path):
+    assert clients.sections("== a.py -k not b or c-1\na.py::t PASSED\n== a.py -k x: not run (time limit)\n") == {
+        "a.py -k not b or c-1": "a.py::t PASSED\n", "a.py -k x": "== a.py -k x: not run (time limit)\n"}
+    assert not clients.covers("a.py -k x", "a.py::t")
+    (tmp_path / "lib-oclpy-rest.log").write_text("== a.py -k late\na.py::late PASSED\na.py::later FAILED\n")
+    (tmp_path / "lib-pyopencl-rest.log").write_text("== a.py -k later\na.py::later PASSED\n")
+    group = {"files": ["a.py", "b.py"], "passed": 5, "failed": 1, "skipped": 0, "failures": ["a.py::f"],
+             "not_reached": ["a.py::late", "a.py::later"]}
+    base = {"lib": {"logs": {"pyopencl": {"a.py": "old.log"}, "oclpy": {"a.py": "old.log"}},
+                    "pyopencl": {"crashed_files": [], "counted": [group]},
+                    "oclpy": {"crashed_files": [], "counted": [
+                        {**group, "not_reached": ["a.py::late", "a.py::later", "b.py::seen"]}]},
+                    "not_run_on_oclpy": ["a.py::late", "a.py::later"], "not_run_on_pyopencl": [],
+                    "only_on_oclpy": []}}
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    ours, pocl = data["lib"]["oclpy"], data["lib"]["pyopencl"]
+    assert (ours["passed"], ours["failed"], ours["counted"][0]["not_reached"]) == (6, 2, ["b.py::seen"])
+    assert (pocl["passed"], pocl["failed"], pocl["counted"][0]["not_reached"]) == (6, 1, ["a.py::late"])
+    assert data["lib"]["not_run_on_oclpy"] == [] and data["lib"]["not_run_on_pyopencl"] == ["a.py::late"]
+    assert data["lib"]["only_on_pyopencl"] == [{"test": "a.py::later", "reason": ""}]
+    (tmp_path / "lib-oclpy-seen.log").write_text("== b.py -k seen\nb.py::seen PASSED\n")
+    data, _ = clients.report(tmp_path, ["lib"], {"lib": "1.0"}, {}, base)
+    assert data["lib"]["oclpy"]["counted"][0]["not_reached"] == []
+    assert data["lib"]["not_run_on_pyopencl"] == ["a.py::late"]  # b.py::seen: in PoCL's count
+
+
+def test_a_keyword_run_selects_with_the_librarys_keyword(tmp_path):
+    (tmp_path / "test_k.py").write_text("def test_one():\n    pass\ndef test_two():\n    pass\n"
+                                        "def test_slow_three():\n    pass\n")
+    lib = clients.Library("small", "small", None, subset=("test_k.py",), keyword="not slow")
+    log = tmp_path / "run.log"
+    outcome = clients.run_suite(Path(sys.executable), lib, tmp_path, "pyopencl", ROOT, time_limit=300,
+                                test_timeout=None, full=False, log=log, keyword="not two")
+    assert outcome.tests == {"test_k.py::test_one": "passed"}, log.read_text()
+    assert log.read_text().startswith("== test_k.py -k not two\n")
+
+
+def test_a_keyword_needs_files(capsys):
+    with pytest.raises(SystemExit):
+        clients.main(["--libraries", "loopy", "--keyword", "complex"])
+    assert "--keyword needs --files" in capsys.readouterr().err
