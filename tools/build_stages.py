@@ -9,7 +9,7 @@ runs for the cpu device before LLVM: the frontend's stages (preprocess, parse, s
 lower) and each pass of the level's pipeline and of the cpu target's, on the
 frontend's deep-stack thread with the cyclic collector paused, as a build runs them.
 One line per kernel: the CPU seconds of the build and of each stage, the passes'
-summed by name. `--profile DIR` writes a cProfile file per kernel (`pstats` sorts
+summed by name (the compiler's modules are imported before the first is timed). `--profile DIR` writes a cProfile file per kernel (`pstats` sorts
 it by `cumulative` or `tottime`); `--ir DIR` writes the IR printed after the whole
 pipeline (to compare a change's output with `cmp`).
 """
@@ -121,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=Path, help="write a cProfile file per kernel here")
     ap.add_argument("--ir", type=Path, help="write the IR after the pipeline per kernel here")
     args = ap.parse_intermixed_args(argv)
+    compiler.load_toolchain()  # its imports (every pass and target) are no kernel's build
     for name in args.kernels:
         kernel = (Kernel("file", name, Path(name).read_text(), args.options) if name.endswith(".cl")
                   and Path(name).is_file() else corpus_kernel(name))
