@@ -62,12 +62,24 @@ class DataLayout:
         raise ValueError(f"type {t} has no alignment")
 
     def struct_layout(self, t: StructType) -> StructLayout:
+        """The layout of `t`. The layout of a struct field (or of the struct elements of an
+        array field) is computed once for its size and its alignment both: asking each
+        apart laid out every struct nested n deep 2**n times."""
         offsets, offset, align = [], 0, 1
         for f in t.fields:
-            a = 1 if t.packed else self.align_of(f)
+            count, inner = 1, f
+            while isinstance(inner, ArrayType):
+                count, inner = count * inner.count, inner.elem
+            if isinstance(inner, StructType):
+                layout = self.struct_layout(inner)
+                a = 1 if t.packed else layout.align
+                size = count * layout.size
+            else:
+                a = 1 if t.packed else self.align_of(f)
+                size = self.size_of(f)
             offset = (offset + a - 1) // a * a
             offsets.append(offset)
-            offset += self.size_of(f)
+            offset += size
             align = max(align, a)
         size = (offset + align - 1) // align * align
         return StructLayout(tuple(offsets), size, align)
