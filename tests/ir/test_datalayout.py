@@ -126,6 +126,17 @@ def test_a_struct_nested_deep_is_laid_out_once_per_level(monkeypatch) -> None:
         calls.append(t)
         return layout(self, t)
 
+    size = CPU_LAYOUT.size_of(_nested(12))
     monkeypatch.setattr(DataLayout, "struct_layout", counted)
-    CPU_LAYOUT.size_of(_nested(12))
-    assert len(calls) == 13
+    fresh = DataLayout("fresh")
+    assert fresh.size_of(_nested(12)) == size
+    assert len(calls) == 13  # each level once
+    fresh.align_of(_nested(12))
+    assert len(calls) == 14  # kept: no level laid out again
+
+
+def test_layouts_are_kept_per_data_layout() -> None:
+    """A struct's layout is the DataLayout's own: pointer widths differ between them."""
+    t = StructType((ptr(S.PRIVATE), I8))
+    assert (CPU_LAYOUT.size_of(t), NARROW.size_of(t)) == (16, 8)
+    assert CPU_LAYOUT.struct_layout(t) is CPU_LAYOUT.struct_layout(t)
