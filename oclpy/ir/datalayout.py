@@ -37,7 +37,7 @@ class DataLayout:
     little_endian: bool = True
     # struct type -> its layout in this DataLayout: code generators ask the size of the
     # same deep structs tens of thousands of times (CLSmith's); a bounded few are kept
-    layouts: dict[StructType, StructLayout] = field(default_factory=dict, compare=False, repr=False)
+    layouts: dict[StructType, StructLayout] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def pointer_size(self, space: AddressSpace) -> int:
         return self.pointer_bits[space] // 8

@@ -140,3 +140,13 @@ def test_layouts_are_kept_per_data_layout() -> None:
     t = StructType((ptr(S.PRIVATE), I8))
     assert (CPU_LAYOUT.size_of(t), NARROW.size_of(t)) == (16, 8)
     assert CPU_LAYOUT.struct_layout(t) is CPU_LAYOUT.struct_layout(t)
+
+
+def test_a_layout_made_from_another_keeps_no_layout_of_it() -> None:
+    """`dataclasses.replace` makes a DataLayout with layouts of its own (its pointers may differ)."""
+    from dataclasses import replace
+
+    t = StructType((ptr(S.PRIVATE), I8))
+    assert CPU_LAYOUT.size_of(t) == 16
+    narrow = replace(CPU_LAYOUT, name="narrow", pointer_bits={s: 32 for s in S})
+    assert narrow.layouts == {} and narrow.size_of(t) == 8
