@@ -16,6 +16,9 @@ from .types import (
 )
 
 
+_LAYOUTS_KEPT = 4096
+
+
 @dataclass(frozen=True)
 class StructLayout:
     offsets: tuple[int, ...]
@@ -32,6 +35,9 @@ class DataLayout:
         default_factory=lambda: {s: 0 for s in AddressSpace})
     alloca_space: AddressSpace = AddressSpace.PRIVATE
     little_endian: bool = True
+    # struct type -> its layout in this DataLayout: code generators ask the size of the
+    # same deep structs tens of thousands of times (CLSmith's); a bounded few are kept
+    layouts: dict[StructType, StructLayout] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def pointer_size(self, space: AddressSpace) -> int:
         return self.pointer_bits[space] // 8
@@ -62,12 +68,33 @@ class DataLayout:
         raise ValueError(f"type {t} has no alignment")
 
     def struct_layout(self, t: StructType) -> StructLayout:
+        """The layout of `t` (kept in `layouts`). The layout of a struct field (or of the
+        struct elements of an array field) gives its size and its alignment both: asking
+        each apart laid out every struct nested n deep 2**n times."""
+        found = self.layouts.get(t)
+        if found is not None:
+            return found
+        if len(self.layouts) >= _LAYOUTS_KEPT:
+            self.layouts.clear()
+        found = self.layouts[t] = self._lay_out(t)
+        return found
+
+    def _lay_out(self, t: StructType) -> StructLayout:
         offsets, offset, align = [], 0, 1
         for f in t.fields:
-            a = 1 if t.packed else self.align_of(f)
+            count, inner = 1, f
+            while isinstance(inner, ArrayType):
+                count, inner = count * inner.count, inner.elem
+            if isinstance(inner, StructType):
+                layout = self.struct_layout(inner)
+                a = 1 if t.packed else layout.align
+                size = count * layout.size
+            else:
+                a = 1 if t.packed else self.align_of(f)
+                size = self.size_of(f)
             offset = (offset + a - 1) // a * a
             offsets.append(offset)
-            offset += self.size_of(f)
+            offset += size
             align = max(align, a)
         size = (offset + align - 1) // align * align
         return StructLayout(tuple(offsets), size, align)

@@ -113,6 +113,10 @@ class Scalarizer:
     phis: list[tuple[Instr, list[Instr]]] = field(default_factory=list)
     at_entry: int = 0  # where the next element of an argument is taken
     b: Builder = field(default_factory=Builder)
+    # Where each visited instruction stood when visited: a lower bound of where it stands
+    # now, since the rewrite only inserts until its end (a search from there is short,
+    # where one from the block's start made long blocks quadratic).
+    seen: dict[Instr, int] = field(default_factory=dict)
 
     # -- operands -----------------------------------------------------------
     def scalar(self, v: Value) -> Value:
@@ -138,7 +142,7 @@ class Scalarizer:
             self.at_entry += 1
         elif isinstance(v, Instr) and v.parent is not None:
             block = v.parent
-            at = _first_non_phi(block) if v.op == "phi" else block.instrs.index(v) + 1
+            at = _first_non_phi(block) if v.op == "phi" else self._position(block, v) + 1
             while at < len(block.instrs) and _extracts_from(block.instrs[at], v):
                 at += 1  # after the elements taken before, in element order
         else:
@@ -148,6 +152,11 @@ class Scalarizer:
         if block is self.b.block and self.b.index is not None and at <= self.b.index:
             self.b.index += 1  # the rewrite in progress inserts after the new instruction
         return b.extractelement(v, ConstInt(IntType(32), k))
+
+    def _position(self, block: Block, instr: Instr) -> int:
+        at = block.instrs.index(instr, self.seen.get(instr, 0))
+        self.seen[instr] = at
+        return at
 
     def lanes(self, v: Value) -> int:
         t = v.type
@@ -164,6 +173,7 @@ class Scalarizer:
                 if at >= len(block.instrs) or block.instrs[at] is not instr:
                     at = block.instrs.index(instr)  # a rule inserted elsewhere: look it up
                 size = len(block.instrs)
+                self.seen[instr] = at
                 self._visit(instr, block, at)
                 at += len(block.instrs) - size + 1
         for phi, parts in self.phis:
@@ -197,27 +207,57 @@ class Scalarizer:
 
     def _rebuild_uses(self) -> None:
         """Give every kept user of a rewritten value the value it used: a scalar,
-        or the vector rebuilt from its elements where it stood."""
+        or the vector rebuilt from its elements where it stood (just before it; a phi's
+        after the block's phis, before those rebuilt earlier). The rebuilt vectors join
+        their blocks at the end, each block in one sweep."""
         gone = set(self.removed)
+        before: dict[Instr, list[Instr]] = {}  # a rewritten instruction -> its rebuilt vector
+        after_phis: dict[Block, list[list[Instr]]] = {}  # a block -> its phis' vectors, in order
         for instr in self.removed:
             kept = [user for user in instr.users if user not in gone]
             if not kept:
                 continue
-            new = self.scalars[instr] if instr in self.scalars else self._build_vector(instr)
+            if instr in self.scalars:
+                new = self.scalars[instr]
+            else:
+                chain = self._build_vector(instr)
+                if instr.op == "phi":
+                    assert instr.parent is not None
+                    after_phis.setdefault(instr.parent, []).append(chain)
+                else:
+                    before[instr] = chain
+                new = chain[-1]
             for user in kept:
                 user.replace_uses_of(instr, new)
+        blocks = [i.parent for i in before if i.parent is not None] + list(after_phis)
+        for block in {id(b): b for b in blocks}.values():
+            _place_rebuilt(block, before, after_phis.get(block, []))
 
-    def _build_vector(self, instr: Instr) -> Value:
-        """The vector of a rewritten instruction, rebuilt where it stood."""
-        block = instr.parent
-        assert block is not None
+    def _build_vector(self, instr: Instr) -> list[Instr]:
+        """The insertelements rebuilding the vector of a rewritten instruction (in no block
+        yet: `_place_rebuilt` puts them in)."""
         b = Builder()
-        at = _first_non_phi(block) if instr.op == "phi" else block.instrs.index(instr)
-        b.block, b.index = block, at
+        b.block, b.index = Block("rebuilt"), None
         vec: Value = Undef(instr.type)
         for k, part in enumerate(self.elems[instr]):
             vec = b.insertelement(vec, part, ConstInt(IntType(32), k))
-        return vec
+        return b.block.instrs
+
+
+def _place_rebuilt(block: Block, before: dict[Instr, list[Instr]], after_phis: list[list[Instr]]) -> None:
+    """Put the rebuilt vectors in `block`: each just before its instruction, the phis'
+    after the phis, the last rebuilt first (as inserting each there in turn would)."""
+    instrs = block.instrs
+    head = _first_non_phi(block)
+    out = instrs[:head]
+    for chain in reversed(after_phis):
+        out += chain
+    for instr in instrs[head:]:
+        out += before.get(instr, ())
+        out.append(instr)
+    for instr in out[head:]:
+        instr.parent = block
+    instrs[:] = out
 
 
 def _extracts_from(instr: Instr, v: Value) -> bool:

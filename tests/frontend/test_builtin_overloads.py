@@ -25,7 +25,7 @@ from oclpy.frontend.c.sema.analyzer import analyze
 from oclpy.frontend.driver import compile_to_ir
 from oclpy.frontend.options import parse_build_options
 
-from .sema_helpers import messages
+from .sema_helpers import body_exprs, messages
 
 
 def _log(src: str, options: str = "") -> str:
@@ -97,6 +97,28 @@ void g(global uint *p) { f(1); h(p, 1); w(1.0f); }"""
     got = messages(src)
     assert got == ["7:41: call to 'w' is ambiguous"]  # two splats: neither is better
 
+
+
+def test_calls_of_one_unit_each_pick_the_overload_of_their_own_arguments() -> None:
+    """A unit's calls with the same argument types share one resolution (calls.py):
+    alternating types, and the same types again, still pick each call's own overload."""
+    src = ("void g(uint u, ulong ul, uint4 u4) {\n"
+           "  rotate(u, u); rotate(ul, ul); rotate(u, u); rotate(u4, 3); rotate(ul, ul); rotate(u4, 3);\n}")
+    calls = body_exprs(src)
+    assert all(isinstance(c, ast.Call) and c.builtin is not None for c in calls)
+    chosen = [", ".join(str(p) for p in c.builtin.params) for c in calls]
+    assert chosen == ["uint, uint", "ulong, ulong", "uint, uint", "uint4, uint4", "ulong, ulong", "uint4, uint4"]
+
+
+@pytest.mark.parametrize("first, second", [("0", "1"), ("1", "0")])
+def test_a_null_event_and_another_integer_resolve_apart_in_one_unit(first: str, second: str) -> None:
+    """`0` passes as an event, `1` does not: the two calls share their argument types but
+    not their resolution, whichever comes first."""
+    src = (f"kernel void k(global int *g, local int *l) {{\n"
+           f"  event_t e = async_work_group_copy(l, g, 4, {first});\n"
+           f"  event_t f = async_work_group_copy(l, g, 4, {second});\n}}")
+    line = 2 if first == "1" else 3
+    assert messages(src) == [f"{line}:15: no matching function for call to 'async_work_group_copy'"]
 
 # -- against clang-14 -------------------------------------------------------------------
 PARAMS = ("float f, double d, int i, uint u, char c, uchar uc, short s, ushort us, long l, ulong ul, "

@@ -95,3 +95,58 @@ def test_alloca_space_is_the_layouts():
     problems = module_problems(module, generic_stack)
     assert len(problems) == 1 and "alloca in address space private; the generic-stack target " \
         "allocates in generic" in problems[0]
+
+
+def _nested(depth: int) -> StructType:
+    """{i8, [2 x {i8, [2 x ... {i8, i32} ...]}], i64}: structs in arrays, `depth` deep."""
+    t = StructType((I8, I32))
+    for _ in range(depth):
+        t = StructType((I8, ArrayType(t, 2), I64))
+    return t
+
+
+def test_nested_struct_layouts_are_the_sum_of_their_fields() -> None:
+    inner = StructType((I8, I32))  # 8 bytes, align 4
+    outer = StructType((I8, ArrayType(inner, 2), I64))  # 1 -> 4, 4 + 16 = 20 -> 24, + 8
+    assert CPU_LAYOUT.struct_layout(outer).offsets == (0, 4, 24)
+    assert (CPU_LAYOUT.size_of(outer), CPU_LAYOUT.align_of(outer)) == (32, 8)
+    packed = StructType((I8, ArrayType(outer, 3), I8), packed=True)
+    assert CPU_LAYOUT.struct_layout(packed) == CPU_LAYOUT.struct_layout(packed)
+    assert (CPU_LAYOUT.struct_layout(packed).offsets, CPU_LAYOUT.size_of(packed)) == ((0, 1, 97), 98)
+    assert CPU_LAYOUT.size_of(_nested(3)) == 2 * CPU_LAYOUT.size_of(_nested(2)) + 16
+
+
+def test_a_struct_nested_deep_is_laid_out_once_per_level(monkeypatch) -> None:
+    """Each nested struct's layout gives its size and its alignment both (asking
+    each apart laid out a struct n deep 2**n times: CLSmith's structs, 35 s)."""
+    calls = []
+    layout = DataLayout.struct_layout
+
+    def counted(self: DataLayout, t: StructType):
+        calls.append(t)
+        return layout(self, t)
+
+    size = CPU_LAYOUT.size_of(_nested(12))
+    monkeypatch.setattr(DataLayout, "struct_layout", counted)
+    fresh = DataLayout("fresh")
+    assert fresh.size_of(_nested(12)) == size
+    assert len(calls) == 13  # each level once
+    fresh.align_of(_nested(12))
+    assert len(calls) == 14  # kept: no level laid out again
+
+
+def test_layouts_are_kept_per_data_layout() -> None:
+    """A struct's layout is the DataLayout's own: pointer widths differ between them."""
+    t = StructType((ptr(S.PRIVATE), I8))
+    assert (CPU_LAYOUT.size_of(t), NARROW.size_of(t)) == (16, 8)
+    assert CPU_LAYOUT.struct_layout(t) is CPU_LAYOUT.struct_layout(t)
+
+
+def test_a_layout_made_from_another_keeps_no_layout_of_it() -> None:
+    """`dataclasses.replace` makes a DataLayout with layouts of its own (its pointers may differ)."""
+    from dataclasses import replace
+
+    t = StructType((ptr(S.PRIVATE), I8))
+    assert CPU_LAYOUT.size_of(t) == 16
+    narrow = replace(CPU_LAYOUT, name="narrow", pointer_bits={s: 32 for s in S})
+    assert narrow.layouts == {} and narrow.size_of(t) == 8

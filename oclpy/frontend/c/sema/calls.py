@@ -33,7 +33,7 @@ from ..builtins.printf_format import format_problem, format_warnings
 from .conversions import assign_convert, convert, is_null_constant
 from .opaque_uses import check_image_access
 from .overloads import choose_overload, ordinal
-from .ranking import C_CONVERSION, best_viable, rank, ranks
+from .ranking import C_CONVERSION, argument_key, best_viable, rank, ranks
 from .sema_context import SemaContext
 from ..ast import start_loc
 from ..layout import size_of
@@ -60,6 +60,19 @@ def _builtin_costs(cx: SemaContext, args: list[ast.Expr], cands: list[bi.Builtin
             if i != keep:
                 costs[i] = None
     return costs
+
+
+def _resolve_builtin(cx: SemaContext, args: list[ast.Expr], name: str,
+                     cands: list[bi.Builtin]) -> tuple[Optional[int], list[int]]:
+    """`best_viable` over `cands` for a call of builtin `name`; the answer depends only on the
+    arguments' `argument_key`s (the candidates are the name's, in the unit's version), so a
+    unit's calls with the same keys share one resolution (john's hash kernels make
+    thousands of `rotate` and `bitselect` calls, each ranking about 50 candidates)."""
+    key = (name, tuple(argument_key(a) for a in args))
+    found = cx.builtin_choices.get(key)
+    if found is None:
+        found = cx.builtin_choices[key] = best_viable(_builtin_costs(cx, args, cands))
+    return found
 
 
 @lru_cache(maxsize=512)
@@ -155,7 +168,7 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
                            "may address)")
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
-    index, tied = best_viable(_builtin_costs(cx, e.args, cands))
+    index, tied = _resolve_builtin(cx, e.args, name, cands)
     if not tied and name in GNU_BUILTINS and len(e.args) != len(cands[0].params):
         return _wrong_count(cx, e, len(cands[0].params))
     if not tied:

@@ -120,10 +120,9 @@ def assign_convert(e: ast.Expr, to: CType, context: str, diags: DiagnosticEngine
         return e
     assert frm is not None
     msgs = MESSAGES[context]
-    names = {"to": str(to.unqualified()), "frm": str(frm)}
     loc = loc or e.loc
     if st.is_pointer(to):
-        return _pointer_assign(e, to, msgs, names, diags, loc)
+        return _pointer_assign(e, to, msgs, diags, loc)
     if is_sampler(to) and st.is_integer(frm):  # a sampler from its CLK_* bits (6.12.14.1)
         return cast(convert(e, ct.UINT), "int", to.unqualified())
     if is_event(to) and st.is_integer(frm) and is_null_constant(e):
@@ -132,38 +131,43 @@ def assign_convert(e: ast.Expr, to: CType, context: str, diags: DiagnosticEngine
     if st.is_vector(frm) and not st.same_unqualified(frm, to):
         ok = False
     if not ok:
-        diags.error(loc, msgs[0].format(**names))
+        diags.error(loc, msgs[0].format(**_names(frm, to)))
         return _poison(e)
     return convert(e, to)
 
 
-def _pointer_assign(e: ast.Expr, to: CType, msgs: tuple[str, ...], names: dict[str, str],
+def _names(frm: CType, to: CType) -> dict[str, str]:
+    """The types a conversion's diagnostic names (spelled only when one is reported)."""
+    return {"to": str(to.unqualified()), "frm": str(frm)}
+
+
+def _pointer_assign(e: ast.Expr, to: CType, msgs: tuple[str, ...],
                     diags: DiagnosticEngine, loc: SourceLocation) -> ast.Expr:
     frm = e.ctype
     assert isinstance(to, ct.Pointer) and frm is not None
     if is_null_constant(e):  # 0 or (void *)0 converts to a pointer into any address space
         return convert(e, to)
     if st.is_integer(frm):
-        diags.error(loc, msgs[3].format(**names))
+        diags.error(loc, msgs[3].format(**_names(frm, to)))
         return _poison(e)
     if not isinstance(frm, ct.Pointer):
-        diags.error(loc, msgs[0].format(**names))
+        diags.error(loc, msgs[0].format(**_names(frm, to)))
         return _poison(e)
     fs, ts = st.pointee_space(frm), st.pointee_space(to)
     if fs != ts and ts is not AddressSpace.GENERIC:
-        diags.error(loc, msgs[1].format(**names))
+        diags.error(loc, msgs[1].format(**_names(frm, to)))
         return _poison(e)
     fp, tp = frm.pointee, to.pointee
     void = st.is_void(fp) or st.is_void(tp)
     if not void and not st.same_unqualified(fp, tp):
-        diags.warning(loc, msgs[2].format(**names))
+        diags.warning(loc, msgs[2].format(**_names(frm, to)))
     elif (fp.const and not tp.const) or (fp.volatile and not tp.volatile):
         what = {"assign": "assigning to '{to}' from '{frm}'",
                 "init": "initializing '{to}' with an expression of type '{frm}'",
                 "pass": "passing '{frm}' to parameter of type '{to}'",
                 "return": "returning '{frm}' from a function with result type '{to}'"}
         ctx = next(k for k, v in MESSAGES.items() if v is msgs)
-        diags.warning(loc, what[ctx].format(**names) + " discards qualifiers")
+        diags.warning(loc, what[ctx].format(**_names(frm, to)) + " discards qualifiers")
     return convert(e, to)
 
 

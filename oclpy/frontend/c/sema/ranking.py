@@ -95,6 +95,14 @@ def _pointer_rank(a: ct.Pointer, p: ct.Pointer) -> Optional[int]:
     return max(base, CONVERSION) if fs != ts else base
 
 
+def argument_key(arg: ast.Expr) -> tuple[CType, bool]:
+    """All that `rank` reads of an argument: its type, and whether it is an integer null
+    constant (calls whose arguments have equal keys rank every candidate alike)."""
+    a = arg.ctype
+    assert a is not None
+    return a, st.is_integer(a) and is_null_constant(arg)
+
+
 def ranks(args: Sequence[ast.Expr], params: Sequence[CType], variadic: bool = False) -> Optional[list[int]]:
     """Each argument's rank for one candidate; None when the candidate is not viable."""
     if len(args) != len(params) and not (variadic and len(args) > len(params)):

@@ -70,6 +70,9 @@ class SemaContext:
     linked: dict[str, ast.FunctionDecl] = field(default_factory=dict)  # link name -> its declaration
     defined: set[str] = field(default_factory=set)  # the names of the unit's function definitions
     extensions: ExtensionPragmas = field(default_factory=ExtensionPragmas)  # where each is enabled
+    # (builtin name, each argument's ranking.argument_key) -> best_viable's answer (calls.py)
+    builtin_choices: dict[tuple[str, tuple[tuple[CType, bool], ...]], tuple[Optional[int], list[int]]] = \
+        field(default_factory=dict)
 
     # -- the walk -----------------------------------------------------------
     def check(self, e: ast.Expr) -> ast.Expr:
