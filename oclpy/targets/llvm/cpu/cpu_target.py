@@ -59,6 +59,7 @@ from .compiled import CompiledKernel, CpuProgram, KernelArg, NativeCode, kernel_
 from ..emit import FunctionEmitter, ModuleEmitter
 from ..emit_indirect import is_large
 from ..emit_types import EmitError
+from ..memo_layout import memoized
 from .mathlib import is_math, lower_math
 
 _SYNCSCOPES = {"work_item": "singlethread"}
@@ -89,7 +90,7 @@ class CpuTarget:
     half_without_library = True  # double -> half as exact_half.py says: x86 calls __truncdfhf2
 
     def __init__(self, module: Module, layout: DataLayout = CPU_LAYOUT) -> None:
-        self.layout = layout
+        self.layout: DataLayout = memoized(layout)  # the emitter asks it of the same types over and over
         self.loop_md: LoopMetadata | None = None
         # functions whose work-item loops go to the outer-loop vectoriser, which widens
         # no library call: their math calls get vecmath's bodies (`lower_math(inline=True)`)
