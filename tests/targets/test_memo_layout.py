@@ -39,3 +39,34 @@ def test_each_struct_is_laid_out_once(monkeypatch) -> None:
         memo.struct_layout(outer)
         memo.size_of(StructType(outer.fields))  # an equal type, another object
     assert sorted(map(str, laid_out)) == sorted(map(str, [outer, INNER, outer.fields[2]]))
+
+
+NESTED = """struct In { char c; long l; };
+struct Out { int i; struct In in[4]; struct In one; };
+__kernel void k(__global struct Out *o, __global int *r) {
+    int g = get_global_id(0);
+    r[g] = o[g].in[1].c + o[g].in[2].l + o[g].one.c + o[g].i;
+    o[g].in[3].l = r[g] * 2;
+    o[g].one.l = o[g].in[0].c;
+}
+"""
+
+
+def test_the_reorder_check_lays_each_struct_out_once_with_the_targets_layout(monkeypatch) -> None:
+    from oclpy.compiler.toolchain import frontend_for, optimize
+    from oclpy.targets.llvm.cpu.reorder import reorder_safe
+
+    front = frontend_for(NESTED, "", "k.cl")
+    optimize(front.module, 2, "cpu")
+    [fn] = [f for f in front.module.functions if f.name == "k"]
+    expected = reorder_safe(fn)
+    laid_out = []
+    original = DataLayout.struct_layout
+
+    def counting(self, t):  # type: ignore[no-untyped-def]
+        laid_out.append(t)
+        return original(self, t)
+
+    monkeypatch.setattr(DataLayout, "struct_layout", counting)
+    assert reorder_safe(fn, layout=memoized(CPU_LAYOUT)) == expected
+    assert laid_out and len(laid_out) == len(set(laid_out))

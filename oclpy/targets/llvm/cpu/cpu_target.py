@@ -318,7 +318,7 @@ def compile_cpu(module: Module, target: Target = HOST) -> CpuProgram:
         if WIDE_ATTR in fn.attrs:
             me.functions[fn.attrs[WIDE_ATTR]].attributes.add("alwaysinline")
             widened = (me.functions[fn.attrs[WIDE_ATTR]], fn.attrs[WIDE_LANES_ATTR])
-        parallel = cpu.loop_md if reorder_safe(body, frame=resumable) else None
+        parallel = cpu.loop_md if reorder_safe(body, frame=resumable, layout=cpu.layout) else None
         too_large = instruction_count(body) > VECTORIZE_MAX_INSTRUCTIONS
         launcher = emit_launcher(llmod, me.functions[fn.name], _launch_args(me, args, cpu.layout),
                                  static_local, frame_size if resumable else None, parallel,
