@@ -259,7 +259,7 @@ def inline_attribute(fn: Function) -> str:
     would together pass that bound. LLVM inlines every copy before the constant
     resume state it is called with prunes it to its region: CLSmith's atomics
     1000091, 5,850 lines of LLVM IR called 32 times, took 38.9 s of CPU at its
-    first launch inlined, 2.9 s called."""
+    first launch inlined, 3.3 s called."""
     size = instruction_count(fn)
     copies = size * launcher_calls(fn) if size > VECTORIZE_MAX_INSTRUCTIONS else size
     return "noinline" if copies > OUTLINE_MIN_INSTRUCTIONS else "alwaysinline"
