@@ -69,3 +69,50 @@ def test_the_bound_counts_the_body_and_what_it_calls() -> None:
     [fn] = [f for f in front.module.functions if f.name == "k"]
     assert 60 * 3 < cpu_target.instruction_count(fn) < 60 * 8
     assert cpu_target.inline_attribute(fn) == "alwaysinline"
+
+
+# The launcher of a kernel with barriers calls it once per resume state; LLVM inlines
+# every copy before the constant state each is called with prunes it to its region.
+BARRIERS = (f"__kernel void b(__global int *a) {{\n    __local int t[16];\n    int l = get_local_id(0);\n"
+            f"    int x = a[get_global_id(0)];\n{LINES}"
+            "    t[l] = x;\n    barrier(CLK_LOCAL_MEM_FENCE);\n    int y = t[(l + 1) % 16];\n"
+            "    barrier(CLK_LOCAL_MEM_FENCE);\n    t[l] = y * 3;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+            "    a[get_global_id(0)] = t[(l + 3) % 16] ^ y;\n}\n")
+
+
+def _barriers_reference(a: np.ndarray) -> np.ndarray:
+    x = _reference(a).reshape(-1, 16).astype(np.int64)
+    y = np.roll(x, -1, axis=1)
+    t = ((y * 3 + 2**31) % 2**32) - 2**31
+    return (np.roll(t, -3, axis=1) ^ y).astype(np.int32).reshape(-1)
+
+
+def test_a_resumable_kernel_whose_copies_pass_the_bound_is_called(monkeypatch) -> None:
+    small = compile_program(BARRIERS).program
+    assert "alwaysinline" in _kernel_attributes(small.llvm_ir, "b")
+    monkeypatch.setattr(cpu_target, "VECTORIZE_MAX_INSTRUCTIONS", 100)
+    monkeypatch.setattr(cpu_target, "OUTLINE_MIN_INSTRUCTIONS", 1000)  # the body alone is under it
+    large = compile_program(BARRIERS).program
+    assert "noinline" in _kernel_attributes(large.llvm_ir, "b")
+    launcher = large.optimized_llvm_ir.split("define void @b.launch(", 1)[1].split("\n}\n", 1)[0]
+    assert len(re.findall(r"call .*@b\(", launcher)) == 4  # a call per resume state, none inlined
+    a = np.arange(-32, 32, dtype=np.int32) * 12345
+    b = a.copy()
+    run(small.kernels["b"], [a], (64,), (16,))
+    run(large.kernels["b"], [b], (64,), (16,))
+    assert (a == b).all()
+    assert (a == _barriers_reference(np.arange(-32, 32, dtype=np.int32) * 12345)).all()
+
+
+def test_the_copies_count_only_past_the_vectoriser_bound(monkeypatch) -> None:
+    from oclpy.compiler.toolchain import frontend_for, optimize
+
+    front = frontend_for(BARRIERS, "", "b.cl")
+    optimize(front.module, 2, "cpu")
+    [fn] = [f for f in front.module.functions if f.name == "b"]
+    assert cpu_target.launcher_calls(fn) == 4  # states 0, 1, 2, 3
+    size = cpu_target.instruction_count(fn)
+    monkeypatch.setattr(cpu_target, "OUTLINE_MIN_INSTRUCTIONS", size * 2)
+    assert cpu_target.inline_attribute(fn) == "alwaysinline"  # a body the loop vectoriser takes
+    monkeypatch.setattr(cpu_target, "VECTORIZE_MAX_INSTRUCTIONS", size - 1)
+    assert cpu_target.inline_attribute(fn) == "noinline"

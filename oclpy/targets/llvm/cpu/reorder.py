@@ -41,7 +41,7 @@ from bisect import bisect_left
 
 from ....analysis.callgraph import functions_reached
 from ....ir.cfg import strongly_connected_components
-from ....ir.datalayout import CPU_LAYOUT
+from ....ir.datalayout import CPU_LAYOUT, DataLayout
 from ....ir.types import AddressSpace, StructType
 from ....ir.values import Argument, Block, ConstInt, Function, GlobalVar, Instr, Value
 from ....passes.interleave_private_arrays import lane_array
@@ -149,7 +149,7 @@ def _pointer(instr: Instr) -> Value:
     return instr.operands[0] if instr.op == "load" else instr.operands[1]
 
 
-def _address(p: Value) -> tuple[object, tuple, int]:
+def _address(p: Value, layout: DataLayout) -> tuple[object, tuple, int]:
     """`p` as (base key, sorted variable terms, constant byte offset) through its chain
     of getelementptrs: `&s[x + 1].f` is (s, ((x, 16),), 16 + offset of f)."""
     terms: list[tuple[object, int]] = []
@@ -159,12 +159,12 @@ def _address(p: Value) -> tuple[object, tuple, int]:
         for n, idx in enumerate(p.operands[1:]):
             if n:
                 if isinstance(t, StructType):
-                    offset += CPU_LAYOUT.struct_layout(t).offsets[idx.value]  # type: ignore[attr-defined]
+                    offset += layout.struct_layout(t).offsets[idx.value]  # type: ignore[attr-defined]
                     t = t.fields[idx.value]  # type: ignore[attr-defined]
                     continue
                 t = t.elem  # type: ignore[attr-defined]
             var, const = _index(idx)
-            size = CPU_LAYOUT.size_of(t)
+            size = layout.size_of(t)
             offset += const * size
             if var is not None:
                 terms.append((var, size))
@@ -177,12 +177,12 @@ class _Access:
 
     __slots__ = ("instr", "index", "is_store", "cls", "offset", "size", "strided")
 
-    def __init__(self, instr: Instr, index: int) -> None:
+    def __init__(self, instr: Instr, index: int, layout: DataLayout) -> None:
         self.instr, self.index, self.is_store = instr, index, instr.op == "store"
-        base, terms, self.offset = _address(_pointer(instr))
+        base, terms, self.offset = _address(_pointer(instr), layout)
         self.cls = (base, terms)  # accesses of one class differ only by a constant offset
         value_type = instr.type if instr.op == "load" else instr.operands[0].type
-        self.size = CPU_LAYOUT.size_of(value_type)
+        self.size = layout.size_of(value_type)
         self.strided = bool(terms) or _private_base(instr)
 
 
@@ -312,13 +312,15 @@ def _store_then_conflict(group: list[_Access], later: list[int]) -> bool:
     return False
 
 
-def reorder_safe(fn: Function, frame: bool = False) -> bool:
-    """True when no access of `fn` can be moved past a conflicting one (see above)."""
+def reorder_safe(fn: Function, frame: bool = False, layout: DataLayout = CPU_LAYOUT) -> bool:
+    """True when no access of `fn` can be moved past a conflicting one (see above);
+    `layout` answers sizes and struct layouts (the cpu target's memoized one: an
+    address walks nested structs, CLSmith's thousands of them)."""
     if any(f is not fn and not f.is_declaration for f in functions_reached(fn)):
         return False  # a call not inlined: its accesses are out of sight
     found = _accesses(fn, frame)
     unknown = any(root == UNKNOWN for _, root, _ in found)
-    accesses = [_Access(instr, k) for k, (instr, _, _) in enumerate(found)]
+    accesses = [_Access(instr, k, layout) for k, (instr, _, _) in enumerate(found)]
     by_root: dict[object, list[_Access]] = {}
     for access, (_, root, _) in zip(accesses, found):
         by_root.setdefault(UNKNOWN if unknown else root, []).append(access)
