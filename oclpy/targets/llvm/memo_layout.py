@@ -52,4 +52,4 @@ class MemoLayout(DataLayout):
 
 def memoized(layout: DataLayout) -> MemoLayout:
     """`layout` with a memo of its own (one per module emitted: the tables grow with it)."""
-    return MemoLayout(**{f.name: getattr(layout, f.name) for f in fields(DataLayout)})
+    return MemoLayout(**{f.name: getattr(layout, f.name) for f in fields(DataLayout) if f.init})
