@@ -156,14 +156,16 @@ def cl_files(paths: list[str]) -> list[Path]:
     return out
 
 
-def corpus_jobs(only: str | None = None, match: str | None = None) -> list[Job]:
-    """Every fetched corpus kernel that `python -m tools.corpus` builds, with that build's options."""
+def corpus_jobs(only: str | None = None, match: str | None = None, root: Path | None = None,
+                projects: list | None = None) -> list[Job]:
+    """Every fetched corpus kernel that `python -m tools.corpus` builds, with that build's options
+    (`root` and `projects`: another corpus directory and manifest than the default ones)."""
     from tools.corpus.__main__ import job_for, skip_reason
     from tools.corpus.build import build_options, kernel_file
     from tools.corpus.manifest import cases
 
     out = []
-    for case in cases(only=only):
+    for case in cases(root, projects, only):
         if skip_reason(case) or (match and match not in case.id):
             continue
         job = job_for(case)

@@ -10,8 +10,9 @@ takes the pinned commit's files from a local mirror, else git (as
 tools/corpus/fetch.py does for the corpus), into `$OCLPY_PP_SUITE_DIR`
 (default ~/.cache/oclpy-pp-suite).
 
-Each test's `//O` lines are Wave's options: `-D` and `-I$P(dir)` pass on to
-both preprocessors; a test that asks for C++ (`--c++11`, `--c++17`,
+Each test's `//O` lines are Wave's options: `-D`, and `-I`/`-S` (user and
+system include folders, `$P(dir)` relative to the test) pass on to both
+preprocessors; a test that asks for C++ (`--c++11`, `--c++17`,
 `--c++20`) is skipped, OpenCL C being C99's preprocessor. Wave's own
 expected output (`//R`) is not checked: clang is the reference.
 """
@@ -54,8 +55,9 @@ def options_of(text: str, directory: Path) -> tuple[list[str], str]:
             return [], f"C++ only ({word})"
         if word.startswith("-D"):
             options.append(word)
-        elif word.startswith("-I$P(") and word.endswith(")"):
-            options.append(f"-I{directory / word[5:-1]}")
+        elif word[:2] in ("-I", "-S"):  # -S: Wave's system include path
+            folder = word[5:-1] if word[2:].startswith("$P(") and word.endswith(")") else word[2:]
+            options.append(f"-I{directory / folder}")
     return options, ""
 
 
