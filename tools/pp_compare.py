@@ -1,7 +1,7 @@
 """Differential check of oclpy's preprocessor against clang's (`clang -E -x cl`).
 
     python tools/pp_compare.py [--clang PATH] [--options="-cl-std=CL2.0 -D N=4"] [--diags] FILE.cl|FOLDER...
-    python tools/pp_compare.py --corpus [--only PROJECT_GLOB] [--match TEXT]
+    python tools/pp_compare.py --corpus [--only PROJECT_GLOB] [--match TEXT] [--jobs N]
 
 `--corpus` compares every kernel of the real-kernel corpus (tools/corpus,
 fetched with `python -m tools.corpus fetch`), each with its own build
@@ -11,14 +11,18 @@ Both preprocessors run on each file with the same macros: clang gets
 `-cl-no-stdinc -undef` and an `-include` file holding oclpy's predefined
 macros, so only the preprocessing itself can differ. Each output is cut into
 pp-tokens with line markers and white space dropped (pragma lines stay, as
-tokens), and the two token streams are compared; a difference is printed as a
-diff of the tokens, one source line per row. `--diags` compares the
+tokens), and the two token streams are compared; a difference in line layout
+alone is none; each token change is printed with its place in clang's
+output and the tokens before it. `--diags` compares the
 diagnostics too (file name, line, column and message; clang's `[-W...]` flag
 names dropped).
 
 Known differences, not reported as bugs: clang's output keeps digraphs spelt
 as written where oclpy writes the punctuator they stand for (the C lexer then
 needs no digraphs; `#` still makes a string of the digraph's spelling).
+The differences that remain on the corpus and on tools/pp_suite.py's
+conformance tests, each with its reason, are in tools/corpus/FINDINGS.md
+("Preprocessor against clang -E").
 
 Which clang: `--clang`, else `OCLPY_CLANG` when it names a clang driver,
 else the newest clang on PATH. The oracle of record for the language (the

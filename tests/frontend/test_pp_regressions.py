@@ -221,3 +221,8 @@ def test_expansion_budget_holds_the_largest_corpus_kernel():
     """pocl's ML_BSSN_CL_RHS2.cl makes 2.4 million replacement tokens; the bomb guard stopped it at 2**21."""
     from oclpy.frontend.c.preprocessor import expand as expansion
     assert expansion.MAX_EXPANDED_TOKENS >= 2_500_000
+
+
+def test_gnu_escape_e_in_either_case_is_esc():
+    """Wave's t_5_034: clang reads '\\E' as ESC (27) without a word; oclpy warned and read 'E'."""
+    assert expand("#if '\\E' == 27 && '\\e' == 27\nyes\n#endif\n") == "yes"
