@@ -196,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", action="store_true", help="every corpus kernel, with its own options")
     parser.add_argument("--only", default=None, help="with --corpus: projects whose name matches this glob")
     parser.add_argument("--match", default=None, help="with --corpus: kernels whose id contains this text")
+    parser.add_argument("--part", default=None, metavar="FROM:TO",
+                        help="only jobs FROM to TO (a Python slice), to share a long run out")
     args = parser.parse_args(argv)
     if not args.paths and not args.corpus:
         parser.error("name files or folders, or --corpus")
@@ -206,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [Job(str(p), p, args.options) for p in cl_files(args.paths)]
     if args.corpus:
         jobs += corpus_jobs(args.only, args.match)
+    if args.part:
+        start, _, stop = args.part.partition(":")
+        jobs = jobs[int(start or 0):int(stop) if stop else None]
     return report(clang, jobs, args.diags, args.jobs)
 
 
@@ -220,7 +225,9 @@ def report(clang: str, jobs: list[Job], diags: bool = False, workers: int = 1) -
     with multiprocessing.Pool(workers) if workers > 1 else contextlib.nullcontext() as pool:
         task = functools.partial(check, clang, diags=diags)
         results = pool.imap(task, jobs) if pool is not None else map(task, jobs)
-        for job, problems in zip(jobs, results):
+        for done, (job, problems) in enumerate(zip(jobs, results), 1):
+            if done % 100 == 0:
+                print(f"pp_compare: {done} of {len(jobs)} compared", file=sys.stderr, flush=True)
             if problems:
                 failures += 1
                 print(f"DIFFERS {job.name}\n" + "\n".join(problems) + "\n", flush=True)
