@@ -1,7 +1,7 @@
 """oclpy's preprocessor against clang's, run live (tools/pp_compare.py): on each
 preprocessor case and on every .cl file of the tests, the token streams and
 the diagnostics must agree. Skipped, with the reason printed, when no clang
-is on PATH (names tried: clang, clang-14 ... clang-20)."""
+is on PATH (`OCLPY_CLANG`, else clang, clang-30 ... clang-14)."""
 
 from __future__ import annotations
 

@@ -53,7 +53,7 @@ _MAX_DIGITS = {8: 22, 10: 20, 16: 16}  # digits of ULONG_MAX in each base
 _LINE_DIRECTIVE = re.compile(r"#\s*(?:line\s+)?([0-9]+)(?:\s+\"((?:[^\"\\]|\\.)*)\")?")
 
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39, '"': 34, "?": 63, "a": 7, "b": 8,
-                   "f": 12, "v": 11, "e": 27}
+                   "f": 12, "v": 11, "e": 27, "E": 27}  # \e and \E: GNU ESC, as clang
 _ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.S)
 
 TokenValue = Union[int, float, bytes, None]

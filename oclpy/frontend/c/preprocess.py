@@ -78,6 +78,8 @@ CL30_FEATURES = (
 )
 
 FIXED_MACROS = {
+    # C99 6.10.8's, which OpenCL C keeps; clang gives every OpenCL C version C99's values
+    "__STDC__": "1", "__STDC_VERSION__": "199901L", "__STDC_HOSTED__": "1",
     "__ENDIAN_LITTLE__": "1", "FP_FAST_FMAF": "1", "FP_FAST_FMA": "1",
     "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
     "NULL": "((void*)0)",

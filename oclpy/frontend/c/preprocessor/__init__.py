@@ -6,7 +6,7 @@ Modules, in the order a token meets them:
 - `directives.py`: the `Preprocessor`: directives, conditional groups, the main loop.
 - `include_line.py`: `#include`, `#include_next`, `#line` and GNU line markers.
 - `macros.py`: `#define` parsing, redefinition, `#` and `##` on spellings.
-- `expand.py`: macro expansion with hidesets (Prosser's algorithm), `_Pragma`.
+- `expand.py`: macro expansion (a macro is disabled while its replacement is read), `_Pragma`.
 - `builtin_macros.py`: `__FILE__`, `__LINE__` and the other macros made at each use.
 - `feature_checks.py`: `__has_builtin(x)`, `__has_feature(x)`, `__has_attribute(x)` and kin.
 - `expr.py`: `#if` arithmetic in intmax_t/uintmax_t.

@@ -31,12 +31,19 @@ def define_builtins(pp: Preprocessor) -> None:
         "__TIME__": lambda tok: ("string", quote(clock)),
         "__COUNTER__": lambda tok: ("number", str(_count(pp))),
         "__INCLUDE_LEVEL__": lambda tok: ("number", str(len(pp.files) - 1)),
-        "__BASE_FILE__": lambda tok: ("string", quote(pp.files[0].name if pp.files else "")),
+        "__BASE_FILE__": lambda tok: ("string", quote(_base_file(pp))),
     }
     for name, value in values.items():
         pp.macros[name] = Macro(name, None, [], builtin=_replacement(value))
     for name in HAS_INCLUDE:
         pp.macros[name] = Macro(name, None, [], builtin=lambda tok: _has_include_outside_if(pp, tok))
+
+
+def _base_file(pp: Preprocessor) -> str:
+    """The main file's name, as the last `#line` in it gave it (clang's presumed name)."""
+    if not pp.files:
+        return ""
+    return pp.files[0].presumed or pp.files[0].name
 
 
 def quote(text: str) -> str:
@@ -60,5 +67,5 @@ def _has_include_outside_if(pp: Preprocessor, tok: PPToken) -> PPToken:
     if not pp.in_condition:
         pp.diags.error(loc_of(tok), f"'{tok.text}' must be used within a preprocessing directive")
     out = tok.copy()
-    out.hideset = tok.hideset | {tok.text}
+    out.painted = True
     return out

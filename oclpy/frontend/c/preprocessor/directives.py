@@ -276,15 +276,16 @@ class Preprocessor:
         out = []
         self.in_condition = True
         try:
-            while True:
-                tok = self.expander.next(stream)
-                if tok is end:
-                    break
-                if tok.text == "defined":
-                    tok = self._defined(tok, stream, end)
-                elif tok.text in HAS_INCLUDE and tok.kind == "id":
-                    tok = include_line.has_include(self, tok, stream, end)
-                out.append(tok)
+            with self.expander.scope():
+                while True:
+                    tok = self.expander.next(stream)
+                    if tok is end:
+                        break
+                    if tok.text == "defined":
+                        tok = self._defined(tok, stream, end)
+                    elif tok.text in HAS_INCLUDE and tok.kind == "id":
+                        tok = include_line.has_include(self, tok, stream, end)
+                    out.append(tok)
         except PPError as err:
             diag = self.diags.error(err.loc, err.message)
             if err.note is not None:
@@ -317,8 +318,9 @@ class Preprocessor:
         end = PPToken("eof", "", eol.file, eol.line, eol.col)
         stream = list_stream(toks, end)
         out = []
-        while (tok := self.expander.next(stream)) is not end:
-            out.append(tok)
+        with self.expander.scope():
+            while (tok := self.expander.next(stream)) is not end:
+                out.append(tok)
         return out
 
     def _define(self, line: Line) -> None:

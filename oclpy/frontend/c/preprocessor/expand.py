@@ -1,12 +1,19 @@
-"""Macro expansion (C99 6.10.3.1-6.10.3.4), with hidesets as in Prosser's algorithm.
+"""Macro expansion (C99 6.10.3.1-6.10.3.4), with macros disabled while they are replaced, as clang does.
 
-Each token carries the set of macro names that must not expand it again: a
-macro's replacement tokens get the macro's name added, and a function-like
-macro's replacement gets `(hideset of the name & hideset of the closing
-parenthesis) | {name}`. The replacement is pushed back onto the input and
-rescanned, so a name found inside its own expansion stays unexpanded forever
-(the "painted blue" tokens of the standard), while a function-like name that
-only gets its `(` from the text after the invocation expands as C requires.
+A macro's replacement is pushed back onto the input and rescanned; while
+any of its tokens are still to be read, the macro is disabled (an entry of
+`Expander.active`). A name of a disabled macro met then is painted
+(`PPToken.painted`) and never replaced again, even in a later context where
+it otherwise would be (6.10.3.4p2). The macro is enabled again when reading
+goes past its last token, so a function-like name at the end of a
+replacement takes its `(` from the text after the invocation, and a name
+that comes out of an argument's expansion after the macro that made it has
+finished is replaced again (Prosser's hideset algorithm keeps it painted;
+clang, GCC and Wave do not: `#define f() g`, `#define g f`, `#define s(x) x`,
+`s(s(g ()))`). As in clang, a function-like macro is disabled only after its
+arguments have been expanded, and a name read as an argument while its macro
+is disabled is painted then. Tokens still carry Prosser's hidesets, which
+only diagnostics read (where a `defined` came from).
 
 Arguments are macro-expanded on their own before substitution (6.10.3.1),
 except where they are operands of `#` or `##`. `##` works on placemarkers
@@ -26,14 +33,16 @@ does; written in the text or in an argument it is the line it is written on.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
 
 from ....diagnostics import DiagnosticEngine, SourceLocation
 from .macros import Macro, PPError, loc_of, paste, stringize
 from .tokens import PPToken
 
 PLACEMARKER = PPToken("placemarker", "", "", 0, 0)
-MAX_EXPANDED_TOKENS = 1 << 21  # replacement tokens in one translation unit (an expansion bomb stops here)
+MAX_EXPANDED_TOKENS = 1 << 23  # replacement tokens in one translation unit (an expansion bomb stops here;
+# the most a corpus kernel needs is 2.4 million: pocl's ML_BSSN_CL_RHS2.cl)
 
 
 class ExpansionLimit(Exception):
@@ -84,11 +93,45 @@ class Expander:
         self.diags = diags
         self.depth = 0  # > 0 while expanding arguments
         self.budget = MAX_EXPANDED_TOKENS  # replacement tokens still allowed
+        # the replacements being read: (macro, stream, how many tokens the stream held below them)
+        self.active: list[tuple[str, TokenStream, int]] = []
+        self.disabled: set[str] = set()
+
+    def _retire(self, stream: TokenStream) -> None:
+        """Enable again each macro of `stream` whose replacement has been read to its end."""
+        active, pending = self.active, stream.pending
+        while active and active[-1][1] is stream and len(pending) <= active[-1][2]:
+            self.disabled.discard(active.pop()[0])
+
+    def _replace(self, name: str, stream: TokenStream, replacement: list[PPToken]) -> None:
+        """Push `replacement` to be rescanned, with macro `name` disabled while it is read."""
+        pending = stream.pending
+        self.active.append((name, stream, len(pending)))
+        self.disabled.add(name)
+        pending.extend(reversed(replacement))
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """Around the reading of a list of tokens (an argument, a directive's line): the macros
+        it disables are enabled at the end, even when an error leaves it half read."""
+        mark = len(self.active)
+        try:
+            yield
+        finally:
+            while len(self.active) > mark:
+                self.disabled.discard(self.active.pop()[0])
+
+    def _paint(self, tok: PPToken) -> PPToken:
+        out = tok.copy()
+        out.painted = True
+        return out
 
     def next(self, stream: TokenStream) -> PPToken:
         """The next token of `stream` after macro replacement; "eof" at the end."""
         pending, macros = stream.pending, self.macros
         while True:
+            if self.active:
+                self._retire(stream)
             tok = pending.pop() if pending else stream.more()
             if tok.kind != "id":
                 return tok
@@ -100,8 +143,10 @@ class Expander:
                         continue
                     return pragma
                 return tok
-            if tok.text in tok.hideset:
+            if tok.painted:
                 return tok
+            if tok.text in self.disabled:
+                return self._paint(tok)
             if macro.builtin is not None:
                 return macro.builtin(tok)
             if macro.reads is not None:
@@ -114,14 +159,14 @@ class Expander:
                 body = _Substitution(self, macro, tok, tok, [], False).substitute(macro.body) if macro.pastes \
                     else [t.placed_copy(tok) for t in macro.body]
                 self._spend(len(body), tok)
-                pending.extend(reversed(self._finish(body, hideset, tok.space, tok)))
+                self._replace(macro.name, stream, self._finish(body, hideset, tok.space, tok))
                 continue
             if not self._lparen_follows(stream):
                 return tok
             replacement = self._invoke(macro, tok, stream)
             if replacement is not None:
                 self._spend(len(replacement), tok)
-                pending.extend(reversed(replacement))
+                self._replace(macro.name, stream, replacement)
 
     def _spend(self, count: int, name: PPToken) -> None:
         """Count `count` replacement tokens of the macro `name`; ExpansionLimit past the budget
@@ -140,15 +185,17 @@ class Expander:
         out = []
         self.depth += 1
         try:
-            while True:
-                tok = self.next(stream)
-                if tok is end:
-                    return out
-                out.append(tok)
+            with self.scope():
+                while True:
+                    tok = self.next(stream)
+                    if tok is end:
+                        return out
+                    out.append(tok)
         finally:
             self.depth -= 1
 
     def _lparen_follows(self, stream: TokenStream) -> bool:
+        """Whether a `(` comes next, maybe after the end of the replacements being read."""
         nxt = stream.pending[-1] if stream.pending else stream.peek()
         return nxt.text == "(" and nxt.kind == "punct"
 
@@ -177,7 +224,7 @@ class Expander:
             self.diags.note(diag, macro.loc, f"macro '{macro.name}' defined here")
             if err.message.startswith("unterminated"):
                 return None
-            kept = name.copy()
+            kept = self._paint(name)
             kept.hideset = name.hideset | {macro.name}
             return [kept]
         hideset = (name.hideset & rparen.hideset) | {macro.name}
@@ -187,14 +234,19 @@ class Expander:
     def _arguments(self, name: PPToken, stream: TokenStream,
                    last: int) -> tuple[list[list[PPToken]], list[PPToken], PPToken]:
         """The arguments, split at top-level commas except from argument `last` on (`...`),
-        the '(' or ',' before each, and the ')'."""
+        the '(' or ',' before each, and the ')'. Reading past the end of a replacement
+        enables its macro again; a name of a macro still disabled is painted."""
         pending = stream.pending
+        self._retire(stream)
         starts = [pending.pop() if pending else stream.more()]  # the '('
         args: list[list[PPToken]] = [[]]
         depth = 0
         while True:
+            self._retire(stream)
             tok = pending.pop() if pending else stream.more()
             text = tok.text
+            if tok.kind == "id" and text in self.disabled and not tok.painted:
+                tok = self._paint(tok)
             if tok.kind == "eof":
                 pending.append(tok)
                 raise PPError("unterminated function-like macro invocation", loc_of(name))

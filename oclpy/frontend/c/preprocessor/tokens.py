@@ -1,6 +1,8 @@
 """Preprocessing tokens (C99 6.4) and the lexer of translation phases 1 to 3.
 
-`lex(text)` splices lines (a backslash before a newline, spaces between them
+`lex(text)` replaces trigraphs (C99 5.2.1.1: `??=` is `#`, `??/` a backslash,
+... as clang does for OpenCL C, with its warning outside comments), splices
+lines (a backslash before a newline, spaces between them
 allowed as clang allows them), replaces each comment by white space and cuts
 the text into pp-tokens. Every token keeps the physical line and column where
 it starts, whether white space precedes it (`space`) and whether it is the
@@ -20,7 +22,7 @@ and "macro name missing" points there, as clang does.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -47,17 +49,22 @@ _ALTERNATIVES = "|".join([
 _SCAN = re.compile(r"[ \t\f\v\r]*(?:" + _ALTERNATIVES + ")")  # white space, then one token
 _TOKEN = re.compile(_ALTERNATIVES)
 _SPLICE = re.compile(r"\\[ \t\f\v]*\n")
+TRIGRAPHS = {"=": "#", "(": "[", "/": "\\", ")": "]", "'": "^", "<": "{", "!": "|", ">": "}", "-": "~"}
+_TRIGRAPH = re.compile(r"\?\?[=(/)'<!>-]")
 _SPLIT_COMMENT_END = re.compile(r"\*\\[ \t\f\v]*\n/")
 
 
 class PPToken:
-    """One pp-token. `hideset` holds the macros that must not expand it again
-    (C99 6.10.3.4, Prosser's algorithm); `src` is False for tokens made by a
+    """One pp-token. `hideset` holds the macros whose expansion made it (Prosser's
+    hidesets; diagnostics ask it where a token came from); `painted`: a macro
+    name found while its macro was being replaced, never to be replaced again
+    (C99 6.10.3.4p2, see expand.py); `src` is False for tokens made by a
     macro expansion, whose `file`/`line`/`col` are then where expand.py places
     them, and whose `eline` is what `__LINE__` among them says. `digraph`: the
     punctuator was written as its digraph."""
 
-    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline", "digraph")
+    __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline", "digraph",
+                 "painted")
 
     def __init__(self, kind: str, text: str, file: str, line: int, col: int, space: bool = False,
                  bol: bool = False, hideset: frozenset[str] = EMPTY, src: bool = True) -> None:
@@ -72,6 +79,7 @@ class PPToken:
         self.src = src
         self.eline = line  # a replacement token: the line where its macro call ends (for __LINE__)
         self.digraph = False
+        self.painted = False
 
     def __repr__(self) -> str:
         return f"PPToken({self.kind}, {self.text!r}, {self.file}:{self.line}:{self.col})"
@@ -82,7 +90,7 @@ class PPToken:
         out = _new_token(PPToken)
         out.kind, out.text, out.file, out.line, out.col = self.kind, self.text, self.file, self.line, self.col
         out.space, out.bol, out.hideset, out.src = self.space, self.bol, self.hideset, self.src
-        out.eline, out.digraph = self.eline, self.digraph
+        out.eline, out.digraph, out.painted = self.eline, self.digraph, self.painted
         return out
 
     def placed_copy(self, where: PPToken) -> PPToken:
@@ -90,7 +98,7 @@ class PPToken:
         out = _new_token(PPToken)
         out.kind, out.text, out.file, out.line, out.col = self.kind, self.text, where.file, where.line, where.col
         out.space, out.bol, out.hideset, out.src = self.space, self.bol, self.hideset, self.src
-        out.eline, out.digraph = self.eline, self.digraph
+        out.eline, out.digraph, out.painted = self.eline, self.digraph, self.painted
         return out
 
 
@@ -106,45 +114,69 @@ class Lexed:
 
 
 class _Positions:
-    """Maps offsets in the spliced text back to physical lines and columns."""
+    """Maps offsets in the spliced text back to physical lines and columns. Trigraphs
+    are replaced first; each leaves one character where it had three."""
 
     def __init__(self, text: str) -> None:
+        self.trigraphs: list[int] = []  # offset of each trigraph's character in the replaced text
+        replaced = _TRIGRAPH.sub(self._trigraph, text) if "??" in text else text
+        self.replaced = replaced
         self.splices: list[int] = []  # spliced-text offset of each splice
         self.removed: list[int] = []  # characters removed up to and including each splice
         parts, last, total = [], 0, 0
-        for m in _SPLICE.finditer(text):
-            parts.append(text[last:m.start()])
+        for m in _SPLICE.finditer(replaced):
+            parts.append(replaced[last:m.start()])
             self.splices.append(m.start() - total)
             total += m.end() - m.start()
             self.removed.append(total)
             last = m.end()
-        parts.append(text[last:])
+        parts.append(replaced[last:])
         self.text = "".join(parts)
-        self.original = text
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def _trigraph(self, m: re.Match) -> str:
+        self.trigraphs.append(m.start() - 2 * len(self.trigraphs))
+        return TRIGRAPHS[m.group()[2]]
 
     def warnings(self) -> list[tuple[int, int, str]]:
         """clang's warnings about splices: spaces after the backslash, a splice inside `*/`."""
         out = []
-        for m in _SPLICE.finditer(self.original):
+        for m in _SPLICE.finditer(self.replaced):
             if m.end() - m.start() > 2:
                 out.append((*self._physical(m.start() + 1), "backslash and newline separated by space"))
-        for m in _SPLIT_COMMENT_END.finditer(self.original):
+        for m in _SPLIT_COMMENT_END.finditer(self.replaced):
             out.append((*self._physical(m.start() + 1), "escaped newline between */ characters at block comment end"))
         return sorted(out)
 
-    def _physical(self, original: int) -> tuple[int, int]:
+    def _physical(self, replaced: int) -> tuple[int, int]:
+        original = replaced + 2 * bisect_left(self.trigraphs, replaced)
         line = bisect_right(self.line_starts, original)
         return line, original - self.line_starts[line - 1] + 1
 
-    def locate(self, offset: int) -> tuple[int, int]:
+    def unspliced(self, offset: int) -> int:
+        """The offset in the text before splicing (trigraphs replaced) of a spliced-text offset."""
         i = bisect_right(self.splices, offset)
-        return self._physical(offset + (self.removed[i - 1] if i else 0))
+        return offset + (self.removed[i - 1] if i else 0)
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        return self._physical(self.unspliced(offset))
+
+    def trigraph_warnings(self, comments: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+        """clang's warning for each trigraph outside the comments (spliced-text spans)."""
+        spans = [(self.unspliced(a), self.unspliced(b)) for a, b in comments]
+        out = []
+        for at in self.trigraphs:
+            if not any(a <= at < b for a, b in spans):
+                char = self.replaced[at]
+                out.append((*self._physical(at), f"trigraph converted to '{char}' character"))
+        return out
 
 
 def lex(text: str, file: str) -> Lexed:
     """Phases 1-3 over `text` (newlines already "\\n"): the pp-tokens of one file."""
-    positions = _Positions(text) if "\\" in text and _SPLICE.search(text) else None
+    odd = ("\\" in text and _SPLICE.search(text)) or ("??" in text and _TRIGRAPH.search(text))
+    positions = _Positions(text) if odd else None
+    comments: list[tuple[int, int]] = []
     body = positions.text if positions is not None else text
     out: list[PPToken] = []
     result = Lexed(out, warnings=positions.warnings() if positions is not None else [])
@@ -170,6 +202,7 @@ def lex(text: str, file: str) -> Lexed:
         if start != m.start():
             space = True
         if kind == "comment":
+            comments.append((start, m.end()))
             newlines = body.count("\n", start, m.end())
             if newlines:
                 line += newlines
@@ -184,6 +217,8 @@ def lex(text: str, file: str) -> Lexed:
             spliced += 1
             next_splice = splices[spliced] if spliced < len(splices) else len(body) + 1
         tok_line, col = line + spliced, start - max(line_start, last_splice) + 1
+        if positions is not None and positions.trigraphs:
+            tok_line, col = positions.locate(start)
         value = m.group(kind)  # type: ignore[arg-type]
         digraph = kind == "punct" and value in DIGRAPHS
         if digraph:
@@ -199,6 +234,8 @@ def lex(text: str, file: str) -> Lexed:
     if directive >= 0:
         result.eol[directive] = (eof_line, eof_col)
     out.append(PPToken("eof", "", file, eof_line, eof_col, False, True))
+    if positions is not None and positions.trigraphs:
+        result.warnings = sorted(result.warnings + positions.trigraph_warnings(comments))
     return result
 
 
