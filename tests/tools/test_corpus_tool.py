@@ -123,3 +123,17 @@ def test_fetch_from_a_mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert (root / "o+r" / "k" / "a.cl").exists() and not (root / "o+r" / "other.c").exists()
     cases = manifest.cases(root, [project])
     assert [c.id for c in cases] == ["p:k/a.cl"]
+
+
+def test_a_case_key_does_not_depend_on_where_the_corpus_lies(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tools.corpus.__main__ import case_key
+
+    def case(root: str, define: str = "N=1") -> manifest.Case:
+        return manifest.Case("p", "k.cl", "kernel void k() {}", Path(root) / "p", [f"-I{root}/p/inc", f"-D{define}"],
+                             "CL1.2")
+
+    monkeypatch.setenv("OCLPY_CORPUS_DIR", "/a/corpus")
+    here = case_key(case("/a/corpus"))
+    monkeypatch.setenv("OCLPY_CORPUS_DIR", "/b/elsewhere")
+    assert case_key(case("/b/elsewhere")) == here
+    assert case_key(case("/b/elsewhere", "N=2")) != here

@@ -34,8 +34,11 @@ from .workers import run_all
 
 
 def case_key(case: manifest.Case) -> str:
-    """What a verdict depends on besides the compilers: the text and the options."""
-    blob = json.dumps([case.text, case.options, case.std])
+    """What a verdict depends on besides the compilers: the text and the options, with the
+    corpus folder in include options left out (results made on another machine, whose
+    corpus lies elsewhere, are kept by --resume and --rerun-clang)."""
+    root = str(manifest.corpus_dir())
+    blob = json.dumps([case.text, [option.replace(root, "<corpus>") for option in case.options], case.std])
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
