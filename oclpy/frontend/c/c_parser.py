@@ -549,6 +549,7 @@ class Parser:
         # BNF: declaration_specifiers : (storage_class | type_qualifier | type_specifier
         #                                | function_specifier | attribute)+
         spec = DeclSpec(self.tok.loc)
+        errors_before = self.diags.error_count
         while self.parse_one_specifier(spec, in_param):
             if spec.defines_tag and self.ts.prev.text == "}" and self.starts_new_declaration():
                 kind = "enum" if isinstance(spec.named_type, ct.Enum) else "struct"
@@ -556,7 +557,8 @@ class Parser:
                 spec.missing_semi = True
                 break
         spec.ctype = self.resolve_type(spec)
-        if spec.access_loc is not None and not is_image(spec.ctype) and spec.ctype is not ERROR:
+        if (spec.access_loc is not None and not is_image(spec.ctype) and spec.ctype is not ERROR
+                and self.diags.error_count == errors_before):  # `read_only pipe int`: pipe's error says it
             self.diags.error(spec.access_loc, "access qualifier can only be used for pipe and image type")
         return spec
 

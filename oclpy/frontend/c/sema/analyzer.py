@@ -265,6 +265,9 @@ def local_var(cx: SemaContext, d: ast.VarDecl) -> None:
     if space is AddressSpace.LOCAL:
         if fn is None or not fn.is_kernel:
             cx.diags.error(d.loc, "non-kernel function variable cannot be declared in local address space")
+        elif len(cx.scopes) > 2:  # the file's and the kernel's outermost block (OpenCL C 1.2 6.5.2)
+            cx.diags.error(d.loc, "variables in the local address space can only be declared in the outermost "
+                           "scope of a kernel function")
         elif d.init is not None:
             cx.diags.error(d.loc, "'__local' variable cannot have an initializer")
             d.init = None
