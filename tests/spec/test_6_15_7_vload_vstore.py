@@ -28,7 +28,6 @@ def _copy_kernel(t: str) -> str:
     {t}{n} g = vload{n}(i, A + {base} + 1);            /* global, offset by one element */
     vstore{n}(g, i, O + {base} + 1);
     vstore{n}(vload{n}(i, K + {base} + 1), i, P + {base});  /* constant */
-    __local {t} L[80];
     {t} priv[80];
     vstore{n}(g, i, L + 1);                              /* local */
     vstore{n}(g, i, priv + 2);                           /* private */
@@ -37,7 +36,9 @@ def _copy_kernel(t: str) -> str:
     barrier(CLK_LOCAL_MEM_FENCE);
   }}""")
     return (PRE + f"__kernel void cp(__global const {t} *A, __constant {t} *K, __global {t} *O, __global {t} *P, "
-            f"__global {t} *Q) {{\n  size_t i = get_global_id(0);\n" + "\n".join(lines) + "\n}\n")
+            f"__global {t} *Q) {{\n  size_t i = get_global_id(0);\n"
+            f"  __local {t} L[80];  /* __local only in a kernel's outermost block (6.5.2); each block ends in a barrier */\n"
+            + "\n".join(lines) + "\n}\n")
 
 
 @pytest.mark.parametrize("t", TYPES)
