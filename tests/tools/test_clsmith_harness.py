@@ -12,10 +12,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tools.clsmith.check import judge_by_clang, parse_seeds  # noqa: E402
+from tools.clsmith.check import judge_by_clang, kernels_of, parse_args, parse_seeds  # noqa: E402
 from tools.clsmith.clang import CLANG, clang_accepts, uninitialized_reads  # noqa: E402
 from tools.clsmith.execute import Run, build_options, digest  # noqa: E402
-from tools.clsmith.generate import Launch, parse_launch  # noqa: E402
+from tools.clsmith.generate import Launch, parse_launch, with_launch  # noqa: E402
 from tools.clsmith.reduce import (delete_chunks, inline_includes, prune_macros, reduce_kernel,  # noqa: E402
                                   shrink_launch, split_preprocessor, tidy)
 from tools.clsmith.report import causes, mode_table  # noqa: E402
@@ -252,3 +252,40 @@ def test_an_engine_reduces_only_what_follows_the_macros():
                                 "int f(int a) { return SAFE_DIV(a, 0); }"]
     assert split_preprocessor("#if X\nint a;\n#endif\nint b;\n") == ("#if X\nint a;\n#endif\n", "int b;\n")
     assert split_preprocessor("int b;\n") == ("", "int b;\n")
+
+
+def test_one_group_keeps_the_shape_and_flags_and_makes_one_groups_buffers():
+    launch = parse_launch("// --atomics 18 ---atomic_reductions -g 8,6 -l 4,3\nkernel")
+    single = launch.one_group()
+    assert single == Launch((4, 3), (4, 3), 18, frozenset({"atomic_reductions"}))
+    assert single.groups == 1 and single.total == 12
+    counters, special, reduction = single.buffers()
+    assert counters.shape == special.shape == (18,) and reduction.shape == (1,)
+
+
+def test_with_launch_rewrites_the_first_line_or_adds_one():
+    launch = Launch((2,), (2,), 0, frozenset())
+    assert with_launch("// -g 8 -l 2\nbody\n", launch) == "// -g 2 -l 2\nbody\n"
+    assert with_launch("int x;\n", launch) == "// -g 2 -l 2\nint x;\n"
+
+
+def test_kernels_of_an_earlier_run_filtered_by_cause():
+    results = {"kernels": [
+        {"seed": 1, "mode": "plain", "cause": "timeout (PoCL times out too)"},
+        {"seed": 2, "mode": "emi", "cause": "agree"},
+        {"seed": 3, "mode": "atomics", "cause": "timeout (PoCL finishes)"}]}
+    assert kernels_of(results) == {(1, "plain"), (2, "emi"), (3, "atomics")}
+    assert kernels_of(results, "timeout") == {(1, "plain"), (3, "atomics")}
+    assert kernels_of(results, "timeout (PoCL times") == {(1, "plain")}
+
+
+def test_cause_without_kernels_of_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        parse_args(["--cause", "timeout"])
+    assert "--cause needs --kernels-of" in capsys.readouterr().err
+
+
+def test_a_timeout_where_pocl_was_not_run_says_so():
+    ours = Run("timeout", "no result after 60 s", seconds=60.0)
+    assert classify(ours, Run("unrun", "oclpy timed out")) == "timeout"
+    assert cause(ours, Run("unrun", "oclpy timed out")) == "timeout (PoCL not run)"

@@ -14,6 +14,12 @@ oclpy fails to build a kernel, clang-14 (`clang.py`) says whether it is
 valid (as clang 15 and later judge it), and PoCL is not run (`--pocl-always` runs
 it; so does a machine without clang-14).
 
+`--kernels-of RESULTS.json --cause PREFIX` checks again only the kernels of an
+earlier run with that cause (e.g. `timeout`); `--one-group` launches each kernel
+as one work-group of its own local size, a valid launch that both
+implementations run alike and that divides the run time of a kernel that
+timed out by its number of work-groups (its PoCL results are cached apart).
+
 A Ctrl-C (SIGINT) stops the run cleanly: the workers ignore it (`workers.py`),
 the parent stops them, the kernels in flight are not recorded (their runs
 were cut short, not failed), the JSON is written with `"interrupted": true`
@@ -37,19 +43,19 @@ from pathlib import Path
 import numpy as np
 
 from .execute import Run
-from .generate import DEFAULT_CACHE, MODES, generate, include_dir
+from .generate import DEFAULT_CACHE, MODES, generate, include_dir, parse_launch, with_launch
 from .report import causes_markdown, markdown, mode_table
 from .clang import CLANG, NEWER_ERRORS, clang_check
 from .verdict import CLANG_REJECTS, ICE, cause, classify
 from .workers import Config, Worker
 
 
-def _pocl_cache(cache: str, mode: str, seed: int) -> Path:
-    return Path(cache) / mode / f"{seed}.pocl.json"
+def _pocl_cache(cache: str, mode: str, seed: int, one_group: bool) -> Path:
+    return Path(cache) / mode / f"{seed}{'.one-group' if one_group else ''}.pocl.json"
 
 
-def load_pocl(cache: str, mode: str, seed: int) -> Run | None:
-    path = _pocl_cache(cache, mode, seed)
+def load_pocl(cache: str, mode: str, seed: int, one_group: bool = False) -> Run | None:
+    path = _pocl_cache(cache, mode, seed, one_group)
     if not path.is_file():
         return None
     d = json.loads(path.read_text())
@@ -57,10 +63,10 @@ def load_pocl(cache: str, mode: str, seed: int) -> Run | None:
     return Run(d["status"], d["detail"], tuple(d["outputs"]), d["seconds"], values, d.get("build_seconds", 0.0))
 
 
-def save_pocl(cache: str, mode: str, seed: int, r: Run) -> None:
+def save_pocl(cache: str, mode: str, seed: int, r: Run, one_group: bool = False) -> None:
     if r.status in ("timeout", "died", "stopped"):
         return                          # may depend on the machine's load: not cached
-    path = _pocl_cache(cache, mode, seed)
+    path = _pocl_cache(cache, mode, seed, one_group)
     if r.status == "ok":
         np.save(path.with_suffix(".npy"), np.frombuffer(r.values, np.uint64))
     path.write_text(json.dumps({"status": r.status, "detail": r.detail[-4000:],
@@ -118,15 +124,20 @@ class Checker:
                 self.generator_failures.append({"seed": seed, "mode": mode, "error": str(exc)[-300:]})
             print(f"{mode} {seed}: CLSmith failed, no kernel: {str(exc)[-120:]}", flush=True)
             return None
+        if a.one_group:
+            source = with_launch(source, parse_launch(source).one_group())
         ours = worker.run(source, "oclpy", a.timeout)
-        pocl = load_pocl(a.cache, mode, seed)
+        pocl = load_pocl(a.cache, mode, seed, a.one_group)
         if pocl is None and ours.status == "build" and ICE not in ours.detail and not a.pocl_always:
             pocl = judge_by_clang(source, a.clsmith_dir)
+        if pocl is None and ours.status == "timeout" and a.skip_pocl_after_timeout:
+            pocl = Run("unrun", "oclpy timed out; PoCL not run (--skip-pocl-after-timeout)")
         if pocl is None:
             pocl = worker.run(source, "pocl", a.timeout)
-            save_pocl(a.cache, mode, seed, pocl)
+            save_pocl(a.cache, mode, seed, pocl, a.one_group)
         return {"seed": seed, "mode": mode, "verdict": classify(ours, pocl), "cause": cause(ours, pocl),
                 "kernel": str(Path(a.cache) / mode / f"{seed}.cl"), "lines": source.count("\n"),
+                "launch": source.partition("\n")[0],
                 "oclpy": summary(ours), "pocl": summary(pocl)}
 
     def record(self, rec: dict) -> None:
@@ -142,7 +153,8 @@ class Checker:
               f"{rec['cause'] if rec['verdict'] != 'agree' else ''}", flush=True)
 
     def write(self) -> None:
-        data = {"oclpy": self.oclpy_root, "timeout": self.args.timeout, "interrupted": self.interrupted,
+        data = {"oclpy": self.oclpy_root, "timeout": self.args.timeout, "one_group": self.args.one_group,
+                "interrupted": self.interrupted,
                 "table": mode_table(self.records), "kernels": self.records,
                 "generator_failures": self.generator_failures}
         Path(self.args.json).write_text(json.dumps(data, indent=1))
@@ -204,6 +216,12 @@ class Checker:
                 signal.signal(signal.SIGINT, previous)
 
 
+def kernels_of(results: dict, cause_prefix: str | None = None) -> set[tuple[int, str]]:
+    """The (seed, mode) of an earlier run's records, those whose cause starts with `cause_prefix`."""
+    return {(r["seed"], r["mode"]) for r in results["kernels"]
+            if cause_prefix is None or r["cause"].startswith(cause_prefix)}
+
+
 def parse_seeds(text: str) -> range:
     """`A:B` (B excluded), or a single seed `A`."""
     first, _, end = text.partition(":")
@@ -223,6 +241,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", default="/tmp/clsmith-results.json")
     ap.add_argument("--resume", action="store_true", help="keep the records of --json and skip their kernels")
     ap.add_argument("--no-pin", dest="pin", action="store_false")
+    ap.add_argument("--one-group", action="store_true",
+                    help="launch each kernel as one work-group of its own local size (global size = local size)")
+    ap.add_argument("--skip-pocl-after-timeout", action="store_true",
+                    help="where oclpy times out, do not run PoCL (no verdict either way; halves a timeout's cost)")
+    ap.add_argument("--kernels-of", metavar="JSON",
+                    help="check only the kernels (mode, seed) of this earlier run's JSON, within --mode and --seeds")
+    ap.add_argument("--cause", help="with --kernels-of: only the kernels whose cause starts with this")
     ap.add_argument("--pocl-always", action="store_true",
                     help="run PoCL also where oclpy fails to build (by default clang-14 judges the kernel)")
     args = ap.parse_args(argv)
@@ -230,6 +255,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for m in args.modes:
         if m not in MODES:
             ap.error(f"unknown mode {m!r}")
+    if args.cause and not args.kernels_of:
+        ap.error("--cause needs --kernels-of")
     args.previous = []
     if args.resume and Path(args.json).is_file():
         args.previous = json.loads(Path(args.json).read_text())["kernels"]
@@ -240,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     done = {(r["seed"], r["mode"]) for r in args.previous}
     jobs = [(s, m) for s in args.seeds for m in args.modes if (s, m) not in done]
+    if args.kernels_of:
+        chosen = kernels_of(json.loads(Path(args.kernels_of).read_text()), args.cause)
+        jobs = [job for job in jobs if job in chosen]
     checker = Checker(args, jobs)
     checker.run(args.jobs)
     checker.write()

@@ -99,6 +99,10 @@ class Launch:
     def groups(self) -> int:
         return int(np.prod([g // lo for g, lo in zip(self.global_size, self.local_size)]))
 
+    def one_group(self) -> "Launch":
+        """This launch cut to one work-group of the same shape (global size = local size)."""
+        return Launch(self.local_size, self.local_size, self.atomic_counters, self.flags)
+
     def header(self) -> str:
         """The first line that `parse_launch` reads back as this launch."""
         words = ["//"]
@@ -127,6 +131,14 @@ class Launch:
 
 def _sizes(text: str) -> tuple[int, ...]:
     return tuple(int(v) for v in text.split(",") if v)
+
+
+def with_launch(source: str, launch: Launch) -> str:
+    """`source` with its first line saying `launch` (the line added where it has none)."""
+    first, newline, body = source.partition("\n")
+    if first.startswith("//"):
+        return launch.header() + newline + body
+    return launch.header() + "\n" + source
 
 
 def parse_launch(source: str) -> Launch:

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from tools.progen.reduce import reduce_lines
 
-from .generate import parse_launch
+from .generate import parse_launch, with_launch
 
 Test = Callable[[str], bool]
 
@@ -111,14 +112,13 @@ def split_preprocessor(text: str) -> tuple[str, str]:
 
 def shrink_launch(source: str, test: Test) -> str:
     """The kernel with a smaller launch where `test` still holds: one work-group, then one work-item."""
-    header, _, body = source.partition("\n")
     launch = parse_launch(source)
-    one = tuple(1 for _ in launch.local_size)
-    for size in (launch.local_size, one):
-        if size == launch.global_size:
+    one_item = replace(launch, global_size=tuple(1 for _ in launch.local_size),
+                       local_size=tuple(1 for _ in launch.local_size))
+    for smaller in (launch.one_group(), one_item):
+        if smaller.global_size == launch.global_size:
             continue
-        smaller = type(launch)(size, size, launch.atomic_counters, launch.flags)
-        candidate = smaller.header() + "\n" + body
+        candidate = with_launch(source, smaller)
         if test(candidate):
             source, launch = candidate, smaller
     return source

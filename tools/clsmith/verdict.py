@@ -73,6 +73,8 @@ def cause(ours: Result, pocl: Result) -> str:
     if verdict == "timeout":
         if pocl.status in ("timeout", "ok"):
             return "timeout (PoCL times out too)" if pocl.status == "timeout" else "timeout (PoCL finishes)"
+        if pocl.status == "unrun":
+            return "timeout (PoCL not run)"
         return f"timeout (PoCL {pocl.status}: {first_error(pocl.detail)})"
     if verdict == "pocl-fail":
         return f"pocl-{pocl.status}: {first_error(pocl.detail) if pocl.status != 'timeout' else ''}"
