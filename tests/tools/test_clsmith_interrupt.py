@@ -1,4 +1,5 @@
-"""tools/clsmith stopped by a Ctrl-C: the workers ignore SIGINT, a stopped worker's
+"""tools/clsmith's workers cut short: by the time limit, where a timeout says whether
+the kernel's build had ended; and by a Ctrl-C: the workers ignore SIGINT, a stopped worker's
 run answers "stopped", and `python -m tools.clsmith` interrupted in the middle of
 its kernels records none of them as a crash (a SIGINT to the process group, as a
 terminal sends it, once killed the workers and was recorded as oclpy-crash and
@@ -23,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tools.clsmith.workers import Config, Worker  # noqa: E402
+from tools.clsmith.workers import Config, Worker, timeout_detail  # noqa: E402
 
 # runs for hours on any device: the run is always cut short while it is in flight
 ENDLESS = """// -g 2 -l 1
@@ -73,6 +74,24 @@ def test_a_worker_ignores_sigint_and_a_stopped_run_is_no_crash(tmp_path):
         worker.close()                          # twice is harmless
     finally:
         worker.close()
+
+
+def test_a_timeout_says_whether_the_build_had_ended(tmp_path):
+    worker = Worker(Config(_headers(tmp_path), stderr_path=str(tmp_path / "stderr.log")))
+    try:
+        # the build takes well under the limit; the launch never ends
+        r = worker.run(ENDLESS, "oclpy", 20)
+        assert r.status == "timeout" and r.seconds == 20
+        assert 0 < r.build_seconds < 20
+        assert r.detail.startswith("no result after 20 s (built in ") and "the launch had not ended" in r.detail
+        assert worker.proc.is_alive() and worker.where()        # a fresh worker
+    finally:
+        worker.close()
+
+
+def test_timeout_detail_without_a_finished_build():
+    assert timeout_detail(60, None) == "no result after 60 s (the build had not ended)"
+    assert timeout_detail(60, 2.04) == "no result after 60 s (built in 2.0 s; the launch had not ended)"
 
 
 def test_sigint_to_the_process_group_stops_the_run_without_recording_crashes(tmp_path):

@@ -19,7 +19,7 @@ import shlex
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -87,8 +87,9 @@ def digest(values: bytes) -> str:
     return hashlib.sha1(values).hexdigest()[:16]
 
 
-def run(source: str, impl: str, include_dir: str) -> Run:
-    """Build `source` on `impl` and launch it; a `Run` either way."""
+def run(source: str, impl: str, include_dir: str, on_built: Callable[[float], None] | None = None) -> Run:
+    """Build `source` on `impl` and launch it; a `Run` either way. `on_built` hears the
+    build's seconds once the build has succeeded, before the launch."""
     start = time.monotonic()
     cl, ctx, queue = _open(impl.split("-")[0])
     try:
@@ -98,6 +99,8 @@ def run(source: str, impl: str, include_dir: str) -> Run:
     except Exception:  # noqa: BLE001 - an escaping exception is what we look for
         return Run("crash", traceback.format_exc(), seconds=time.monotonic() - start)
     built = time.monotonic() - start
+    if on_built is not None:
+        on_built(built)
     try:
         values = _launch(cl, ctx, queue, program.entry, source)
     except Exception:  # noqa: BLE001

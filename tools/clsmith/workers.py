@@ -2,8 +2,9 @@
 
 As in tools/progen/workers.py: the worker imports oclpy and PyOpenCL once and
 runs `execute.run` per request; a request that outlives its limit yields a
-"timeout" and a dead worker (a native crash) a "died" result, then a fresh
-worker. Beyond progen's worker, each worker may take oclpy from another
+"timeout" (saying whether the build had ended: the worker reports a finished
+build before it launches) and a dead worker (a native crash) a "died" result,
+then a fresh worker. Beyond progen's worker, each worker may take oclpy from another
 checkout (`oclpy_root`, e.g. a branch's worktree, put first on sys.path
 before oclpy is imported) and may be pinned to one CPU, so that oclpy's and
 PoCL's thread pools use one core each.
@@ -21,6 +22,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -61,7 +63,17 @@ def _serve(conn: Connection, config: Config) -> None:
 
             conn.send(os.path.dirname(os.path.dirname(oclpy.__file__)))
             continue
-        conn.send(run(source, impl, config.include_dir))
+        conn.send(run(source, impl, config.include_dir, on_built=lambda seconds: conn.send((BUILT, seconds))))
+
+
+BUILT = "built"     # the message a worker sends between a build and its launch
+
+
+def timeout_detail(timeout: float, built: float | None) -> str:
+    """What a timeout says of how far the kernel got."""
+    if built is None:
+        return f"no result after {timeout:.0f} s (the build had not ended)"
+    return f"no result after {timeout:.0f} s (built in {built:.1f} s; the launch had not ended)"
 
 
 class Worker:
@@ -84,11 +96,16 @@ class Worker:
         return self.conn.recv()
 
     def run(self, source: str, impl: str, timeout: float) -> Run:
+        built: float | None = None
+        deadline = time.monotonic() + timeout
         try:
             self.conn.send((source, impl))
-            if self.conn.poll(timeout):
-                return self.conn.recv()
-            status, detail = "timeout", f"no result after {timeout:.0f} s"
+            while self.conn.poll(max(0.0, deadline - time.monotonic())):
+                answer = self.conn.recv()
+                if not (isinstance(answer, tuple) and answer[0] == BUILT):
+                    return answer
+                built = answer[1]
+            status, detail = "timeout", timeout_detail(timeout, built)
         except (EOFError, OSError):
             if self.closed:
                 return Run("stopped", "the worker was stopped while it ran this kernel")
@@ -97,7 +114,7 @@ class Worker:
         if self.closed:
             return Run("stopped", "the worker was stopped while it ran this kernel")
         self.restart()
-        return Run(status, detail, seconds=timeout if status == "timeout" else 0.0)
+        return Run(status, detail, seconds=timeout if status == "timeout" else 0.0, build_seconds=built or 0.0)
 
     def restart(self) -> None:
         with self._lock:
