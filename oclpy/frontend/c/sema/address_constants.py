@@ -8,8 +8,9 @@ array `a`, `&s.f`, `&a[2]`, `a + 1`), or, with no base, an integer address: the 
 pointer plus an offset (`(T *)0 + 4`, `&((T *)0)[5]`, `&((S *)0)->f`). Sema asks it
 whether an initializer is constant; the lowering asks it again for the value. A conversion
 to another address space keeps a null pointer null (`(global int *)(generic char *)0`, OpenCL C
-2.0 6.5.5); an integer address or an object's address so converted (`generic int *gp = &g;`)
-is not an address constant here.
+2.0 6.5.5) and an object's address its place when the new space holds the object
+(`generic int *gp = &g;`, and `(global int *)gp` back); a non-null integer address so
+converted is not an address constant here.
 
 `address_integer(e, dl)` is the value of an integer expression over address constants
 where clang folds it without placing any object: an integer address cast to an integer
@@ -71,9 +72,19 @@ def _converted(e: Union[ast.ImplicitCast, ast.Cast], dl: DataLayout) -> Optional
             not isinstance(e.ctype, ct.Pointer):
         return None
     at = address_constant(e.operand, dl)
-    if at is None or st.pointee_space(frm) == st.pointee_space(e.ctype):
+    to = st.pointee_space(e.ctype)
+    if at is None or st.pointee_space(frm) == to:
         return at
+    if at.base is not None:  # `(generic int *)&g`, and back to `global`: clang's addrspacecast
+        space = base_space(at.base)
+        return at if to is space or (to is AddressSpace.GENERIC and space is AddressSpace.GLOBAL) else None
     return at if at == Address(None) else None   # null in one space is null in every other (6.5.5)
+
+
+def base_space(base: Base) -> AddressSpace:
+    """The address space an address constant's object lives in (a string literal: constant)."""
+    space = base.ctype.space if isinstance(base, ast.VarDecl) and base.ctype is not None else None
+    return space or AddressSpace.CONSTANT
 
 
 def _arithmetic(e: ast.Binary, dl: DataLayout) -> Optional[Address]:
