@@ -500,6 +500,29 @@ def _const_offset(parser: Parser, t: Type, tok: Token) -> Value:
     return ConstOffset(base, offset)
 
 
+# BNF: const_cast := 'addrspacecast' '(' PTR_TYPE (const_offset | GLOBAL) 'to' PTR_TYPE ')'
+def _const_addrspacecast(parser: Parser, t: Type, tok: Token) -> Value:
+    """`addrspacecast (ptr<global> @g to ptr<generic>)`: a global's address in another space."""
+    if not isinstance(t, PtrType):
+        raise parser.error(f"'addrspacecast' is not a valid {t} constant (it is a pointer)", tok)
+    parser.parse_punct("(", "after 'addrspacecast' in a constant")
+    inner_type = parser.parse_type()
+    inner_tok = parser.peek()
+    inner = parser.parse_optional_constant(inner_type)
+    if isinstance(inner, GlobalVar):
+        inner = ConstOffset(inner, 0)
+    if not isinstance(inner, ConstOffset) or inner.space is not None:
+        raise parser.error("a constant addrspacecast converts a global's address", inner_tok)
+    word_tok = parser.peek()
+    if parser.parse_word("'to'") != "to":
+        raise parser.error("expected 'to' in a constant addrspacecast", word_tok)
+    to_tok = parser.peek()
+    if parser.parse_type() != t:
+        raise parser.error(f"a constant addrspacecast of type {t} converts to {t}", to_tok)
+    parser.parse_punct(")", "to close the constant addrspacecast")
+    return ConstOffset(inner.base, inner.offset, t.space)
+
+
 _WORD_CONSTANTS: dict[str, Callable[[Parser, Type, Token], Value]] = {
     "null": _const_word(ConstNull, lambda t: isinstance(t, PtrType), "null needs a pointer type"),
     "undef": _const_word(Undef, _is_first_class, "not a value type"),
@@ -507,6 +530,7 @@ _WORD_CONSTANTS: dict[str, Callable[[Parser, Type, Token], Value]] = {
     "true": _bool_word(1),
     "false": _bool_word(0),
     "getelementptr": _const_offset,
+    "addrspacecast": _const_addrspacecast,
 }
 
 

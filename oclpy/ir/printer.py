@@ -136,6 +136,11 @@ def _format_int(c: ConstInt) -> str:
     return str(c.signed())
 
 
+def _format_offset(c: ConstOffset) -> str:
+    gep = f"getelementptr (i8, {c.base.type} @{format_name(c.base.name)}, i64 {c.offset})"
+    return gep if c.space is None else f"addrspacecast ({c.base.type} {gep} to {c.type})"
+
+
 _CONSTANT_FORMATS: dict[type, Callable[[Any, Names], str]] = {
     ConstInt: lambda c, names: _format_int(c),
     ConstFloat: lambda c, names: format_float(c.value),
@@ -143,7 +148,7 @@ _CONSTANT_FORMATS: dict[type, Callable[[Any, Names], str]] = {
     Undef: lambda c, names: "undef",
     ConstZero: lambda c, names: "zeroinitializer",
     ConstAggregate: _format_aggregate,
-    ConstOffset: lambda c, names: f"getelementptr (i8, {c.type} @{format_name(c.base.name)}, i64 {c.offset})",
+    ConstOffset: lambda c, names: _format_offset(c),
     GlobalVar: lambda g, names: "@" + format_name(g.name),
     Function: lambda f, names: "@" + format_name(f.name),
 }

@@ -143,16 +143,19 @@ class ConstAggregate(Value):
 class ConstOffset(Value):
     """A pointer constant: the address of the global `base` plus `offset` bytes (C's
     `&t[2]`, `&s.f`, `t + 1` in a program-scope initializer). Its type is the global's
-    pointer type; it appears in global initializers only. Text:
-    `getelementptr (i8, ptr<constant> @t, i64 8)`, as LLVM's constant expression."""
+    pointer type, or, with `space`, a pointer into that space (the generic address of a
+    global: `generic int *gp = &g;`); it appears in global initializers only. Text:
+    `getelementptr (i8, ptr<constant> @t, i64 8)`, as LLVM's constant expression, inside
+    `addrspacecast (ptr<global> ... to ptr<generic>)` with `space`."""
 
     base: GlobalVar
     offset: int
+    space: AddressSpace | None = None
     name: str = field(default="", repr=False)
 
     @property
     def type(self) -> PtrType:  # type: ignore[override]
-        return self.base.type
+        return self.base.type if self.space is None else PtrType(self.space)
 
 
 @dataclass(eq=False, repr=False)

@@ -153,6 +153,10 @@ def _constant_problems(value: Value, module: Module | None) -> Iterator[str]:
             yield from _constant_problems(value.base, module)
             if value.base.space is AddressSpace.LOCAL:
                 yield f"@{format_name(value.base.name)} is __local: its address is no constant"
+            if value.space not in (None, value.base.space) and \
+                    (value.space is not AddressSpace.GENERIC or value.base.space is not AddressSpace.GLOBAL):
+                yield f"a constant addrspacecast of @{format_name(value.base.name)} to {value.type}: " \
+                      f"only a global's address converts, to generic"
     elif isinstance(value, ConstAggregate):
         t = value.type
         want = list(t.fields) if isinstance(t, StructType) else \

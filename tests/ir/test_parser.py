@@ -164,6 +164,22 @@ def test_constant_getelementptr_round_trips_and_names_its_global():
     assert print_module(m) == text
 
 
+def test_constant_addrspacecast_round_trips() -> None:
+    text = ("@g = addrspace(global) global [4 x i32] zeroinitializer, align 4\n"
+            "@p = addrspace(global) global [2 x ptr<generic>] [ptr<generic> addrspacecast (ptr<global> "
+            "getelementptr (i8, ptr<global> @g, i64 0) to ptr<generic>), ptr<generic> addrspacecast "
+            "(ptr<global> getelementptr (i8, ptr<global> @g, i64 8) to ptr<generic>)]\n")
+    m = parse_module(text)
+    g, p = m.globals
+    first, second = p.initializer.elements
+    assert (first.base, first.offset, first.type) == (g, 0, PtrType(AddressSpace.GENERIC))
+    assert (second.base, second.offset, second.space) == (g, 8, AddressSpace.GENERIC)
+    assert print_module(m) == text
+    bare = parse_module("@g = addrspace(global) global i32 0\n"
+                        "@p = addrspace(global) global ptr<generic> addrspacecast (ptr<global> @g to ptr<generic>)\n")
+    assert "addrspacecast (ptr<global> getelementptr (i8, ptr<global> @g, i64 0) to ptr<generic>)" in print_module(bare)
+
+
 # -- errors -------------------------------------------------------------------------------
 
 CG = "@t = addrspace(global) global i32 0\n@p = addrspace(global) global "
@@ -224,6 +240,15 @@ ERRORS = [
     (f"{CG}ptr<global> getelementptr i8", 2, 57, "expected '(' after 'getelementptr' in a constant, found 'i8'"),
     ("@p = addrspace(global) global ptr<global> getelementptr (i8, ptr<global> @f, i64 4)\n"
      "define void @f() {\n  ret void\n}", 2, 13, "'@f' is used as a global variable"),
+    # constant addrspacecast (a global's address in another space)
+    (f"{CG}i64 addrspacecast (ptr<global> @t to i64)", 2, 35,
+     "'addrspacecast' is not a valid i64 constant (it is a pointer)"),
+    (f"{CG}ptr<generic> addrspacecast (ptr<global> null to ptr<generic>)", 2, 71,
+     "a constant addrspacecast converts a global's address"),
+    (f"{CG}ptr<generic> addrspacecast (ptr<global> @t as ptr<generic>)", 2, 74,
+     "expected 'to' in a constant addrspacecast"),
+    (f"{CG}ptr<generic> addrspacecast (ptr<global> @t to ptr<local>)", 2, 77,
+     "a constant addrspacecast of type ptr<generic> converts to ptr<generic>"),
 ]
 
 

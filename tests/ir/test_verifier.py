@@ -337,6 +337,19 @@ def test_constant_getelementptr_problems():
     ]
 
 
+def test_constant_addrspacecast_problems():
+    # only a global's address converts, and only to generic (OpenCL C 2.0: constant is no
+    # part of the generic space; no other named space holds a global)
+    m = parse_module("@g = addrspace(global) global i32 0\n@c = addrspace(constant) constant i32 0\n"
+                     "@ok = addrspace(global) global ptr<generic> addrspacecast (ptr<global> @g to ptr<generic>)\n"
+                     "@a = addrspace(global) global ptr<generic> addrspacecast (ptr<constant> @c to ptr<generic>)\n"
+                     "@b = addrspace(global) global ptr<local> addrspacecast (ptr<global> @g to ptr<local>)\n")
+    assert module_problems(m) == [
+        "global @a: initializer: a constant addrspacecast of @c to ptr<generic>: only a global's address converts, to generic",
+        "global @b: initializer: a constant addrspacecast of @g to ptr<local>: only a global's address converts, to generic",
+    ]
+
+
 def test_verify_function_alone():
     m = parse_module("define void @f() {\nentry:\n  ret i32 1\n}")
     with pytest.raises(VerifyError) as info:

@@ -69,6 +69,16 @@ def test_constant_offsets_are_llvm_constant_expressions() -> None:
     binding.parse_and_verify(text)
 
 
+def test_constant_addrspacecasts_are_no_casts_on_the_cpu() -> None:
+    # the cpu's address spaces are all LLVM's 0 (nvptx's cast: tests/targets/test_nvptx_ptx.py)
+    m = parse_module("@g = addrspace(global) global [2 x i32] zeroinitializer\n"
+                     "@p = addrspace(global) global ptr<generic> addrspacecast (ptr<global> "
+                     "getelementptr (i8, ptr<global> @g, i64 4) to ptr<generic>)\n")
+    text = str(emit_module(m, CpuTarget(m)))
+    assert '@"p" = internal global ptr getelementptr (i8, ptr @"g", i64 4)' in text
+    binding.parse_and_verify(text)
+
+
 def test_barrier_left_in_a_function_is_an_emit_error() -> None:
     m = irmodules.all_ops_module()
     with pytest.raises(EmitError, match="@everything: ocl.barrier left after form-workgroups"):

@@ -130,6 +130,14 @@ __kernel void k(__global int *o) { o[0] = *table[o[1] % 3].q; }
 // CHECK-NEXT: .const .align 8 .u64 table[6] = {1, generic(t)+4, 2, generic(t)+12, 3, generic(t)};
 // CHECK: ld.const.b64
 """),
+    "generic_address_constants": ("-cl-std=CL2.0", """
+global int g;
+global int h[4];
+generic int *arr[2] = {&g, &h[1]};
+__kernel void k(__global int *o) { o[0] = *arr[o[1] % 2]; }
+// a global's generic address: an addrspacecast constant, as clang's
+// CHECK: .global .align 8 .u64 arr[2] = {generic(g), generic(h)+4};
+"""),
     "struct_argument": ("", """
 typedef struct { float3 v; int k; } P;
 __kernel void k(P p, __global float *out) { out[get_global_id(0)] = p.v.y * p.k; }

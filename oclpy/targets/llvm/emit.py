@@ -122,17 +122,17 @@ class ModuleEmitter:
         """An IR constant, where globals, constant offsets from them (and aggregates
         holding them) may appear."""
         if isinstance(v, GlobalVar):
-            return self._address(v, 0)
+            return self._address(v, 0, v.type)
         if isinstance(v, ConstOffset):
-            return self._address(v.base, v.offset)
+            return self._address(v.base, v.offset, v.type)
         if isinstance(v, ConstAggregate):
             return ll.Constant(self.lltype(v.type), [self.constant(e) for e in v.elements])
         return self.types.constant(v)
 
-    def _address(self, gv: GlobalVar, offset: int) -> ll.Constant:
-        """The constant address of `gv` plus `offset` bytes, as a pointer of `gv`'s space
-        (a target may place the variable in another LLVM address space: nvptx's
-        `__constant` data is in addrspace(4), its pointers are generic)."""
+    def _address(self, gv: GlobalVar, offset: int, t: Type) -> ll.Constant:
+        """The constant address of `gv` plus `offset` bytes, as a pointer of type `t`: `gv`'s
+        space, or generic (a target may place the variable in another LLVM address space:
+        nvptx's `__constant` data is in addrspace(4), its pointers are generic)."""
         llgv = self.globals.get(gv.name)
         if llgv is None:
             raise EmitError(f"@{gv.name} in address space {gv.space} cannot be a constant")
@@ -140,7 +140,7 @@ class ModuleEmitter:
         if offset:
             addr = ll.FormattedConstant(llgv.type, f"getelementptr (i8, {llgv.type} "
                                                    f"{llgv.get_reference()}, i64 {offset})")
-        want = self.lltype(gv.type)
+        want = self.lltype(t)
         if want != llgv.type:
             addr = ll.FormattedConstant(want, f"addrspacecast ({addr.type} {addr.get_reference()} to {want})")
         return addr

@@ -3,7 +3,8 @@ variables' initial values, in memory types (arrays, vectors, structs, unions
 through `const_bytes.reinterpret`; missing elements are zero). A pointer is an
 address constant (`sema/address_constants`): null, or the global of the variable
 or string literal it points into, which the caller's `resolve` gives (a `ConstOffset`
-from it when the address is past its start: `&t[2]`, `&s.f`). Laid out
+from it when the address is past its start: `&t[2]`, `&s.f`, or in another space: the
+generic address of a global). Laid out
 with the target's DataLayout.
 """
 
@@ -70,6 +71,9 @@ def _address(at: Address | None, mt: ir.Type, resolve: Resolve) -> Value:
         assert not at.offset, "sema refuses an integer address other than null"
         return ConstNull(mt)
     gv = resolve(at.base)
+    assert isinstance(mt, ir.PtrType)
+    if mt.space is not gv.type.space:  # `generic int *gp = &g;`
+        return ConstOffset(gv, at.offset, mt.space)
     return ConstOffset(gv, at.offset) if at.offset else gv
 
 

@@ -7,11 +7,15 @@ offset there (`"hello"`, `&x` for a program-scope, static or `__constant` `x`, `
 array `a`, `&s.f`, `&a[2]`, `a + 1`), or, with no base, an integer address: the null
 pointer plus an offset (`(T *)0 + 4`, `&((T *)0)[5]`, `&((S *)0)->f`). Sema asks it
 whether an initializer is constant; the lowering asks it again for the value. A conversion
-to another address space (to `generic`) is not an address constant here.
+to another address space keeps a null pointer null (`(global int *)(generic char *)0`, OpenCL C
+2.0 6.5.5) and an object's address its place when the new space holds the object
+(`generic int *gp = &g;`, and `(global int *)gp` back); a non-null integer address so
+converted is not an address constant here.
 
 `address_integer(e, dl)` is the value of an integer expression over address constants
 where clang folds it without placing any object: an integer address cast to an integer
-(`(size_t)&((S *)0)->f`, offsetof's idiom), the difference of two addresses into one
+(`(size_t)&((S *)0)->f`, offsetof's idiom; the target's null of that space plus the offset,
+as the conversion at run time gives), the difference of two addresses into one
 object (`&t[3] - &t[0]`), an address compared with another into the same object or with
 null (`&t[1] != 0`), an address cast to bool. An object's address cast to an integer
 (`(long)&t[1]`) has no value before the program is placed: None, as for clang's
@@ -64,11 +68,23 @@ def _converted(e: Union[ast.ImplicitCast, ast.Cast], dl: DataLayout) -> Optional
     if frm is not None and st.is_integer(frm):  # `(T *)16`: an integer address
         n = fold_int(e.operand)
         return None if n is None else Address(None, n)
-    if kind not in ("pointer", "cast") or not isinstance(frm, ct.Pointer) or not isinstance(e.ctype, ct.Pointer):
+    if kind not in ("pointer", "addrspace", "cast") or not isinstance(frm, ct.Pointer) or \
+            not isinstance(e.ctype, ct.Pointer):
         return None
-    if st.pointee_space(frm) != st.pointee_space(e.ctype):
-        return None
-    return address_constant(e.operand, dl)
+    at = address_constant(e.operand, dl)
+    to = st.pointee_space(e.ctype)
+    if at is None or st.pointee_space(frm) == to:
+        return at
+    if at.base is not None:  # `(generic int *)&g`, and back to `global`: clang's addrspacecast
+        space = base_space(at.base)
+        return at if to is space or (to is AddressSpace.GENERIC and space is AddressSpace.GLOBAL) else None
+    return at if at == Address(None) else None   # null in one space is null in every other (6.5.5)
+
+
+def base_space(base: Base) -> AddressSpace:
+    """The address space an address constant's object lives in (a string literal: constant)."""
+    space = base.ctype.space if isinstance(base, ast.VarDecl) and base.ctype is not None else None
+    return space or AddressSpace.CONSTANT
 
 
 def _arithmetic(e: ast.Binary, dl: DataLayout) -> Optional[Address]:
@@ -77,7 +93,7 @@ def _arithmetic(e: ast.Binary, dl: DataLayout) -> Optional[Address]:
         return None
     n = fold_int(count)
     at = address_constant(pointer, dl)
-    step = _size(pointer.ctype.pointee, dl)
+    step = _step(pointer.ctype, dl)
     if n is None or at is None or step is None:
         return None
     return Address(at.base, at.offset + (n if e.op == "+" else -n) * step)
@@ -122,6 +138,11 @@ def _element(e: ast.Index, dl: DataLayout) -> Optional[Address]:
     return Address(at.base, at.offset + n * step)
 
 
+def _step(p: ct.Pointer, dl: DataLayout) -> Optional[int]:
+    """The bytes one step of pointer arithmetic moves: 1 on a `void *` (GNU C, as clang)."""
+    return 1 if st.is_void(p.pointee) else _size(p.pointee, dl)
+
+
 def _size(t: ct.CType, dl: DataLayout) -> Optional[int]:
     try:
         return size_of(t, dl)
@@ -144,7 +165,7 @@ def address_integer(e: ast.Expr, dl: DataLayout) -> Optional[int]:
         if at is None:
             return None
         if at.base is None:
-            return wrap(at.offset, e.ctype)
+            return _integer_address(at.offset, st.pointee_space(e.operand.ctype), e.ctype, dl)
         return 1 if st.scalar_kind(e.ctype) is ct.ScalarKind.BOOL else None
     if isinstance(e, (ast.Cast, ast.ImplicitCast)) and e.ctype is not None and st.is_integer(e.ctype) and \
             e.operand.ctype is not None and st.is_integer(e.operand.ctype):
@@ -161,7 +182,7 @@ def address_integer(e: ast.Expr, dl: DataLayout) -> Optional[int]:
     if a is None or b is None:
         return None
     if e.op == "-":
-        step = _size(e.lhs.ctype.pointee, dl) if isinstance(e.lhs.ctype, ct.Pointer) else None
+        step = _step(e.lhs.ctype, dl) if isinstance(e.lhs.ctype, ct.Pointer) else None
         if a.base is not b.base or not step:
             return None
         return wrap((a.offset - b.offset) // step, e.ctype)
@@ -173,6 +194,16 @@ def address_integer(e: ast.Expr, dl: DataLayout) -> Optional[int]:
     if e.op in ("==", "!=") and (a == Address(None) or b == Address(None)):
         return int(e.op == "!=")          # an object's address is never null
     return None
+
+
+def _integer_address(offset: int, space: AddressSpace, t: ct.CType, dl: DataLayout) -> int:
+    """A null-based address of `space` as an integer of type `t`, as the target converts it at
+    run time: its null's bits plus the offset, in the pointer's width, then zero-extended or
+    truncated (simt's private and local null is all ones); as a bool, whether it is not null."""
+    if st.scalar_kind(t) is ct.ScalarKind.BOOL:
+        return int(offset != 0)
+    bits = dl.pointer_size(space) * 8
+    return wrap((dl.null_value[space] + offset) % (1 << bits), t)
 
 
 def _operand_address(e: ast.Expr, dl: DataLayout) -> Optional[Address]:

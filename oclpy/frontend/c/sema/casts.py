@@ -2,7 +2,8 @@
 
 Functions of a `SemaContext` (`check_cast`, `check_vector_literal`,
 `check_sizeof`, `check_swizzle`): explicit casts follow OpenCL's rules (no casts
-between vector types, no casts between named address spaces), vector literals
+between vector types, no casts between named address spaces nor between `__constant`
+and generic), vector literals
 flatten their components, and a swizzle (`.xyzw`, `.rgba`, `.s0..sF`, `.lo .hi
 .even .odd`) records its element indices in `Member.swizzle` (`.rgba` is OpenCL C
 3.0's; before 3.0 it is clang's warning, and the kernel builds as clang's does).
@@ -115,7 +116,7 @@ def _cast_error(frm: CType, to: CType) -> Optional[str]:
         return f"invalid conversion between vector type '{frm}' and '{to}'"
     if isinstance(frm, ct.Pointer) and isinstance(to, ct.Pointer):
         fs, ts = st.pointee_space(frm), st.pointee_space(to)
-        if fs != ts and AddressSpace.GENERIC not in (fs, ts):
+        if fs != ts and (AddressSpace.GENERIC not in (fs, ts) or AddressSpace.CONSTANT in (fs, ts)):
             return f"casting '{frm}' to type '{to}' changes address space of pointer"
         return None
     if st.is_scalar(frm) and st.is_scalar(to):

@@ -154,7 +154,7 @@ def _pointer_assign(e: ast.Expr, to: CType, msgs: tuple[str, ...],
         diags.error(loc, msgs[0].format(**_names(frm, to)))
         return _poison(e)
     fs, ts = st.pointee_space(frm), st.pointee_space(to)
-    if fs != ts and ts is not AddressSpace.GENERIC:
+    if fs != ts and (ts is not AddressSpace.GENERIC or fs is AddressSpace.CONSTANT):
         diags.error(loc, msgs[1].format(**_names(frm, to)))
         return _poison(e)
     fp, tp = frm.pointee, to.pointee

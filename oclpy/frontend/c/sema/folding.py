@@ -67,7 +67,6 @@ _BINARY: dict[str, Callable[[Number, Number], Optional[Number]]] = {
     "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
     ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
     "&&": lambda a, b: int(bool(a) and bool(b)), "||": lambda a, b: int(bool(a) or bool(b)),
-    ",": lambda a, b: b,
 }
 
 _UNARY: dict[str, Callable[[Number], Number]] = {
@@ -115,6 +114,8 @@ def _unary(e: ast.Unary) -> Optional[Number]:
 
 
 def _binary(e: ast.Binary) -> Optional[Number]:
+    if e.op == ",":  # `((void)0, 0)`: clang folds it (a GNU extension in an initializer)
+        return fold(e.rhs) if _discarded_constant(e.lhs) else None
     fn = _BINARY.get(e.op)
     a, b = fold(e.lhs), fold(e.rhs)
     if fn is None or a is None or b is None:
@@ -125,6 +126,13 @@ def _binary(e: ast.Binary) -> Optional[Number]:
     if e.op in ("<", ">", "<=", ">=") and e.lhs.ctype is not None and st.is_integer(e.lhs.ctype):
         a, b = wrap(int(a), e.lhs.ctype), wrap(int(b), e.rhs.ctype)
     return fn(a, b)
+
+
+def _discarded_constant(e: ast.Expr) -> bool:
+    """Whether a comma's left operand is a constant, or a constant cast to void (`(void)0`)."""
+    if isinstance(e, ast.Cast) and st.is_void(e.to):
+        return _discarded_constant(e.operand)
+    return fold(e) is not None
 
 
 def _conditional(e: ast.Conditional) -> Optional[Number]:
