@@ -110,6 +110,8 @@ def test_cause_groups_failures_and_tells_where_results_differ():
     assert cause(ok(1, 2, 3), ok(4, 5, 6)) == "differ in every work-item"
     assert cause(Run("timeout"), ok(1)) == "timeout (PoCL finishes)"
     assert cause(Run("timeout"), Run("timeout")) == "timeout (PoCL times out too)"
+    assert cause(Run("timeout"), ok(1), Run("timeout")) == "timeout (PoCL finishes, PoCL -O0 times out)"
+    assert cause(Run("timeout"), ok(1), ok(1)) == "timeout (PoCL finishes)"
     assert cause(Run("timeout"), Run("died", "worker exited with code -11")) == \
         "timeout (PoCL died: worker exited with code -N)"
     assert cause(ok(1), Run("build", "<s>:1:2: error: bad 'x'")) == "pocl-build: bad '_'"

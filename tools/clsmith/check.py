@@ -12,7 +12,10 @@ PoCL's results are cached beside the kernels: a second run (e.g. with
 `--oclpy /work/wt-lang`, another checkout's oclpy) only runs oclpy. Where
 oclpy fails to build a kernel, clang-14 (`clang.py`) says whether it is
 valid (as clang 15 and later judge it), and PoCL is not run (`--pocl-always` runs
-it; so does a machine without clang-14).
+it; so does a machine without clang-14). Where oclpy times out and PoCL finishes,
+PoCL runs again at -O0 (`pocl_O0` in the record): a kernel that never ends, which
+PoCL's optimised work-group code can finish all the same (atomics 1000096 in
+FINDINGS.md), shows as `timeout (PoCL finishes, PoCL -O0 times out)`.
 
 `--kernels-of RESULTS.json --cause PREFIX` checks again only the kernels of an
 earlier run with that cause (e.g. `timeout`); `--one-group` launches each kernel
@@ -135,10 +138,13 @@ class Checker:
         if pocl is None:
             pocl = worker.run(source, "pocl", a.timeout)
             save_pocl(a.cache, mode, seed, pocl, a.one_group)
-        return {"seed": seed, "mode": mode, "verdict": classify(ours, pocl), "cause": cause(ours, pocl),
-                "kernel": str(Path(a.cache) / mode / f"{seed}.cl"), "lines": source.count("\n"),
-                "launch": source.partition("\n")[0],
-                "oclpy": summary(ours), "pocl": summary(pocl)}
+        rec = {"seed": seed, "mode": mode, "verdict": classify(ours, pocl), "cause": cause(ours, pocl),
+               "kernel": str(Path(a.cache) / mode / f"{seed}.cl"), "lines": source.count("\n"),
+               "launch": source.partition("\n")[0], "oclpy": summary(ours), "pocl": summary(pocl)}
+        if rec["verdict"] == "timeout" and pocl.status == "ok":
+            pocl_o0 = worker.run(source, "pocl-O0", a.timeout)
+            rec.update(cause=cause(ours, pocl, pocl_o0), pocl_O0=summary(pocl_o0))
+        return rec
 
     def record(self, rec: dict) -> None:
         with self.lock:

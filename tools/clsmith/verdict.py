@@ -61,8 +61,10 @@ def _differing(ours: Result, pocl: Result) -> tuple[int, int]:
     return sum(a[i:i + 8] != b[i:i + 8] for i in range(0, len(a), 8)), n
 
 
-def cause(ours: Result, pocl: Result) -> str:
-    """A key shared by kernels that fail the same way."""
+def cause(ours: Result, pocl: Result, pocl_o0: Result | None = None) -> str:
+    """A key shared by kernels that fail the same way. `pocl_o0`, PoCL's run at -O0 where
+    oclpy timed out and PoCL finished, tells a kernel that may never end (PoCL at -O0
+    times out too) from one that is only slow on oclpy."""
     verdict = classify(ours, pocl)
     if verdict == "both-build" and pocl.detail.startswith(CLANG_REJECTS):
         return f"oclpy-build, clang rejects too: {first_error(ours.detail)}"
@@ -72,7 +74,10 @@ def cause(ours: Result, pocl: Result) -> str:
         return f"{verdict}: {ours.detail}"
     if verdict == "timeout":
         if pocl.status in ("timeout", "ok"):
-            return "timeout (PoCL times out too)" if pocl.status == "timeout" else "timeout (PoCL finishes)"
+            if pocl.status == "timeout":
+                return "timeout (PoCL times out too)"
+            slow_o0 = pocl_o0 is not None and pocl_o0.status == "timeout"
+            return "timeout (PoCL finishes, PoCL -O0 times out)" if slow_o0 else "timeout (PoCL finishes)"
         if pocl.status == "unrun":
             return "timeout (PoCL not run)"
         return f"timeout (PoCL {pocl.status}: {first_error(pocl.detail)})"
