@@ -152,3 +152,22 @@ kernel void k\\u00e9(global int *o) { o[0] = fé(2); o[1] = sizeof(s); o[2] = (u
     getattr(prg, "ké")(q, (1,), None, buf)
     cl.enqueue_copy(q, out, buf)
     assert out.tolist() == [4, 5, 0xC3]  # "\u00e9" "\u00e9": é twice, and the NUL
+
+
+# -- clang's delimited and named escapes (C2y; accepted without a warning by default) --------
+
+
+def test_delimited_and_named_ucns_spell_the_same_identifier():
+    assert expand("f\\u{e9} f\\N{LATIN SMALL LETTER E WITH ACUTE} fé\n") == "fé fé fé"
+    diags = DiagnosticEngine()
+    body = "\\u{e9}\\N{LATIN SMALL LETTER E WITH ACUTE}"
+    assert decode_escapes(body, SourceLocation("k.cl", 1, 2), diags) == "éé".encode()
+    assert not diags.diagnostics
+
+
+def test_an_unknown_character_name_is_clangs_error():
+    out, diags = pp("h\\N{NOT A NAME}y\n")
+    assert tokens(out) == "h \\ N { NOT A NAME } y"
+    assert messages(diags) == ["1:5: error: 'NOT A NAME' is not a valid Unicode character name"]
+    assert build_errors('constant char s[] = "\\N{NOT A NAME}";\n') == [
+        ("1:25", "'NOT A NAME' is not a valid Unicode character name")]

@@ -1,9 +1,10 @@
 r"""Which characters make identifiers: universal character names (C99 6.4.3) and the
 Unicode letters of C99 Annex D, as clang lexes them for OpenCL C (C99 rules).
 
-An identifier may hold `\uXXXX` and `\UXXXXXXXX` and the same characters written in
-UTF-8; its name is the UTF-8 one (`f\u00e9` and `fé` are one identifier). `scan(text,
-pos)` reads what begins at `pos` with clang's rules and says what it is:
+An identifier may hold `\uXXXX` and `\UXXXXXXXX` (and clang's `\u{XX}` and
+`\N{LATIN SMALL LETTER E WITH ACUTE}`) and the same characters written in UTF-8;
+its name is the UTF-8 one (`f\u00e9` and `fé` are one identifier). `scan(text, pos)`
+reads what begins at `pos` with clang's rules and says what it is:
 - an identifier (`Scan.kind` "id", `name` its characters with UCNs decoded);
 - a UCN that names a basic or control character (`\u0061`): an error wherever it stands
   (skipped groups too), and a token of its own ("other"), never part of an identifier;
@@ -24,6 +25,7 @@ The tables are C99 Annex D as clang 23 applies it: every code point was probed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -83,9 +85,11 @@ WHITESPACE = ((0x0085, 0x0085), (0x00A0, 0x00A0), (0x1680, 0x1680), (0x180E, 0x1
 
 # A candidate for `scan` in a lexer's master pattern: an identifier whose characters may be
 # UCNs or non-ASCII (`scan` decides where it really ends).
-IDENTIFIER = r"(?:[A-Za-z_$]|\\[uU]|[^\x00-\x7f])(?:[A-Za-z0-9_$]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|[^\x00-\x7f])*"
+IDENTIFIER = (r"(?:[A-Za-z_$]|\\[uUN]|[^\x00-\x7f])"
+              r"(?:[A-Za-z0-9_$]|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\u\{[0-9a-fA-F]+\}|\\N\{[^}\n]*\}|[^\x00-\x7f])*")
 PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
-_UCN = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))")
+# \uXXXX, \UXXXXXXXX, and clang's delimited \u{X...} and named \N{NAME} (C2y, a clang extension)
+UCN = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|u\{([0-9a-fA-F]+)\}|N\{([^}\n]*)\})")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9_$]+")
 
 
@@ -145,12 +149,29 @@ def _incomplete(text: str, pos: int) -> Problem:
     return Problem(pos, False, message + "; treating as '\\' followed by identifier", True)
 
 
+def ucn_value(m: re.Match[str]) -> int | None:
+    """The code point of a match of `UCN` (None: \\N{...} names no character)."""
+    digits = m.group(1) or m.group(2) or m.group(3)
+    if digits is not None:
+        return int(digits, 16)
+    try:
+        found = unicodedata.lookup(m.group(4))
+    except KeyError:
+        return None
+    return ord(found) if len(found) == 1 else None
+
+
+def bad_name(m: re.Match[str], at: int) -> Problem:
+    return Problem(at + 3, True, f"'{m.group(4)}' is not a valid Unicode character name", False)
+
+
 def _char(text: str, pos: int) -> tuple[int, int] | None:
     """(code point, end) of the UCN or non-ASCII character at `pos`; None for anything else."""
     c = text[pos]
     if c == "\\":
-        m = _UCN.match(text, pos)
-        return None if m is None else (int(m.group(1) or m.group(2), 16), m.end())
+        m = UCN.match(text, pos)
+        value = None if m is None else ucn_value(m)
+        return None if m is None or value is None else (value, m.end())
     return (ord(c), pos + 1) if c >= "\x80" else None
 
 
@@ -163,7 +184,10 @@ def scan(text: str, pos: int) -> Scan:
     else:
         read = _char(text, pos)
         if read is None:  # a backslash without a whole UCN
-            return Scan("other", pos + 1, c, [_incomplete(text, pos)] if text[pos + 1:pos + 2] in ("u", "U") else [])
+            m = UCN.match(text, pos)
+            problem = bad_name(m, pos) if m is not None else \
+                _incomplete(text, pos) if text[pos + 1:pos + 2] in ("u", "U") else None
+            return Scan("other", pos + 1, c, [problem] if problem else [])
         cp, end = read
         ucn = c == "\\"
         if ucn and (cp < 0xA0 or 0xD800 <= cp <= 0xDFFF):

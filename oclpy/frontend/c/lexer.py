@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from ...diagnostics import DiagnosticEngine, SourceLocation
-from .identifier_chars import IDENTIFIER, scan
+from .identifier_chars import IDENTIFIER, UCN, scan, ucn_value
 
 KEYWORDS = frozenset("""
     auto break case char const continue default do double else enum extern float for goto if
@@ -61,7 +61,8 @@ _LINE_DIRECTIVE = re.compile(r"#\s*(?:line\s+)?([0-9]+)(?:\s+\"((?:[^\"\\]|\\.)*
 
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39, '"': 34, "?": 63, "a": 7, "b": 8,
                    "f": 12, "v": 11, "e": 27, "E": 27}  # \e and \E: GNU ESC, as clang
-_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|.)", re.S)
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|u\{[0-9a-fA-F]+\}|N\{[^}\n]*\}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|.)",
+                        re.S)
 
 TokenValue = Union[int, float, bytes, None]
 
@@ -103,8 +104,8 @@ def decode_escapes(body: str, start: SourceLocation, diags: Optional[DiagnosticE
             out.append(value & 0xFF)
         elif esc[0] in "01234567":
             out.append(int(esc, 8) & 0xFF)
-        elif esc[0] in "uU":
-            out += _ucn_bytes(esc, loc, diags)
+        elif esc[0] in "uU" or esc[:2] == "N{":
+            out += _ucn_bytes(m, loc, diags)
         elif esc in _SIMPLE_ESCAPES:
             out.append(_SIMPLE_ESCAPES[esc])
         else:
@@ -115,24 +116,28 @@ def decode_escapes(body: str, start: SourceLocation, diags: Optional[DiagnosticE
     return bytes(out)
 
 
-def _ucn_bytes(esc: str, loc: SourceLocation, diags: Optional[DiagnosticEngine]) -> bytes:
-    """The UTF-8 of a literal's universal character name (C99 6.4.3) `esc` ("u00e9"), with
-    clang's errors: too few digits, a surrogate or past U+10FFFF, a basic or control
-    character other than `$`, `@` and `` ` ``."""
-    message = None
-    if len(esc) - 1 < (4 if esc[0] == "u" else 8):
+def _ucn_bytes(escape: re.Match[str], loc: SourceLocation, diags: Optional[DiagnosticEngine]) -> bytes:
+    """The UTF-8 of a literal's universal character name (C99 6.4.3; `escape` matched
+    `\\u00e9`, or clang's `\\u{e9}` or `\\N{NAME}`), with clang's errors: too few digits, an
+    unknown name, a surrogate or past U+10FFFF, a basic or control character other than
+    `$`, `@` and `` ` ``."""
+    esc = escape.group(1)
+    whole = UCN.match(escape.group())
+    message, cp = None, None if whole is None else ucn_value(whole)
+    if whole is not None and cp is None:
+        message = f"'{whole.group(4)}' is not a valid Unicode character name"
+        loc = SourceLocation(loc.file, loc.line, loc.col + 3)
+    elif cp is None:
         message = "incomplete universal character name" if len(esc) > 1 else \
             f"\\{esc[0]} used with no following hex digits"
-        cp = 0
     else:
-        cp = int(esc[1:], 16)
         if 0xD800 <= cp <= 0xDFFF or cp > 0x10FFFF:
             message = "invalid universal character"
         elif cp < 0xA0 and cp not in (0x24, 0x40, 0x60):
             message = ("universal character name refers to a control character" if cp < 0x20 or cp >= 0x7F
                        else f"character '{chr(cp)}' cannot be specified by a universal character name")
-    if message is not None:
-        if diags is not None:
+    if message is not None or cp is None:
+        if diags is not None and message is not None:
             diags.error(loc, message)
         return b""
     return chr(cp).encode("utf-8")
