@@ -6,6 +6,7 @@ kin), printf formats that clang only warns about, and array sizes from const var
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -362,3 +363,107 @@ kernel void k(global float *o, global int *e) {
         cl.enqueue_copy(q, a, buf)
     assert o.tolist() == [0.75, 0.75, -0.75, 12.0, -2.25, -1.5, 6.5, 40.0]
     assert e.tolist() == [4, 0, 2]
+
+
+def test_modf_remquo_roundeven_and_maximum_num_builtins(queue) -> None:  # type: ignore[no-untyped-def]
+    """clang 23's `__builtin_modff`, `__builtin_remquof` (a pointer into global, local or private
+    memory), `__builtin_roundeven*` and `__builtin_fmaximum_num*`/`__builtin_fminimum_num*`
+    (IEEE 754-2019 maximumNumber: a NaN only when both are, -0 < +0), against NumPy and
+    hand-computed cases."""
+    src = """#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global const float *x, global const float *y, global float *frac, global float *whole,
+              global float *rem, global int *quo, global float *even, global float *mx, global float *mn,
+              global double *d) {
+  int i = get_global_id(0);
+  local float lw[8];
+  local int lq[8];
+  float w;
+  int q;
+  if (i % 3 == 0) {
+    frac[i] = __builtin_modff(x[i], &whole[i]);
+    rem[i] = __builtin_remquof(x[i], y[i], &quo[i]);
+  } else if (i % 3 == 1) {
+    frac[i] = __builtin_modff(x[i], &w);
+    whole[i] = w;
+    rem[i] = __builtin_remquof(x[i], y[i], &q);
+    quo[i] = q;
+  } else {
+    frac[i] = __builtin_modff(x[i], &lw[i % 8]);
+    whole[i] = lw[i % 8];
+    rem[i] = __builtin_remquof(x[i], y[i], &lq[i % 8]);
+    quo[i] = lq[i % 8];
+  }
+  even[i] = i % 2 ? __builtin_roundevenf(x[i]) : (float)__builtin_roundevenf16((half)x[i]);
+  mx[i] = __builtin_fmaximum_numf(x[i], y[i]);
+  mn[i] = __builtin_fminimum_numf(x[i], y[i]);
+  if (i == 0) {
+    double dw;
+    d[0] = __builtin_modf(-2.75, &dw);
+    d[1] = dw;
+    d[2] = __builtin_remquo(7.0, 2.0, &q);
+    d[3] = q;
+    d[4] = __builtin_roundeven(-2.5);
+    d[5] = __builtin_fmaximum_num(__builtin_nan(""), -0.0);
+    d[6] = __builtin_fminimum_num(0.0, -0.0);
+    d[7] = (float)__builtin_fmaximum_numf16((half)-0.0f, (half)0.0f);
+    d[8] = (float)__builtin_fminimum_numf16((half)NAN, (half)-1.5f);
+  }
+}"""
+    nan, inf = float("nan"), float("inf")
+    x = np.array([1.5, -2.75, 5.0, 7.0, -7.0, 10.0, 2.5, -0.5, -0.0, 0.0, nan, 1.0, nan, -inf, 0.5, 3.5], np.float32)
+    y = np.array([2.0, 1.0, 2.0, 2.0, 2.0, 3.0, 4.0, 1.0, 0.0, -0.0, 1.0, nan, nan, 1.0, -0.5, 3.5], np.float32)
+    n = len(x)
+    ctx, q = queue
+    prg = cl.Program(ctx, src).build()
+    mf = cl.mem_flags
+    ins = [cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=a) for a in (x, y)]
+    outs = [np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.int32),
+            np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(9, np.float64)]
+    bufs = [cl.Buffer(ctx, mf.READ_WRITE, a.nbytes) for a in outs]
+    prg.k(q, (n,), None, *ins, *bufs)
+    for buf, a in zip(bufs, outs):
+        cl.enqueue_copy(q, a, buf)
+    frac, whole, rem, quo, even, mx, mn, d = outs
+
+    def same(got, want) -> bool:  # NaN as NaN, and the sign of a zero
+        return np.array_equal(np.signbit(got), np.signbit(want)) and np.allclose(got, want, equal_nan=True, atol=0)
+
+    want_frac, want_whole = np.modf(x)
+    assert same(frac, want_frac) and same(whole, want_whole)
+    ok = ~(np.isnan(x) | np.isnan(y) | np.isinf(x) | (y == 0))
+    assert rem[ok].tolist() == [math.remainder(a, b) for a, b in zip(x[ok].tolist(), y[ok].tolist())]
+    assert quo[:6].tolist() == [1, -3, 2, 4, -4, 3]  # round-half-even quotients, low bits and sign
+    assert same(even, np.round(x))
+    assert same(mx, np.array([2.0, 1.0, 5.0, 7.0, 2.0, 10.0, 4.0, 1.0, 0.0, 0.0, 1.0, 1.0, nan, 1.0, 0.5, 3.5]))
+    assert same(mn, np.array([1.5, -2.75, 2.0, 2.0, -7.0, 3.0, 2.5, -0.5, -0.0, -0.0, 1.0, 1.0, nan, -inf, -0.5,
+                              3.5]))
+    assert same(d, np.array([-0.75, -2.0, -1.0, 4.0, -2.0, -0.0, -0.0, 0.0, -1.5]))
+
+
+def test_modf_remquo_roundeven_and_maximum_num_types_as_clang() -> None:
+    """The result types clang 23 gives (each `_Static_assert` holds there too), a generic
+    pointer in OpenCL C 2.0, and oclpy's one refusal: a pointer to constant memory, which
+    clang takes and the builtin would write through."""
+    src = """#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global int *q, local float *lf, global double *gd) {
+  float f; half h = 1; generic float *g = lf;
+  _Static_assert(sizeof(__builtin_modff(1.5f, &f)) == 4, "");
+  _Static_assert(sizeof(__builtin_modff(1.5f, g)) == 4, "");
+  _Static_assert(sizeof(__builtin_modf(1.5, gd)) == 8, "");
+  _Static_assert(sizeof(__builtin_remquof(5.f, 2.f, q)) == 4, "");
+  _Static_assert(sizeof(__builtin_remquo(5.0, 2.0, q)) == 8, "");
+  _Static_assert(sizeof(__builtin_roundevenf16(h)) == 2, "");
+  _Static_assert(sizeof(__builtin_roundevenf(h)) == 4, "");
+  _Static_assert(sizeof(__builtin_roundeven(1)) == 8, "");
+  _Static_assert(sizeof(__builtin_fmaximum_numf16(h, h)) == 2, "");
+  _Static_assert(sizeof(__builtin_fmaximum_numf(1, 2)) == 4, "");
+  _Static_assert(sizeof(__builtin_fminimum_num(1, 2.f)) == 8, "");
+#if !__has_builtin(__builtin_fminimum_numf16) || !__has_builtin(__builtin_remquof)
+#error
+#endif
+}"""
+    assert compile_to_ir(src, "-cl-std=CL2.0").log == ""
+    assert errors("kernel void k(constant float *c, global float *o) { o[0] = __builtin_modff(1.5f, c); }") == [
+        ("1:60", "no matching function for call to '__builtin_modff'")]

@@ -110,8 +110,8 @@ def test_line_marker_out_of_range(number):
     ('s = "abc', 'k.cl:1:5: error: missing terminating " character'),
     ("a /* never closed", "k.cl:1:3: error: unterminated /* comment"),
     ("''", "k.cl:1:1: error: empty character constant"),
-    (r"'\x1ff'", "k.cl:1:1: error: hex escape sequence out of range"),
-    (r"'\x'", "k.cl:1:1: error: \\x used with no following hex digits"),
+    (r"'\x1ff'", "k.cl:1:2: error: hex escape sequence out of range"),
+    (r"'\x'", "k.cl:1:2: error: \\x used with no following hex digits"),
 ])
 def test_errors(text, message):
     toks, diags = lex(text)
@@ -121,7 +121,7 @@ def test_errors(text, message):
 
 @pytest.mark.parametrize("text,message", [
     ("'ab'", "k.cl:1:1: warning: multi-character character constant"),
-    (r'"\q"', "k.cl:1:1: warning: unknown escape sequence '\\q'"),
+    (r'"\q"', "k.cl:1:2: warning: unknown escape sequence '\\q'"),
     ("0x1p99999", "k.cl:1:1: warning: magnitude of floating-point constant too large for type 'double'"),
     ("1e999", "k.cl:1:1: warning: magnitude of floating-point constant too large for type 'double'"),
 ])

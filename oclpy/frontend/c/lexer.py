@@ -6,6 +6,12 @@ left by the preprocessor: `#line N "file"` and `# N "file"` set the location of
 the next line, `#pragma` lines are skipped. Comments are skipped here too (the
 preprocessor removes them, but the lexer also reads unpreprocessed text in
 tests). A character that starts no token is reported and skipped.
+
+Identifiers may hold universal character names and UTF-8 letters
+(`identifier_chars.py`); a token's text is the identifier's name, UCNs decoded.
+Their errors are the preprocessor's, which reads the text first: here what is
+no identifier (`\\u0061`, a stray `“` from a macro's replacement) becomes a
+token of kind "unknown", which the parser rejects as clang's does.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from ...diagnostics import DiagnosticEngine, SourceLocation
+from .identifier_chars import IDENTIFIER, UCN, scan, ucn_value
 
 KEYWORDS = frozenset("""
     auto break case char const continue default do double else enum extern float for goto if
@@ -39,7 +46,7 @@ _MASTER = re.compile("|".join([
     r"(?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.])*)",
     r"(?P<char>L?'(?:[^'\\\n]|\\.)*')",
     r"(?P<string>L?\"(?:[^\"\\\n]|\\.)*\")",
-    r"(?P<id>[A-Za-z_$][A-Za-z0-9_$]*)",
+    r"(?P<id>" + IDENTIFIER + ")",
     r"(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS) + ")",
     r"(?P<unterminated>['\"])",
 ]))
@@ -54,14 +61,15 @@ _LINE_DIRECTIVE = re.compile(r"#\s*(?:line\s+)?([0-9]+)(?:\s+\"((?:[^\"\\]|\\.)*
 
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39, '"': 34, "?": 63, "a": 7, "b": 8,
                    "f": 12, "v": 11, "e": 27, "E": 27}  # \e and \E: GNU ESC, as clang
-_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.S)
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|u\{[0-9a-fA-F]+\}|N\{[^}\n]*\}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|.)",
+                        re.S)
 
 TokenValue = Union[int, float, bytes, None]
 
 
 @dataclass
 class Token:
-    kind: str  # "id", "kw", "int", "float", "char", "string", "punct", "eof"
+    kind: str  # "id", "kw", "int", "float", "char", "string", "punct", "unknown", "eof"
     text: str
     loc: SourceLocation
     value: TokenValue = None
@@ -76,14 +84,16 @@ class Token:
         return f"Token({self.kind}, {self.text!r}, {self.loc})"
 
 
-def decode_escapes(body: str, loc: SourceLocation, diags: Optional[DiagnosticEngine]) -> bytes:
-    """Decode the escape sequences of a char or string literal body into bytes."""
+def decode_escapes(body: str, start: SourceLocation, diags: Optional[DiagnosticEngine]) -> bytes:
+    """Decode the escape sequences of a char or string literal body into bytes; `start` is
+    where the body begins (an escape's diagnostic points at its backslash, as clang's)."""
     out = bytearray()
     pos = 0
     for m in _ESCAPE_RE.finditer(body):
         out += body[pos:m.start()].encode("utf-8")
         pos = m.end()
         esc = m.group(1)
+        loc = SourceLocation(start.file, start.line, start.col + m.start()) if diags is not None else start
         if esc == "x":
             if diags is not None:
                 diags.error(loc, "\\x used with no following hex digits")
@@ -94,6 +104,8 @@ def decode_escapes(body: str, loc: SourceLocation, diags: Optional[DiagnosticEng
             out.append(value & 0xFF)
         elif esc[0] in "01234567":
             out.append(int(esc, 8) & 0xFF)
+        elif esc[0] in "uU" or esc[:2] == "N{":
+            out += _ucn_bytes(m, loc, diags)
         elif esc in _SIMPLE_ESCAPES:
             out.append(_SIMPLE_ESCAPES[esc])
         else:
@@ -102,6 +114,33 @@ def decode_escapes(body: str, loc: SourceLocation, diags: Optional[DiagnosticEng
             out += esc.encode("utf-8")
     out += body[pos:].encode("utf-8")
     return bytes(out)
+
+
+def _ucn_bytes(escape: re.Match[str], loc: SourceLocation, diags: Optional[DiagnosticEngine]) -> bytes:
+    """The UTF-8 of a literal's universal character name (C99 6.4.3; `escape` matched
+    `\\u00e9`, or clang's `\\u{e9}` or `\\N{NAME}`), with clang's errors: too few digits, an
+    unknown name, a surrogate or past U+10FFFF, a basic or control character other than
+    `$`, `@` and `` ` ``."""
+    esc = escape.group(1)
+    whole = UCN.match(escape.group())
+    message, cp = None, None if whole is None else ucn_value(whole)
+    if whole is not None and cp is None:
+        message = f"'{whole.group(4)}' is not a valid Unicode character name"
+        loc = SourceLocation(loc.file, loc.line, loc.col + 3)
+    elif cp is None:
+        message = "incomplete universal character name" if len(esc) > 1 else \
+            f"\\{esc[0]} used with no following hex digits"
+    else:
+        if 0xD800 <= cp <= 0xDFFF or cp > 0x10FFFF:
+            message = "invalid universal character"
+        elif cp < 0xA0 and cp not in (0x24, 0x40, 0x60):
+            message = ("universal character name refers to a control character" if cp < 0x20 or cp >= 0x7F
+                       else f"character '{chr(cp)}' cannot be specified by a universal character name")
+    if message is not None or cp is None:
+        if diags is not None and message is not None:
+            diags.error(loc, message)
+        return b""
+    return chr(cp).encode("utf-8")
 
 
 class Lexer:
@@ -135,6 +174,9 @@ class Lexer:
                 continue
             if kind == "id" or kind == "punct":  # most tokens: made here, as _ident and _punct do
                 value = m.group()
+                if kind == "id" and (not value.isascii() or "\\" in value):
+                    pos = self._unicode(pos)
+                    continue
                 loc = SourceLocation(self.file, self.line, pos - self.line_start + 1)
                 self.tokens.append(Token(("kw" if value in KEYWORDS else "id") if kind == "id" else "punct",
                                          value, loc))
@@ -147,6 +189,14 @@ class Lexer:
             pos = m.end()
         self.tokens.append(Token("eof", "", self.loc(len(text))))  # clang's end-of-file location
         return self.tokens
+
+    def _unicode(self, pos: int) -> int:
+        """The identifier, or the token that is none, of UCNs and UTF-8 characters at `pos`."""
+        found = scan(self.text, pos)
+        if found.kind != "space":
+            kind = "id" if found.kind == "id" else "unknown"
+            self.tokens.append(Token(kind, found.name if kind == "id" else self.text[pos:found.end], self.loc(pos)))
+        return found.end
 
     def _newlines(self, start: int, end: int) -> None:
         """Account for the newlines in text[start:end]."""
@@ -236,19 +286,23 @@ class Lexer:
         self.diags.error(loc, f"invalid suffix '{text[len(head):]}' on {what}")
 
     def _char(self, text: str, loc: SourceLocation) -> Token:
-        body = text[text.index("'") + 1:-1]
-        data = decode_escapes(body, loc, self.diags)
+        quote = text.index("'") + 1
+        data = decode_escapes(text[quote:-1], SourceLocation(loc.file, loc.line, loc.col + quote), self.diags)
+        body = text[quote:-1]
         if not data:
             self.diags.error(loc, "empty character constant")
             return Token("char", text, loc, 0)
-        if len(data) > 1:
+        if len(data) > 1 and re.search(r"\\[uU]", body):
+            self.diags.error(loc, "character too large for enclosing character literal type")
+        elif len(data) > 1:
             self.diags.warning(loc, "multi-character character constant")
         value = data[0] - 256 if data[0] >= 128 else data[0]  # char is signed
         return Token("char", text, loc, value)
 
     def _string(self, text: str, loc: SourceLocation) -> Token:
-        body = text[text.index('"') + 1:-1]
-        return Token("string", text, loc, decode_escapes(body, loc, self.diags))
+        quote = text.index('"') + 1
+        body = SourceLocation(loc.file, loc.line, loc.col + quote)
+        return Token("string", text, loc, decode_escapes(text[quote:-1], body, self.diags))
 
     def _ident(self, text: str, loc: SourceLocation) -> Token:
         return Token("kw" if text in KEYWORDS else "id", text, loc)

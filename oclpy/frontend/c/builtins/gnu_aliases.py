@@ -8,9 +8,15 @@ lacks, are built from shifts and `ctz`. clang's half conversions through a point
 `__builtin_load_halff(half *)`, `__builtin_load_half(half *)`, in any address space)
 are vstore_half/vload_half at offset 0 (round to nearest even, as clang's fptrunc).
 The `f16` spellings clang 23 takes with `cl_khr_fp16` (`__builtin_sqrtf16`, ...) are the
-half overloads; `__builtin_frexpf(float, int *)` takes a pointer into any address space, as
-clang does for a builtin's pointer parameter; `__builtin_canonicalizef` is `x * 1.0` (the
-IEEE canonical encoding: a signalling NaN made quiet; oclpy keeps denormals).
+half overloads; `__builtin_frexpf(float, int *)`, `__builtin_modff(float, float *)` and
+`__builtin_remquof(float, float, int *)` (and their double forms) take a pointer into
+global, local, private or generic memory, as clang does for a builtin's pointer parameter
+(clang also takes a pointer to constant memory, which they would write; oclpy does not);
+`__builtin_canonicalizef` is `x * 1.0` (the IEEE canonical encoding: a signalling NaN made
+quiet; oclpy keeps denormals). `__builtin_roundeven{f,,f16}` is `rint` (OpenCL rounds to
+nearest even); `__builtin_fmaximum_num{f,,f16}` and `__builtin_fminimum_num*` are IEEE
+754-2019's maximumNumber and minimumNumber: a NaN operand yields the other (NaN only when
+both are), and -0 < +0.
 """
 
 from __future__ import annotations
@@ -58,6 +64,10 @@ def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
         rows.append((f"__builtin_ldexp{suffix}", "ldexp", t, (t, ct.INT)))
         rows += [(f"__builtin_frexp{suffix}", "frexp", t, b.params) for b in bi.overloads("frexp")
                  if b.params[0] == t]
+        rows.append((f"__builtin_roundeven{suffix}", "rint", t, (t,)))
+        if t != ct.HALF:  # clang 23 has no modff16, remquof16
+            rows += [(f"__builtin_{name}{suffix}", name, t, b.params) for name in ("modf", "remquo")
+                     for b in bi.overloads(name) if b.params[0] == t]
     rows += [(f"__builtin_{name}", name, ct.INT, (t,)) for name in ("isnan", "isinf", "isfinite", "signbit")
              for t in (ct.FLOAT, ct.DOUBLE)]
     return rows
@@ -93,6 +103,9 @@ def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
     for suffix, t in _REAL:
         sig = Builtin(f"__builtin_canonicalize{suffix}", t, (t,), "gnu_canonicalize")
         table[sig.name] = [sig]
+        for name in ("fmaximum_num", "fminimum_num"):
+            sig = Builtin(f"__builtin_{name}{suffix}", t, (t, t), "gnu_maximum_num")
+            table[sig.name] = [sig]
     return table, targets
 
 
@@ -161,7 +174,23 @@ def b_canonicalize(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optio
     return cx.b.binop("fmul", x, ConstFloat(x.type, 1.0))
 
 
+def b_maximum_num(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    """maximumNumber (minimumNumber): the larger (smaller) operand, the other one when
+    one is a NaN, and of two zeros +0 (-0)."""
+    x, y = args
+    assert isinstance(x.type, ir.FloatType)
+    b, bits = cx.b, ir.IntType(x.type.bits)
+    x_negative = b.icmp("slt", b.cast("bitcast", x, bits), ConstInt(bits, 0))
+    if "fmaximum" in sig.name:
+        ordered = b.select(b.fcmp("ogt", x, y), x, b.select(b.fcmp("olt", x, y), y, b.select(x_negative, y, x)))
+    else:
+        ordered = b.select(b.fcmp("olt", x, y), x, b.select(b.fcmp("ogt", x, y), y, b.select(x_negative, x, y)))
+    either = b.select(b.fcmp("uno", y, y), x, ordered)
+    return b.select(b.fcmp("uno", x, x), y, either)
+
+
 ALIAS_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
     "gnu_store_half": b_store_half, "gnu_load_half": b_load_half, "gnu_canonicalize": b_canonicalize,
+    "gnu_maximum_num": b_maximum_num,
 }

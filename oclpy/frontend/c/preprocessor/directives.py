@@ -154,9 +154,26 @@ class Preprocessor:
                         return self.files[-1].tokens[-1]
                     continue
             src.pos += 1
+            if src.lexed.problems and src.pos - 1 in src.lexed.problems:
+                self._report(src, src.pos - 1, True)
+                if src.pos - 1 in src.lexed.dropped:
+                    continue
             if src.delta or src.presumed is not None:
                 return src.relocated(tok)
             return tok
+
+    def _report(self, src: Source, index: int, text: bool) -> None:
+        """The identifier-character problems of token `index` (`text`: read as a text line)."""
+        for line, col, error, message, text_only in src.lexed.problems[index]:
+            if text or not text_only:
+                loc = SourceLocation(src.presumed or src.name, src.presumed_line(line), col)
+                (self.diags.error if error else self.diags.warning)(loc, message)
+
+    def _report_range(self, src: Source, start: int, end: int) -> None:
+        """The problems that directives and skipped groups report, of tokens start..end-1."""
+        problems = src.lexed.problems
+        for index in sorted(i for i in problems if start <= i < end):
+            self._report(src, index, False)
 
     def _peek(self) -> PPToken:
         src = self.files[-1]
@@ -170,6 +187,8 @@ class Preprocessor:
         while not toks[j].bol:
             j += 1
         src.pos = j
+        if src.lexed.problems:
+            self._report_range(src, i, j)
         if j == i + 1:
             return  # the null directive
         name, args = toks[i + 1], toks[i + 2:j]
@@ -208,6 +227,8 @@ class Preprocessor:
                 elif word == "endif":
                     depth -= 1
             i += 1
+        if src.lexed.problems:
+            self._report_range(src, src.pos, i)
         src.pos = i
 
     def _open_conditional(self, line: Line) -> Optional[Conditional]:

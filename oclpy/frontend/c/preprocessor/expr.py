@@ -157,8 +157,8 @@ class _Evaluator:
         return value, unsigned
 
     def char(self, tok: PPToken) -> Value:
-        body = tok.text[tok.text.index("'") + 1:-1]
-        data = decode_escapes(body, loc_of(tok), self.diags)
+        quote = tok.text.index("'") + 1
+        data = decode_escapes(tok.text[quote:-1], SourceLocation(tok.file, tok.line, tok.col + quote), self.diags)
         if not data:
             self.diags.warning(loc_of(tok), "empty character constant")
             raise PPError("invalid token at start of a preprocessor expression", loc_of(tok))

@@ -168,7 +168,7 @@ def stringize(toks: list[PPToken], loc: PPToken) -> tuple[PPToken, Optional[Sour
         if tok.kind in ("string", "char"):
             parts.append(_escape(tok.text))
         else:
-            parts.append(DIGRAPH_SPELLING[tok.text] if tok.digraph else tok.text)
+            parts.append(_spelling(tok))
     text = "".join(parts)
     dropped = None
     if (len(text) - len(text.rstrip("\\"))) % 2:
@@ -184,8 +184,12 @@ def paste(lhs: PPToken, rhs: PPToken) -> Optional[PPToken]:
         return None
     out = PPToken(lexed[0], lexed[1], lhs.file, lhs.line, lhs.col, lhs.space, False, EMPTY, False)  # a new token
     out.digraph = lexed[1] != spelling and lexed[0] == "punct"
+    if lexed[0] == "id" and lexed[1] != spelling:
+        out.spelled = spelling
     return out
 
 
 def _spelling(tok: PPToken) -> str:
+    if tok.spelled is not None:
+        return tok.spelled
     return DIGRAPH_SPELLING[tok.text] if tok.digraph else tok.text

@@ -14,7 +14,8 @@ side would lex as one (`- -1`, not `--1`).
 Pragma lines (`#pragma`, `_Pragma`) are written on a line of their own; the
 lexer skips them. A `#` token (made by a macro, or after a line splice) that
 would start a line gets an empty comment before it, or the lexer would take
-the line for a directive.
+the line for a directive; a stray backslash gets one after it, or a newline written
+next would splice the lines.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def _needs_space(prev: PPToken, tok: PPToken) -> bool:
     if not a or not b:
         return False
     if prev.kind in _WORD and (tok.kind in _WORD or b[0] in "$\\"):
+        return True
+    if a == "\\" and b[0] in "uU":  # `\` then `u00e9` would lex as one identifier
         return True
     if prev.kind == "number" and (b[0] == "." or b[0] in "+-" and a[-1] in "eEpP" or tok.kind == "other"):
         return True
@@ -97,6 +100,8 @@ class Writer:
         parts.append(tok.text)
         self.col += len(tok.text)
         self.prev = tok
+        if tok.text[-1:] == "\\":  # a stray backslash: a newline after it would splice the lines
+            self._shield()
 
     def _shield(self) -> None:
         self.parts.append("/**/")

@@ -26,6 +26,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..identifier_chars import IDENTIFIER, scan
+
 EMPTY: frozenset[str] = frozenset()
 
 PUNCTUATORS = sorted("""
@@ -42,7 +44,7 @@ _ALTERNATIVES = "|".join([
     r"(?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.$])*)",
     r"(?P<char>L?'(?:[^'\\\n]|\\.)*')",
     r"(?P<string>L?\"(?:[^\"\\\n]|\\.)*\")",
-    r"(?P<id>[A-Za-z_$][A-Za-z0-9_$]*)",
+    r"(?P<id>" + IDENTIFIER + ")",
     r"(?P<punct>" + "|".join(re.escape(p) for p in PUNCTUATORS) + ")",
     r"(?P<other>['\"][^\n]*|.)",
 ])
@@ -61,10 +63,12 @@ class PPToken:
     (C99 6.10.3.4p2, see expand.py); `src` is False for tokens made by a
     macro expansion, whose `file`/`line`/`col` are then where expand.py places
     them, and whose `eline` is what `__LINE__` among them says. `digraph`: the
-    punctuator was written as its digraph."""
+    punctuator was written as its digraph. An identifier's `text` is its name,
+    UCNs decoded (`\\u00e9` is `é`); `spelled` is then how it was written (`#` and
+    `##` work on spellings), else None."""
 
     __slots__ = ("kind", "text", "file", "line", "col", "space", "bol", "hideset", "src", "eline", "digraph",
-                 "painted")
+                 "painted", "spelled")
 
     def __init__(self, kind: str, text: str, file: str, line: int, col: int, space: bool = False,
                  bol: bool = False, hideset: frozenset[str] = EMPTY, src: bool = True) -> None:
@@ -80,6 +84,7 @@ class PPToken:
         self.eline = line  # a replacement token: the line where its macro call ends (for __LINE__)
         self.digraph = False
         self.painted = False
+        self.spelled: Optional[str] = None
 
     def __repr__(self) -> str:
         return f"PPToken({self.kind}, {self.text!r}, {self.file}:{self.line}:{self.col})"
@@ -90,7 +95,7 @@ class PPToken:
         out = _new_token(PPToken)
         out.kind, out.text, out.file, out.line, out.col = self.kind, self.text, self.file, self.line, self.col
         out.space, out.bol, out.hideset, out.src = self.space, self.bol, self.hideset, self.src
-        out.eline, out.digraph, out.painted = self.eline, self.digraph, self.painted
+        out.eline, out.digraph, out.painted, out.spelled = self.eline, self.digraph, self.painted, self.spelled
         return out
 
     def placed_copy(self, where: PPToken) -> PPToken:
@@ -98,7 +103,7 @@ class PPToken:
         out = _new_token(PPToken)
         out.kind, out.text, out.file, out.line, out.col = self.kind, self.text, where.file, where.line, where.col
         out.space, out.bol, out.hideset, out.src = self.space, self.bol, self.hideset, self.src
-        out.eline, out.digraph, out.painted = self.eline, self.digraph, self.painted
+        out.eline, out.digraph, out.painted, out.spelled = self.eline, self.digraph, self.painted, self.spelled
         return out
 
 
@@ -111,6 +116,10 @@ class Lexed:
     eol: dict[int, tuple[int, int]] = field(default_factory=dict)  # directive '#' index -> (line, col)
     unterminated_comment: Optional[tuple[int, int]] = None  # where a `/*` that never closes starts
     warnings: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message)
+    # token index -> its identifier-character problems (line, col, error, message, text_only),
+    # reported when the token is read (identifier_chars.py says which are reported where)
+    problems: dict[int, list[tuple[int, int, bool, str, bool]]] = field(default_factory=dict)
+    dropped: set[int] = field(default_factory=set)  # tokens that text lines drop (a stray UTF-8 character)
 
 
 class _Positions:
@@ -188,7 +197,12 @@ def lex(text: str, file: str) -> Lexed:
     # its column counts from the later of its line's start and the last splice.
     splices = positions.splices if positions is not None else []
     spliced, next_splice, last_splice = 0, splices[0] if splices else len(body) + 1, -1
-    for m in _SCAN.finditer(body):
+    pos = 0
+    while True:
+        m = _SCAN.match(body, pos)
+        if m is None:
+            break
+        pos = m.end()
         kind = m.lastgroup
         start = m.start(kind)  # type: ignore[arg-type]
         if kind == "nl":
@@ -220,6 +234,23 @@ def lex(text: str, file: str) -> Lexed:
         if positions is not None and positions.trigraphs:
             tok_line, col = positions.locate(start)
         value = m.group(kind)  # type: ignore[arg-type]
+        spelled = None
+        if kind == "id" and (not value.isascii() or "\\" in value):
+            found = scan(body, start)
+            pos = found.end
+            spelled = body[start:pos]
+            if found.problems:
+                result.problems[len(out)] = [
+                    (*(positions.locate(p.offset) if positions else (tok_line, col + p.offset - start)),
+                     p.error, p.message, p.text_only) for p in found.problems]
+            if found.kind == "space":
+                space = True
+                continue
+            if found.kind == "drop":
+                result.dropped.add(len(out))
+            kind, value = ("id", found.name) if found.kind == "id" else ("other", spelled)
+            if spelled == value:
+                spelled = None
         digraph = kind == "punct" and value in DIGRAPHS
         if digraph:
             value = DIGRAPHS[value]
@@ -228,6 +259,8 @@ def lex(text: str, file: str) -> Lexed:
         out.append(PPToken(kind, value, file, tok_line, col, space, bol))  # type: ignore[arg-type]
         if digraph:
             out[-1].digraph = True
+        if spelled is not None:
+            out[-1].spelled = spelled
         space = bol = False
     end = len(body)
     eof_line, eof_col = positions.locate(end) if positions else (line, end - line_start + 1)
@@ -240,9 +273,14 @@ def lex(text: str, file: str) -> Lexed:
 
 
 def lex_one(text: str) -> Optional[tuple[str, str]]:
-    """(kind, spelling) when `text` is exactly one pp-token (what `##` may form), else None.
-    A digraph comes back as the punctuator it stands for."""
+    """(kind, text) when `text` is exactly one pp-token (what `##` may form), else None.
+    A digraph comes back as the punctuator it stands for, an identifier as its name."""
     m = _TOKEN.match(text)
+    if m is not None and m.lastgroup == "id" and (not text.isascii() or "\\" in text):
+        found = scan(text, 0)
+        if found.end != len(text) or found.kind == "space":
+            return None
+        return ("id", found.name) if found.kind == "id" else ("other", text)
     if m is None or m.end() != len(text) or m.lastgroup in ("nl", "comment", "badcomment"):
         return None
     if m.lastgroup == "other" and text[0] in "'\"":

@@ -474,7 +474,10 @@ def _run_mixed(items: _Items, barriers: int, steps: tuple[int, ...], state: ll.V
 
 
 def launcher_name(kernel: str) -> str:
-    """The symbol of `kernel`'s launcher in the native code."""
+    """The symbol of `kernel`'s launcher in the native code: ASCII, as the JIT's lookup
+    wants; a kernel name's UTF-8 letters are written `.uXX.` (no C name holds a '.')."""
+    if not kernel.isascii():
+        kernel = "".join(c if c.isascii() else f".u{ord(c):x}." for c in kernel)
     return f"{kernel}.launch"
 
 
