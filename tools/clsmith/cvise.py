@@ -38,7 +38,7 @@ def _python() -> str:
     return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
-def _serve(server: socket.socket, test: Callable[[str], bool], deadline: float, stop: threading.Event,
+def serve(server: socket.socket, test: Callable[[str], bool], deadline: float, stop: threading.Event,
            best: list[str]) -> None:
     server.settimeout(0.5)
     while not stop.is_set():
@@ -53,7 +53,10 @@ def _serve(server: socket.socket, test: Callable[[str], bool], deadline: float, 
             ok = time.monotonic() < deadline and test(data.decode())
             if ok:
                 best.append(data.decode())     # C-Vise only tries what would be smaller
-            conn.sendall(b"1" if ok else b"0")
+            try:
+                conn.sendall(b"1" if ok else b"0")
+            except OSError:     # the script was killed meanwhile (C-Vise stopped at the deadline)
+                pass
 
 
 def cvise_reduce(source: str, test: Callable[[str], bool], seconds: float = 1800.0,
@@ -73,7 +76,7 @@ def cvise_reduce(source: str, test: Callable[[str], bool], seconds: float = 1800
         stop = threading.Event()
         best = [source]
         deadline = time.monotonic() + seconds
-        thread = threading.Thread(target=_serve, args=(server, test, deadline, stop, best))
+        thread = threading.Thread(target=serve, args=(server, test, deadline, stop, best))
         thread.start()
         try:
             proc = subprocess.Popen([CVISE, "--n", "1", "--timeout", "600", "--tidy", script, "kernel.cl"],

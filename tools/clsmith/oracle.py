@@ -17,7 +17,11 @@ go through cheap gates first:
 
 CLI: `python -m tools.clsmith.oracle KERNEL.cl [--oclpy ROOT]` reduces one
 kernel into KERNEL.min.cl (`--show`: only print its four runs); `--results RUN.json --top N --out DIR` reduces
-the first kernel of each of the N most common causes of a run.
+the first kernel of each of the N most common causes of a run. `--crash` reduces
+a kernel on which PoCL dies while oclpy finishes, keeping how PoCL dies
+(`crash.CrashOracle`: the signal and PoCL's last stderr line; `--frame NAME`: a
+function of gdb's backtrace instead; `--stack-kib N`: PoCL must finish with
+that much stack).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import numpy as np
 from .execute import Run
 from .generate import include_dir as find_include_dir
 from .clang import UB_WARNINGS, clang_accepts, uninitialized_reads
+from .crash import CrashOracle, CrashSignature, probe
 from .cvise import CVISE, cvise_reduce
 from .reduce import reduce_kernel
 from .report import causes
@@ -85,9 +90,20 @@ class Oracle:
         return not self.levels or self.levels_of(source, ours, pocl) == self.levels
 
 
+def crash_oracle(source: str, worker: Worker, include_dir: str, args: argparse.Namespace) -> CrashOracle:
+    """The test that keeps PoCL's death on `source` as the original kernel shows it."""
+    died = probe(source, include_dir, args.timeout, gdb=bool(args.frame))
+    want = CrashSignature(died.code, "" if args.frame else died.last_line, args.frame or "", args.stack_kib)
+    oracle = CrashOracle(worker, source, include_dir, want, args.timeout)
+    if not oracle(source):
+        raise SystemExit(f"{want} does not hold for the original kernel ({died})")
+    return oracle
+
+
 def reduce_file(path: Path, worker: Worker, include_dir: str, args: argparse.Namespace, out: Path) -> dict:
     source = path.read_text()
-    oracle = Oracle(worker, source, include_dir, args.timeout)
+    oracle = crash_oracle(source, worker, include_dir, args) if args.crash \
+        else Oracle(worker, source, include_dir, args.timeout)
     print(f"{path}: keeping {oracle.want}", flush=True)
     start = time.monotonic()
     engine = None
@@ -99,8 +115,11 @@ def reduce_file(path: Path, worker: Worker, include_dir: str, args: argparse.Nam
                             seconds=args.seconds, engine=engine,
                             progress=lambda m: print("   ", m, flush=True))
     out.write_text(reduced)
-    ours, pocl = oracle.runs(reduced)
     print(f"{len(reduced.splitlines())} lines: {out}", flush=True)
+    if isinstance(oracle, CrashOracle):
+        return {"kernel": str(path), "reduced": str(out), "want": repr(oracle.want),
+                "lines": len(reduced.splitlines()), "pocl": repr(oracle.pocl(reduced))}
+    ours, pocl = oracle.runs(reduced)
     return {"kernel": str(path), "reduced": str(out), "want": list(oracle.want),
             "lines": len(reduced.splitlines()),
             "oclpy": {"status": ours.status, "digest": ours.outputs, "detail": ours.detail[-1500:]},
@@ -133,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="per build and run")
     ap.add_argument("--no-cvise", action="store_true", help="only the line reducer, even where cvise is installed")
     ap.add_argument("--show", action="store_true", help="only print the four runs of KERNEL")
+    ap.add_argument("--crash", action="store_true", help="keep how PoCL dies (oclpy must finish)")
+    ap.add_argument("--frame", help="with --crash: text a line of PoCL's gdb backtrace must hold")
+    ap.add_argument("--stack-kib", type=int, default=0, help="with --crash: PoCL must finish with this much stack")
     args = ap.parse_args(argv)
     inc = find_include_dir(args.clsmith_dir)
     worker = Worker(Config(inc, args.oclpy, cpu=0))
