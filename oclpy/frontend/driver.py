@@ -173,16 +173,14 @@ def _check_after_syntax_errors(tu: object, options: BuildOptions, diags: Diagnos
     error, so one build reports the later errors too. The build has failed
     already: should sema trip over a half-parsed construct, the syntax errors
     stand alone (they are the cause) rather than an internal error."""
-    parse_diags = len(diags.diagnostics)
     try:
         analyze(tu, options, diags, pragmas)  # type: ignore[arg-type]
     except TooManyErrors:
         raise
     except Exception:  # a consequence of the recovered syntax error, not news to the user
         pass
-    finally:
-        if len(diags.diagnostics) > parse_diags:  # report in source order, as clang does
-            diags.diagnostics.sort(key=lambda d: (d.loc.file, d.loc.line, d.loc.col))
+    finally:  # the lexer's, the parser's and sema's diagnostics in translation order, as clang's
+        diags.diagnostics.sort(key=lambda d: (pragmas.place(d.loc), d.loc.col))
 
 
 def _fresh_diagnostics(old: DiagnosticEngine, source: str, filename: str) -> DiagnosticEngine:

@@ -111,7 +111,10 @@ def test_pragmas_pass_through_unchanged(pragma):
     assert pragma + "\n" in out
     tu_diags = DiagnosticEngine()
     tu = parse(out, "k.cl", tu_diags)
-    assert [d.name for d in tu.decls] == ["x"] and not tu_diags.diagnostics
+    assert [d.name for d in tu.decls] == ["x"]
+    # a loop hint needs a loop: at file scope it is clang's error at the pragma
+    expected = ["1:1: expected identifier or '('"] if "unroll" in pragma else []
+    assert [f"{d.loc.line}:{d.loc.col}: {d.message}" for d in tu_diags.diagnostics] == expected
 
 
 def test_pragma_operator():

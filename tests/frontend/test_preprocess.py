@@ -150,10 +150,11 @@ def test_error_directive_in_false_branch_is_skipped():
 
 
 def test_pragmas_pass_through():
-    out, diags = pp("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma unroll 4\nint x;\n")
-    assert "#pragma OPENCL EXTENSION" in out and not diags.diagnostics
+    out, diags = pp("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\nint x;\n"
+                    "void f(void) {\n#pragma unroll 4\n  for (;;) ;\n}\n")
+    assert "#pragma OPENCL EXTENSION" in out and "#pragma unroll 4" in out and not diags.diagnostics
     tu = parse(out, "k.cl", diags)
-    assert [d.name for d in tu.decls] == ["x"] and not diags.diagnostics
+    assert [d.name for d in tu.decls] == ["x", "f"] and not diags.diagnostics
 
 
 def test_columns_kept_outside_macros():

@@ -34,6 +34,11 @@ class ExtensionPragmas:
     first_line: dict[tuple[str, int], int] = field(default_factory=dict)  # (file, line) -> output line
     changes: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # name -> (output line, on)
 
+    def place(self, loc: SourceLocation) -> int:
+        """Where `loc` stands in translation order: the first preprocessed line that shows its
+        source line (past every line for a location the text does not show)."""
+        return self.first_line.get((loc.file, loc.line), len(self.first_line))
+
     def enabled(self, name: str, loc: SourceLocation) -> bool:
         """Whether extension `name` is enabled at `loc`."""
         events = self.changes.get(name)

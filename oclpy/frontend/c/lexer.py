@@ -3,7 +3,8 @@
 One master regular expression recognises every token class (pycparser style);
 punctuators are matched longest first. Lines starting with `#` are directives
 left by the preprocessor: `#line N "file"` and `# N "file"` set the location of
-the next line, `#pragma` lines are skipped. Comments are skipped here too (the
+the next line, `#pragma` lines are skipped (a loop hint at file scope is clang's
+error there: it must precede a loop). Comments are skipped here too (the
 preprocessor removes them, but the lexer also reads unpreprocessed text in
 tests). A character that starts no token is reported and skipped.
 
@@ -57,6 +58,8 @@ _FLOAT_RE = re.compile(
     r"|0[xX](?:[0-9a-fA-F]*\.[0-9a-fA-F]+|[0-9a-fA-F]+\.?)[pP][+-]?[0-9]+)(?P<suffix>[fFhHlL]?)")
 ULONG_MAX = 2**64 - 1
 _MAX_DIGITS = {8: 22, 10: 20, 16: 16}  # digits of ULONG_MAX in each base
+# the loop hints, which clang takes only before a statement
+_LOOP_PRAGMA = re.compile(r"#\s*pragma\s+(?:unroll|nounroll|unroll_and_jam|nounroll_and_jam|clang\s+loop)\b")
 _LINE_DIRECTIVE = re.compile(r"#\s*(?:line\s+)?([0-9]+)(?:\s+\"((?:[^\"\\]|\\.)*)\")?")
 
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "\\": 92, "'": 39, '"': 34, "?": 63, "a": 7, "b": 8,
@@ -218,7 +221,17 @@ class Lexer:
                 self.diags.error(self.loc(m.start(1)), "#line directive requires a positive integer argument")
             else:
                 self.line = int(digits or "0") - 1
+        elif _LOOP_PRAGMA.match(self.text, pos, eol) and self._at_file_scope():
+            self.diags.error(self.loc(pos), "expected identifier or '('")  # clang's: a loop hint needs a loop
         return eol  # the newline itself is counted by the main loop
+
+    def _at_file_scope(self) -> bool:
+        """Whether the tokens so far close every brace they open."""
+        depth = 0
+        for tok in self.tokens:
+            if tok.kind == "punct" and tok.text in ("{", "}", "<%", "%>"):
+                depth += 1 if tok.text in ("{", "<%") else -1
+        return depth <= 0
 
     def _token(self, m: re.Match[str]) -> None:
         kind = m.lastgroup or ""
