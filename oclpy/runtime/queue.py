@@ -219,15 +219,17 @@ class CommandQueue(Handle):
         if markers:
             args = (driver, list(markers), action, *args)
             action = _ordered_launch
-        run_started(evt, driver, self._profiling, action, args)
-        if evt._status > ces.COMPLETE:  # issued: it completes later, maybe on another thread,
-            evt._retire_to = self       # and then retires itself...
-            if evt._status <= ces.COMPLETE:  # ...unless it did meanwhile (_retire: idempotent)
+        try:
+            run_started(evt, driver, self._profiling, action, args)
+        finally:  # also when Ctrl-C interrupted it (failed, then re-raised)
+            if evt._status > ces.COMPLETE:  # issued: it completes later, maybe on another thread,
+                evt._retire_to = self       # and then retires itself...
+                if evt._status <= ces.COMPLETE:  # ...unless it did meanwhile (_retire: idempotent)
+                    self._retire(evt)
+            elif evt._status < 0:
                 self._retire(evt)
-        elif evt._status < 0:
-            self._retire(evt)
-        else:  # done here (the cpu's quick launch): retired here
-            self._pending.pop(evt, None)
+            else:  # done here (the cpu's quick launch): retired here
+                self._pending.pop(evt, None)
         return evt
 
     def transfer_now(self, command: int, move: Callable[..., Any], args: tuple,
@@ -256,12 +258,14 @@ class CommandQueue(Handle):
             self._last = evt
             self._pending[evt] = None
         evt.mark_started()
-        run_started(evt, driver, False, move, args)
-        if evt._retire_to is None:  # done here: retire it here
-            if evt._status < 0:
-                self._retire(evt)
-            else:
-                self._pending.pop(evt, None)
+        try:
+            run_started(evt, driver, False, move, args)
+        finally:
+            if evt._retire_to is None:  # done here: retire it here
+                if evt._status < 0:
+                    self._retire(evt)
+                else:
+                    self._pending.pop(evt, None)
         if blocking and evt._status != ces.COMPLETE:
             evt.wait()  # the copy behind the stream's work, or the command's error
         return evt

@@ -82,7 +82,10 @@ class CommandThreads:
             local.chain = True
             while job is not None:
                 local.next = None
-                run_action(*job)
+                try:
+                    run_action(*job)
+                except BaseException:  # an interrupted command: its event has failed with it
+                    pass
                 job = local.next
             local.chain = False
             with self.lock:
@@ -134,8 +137,11 @@ def run_started(event: Event, driver: Any, profiling: bool, action: Callable[...
                   and done is not DONE else None)
     except Error as exc:
         event.complete(exc.code if exc.code < 0 else status_code.OUT_OF_RESOURCES, exc)
-    except BaseException as exc:  # recorded on the event; wait()/finish() report it
+    except Exception as exc:  # recorded on the event; wait()/finish() report it
         event.complete(status_code.OUT_OF_RESOURCES, exc)
+    except BaseException as exc:  # Ctrl-C or a timeout's signal stopped the action part done:
+        event.complete(status_code.OUT_OF_RESOURCES, exc)  # the command failed, and the
+        raise                                              # interruption is the caller's
     else:
         if marker is None:
             event.complete(ces.COMPLETE)

@@ -1,6 +1,7 @@
 """Launches that used to take the process down or hold it hostage (issue 13), each run
 in a child process: a kernel with an 8 MB private array, 128 work-items writing a
-64-element `__local` array, a runaway kernel interrupted with Ctrl-C."""
+64-element `__local` array, a runaway kernel interrupted with Ctrl-C (waited for on the cpu,
+running on the calling thread on simt)."""
 
 from __future__ import annotations
 
@@ -195,3 +196,36 @@ def test_quick_shapes_run_on_the_calling_thread_and_slow_ones_go_back_to_the_str
     out = np.zeros(4, np.int32)
     cl.enqueue_copy(queue, out, buf)
     assert out.tolist() == [6] * 4
+
+
+@pytest.mark.parametrize("interruption", ["KeyboardInterrupt", "Timeout"])
+def test_an_interrupted_simt_launch_raises_in_its_caller(interruption):
+    # pytest-timeout's signal method raises its Timeout from a SIGALRM handler, as here: a
+    # launch that swallowed it ended part done, and the copy behind it read a partial result
+    rc, out, err = _run("""
+        import signal
+        class Timeout(BaseException):
+            pass
+        def handler(signum, frame):
+            raise {interruption}("interrupted")
+        simt = next(d for d in cl.get_platforms()[0].get_devices() if d.kind == "simt")
+        ctx = cl.Context([simt])
+        queue = cl.CommandQueue(ctx)
+        src = "__kernel void k(__global volatile int *o) { while (o[0] == 0) { o[1] += 1; } }"
+        prg = cl.Program(ctx, src).build()
+        buf = buffer(4)
+        signal.signal(signal.SIGALRM, handler)
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        try:
+            prg.k(queue, (1,), None, buf)
+            print("the launch returned")
+        except {interruption}:
+            print("interrupted")
+        try:
+            queue.finish()
+        except cl.Error as exc:
+            print("finish:", exc.code == cl.status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        print("then", read(buf, 4)[:1].tolist())
+    """.replace("{interruption}", interruption))
+    assert rc == 0, err[-2000:]
+    assert out.split("\n")[:3] == ["interrupted", "finish: True", "then [0]"]
