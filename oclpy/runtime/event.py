@@ -56,7 +56,8 @@ class Event(Handle):
     _callbacks: Callable[[Event], None] | list[Callable[[Event], None]] | tuple = ()
     _user_callbacks: list[tuple[int, Callable[[int], None]]] | tuple = ()
     error: BaseException | None = None
-    _error_reported = False
+    _error_reported = False  # its failure was raised to the user (see `failure_reported`)
+    _cause: Event | None = None  # the failed command that kept it from running (`fail_after`)
     _driver: Any = None  # set with the markers when the work is queued on a device
     _begin: Any = None
     _marker: Any = None
@@ -186,6 +187,25 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
+    def fail_after(self, dep: Event) -> None:
+        """Fail without running, because `dep`, a command it waits for or comes after,
+        failed: EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, with the error of the command
+        that failed first (its cause)."""
+        self._cause = dep._cause or dep
+        self.complete(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
+
+    @property
+    def failure_reported(self) -> bool:
+        """Whether the failure behind this event (its own, or its cause's) was raised to
+        the user: by waiting for it or for a command it kept from running, or by finish()."""
+        return (self._cause or self)._error_reported
+
+    def report_failure(self) -> None:
+        """The failure behind this event is being raised to the user."""
+        self._error_reported = True
+        if self._cause is not None:
+            self._cause._error_reported = True
+
     def when_done(self, callback: Callable[[Event], None], lazy: bool = False) -> None:
         """Call `callback(self)` once the event is done (now, if it already is). A
         `lazy` callback (bookkeeping) may run late: when the event is next waited
@@ -244,7 +264,7 @@ class Event(Handle):
             completion.settle(self, block=True)
         self.wait_done()
         if self.failed:
-            self._error_reported = True
+            self.report_failure()
             raise_cl("clWaitForEvents", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                      describe_failure(self))
 
@@ -366,8 +386,10 @@ class UserEvent(Event):
 
 
 def describe_failure(event: Event) -> str:
-    code = status_code.to_string(event._status, "error %d")
     cmd = command_type.to_string(event.command_type, "command %d")
+    if event._cause is not None:
+        return f"{cmd} did not run, because {describe_failure(event._cause)}"
+    code = status_code.to_string(event._status, "error %d")
     if event.error is None:
         return f"{cmd} ended with status {code}"
     detail = str(event.error) if isinstance(event.error, Error) else \

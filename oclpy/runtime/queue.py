@@ -5,7 +5,8 @@ every command (copy, fill, launch, marker, barrier) takes: it checks the wait
 list, makes the event, adds the queue's ordering dependency (the previous
 command when in-order, the last barrier when out-of-order) and hands both to
 the scheduler. `finish()` waits for everything enqueued so far and reports a
-command that failed and was not waited for.
+command that failed and was not waited for. Until a failure is reported, the
+commands behind it do not run (scheduler.py): they fail with it.
 
 On an in-order queue of an `eager` driver (the cpu: its launches are
 synchronous and a hand-off to another thread costs more than a small
@@ -202,15 +203,15 @@ class CommandQueue(Handle):
         (or queued on this device: `markers`, from `ready_markers`) on the calling thread now,
         as `enqueue_command` would with nothing to wait for; None, with nothing done, when the
         queue is not ready for that (released, used after its `with` block, or an
-        ordering dependency still to wait for)."""
+        ordering dependency still to wait for or failed)."""
         if self._released or self._exited:
             return None
         driver = self.device.driver
         evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
         with self._lock:
             prev = self._last if self._in_order else self._barrier
-            if prev is not None and prev._status > ces.COMPLETE and not (
-                    prev._marker is not None and prev._driver is driver and driver.ordered_markers):
+            if prev is not None and prev._status != ces.COMPLETE and (prev._status < 0 or not (
+                    prev._marker is not None and prev._driver is driver and driver.ordered_markers)):
                 return None
             if self._in_order:
                 self._last = evt
@@ -241,7 +242,7 @@ class CommandQueue(Handle):
         action says DONE (or its driver issues no markers), else RUNNING with a marker
         behind the stream's earlier work; a blocking one is waited for. None, with
         nothing done, when it needs `enqueue_command` (profiling, an out-of-order queue, bytes
-        that have lived on another device, an earlier command to wait for)."""
+        that have lived on another device, an earlier command to wait for or failed)."""
         if self._released or self._exited or not self._in_order or self._profiling:
             return None
         driver = self.device.driver
@@ -252,8 +253,8 @@ class CommandQueue(Handle):
             evt._retire_to = self
         with self._lock:
             prev = self._last
-            if prev is not None and prev._status > ces.COMPLETE and not (
-                    prev._marker is not None and prev._driver is driver and driver.ordered_markers):
+            if prev is not None and prev._status != ces.COMPLETE and (prev._status < 0 or not (
+                    prev._marker is not None and prev._driver is driver and driver.ordered_markers)):
                 return None
             self._last = evt
             self._pending[evt] = None
@@ -301,7 +302,8 @@ class CommandQueue(Handle):
         the next command's work goes to the same stream, after it."""
         if not self.out_of_order:
             last = self._last
-            if last is None or (last._marker is not None and last._driver is self.device.driver
+            if last is None or (last._status >= 0 and last._marker is not None
+                                and last._driver is self.device.driver
                                 and self.device.driver.ordered_markers):
                 return []
             return [last]
@@ -338,10 +340,11 @@ class CommandQueue(Handle):
         if pending:  # else every command of this queue is done: nothing to synchronise
             self._wait_all(pending)
         with self._lock:
-            failed = [e for e in self._failed if not e._error_reported]
+            failed = [e for e in self._failed if not e.failure_reported]
             self._failed = []
+        for evt in failed:  # one report for them all: the queue goes on after it
+            evt.report_failure()
         if failed:
-            failed[0]._error_reported = True
             raise_cl("clFinish", status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
                      describe_failure(failed[0]))
 

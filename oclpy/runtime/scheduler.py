@@ -8,7 +8,11 @@ command never occupies a thread while it waits. Two kinds of dependencies:
 - explicit ones (`wait_for`): if one failed, the command does not run and
   ends with EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, as OpenCL says;
 - implicit ones (the previous command of an in-order queue, the last
-  barrier of an out-of-order queue): order only.
+  barrier of an out-of-order queue): the same while the failure has not been
+  raised to the user (`Event.failure_reported`), as PoCL fails the commands
+  after a failed one, so that a blocking read behind a failed kernel raises
+  the kernel's error instead of returning what the buffer held; a failure
+  the user has seen (a wait, finish()) orders only, and the queue goes on.
 
 Independent commands (out-of-order queues, several queues) run at the same
 time on different command threads; a kernel launch inside one of them
@@ -204,8 +208,9 @@ class _Waiting:
     def dispatch(self, here: bool) -> None:
         event, explicit, deps = self.event, self.explicit, self.deps
         for dep in deps if type(deps) is list else (deps,):
-            if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)):
-                event.complete(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
+            if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)
+                                    or not dep.failure_reported):
+                event.fail_after(dep)
                 return
         if here:
             run_action(event, self.action, self.args)

@@ -90,13 +90,16 @@ def test_a_failing_command_is_reported_by_finish_once(ctx, queue, fake_program):
     after = []
     prg = fake_program(tiny("bad", boom), tiny("good", lambda *a: after.append(1)))
     evt = prg.bad(queue, (1,), (1,), np.int32(0))
-    prg.good(queue, (1,), (1,), np.int32(0))  # in-order: runs after a failure, not poisoned
+    behind = prg.good(queue, (1,), (1,), np.int32(0))  # in-order, behind an unreported failure
     with pytest.raises(cl.RuntimeError) as info:
         queue.finish()
     assert "NDRANGE_KERNEL ended with status OUT_OF_RESOURCES: ValueError: kernel exploded" in str(info.value)
     assert evt.command_execution_status == cl.status_code.OUT_OF_RESOURCES
+    assert behind.command_execution_status == cl.status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    assert after == []
+    queue.finish()  # reported once: the kernel kept from running is not reported again
+    prg.good(queue, (1,), (1,), np.int32(0)).wait()  # and the queue goes on
     assert after == [1]
-    queue.finish()
 
 
 def test_user_event_rules(ctx):
