@@ -57,7 +57,11 @@ class Event(Handle):
     _user_callbacks: list[tuple[int, Callable[[int], None]]] | tuple = ()
     error: BaseException | None = None
     _error_reported = False  # its failure was raised to the user (see `failure_reported`)
-    _cause: Event | None = None  # the failed command that kept it from running (`fail_after`)
+    _cause: Event | None = None  # the failed command that failed it too (`fail_after`)
+    _ran_anyway = False  # ... after its action ran: it was issued behind that command on its device
+    # (command, explicit) of the commands it was issued behind on its device rather than waited
+    # for on the host: their failure is found when it completes (`failure_ahead`)
+    _ahead: tuple[tuple[Event, bool], ...] = ()
     _driver: Any = None  # set with the markers when the work is queued on a device
     _begin: Any = None
     _marker: Any = None
@@ -153,7 +157,11 @@ class Event(Handle):
         times = None
         if self._begin is not None:
             times = driver.device_times(self._begin, marker)
-        self.complete(ces.COMPLETE, device_times=times)
+        failed_ahead = self.failure_ahead() if self._ahead else None
+        if failed_ahead is not None:
+            self.fail_after(failed_ahead, ran=True)
+        else:
+            self.complete(ces.COMPLETE, device_times=times)
         with self._cond:  # the one thread that takes the markers gives them back
             marker, begin = self._marker, self._begin
             self._begin = self._marker = None
@@ -173,6 +181,8 @@ class Event(Handle):
             self._status = status
             self.error = error
             self._keepalive = ()
+            if self._ahead:
+                self._ahead = ()
             callbacks, self._callbacks = self._callbacks, ()
             flag = self._done_flag
         if flag is not None:
@@ -187,12 +197,26 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
-    def fail_after(self, dep: Event) -> None:
-        """Fail without running, because `dep`, a command it waits for or comes after,
-        failed: EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, with the error of the command
-        that failed first (its cause)."""
+    def fail_after(self, dep: Event, ran: bool = False) -> None:
+        """Fail because `dep`, a command it waits for or comes after, failed (without running,
+        or, `ran`, after its action ran behind `dep` on the device):
+        EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, with the error of the command that failed
+        first (its cause)."""
         self._cause = dep._cause or dep
+        self._ran_anyway = ran
         self.complete(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
+
+    def failure_ahead(self) -> Event | None:
+        """Of the commands this one was issued behind on its device (`_ahead`), the first
+        whose failure fails this one too: a wait-list event, or an implicit dependency whose
+        failure was not reported. Those not settled yet are settled first: their work was
+        ahead of this one's, so it is done."""
+        for dep, explicit in self._ahead:
+            if dep._status > ces.COMPLETE:
+                _settle_ahead(dep)
+            if dep._status < 0 and (explicit or not dep.failure_reported):
+                return dep
+        return None
 
     @property
     def failure_reported(self) -> bool:
@@ -385,10 +409,25 @@ class UserEvent(Event):
         self.complete(status)
 
 
+def _settle_ahead(first: Event) -> None:
+    """Settle `first` and the unsettled commands it was issued behind, the oldest first, so
+    that each finds those ahead of it settled (a loop, not a recursion down a long chain)."""
+    chain, seen, stack = [], set(), [first]
+    while stack:
+        evt = stack.pop()
+        if evt._status > ces.COMPLETE and id(evt) not in seen:
+            seen.add(id(evt))
+            chain.append(evt)
+            stack.extend(dep for dep, _ in evt._ahead)
+    for evt in reversed(chain):
+        completion.settle(evt, block=True)
+
+
 def describe_failure(event: Event) -> str:
     cmd = command_type.to_string(event.command_type, "command %d")
     if event._cause is not None:
-        return f"{cmd} did not run, because {describe_failure(event._cause)}"
+        how = "failed" if event._ran_anyway else "did not run"
+        return f"{cmd} {how}, because {describe_failure(event._cause)}"
     code = status_code.to_string(event._status, "error %d")
     if event.error is None:
         return f"{cmd} ended with status {code}"

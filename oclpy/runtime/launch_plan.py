@@ -17,7 +17,7 @@ packer, and whether launches on this queue may take the fast path at all:
 through a struct of the declared dtype; `launch_set` packs the values set
 earlier as raw ones), takes the checked launch shape from the last launch when
 the same size tuples of ints are passed again (the same objects: such a tuple
-cannot change), checks `wait_for` (`CommandQueue.ready_markers`) and runs the launch
+cannot change), checks `wait_for` (`CommandQueue.ready_dependencies`) and runs the launch
 on the calling thread (`CommandQueue.launch_now`). Whenever something is out
 of the ordinary (a value bind_arg must judge or convert otherwise, a global
 offset, g_times_l, an empty range, a dependency to wait for, a busy queue) it
@@ -93,14 +93,14 @@ class LaunchPlan:
             if call:
                 kernel._last_call = (args, blob)
             return self.queue.launch_later(wait_for, self.run, (self.ck, blob, nd), storages)
-        markers: tuple[Any, ...] | None = ()
+        running: tuple[tuple[Any, Any], ...] | None = ()
         if wait_for is not None:
-            markers = self.queue.ready_markers(wait_for)
-            if markers is None:
+            running = self.queue.ready_dependencies(wait_for)
+            if running is None:
                 return None
         if call:
             kernel._last_call = (args, blob)
-        return self.queue.launch_now(markers, self.run, (self.ck, blob, nd),
+        return self.queue.launch_now(running, self.run, (self.ck, blob, nd),
                                      storages if self.driver.issues_markers else ())
 
     def launch_set(self, bound: list[Any], global_size: Any, local_size: Any,

@@ -64,7 +64,7 @@ class CommandQueueUsedAfterExit(UserWarning):
     """A queue was used after its `with` block ended (PyOpenCL warns, then goes on)."""
 
 class CommandQueue(Handle):
-    """PyOpenCL's CommandQueue. `enqueue_command`, `ready_markers`, `launch_now`,
+    """PyOpenCL's CommandQueue. `enqueue_command`, `ready_dependencies`, `launch_now`,
     `launch_later` and `transfer_now` are the runtime's own doors (module docstring), not PyOpenCL API."""
 
     def __init__(self, context: Any, device: Device | None = None, properties: Any = None) -> None:
@@ -163,7 +163,7 @@ class CommandQueue(Handle):
         evt._retire_to = self
         action, migration_waits = _claim_storages(storages, claim_on or self.driver, evt, action)
         with self._lock:
-            after = self._ordering(sync, bool(wait_for)) + migration_waits
+            after = self._ordering(sync, bool(wait_for), evt) + migration_waits
             if not self.out_of_order:
                 self._last = evt
             elif sync == "barrier":
@@ -177,14 +177,14 @@ class CommandQueue(Handle):
             evt.wait()
         return evt
 
-    def ready_markers(self, wait_for: Any) -> tuple[Any, ...] | None:
+    def ready_dependencies(self, wait_for: Any) -> tuple[tuple[Event, Any], ...] | None:
         """For the launch fast path: None when the command must take `enqueue_command` (a
         `wait_for` that is not a list or tuple of this context's events, or one not
-        done); else the markers of those RUNNING on this queue's device, which the
+        done); else (event, marker) of those RUNNING on this queue's device, which the
         command orders itself after there (scheduler._device_ordered's rule)."""
         if type(wait_for) is not list and type(wait_for) is not tuple:
             return None
-        markers: tuple[Any, ...] = ()
+        running: tuple[tuple[Event, Any], ...] = ()
         driver = self.device.driver
         for evt in wait_for:
             if not isinstance(evt, Event) or (evt._context is not self.context and evt._context is not None):
@@ -192,17 +192,18 @@ class CommandQueue(Handle):
             status = evt._status
             if status == ces.COMPLETE:
                 continue
-            if status < 0 or evt._marker is None or evt._driver is not driver:
+            marker = evt._marker
+            if status < 0 or marker is None or evt._driver is not driver:
                 return None
-            markers += (evt._marker,)
-        return markers
+            running += ((evt, marker),)
+        return running
 
-    def launch_now(self, markers: tuple[Any, ...], action: Callable[..., None], args: tuple,
-                   keepalive: Any) -> Event | None:
+    def launch_now(self, running: tuple[tuple[Event, Any], ...], action: Callable[..., None],
+                   args: tuple, keepalive: Any) -> Event | None:
         """The launch fast path: run a kernel launch whose explicit dependencies are done
-        (or queued on this device: `markers`, from `ready_markers`) on the calling thread now,
-        as `enqueue_command` would with nothing to wait for; None, with nothing done, when the
-        queue is not ready for that (released, used after its `with` block, or an
+        (or queued on this device: `running`, from `ready_dependencies`) on the calling thread
+        now, as `enqueue_command` would with nothing to wait for; None, with nothing done, when
+        the queue is not ready for that (released, used after its `with` block, or an
         ordering dependency still to wait for or failed)."""
         if self._released or self._exited:
             return None
@@ -210,15 +211,18 @@ class CommandQueue(Handle):
         evt = Event(self, command_type.NDRANGE_KERNEL, keepalive=keepalive)
         with self._lock:
             prev = self._last if self._in_order else self._barrier
-            if prev is not None and prev._status != ces.COMPLETE and (prev._status < 0 or not (
-                    prev._marker is not None and prev._driver is driver and driver.ordered_markers)):
-                return None
+            if prev is not None and prev._status != ces.COMPLETE:
+                if prev._status < 0 or not (prev._marker is not None and prev._driver is driver
+                                            and driver.ordered_markers):
+                    return None
+                evt._ahead = ((prev, False),)  # issued behind it on the device
             if self._in_order:
                 self._last = evt
             self._pending[evt] = None
         evt.mark_started()
-        if markers:
-            args = (driver, list(markers), action, *args)
+        if running:
+            evt._ahead += tuple((dep, True) for dep, _ in running)
+            args = (driver, [marker for _, marker in running], action, *args)
             action = _ordered_launch
         try:
             run_started(evt, driver, self._profiling, action, args)
@@ -253,9 +257,11 @@ class CommandQueue(Handle):
             evt._retire_to = self
         with self._lock:
             prev = self._last
-            if prev is not None and prev._status != ces.COMPLETE and (prev._status < 0 or not (
-                    prev._marker is not None and prev._driver is driver and driver.ordered_markers)):
-                return None
+            if prev is not None and prev._status != ces.COMPLETE:
+                if prev._status < 0 or not (prev._marker is not None and prev._driver is driver
+                                            and driver.ordered_markers):
+                    return None
+                evt._ahead = ((prev, False),)  # issued behind it on the device
             self._last = evt
             self._pending[evt] = None
         evt.mark_started()
@@ -295,16 +301,19 @@ class CommandQueue(Handle):
                  driver=self.device.driver, args=args)
         return evt
 
-    def _ordering(self, sync: str, has_wait_list: bool) -> list[Event]:
-        """The implicit dependencies of the next command (call with the lock held).
+    def _ordering(self, sync: str, has_wait_list: bool, evt: Event) -> list[Event]:
+        """The implicit dependencies of the next command, `evt` (call with the lock held).
         The previous command of an in-order queue is none when its work is already
-        queued on a driver whose markers complete in order (cuda's one stream):
-        the next command's work goes to the same stream, after it."""
+        queued on a driver whose markers complete in order (cuda's one stream, the
+        cpu's): the next command's work goes to the same stream, after it, and
+        learns of its failure when it completes (`Event.failure_ahead`)."""
         if not self.out_of_order:
             last = self._last
-            if last is None or (last._status >= 0 and last._marker is not None
-                                and last._driver is self.device.driver
-                                and self.device.driver.ordered_markers):
+            if last is None:
+                return []
+            if last._status > 0 and last._marker is not None and last._driver is self.device.driver \
+                    and self.device.driver.ordered_markers:
+                evt._ahead = ((last, False),)
                 return []
             return [last]
         after = [self._barrier] if self._barrier is not None else []

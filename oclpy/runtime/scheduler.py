@@ -19,7 +19,8 @@ time on different command threads; a kernel launch inside one of them
 spreads its work-groups over the device's own workers. A dependency whose
 work an asynchronous driver has queued on the same device (a RUNNING cuda
 launch, see completion.py) is no host wait: the command asks the driver to
-order its work after that dependency's marker. A blocking command
+order its work after that dependency's marker, and learns of its failure when
+it completes (`Event.failure_ahead`: then it fails too, its action having run). A blocking command
 whose dependencies are already done runs on the calling thread, as does (with
 `inline`) any command of an eager driver's queue whose dependencies are done:
 dependencies that completed successfully are dropped at once, so such a
@@ -148,22 +149,28 @@ def run_started(event: Event, driver: Any, profiling: bool, action: Callable[...
         raise                                              # interruption is the caller's
     else:
         if marker is None:
-            event.complete(ces.COMPLETE)
+            failed_ahead = event.failure_ahead() if event._ahead else None
+            if failed_ahead is not None:
+                event.fail_after(failed_ahead, ran=True)
+            else:
+                event.complete(ces.COMPLETE)
         else:
             event.mark_issued(driver, begin, marker)
 
 
-def _device_ordered(deps: list[Event], driver: Any) -> tuple[list[Event], list[Any]]:
+def _device_ordered(deps: list[Event], driver: Any) -> tuple[list[Event], list[Event], list[Any]]:
     """Split off the dependencies whose work is queued on `driver`'s device: the
-    command waits for those there (their markers), not on the host."""
-    host, markers = [], []
+    command waits for those there (their markers), not on the host, and learns of
+    their failure when it completes (`Event.failure_ahead`)."""
+    host, ordered, markers = [], [], []
     for e in deps:
         marker = e._marker
         if marker is not None and e._driver is driver and not e.is_done:
+            ordered.append(e)
             markers.append(marker)
         else:
             host.append(e)
-    return host, markers
+    return host, ordered, markers
 
 
 def _ordered(driver: Any, markers: list[Any], action: Callable[..., None], *args: Any) -> None:
@@ -228,8 +235,9 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
             if e is not None and e._status != ces.COMPLETE:
                 deps.append(e)
     if deps and driver is not None and driver.issues_markers:
-        deps, markers = _device_ordered(deps, driver)
+        deps, ordered, markers = _device_ordered(deps, driver)
         if markers:
+            event._ahead += tuple((e, not after or any(e is w for w in wait_for)) for e in ordered)
             action, args = _ordered, (driver, markers, action, *args)
     if not deps:
         if inline:  # the fast path: nothing to wait for, run here and now

@@ -32,15 +32,13 @@ import numpy as np
 from ...kernel_abi import (KernelArg, align_up, arg_record, args_from_record, checked_dict, checked_int,
                            checked_str, reqd_from_record, MAX_BLOB_BYTES, MAX_MEMORY_BYTES)
 from .. import binding
-from . import guarded_memory
+from . import fault_guard, guarded_memory
 from . import workitem as wi
 from .generic import CTX_SLOTS, FRAMES_END_SLOT, LOCAL_END_SLOT
 from .launcher import LOCAL_ALIGN, launcher_name, only_launcher
 
 
 _LIBC = ctypes.CDLL(None)
-# (blob, context): each a bytes object (passed as a pointer to its data) or an address.
-_LAUNCH_SIG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 CONTEXTS_KEPT = 64  # launch contexts a kernel keeps, by launch shape
 
 
@@ -154,14 +152,14 @@ class CompiledKernel:
         """Whether this kernel's native code exists (launched, or from the cache)."""
         return self._code is not None and self._code.ready
 
-    def _first_call(self, blob: bytes | int, context: bytes) -> None:
+    def _first_call(self, blob: bytes | int, context: bytes) -> int | None:
         """The native launcher's stand-in until the kernel's native code exists."""
         native = self._code.get()  # type: ignore[union-attr]
         address = native.address_of(launcher_name(self.name))
         if not address:
             raise binding.LLVMError(f"native code has no launcher for '{self.name}'")
-        self._jit, self._native = native, _LAUNCH_SIG(address)
-        self._native(blob, context)
+        self._jit, self._native = native, launch_function(address)
+        return self._native(blob, context)
 
     def local_bytes(self, blob: bytes) -> int:
         """The local memory one work-group of this launch needs."""
@@ -215,11 +213,13 @@ class CompiledKernel:
         if self._blob_align > 8 and _address(blob) % self._blob_align:
             raw, base = _aligned_buffer(len(blob), self._blob_align)
             ctypes.memmove(base, blob, len(blob))
-            self._native(base, context)
+            fault = self._native(base, context)
         else:  # any allocator aligns bytes data to 8
-            self._native(blob, context)
+            fault = self._native(blob, context)
         if self.uses_printf:
             _LIBC.fflush(None)  # C's stdout buffer, so output appears in launch order
+        if fault:
+            raise fault_guard.fault_error(self.name, fault)
 
     def _check_shape(self, global_size: tuple[int, int, int],
                      local_size: tuple[int, int, int]) -> None:
@@ -476,5 +476,6 @@ def kernel_compiler(ir: str, kernel: str, kernels: list[str],
 
 
 def launch_function(address: int) -> Any:
-    """The native launcher at `address` as a ctypes function (blob, context)."""
-    return _LAUNCH_SIG(address)
+    """The native launcher at `address` as a ctypes function (blob, context), called through
+    the fault guard: it answers the signal number when the kernel faulted."""
+    return fault_guard.guarded_launcher(address)
