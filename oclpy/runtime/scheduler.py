@@ -20,11 +20,11 @@ spreads its work-groups over the device's own workers. A dependency whose
 work an asynchronous driver has queued on the same device (a RUNNING cuda
 launch, see completion.py) is no host wait: the command asks the driver to
 order its work after that dependency's marker, and learns of its failure when
-it completes (`Event.failure_ahead`: then it fails too, its action having run). A blocking command
-whose dependencies are already done runs on the calling thread, as does (with
-`inline`) any command of an eager driver's queue whose dependencies are done:
-dependencies that completed successfully are dropped at once, so such a
-launch takes no lock and makes no callback.
+it completes (`Event.failure_ahead`: then it fails too, its action having
+run). A blocking command whose dependencies are already done runs on the
+calling thread, as does (with `inline`) any command of an eager driver's
+queue whose dependencies are done: dependencies that completed successfully
+are dropped at once, so such a launch takes no lock and makes no callback.
 
 The command threads (`CommandThreads`) take jobs from one queue; a job starts
 a thread unless an idle one is there for it, so no job waiting ever lacks a
