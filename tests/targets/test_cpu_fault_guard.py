@@ -165,7 +165,10 @@ def test_each_fault_is_described(signum, code, address, expected):
 
 
 TRAMPOLINE_CHECKS = """
-; CHECK-LABEL: define i32 @oclpy_guarded_call(ptr %launcher, ptr %blob, ptr %context)
+; CHECK-LABEL: define i32 @oclpy_guarded_call(ptr %blob, ptr %context)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %launcher.at = getelementptr i8, ptr %context, i64 [[AT:[0-9]+]]
+; CHECK-NEXT:    %launcher = load ptr, ptr %launcher.at
 ; CHECK:         call i32 @pthread_setspecific(i32 7, ptr %frame)
 ; CHECK-NEXT:    %signal = call i32 @__sigsetjmp(ptr %frame, i32 0) returns_twice
 ; CHECK:       run:
@@ -185,4 +188,6 @@ TRAMPOLINE_CHECKS = """
 
 
 def test_the_trampoline_and_handler_ir(tmp_path):
-    assert filecheck(TRAMPOLINE_CHECKS, fault_guard.trampoline_ir("__sigsetjmp", 7, 9, 4096), tmp_path) == 0
+    text = fault_guard.trampoline_ir("__sigsetjmp", 7, 9, 4096)
+    assert filecheck(TRAMPOLINE_CHECKS, text, tmp_path) == 0
+    assert f"ptr %context, i64 {fault_guard.LAUNCHER_AT}\n" in text  # after the launch context's slots

@@ -3,7 +3,8 @@
 `CompiledKernel.launch` allocates one call's context, local memory and frames
 (so concurrent calls share nothing; in guarded mappings of their own,
 `guarded_memory.py`) and calls the native launcher through
-ctypes, which releases the GIL. A freshly built program's native code is made
+ctypes, which releases the GIL, and the fault guard's trampoline (a kernel
+that faults fails its launch: `fault_guard.py`). A freshly built program's native code is made
 kernel by kernel, at each kernel's first launch (`NativeCode`, as PoCL defers
 its work-group functions): `Program.build` runs the frontend, our passes and
 LLVM IR emission and parsing (so bad source and invalid IR still fail the
@@ -51,8 +52,10 @@ def _aligned_buffer(nbytes: int, align: int = 64) -> tuple[np.ndarray | None, in
     return raw, addr + (-addr) % align
 
 
-# The launch context: cpu_workitem.py's slots, then cpu_generic.py's two.
+# The launch context: cpu_workitem.py's slots, then cpu_generic.py's two, then the native
+# launcher's address, which the fault guard's trampoline calls (fault_guard.py).
 _CTX = struct.Struct(f"<{CTX_SLOTS}q")
+_LAUNCHER = struct.Struct("<Q")
 
 
 def _launch_words(work_dim: int, global_size: tuple[int, int, int],
@@ -136,30 +139,28 @@ class CompiledKernel:
     static_local_bytes: int
     frame_size: int  # bytes per work-item frame (0 without barriers)
     uses_printf: bool = False
-    _native: Any = field(repr=False, default=None)
+    _native: Any = field(repr=False, default=None)  # called with (blob, context): fault_guard.py
+    _launcher: int = field(repr=False, default=0)  # the native launcher's address, once it exists
     _jit: Any = field(repr=False, default=None)  # keeps the native code alive
     _code: NativeCode | None = field(repr=False, default=None)  # compiles it at first launch
     _contexts: dict[tuple, bytes] = field(repr=False, default_factory=dict)  # by launch shape
     private_bytes: int = 0  # the work-item's private arrays (allocas): the stack it needs
     quick_shapes: dict[int, Any] = field(repr=False, default_factory=dict)  # the driver's: see drivers/cpu.py
 
-    def __post_init__(self) -> None:
-        if self._native is None and self._code is not None:
-            self._native = self._first_call
-
     @property
     def compiled(self) -> bool:
         """Whether this kernel's native code exists (launched, or from the cache)."""
         return self._code is not None and self._code.ready
 
-    def _first_call(self, blob: bytes | int, context: bytes) -> int | None:
-        """The native launcher's stand-in until the kernel's native code exists."""
+    def _compile_native(self) -> None:
+        """Make the kernel's native code, at its first launch (on every thread that launches
+        it first at once: NativeCode compiles it once and the others wait for it)."""
         native = self._code.get()  # type: ignore[union-attr]
         address = native.address_of(launcher_name(self.name))
         if not address:
             raise binding.LLVMError(f"native code has no launcher for '{self.name}'")
         self._jit, self._native = native, launch_function(address)
-        return self._native(blob, context)
+        self._launcher = address  # last: a thread that sees it sees the launcher to call too
 
     def local_bytes(self, blob: bytes) -> int:
         """The local memory one work-group of this launch needs."""
@@ -174,6 +175,8 @@ class CompiledKernel:
                local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
                group_begin: int, group_end: int) -> None:
         """Run work-groups [group_begin, group_end); thread-safe, releases the GIL."""
+        if not self._launcher:
+            self._compile_native()  # before any context is made: each holds its address
         if type(blob) is not bytes:
             blob = bytes(blob)  # immutable: the native code reads it in place
         if len(blob) < self.blob_size:
@@ -227,14 +230,14 @@ class CompiledKernel:
             raise ValueError(f"{self.name}: global size {global_size} is not a multiple "
                              f"of local size {local_size}")
 
-    @staticmethod
-    def _context(shape: tuple, memory: tuple[int, int, int, int]) -> bytes:
+    def _context(self, shape: tuple, memory: tuple[int, int, int, int]) -> bytes:
         """The launch context of `shape` with call memory (local, frames, their ends)."""
         work_dim, global_size, local_size, global_offset, begin, end = shape
         groups = [g // max(l, 1) for g, l in zip(global_size, local_size)]
         local_mem, frames, local_end, frames_end = memory
         return _launch_words(work_dim, global_size, local_size, global_offset, groups,
-                             (local_mem, frames, begin, end, local_end, frames_end))
+                             (local_mem, frames, begin, end, local_end, frames_end)) \
+            + _LAUNCHER.pack(self._launcher)
 
     def _remember_context(self, shape: tuple, context: bytes) -> bytes:
         """Keep a context that holds no per-call memory for the next launch of `shape`
@@ -456,7 +459,7 @@ def program_from_record(record: Any, blob: bytes) -> CpuProgram:
             if not address:
                 raise ValueError(f"cached object code has no launcher for '{name}'")
             kernels[name] = CompiledKernel(name, args, blob_size, reqd, static_local, frame, printf,
-                                           launch_function(address), native, loaded[span],
+                                           launch_function(address), address, native, loaded[span],
                                            private_bytes=private)
         else:
             code = whole or NativeCode(kernel_compiler(ir, name, list(facts), codegen))
@@ -477,5 +480,6 @@ def kernel_compiler(ir: str, kernel: str, kernels: list[str],
 
 def launch_function(address: int) -> Any:
     """The native launcher at `address` as a ctypes function (blob, context), called through
-    the fault guard: it answers the signal number when the kernel faulted."""
+    the fault guard (whose trampoline finds the launcher's address in the context): it
+    answers the signal number when the kernel faulted."""
     return fault_guard.guarded_launcher(address)

@@ -5,8 +5,10 @@ garbage pointer, or into a guard page of its `__local` memory
 (`guarded_memory.py`) takes SIGSEGV (or SIGBUS, SIGILL, SIGFPE), which kills a
 native OpenCL runtime's host process, and with it the user's Python session.
 Here every launcher call goes through a small native trampoline,
-`oclpy_guarded_call(launcher, blob, context)`, compiled once per process: it
-records a `sigsetjmp` point in a pthread key and calls the launcher. The
+`oclpy_guarded_call(blob, context)`, compiled once per process: it records a
+`sigsetjmp` point in a pthread key and calls the launcher whose address
+follows the launch context's slots (`compiled.py` puts it there, so the call
+takes no third argument: ctypes converts each argument, about 0.1 us). The
 handler installed for those signals finds the point of the faulting thread and
 `siglongjmp`s back to it, so the trampoline returns the signal's number; the
 launch then raises `KernelFault`, naming the signal and the faulting address,
@@ -42,6 +44,7 @@ import threading
 from typing import Any, Callable
 
 from .. import binding
+from .generic import CTX_SLOTS
 
 SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 SIGACTION_BYTES = 152  # struct sigaction on 64-bit Linux: handler, 128-byte mask, flags, restorer
@@ -50,10 +53,11 @@ SA_SIGINFO, SA_ONSTACK, SA_NODEFER = 0x4, 0x08000000, 0x40000000
 FRAME_BYTES = 512  # the trampoline's frame: sigjmp_buf (glibc: 200 bytes on x86-64, 312 on aarch64) ...
 FAULT_ADDRESS_AT = 504  # ... and the faulting address, which the handler stores here
 SI_CODE_OFFSET, SI_ADDR_OFFSET = 8, 16  # siginfo_t's si_code and si_addr on 64-bit Linux
+LAUNCHER_AT = 8 * CTX_SLOTS  # the launcher's address in the launch context
 SEGV_MAPERR, SEGV_ACCERR, SI_KERNEL = 1, 2, 0x80  # si_code: nothing mapped, no access, no address
 
 _LAUNCH = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)  # the launcher: (blob, context)
-_GUARDED = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+_GUARDED = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)  # (blob, context)
 
 
 class KernelFault(RuntimeError):
@@ -94,8 +98,10 @@ declare i32 @{setjmp}(ptr, i32) returns_twice
 declare void @siglongjmp(ptr, i32) noreturn
 declare i32 @sigaction(i32, ptr, ptr)
 
-define i32 @oclpy_guarded_call(ptr %launcher, ptr %blob, ptr %context) noinline {{
+define i32 @oclpy_guarded_call(ptr %blob, ptr %context) noinline {{
 entry:
+  %launcher.at = getelementptr i8, ptr %context, i64 {LAUNCHER_AT}
+  %launcher = load ptr, ptr %launcher.at
   %frame = alloca [{FRAME_BYTES} x i8], align 16
   %outer = alloca ptr, align 8
   %was = call ptr @pthread_getspecific(i32 {jump_key})
@@ -187,11 +193,12 @@ def _the_guard() -> _Guard | None:
 
 def guarded_launcher(address: int) -> Callable[[Any, Any], int | None]:
     """The native launcher at `address` as a ctypes call (blob, context) that answers a
-    signal number when the kernel faulted (0 or None when it ran to its end)."""
+    signal number when the kernel faulted (0 or None when it ran to its end). Through
+    the guard, the context must hold the launcher's address at LAUNCHER_AT."""
     guard = _the_guard()
     if guard is None:
         return _LAUNCH(address)
-    return functools.partial(guard.call, address)
+    return guard.call
 
 
 def fault_error(kernel: str, answer: int) -> KernelFault:
