@@ -105,7 +105,7 @@ def test_missing_launcher_is_an_llvm_error() -> None:
     kernel = program.kernels["twice"]
     kernel.name = "gone"  # its launcher symbol is then absent from the native code
     with pytest.raises(binding.LLVMError, match="no launcher for 'gone'"):
-        kernel._native(0, 0)
+        kernel.launch(bytes(kernel.blob_size), 1, (1, 1, 1), (1, 1, 1), (0, 0, 0), 0, 1)
 
 
 def test_a_failed_compile_fails_every_later_need_the_same_way() -> None:
