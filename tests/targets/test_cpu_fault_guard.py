@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 
 import numpy as np
 import pytest
@@ -111,6 +112,37 @@ def test_a_kernel_waiting_for_a_faulting_one_on_the_stream_fails(queue):
         "OUT_OF_RESOURCES: KernelFault: kernel 'k' stopped on " in str(info.value)
     with pytest.raises(cl.RuntimeError, match="KernelFault"):
         first.wait()
+
+
+def test_faulting_and_correct_launches_interleave_on_threads(queue):
+    # four threads, each with its own queue, launch kernels that fault in some work-items or in
+    # none; every read behind a faulting launch raises, every other read is exact
+    prg = cl.Program(queue.context, "kernel void k(global int *o, long far) { size_t i = get_global_id(0); "
+                                    "o[i + far * (long)(i % 7 == 3)] = (int)i; }").build()
+    outcomes: list[str] = []
+
+    def worker(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        q = cl.CommandQueue(queue.context)
+        buf = cl.Buffer(queue.context, MF.READ_WRITE, 4 * 4096)
+        knl = cl.Kernel(prg, "k")
+        for _ in range(150):
+            fault, n = bool(rng.random() < 0.3), int(rng.choice([64, 1024, 4096]))
+            knl(q, (n,), None, buf, np.int64(1 << 36 if fault else 0))
+            out = np.zeros(n, np.int32)
+            try:
+                cl.enqueue_copy(q, out, buf)
+                outcomes.append("exact" if not fault and (out == np.arange(n)).all() else "wrong")
+            except cl.RuntimeError as exc:
+                outcomes.append("raised" if fault and "KernelFault" in str(exc) else f"wrong: {exc}")
+
+    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(outcomes) == 600 and set(outcomes) == {"exact", "raised"}, \
+        [o for o in outcomes if o.startswith("wrong")][:3]
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
