@@ -10,9 +10,12 @@ Here every launcher call goes through a small native trampoline,
 follows the launch context's slots (`compiled.py` puts it there, so the call
 takes no third argument: ctypes converts each argument, about 0.1 us). The
 handler installed for those signals finds the point of the faulting thread and
-`siglongjmp`s back to it, so the trampoline returns the signal's number; the
-launch then raises `KernelFault`, naming the signal and the faulting address,
-and its event fails like any failed command.
+`siglongjmp`s back to it, so the trampoline returns the signal's number (its
+si_code in the byte above); the launch then raises `KernelFault`, naming the
+fault and its address, and its event fails like any failed command. The
+handler runs with SA_NODEFER, so the signal is not blocked while it runs and
+the jump, which restores no signal mask (no system call per launch to save
+one), leaves the mask as it was.
 
 A fault on a thread with no guarded call running (Python, NumPy, the user's
 own ctypes code) is not ours: the handler puts back the action the signal had
@@ -20,7 +23,8 @@ before (the default, or Python's faulthandler) and returns, the instruction
 faults again, and that action runs as if the guard were not there.
 
 What a fault leaves behind: the work-groups that ran before it wrote their
-results; the others of that chunk did not run. Process state is sound, as the
+results; the others of that chunk did not run (chunks on other threads run to
+their end or to a fault of their own). Process state is sound, as the
 kernel's code holds no lock and allocates nothing, with one exception: a fault
 inside the C library's printf (a `%s` of a bad pointer) may leave C's stdout
 locked. A stack overflow is not caught (the handler would need the stack that
