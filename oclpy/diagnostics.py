@@ -51,7 +51,9 @@ class DiagnosticEngine:
         self.suppress_warnings = suppress_warnings
 
     def add_source(self, name: str, text: str) -> None:
-        self.sources[name] = text.splitlines()
+        # lines as the preprocessor counts them: \n, \r\n and \r end one (a form feed or
+        # U+2028, which str.splitlines() would also break at, does not)
+        self.sources[name] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
     @property
     def error_count(self) -> int:
@@ -103,11 +105,22 @@ class DiagnosticEngine:
         return "".join(out)
 
     def render_one(self, diag: Diagnostic) -> str:
-        text = f"{diag.loc}: {diag.severity}: {diag.message}\n"
+        text = f"{self.location_text(diag.loc)}: {diag.severity}: {diag.message}\n"
         text += self._snippet(diag.loc, diag.length)
         for note in diag.notes:
             text += self.render_one(note)
         return text
+
+    def location_text(self, loc: SourceLocation) -> str:
+        """`file:line:column` as clang writes it: the column in bytes of UTF-8 (`loc.col`
+        counts characters, which the caret lines up with)."""
+        lines = self.sources.get(loc.file)
+        if not lines or not 1 <= loc.line <= len(lines) or loc.col <= 1:
+            return str(loc)
+        before = lines[loc.line - 1][:loc.col - 1]
+        if before.isascii():
+            return str(loc)
+        return f"{loc.file}:{loc.line}:{len(before.encode('utf-8', 'surrogatepass')) + 1}"
 
     def _snippet(self, loc: SourceLocation, length: int) -> str:
         lines = self.sources.get(loc.file)

@@ -88,3 +88,21 @@ def test_assignment_to_const_notes_the_declaration() -> None:
                    "  c = 2;\n    ^\n"
                    "<kernel>:2:13: note: variable 'c' declared const here\n  const int c = 1;\n            ^\n"
                    "1 error generated.\n")
+
+
+# clang-14 -x cl -fsyntax-only on the same sources gives these headers and source lines
+@pytest.mark.parametrize("src, header, line", [
+    # a form feed is white space, not a line break (str.splitlines() broke lines there)
+    ("kernel void a(global int *o) { o[0] = 1; }\n\f\nkernel void k(global int *o) {\n  o[0] = undeclared;\n}\n",
+     "<kernel>:4:10: error: use of undeclared identifier 'undeclared'", "  o[0] = undeclared;"),
+    # CRLF line ends: the source line without its carriage return
+    ("kernel void k(global int *o) {\r\n  o[0] = undeclared;\r\n}\r\n",
+     "<kernel>:2:10: error: use of undeclared identifier 'undeclared'", "  o[0] = undeclared;"),
+    # the column counts bytes of UTF-8, as clang's does; the caret stands under the identifier
+    ("kernel void k(global int *o) {\n  int \u00e9 = 1; o[0] = \u00e9 + undeclared;\n}\n",
+     "<kernel>:2:27: error: use of undeclared identifier 'undeclared'", "  int \u00e9 = 1; o[0] = \u00e9 + undeclared;"),
+])
+def test_lines_and_columns_as_clang_counts_them(src: str, header: str, line: str) -> None:
+    got_header, got_line, caret = first(src)
+    assert (got_header, got_line) == (header, line)
+    assert got_line[caret.index("^"):].startswith("undeclared")

@@ -32,7 +32,7 @@ def render_report(report: Report, sources: dict[str, str] | None = None) -> str:
     diag = Diagnostic("error", report.message, loc)
     if report.other_loc is not None or report.other:
         diag.notes.append(Diagnostic("note", report.other or "the other access", report.other_loc or loc))
-    return engine.render_one(diag) + f"{loc}: note: {where(report)}\n"
+    return engine.render_one(diag) + f"{engine.location_text(loc)}: note: {where(report)}\n"
 
 
 def summary(reports: list[Report]) -> str:
