@@ -1,9 +1,11 @@
 """The C library builtins clang accepts in OpenCL C (`__builtin_clz`, `__builtin_sqrtf`,
-`__builtin_isnan`, `__builtin_bswap32`, `__builtin_ffs`, ...), as data: each names the
+`__builtin_isnan`, `__builtin_bswap32`, `__builtin_ffs`, `__builtin_abs`, ...), as data: each names the
 OpenCL builtin of the same meaning and its own C signature (`int __builtin_clzll(unsigned
 long long)` is OpenCL's `ulong clz(ulong)` with the result converted to int). The lowering
 runs the OpenCL builtin's implementation and converts; `bswap` and `ffs`, which OpenCL C
-lacks, are built from shifts and `ctz`. clang's half conversions through a pointer
+lacks, are built from shifts and `ctz`, `parity` is popcount's low bit, and
+`__builtin_rotateleft{8,16,32,64}` is OpenCL's `rotate`, `rotateright` `rotate` by the
+negated count (both take the count modulo the width, as clang does). clang's half conversions through a pointer
 (`__builtin_store_halff(float, half *)`, `__builtin_store_half(double, half *)`,
 `__builtin_load_halff(half *)`, `__builtin_load_half(half *)`, in any address space)
 are vstore_half/vload_half at offset 0 (round to nearest even, as clang's fptrunc).
@@ -70,6 +72,8 @@ def _rows() -> list[tuple[str, str, CType, tuple[CType, ...]]]:
                      for b in bi.overloads(name) if b.params[0] == t]
     rows += [(f"__builtin_{name}", name, ct.INT, (t,)) for name in ("isnan", "isinf", "isfinite", "signbit")
              for t in (ct.FLOAT, ct.DOUBLE)]
+    rows += [(f"__builtin_{name}", "abs", t, (t,)) for name, t in (("abs", ct.INT), ("labs", ct.LONG),
+                                                                    ("llabs", ct.LONG))]
     return rows
 
 
@@ -100,6 +104,15 @@ def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
         sig = Builtin(f"__builtin_ffs{suffix}", ct.INT, (t,), "gnu_ffs")
         table[sig.name] = [sig]
         targets[sig] = Builtin("ctz", t, (t,), "bitcount")
+    for suffix, t in _BITS:
+        sig = Builtin(f"__builtin_parity{suffix}", ct.INT, (t,), "gnu_parity")
+        table[sig.name] = [sig]
+        targets[sig] = next(b for b in bi.overloads("popcount") if b.params == (t,))
+    for t, bits in ((ct.UCHAR, 8), (ct.USHORT, 16), (ct.UINT, 32), (ct.ULONG, 64)):
+        for way in ("left", "right"):
+            sig = Builtin(f"__builtin_rotate{way}{bits}", t, (t, t), "gnu_rotate")
+            table[sig.name] = [sig]
+            targets[sig] = next(b for b in bi.overloads("rotate") if b.params == (t, t))
     for suffix, t in _REAL:
         sig = Builtin(f"__builtin_canonicalize{suffix}", t, (t,), "gnu_canonicalize")
         table[sig.name] = [sig]
@@ -159,6 +172,20 @@ def b_ffs(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.C
     return cx.convert(found, target.ret, sig.ret)
 
 
+def b_parity(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    """parity(x): 1 when x has an odd number of set bits."""
+    target = _table()[1][sig]
+    odd = cx.b.binop("and", _run(cx, target, args, e), ConstInt(args[0].type, 1))
+    return cx.convert(odd, target.ret, sig.ret)
+
+
+def b_rotate(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    x, n = args
+    if "right" in sig.name:  # by w - n, modulo w: rotate takes the count modulo the width
+        n = cx.b.binop("sub", ConstInt(n.type, 0), n)
+    return _run(cx, _table()[1][sig], [x, n], e)
+
+
 def b_store_half(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     data, pointer = args
     return _run(cx, _table()[1][sig], [data, ConstInt(ir.I64, 0), pointer], e)
@@ -192,5 +219,5 @@ def b_maximum_num(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Option
 ALIAS_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
     "gnu_store_half": b_store_half, "gnu_load_half": b_load_half, "gnu_canonicalize": b_canonicalize,
-    "gnu_maximum_num": b_maximum_num,
+    "gnu_maximum_num": b_maximum_num, "gnu_parity": b_parity, "gnu_rotate": b_rotate,
 }

@@ -5,18 +5,20 @@
     void __builtin_assume(bool cond)     a promise; `cond` is not evaluated
     void __builtin_unreachable(void)     control never gets here
     void *__builtin_memcpy(void *dst, const void *src, size_t n)  (any address spaces)
+    void *__builtin_memset(void *dst, int c, size_t n)           (any writable space)
 
 A hint changes no result, so `__builtin_expect` lowers to its first argument
 and `__builtin_assume` to nothing (its argument is not evaluated, as in
 clang); `__builtin_unreachable` ends the block with `unreachable`;
 `__builtin_memcpy` copies byte by byte in a loop and returns `dst` (clang accepts
-pointers into any address space for it, a constant source included).
+pointers into any address space for it, a constant source included);
+`__builtin_memset` stores `(unsigned char)c` the same way.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 from ....diagnostics import DiagnosticEngine
 from ....ir.builder import add_incomings
@@ -41,8 +43,12 @@ def _table() -> dict[str, list[Builtin]]:
     memcpy = [Builtin("__builtin_memcpy", _void_pointer(dst, False), (_void_pointer(dst, False),
                       _void_pointer(src, True), ct.SIZE_T), "gnu_memcpy")
               for dst in _WRITABLE for src in _WRITABLE + (AddressSpace.CONSTANT,)]
+    memset = [Builtin("__builtin_memset", _void_pointer(dst, False), (_void_pointer(dst, False), ct.INT,
+                                                                     ct.SIZE_T), "gnu_memset")
+              for dst in _WRITABLE]
     return {
         "__builtin_memcpy": memcpy,
+        "__builtin_memset": memset,
         "__builtin_expect": [expect],
         "__builtin_expect_with_probability": [with_p],
         "__builtin_assume": [Builtin("__builtin_assume", ct.VOID, (ct.BOOL,), "gnu_assume")],
@@ -109,15 +115,26 @@ def b_unreachable(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Option
 def b_memcpy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
     """for (i = 0; i < n; i++) dst[i] = src[i] (bytes); the value is dst."""
     dst, src, n = args
+    return _byte_loop(cx, "memcpy", dst, n, lambda i: cx.b.load(ir.I8, cx.b.gep(ir.I8, src, [i]), 1))
+
+
+def b_memset(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    """for (i = 0; i < n; i++) dst[i] = (unsigned char)c; the value is dst."""
+    dst, c, n = args
+    byte = cx.b.cast("trunc", c, ir.I8)
+    return _byte_loop(cx, "memset", dst, n, lambda i: byte)
+
+
+def _byte_loop(cx: BuiltinContext, name: str, dst: Value, n: Value, byte_at: Callable[[Value], Value]) -> Value:
+    """for (i = 0; i < n; i++) dst[i] = byte_at(i); the value is dst."""
     entry = cx.b.block
-    head, body, done = cx.new_block("memcpy.head"), cx.new_block("memcpy.body"), cx.new_block("memcpy.done")
+    head, body, done = cx.new_block(f"{name}.head"), cx.new_block(f"{name}.body"), cx.new_block(f"{name}.done")
     cx.b.br(head)
     cx.b.position_at_end(head)
     i = cx.b.phi(ir.I64)
     cx.b.condbr(cx.b.icmp("ult", i, n), body, done)
     cx.b.position_at_end(body)
-    byte = cx.b.load(ir.I8, cx.b.gep(ir.I8, src, [i]), 1)
-    cx.b.store(byte, cx.b.gep(ir.I8, dst, [i]), 1)
+    cx.b.store(byte_at(i), cx.b.gep(ir.I8, dst, [i]), 1)
     step = cx.b.binop("add", i, ConstInt(ir.I64, 1))
     cx.b.br(head)
     add_incomings(i, [(ConstInt(ir.I64, 0), entry), (step, body)])  # type: ignore[list-item]
@@ -127,4 +144,5 @@ def b_memcpy(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[as
 
 GNU_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_expect": b_expect, "gnu_assume": b_assume, "gnu_unreachable": b_unreachable, "gnu_memcpy": b_memcpy,
+    "gnu_memset": b_memset,
 }
