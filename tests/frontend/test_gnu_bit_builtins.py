@@ -1,5 +1,5 @@
-"""clang's `__builtin_abs`/`labs`/`llabs`, `__builtin_parity*`, `__builtin_rotateleft*` and
-`rotateright*`, and `__builtin_memset`: accepted as clang-14 accepts them (they were
+"""clang's `__builtin_abs`/`labs`/`llabs`, `__builtin_parity*`, `__builtin_rotateleft*`,
+`rotateright*` and `bitreverse*`, and `__builtin_memset`: accepted as clang-14 accepts them (they were
 "implicit declaration" errors), with results against a Python reference on the device
 the tests run on (OCLPY_DEVICE; the cpu by default)."""
 
@@ -71,9 +71,39 @@ def test_the_bit_builtins_against_python(queue) -> None:  # type: ignore[no-unty
     assert got == [_expected(i, int(v)) for i, v in enumerate(x)]
 
 
+BITREVERSE = """
+kernel void k(global const ulong *x, global ulong *o) {
+    size_t i = get_global_id(0);
+    ulong v = x[i];
+    o[4*i+0] = __builtin_bitreverse8((uchar)v);
+    o[4*i+1] = __builtin_bitreverse16((ushort)v);
+    o[4*i+2] = __builtin_bitreverse32((uint)v);
+    o[4*i+3] = __builtin_bitreverse64(v);
+}
+"""
+
+
+def test_bitreverse_against_python(queue) -> None:  # type: ignore[no-untyped-def]
+    ctx, q = queue
+    n = 32
+    x = np.random.default_rng(2).integers(0, 2**63, n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    x[:2] = (0, 2**64 - 1)
+    xb = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=x)
+    ob = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8 * 4 * n)
+    cl.Program(ctx, BITREVERSE).build().k(q, (n,), None, xb, ob)
+    out = np.empty(4 * n, np.uint64)
+    cl.enqueue_copy(q, out, ob)
+
+    def reverse(v: int, width: int) -> int:
+        return int(format(v & ((1 << width) - 1), f"0{width}b")[::-1], 2)
+
+    assert out.reshape(n, 4).tolist() == [[reverse(int(v), w) for w in (8, 16, 32, 64)] for v in x]
+
+
 @pytest.mark.parametrize("body, message", [
-    # clang-14's words and column
+    # clang-14's words and columns
     ("int a[4]; __builtin_memset(a, 0); o[0] = a[0];", "1:63: error: too few arguments to function call, expected 3, have 2"),
+    ("o[0] = __builtin_parity(1u, 2u);", "1:60: error: too many arguments to function call, expected 1, have 2"),
     # clang-14 rejects it on this line too ("passing '__private uint4' ... to parameter of incompatible type")
     ("uint4 v = 1; o[0] = __builtin_rotateleft32(v, 1).x;", "1:52: error: no matching function for call to '__builtin_rotateleft32'"),
 ])

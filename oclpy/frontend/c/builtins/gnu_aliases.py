@@ -5,7 +5,8 @@ long long)` is OpenCL's `ulong clz(ulong)` with the result converted to int). Th
 runs the OpenCL builtin's implementation and converts; `bswap` and `ffs`, which OpenCL C
 lacks, are built from shifts and `ctz`, `parity` is popcount's low bit, and
 `__builtin_rotateleft{8,16,32,64}` is OpenCL's `rotate`, `rotateright` `rotate` by the
-negated count (both take the count modulo the width, as clang does). clang's half conversions through a pointer
+negated count (both take the count modulo the width, as clang does), and
+`__builtin_bitreverse{8,16,32,64}` swaps halves, then quarters, down to single bits. clang's half conversions through a pointer
 (`__builtin_store_halff(float, half *)`, `__builtin_store_half(double, half *)`,
 `__builtin_load_halff(half *)`, `__builtin_load_half(half *)`, in any address space)
 are vstore_half/vload_half at offset 0 (round to nearest even, as clang's fptrunc).
@@ -113,6 +114,8 @@ def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
             sig = Builtin(f"__builtin_rotate{way}{bits}", t, (t, t), "gnu_rotate")
             table[sig.name] = [sig]
             targets[sig] = next(b for b in bi.overloads("rotate") if b.params == (t, t))
+    for t, bits in ((ct.UCHAR, 8), (ct.USHORT, 16), (ct.UINT, 32), (ct.ULONG, 64)):
+        table[f"__builtin_bitreverse{bits}"] = [Builtin(f"__builtin_bitreverse{bits}", t, (t,), "gnu_bitreverse")]
     for suffix, t in _REAL:
         sig = Builtin(f"__builtin_canonicalize{suffix}", t, (t,), "gnu_canonicalize")
         table[sig.name] = [sig]
@@ -161,6 +164,26 @@ def b_bswap(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast
         out = moved if out is None else cx.b.binop("or", out, moved)
     assert out is not None
     return out
+
+
+def b_bitreverse(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
+    """The bits of x in reverse order: swap the halves, then within each half its halves,
+    down to neighbouring bits (log2 of the width steps of two masks and shifts)."""
+    x = args[0]
+    assert isinstance(x.type, ir.IntType)
+    width = x.type.bits
+    ones = (1 << width) - 1
+    step = width // 2
+    while step:
+        low = 0  # the low `step` bits of every 2*step-bit group
+        for group in range(0, width, 2 * step):
+            low |= ((1 << step) - 1) << group
+        kept_low = cx.b.binop("and", x, ConstInt(x.type, low))
+        kept_high = cx.b.binop("and", x, ConstInt(x.type, ones & ~low))
+        x = cx.b.binop("or", cx.b.binop("shl", kept_low, ConstInt(x.type, step)),
+                       cx.b.binop("lshr", kept_high, ConstInt(x.type, step)))
+        step //= 2
+    return x
 
 
 def b_ffs(cx: BuiltinContext, sig: Builtin, args: list[Value], e: Optional[ast.Call]) -> Value:
@@ -220,4 +243,5 @@ ALIAS_IMPLS: dict[str, BuiltinImpl] = {
     "gnu_alias": b_alias, "gnu_wide_count": b_wide_count, "gnu_bswap": b_bswap, "gnu_ffs": b_ffs,
     "gnu_store_half": b_store_half, "gnu_load_half": b_load_half, "gnu_canonicalize": b_canonicalize,
     "gnu_maximum_num": b_maximum_num, "gnu_parity": b_parity, "gnu_rotate": b_rotate,
+    "gnu_bitreverse": b_bitreverse,
 }

@@ -169,7 +169,8 @@ def _builtin_call(cx: SemaContext, e: ast.Call, name: str) -> ast.Expr:
     if not cands:
         return cx.error(e, f"implicit declaration of function '{name}' is invalid in OpenCL")
     index, tied = _resolve_builtin(cx, e.args, name, cands)
-    if not tied and name in GNU_BUILTINS and len(e.args) != len(cands[0].params):
+    if not tied and (name in GNU_BUILTINS or alias_overloads(name)) \
+            and len({len(c.params) for c in cands}) == 1 and len(e.args) != len(cands[0].params):
         return _wrong_count(cx, e, len(cands[0].params))
     if not tied:
         return _no_match(cx, e, name, cands)
