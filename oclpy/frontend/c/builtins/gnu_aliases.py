@@ -1,12 +1,13 @@
 """The C library builtins clang accepts in OpenCL C (`__builtin_clz`, `__builtin_sqrtf`,
-`__builtin_isnan`, `__builtin_bswap32`, `__builtin_ffs`, `__builtin_abs`, ...), as data: each names the
-OpenCL builtin of the same meaning and its own C signature (`int __builtin_clzll(unsigned
-long long)` is OpenCL's `ulong clz(ulong)` with the result converted to int). The lowering
-runs the OpenCL builtin's implementation and converts; `bswap` and `ffs`, which OpenCL C
-lacks, are built from shifts and `ctz`, `parity` is popcount's low bit, and
-`__builtin_rotateleft{8,16,32,64}` is OpenCL's `rotate`, `rotateright` `rotate` by the
-negated count (both take the count modulo the width, as clang does), and
-`__builtin_bitreverse{8,16,32,64}` swaps halves, then quarters, down to single bits. clang's half conversions through a pointer
+`__builtin_isnan`, `__builtin_bswap32`, `__builtin_ffs`, `__builtin_abs`, ...), as data:
+each names the OpenCL builtin of the same meaning and its own C signature (`int
+__builtin_clzll(unsigned long long)` is OpenCL's `ulong clz(ulong)` with the result
+converted to int). The lowering runs the OpenCL builtin's implementation and converts;
+`bswap` and `ffs`, which OpenCL C lacks, are built from shifts and `ctz`, and
+`bitreverse{8,16,32,64}` from masks and shifts (halves swapped, then quarters, down to
+single bits); `parity` is popcount's low bit; `rotateleft{8,16,32,64}` is OpenCL's
+`rotate`, `rotateright` `rotate` by the negated count (both take the count modulo the
+width, as clang does). clang's half conversions through a pointer
 (`__builtin_store_halff(float, half *)`, `__builtin_store_half(double, half *)`,
 `__builtin_load_halff(half *)`, `__builtin_load_half(half *)`, in any address space)
 are vstore_half/vload_half at offset 0 (round to nearest even, as clang's fptrunc).
@@ -114,7 +115,6 @@ def _table() -> tuple[dict[str, list[Builtin]], dict[Builtin, Builtin]]:
             sig = Builtin(f"__builtin_rotate{way}{bits}", t, (t, t), "gnu_rotate")
             table[sig.name] = [sig]
             targets[sig] = next(b for b in bi.overloads("rotate") if b.params == (t, t))
-    for t, bits in ((ct.UCHAR, 8), (ct.USHORT, 16), (ct.UINT, 32), (ct.ULONG, 64)):
         table[f"__builtin_bitreverse{bits}"] = [Builtin(f"__builtin_bitreverse{bits}", t, (t,), "gnu_bitreverse")]
     for suffix, t in _REAL:
         sig = Builtin(f"__builtin_canonicalize{suffix}", t, (t,), "gnu_canonicalize")
