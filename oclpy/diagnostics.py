@@ -114,19 +114,24 @@ class DiagnosticEngine:
     def location_text(self, loc: SourceLocation) -> str:
         """`file:line:column` as clang writes it: the column in bytes of UTF-8 (`loc.col`
         counts characters, which the caret lines up with)."""
-        lines = self.sources.get(loc.file)
-        if not lines or not 1 <= loc.line <= len(lines) or loc.col <= 1:
+        line = self._line(loc)
+        if line is None or loc.col <= 1:
             return str(loc)
-        before = lines[loc.line - 1][:loc.col - 1]
+        before = line[:loc.col - 1]
         if before.isascii():
             return str(loc)
         return f"{loc.file}:{loc.line}:{len(before.encode('utf-8', 'surrogatepass')) + 1}"
 
-    def _snippet(self, loc: SourceLocation, length: int) -> str:
+    def _line(self, loc: SourceLocation) -> str | None:
+        """The source line `loc` is on (None when the engine has no such line)."""
         lines = self.sources.get(loc.file)
-        if not lines or not 1 <= loc.line <= len(lines):
+        return lines[loc.line - 1] if lines and 1 <= loc.line <= len(lines) else None
+
+    def _snippet(self, loc: SourceLocation, length: int) -> str:
+        line = self._line(loc)
+        if line is None:
             return ""
-        line = lines[loc.line - 1].replace("\t", " ")
+        line = line.replace("\t", " ")
         caret = " " * (loc.col - 1) + "^" + "~" * max(0, length - 1)
         return f"{line}\n{caret}\n"
 

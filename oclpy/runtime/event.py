@@ -157,11 +157,7 @@ class Event(Handle):
         times = None
         if self._begin is not None:
             times = driver.device_times(self._begin, marker)
-        failed_ahead = self.failure_ahead() if self._ahead else None
-        if failed_ahead is not None:
-            self.fail_after(failed_ahead, ran=True)
-        else:
-            self.complete(ces.COMPLETE, device_times=times)
+        self.complete(ces.COMPLETE, device_times=times)
         with self._cond:  # the one thread that takes the markers gives them back
             marker, begin = self._marker, self._begin
             self._begin = self._marker = None
@@ -172,7 +168,14 @@ class Event(Handle):
 
     def complete(self, status: int = ces.COMPLETE, error: BaseException | None = None,
                  device_times: tuple[int, int] | None = None) -> None:
-        """Mark done (COMPLETE or a negative code) and run completion callbacks once."""
+        """Mark done (COMPLETE or a negative code) and run completion callbacks once. A
+        command issued behind others on its device (`_ahead`) that completes fails instead
+        when one of those failed (`failure_ahead`): its action ran, its result is void."""
+        if self._ahead and status == ces.COMPLETE:
+            failed = self.failure_ahead()
+            if failed is not None:
+                self._cause, self._ran_anyway = failed._cause or failed, True
+                status, error = status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, failed.error
         with self._cond:
             if self._status <= ces.COMPLETE:
                 return
@@ -197,13 +200,11 @@ class Event(Handle):
         if self._user_callbacks:
             self._run_user_callbacks(status)
 
-    def fail_after(self, dep: Event, ran: bool = False) -> None:
-        """Fail because `dep`, a command it waits for or comes after, failed (without running,
-        or, `ran`, after its action ran behind `dep` on the device):
+    def fail_after(self, dep: Event) -> None:
+        """Fail without running because `dep`, a command it waits for or comes after, failed:
         EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, with the error of the command that failed
         first (its cause)."""
         self._cause = dep._cause or dep
-        self._ran_anyway = ran
         self.complete(status_code.EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, dep.error)
 
     def failure_ahead(self) -> Event | None:

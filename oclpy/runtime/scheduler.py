@@ -149,11 +149,7 @@ def run_started(event: Event, driver: Any, profiling: bool, action: Callable[...
         raise                                              # interruption is the caller's
     else:
         if marker is None:
-            failed_ahead = event.failure_ahead() if event._ahead else None
-            if failed_ahead is not None:
-                event.fail_after(failed_ahead, ran=True)
-            else:
-                event.complete(ces.COMPLETE)
+            event.complete(ces.COMPLETE)  # (or failed: see Event.complete and `_ahead`)
         else:
             event.mark_issued(driver, begin, marker)
 
@@ -171,6 +167,11 @@ def _device_ordered(deps: list[Event], driver: Any) -> tuple[list[Event], list[E
         else:
             host.append(e)
     return host, ordered, markers
+
+
+def _is_explicit(dep: Event, explicit: Sequence[Event] | None) -> bool:
+    """Whether `dep` is in the command's wait list (`explicit` None: every dependency is)."""
+    return explicit is None or any(dep is w for w in explicit)
 
 
 def _ordered(driver: Any, markers: list[Any], action: Callable[..., None], *args: Any) -> None:
@@ -215,8 +216,7 @@ class _Waiting:
     def dispatch(self, here: bool) -> None:
         event, explicit, deps = self.event, self.explicit, self.deps
         for dep in deps if type(deps) is list else (deps,):
-            if dep._status < 0 and (explicit is None or any(dep is w for w in explicit)
-                                    or not dep.failure_reported):
+            if dep._status < 0 and (_is_explicit(dep, explicit) or not dep.failure_reported):
                 event.fail_after(dep)
                 return
         if here:
@@ -234,10 +234,11 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
         for e in group:
             if e is not None and e._status != ces.COMPLETE:
                 deps.append(e)
+    explicit = wait_for if after else None
     if deps and driver is not None and driver.issues_markers:
         deps, ordered, markers = _device_ordered(deps, driver)
         if markers:
-            event._ahead += tuple((e, not after or any(e is w for w in wait_for)) for e in ordered)
+            event._ahead += tuple((e, _is_explicit(e, explicit)) for e in ordered)
             action, args = _ordered, (driver, markers, action, *args)
     if not deps:
         if inline:  # the fast path: nothing to wait for, run here and now
@@ -248,7 +249,6 @@ def schedule(event: Event, action: Callable[..., None], wait_for: Sequence[Event
         return
     # with `inline`, schedule() holds one count of its own, released last, so that
     # dependencies done meanwhile let the command run here
-    explicit = wait_for if after else None
     waiting = _Waiting(event, action, args, deps, explicit, len(deps) + inline)
     for dep in deps:
         # a dependency finishing later dispatches to a command thread: running it

@@ -2,9 +2,9 @@
 
 `CompiledKernel.launch` allocates one call's context, local memory and frames
 (so concurrent calls share nothing; in guarded mappings of their own,
-`guarded_memory.py`) and calls the native launcher through
-ctypes, which releases the GIL, and the fault guard's trampoline (a kernel
-that faults fails its launch: `fault_guard.py`). A freshly built program's native code is made
+`guarded_memory.py`) and calls the native launcher through ctypes, which
+releases the GIL, and the fault guard's trampoline (a kernel that faults fails
+its launch: `fault_guard.py`). A freshly built program's native code is made
 kernel by kernel, at each kernel's first launch (`NativeCode`, as PoCL defers
 its work-group functions): `Program.build` runs the frontend, our passes and
 LLVM IR emission and parsing (so bad source and invalid IR still fail the

@@ -87,6 +87,7 @@ def _setjmp_symbol() -> str | None:
 
 
 def supported() -> bool:
+    """Whether this process can have the guard: Linux on a 64-bit x86 or Arm with sigsetjmp."""
     return (sys.platform.startswith("linux") and platform.machine() in ("x86_64", "aarch64")
             and ctypes.sizeof(ctypes.c_void_p) == 8 and _setjmp_symbol() is not None)
 
